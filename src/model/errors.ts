@@ -1,0 +1,156 @@
+/**
+ * Typed model errors. Providers classify every failure into one of these so that the retry layer
+ * and the query loop can decide by type, and the user gets one readable line.
+ */
+
+export type ModelErrorOptions = {
+  status?: number;
+  requestId?: string;
+  retryable?: boolean;
+  cause?: unknown;
+};
+
+export class ModelError extends Error {
+  override name = 'ModelError';
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  readonly retryable: boolean;
+
+  constructor(message: string, options: ModelErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = options.status;
+    this.requestId = options.requestId;
+    this.retryable = options.retryable ?? false;
+  }
+
+  /** One line for the user: the message plus the request id when the API gave one. */
+  describe(): string {
+    const parts = [this.message];
+    if (this.status !== undefined) parts.push(`(HTTP ${this.status})`);
+    if (this.requestId) parts.push(`[request ${this.requestId}]`);
+    return parts.join(' ');
+  }
+}
+
+/** 401/403, or no credentials at all. Never retried. */
+export class AuthError extends ModelError {
+  override name = 'AuthError';
+}
+
+/** No API key in the environment: the message names the variable to set. */
+export class MissingCredentialsError extends AuthError {
+  override name = 'MissingCredentialsError';
+  constructor(readonly variables: string[]) {
+    super(`No API key found: set ${variables.join(' or ')}.`);
+  }
+}
+
+/** 429. `retryAfterMs` comes from the retry-after header when present. */
+export class RateLimitError extends ModelError {
+  override name = 'RateLimitError';
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | undefined,
+    options: ModelErrorOptions = {},
+  ) {
+    super(message, { ...options, retryable: true });
+  }
+}
+
+/** 529 overloaded. Retried; after the retries the loop may switch to the fallback model. */
+export class OverloadedError extends ModelError {
+  override name = 'OverloadedError';
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | undefined = undefined,
+    options: ModelErrorOptions = {},
+  ) {
+    super(message, { ...options, retryable: true });
+  }
+}
+
+/** 5xx other than 529. Retried. */
+export class ServerError extends ModelError {
+  override name = 'ServerError';
+  constructor(message: string, options: ModelErrorOptions = {}) {
+    super(message, { ...options, retryable: true });
+  }
+}
+
+/** Network failure: refused, reset, timed out, or the stream dropped mid-response. Retried. */
+export class ConnectionError extends ModelError {
+  override name = 'ConnectionError';
+  constructor(
+    message: string,
+    readonly midStream = false,
+    options: ModelErrorOptions = {},
+  ) {
+    super(message, { ...options, retryable: true });
+  }
+}
+
+/** 413, or a 400 saying the prompt is too long. Carries the counts the API reported. */
+export class PromptTooLongError extends ModelError {
+  override name = 'PromptTooLongError';
+  constructor(
+    message: string,
+    readonly actualTokens: number | undefined,
+    readonly limitTokens: number | undefined,
+    options: ModelErrorOptions = {},
+  ) {
+    super(message, { ...options, retryable: false });
+  }
+}
+
+/** An image or document the API refused (too large, bad format). */
+export class MediaError extends ModelError {
+  override name = 'MediaError';
+}
+
+/** Any other 4xx: the request itself is wrong. Not retried. */
+export class InvalidRequestError extends ModelError {
+  override name = 'InvalidRequestError';
+}
+
+/** The caller's AbortSignal fired. */
+export class AbortedError extends Error {
+  override name = 'AbortedError';
+  constructor(message = 'The request was aborted.') {
+    super(message);
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  if (error instanceof AbortedError) return true;
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError');
+}
+
+/** Parses "prompt is too long: 210000 tokens > 200000 maximum" style messages. */
+export function parsePromptTooLong(message: string): { actual?: number; limit?: number } | undefined {
+  if (!/prompt is too long|too many tokens|context length|maximum context/i.test(message)) return undefined;
+  const m = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i.exec(message);
+  if (m) return { actual: toInt(m[1]), limit: toInt(m[2]) };
+  const openai = /maximum context length is (\d+) tokens.*?(?:resulted in|requested) (\d+) tokens/i.exec(
+    message,
+  );
+  if (openai) return { actual: toInt(openai[2]), limit: toInt(openai[1]) };
+  return {};
+}
+
+function toInt(s: string | undefined): number | undefined {
+  if (!s) return undefined;
+  const n = Number.parseInt(s.replaceAll(',', ''), 10);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Parses a retry-after header: seconds, or an HTTP date. Returns milliseconds. */
+export function parseRetryAfter(
+  value: string | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,152 @@
+/**
+ * The provider-neutral vocabulary of the model layer.
+ *
+ * Conversation content uses the Anthropic Messages shape as Yoke's canonical form: transcripts,
+ * the stream-json protocol and hooks all speak it, so only the OpenAI-compatible provider has to
+ * translate (both ways, keeping tool-call ids).
+ */
+
+export type Base64ImageSource = {
+  type: 'base64';
+  media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  data: string;
+};
+export type UrlImageSource = { type: 'url'; url: string };
+
+export type TextBlock = { type: 'text'; text: string };
+export type ImageBlock = { type: 'image'; source: Base64ImageSource | UrlImageSource };
+export type DocumentBlock = {
+  type: 'document';
+  source:
+    | { type: 'base64'; media_type: 'application/pdf'; data: string }
+    | { type: 'text'; media_type: 'text/plain'; data: string };
+  title?: string;
+};
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
+export type RedactedThinkingBlock = { type: 'redacted_thinking'; data: string };
+export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+export type ToolResultContent = string | Array<TextBlock | ImageBlock | DocumentBlock>;
+export type ToolResultBlock = {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: ToolResultContent;
+  is_error?: boolean;
+};
+
+export type AssistantContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+export type UserContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolResultBlock;
+export type ContentBlock = AssistantContentBlock | UserContentBlock;
+
+export type UserMessageParam = { role: 'user'; content: string | UserContentBlock[] };
+export type AssistantMessageParam = { role: 'assistant'; content: string | AssistantContentBlock[] };
+/** One message of the conversation as it is sent to a model. */
+export type MessageParam = UserMessageParam | AssistantMessageParam;
+
+/** A JSON Schema object describing a tool's input. */
+export type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
+
+export type ToolSchema = { name: string; description: string; input_schema: JsonSchemaObject };
+
+export type ThinkingConfig =
+  | { type: 'disabled' }
+  | { type: 'enabled'; budgetTokens: number }
+  | { type: 'adaptive' };
+
+export type ToolChoice =
+  | { type: 'auto' }
+  | { type: 'any' }
+  | { type: 'tool'; name: string }
+  | { type: 'none' };
+
+/** A system prompt part. `cacheBreakpoint` marks the end of a stable prefix worth caching. */
+export type SystemPart = { text: string; cacheBreakpoint?: boolean };
+
+export type ModelRequest = {
+  model: string;
+  system: SystemPart[];
+  messages: MessageParam[];
+  tools?: ToolSchema[];
+  /**
+   * How many of `tools` are built-ins (they come first). The cache breakpoint goes after the
+   * last built-in so that MCP tools changing does not invalidate the cached prefix.
+   */
+  builtinToolCount?: number;
+  maxTokens: number;
+  thinking?: ThinkingConfig;
+  toolChoice?: ToolChoice;
+  temperature?: number;
+  stopSequences?: string[];
+};
+
+export type StopReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'tool_use'
+  | 'pause_turn'
+  | 'refusal'
+  | 'model_context_window_exceeded';
+
+export type Usage = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+};
+
+export const emptyUsage = (): Usage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadInputTokens: 0,
+  cacheCreationInputTokens: 0,
+});
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+  };
+}
+
+/** The kind of a content block as it opens in the stream. */
+export type BlockStart =
+  | { type: 'text' }
+  | { type: 'thinking' }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string };
+
+/**
+ * Normalized stream events. Both providers produce exactly this sequence:
+ * `message_start`, then per block `block_start` → deltas → `block_stop` (carrying the finished
+ * block), then `message_stop` with the stop reason and the final usage.
+ * `stream_reset` means the transport failed mid-stream and the request is being retried from the
+ * start: everything received since `message_start` must be discarded.
+ */
+export type StreamEvent =
+  | { type: 'message_start'; messageId: string; model: string; requestId?: string; usage: Usage }
+  | { type: 'block_start'; index: number; block: BlockStart }
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'thinking_delta'; index: number; thinking: string }
+  | { type: 'signature_delta'; index: number; signature: string }
+  | { type: 'input_json_delta'; index: number; partialJson: string }
+  | {
+      type: 'block_stop';
+      index: number;
+      block: AssistantContentBlock;
+      /** Set when a tool_use block's input was not valid JSON; `block.input` is then `{}`. */
+      malformedInput?: string;
+    }
+  | { type: 'message_stop'; stopReason: StopReason; stopSequence?: string | null; usage: Usage }
+  | { type: 'stream_reset'; attempt: number; reason: string };
+
+/** A model backend: streams one request's response as normalized events. */
+export interface Provider {
+  readonly name: ProviderName;
+  stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent>;
+  /** Exact input token count from the API where it offers one. */
+  countTokens?(request: ModelRequest, signal?: AbortSignal): Promise<number>;
+}
+
+export type ProviderName = 'anthropic' | 'openai' | 'fake';
