@@ -1,0 +1,125 @@
+/**
+ * The contract of the query loop (seed 000 §3.2): its parameters, what it yields, why it
+ * continues (`Transition`) and why it ends (`Terminal`).
+ */
+import type { HookRunner } from '../hooks/types';
+import type { ModelError } from '../model/errors';
+import type { Provider, StreamEvent, SystemPart, ThinkingConfig, Usage } from '../model/types';
+import type { CanUseToolFn, PermissionDecision } from '../permissions/types';
+import type { Message } from '../session/messages';
+import type { ToolUseContext } from '../tools/context';
+import type { ToolProgress } from '../tools/tool';
+
+export type TerminalReason =
+  | 'completed'
+  | 'max_turns'
+  | 'aborted_streaming'
+  | 'aborted_tools'
+  | 'model_error'
+  | 'prompt_too_long'
+  | 'image_error'
+  | 'blocking_limit'
+  | 'hook_stopped'
+  | 'stop_hook_prevented'
+  | 'budget_exhausted';
+
+export type Terminal = {
+  reason: TerminalReason;
+  turnCount: number;
+  /** The error that ended the loop, for model_error / prompt_too_long / image_error. */
+  error?: ModelError | Error;
+  /** Human-readable detail for the result's `errors`. */
+  message?: string;
+};
+
+export type TransitionReason =
+  | 'next_turn'
+  | 'max_output_tokens_escalate'
+  | 'max_output_tokens_recovery'
+  | 'reactive_compact_retry'
+  | 'collapse_drain_retry'
+  | 'stop_hook_blocking'
+  | 'token_budget_continuation'
+  | 'model_fallback';
+
+export type Transition = { reason: TransitionReason; detail?: string };
+
+/** Extra facts the loop tracks per iteration (seed's `State`). */
+export type QueryState = {
+  messages: Message[];
+  toolUseContext: ToolUseContext;
+  turnCount: number;
+  maxOutputTokensRecoveryCount: number;
+  hasAttemptedReactiveCompact: boolean;
+  maxOutputTokensOverride: number | undefined;
+  stopHookActive: boolean;
+  transition: Transition | undefined;
+};
+
+/**
+ * Runs before each model call (the sessions issue fills it with budget, snip, microcompact,
+ * collapse and auto-compact). It returns the messages to send and may replace history.
+ */
+export type ContextPipeline = (input: {
+  messages: Message[];
+  state: Readonly<QueryState>;
+  signal: AbortSignal;
+}) => Promise<{ messages: Message[]; events?: Message[] }>;
+
+/** Called on PromptTooLongError; returns compacted messages or undefined when it cannot help. */
+export type ReactiveCompact = (input: {
+  messages: Message[];
+  signal: AbortSignal;
+}) => Promise<{ messages: Message[]; events?: Message[] } | undefined>;
+
+export type QueryParams = {
+  messages: Message[];
+  systemPrompt: SystemPart[];
+  toolUseContext: ToolUseContext;
+  canUseTool: CanUseToolFn;
+  provider: Provider;
+  model: string;
+  /** Used once the primary model is overloaded past its retries. */
+  fallback?: { provider: Provider; model: string };
+  hooks: HookRunner;
+  maxTurns?: number;
+  /** max_tokens for requests before any escalation. */
+  maxOutputTokens?: number;
+  thinking?: ThinkingConfig;
+  /** How many tools may run at once in a concurrency-safe batch (default 10). */
+  maxToolConcurrency?: number;
+  contextPipeline?: ContextPipeline;
+  reactiveCompact?: ReactiveCompact;
+  /** Token budget for the whole turn; the loop nudges the model on until it is spent. */
+  taskBudget?: { total: number };
+  /** Asked after each model response; returning true ends the loop with `budget_exhausted`. */
+  isBudgetExhausted?: () => boolean;
+  /** Tokens the model may be given before a call is refused (`blocking_limit`); defaults to the window. */
+  blockingLimitTokens?: number;
+  /** Where the loop runs: the main thread, a subagent, a compaction. */
+  querySource?: 'main' | 'agent' | 'compact' | 'side';
+};
+
+/** Everything the loop yields, in order. */
+export type QueryEvent =
+  /** A raw stream event of the current model call (for partial-message output). */
+  | { type: 'stream_event'; event: StreamEvent; model: string }
+  /** A finished message: assistant blocks, tool results, system notices. */
+  | { type: 'message'; message: Message }
+  | { type: 'tool_progress'; progress: ToolProgress; toolName: string }
+  /** A tool call the permission pipeline refused (for `permission_denials`). */
+  | {
+      type: 'permission_denied';
+      toolName: string;
+      toolUseId: string;
+      toolInput: Record<string, unknown>;
+      decision: Extract<PermissionDecision, { behavior: 'deny' }>;
+    }
+  | { type: 'transition'; transition: Transition }
+  /** A model call finished; usage for cost accounting. */
+  | {
+      type: 'model_usage';
+      model: string;
+      usage: Usage;
+      apiDurationMs: number;
+    };

@@ -1,0 +1,152 @@
+/**
+ * The wire shapes of the messages a conversation produces, compatible with the Agent SDK's
+ * stream-json protocol (shared/reference/agent-sdk-protocol.md §5). They live in the engine
+ * layer because the QueryEngine yields them; the headless printers and the stream-json protocol
+ * only serialize them.
+ */
+import type { AssistantContentBlock, StopReason, UserMessageParam } from '../model/types';
+import type { PermissionMode } from '../permissions/types';
+import type { TerminalReason } from './query-types';
+
+/** Messages-API usage in snake_case, as the SDK reports it. */
+export type SDKUsage = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  server_tool_use: { web_search_requests: number; web_fetch_requests: number };
+  service_tier: 'standard';
+};
+
+export type SDKModelUsage = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  webSearchRequests: number;
+  costUSD: number;
+  contextWindow: number;
+  maxOutputTokens: number;
+};
+
+type Envelope = { uuid: string; session_id: string };
+
+export type SDKSystemInitMessage = Envelope & {
+  type: 'system';
+  subtype: 'init';
+  cwd: string;
+  model: string;
+  permissionMode: PermissionMode;
+  tools: string[];
+  mcp_servers: { name: string; status: string }[];
+  slash_commands: string[];
+  skills: string[];
+  agents: string[];
+  plugins: { name: string; path: string }[];
+  apiKeySource: string;
+  claude_code_version: string;
+  yoke_version: string;
+  output_style: string;
+  capabilities: string[];
+};
+
+export type SDKAssistantMessage = Envelope & {
+  type: 'assistant';
+  message: {
+    id: string;
+    type: 'message';
+    role: 'assistant';
+    model: string;
+    content: AssistantContentBlock[];
+    stop_reason: StopReason | null;
+    stop_sequence: string | null;
+    usage: Pick<
+      SDKUsage,
+      'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'
+    >;
+  };
+  parent_tool_use_id: string | null;
+  timestamp: string;
+  request_id?: string;
+  aborted?: true;
+  error?:
+    | 'authentication_failed'
+    | 'rate_limit'
+    | 'overloaded'
+    | 'invalid_request'
+    | 'server_error'
+    | 'max_output_tokens'
+    | 'unknown';
+};
+
+export type SDKUserMessage = Envelope & {
+  type: 'user';
+  message: UserMessageParam;
+  parent_tool_use_id: string | null;
+  timestamp: string;
+  tool_use_result?: unknown;
+  isReplay?: true;
+  isSynthetic?: true;
+};
+
+export type SDKSystemNoticeMessage = Envelope & {
+  type: 'system';
+  subtype:
+    | 'informational'
+    | 'model_fallback'
+    | 'api_retry'
+    | 'compact_boundary'
+    | 'status'
+    | 'permission_denied';
+  content?: string;
+  level?: 'info' | 'warning' | 'error';
+  [key: string]: unknown;
+};
+
+export type SDKStreamEvent = Envelope & {
+  type: 'stream_event';
+  /** A Messages-API raw stream event (message_start, content_block_delta, …). */
+  event: Record<string, unknown>;
+  parent_tool_use_id: string | null;
+};
+
+export type SDKPermissionDenial = {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
+};
+
+type ResultCommon = Envelope & {
+  type: 'result';
+  is_error: boolean;
+  num_turns: number;
+  duration_ms: number;
+  duration_api_ms: number;
+  stop_reason: string | null;
+  total_cost_usd: number;
+  usage: SDKUsage;
+  modelUsage: Record<string, SDKModelUsage>;
+  permission_denials: SDKPermissionDenial[];
+  terminal_reason: TerminalReason | 'structured_output_retry_exhausted';
+};
+
+export type SDKResultMessage =
+  | (ResultCommon & { subtype: 'success'; result: string; structured_output?: unknown })
+  | (ResultCommon & {
+      subtype:
+        | 'error_during_execution'
+        | 'error_max_turns'
+        | 'error_max_budget_usd'
+        | 'error_max_structured_output_retries';
+      /** Required by the SDK: it calls `errors.map()`. */
+      errors: string[];
+      result?: string;
+    });
+
+export type SDKMessage =
+  | SDKSystemInitMessage
+  | SDKAssistantMessage
+  | SDKUserMessage
+  | SDKSystemNoticeMessage
+  | SDKStreamEvent
+  | SDKResultMessage;

@@ -1,0 +1,101 @@
+/**
+ * The shapes of permission decisions. The engine and tools depend on these; the rule engine,
+ * modes and prompts that produce them live beside this file.
+ */
+import type { AssistantMessage } from '../session/messages';
+
+export const PERMISSION_MODES = [
+  'default',
+  'acceptEdits',
+  'plan',
+  'bypassPermissions',
+  'dontAsk',
+  'auto',
+] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export type RuleBehavior = 'allow' | 'deny' | 'ask';
+export type RuleSource =
+  | 'policySettings'
+  | 'userSettings'
+  | 'projectSettings'
+  | 'localSettings'
+  | 'cliArg'
+  | 'session';
+
+/** A parsed rule: `Bash(npm test:*)` is `{toolName:'Bash', ruleContent:'npm test:*'}`; `Read` has no content. */
+export type PermissionRule = {
+  toolName: string;
+  ruleContent?: string;
+  behavior: RuleBehavior;
+  source: RuleSource;
+};
+
+export type ToolPermissionContext = {
+  mode: PermissionMode;
+  rules: readonly PermissionRule[];
+  /** Directories outside cwd the user granted (`--add-dir`). */
+  additionalDirectories: readonly string[];
+};
+
+export const emptyPermissionContext = (mode: PermissionMode = 'default'): ToolPermissionContext => ({
+  mode,
+  rules: [],
+  additionalDirectories: [],
+});
+
+/** Why a decision was made, for messages and `permission_denials`. */
+export type DecisionReason =
+  | { type: 'rule'; rule: PermissionRule }
+  | { type: 'mode'; mode: PermissionMode }
+  | { type: 'hook'; hookName: string; reason?: string }
+  | { type: 'tool'; reason: string }
+  | { type: 'prompt'; via: 'ui' | 'stdio' }
+  | { type: 'classifier'; reason: string }
+  | { type: 'headless'; reason: string }
+  | { type: 'other'; reason: string };
+
+export type PermissionDecision =
+  | {
+      behavior: 'allow';
+      /** The input to run with; a hook or the user may have rewritten it. */
+      updatedInput?: Record<string, unknown>;
+      decisionReason?: DecisionReason;
+    }
+  | {
+      behavior: 'deny';
+      message: string;
+      /** End the whole turn, not just this call. */
+      interrupt?: boolean;
+      decisionReason?: DecisionReason;
+    }
+  | {
+      behavior: 'ask';
+      message: string;
+      decisionReason?: DecisionReason;
+    };
+
+/** What a tool's own `checkPermissions` says before the pipeline's rules and mode. */
+export type ToolPermissionResult =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
+  | { behavior: 'deny'; message: string }
+  | { behavior: 'ask'; message: string }
+  /** No opinion: let rules and mode decide. */
+  | { behavior: 'passthrough' };
+
+/**
+ * The permission pipeline as the tool runner sees it. The tool is passed structurally (name and
+ * checker) to keep this layer free of the tool module.
+ */
+export type CanUseToolFn = (request: {
+  toolName: string;
+  input: Record<string, unknown>;
+  toolUseId: string;
+  toolPermission: ToolPermissionResult;
+  isReadOnly: boolean;
+  assistantMessage?: AssistantMessage;
+  signal: AbortSignal;
+}) => Promise<PermissionDecision>;
+
+/** Allows everything: for tests and `bypassPermissions` wiring. */
+export const allowAll: CanUseToolFn = async () => ({ behavior: 'allow' });

@@ -1,0 +1,51 @@
+/**
+ * What every tool call gets: where it runs, how to stop, what it may touch, and the shared state
+ * of the conversation it belongs to.
+ */
+import type { HookRunner } from '../hooks/types';
+import type { ToolPermissionContext } from '../permissions/types';
+import type { Message } from '../session/messages';
+import type { ReadFileState } from './read-file-state';
+import type { Tool } from './tool';
+
+export type TodoItem = {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  activeForm: string;
+};
+
+/** Conversation-wide state that tools read and update (the UI renders it). */
+export type AppState = {
+  todos: TodoItem[];
+};
+
+export const initialAppState = (): AppState => ({ todos: [] });
+
+/** Something a tool wants the user (not the model) to see: shown by the UI, logged headless. */
+export type ToolNotification = { level: 'info' | 'warning' | 'error'; message: string; toolUseId?: string };
+
+export type ToolUseContext = {
+  /** The working directory tools resolve relative paths against (Bash's `cd` may move it). */
+  cwd: string;
+  /** The project root: cwd at start. Paths under it (or an added directory) are "inside". */
+  projectRoot: string;
+  abortSignal: AbortSignal;
+  /** The pool the model sees this turn. */
+  tools: readonly Tool[];
+  readFileState: ReadFileState;
+  getAppState(): AppState;
+  setAppState(update: (state: AppState) => AppState): void;
+  sessionId: string;
+  /** A folder for this session's files: persisted large results, background shell output. */
+  sessionDir: string;
+  /** Set when running inside a subagent. */
+  agentId?: string;
+  model: string;
+  permissionContext: ToolPermissionContext;
+  hooks: HookRunner;
+  /** The conversation so far (read-only for tools). */
+  messages: readonly Message[];
+  notify(notification: ToolNotification): void;
+  /** Environment for child processes (process env + settings env). */
+  env: Readonly<Record<string, string | undefined>>;
+};
