@@ -25,6 +25,24 @@ const MODELS: readonly ModelInfo[] = [
     supportsThinking: true,
   },
   {
+    id: 'claude-sonnet-5-5',
+    provider: 'anthropic',
+    price: { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
+    contextWindow: 1_000_000,
+    maxOutputTokens: 128_000,
+    defaultMaxTokens: 32_000,
+    supportsThinking: true,
+  },
+  {
+    id: 'claude-haiku-5-5',
+    provider: 'anthropic',
+    price: { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 },
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    defaultMaxTokens: 32_000,
+    supportsThinking: true,
+  },
+  {
     id: 'claude-opus-4-5',
     provider: 'anthropic',
     price: { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 },
@@ -92,8 +110,8 @@ const MODELS: readonly ModelInfo[] = [
 /** Short names a user may type for `--model`. */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   opus: 'claude-opus-5-5',
-  sonnet: 'claude-sonnet-4-5',
-  haiku: 'claude-haiku-4-5',
+  sonnet: 'claude-sonnet-5-5',
+  haiku: 'claude-haiku-5-5',
 };
 
 export const DEFAULT_ANTHROPIC_MODEL = MODEL_ALIASES.sonnet as string;

@@ -1,0 +1,275 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  AbortedError,
+  AuthError,
+  ConnectionError,
+  InvalidRequestError,
+  MediaError,
+  MissingCredentialsError,
+  type ModelError,
+  OverloadedError,
+  PromptTooLongError,
+  RateLimitError,
+  ServerError,
+} from '../errors';
+import type { ModelRequest, StreamEvent } from '../types';
+import {
+  blockDelta,
+  blockStart,
+  fakeFetch,
+  messageEvents,
+  REQUEST_ID,
+  type Reply,
+  socketReset,
+} from './fake-fetch';
+import { AnthropicProvider } from './provider';
+
+const request: ModelRequest = {
+  model: 'claude-opus-5-5',
+  system: [],
+  messages: [{ role: 'user', content: 'hi' }],
+  maxTokens: 256,
+};
+
+/** Streams until the end or the first error; returns what arrived and what was thrown. */
+async function drain(
+  provider: AnthropicProvider,
+  signal?: AbortSignal,
+): Promise<{ events: StreamEvent[]; error: unknown }> {
+  const events: StreamEvent[] = [];
+  try {
+    for await (const event of provider.stream(request, signal)) events.push(event);
+  } catch (error) {
+    return { events, error };
+  }
+  return { events, error: undefined };
+}
+
+async function errorFor(...replies: Reply[]): Promise<ModelError> {
+  const { fetch } = fakeFetch(...replies);
+  const { error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch }));
+  if (error === undefined) throw new Error('expected the stream to fail');
+  return error as ModelError;
+}
+
+const apiError = (
+  status: number,
+  type: string,
+  message: string,
+  headers?: Record<string, string>,
+): Reply => ({
+  kind: 'json',
+  status,
+  body: { type: 'error', error: { type, message } },
+  ...(headers ? { headers } : {}),
+});
+
+/** Events of a response that was cut off inside its first text block. */
+const partialEvents = messageEvents([
+  blockStart(0, { type: 'text', text: '' }),
+  blockDelta(0, { type: 'text_delta', text: 'Hal' }),
+]).slice(0, 4);
+
+describe('AnthropicProvider.stream errors from HTTP responses', () => {
+  it.each([
+    [401, 'authentication_error', 'invalid x-api-key'],
+    [403, 'permission_error', 'Your API key does not have permission to use the specified resource.'],
+  ])(
+    'classifies %i as AuthError with the API message, status and request id',
+    async (status, type, message) => {
+      const error = await errorFor(apiError(status, type, message));
+      expect(error).toBeInstanceOf(AuthError);
+      expect(error.message).toBe(message);
+      expect(error.status).toBe(status);
+      expect(error.requestId).toBe(REQUEST_ID);
+      expect(error.retryable).toBe(false);
+    },
+  );
+
+  it('classifies 429 as RateLimitError waiting as long as retry-after says', async () => {
+    const error = await errorFor(
+      apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', {
+        'retry-after': '7',
+      }),
+    );
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(7000);
+    expect(error.message).toBe('Number of request tokens has exceeded your per-minute rate limit');
+    expect(error.retryable).toBe(true);
+  });
+
+  it('prefers the millisecond retry-after-ms header over retry-after', async () => {
+    const error = await errorFor(
+      apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '7', 'retry-after-ms': '1500' }),
+    );
+    expect((error as RateLimitError).retryAfterMs).toBe(1500);
+  });
+
+  it('classifies 529 as OverloadedError', async () => {
+    const error = await errorFor(apiError(529, 'overloaded_error', 'Overloaded'));
+    expect(error).toBeInstanceOf(OverloadedError);
+    expect(error.message).toBe('Overloaded');
+    expect(error.status).toBe(529);
+  });
+
+  it('classifies a 400 "prompt is too long" as PromptTooLongError with both token counts', async () => {
+    const error = await errorFor(
+      apiError(400, 'invalid_request_error', 'prompt is too long: 210432 tokens > 200000 maximum'),
+    );
+    expect(error).toBeInstanceOf(PromptTooLongError);
+    expect((error as PromptTooLongError).actualTokens).toBe(210432);
+    expect((error as PromptTooLongError).limitTokens).toBe(200000);
+    expect(error.status).toBe(400);
+  });
+
+  it('classifies 413 as PromptTooLongError even without counts', async () => {
+    const error = await errorFor(
+      apiError(413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.'),
+    );
+    expect(error).toBeInstanceOf(PromptTooLongError);
+    expect((error as PromptTooLongError).actualTokens).toBeUndefined();
+    expect(error.status).toBe(413);
+  });
+
+  it.each([
+    'messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 7340032 bytes > 5242880 bytes',
+    'messages.2.content.0.document: A maximum of 100 PDF pages may be provided.',
+  ])('classifies a 400 about media as MediaError: %s', async (message) => {
+    const error = await errorFor(apiError(400, 'invalid_request_error', message));
+    expect(error).toBeInstanceOf(MediaError);
+    expect(error.message).toBe(message);
+  });
+
+  it.each([
+    [400, 'invalid_request_error', 'messages: roles must alternate between "user" and "assistant"'],
+    [404, 'not_found_error', 'model: claude-nope'],
+  ])('classifies other %i errors as InvalidRequestError', async (status, type, message) => {
+    const error = await errorFor(apiError(status, type, message));
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.message).toBe(message);
+    expect(error.retryable).toBe(false);
+  });
+
+  it('classifies 500 as ServerError and a non-JSON 502 body as ServerError with that text', async () => {
+    const internal = await errorFor(apiError(500, 'api_error', 'Internal server error'));
+    expect(internal).toBeInstanceOf(ServerError);
+    expect(internal.message).toBe('Internal server error');
+    const gateway = await errorFor({ kind: 'text', status: 502, body: 'upstream connect error' });
+    expect(gateway).toBeInstanceOf(ServerError);
+    expect(gateway.message).toBe('upstream connect error');
+    expect(gateway.status).toBe(502);
+  });
+
+  it('makes exactly one HTTP request per call: the SDK does not retry on its own', async () => {
+    const { fetch, requests } = fakeFetch(
+      apiError(500, 'api_error', 'boom'),
+      apiError(500, 'api_error', 'boom'),
+    );
+    await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch }));
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('AnthropicProvider.stream errors during the stream', () => {
+  it('throws OverloadedError for an in-stream overloaded_error event, after the events before it', async () => {
+    const { fetch } = fakeFetch({
+      kind: 'sse',
+      events: [
+        ...partialEvents,
+        {
+          event: 'error',
+          data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+        },
+      ],
+    });
+    const { events, error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch }));
+    expect(events.map((e) => e.type)).toEqual(['message_start', 'block_start', 'text_delta']);
+    expect(error).toBeInstanceOf(OverloadedError);
+    expect((error as OverloadedError).message).toBe('Overloaded');
+    expect((error as OverloadedError).requestId).toBe(REQUEST_ID);
+  });
+
+  it('throws a mid-stream ConnectionError when the body ends before message_stop', async () => {
+    const error = await errorFor({ kind: 'sse', events: partialEvents, ending: 'close' });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).midStream).toBe(true);
+    expect(error.requestId).toBe(REQUEST_ID);
+    expect(error.retryable).toBe(true);
+  });
+
+  it('throws a mid-stream ConnectionError when the socket resets during the body', async () => {
+    const error = await errorFor({ kind: 'sse', events: partialEvents, ending: socketReset() });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).midStream).toBe(true);
+    expect(error.message).toContain('other side closed');
+  });
+
+  it('throws a ConnectionError that is not mid-stream for an empty 200 body', async () => {
+    const error = await errorFor({ kind: 'sse', events: [] });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).midStream).toBe(false);
+  });
+
+  it('throws a ConnectionError naming the cause when the connection is refused', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const error = await errorFor({
+      kind: 'network-error',
+      error: new TypeError('fetch failed', { cause: refused }),
+    });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).midStream).toBe(false);
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  it('throws a ConnectionError when the response headers do not arrive within timeoutMs', async () => {
+    const { fetch } = fakeFetch({ kind: 'stall' });
+    const { error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch, timeoutMs: 20 }));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).message).toMatch(/did not respond in time/);
+  });
+});
+
+describe('AnthropicProvider.stream abort and credentials', () => {
+  it('throws AbortedError when aborted mid-stream, after the events already received', async () => {
+    const { fetch } = fakeFetch({ kind: 'sse', events: partialEvents, ending: 'hang' });
+    const provider = new AnthropicProvider({ apiKey: 'sk-test', fetch });
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    let error: unknown;
+    try {
+      for await (const event of provider.stream(request, controller.signal)) {
+        events.push(event);
+        if (event.type === 'text_delta') controller.abort();
+      }
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(events.at(-1)).toEqual({ type: 'text_delta', index: 0, text: 'Hal' });
+  });
+
+  it('throws AbortedError while waiting for the response headers', async () => {
+    const { fetch, requests } = fakeFetch({ kind: 'stall' });
+    const controller = new AbortController();
+    const pending = drain(new AnthropicProvider({ apiKey: 'sk-test', fetch }), controller.signal);
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    controller.abort();
+    expect((await pending).error).toBeInstanceOf(AbortedError);
+  });
+
+  it('throws AbortedError without sending anything when the signal is already aborted', async () => {
+    const { fetch, requests } = fakeFetch({ kind: 'sse', events: messageEvents([]) });
+    const { error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch }), AbortSignal.abort());
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('throws MissingCredentialsError naming both variables when no credential was given', async () => {
+    const { fetch, requests } = fakeFetch({ kind: 'sse', events: messageEvents([]) });
+    const { error } = await drain(new AnthropicProvider({ fetch }));
+    expect(error).toBeInstanceOf(MissingCredentialsError);
+    expect((error as Error).message).toContain('ANTHROPIC_API_KEY');
+    expect((error as Error).message).toContain('ANTHROPIC_AUTH_TOKEN');
+    expect(requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,213 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AnthropicProviderOptions } from './anthropic';
+import { MissingCredentialsError, ServerError } from './errors';
+import type { OpenAIProviderOptions } from './openai';
+import { chooseProvider, isLocalBaseUrl, ModelSelectionError, providerForModel, selectModel } from './select';
+import type { ModelRequest, StreamEvent } from './types';
+
+/** Constructor calls of the (mocked) provider classes, with the options select passed. */
+const built = vi.hoisted(() => ({
+  anthropic: [] as unknown[],
+  openai: [] as unknown[],
+  /** Failures the next created provider throws from stream() before succeeding. */
+  failures: 0,
+}));
+
+vi.mock('./anthropic', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./anthropic')>();
+  return {
+    ...real,
+    AnthropicProvider: class {
+      readonly name = 'anthropic';
+      calls = 0;
+      constructor(options: AnthropicProviderOptions) {
+        built.anthropic.push(options);
+      }
+      async *stream(): AsyncGenerator<StreamEvent> {
+        this.calls++;
+        if (built.failures-- > 0) throw new ServerError('500');
+        yield { type: 'text_delta', index: 0, text: `attempt ${this.calls}` };
+      }
+    },
+  };
+});
+
+vi.mock('./openai', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./openai')>();
+  return {
+    ...real,
+    OpenAIProvider: class {
+      readonly name = 'openai';
+      constructor(options: OpenAIProviderOptions) {
+        built.openai.push(options);
+      }
+      async *stream(): AsyncGenerator<StreamEvent> {}
+    },
+  };
+});
+
+beforeEach(() => {
+  built.anthropic.length = 0;
+  built.openai.length = 0;
+  built.failures = 0;
+});
+
+const KEY = { ANTHROPIC_API_KEY: 'sk-ant-test' };
+
+describe('chooseProvider', () => {
+  it('prefers the explicit provider over the model and the environment', () => {
+    expect(chooseProvider({ provider: 'openai', model: 'claude-sonnet-4-5', env: KEY })).toBe('openai');
+    expect(chooseProvider({ provider: 'Anthropic', model: 'gpt-4.1', env: {} })).toBe('anthropic');
+  });
+
+  it('infers from the model id, then the environment, then defaults to anthropic', () => {
+    expect(chooseProvider({ model: 'gpt-4o', env: KEY })).toBe('openai');
+    expect(chooseProvider({ model: 'o3-mini', env: KEY })).toBe('openai');
+    expect(chooseProvider({ model: 'haiku', env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } })).toBe(
+      'anthropic',
+    );
+    expect(chooseProvider({ model: 'llama3.1', env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } })).toBe(
+      'openai',
+    );
+    expect(chooseProvider({ env: { OPENAI_BASE_URL: 'http://x:1/v1', ANTHROPIC_AUTH_TOKEN: 't' } })).toBe(
+      'anthropic',
+    );
+    expect(chooseProvider({ env: {} })).toBe('anthropic');
+    expect(chooseProvider({ env: { OPENAI_BASE_URL: '  ' } })).toBe('anthropic');
+    expect(chooseProvider({ env: { OPENAI_API_KEY: 'sk-test' } })).toBe('openai');
+    expect(chooseProvider({ env: { OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'k' } })).toBe('anthropic');
+  });
+
+  it('rejects an unknown provider and lists the valid ones', () => {
+    expect(() => chooseProvider({ provider: 'gemini', env: {} })).toThrow(ModelSelectionError);
+    expect(() => chooseProvider({ provider: 'gemini', env: {} })).toThrow(
+      'Unknown provider "gemini". Valid providers: anthropic, openai.',
+    );
+  });
+});
+
+describe('providerForModel / isLocalBaseUrl', () => {
+  it('maps model ids to providers', () => {
+    expect(providerForModel('sonnet')).toBe('anthropic');
+    expect(providerForModel('claude-opus-5-5')).toBe('anthropic');
+    expect(providerForModel('o1-preview')).toBe('openai');
+    expect(providerForModel('o4-mini')).toBe('openai');
+    expect(providerForModel('qwen2.5-coder:7b')).toBeUndefined();
+    expect(providerForModel('anthropic/claude-sonnet-4-5')).toBeUndefined();
+  });
+
+  it.each([
+    ['http://localhost:11434/v1', true],
+    ['http://ollama.localhost/v1', true],
+    ['http://127.0.0.1:8000/v1', true],
+    ['http://127.1.2.3/v1', true],
+    ['http://[::1]:8080/v1', true],
+    ['http://10.0.0.5/v1', true],
+    ['http://192.168.1.20:1234/v1', true],
+    ['http://172.16.0.1/v1', true],
+    ['http://172.31.255.255/v1', true],
+    ['http://gpu-box.local:8000/v1', true],
+    ['http://172.32.0.1/v1', false],
+    ['http://172.15.0.1/v1', false],
+    ['http://11.0.0.1/v1', false],
+    ['https://api.openai.com/v1', false],
+    ['https://openrouter.ai/api/v1', false],
+    ['http://localhost.evil.com/v1', false],
+    ['not a url', false],
+  ])('%s is local: %s', (url, local) => {
+    expect(isLocalBaseUrl(url)).toBe(local);
+  });
+});
+
+describe('selectModel', () => {
+  it('defaults to anthropic with the sonnet model and passes credentials and base URL', async () => {
+    const s = await selectModel({ env: { ...KEY, ANTHROPIC_BASE_URL: 'https://gw.example.com' } });
+    expect(s.providerName).toBe('anthropic');
+    expect(s.model).toBe('claude-sonnet-5-5');
+    expect(s.provider.name).toBe('anthropic');
+    expect(s.fallbackModel).toBeUndefined();
+    expect(built.anthropic).toEqual([{ apiKey: 'sk-ant-test', baseURL: 'https://gw.example.com' }]);
+  });
+
+  it('resolves aliases, and --base-url overrides the environment', async () => {
+    const s = await selectModel({
+      model: 'opus',
+      fallbackModel: 'sonnet',
+      baseUrl: 'http://127.0.0.1:4000',
+      env: { ANTHROPIC_AUTH_TOKEN: 'tok', ANTHROPIC_BASE_URL: 'https://gw.example.com' },
+    });
+    expect(s.model).toBe('claude-opus-5-5');
+    expect(s.fallbackModel).toBe('claude-sonnet-5-5');
+    expect(built.anthropic).toEqual([{ authToken: 'tok', baseURL: 'http://127.0.0.1:4000' }]);
+  });
+
+  it('names the variables when Anthropic credentials are missing', async () => {
+    const run = selectModel({ model: 'sonnet', env: { OPENAI_API_KEY: 'sk-openai' } });
+    await expect(run).rejects.toBeInstanceOf(MissingCredentialsError);
+    await expect(selectModel({ env: {} })).rejects.toThrow(
+      'No API key found: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN.',
+    );
+    await expect(selectModel({ env: { ANTHROPIC_API_KEY: ' ' } })).rejects.toMatchObject({
+      variables: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'],
+    });
+    expect(built.anthropic).toEqual([]);
+  });
+
+  it('uses openai for gpt models with the key from the environment', async () => {
+    const s = await selectModel({ model: 'gpt-4o', env: { OPENAI_API_KEY: 'sk-openai' } });
+    expect(s.providerName).toBe('openai');
+    expect(s.model).toBe('gpt-4o');
+    expect(s.provider.name).toBe('openai');
+    expect(built.openai).toEqual([{ apiKey: 'sk-openai' }]);
+  });
+
+  it('defaults the openai model to OPENAI_MODEL, else gpt-4.1', async () => {
+    const env = { OPENAI_API_KEY: 'k' };
+    expect((await selectModel({ provider: 'openai', env })).model).toBe('gpt-4.1');
+    expect(
+      (await selectModel({ provider: 'openai', env: { ...env, OPENAI_MODEL: 'gpt-4.1-mini' } })).model,
+    ).toBe('gpt-4.1-mini');
+  });
+
+  it('needs no key for a local OpenAI-compatible server', async () => {
+    const s = await selectModel({
+      env: { OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'qwen3' },
+    });
+    expect(s.providerName).toBe('openai');
+    expect(s.model).toBe('qwen3');
+    expect(built.openai).toEqual([{ baseURL: 'http://localhost:11434/v1' }]);
+  });
+
+  it('names OPENAI_API_KEY when a remote server has no key', async () => {
+    await expect(selectModel({ model: 'gpt-4.1', env: {} })).rejects.toThrow(
+      'No API key found: set OPENAI_API_KEY.',
+    );
+    await expect(
+      selectModel({ provider: 'openai', baseUrl: 'https://openrouter.ai/api/v1', env: {} }),
+    ).rejects.toMatchObject({ variables: ['OPENAI_API_KEY'] });
+    expect(built.openai).toEqual([]);
+  });
+
+  it('rejects a fallback equal to the model or from the other provider', async () => {
+    await expect(
+      selectModel({ model: 'sonnet', fallbackModel: 'claude-sonnet-5-5', env: KEY }),
+    ).rejects.toThrow(/same as the main model/);
+    await expect(selectModel({ model: 'opus', fallbackModel: 'gpt-4.1', env: KEY })).rejects.toThrow(
+      'The fallback model gpt-4.1 belongs to openai but the session uses anthropic',
+    );
+  });
+
+  it('returns the provider wrapped with retry', async () => {
+    built.failures = 2;
+    const sleeps: number[] = [];
+    const s = await selectModel({
+      env: KEY,
+      retry: { clock: { random: () => 0, sleep: async (ms) => void sleeps.push(ms) } },
+    });
+    const request: ModelRequest = { model: s.model, system: [], messages: [], maxTokens: 10 };
+    const events: StreamEvent[] = [];
+    for await (const e of s.provider.stream(request)) events.push(e);
+    expect(events).toEqual([{ type: 'text_delta', index: 0, text: 'attempt 3' }]);
+    expect(sleeps).toHaveLength(2);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Picks the provider and model for a session from flags and environment, checks credentials up
+ * front (so a missing key is one clear line at start-up, not a failed first turn) and returns the
+ * provider already wrapped in the retry layer. Provider modules are imported lazily: they pull in
+ * the vendor SDKs, which `--version` and `--help` must not pay for.
+ */
+
+import { MissingCredentialsError } from './errors';
+import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
+import { type RetryOptions, withRetry } from './retry';
+import type { Provider } from './types';
+
+export const PROVIDER_NAMES = ['anthropic', 'openai'] as const;
+export type SelectableProvider = (typeof PROVIDER_NAMES)[number];
+
+export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
+export const ANTHROPIC_CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+
+export type Env = Record<string, string | undefined>;
+
+export type SelectModelOptions = {
+  /** `--model`: an id or an alias (opus, sonnet, haiku). */
+  model?: string;
+  /** `--provider`. */
+  provider?: string;
+  /** Overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL for the chosen provider. */
+  baseUrl?: string;
+  /** `--fallback-model`: used by the query loop after repeated 529 overloaded errors. */
+  fallbackModel?: string;
+  env: Env;
+  retry?: RetryOptions;
+};
+
+export type ModelSelection = {
+  providerName: SelectableProvider;
+  /** The model id with any alias resolved. */
+  model: string;
+  /** Already wrapped with `withRetry`. */
+  provider: Provider;
+  fallbackModel?: string;
+};
+
+/** A flag combination that cannot work; the message is the one line shown to the user. */
+export class ModelSelectionError extends Error {
+  override name = 'ModelSelectionError';
+}
+
+const has = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
+
+/** The provider a model id implies, or undefined when the id does not say (e.g. local models). */
+export function providerForModel(model: string): SelectableProvider | undefined {
+  const id = model.trim().toLowerCase();
+  if (id in MODEL_ALIASES || id.startsWith('claude-')) return 'anthropic';
+  if (id.startsWith('gpt-') || id.startsWith('o1') || id.startsWith('o3') || id.startsWith('o4')) {
+    return 'openai';
+  }
+  return undefined;
+}
+
+/**
+ * True for hosts that are this machine or a private network: such servers (Ollama, vLLM,
+ * LM Studio) need no API key. Anything unparsable counts as not local.
+ */
+export function isLocalBaseUrl(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local')) return true;
+  if (host === '::1' || host === '0.0.0.0') return true;
+  const octets = host.split('.');
+  if (octets.length !== 4 || !octets.every((o) => /^\d{1,3}$/.test(o))) return false;
+  const [a, b] = octets.map(Number) as [number, number];
+  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
+}
+
+function hasAnthropicCredentials(env: Env): boolean {
+  return has(env.ANTHROPIC_API_KEY) || has(env.ANTHROPIC_AUTH_TOKEN);
+}
+
+/** Explicit provider > what the model id implies > environment > anthropic. */
+export function chooseProvider(
+  options: Pick<SelectModelOptions, 'model' | 'provider' | 'env'>,
+): SelectableProvider {
+  if (options.provider !== undefined) {
+    const name = options.provider.trim().toLowerCase();
+    if (!(PROVIDER_NAMES as readonly string[]).includes(name)) {
+      throw new ModelSelectionError(
+        `Unknown provider "${options.provider}". Valid providers: ${PROVIDER_NAMES.join(', ')}.`,
+      );
+    }
+    return name as SelectableProvider;
+  }
+  const implied = options.model !== undefined ? providerForModel(options.model) : undefined;
+  if (implied) return implied;
+  // Only OpenAI settings present: the user evidently means OpenAI (or a local compatible server).
+  const hasOpenAISettings = has(options.env.OPENAI_BASE_URL) || has(options.env.OPENAI_API_KEY);
+  if (hasOpenAISettings && !hasAnthropicCredentials(options.env)) return 'openai';
+  return 'anthropic';
+}
+
+function defaultModel(providerName: SelectableProvider, env: Env): string {
+  if (providerName === 'anthropic') return DEFAULT_ANTHROPIC_MODEL;
+  return has(env.OPENAI_MODEL) ? env.OPENAI_MODEL.trim() : DEFAULT_OPENAI_MODEL;
+}
+
+function checkFallback(providerName: SelectableProvider, model: string, fallback: string): void {
+  if (fallback === model) {
+    throw new ModelSelectionError(
+      `The fallback model is the same as the main model (${model}); choose a different --fallback-model.`,
+    );
+  }
+  // The query loop switches models on the same provider, so a fallback the provider cannot
+  // serve would only fail later, at the worst moment.
+  const implied = providerForModel(fallback) ?? getModelInfo(fallback)?.provider;
+  if (implied && implied !== providerName) {
+    throw new ModelSelectionError(
+      `The fallback model ${fallback} belongs to ${implied} but the session uses ${providerName}; ` +
+        `choose a --fallback-model that ${providerName} serves.`,
+    );
+  }
+}
+
+async function createProvider(
+  providerName: SelectableProvider,
+  baseUrl: string | undefined,
+  env: Env,
+): Promise<Provider> {
+  if (providerName === 'anthropic') {
+    if (!hasAnthropicCredentials(env)) throw new MissingCredentialsError(ANTHROPIC_CREDENTIAL_VARIABLES);
+    const { AnthropicProvider, anthropicOptionsFromEnv } = await import('./anthropic');
+    const options = anthropicOptionsFromEnv(env);
+    if (has(baseUrl)) options.baseURL = baseUrl.trim();
+    return new AnthropicProvider(options);
+  }
+  const { OpenAIProvider, openAIOptionsFromEnv } = await import('./openai');
+  const options = openAIOptionsFromEnv(env);
+  if (has(baseUrl)) options.baseURL = baseUrl.trim();
+  // Local servers need no key: the provider then sends no Authorization header at all.
+  if (!options.apiKey && !(options.baseURL !== undefined && isLocalBaseUrl(options.baseURL))) {
+    throw new MissingCredentialsError(['OPENAI_API_KEY']);
+  }
+  return new OpenAIProvider(options);
+}
+
+/** Resolves flags and environment into a ready, retrying provider and a concrete model id. */
+export async function selectModel(options: SelectModelOptions): Promise<ModelSelection> {
+  const providerName = chooseProvider(options);
+  const model = has(options.model)
+    ? resolveModelAlias(options.model.trim())
+    : defaultModel(providerName, options.env);
+  const fallbackModel = has(options.fallbackModel)
+    ? resolveModelAlias(options.fallbackModel.trim())
+    : undefined;
+  if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
+
+  const inner = await createProvider(providerName, options.baseUrl, options.env);
+  const selection: ModelSelection = { providerName, model, provider: withRetry(inner, options.retry) };
+  if (fallbackModel !== undefined) selection.fallbackModel = fallbackModel;
+  return selection;
+}
