@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { parsePromptTooLong } from '../../model/errors';
+import { readSse, type SseEvent } from '../sse';
+import type { ScenarioInput } from './scenario';
+import { type MockServer, startMockServer } from './server';
+
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(scenario: ScenarioInput): Promise<MockServer> {
+  server = await startMockServer({ scenario });
+  return server;
+}
+
+const anthropic = (s: MockServer, stream = false) =>
+  fetch(`${s.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': 'k' },
+    body: JSON.stringify({ model: 'm', max_tokens: 10, stream, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+
+const openai = (s: MockServer, stream = false) =>
+  fetch(`${s.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer k' },
+    body: JSON.stringify({ model: 'm', stream, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+
+const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+
+/** Reads events until the stream ends or fails; returns both. */
+async function drain(res: Response): Promise<{ events: SseEvent[]; error: unknown }> {
+  const events: SseEvent[] = [];
+  try {
+    for await (const event of readSse(res)) events.push(event);
+    return { events, error: undefined };
+  } catch (error) {
+    return { events, error };
+  }
+}
+
+describe('mock server: faults', () => {
+  it('sends a 429 with retry-after, then the next turn answers', async () => {
+    const s = await start([{ fault: { type: 'http', status: 429, retryAfter: 3 } }, { reply: text('ok') }]);
+    const res = await anthropic(s);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(res.headers.get('request-id')).toMatch(/^req_mock/);
+    expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    expect((await anthropic(s)).status).toBe(200);
+  });
+
+  it('accepts a bare status code as an http fault and repeats it', async () => {
+    const s = await start([{ fault: 500, repeat: 2 }, { reply: text('ok') }]);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await openai(s)).status);
+    expect(statuses).toEqual([500, 500, 200]);
+  });
+
+  it('sends 529 overloaded_error for both APIs', async () => {
+    const s = await start([{ fault: { type: 'overloaded' }, repeat: 2 }]);
+    const a = await anthropic(s);
+    expect(a.status).toBe(529);
+    expect(await a.json()).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'Overloaded' },
+    });
+    const o = await openai(s);
+    expect(o.status).toBe(529);
+    expect(await o.json()).toMatchObject({ error: { code: 'overloaded_error' } });
+  });
+
+  it('sends prompt-too-long errors whose counts the model layer can parse', async () => {
+    const fault = { type: 'prompt_too_long' as const, actualTokens: 210000, limitTokens: 200000 };
+    const s = await start([{ fault }, { fault: { ...fault, status: 413 as const } }, { fault }]);
+    const a = await anthropic(s);
+    expect(a.status).toBe(400);
+    const aBody = (await a.json()) as { error: { type: string; message: string } };
+    expect(aBody.error).toEqual({
+      type: 'invalid_request_error',
+      message: 'prompt is too long: 210000 tokens > 200000 maximum',
+    });
+    expect(parsePromptTooLong(aBody.error.message)).toEqual({ actual: 210000, limit: 200000 });
+
+    const big = await anthropic(s);
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: { type: string } }).error.type).toBe('request_too_large');
+
+    const o = await openai(s);
+    expect(o.status).toBe(400);
+    const oBody = (await o.json()) as { error: { code: string; message: string } };
+    expect(oBody.error.code).toBe('context_length_exceeded');
+    expect(parsePromptTooLong(oBody.error.message)).toEqual({ actual: 210000, limit: 200000 });
+  });
+
+  it('destroys the socket after exactly N SSE events', async () => {
+    const long = text('one two three four five six seven eight nine ten eleven twelve');
+    const s = await start([
+      { reply: long, fault: { type: 'disconnect', afterEvents: 3 } },
+      { reply: long, fault: { type: 'disconnect', afterEvents: 2 } },
+    ]);
+    const a = await drain(await anthropic(s, true));
+    expect(a.events.map((e) => e.event)).toEqual(['message_start', 'ping', 'content_block_start']);
+    expect(a.error).toBeInstanceOf(Error);
+    const o = await drain(await openai(s, true));
+    expect(o.events).toHaveLength(2);
+    expect(o.error).toBeInstanceOf(Error);
+  });
+
+  it('drops a non-streaming request with a disconnect fault without answering', async () => {
+    const s = await start([{ fault: { type: 'disconnect', afterEvents: 0 } }]);
+    await expect(anthropic(s)).rejects.toThrow();
+  });
+
+  it('sends an in-stream error event after message_start', async () => {
+    const s = await start([
+      { reply: text('never finished'), fault: { type: 'stream_error', errorType: 'overloaded_error' } },
+      { fault: { type: 'stream_error', errorType: 'api_error', message: 'boom' } },
+      { fault: { type: 'stream_error' } },
+    ]);
+    const a = await drain(await anthropic(s, true));
+    expect(a.error).toBeUndefined();
+    expect(a.events.map((e) => e.event)).toEqual(['message_start', 'error']);
+    expect(JSON.parse(a.events[1]!.data)).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'Overloaded' },
+    });
+    const o = await drain(await openai(s, true));
+    expect(JSON.parse(o.events.at(-1)!.data)).toMatchObject({
+      error: { message: 'boom', code: 'api_error' },
+    });
+    // Without streaming the same fault is the equivalent HTTP error.
+    expect((await anthropic(s)).status).toBe(529);
+  });
+
+  it('slows a stream down by chunkDelayMs per event', async () => {
+    const s = await start([{ reply: text('a b c d e f'), chunkDelayMs: 20 }]);
+    const started = Date.now();
+    const slow = await drain(await anthropic(s, true));
+    const elapsed = Date.now() - started;
+    expect(slow.events.length).toBeGreaterThan(5);
+    // Loose bound: each event waited ~20 ms; timers may fire a little early, never much.
+    expect(elapsed).toBeGreaterThanOrEqual(slow.events.length * 15);
+  });
+
+  it('close() ends a stream that is still waiting between events', async () => {
+    const s = await start([{ reply: text('never sent'), chunkDelayMs: 60_000 }]);
+    const res = await anthropic(s, true);
+    const reading = drain(res);
+    await s.close();
+    server = undefined;
+    const { events, error } = await reading;
+    expect(events).toEqual([]);
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('answers 500 with a readable message when the scenario has no turn left', async () => {
+    const s = await start([{ reply: text('only once') }]);
+    await anthropic(s);
+    const res = await anthropic(s);
+    expect(res.status).toBe(500);
+    expect(res.headers.get('x-should-retry')).toBe('false');
+    const body = (await res.json()) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe('api_error');
+    expect(body.error.message).toMatch(/no turn for this request.*request #2.*"hi".*all 1 turns are used up/);
+    expect(s.requests[1]?.turnIndex).toBeUndefined();
+  });
+});
