@@ -1,0 +1,52 @@
+/**
+ * Which tool calls of one model response may run side by side (seed 000 §3.3.3): consecutive
+ * concurrency-safe calls form one batch; anything else runs alone, in the order the model chose.
+ */
+import type { ToolUseBlock } from '../model/types';
+import { findToolByName } from './registry';
+import type { AnyTool } from './tool';
+
+/** How many calls of a concurrency-safe batch run at once unless configured otherwise. */
+export const DEFAULT_MAX_TOOL_CONCURRENCY = 10;
+
+export type ToolCallBatch = { concurrencySafe: boolean; blocks: ToolUseBlock[] };
+
+/**
+ * Whether one call may overlap others. Unknown tools, input that does not parse and a throwing
+ * `isConcurrencySafe` all count as unsafe: such calls fail or run alone, never racing a write.
+ * Returns a plain boolean when the tool answers synchronously so callers can start it at once.
+ */
+export function isCallConcurrencySafe(
+  block: ToolUseBlock,
+  tools: readonly AnyTool[],
+): boolean | Promise<boolean> {
+  const tool = findToolByName(tools, block.name);
+  if (!tool) return false;
+  try {
+    const parsed = tool.inputSchema.safeParse(block.input);
+    if (!parsed.success) return false;
+    const answer = tool.isConcurrencySafe(parsed.data);
+    if (typeof answer === 'boolean') return answer;
+    return Promise.resolve(answer).then(
+      (safe) => safe === true,
+      () => false,
+    );
+  } catch {
+    return false;
+  }
+}
+
+export async function partitionToolCalls(
+  blocks: readonly ToolUseBlock[],
+  tools: readonly AnyTool[],
+): Promise<ToolCallBatch[]> {
+  const safety = await Promise.all(blocks.map((block) => isCallConcurrencySafe(block, tools)));
+  const batches: ToolCallBatch[] = [];
+  blocks.forEach((block, index) => {
+    const concurrencySafe = safety[index] === true;
+    const last = batches.at(-1);
+    if (concurrencySafe && last?.concurrencySafe) last.blocks.push(block);
+    else batches.push({ concurrencySafe, blocks: [block] });
+  });
+  return batches;
+}

@@ -1,0 +1,116 @@
+/**
+ * The one place the model's tool pool is assembled (seed 000 §3.3.2). Built-ins register here;
+ * `assembleToolPool` filters, sorts and merges them with MCP tools in a fixed order so the request
+ * prefix (and with it the prompt cache) only changes when the pool really does.
+ */
+import type { ToolSchema } from '../model/types';
+import type { PermissionMode, PermissionRule, ToolPermissionContext } from '../permissions/types';
+import type { AnyTool, ToolTier } from './tool';
+
+const builtinTools: AnyTool[] = [];
+
+/** Adds built-in tools; a tool registered again under the same name replaces the earlier one. */
+export function registerBuiltinTools(tools: readonly AnyTool[]): void {
+  for (const tool of tools) {
+    const existing = builtinTools.findIndex((t) => t.name === tool.name);
+    if (existing >= 0) builtinTools[existing] = tool;
+    else builtinTools.push(tool);
+  }
+}
+
+/** Empties the registry so each test starts from a known pool. */
+export function resetBuiltinTools(): void {
+  builtinTools.length = 0;
+}
+
+/** Every registered built-in, unfiltered, in registration order. */
+export function getAllBaseTools(): AnyTool[] {
+  return [...builtinTools];
+}
+
+const TIER_RANK: Record<ToolTier, number> = { read: 0, write: 1, exec: 2 };
+
+/** The highest tier a mode shows the model: plan mode must not even see write/exec tools. */
+export function maxTierForMode(mode: PermissionMode): ToolTier {
+  return mode === 'plan' ? 'read' : 'exec';
+}
+
+const MCP_PREFIX = 'mcp__';
+
+/** Whether a deny rule without content names this tool (by name, alias, or its MCP server). */
+function ruleCoversTool(rule: PermissionRule, tool: AnyTool): boolean {
+  if (rule.toolName === tool.name || tool.aliases.includes(rule.toolName)) return true;
+  if (!tool.isMcp || !rule.toolName.startsWith(MCP_PREFIX)) return false;
+  // `mcp__server` and `mcp__server__*` both mean every tool of that server.
+  const serverRule = rule.toolName.endsWith('__*') ? rule.toolName.slice(0, -3) : rule.toolName;
+  if (serverRule.slice(MCP_PREFIX.length).includes('__')) return false;
+  return tool.name.startsWith(`${serverRule}__`);
+}
+
+/** A deny rule with no content removes the tool from the pool instead of refusing each call. */
+export function isBlanketDenied(tool: AnyTool, permissionContext: ToolPermissionContext): boolean {
+  return permissionContext.rules.some(
+    (rule) => rule.behavior === 'deny' && !rule.ruleContent && ruleCoversTool(rule, tool),
+  );
+}
+
+function isVisible(tool: AnyTool, permissionContext: ToolPermissionContext): boolean {
+  if (!tool.isEnabled()) return false;
+  if (isBlanketDenied(tool, permissionContext)) return false;
+  return TIER_RANK[tool.tier] <= TIER_RANK[maxTierForMode(permissionContext.mode)];
+}
+
+/** The tools the model may see under this permission context: enabled, not denied, within tier. */
+export function getTools(
+  permissionContext: ToolPermissionContext,
+  tools: readonly AnyTool[] = getAllBaseTools(),
+): AnyTool[] {
+  return tools.filter((tool) => isVisible(tool, permissionContext));
+}
+
+const byName = (a: AnyTool, b: AnyTool) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * The final pool: built-ins sorted by name, then extra (MCP) tools sorted by name. Extra tools go
+ * through the same filters (a plan-mode pool holds no write/exec tool from any source); on a name
+ * clash the built-in wins, so a server cannot shadow a core tool.
+ */
+export function assembleToolPool(
+  permissionContext: ToolPermissionContext,
+  extraTools: readonly AnyTool[] = [],
+): AnyTool[] {
+  const builtins = getTools(permissionContext).sort(byName);
+  const extras = getTools(permissionContext, extraTools).sort(byName);
+  const seen = new Set<string>();
+  const pool: AnyTool[] = [];
+  for (const tool of [...builtins, ...extras]) {
+    if (seen.has(tool.name)) continue;
+    seen.add(tool.name);
+    pool.push(tool);
+  }
+  return pool;
+}
+
+/** Finds a tool by its name first, then by a legacy alias (names always win over aliases). */
+export function findToolByName(tools: readonly AnyTool[], name: string): AnyTool | undefined {
+  return tools.find((tool) => tool.name === name) ?? tools.find((tool) => tool.aliases.includes(name));
+}
+
+export type ToolSchemaSet = {
+  tools: ToolSchema[];
+  /** How many leading schemas are built-ins; the cache breakpoint goes after the last of them. */
+  builtinToolCount: number;
+};
+
+/** The request's `tools` for a pool assembled by `assembleToolPool` (built-ins first). */
+export function toolSchemas(tools: readonly AnyTool[]): ToolSchemaSet {
+  const firstExtra = tools.findIndex((tool) => tool.isMcp);
+  return {
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      description: tool.prompt(),
+      input_schema: tool.inputJsonSchema,
+    })),
+    builtinToolCount: firstExtra === -1 ? tools.length : firstExtra,
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * One tool call from tool_use block to tool_result (seed 001 "runToolUse"): lookup, input checks,
+ * PreToolUse hook, permissions, the call itself, PostToolUse hook, result mapping and persistence.
+ * Every path ends in exactly one tool_result message; nothing here throws to the loop.
+ */
+
+import type { QueryEvent } from '../engine/query-types';
+import type { HookRunner } from '../hooks/types';
+import type { ToolResultContent, ToolUseBlock } from '../model/types';
+import type { CanUseToolFn, PermissionDecision } from '../permissions/types';
+import type { AssistantMessage, Message } from '../session/messages';
+import { callWithProgress } from './call-with-progress';
+import type { ToolUseContext } from './context';
+import { findToolByName } from './registry';
+import { persistLargeResult, resultText } from './result-persistence';
+import type { AnyTool, ToolInput, ToolResult } from './tool';
+import { checkToolInput, describeMalformedInput } from './tool-input';
+import { abortText, appendText, errorText, toolResultMessage } from './tool-result-message';
+
+export type RunToolUseParams = {
+  block: ToolUseBlock;
+  assistantMessage: AssistantMessage;
+  context: ToolUseContext;
+  canUseTool: CanUseToolFn;
+  hooks: HookRunner;
+  /** The raw input text when the streamed tool_use input was not valid JSON. */
+  malformedInput?: string;
+  /** This call's own signal; the tool sees it as `context.abortSignal`. */
+  signal: AbortSignal;
+};
+
+export type RunToolUseOutcome = {
+  contextModifier?: (context: ToolUseContext) => ToolUseContext;
+  preventContinuation?: { stopReason: string };
+};
+
+/** What the pipeline settled on, before it becomes the tool_result message. */
+type Settled = RunToolUseOutcome & {
+  content: ToolResultContent;
+  isError: boolean;
+  toolUseResult: unknown;
+  /** Hook texts to append after the result (after persistence, so they are never hidden in a file). */
+  notes: string[];
+  newMessages?: Message[];
+};
+
+const failed = (text: string, notes: string[] = [], extra: RunToolUseOutcome = {}): Settled => ({
+  content: text,
+  isError: true,
+  toolUseResult: text,
+  notes,
+  ...extra,
+});
+
+type DenyDecision = Extract<PermissionDecision, { behavior: 'deny' }>;
+
+export async function* runToolUse(params: RunToolUseParams): AsyncGenerator<QueryEvent, RunToolUseOutcome> {
+  const settled = yield* settle(params);
+  const content = appendText(settled.content, settled.notes);
+  yield {
+    type: 'message',
+    message: toolResultMessage(params.block.id, content, settled.isError, settled.toolUseResult),
+  };
+  for (const message of settled.newMessages ?? []) yield { type: 'message', message };
+  const outcome: RunToolUseOutcome = {};
+  if (settled.contextModifier) outcome.contextModifier = settled.contextModifier;
+  if (settled.preventContinuation) outcome.preventContinuation = settled.preventContinuation;
+  return outcome;
+}
+
+function unknownToolText(name: string, tools: readonly AnyTool[]): string {
+  const available = tools.map((tool) => tool.name).join(', ') || '(none)';
+  return `Error: no tool named "${name}" is available. Available tools: ${available}.`;
+}
+
+async function* settle(params: RunToolUseParams): AsyncGenerator<QueryEvent, Settled> {
+  const { block, context, hooks, signal } = params;
+  const tool = findToolByName(context.tools, block.name);
+  if (!tool) return failed(unknownToolText(block.name, context.tools));
+  if (params.malformedInput !== undefined)
+    return failed(describeMalformedInput(tool.name, params.malformedInput));
+
+  // Before the call starts, a user interrupt stops any tool; only a running `block` tool finishes.
+  const beforeCall = AbortSignal.any([signal, context.abortSignal]);
+  if (beforeCall.aborted) return failed(abortText(beforeCall));
+
+  const checked = await checkToolInput(tool, block.input, context);
+  if (!checked.ok) return failed(checked.message);
+  let input = checked.input;
+  const hookInput = () => ({ toolName: tool.name, toolInput: input, toolUseId: block.id });
+
+  const notes: string[] = [];
+  let preventContinuation: { stopReason: string } | undefined;
+  let decision: PermissionDecision | undefined;
+  try {
+    const pre = await hooks.preToolUse(hookInput(), beforeCall);
+    notifyAll(context, pre.systemMessages);
+    notes.push(...(pre.additionalContext ?? []));
+    preventContinuation = pre.preventContinuation;
+    if (pre.updatedInput) {
+      const rechecked = await checkToolInput(tool, pre.updatedInput, context);
+      if (!rechecked.ok) return failed(rechecked.message, notes, { preventContinuation });
+      input = rechecked.input;
+    }
+    if (pre.permissionDecision?.behavior !== 'ask') decision = pre.permissionDecision;
+    decision ??= await pipelineDecision(params, tool, input, beforeCall);
+  } catch (error) {
+    if (beforeCall.aborted) return failed(abortText(beforeCall), notes, { preventContinuation });
+    return failed(errorText(error), notes, { preventContinuation });
+  }
+
+  if (decision.behavior !== 'allow') {
+    const denial: DenyDecision =
+      decision.behavior === 'deny' ? decision : { behavior: 'deny', message: decision.message };
+    if (decision.decisionReason) denial.decisionReason = decision.decisionReason;
+    yield {
+      type: 'permission_denied',
+      toolName: tool.name,
+      toolUseId: block.id,
+      toolInput: input,
+      decision: denial,
+    };
+    if (denial.interrupt) preventContinuation ??= { stopReason: denial.message };
+    return failed(denial.message, notes, { preventContinuation });
+  }
+  if (decision.updatedInput) {
+    const rechecked = await checkToolInput(tool, decision.updatedInput, context);
+    if (!rechecked.ok) return failed(rechecked.message, notes, { preventContinuation });
+    input = rechecked.input;
+  }
+  if (beforeCall.aborted) return failed(abortText(beforeCall), notes, { preventContinuation });
+
+  const callContext: ToolUseContext = { ...context, abortSignal: signal };
+  const calling = callWithProgress<ToolResult<unknown>>(
+    (onProgress) => tool.call(input, callContext, (p) => onProgress({ ...p, toolUseId: block.id })),
+    signal,
+  );
+  let step = await calling.next();
+  while (!step.done) {
+    yield { type: 'tool_progress', progress: step.value, toolName: tool.name };
+    step = await calling.next();
+  }
+  const outcome = step.value;
+  if (!outcome.ok) {
+    if (outcome.aborted) return failed(abortText(signal), notes, { preventContinuation });
+    const text = errorText(outcome.error);
+    const post = await postHook(context, () =>
+      hooks.postToolUseFailure({ ...hookInput(), error: text }, context.abortSignal),
+    );
+    return failed(text, [...notes, ...post.notes], { preventContinuation: preventContinuation ?? post.stop });
+  }
+
+  const result = outcome.value;
+  const post = await postHook(context, () =>
+    hooks.postToolUse({ ...hookInput(), toolResponse: result.data }, context.abortSignal),
+  );
+  let content: ToolResultContent;
+  try {
+    content = result.content ?? tool.mapResultToContent(result.data);
+  } catch (error) {
+    return failed(errorText(error), [...notes, ...post.notes], { preventContinuation });
+  }
+  const settledResult: Settled = {
+    content: await persistOrTruncate(content, tool, block.id, context),
+    isError: result.isError === true,
+    toolUseResult: result.data,
+    notes: [...notes, ...post.notes],
+  };
+  if (result.newMessages?.length) settledResult.newMessages = result.newMessages;
+  if (result.contextModifier) settledResult.contextModifier = result.contextModifier;
+  const stop = preventContinuation ?? post.stop;
+  if (stop) settledResult.preventContinuation = stop;
+  return settledResult;
+}
+
+/** Levels 2–5 of the permission pipeline: the tool's own check, then rules, mode and prompt. */
+async function pipelineDecision(
+  params: RunToolUseParams,
+  tool: AnyTool,
+  input: ToolInput,
+  signal: AbortSignal,
+): Promise<PermissionDecision> {
+  const toolPermission = await tool.checkPermissions(input, params.context);
+  // A tool refusing its own input is final: no mode or rule can make an unsafe call safe.
+  if (toolPermission.behavior === 'deny') {
+    return {
+      behavior: 'deny',
+      message: toolPermission.message,
+      decisionReason: { type: 'tool', reason: toolPermission.message },
+    };
+  }
+  const decision = await params.canUseTool({
+    toolName: tool.name,
+    input,
+    toolUseId: params.block.id,
+    toolPermission,
+    isReadOnly: await tool.isReadOnly(input),
+    assistantMessage: params.assistantMessage,
+    signal,
+  });
+  if (decision.behavior === 'allow' && !decision.updatedInput && toolPermission.behavior === 'allow') {
+    return toolPermission.updatedInput
+      ? { ...decision, updatedInput: toolPermission.updatedInput }
+      : decision;
+  }
+  return decision;
+}
+
+function notifyAll(context: ToolUseContext, messages: readonly string[] | undefined): void {
+  for (const message of messages ?? []) context.notify({ level: 'info', message });
+}
+
+/** Runs a PostToolUse(Failure) hook; a failing hook is reported to the user, not to the model. */
+async function postHook(
+  context: ToolUseContext,
+  run: () => ReturnType<HookRunner['postToolUse']>,
+): Promise<{ notes: string[]; stop?: { stopReason: string } }> {
+  try {
+    const post = await run();
+    notifyAll(context, post.systemMessages);
+    const notes = [
+      ...(post.additionalContext ?? []),
+      ...(post.blockingErrors ?? []).map((error) => `PostToolUse hook error: ${error}`),
+    ];
+    return post.preventContinuation ? { notes, stop: post.preventContinuation } : { notes };
+  } catch (error) {
+    context.notify({ level: 'warning', message: `PostToolUse hook failed: ${errorText(error)}` });
+    return { notes: [] };
+  }
+}
+
+/** Saves an oversized result to disk; if even that fails, the model still gets a bounded result. */
+async function persistOrTruncate(
+  content: ToolResultContent,
+  tool: AnyTool,
+  toolUseId: string,
+  context: ToolUseContext,
+): Promise<ToolResultContent> {
+  try {
+    const persisted = await persistLargeResult({
+      content,
+      maxResultSizeChars: tool.maxResultSizeChars,
+      sessionDir: context.sessionDir,
+      toolUseId,
+    });
+    return persisted.content;
+  } catch (error) {
+    context.notify({ level: 'warning', message: `Could not save a large tool result: ${errorText(error)}` });
+    const text = resultText(content);
+    return `${text.slice(0, tool.maxResultSizeChars)}\n\n[Result truncated to ${tool.maxResultSizeChars} of ${text.length} characters.]`;
+  }
+}
