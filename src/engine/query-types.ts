@@ -30,6 +30,11 @@ export type Terminal = {
   error?: ModelError | Error;
   /** Human-readable detail for the result's `errors`. */
   message?: string;
+  /**
+   * The conversation as the loop leaves it: the input history (possibly compacted) plus every
+   * message of this run that belongs in the transcript. The caller continues from it.
+   */
+  messages: Message[];
 };
 
 export type TransitionReason =

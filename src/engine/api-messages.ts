@@ -1,0 +1,112 @@
+/**
+ * Projects the conversation as Yoke stores it onto the messages an API request carries. The loop
+ * stores one AssistantMessage per content block (as the SDK frames do) and one UserMessage per
+ * tool result, while the API wants strictly one message per speaker turn; this file is the one
+ * place that folds them back together.
+ */
+import type {
+  AssistantContentBlock,
+  AssistantMessageParam,
+  MessageParam,
+  UserContentBlock,
+  UserMessageParam,
+} from '../model/types';
+import type { AssistantMessage, Message, UserMessage } from '../session/messages';
+
+type Pending =
+  | { role: 'assistant'; id: string; content: AssistantContentBlock[] }
+  | { role: 'user'; results: UserContentBlock[]; rest: UserContentBlock[] };
+
+function userBlocks(message: UserMessage): UserContentBlock[] {
+  const content = message.message.content;
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return content;
+}
+
+function finish(pending: Pending): MessageParam | undefined {
+  if (pending.role === 'assistant') {
+    if (pending.content.length === 0) return undefined;
+    const param: AssistantMessageParam = { role: 'assistant', content: pending.content };
+    return param;
+  }
+  // The API requires tool_result blocks to open the user turn that answers a tool_use.
+  const content = pending.results.length === 0 ? pending.rest : [...pending.results, ...pending.rest];
+  if (content.length === 0) return undefined;
+  const param: UserMessageParam = { role: 'user', content };
+  return param;
+}
+
+/**
+ * The model-bound view of a conversation: system messages and synthetic API-error messages are
+ * dropped, consecutive assistant messages of one response (same `message.id`) become one message,
+ * consecutive user messages become one (tool results first), and no message is ever empty.
+ */
+export function toApiMessages(messages: readonly Message[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  let pending: Pending | undefined;
+  const flush = () => {
+    if (!pending) return;
+    const param = finish(pending);
+    if (param) out.push(param);
+    pending = undefined;
+  };
+
+  for (const message of messages) {
+    if (message.type === 'system') continue;
+    if (message.type === 'assistant') {
+      // An API error report is Yoke's note to the user, not something the model said.
+      if (message.apiError !== undefined) continue;
+      const blocks = assistantBlocks(message);
+      // An empty message must not split the turns around it.
+      if (blocks.length === 0) continue;
+      if (pending?.role === 'assistant' && pending.id === message.message.id) {
+        pending.content.push(...blocks);
+        continue;
+      }
+      flush();
+      pending = { role: 'assistant', id: message.message.id, content: [...blocks] };
+      continue;
+    }
+    const blocks = userBlocks(message);
+    if (blocks.length === 0) continue;
+    if (pending?.role !== 'user') {
+      flush();
+      pending = { role: 'user', results: [], rest: [] };
+    }
+    for (const block of blocks) {
+      if (block.type === 'tool_result') pending.results.push(block);
+      else pending.rest.push(block);
+    }
+  }
+  flush();
+  return out;
+}
+
+function assistantBlocks(message: AssistantMessage): AssistantContentBlock[] {
+  const content = message.message.content as AssistantContentBlock[] | string;
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return content;
+}
+
+function isThinking(block: AssistantContentBlock): boolean {
+  return block.type === 'thinking' || block.type === 'redacted_thinking';
+}
+
+/**
+ * Drops thinking and redacted_thinking blocks: their signatures are bound to the model that wrote
+ * them, so another model (the fallback) rejects a history that still carries them. Messages left
+ * without content are removed; messages without thinking are kept as the same objects.
+ */
+export function stripThinking(messages: readonly Message[]): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    if (message.type !== 'assistant' || !message.message.content.some(isThinking)) {
+      out.push(message);
+      continue;
+    }
+    const content = message.message.content.filter((block) => !isThinking(block));
+    if (content.length === 0) continue;
+    out.push({ ...message, message: { ...message.message, content } });
+  }
+  return out;
+}

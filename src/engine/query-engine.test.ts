@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { noopHooks } from '../hooks/types';
+import type { Provider } from '../model/types';
+import { allowAll } from '../permissions/types';
+import { FakeProvider, type FakeScript } from '../testing/fake-provider';
+import { QueryEngine, type QueryEngineConfig } from './query-engine';
+import { callTool, echoTool, text } from './query-test-support';
+import type { SDKMessage, SDKResultMessage } from './sdk-messages';
+
+const environment = {
+  cwd: '/project',
+  platform: 'linux',
+  date: '2026-11-29',
+  isGitRepo: false,
+  model: 'claude-opus-5-5',
+};
+
+function engine(script: FakeScript | Provider, overrides: Partial<QueryEngineConfig> = {}) {
+  const provider = Array.isArray(script) || typeof script === 'function' ? new FakeProvider(script) : script;
+  const e = new QueryEngine({
+    cwd: '/project',
+    provider,
+    model: 'claude-opus-5-5',
+    tools: [echoTool()],
+    canUseTool: allowAll,
+    hooks: noopHooks,
+    environment,
+    ...overrides,
+  });
+  return { engine: e, provider: provider as FakeProvider };
+}
+
+async function turn(e: QueryEngine, prompt = 'hello'): Promise<SDKMessage[]> {
+  const out: SDKMessage[] = [];
+  for await (const m of e.submitMessage(prompt)) out.push(m);
+  return out;
+}
+
+const resultOf = (messages: SDKMessage[]) => {
+  const results = messages.filter((m): m is SDKResultMessage => m.type === 'result');
+  expect(results).toHaveLength(1);
+  return results[0] as SDKResultMessage;
+};
+
+describe('QueryEngine.submitMessage', () => {
+  it('yields init, one assistant frame per block, tool results, and exactly one result', async () => {
+    const { engine: e } = engine([
+      {
+        content: [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool_use', id: 't1', name: 'Echo', input: { text: 'x' } },
+        ],
+      },
+      text('All done.'),
+    ]);
+    const messages = await turn(e);
+    expect(messages[0]).toMatchObject({
+      type: 'system',
+      subtype: 'init',
+      tools: ['Echo'],
+      model: 'claude-opus-5-5',
+    });
+    const types = messages.map((m) => m.type);
+    expect(types).toEqual(['system', 'assistant', 'assistant', 'user', 'assistant', 'result']);
+    const toolResult = messages[3];
+    expect(toolResult).toMatchObject({
+      type: 'user',
+      message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'echo: x' }] },
+      tool_use_result: 'echo: x',
+    });
+    const result = resultOf(messages);
+    expect(result).toMatchObject({ subtype: 'success', is_error: false, result: 'All done.', num_turns: 2 });
+    expect(result.total_cost_usd).toBeGreaterThan(0);
+    expect(result.modelUsage['claude-opus-5-5']?.inputTokens).toBeGreaterThan(0);
+    expect(messages.every((m) => m.session_id === e.sessionId)).toBe(true);
+  });
+
+  it('keeps the conversation across turns', async () => {
+    const { engine: e, provider } = engine([text('first answer'), text('second answer')]);
+    await turn(e, 'one');
+    const second = await turn(e, 'two');
+    expect(resultOf(second)).toMatchObject({ result: 'second answer' });
+    const lastRequest = provider.requests[1];
+    expect(lastRequest?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(lastRequest?.messages)).toContain('first answer');
+  });
+
+  it('ends with error_max_turns and a readable error', async () => {
+    const { engine: e } = engine([callTool('a'), callTool('b'), text('never')], { maxTurns: 2 });
+    const result = resultOf(await turn(e));
+    expect(result).toMatchObject({
+      subtype: 'error_max_turns',
+      is_error: true,
+      errors: ['Reached maximum number of turns (2)'],
+      terminal_reason: 'max_turns',
+    });
+  });
+
+  it('stops with error_max_budget_usd once the budget is spent', async () => {
+    const expensive = { usage: { inputTokens: 1_000_000, outputTokens: 0 } };
+    const { engine: e } = engine(
+      [
+        { ...callTool('a'), ...expensive },
+        { ...callTool('b'), ...expensive },
+      ],
+      {
+        maxBudgetUsd: 1,
+      },
+    );
+    const result = resultOf(await turn(e));
+    expect(result).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true });
+    expect(result.total_cost_usd).toBeGreaterThanOrEqual(1);
+  });
+
+  it('returns structured output from a valid StructuredOutput call', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
+    const { engine: e, provider } = engine(
+      [
+        { content: [{ type: 'tool_use', id: 's1', name: 'StructuredOutput', input: { answer: 42 } }] },
+        text('Done.'),
+      ],
+      { jsonSchema: schema },
+    );
+    const result = resultOf(await turn(e));
+    expect(result).toMatchObject({
+      subtype: 'success',
+      structured_output: { answer: 42 },
+      result: '{"answer":42}',
+    });
+    const offered = provider.requests[0]?.tools?.find((t) => t.name === 'StructuredOutput');
+    expect(offered?.input_schema).toMatchObject({ properties: { answer: { type: 'number' } } });
+  });
+
+  it('sends invalid structured output back to the model to fix', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
+    const { engine: e, provider } = engine(
+      [
+        {
+          content: [{ type: 'tool_use', id: 's1', name: 'StructuredOutput', input: { answer: 'forty-two' } }],
+        },
+        { content: [{ type: 'tool_use', id: 's2', name: 'StructuredOutput', input: { answer: 42 } }] },
+        text('Done.'),
+      ],
+      { jsonSchema: schema },
+    );
+    const result = resultOf(await turn(e));
+    expect(result).toMatchObject({ subtype: 'success', structured_output: { answer: 42 } });
+    const secondRequest = JSON.stringify(provider.requests[1]?.messages);
+    expect(secondRequest).toContain('"is_error":true');
+    expect(secondRequest).toContain('answer');
+  });
+
+  it('fails with error_max_structured_output_retries when the model never provides it', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'number' } } };
+    const { engine: e, provider } = engine([text('no'), text('still no'), text('never')], {
+      jsonSchema: schema,
+    });
+    const result = resultOf(await turn(e));
+    expect(result).toMatchObject({ subtype: 'error_max_structured_output_retries', is_error: true });
+    expect(provider.requests).toHaveLength(3);
+  });
+
+  it('turns an interrupt into an error_during_execution result', async () => {
+    let e: QueryEngine | undefined;
+    const provider = new FakeProvider(
+      [
+        {
+          reply: { content: [{ type: 'text', text: 'a long answer that keeps going and going' }] },
+          delayMs: 5,
+        },
+      ],
+      {
+        sleep: async () => {
+          e?.interrupt();
+        },
+      },
+    );
+    ({ engine: e } = engine(provider));
+    const messages = await turn(e);
+    const result = resultOf(messages);
+    expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
+    expect(result.terminal_reason).toMatch(/^aborted_/);
+    expect('errors' in result && result.errors.length).toBe(1);
+  });
+
+  it('reports a blocked prompt from a UserPromptSubmit hook without calling the model', async () => {
+    const { engine: e, provider } = engine([text('unused')], {
+      hooks: { ...noopHooks, userPromptSubmit: async () => ({ blocked: { reason: 'no secrets please' } }) },
+    });
+    const result = resultOf(await turn(e));
+    expect(result).toMatchObject({ is_error: true, errors: ['no secrets please'] });
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it('records permission denials in the result', async () => {
+    const { engine: e } = engine([callTool('a'), text('ok')], {
+      canUseTool: async () => ({ behavior: 'deny', message: 'not today' }),
+    });
+    const result = resultOf(await turn(e));
+    expect(result.permission_denials).toEqual([
+      { tool_name: 'Echo', tool_use_id: 'a', tool_input: { text: 'a' } },
+    ]);
+  });
+});

@@ -1,0 +1,318 @@
+/**
+ * One QueryEngine per conversation (seed 000 §3.1). `submitMessage` runs one user turn through the
+ * query loop and yields SDK messages: `system/init`, the turn's assistant/user/system frames, and
+ * exactly one `result`.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type HookRunner, noopHooks } from '../hooks/types';
+import { CostTracker } from '../model/cost';
+import type { Provider, SystemPart, ThinkingConfig, UserContentBlock } from '../model/types';
+import type { CanUseToolFn, PermissionMode, ToolPermissionContext } from '../permissions/types';
+import { emptyPermissionContext } from '../permissions/types';
+import { createUserMessage, type Message } from '../session/messages';
+import { type AppState, initialAppState, type ToolNotification, type ToolUseContext } from '../tools/context';
+import { ReadFileState } from '../tools/read-file-state';
+import type { AnyTool } from '../tools/tool';
+import { gatherEnvironment } from './environment';
+import { query } from './query';
+import type { ContextPipeline, ReactiveCompact, Terminal } from './query-types';
+import { buildResultMessage } from './result-message';
+import type { SDKMessage, SDKPermissionDenial, SDKSystemInitMessage } from './sdk-messages';
+import { createStructuredOutputTool, type StructuredOutputCapture } from './structured-output';
+import { buildSystemPrompt, type EnvironmentFacts } from './system-prompt';
+import { TurnConverter } from './turn-converter';
+
+export type QueryEngineConfig = {
+  cwd: string;
+  provider: Provider;
+  model: string;
+  fallback?: { provider: Provider; model: string };
+  /** The assembled tool pool (built-ins, then MCP), as the model will see it. */
+  tools: readonly AnyTool[];
+  canUseTool: CanUseToolFn;
+  hooks?: HookRunner;
+  permissionContext?: ToolPermissionContext;
+  customSystemPrompt?: string;
+  appendSystemPrompt?: string;
+  memory?: readonly { path: string; content: string }[];
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  taskBudget?: { total: number };
+  jsonSchema?: Record<string, unknown>;
+  thinking?: ThinkingConfig;
+  maxOutputTokens?: number;
+  sessionId?: string;
+  /** Where session files go (persisted results, shell output); a temp folder by default. */
+  sessionDir?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  initialMessages?: Message[];
+  contextPipeline?: ContextPipeline;
+  reactiveCompact?: ReactiveCompact;
+  includePartialMessages?: boolean;
+  /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */
+  initExtras?: Partial<
+    Pick<SDKSystemInitMessage, 'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins'>
+  >;
+  apiKeySource?: string;
+  onNotification?: (notification: ToolNotification) => void;
+  /** Fixed environment facts (tests); gathered from the machine when absent. */
+  environment?: EnvironmentFacts;
+};
+
+/** How many times the model is reminded to call StructuredOutput before the turn fails. */
+const MAX_STRUCTURED_OUTPUT_NUDGES = 2;
+
+export class QueryEngine {
+  readonly sessionId: string;
+  private readonly config: QueryEngineConfig;
+  private mutableMessages: Message[];
+  private readonly readFileState = new ReadFileState();
+  private appState: AppState = initialAppState();
+  private readonly costTracker = new CostTracker();
+  private readonly permissionDenials: SDKPermissionDenial[] = [];
+  private model: string;
+  private permissionContext: ToolPermissionContext;
+  private cwd: string;
+  private environment: EnvironmentFacts | undefined;
+  private turnAbort: AbortController | undefined;
+  private readonly sessionDir: string;
+
+  constructor(config: QueryEngineConfig) {
+    this.config = config;
+    this.sessionId = config.sessionId ?? randomUUID();
+    this.mutableMessages = [...(config.initialMessages ?? [])];
+    this.model = config.model;
+    this.cwd = config.cwd;
+    this.permissionContext = config.permissionContext ?? emptyPermissionContext();
+    this.environment = config.environment;
+    this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
+  }
+
+  get messages(): readonly Message[] {
+    return this.mutableMessages;
+  }
+
+  get currentModel(): string {
+    return this.model;
+  }
+
+  get permissionMode(): PermissionMode {
+    return this.permissionContext.mode;
+  }
+
+  get totalCostUsd(): number {
+    return this.costTracker.total().costUsd;
+  }
+
+  setModel(model: string): void {
+    this.model = model;
+  }
+
+  setPermissionMode(mode: PermissionMode): void {
+    this.permissionContext = { ...this.permissionContext, mode };
+  }
+
+  /** Aborts the running turn, if any. */
+  interrupt(): void {
+    this.turnAbort?.abort();
+  }
+
+  async *submitMessage(
+    prompt: string | UserContentBlock[],
+    options: { clientUuid?: string; signal?: AbortSignal } = {},
+  ): AsyncGenerator<SDKMessage, void> {
+    const startedAt = Date.now();
+    const abort = new AbortController();
+    this.turnAbort = abort;
+    const onOuterAbort = () => abort.abort();
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    try {
+      yield* this.runTurn(prompt, options.clientUuid, abort.signal, startedAt);
+    } finally {
+      options.signal?.removeEventListener('abort', onOuterAbort);
+      if (this.turnAbort === abort) this.turnAbort = undefined;
+    }
+  }
+
+  private async *runTurn(
+    prompt: string | UserContentBlock[],
+    clientUuid: string | undefined,
+    signal: AbortSignal,
+    startedAt: number,
+  ): AsyncGenerator<SDKMessage, void> {
+    const capture: StructuredOutputCapture = { value: undefined, provided: false };
+    const tools = this.config.jsonSchema
+      ? [...this.config.tools, createStructuredOutputTool(this.config.jsonSchema, capture)]
+      : [...this.config.tools];
+    const hooks = this.config.hooks ?? noopHooks;
+    const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
+    const costAtStart = this.costTracker.total();
+
+    yield this.initMessage(tools);
+
+    const promptText =
+      typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const submitted = await hooks.userPromptSubmit({ prompt: promptText }, signal);
+    if (submitted.blocked) {
+      yield buildResultMessage({
+        sessionId: this.sessionId,
+        terminal: {
+          reason: 'hook_stopped',
+          turnCount: 0,
+          message: submitted.blocked.reason,
+          messages: this.mutableMessages,
+        },
+        startedAt,
+        cost: this.costTracker,
+        costAtStart,
+        denials: this.permissionDenials,
+        lastAssistantText: '',
+        numTurns: 0,
+      });
+      return;
+    }
+    const userMessage = createUserMessage(prompt, clientUuid ? { clientUuid } : {});
+    this.mutableMessages.push(userMessage);
+    for (const context of submitted.additionalContext ?? []) {
+      this.mutableMessages.push(createUserMessage(context, { isMeta: true }));
+    }
+
+    const systemPrompt = await this.systemPrompt(tools);
+    let terminal: Terminal;
+    let nudges = 0;
+    let turnCount = 0;
+    while (true) {
+      const context = this.toolUseContext(tools, signal);
+      const loop = query({
+        messages: this.mutableMessages,
+        systemPrompt,
+        toolUseContext: context,
+        canUseTool: this.config.canUseTool,
+        provider: this.config.provider,
+        model: this.model,
+        fallback: this.config.fallback,
+        hooks,
+        maxTurns: this.config.maxTurns === undefined ? undefined : this.config.maxTurns - turnCount,
+        maxOutputTokens: this.config.maxOutputTokens,
+        thinking: this.config.thinking,
+        contextPipeline: this.config.contextPipeline,
+        reactiveCompact: this.config.reactiveCompact,
+        taskBudget: this.config.taskBudget,
+        isBudgetExhausted: () =>
+          this.config.maxBudgetUsd !== undefined &&
+          this.costTracker.total().costUsd >= this.config.maxBudgetUsd,
+        querySource: 'main',
+      });
+      while (true) {
+        const next = await loop.next();
+        if (next.done) {
+          terminal = next.value;
+          break;
+        }
+        const event = next.value;
+        if (event.type === 'model_usage') {
+          this.costTracker.add(event.model, event.usage, event.apiDurationMs);
+        } else if (event.type === 'permission_denied') {
+          this.permissionDenials.push({
+            tool_name: event.toolName,
+            tool_use_id: event.toolUseId,
+            tool_input: event.toolInput,
+          });
+        }
+        yield* converter.convert(event);
+      }
+      yield* converter.flush();
+      // The loop's final history (it may have compacted or recovered); ours from now on.
+      this.mutableMessages = terminal.messages;
+      turnCount += terminal.turnCount;
+      const needsNudge =
+        this.config.jsonSchema !== undefined && terminal.reason === 'completed' && !capture.provided;
+      if (!needsNudge || nudges >= MAX_STRUCTURED_OUTPUT_NUDGES) break;
+      nudges++;
+      this.mutableMessages.push(
+        createUserMessage(
+          'You have not called the StructuredOutput tool yet. Call it now with your final answer; it is the only way to finish.',
+          { isMeta: true },
+        ),
+      );
+    }
+
+    yield buildResultMessage({
+      sessionId: this.sessionId,
+      terminal: { ...terminal, turnCount },
+      startedAt,
+      cost: this.costTracker,
+      costAtStart,
+      denials: this.permissionDenials,
+      lastAssistantText: converter.lastAssistantText,
+      numTurns: converter.responses,
+      structuredOutput: this.config.jsonSchema ? capture : undefined,
+    });
+  }
+
+  private toolUseContext(tools: readonly AnyTool[], signal: AbortSignal): ToolUseContext {
+    mkdirSync(this.sessionDir, { recursive: true });
+    return {
+      cwd: this.cwd,
+      projectRoot: this.config.cwd,
+      abortSignal: signal,
+      tools,
+      readFileState: this.readFileState,
+      getAppState: () => this.appState,
+      setAppState: (update) => {
+        this.appState = update(this.appState);
+      },
+      sessionId: this.sessionId,
+      sessionDir: this.sessionDir,
+      model: this.model,
+      permissionContext: this.permissionContext,
+      hooks: this.config.hooks ?? noopHooks,
+      messages: this.mutableMessages,
+      notify: (notification) => this.config.onNotification?.(notification),
+      env: this.config.env ?? process.env,
+    };
+  }
+
+  private async systemPrompt(tools: readonly AnyTool[]): Promise<SystemPart[]> {
+    this.environment ??= await gatherEnvironment(
+      this.config.cwd,
+      this.model,
+      this.permissionContext.additionalDirectories,
+    );
+    return buildSystemPrompt({
+      environment: { ...this.environment, model: this.model },
+      toolNames: tools.map((t) => t.name),
+      customSystemPrompt: this.config.customSystemPrompt,
+      appendSystemPrompt: this.config.appendSystemPrompt,
+      memory: this.config.memory,
+    });
+  }
+
+  private initMessage(tools: readonly AnyTool[]): SDKSystemInitMessage {
+    const extras = this.config.initExtras ?? {};
+    return {
+      type: 'system',
+      subtype: 'init',
+      cwd: this.config.cwd,
+      session_id: this.sessionId,
+      // The SDK's hosts know the Agent tool as "Task" in this list.
+      tools: tools.map((t) => (t.name === 'Agent' ? 'Task' : t.name)),
+      mcp_servers: extras.mcp_servers ?? [],
+      model: this.model,
+      permissionMode: this.permissionContext.mode,
+      slash_commands: extras.slash_commands ?? [],
+      skills: extras.skills ?? [],
+      agents: extras.agents ?? [],
+      plugins: extras.plugins ?? [],
+      apiKeySource: this.config.apiKeySource ?? 'none',
+      claude_code_version: YOKE_VERSION,
+      yoke_version: YOKE_VERSION,
+      output_style: 'default',
+      capabilities: ['interrupt_receipt_v1'],
+      uuid: randomUUID(),
+    };
+  }
+}

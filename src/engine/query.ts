@@ -1,0 +1,332 @@
+/**
+ * The query loop (seed 000 §3.2): a `while (true)` over one QueryState that calls the model,
+ * runs the tools it asks for, recovers from the errors it can recover from, and ends with a
+ * Terminal that says why.
+ *
+ * What the consumer sees: every message that becomes part of the conversation is yielded when it
+ * does, so a consumer that appends yielded messages holds the same history as the loop. Messages
+ * a recovery drops (a truncated response that is retried, a failed attempt) are never yielded;
+ * a failure that ends the loop is yielded as one AssistantMessage with `apiError` set.
+ *
+ * History grows by appending to `state.messages` in place; the only per-turn pass over it is the
+ * request projection (`toApiMessages`) and its token estimate.
+ */
+import { contextWindowFor, defaultMaxTokensFor, maxOutputTokensFor } from '../model/models';
+import { estimateRequestTokens } from '../model/tokens';
+import type { ModelRequest, Provider } from '../model/types';
+import { createSystemMessage, type Message } from '../session/messages';
+import { toolSchemas } from '../tools/registry';
+import { StreamingToolExecutor } from '../tools/streaming-executor';
+import { stripThinking, toApiMessages } from './api-messages';
+import { ModelAttempt } from './model-attempt';
+import type {
+  QueryEvent,
+  QueryParams,
+  QueryState,
+  Terminal,
+  TerminalReason,
+  Transition,
+} from './query-types';
+import {
+  apiErrorMessage,
+  classifyModelError,
+  errorText,
+  escalatedMaxTokens,
+  fallbackNotice,
+  INTERRUPT_MESSAGE,
+  interruptMessage,
+  MAX_OUTPUT_TOKENS_RECOVERY_LIMIT,
+  outputLimitContinuationMessage,
+  outputLimitErrorText,
+  stopHookFeedbackMessage,
+  TERMINAL_FOR_ERROR,
+} from './recovery';
+import { TaskBudget } from './task-budget';
+
+type Step = AsyncGenerator<QueryEvent, Terminal | undefined>;
+
+export function query(params: QueryParams): AsyncGenerator<QueryEvent, Terminal> {
+  return new QueryLoop(params).run();
+}
+
+class QueryLoop {
+  private readonly state: QueryState;
+  private provider: Provider;
+  private model: string;
+  private onFallback = false;
+  private readonly budget: TaskBudget;
+
+  constructor(private readonly params: QueryParams) {
+    this.provider = params.provider;
+    this.model = params.model;
+    this.budget = new TaskBudget(params.taskBudget?.total);
+    this.state = {
+      // One copy up front: the loop appends in place and must not write into the caller's array.
+      messages: [...params.messages],
+      toolUseContext: params.toolUseContext,
+      turnCount: 0,
+      maxOutputTokensRecoveryCount: 0,
+      hasAttemptedReactiveCompact: false,
+      maxOutputTokensOverride: undefined,
+      stopHookActive: false,
+      transition: undefined,
+    };
+  }
+
+  private get signal(): AbortSignal {
+    return this.state.toolUseContext.abortSignal;
+  }
+
+  async *run(): AsyncGenerator<QueryEvent, Terminal> {
+    while (true) {
+      const terminal = yield* this.iterate();
+      if (terminal) return terminal;
+    }
+  }
+
+  /** One pass of the loop: returns a Terminal to stop, undefined to go round again. */
+  private async *iterate(): Step {
+    const { state, params } = this;
+    if (this.signal.aborted) {
+      yield* this.append(interruptMessage(false));
+      return this.end('aborted_streaming', INTERRUPT_MESSAGE);
+    }
+    if (params.contextPipeline) {
+      const piped = await params.contextPipeline({ messages: state.messages, state, signal: this.signal });
+      // The pipeline hands over the returned array: the loop appends to it from here on.
+      state.messages = piped.messages;
+      for (const message of piped.events ?? []) yield { type: 'message', message };
+    }
+
+    const request = this.buildRequest();
+    const limit = params.blockingLimitTokens ?? contextWindowFor(this.model) - request.maxTokens;
+    const estimated = estimateRequestTokens(request);
+    if (estimated >= limit) {
+      return yield* this.fail(
+        'blocking_limit',
+        `The conversation is too long for ${this.model}: about ${estimated} tokens against a limit of ` +
+          `${limit}. Compact it or start a new session.`,
+      );
+    }
+
+    const attempt = new ModelAttempt({
+      provider: this.provider,
+      request,
+      signal: this.signal,
+      createExecutor: () =>
+        new StreamingToolExecutor({
+          context: { ...state.toolUseContext, messages: state.messages },
+          canUseTool: params.canUseTool,
+          hooks: params.hooks,
+          maxConcurrency: params.maxToolConcurrency,
+        }),
+    });
+    yield* attempt.run();
+
+    if (this.signal.aborted && !attempt.stop) return yield* this.abortStreaming(attempt);
+    if (attempt.error !== undefined) return yield* this.recoverFromError(attempt);
+    this.budget.record(attempt.stop?.usage.outputTokens ?? 0);
+
+    if (attempt.toolUses.length > 0) return yield* this.toolTurn(attempt);
+    if (attempt.stop?.reason === 'max_tokens') return yield* this.recoverFromMaxTokens(attempt, request);
+    yield* this.commit(attempt);
+    if (this.signal.aborted) {
+      yield* this.append(interruptMessage(false));
+      return this.end('aborted_streaming', INTERRUPT_MESSAGE);
+    }
+    return yield* this.stopPhase(attempt);
+  }
+
+  private buildRequest(): ModelRequest {
+    const { params, state } = this;
+    const { tools, builtinToolCount } = toolSchemas(state.toolUseContext.tools);
+    const request: ModelRequest = {
+      model: this.model,
+      system: params.systemPrompt,
+      messages: toApiMessages(state.messages),
+      maxTokens:
+        // An escalated limit may exceed what a fallback model allows.
+        state.maxOutputTokensOverride !== undefined
+          ? Math.min(state.maxOutputTokensOverride, maxOutputTokensFor(this.model))
+          : (params.maxOutputTokens ?? defaultMaxTokensFor(this.model)),
+    };
+    if (tools.length > 0) {
+      request.tools = tools;
+      request.builtinToolCount = builtinToolCount;
+    }
+    if (params.thinking) request.thinking = params.thinking;
+    return request;
+  }
+
+  /** Phase 7: the model asked for tools. */
+  private async *toolTurn(attempt: ModelAttempt): Step {
+    const { state, params } = this;
+    yield* attempt.releaseMessages();
+    yield* attempt.drainTools();
+    // Safety net: the executor promises one result per call; a transcript must never lack one.
+    yield* attempt.answerUnanswered('The tool call ended without a result.');
+    const executor = attempt.toolExecutor;
+    state.toolUseContext = executor.context;
+    state.messages.push(...attempt.messages, ...attempt.toolResults);
+    state.turnCount++;
+    this.budget.toolTurn();
+
+    const stopped = executor.preventContinuation;
+    if (stopped) return this.end('hook_stopped', stopped.stopReason);
+    if (this.signal.aborted) {
+      yield* this.append(interruptMessage(true));
+      return this.end('aborted_tools', INTERRUPT_MESSAGE);
+    }
+    if (params.isBudgetExhausted?.())
+      return this.end('budget_exhausted', 'The budget for this task is spent.');
+    // As Claude Code counts: maxTurns model calls may request tools; the next call is refused.
+    if (params.maxTurns !== undefined && state.turnCount >= params.maxTurns) {
+      return this.end('max_turns', `Reached the maximum number of turns (${params.maxTurns}).`);
+    }
+    state.maxOutputTokensRecoveryCount = 0;
+    state.hasAttemptedReactiveCompact = false;
+    yield* this.proceed({ reason: 'next_turn' });
+    return undefined;
+  }
+
+  /** Phase 6: the model ended without tool calls. */
+  private async *stopPhase(attempt: ModelAttempt): Step {
+    const { state, params } = this;
+    const outcome = await params.hooks.stop(
+      { stopHookActive: state.stopHookActive, lastAssistantText: attempt.text },
+      this.signal,
+    );
+    for (const text of outcome.systemMessages ?? []) {
+      yield* this.append(createSystemMessage('stop_hook_feedback', text));
+    }
+    if (outcome.preventContinuation) {
+      return this.end('stop_hook_prevented', outcome.preventContinuation.stopReason);
+    }
+    if (outcome.blockingErrors.length > 0) {
+      yield* this.append(stopHookFeedbackMessage(outcome.blockingErrors));
+      state.stopHookActive = true;
+      yield* this.proceed({ reason: 'stop_hook_blocking' });
+      return undefined;
+    }
+    const nudge = this.budget.nudgeAfterStop(attempt.stop?.reason);
+    if (nudge) {
+      yield* this.append(nudge);
+      yield* this.proceed({
+        reason: 'token_budget_continuation',
+        detail: `${this.budget.outputTokensSpent} of ${params.taskBudget?.total} output tokens spent`,
+      });
+      return undefined;
+    }
+    return this.end('completed');
+  }
+
+  /** A max_tokens stop without tool calls: escalate once, then ask the model to continue. */
+  private async *recoverFromMaxTokens(attempt: ModelAttempt, request: ModelRequest): Step {
+    const { state } = this;
+    if (state.maxOutputTokensOverride === undefined) {
+      const escalated = escalatedMaxTokens(this.model, request.maxTokens);
+      if (escalated !== undefined) {
+        // The same request again with room to finish; the truncated response is dropped unseen.
+        state.maxOutputTokensOverride = escalated;
+        yield* this.proceed({
+          reason: 'max_output_tokens_escalate',
+          detail: `${request.maxTokens} → ${escalated}`,
+        });
+        return undefined;
+      }
+    }
+    // The truncated response stays: the model continues from where it was cut off.
+    yield* this.commit(attempt);
+    if (state.maxOutputTokensRecoveryCount < MAX_OUTPUT_TOKENS_RECOVERY_LIMIT) {
+      state.maxOutputTokensRecoveryCount++;
+      yield* this.append(outputLimitContinuationMessage());
+      yield* this.proceed({
+        reason: 'max_output_tokens_recovery',
+        detail: `${state.maxOutputTokensRecoveryCount}/${MAX_OUTPUT_TOKENS_RECOVERY_LIMIT}`,
+      });
+      return undefined;
+    }
+    return yield* this.fail(
+      'model_error',
+      outputLimitErrorText(request.maxTokens, state.maxOutputTokensRecoveryCount),
+    );
+  }
+
+  /** Phase 4: a failed model call. */
+  private async *recoverFromError(attempt: ModelAttempt): Step {
+    const { state, params } = this;
+    const error = attempt.error;
+    yield* attempt.abandon();
+    const kind = classifyModelError(error);
+
+    if (kind === 'overloaded' && params.fallback && !this.onFallback) {
+      const from = this.model;
+      this.onFallback = true;
+      this.provider = params.fallback.provider;
+      this.model = params.fallback.model;
+      state.toolUseContext = { ...state.toolUseContext, model: this.model };
+      // Thinking signatures are bound to the model that produced them.
+      state.messages = stripThinking(state.messages);
+      yield* this.append(fallbackNotice(from, this.model, error));
+      yield* this.proceed({ reason: 'model_fallback', detail: `${from} → ${this.model}` });
+      return undefined;
+    }
+    if (kind === 'prompt_too_long' && params.reactiveCompact && !state.hasAttemptedReactiveCompact) {
+      state.hasAttemptedReactiveCompact = true;
+      const compacted = await params.reactiveCompact({ messages: state.messages, signal: this.signal });
+      if (compacted) {
+        state.messages = compacted.messages;
+        for (const message of compacted.events ?? []) yield { type: 'message', message };
+        yield* this.proceed({ reason: 'reactive_compact_retry' });
+        return undefined;
+      }
+    }
+    return yield* this.fail(TERMINAL_FOR_ERROR[kind], errorText(error), error);
+  }
+
+  /** Phase 5: an interrupt while the model was streaming. */
+  private async *abortStreaming(attempt: ModelAttempt): Step {
+    const { state } = this;
+    // What the consumer saw stays in history; what had not been shown becomes one aborted message.
+    state.messages.push(...attempt.releasedMessages());
+    const partial = attempt.abortedMessage();
+    if (partial) yield* this.append(partial);
+    // The executor answers calls it never ran ("interrupted") and lets blocking ones finish.
+    yield* attempt.drainTools();
+    yield* attempt.answerUnanswered('Interrupted by user: the tool call was not run.');
+    state.messages.push(...attempt.toolResults);
+    yield* this.append(interruptMessage(false));
+    return this.end('aborted_streaming', INTERRUPT_MESSAGE);
+  }
+
+  /** Yields the attempt's withheld block messages and adds the response to history. */
+  private *commit(attempt: ModelAttempt): Generator<QueryEvent> {
+    yield* attempt.releaseMessages();
+    this.state.messages.push(...attempt.messages);
+  }
+
+  private *append(message: Message): Generator<QueryEvent> {
+    this.state.messages.push(message);
+    yield { type: 'message', message };
+  }
+
+  private *proceed(transition: Transition): Generator<QueryEvent> {
+    this.state.transition = transition;
+    yield { type: 'transition', transition };
+  }
+
+  /** Ends the loop on an error: the user sees it as an API-error message, the result as `message`. */
+  private *fail(reason: TerminalReason, message: string, error?: unknown): Generator<QueryEvent, Terminal> {
+    // Kept in history for the transcript; toApiMessages never sends it to a model.
+    yield* this.append(apiErrorMessage(message, this.model));
+    const terminal = this.end(reason, message);
+    if (error instanceof Error) terminal.error = error;
+    return terminal;
+  }
+
+  private end(reason: TerminalReason, message?: string): Terminal {
+    const terminal: Terminal = { reason, turnCount: this.state.turnCount, messages: this.state.messages };
+    if (message !== undefined) terminal.message = message;
+    return terminal;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The one `result` frame that ends every turn: its subtype, `errors`, usage and cost.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CostTotal, CostTracker } from '../model/cost';
+import type { Usage } from '../model/types';
+import type { Terminal } from './query-types';
+import { toSdkUsage } from './sdk-convert';
+import type { SDKPermissionDenial, SDKResultMessage } from './sdk-messages';
+import type { StructuredOutputCapture } from './structured-output';
+
+export type ResultInput = {
+  sessionId: string;
+  terminal: Terminal;
+  startedAt: number;
+  cost: CostTracker;
+  /** The tracker's totals when the turn began: usage is per turn, cost cumulative. */
+  costAtStart: CostTotal;
+  denials: readonly SDKPermissionDenial[];
+  lastAssistantText: string;
+  /** Model responses in this turn (`num_turns`). */
+  numTurns: number;
+  structuredOutput?: StructuredOutputCapture;
+  now?: number;
+};
+
+function usageSince(total: Usage, start: Usage): Usage {
+  return {
+    inputTokens: total.inputTokens - start.inputTokens,
+    outputTokens: total.outputTokens - start.outputTokens,
+    cacheReadInputTokens: total.cacheReadInputTokens - start.cacheReadInputTokens,
+    cacheCreationInputTokens: total.cacheCreationInputTokens - start.cacheCreationInputTokens,
+  };
+}
+
+/** The text a failed turn reports, one readable line. */
+export function terminalErrorText(terminal: Terminal): string {
+  // The SDK's hosts match this exact wording.
+  if (terminal.reason === 'max_turns') return `Reached maximum number of turns (${terminal.turnCount})`;
+  if (terminal.message) return terminal.message;
+  switch (terminal.reason) {
+    case 'aborted_streaming':
+    case 'aborted_tools':
+      return 'The turn was interrupted by the user.';
+    case 'budget_exhausted':
+      return 'Reached the maximum budget for this session.';
+    case 'hook_stopped':
+    case 'stop_hook_prevented':
+      return 'A hook stopped the turn.';
+    default:
+      return terminal.error?.message ?? `The turn ended: ${terminal.reason}`;
+  }
+}
+
+export function buildResultMessage(input: ResultInput): SDKResultMessage {
+  const { terminal } = input;
+  const total = input.cost.total();
+  const common = {
+    type: 'result' as const,
+    num_turns: input.numTurns,
+    duration_ms: (input.now ?? Date.now()) - input.startedAt,
+    duration_api_ms: total.apiDurationMs - input.costAtStart.apiDurationMs,
+    stop_reason: null,
+    total_cost_usd: Number(total.costUsd.toFixed(6)),
+    usage: toSdkUsage(usageSince(total.usage, input.costAtStart.usage)),
+    modelUsage: input.cost.byModel(),
+    permission_denials: [...input.denials],
+    session_id: input.sessionId,
+    uuid: randomUUID(),
+  };
+
+  if (terminal.reason === 'completed') {
+    const structured = input.structuredOutput;
+    if (structured && !structured.provided) {
+      return {
+        ...common,
+        subtype: 'error_max_structured_output_retries',
+        is_error: true,
+        errors: ['The model did not provide structured output matching the schema.'],
+        terminal_reason: 'structured_output_retry_exhausted',
+      };
+    }
+    return {
+      ...common,
+      subtype: 'success',
+      is_error: false,
+      stop_reason: 'end_turn',
+      result: structured ? JSON.stringify(structured.value) : input.lastAssistantText,
+      ...(structured ? { structured_output: structured.value } : {}),
+      terminal_reason: 'completed',
+    };
+  }
+
+  const errors = [terminalErrorText(terminal)];
+  const subtype =
+    terminal.reason === 'max_turns'
+      ? 'error_max_turns'
+      : terminal.reason === 'budget_exhausted'
+        ? 'error_max_budget_usd'
+        : 'error_during_execution';
+  return { ...common, subtype, is_error: true, errors, result: errors[0], terminal_reason: terminal.reason };
+}
