@@ -4,6 +4,55 @@
  */
 import type { PermissionDecision } from '../permissions/types';
 
+export const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+  'Notification',
+  'PermissionRequest',
+  'PostSampling',
+  'StopFailure',
+] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** The JSON a hook prints (command hooks) or returns (SDK callbacks), as in compat-surface §2.5. */
+export type HookJSONOutput = {
+  continue?: boolean;
+  stopReason?: string;
+  suppressOutput?: boolean;
+  systemMessage?: string;
+  decision?: 'approve' | 'block';
+  reason?: string;
+  hookSpecificOutput?: { hookEventName: string; [field: string]: unknown };
+  async?: boolean;
+  asyncTimeout?: number;
+};
+
+/**
+ * A hook whose code lives in the SDK host: registered through `initialize.hooks` and invoked with
+ * a `hook_callback` control request. The hook runner matches and interprets it like a command hook.
+ */
+export type SdkHookMatcher = {
+  event: HookEvent;
+  matcher?: string;
+  callbackIds: string[];
+  /** Seconds. */
+  timeout?: number;
+};
+
+export type HookCallbackInvoker = (request: {
+  callbackId: string;
+  input: Record<string, unknown>;
+  toolUseId?: string;
+  signal: AbortSignal;
+}) => Promise<HookJSONOutput>;
+
 export type PreToolUseOutcome = {
   /** A hook's permission decision; it takes precedence over rules (level 1 of the pipeline). */
   permissionDecision?: PermissionDecision;

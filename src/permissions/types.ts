@@ -97,5 +97,21 @@ export type CanUseToolFn = (request: {
   signal: AbortSignal;
 }) => Promise<PermissionDecision>;
 
+/**
+ * Level 5 of the pipeline: ask someone. The interactive UI shows a dialog; the stream-json
+ * protocol sends a `can_use_tool` control request; with neither, headless runs deny.
+ */
+export type PermissionPrompt = (request: {
+  toolName: string;
+  input: Record<string, unknown>;
+  toolUseId: string;
+  /** Why the pipeline could not decide on its own (shown to the person asked). */
+  message: string;
+  /** Rules that an "always allow" answer would add: exactly the segments shown, nothing wider. */
+  suggestions?: string[];
+  decisionReason?: DecisionReason;
+  signal: AbortSignal;
+}) => Promise<PermissionDecision>;
+
 /** Allows everything: for tests and `bypassPermissions` wiring. */
 export const allowAll: CanUseToolFn = async () => ({ behavior: 'allow' });
