@@ -1,0 +1,38 @@
+/**
+ * Lazy singleton for the tree-sitter bash parser. Loading costs a few tens of milliseconds and
+ * two wasm files, so it happens on first use, never at startup (principle 8).
+ */
+import { createRequire } from 'node:module';
+import type { Parser } from 'web-tree-sitter';
+
+let parserPromise: Promise<Parser> | undefined;
+
+/**
+ * The wasm files are located through module resolution rather than paths relative to this file:
+ * that works the same from the TypeScript source under vitest and from the esbuild chunks in
+ * dist/, whose directory layout differs.
+ */
+function resolveWasm(specifier: string): string {
+  return createRequire(import.meta.url).resolve(specifier);
+}
+
+async function createParser(): Promise<Parser> {
+  const { Parser: ParserClass, Language } = await import('web-tree-sitter');
+  const coreWasm = resolveWasm('web-tree-sitter/web-tree-sitter.wasm');
+  await ParserClass.init({ locateFile: () => coreWasm });
+  const bash = await Language.load(resolveWasm('tree-sitter-bash/tree-sitter-bash.wasm'));
+  const parser = new ParserClass();
+  parser.setLanguage(bash);
+  return parser;
+}
+
+/** The shared bash parser; a failed load is not cached, so a later call retries. */
+export function loadBashParser(): Promise<Parser> {
+  if (!parserPromise) {
+    parserPromise = createParser().catch((error: unknown) => {
+      parserPromise = undefined;
+      throw error;
+    });
+  }
+  return parserPromise;
+}

@@ -1,0 +1,111 @@
+/**
+ * Starting and stopping shell processes. Every command runs in its own process group
+ * (`detached: true`) so a timeout, an interrupt or the end of a session can kill the whole tree —
+ * pipelines, background jobs and grandchildren — not just the shell.
+ */
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** How long a process group gets between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 2_000;
+
+const shellCache = new Map<string, string>();
+
+/** `bash` from the command's PATH when present (commands are written for it), else `/bin/sh`. */
+export function resolveShell(env: Readonly<Record<string, string | undefined>>): string {
+  const path = env.PATH ?? '';
+  const cached = shellCache.get(path);
+  if (cached) return cached;
+  let shell = '/bin/sh';
+  for (const dir of [...path.split(delimiter), '/bin', '/usr/bin']) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, 'bash'), constants.X_OK);
+      shell = join(dir, 'bash');
+      break;
+    } catch {
+      // not in this directory
+    }
+  }
+  shellCache.set(path, shell);
+  return shell;
+}
+
+/** The environment for a child: the context's env without unset keys, plus non-interactive fixes. */
+export function childEnv(env: Readonly<Record<string, string | undefined>>): NodeJS.ProcessEnv {
+  const result: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) result[key] = value;
+  // No terminal is attached: an editor opened by `git commit` or `git rebase` would wait forever.
+  result.GIT_EDITOR = 'true';
+  return result;
+}
+
+export type SpawnShellParams = {
+  command: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  stdio: StdioOptions;
+  /** When set, the shell's final working directory is written there on exit. */
+  cwdFile?: string;
+};
+
+/**
+ * The command is handed over as an argument and run with `eval`, not spliced into a script:
+ * an unterminated heredoc or quote in it can then never swallow our own trailer. stderr is joined
+ * to stdout inside the shell so both arrive in one pipe in the order they were written.
+ */
+const WRAPPER_SCRIPT = [
+  '__yoke_cwd_file=$1',
+  '__yoke_command=$2',
+  'shift 2',
+  'if [ -n "$__yoke_cwd_file" ]; then trap \'pwd -P >| "$__yoke_cwd_file" 2>/dev/null\' EXIT; fi',
+  'exec 2>&1',
+  'eval "$__yoke_command"',
+].join('\n');
+
+export function spawnShell(params: SpawnShellParams): ChildProcess {
+  const shell = resolveShell(params.env);
+  return spawn(shell, ['-c', WRAPPER_SCRIPT, shell, params.cwdFile ?? '', params.command], {
+    cwd: params.cwd,
+    env: childEnv(params.env),
+    stdio: params.stdio,
+    detached: true,
+    windowsHide: true,
+  });
+}
+
+/** Sends a signal to a whole process group; a group that is already gone is not an error. */
+export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // The leader is gone as well: nothing left to signal.
+    }
+  }
+}
+
+/**
+ * SIGTERM to the group, then SIGKILL once the leader has exited or the grace period ran out —
+ * the SIGKILL catches members that ignore SIGTERM. Resolves when both have been sent.
+ */
+export function terminateGroup(child: ChildProcess, graceMs = KILL_GRACE_MS): Promise<void> {
+  const pid = child.pid;
+  signalGroup(pid, 'SIGTERM');
+  const exited = child.exitCode !== null || child.signalCode !== null;
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      child.off('exit', finish);
+      signalGroup(pid, 'SIGKILL');
+      resolve();
+    };
+    const timer = setTimeout(finish, exited ? 0 : graceMs);
+    if (!exited) child.once('exit', finish);
+  });
+}

@@ -1,0 +1,229 @@
+/**
+ * Background shells: commands started with `run_in_background`, their output files and their
+ * status, per session. Kept in this module (not in AppState, which is plain data) because each
+ * entry owns a live process; every shell dies with its session and with the Yoke process.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { signalGroup, spawnShell, terminateGroup } from './shell';
+
+export type ShellStatus = 'running' | 'completed' | 'failed' | 'killed';
+
+/** A snapshot of one background shell, safe to hand out. */
+export type BackgroundShellInfo = {
+  id: string;
+  command: string;
+  description?: string;
+  cwd: string;
+  pid?: number;
+  outputPath: string;
+  status: ShellStatus;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  startedAt: number;
+  endedAt?: number;
+  /** Killed because its `timeout` ran out. */
+  timedOut: boolean;
+};
+
+type ShellRecord = BackgroundShellInfo & {
+  child: ChildProcess;
+  done: Promise<void>;
+  /** Bytes of the output file already returned by `readNewOutput`. */
+  readOffset: number;
+  decoder: StringDecoder;
+  timer?: NodeJS.Timeout;
+  stopRequested: boolean;
+};
+
+type SessionShells = { counter: number; shells: Map<string, ShellRecord> };
+
+const sessions = new Map<string, SessionShells>();
+
+function sessionShells(sessionId: string): SessionShells {
+  let entry = sessions.get(sessionId);
+  if (!entry) {
+    entry = { counter: 0, shells: new Map() };
+    sessions.set(sessionId, entry);
+  }
+  return entry;
+}
+
+let exitHookInstalled = false;
+
+/**
+ * An exit handler cannot wait for a grace period, so the groups get SIGKILL straight away; a
+ * server left running after Yoke quit would hold its port and files with nobody to stop it.
+ */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const { shells } of sessions.values()) {
+      for (const shell of shells.values()) if (shell.status === 'running') signalGroup(shell.pid, 'SIGKILL');
+    }
+  });
+}
+
+function snapshot(record: ShellRecord): BackgroundShellInfo {
+  const { child: _c, done: _d, readOffset: _r, decoder: _x, timer: _t, stopRequested: _s, ...info } = record;
+  return { ...info };
+}
+
+export type StartShellParams = {
+  sessionId: string;
+  sessionDir: string;
+  command: string;
+  description?: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Kill the shell after this long; none when undefined. */
+  timeoutMs?: number;
+  /** Called once when the shell ends, however it ends. */
+  onExit?: (shell: BackgroundShellInfo) => void;
+};
+
+export function startBackgroundShell(params: StartShellParams): BackgroundShellInfo {
+  installExitHook();
+  const session = sessionShells(params.sessionId);
+  const id = `bash_${++session.counter}`;
+  const dir = join(params.sessionDir, 'shells');
+  mkdirSync(dir, { recursive: true });
+  const outputPath = join(dir, `${id}.log`);
+  // The shell writes straight into the file: output survives without Yoke reading a pipe.
+  const fd = openSync(outputPath, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawnShell({
+      command: params.command,
+      cwd: params.cwd,
+      env: params.env,
+      stdio: ['ignore', fd, fd],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  child.unref();
+  const record: ShellRecord = {
+    id,
+    command: params.command,
+    cwd: params.cwd,
+    outputPath,
+    status: 'running',
+    exitCode: null,
+    signal: null,
+    startedAt: Date.now(),
+    timedOut: false,
+    child,
+    readOffset: 0,
+    decoder: new StringDecoder('utf8'),
+    stopRequested: false,
+    done: new Promise((resolve) => {
+      const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (record.status !== 'running') return resolve();
+        if (record.timer) clearTimeout(record.timer);
+        record.exitCode = code;
+        record.signal = signal;
+        record.endedAt = Date.now();
+        record.status = record.stopRequested ? 'killed' : code === 0 ? 'completed' : 'failed';
+        // The shell is gone, but jobs it started in the background may still hold the group.
+        signalGroup(record.pid, 'SIGKILL');
+        resolve();
+        params.onExit?.(snapshot(record));
+      };
+      child.once('exit', finish);
+      child.once('error', () => finish(null, null));
+    }),
+  };
+  if (child.pid !== undefined) record.pid = child.pid;
+  if (params.description) record.description = params.description;
+  if (params.timeoutMs !== undefined) {
+    record.timer = setTimeout(() => {
+      record.timedOut = true;
+      void stopRecord(record);
+    }, params.timeoutMs);
+    record.timer.unref();
+  }
+  session.shells.set(id, record);
+  return snapshot(record);
+}
+
+function stopRecord(record: ShellRecord): Promise<void> {
+  if (record.status !== 'running') return record.done;
+  record.stopRequested = true;
+  return terminateGroup(record.child).then(() => record.done);
+}
+
+export function getBackgroundShell(sessionId: string, id: string): BackgroundShellInfo | undefined {
+  const record = sessions.get(sessionId)?.shells.get(id);
+  return record && snapshot(record);
+}
+
+export function listBackgroundShells(sessionId: string): BackgroundShellInfo[] {
+  return [...(sessions.get(sessionId)?.shells.values() ?? [])].map(snapshot);
+}
+
+function requireRecord(sessionId: string, id: string): ShellRecord {
+  const record = sessions.get(sessionId)?.shells.get(id);
+  if (!record) throw new Error(`No background shell with id ${id}.`);
+  return record;
+}
+
+/** Output written since the previous call for this shell (the whole output on the first call). */
+export async function readNewOutput(sessionId: string, id: string): Promise<string> {
+  const record = requireRecord(sessionId, id);
+  const handle = await open(record.outputPath, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size <= record.readOffset) return '';
+    const buffer = Buffer.alloc(size - record.readOffset);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, record.readOffset);
+    record.readOffset += bytesRead;
+    return record.decoder.write(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Waits until the shell ends, `timeoutMs` passes or `signal` aborts; true when it ended. */
+export async function waitForShell(
+  sessionId: string,
+  id: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const record = requireRecord(sessionId, id);
+  if (record.status !== 'running') return true;
+  if (signal.aborted) return false;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const gaveUp = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([record.done.then(() => true as const), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Kills the shell's process group (SIGTERM, then SIGKILL) and returns its final state. */
+export async function stopBackgroundShell(sessionId: string, id: string): Promise<BackgroundShellInfo> {
+  const record = requireRecord(sessionId, id);
+  await stopRecord(record);
+  return snapshot(record);
+}
+
+/** Ends every shell of a session with its process group; call when the session ends. */
+export async function killAllShells(sessionId: string): Promise<void> {
+  const session = sessions.get(sessionId);
+  if (!session) return;
+  await Promise.all([...session.shells.values()].map(stopRecord));
+  sessions.delete(sessionId);
+}

@@ -1,0 +1,58 @@
+/** Edit: replaces an exact string in a file the model has read. */
+import { z } from 'zod';
+import { buildTool } from '../../tool';
+import { formatPatchSnippet, type PatchHunk } from '../shared/diff';
+import { editFile } from '../shared/edit-file';
+import { displayPath, resolveToolPath } from '../shared/paths';
+import prompt from './prompt.md';
+
+const inputSchema = z.strictObject({
+  file_path: z.string().describe('Absolute path of the file to change'),
+  old_string: z.string().describe('The exact text to replace'),
+  new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence instead of exactly one (default false)'),
+});
+export type EditInput = z.infer<typeof inputSchema>;
+
+export type EditOutput = {
+  filePath: string;
+  oldString: string;
+  newString: string;
+  originalFile: string | null;
+  structuredPatch: PatchHunk[];
+  userModified: boolean;
+  replaceAll: boolean;
+};
+
+export const editTool = buildTool<EditInput, EditOutput>({
+  name: 'Edit',
+  tier: 'write',
+  inputSchema,
+  prompt,
+  description: (input) => `Edit ${displayPath(input.file_path)}`,
+  toAutoClassifierInput: (input) => `${input.file_path}: ${input.new_string}`,
+  mapResultToContent: (output) =>
+    output.originalFile === null
+      ? `Created ${output.filePath}.`
+      : `Edited ${output.filePath}.\n${formatPatchSnippet(output.structuredPatch)}`,
+  async call(input, context) {
+    const path = resolveToolPath(input.file_path, context.cwd);
+    const result = await editFile(context, path, [input], (_index, message) => message);
+    const replaceAll = input.replace_all ?? false;
+    const data: EditOutput = {
+      filePath: path,
+      oldString: input.old_string,
+      newString: input.new_string,
+      originalFile: result.originalFile,
+      structuredPatch: result.structuredPatch,
+      userModified: false,
+      replaceAll,
+    };
+    if (result.originalFile === null) return { data };
+    const count = replaceAll ? ` (${result.replacements} replacements)` : '';
+    return { data, content: `Edited ${path}${count}.\n${formatPatchSnippet(result.structuredPatch)}` };
+  },
+});

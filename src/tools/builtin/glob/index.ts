@@ -1,0 +1,119 @@
+/** Glob: finds files by name pattern, newest first, honouring .gitignore and .ignore. */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { buildTool, ToolError } from '../../tool';
+import { describeFsError } from '../shared/fs-errors';
+import { resolveToolPath } from '../shared/paths';
+import { runRipgrep } from '../shared/ripgrep';
+import { compileGlob, splitAbsolutePattern } from './glob-pattern';
+import prompt from './prompt.md';
+import { pathForModel, sortNewestFirst } from './search-results';
+
+export const MAX_GLOB_RESULTS = 100;
+/** A listing this long means the search root is far too broad; stop reading instead of exhausting memory. */
+const MAX_LISTED_FILES = 1_000_000;
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      'Directory to search in (default: the current working directory). Omit it rather than passing null.',
+    ),
+});
+export type GlobInput = z.infer<typeof inputSchema>;
+
+export type GlobOutput = {
+  durationMs: number;
+  numFiles: number;
+  filenames: string[];
+  truncated: boolean;
+  /** How many files matched before the cap. */
+  totalMatches: number;
+  /** False when the listing itself was cut short, so `totalMatches` is a lower bound. */
+  countIsComplete: boolean;
+};
+
+function renderForModel(output: GlobOutput, cwd: string | undefined): string {
+  if (output.numFiles === 0) return 'No files found';
+  const lines = output.filenames.map((file) => (cwd ? pathForModel(file, cwd) : file));
+  if (output.truncated) {
+    const total = output.countIsComplete ? `${output.totalMatches}` : `more than ${output.totalMatches}`;
+    lines.push(
+      '',
+      `(Showing the ${output.numFiles} most recently modified of ${total} matching files. ` +
+        'Narrow the pattern or pass a more specific path to see the others.)',
+    );
+  }
+  return lines.join('\n');
+}
+
+async function assertDirectory(dir: string, cwd: string): Promise<void> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ToolError(`Directory does not exist: ${dir}. The current working directory is ${cwd}.`);
+    }
+    throw new ToolError(describeFsError(error, dir));
+  }
+  if (!info.isDirectory()) {
+    throw new ToolError(
+      `${dir} is a file, not a directory. Pass its folder as path, or use Read to view the file.`,
+    );
+  }
+}
+
+export const globTool = buildTool<GlobInput, GlobOutput>({
+  name: 'Glob',
+  tier: 'read',
+  inputSchema,
+  prompt,
+  description: (input) => `Glob ${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
+  isConcurrencySafe: () => true,
+  isReadOnly: () => true,
+  interruptBehavior: () => 'cancel',
+  toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
+  mapResultToContent: (output) => renderForModel(output, undefined),
+  async call(input, context) {
+    const started = Date.now();
+    const split = splitAbsolutePattern(input.pattern);
+    const root = split ? split.base : resolveToolPath(input.path ?? context.cwd, context.cwd);
+    await assertDirectory(root, context.cwd);
+    const matches = compileGlob(split ? split.pattern : input.pattern);
+
+    // No `--glob` here: rg lets a --glob whitelist override .gitignore; matching is done below.
+    const result = await runRipgrep(['--files', '--hidden', '--glob', '!.git', '--color', 'never', '.'], {
+      cwd: root,
+      signal: context.abortSignal,
+      env: context.env,
+      maxLines: MAX_LISTED_FILES,
+    });
+    if (result.exitCode === 2 && result.lines.length === 0) {
+      throw new ToolError(
+        `Listing files in ${root} failed: ${result.stderr || 'ripgrep exited with an error'}`,
+      );
+    }
+
+    const matched: string[] = [];
+    for (const line of result.lines) {
+      if (!line) continue;
+      const relativePath = line.startsWith('./') ? line.slice(2) : line;
+      if (matches(relativePath)) matched.push(resolve(root, relativePath));
+    }
+    const sorted = await sortNewestFirst(matched);
+    const filenames = sorted.slice(0, MAX_GLOB_RESULTS);
+    const data: GlobOutput = {
+      durationMs: Date.now() - started,
+      numFiles: filenames.length,
+      filenames,
+      truncated: sorted.length > filenames.length || result.stoppedEarly,
+      totalMatches: sorted.length,
+      countIsComplete: !result.stoppedEarly,
+    };
+    return { data, content: renderForModel(data, context.cwd) };
+  },
+});

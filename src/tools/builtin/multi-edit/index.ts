@@ -1,0 +1,63 @@
+/** MultiEdit: several exact-string replacements in one file, applied in order, all or nothing. */
+import { z } from 'zod';
+import { buildTool } from '../../tool';
+import type { EditSpec } from '../shared/apply-edit';
+import { formatPatchSnippet, type PatchHunk } from '../shared/diff';
+import { editFile } from '../shared/edit-file';
+import { displayPath, resolveToolPath } from '../shared/paths';
+import prompt from './prompt.md';
+
+const editSchema = z.strictObject({
+  old_string: z.string().describe('The exact text to replace'),
+  new_string: z.string().describe('The text to put in its place'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence (default false)'),
+});
+
+const inputSchema = z.strictObject({
+  file_path: z.string().describe('Absolute path of the file to change'),
+  edits: z
+    .array(editSchema)
+    .min(1)
+    .describe('Replacements, applied in order to the result of the previous one'),
+});
+export type MultiEditInput = z.infer<typeof inputSchema>;
+
+export type MultiEditOutput = {
+  filePath: string;
+  edits: EditSpec[];
+  originalFile: string | null;
+  structuredPatch: PatchHunk[];
+  userModified: boolean;
+};
+
+export const multiEditTool = buildTool<MultiEditInput, MultiEditOutput>({
+  name: 'MultiEdit',
+  tier: 'write',
+  inputSchema,
+  prompt,
+  description: (input) => `Edit ${displayPath(input.file_path)} (${input.edits.length} changes)`,
+  toAutoClassifierInput: (input) =>
+    `${input.file_path}: ${input.edits.map((edit) => edit.new_string).join('\n')}`,
+  mapResultToContent: (output) =>
+    `${output.originalFile === null ? 'Created' : 'Edited'} ${output.filePath} (${output.edits.length} edits).\n` +
+    formatPatchSnippet(output.structuredPatch),
+  async call(input, context) {
+    const path = resolveToolPath(input.file_path, context.cwd);
+    const total = input.edits.length;
+    const result = await editFile(
+      context,
+      path,
+      input.edits,
+      (index, message) => `Edit ${index + 1} of ${total} failed: ${message} No changes were written.`,
+    );
+    return {
+      data: {
+        filePath: path,
+        edits: input.edits,
+        originalFile: result.originalFile,
+        structuredPatch: result.structuredPatch,
+        userModified: false,
+      },
+    };
+  },
+});

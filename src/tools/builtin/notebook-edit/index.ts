@@ -1,0 +1,95 @@
+/** NotebookEdit: replaces, inserts or deletes one cell of a Jupyter notebook the model has read. */
+import { extname } from 'node:path';
+import { z } from 'zod';
+import { buildTool, ToolError } from '../../tool';
+import { writeFileAtomic } from '../shared/atomic-write';
+import { loadFreshFile, recordFileState } from '../shared/freshness';
+import { describeFsError } from '../shared/fs-errors';
+import { detectNotebookStyle, notebookLanguage, parseNotebook, serializeNotebook } from '../shared/notebook';
+import { displayPath, resolveToolPath } from '../shared/paths';
+import { decodeText, encodeText } from '../shared/text-format';
+import { applyNotebookEdit } from './apply';
+import prompt from './prompt.md';
+
+const inputSchema = z.strictObject({
+  notebook_path: z.string().describe('Absolute path of the .ipynb file'),
+  cell_id: z
+    .string()
+    .optional()
+    .describe(
+      'The cell to change, by id (or cell-N, 0-based). On insert the new cell goes after it; without it, first',
+    ),
+  new_source: z.string().describe('The new source of the cell'),
+  cell_type: z.enum(['code', 'markdown']).optional().describe('The cell type; required for insert'),
+  edit_mode: z
+    .enum(['replace', 'insert', 'delete'])
+    .optional()
+    .describe('replace (default), insert or delete'),
+});
+export type NotebookEditInput = z.infer<typeof inputSchema>;
+
+export type NotebookEditOutput = {
+  new_source: string;
+  cell_type: string;
+  language: string;
+  edit_mode: 'replace' | 'insert' | 'delete';
+  notebook_path: string;
+  original_file: string;
+  updated_file: string;
+  old_source?: string;
+  cell_id?: string;
+  error?: string;
+};
+
+export const notebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>({
+  name: 'NotebookEdit',
+  tier: 'write',
+  inputSchema,
+  prompt,
+  description: (input) => `Edit notebook ${displayPath(input.notebook_path)}`,
+  toAutoClassifierInput: (input) => `${input.notebook_path}: ${input.new_source}`,
+  mapResultToContent: (output) => {
+    if (output.edit_mode === 'delete') return `Deleted cell ${output.cell_id} from ${output.notebook_path}.`;
+    if (output.edit_mode === 'insert')
+      return `Inserted ${output.cell_type} cell ${output.cell_id} into ${output.notebook_path}.`;
+    return `Replaced the source of cell ${output.cell_id} in ${output.notebook_path}.`;
+  },
+  async call(input, context) {
+    const path = resolveToolPath(input.notebook_path, context.cwd);
+    if (extname(path).toLowerCase() !== '.ipynb') {
+      throw new ToolError(`${path} is not a Jupyter notebook (.ipynb); use Edit for other files.`);
+    }
+    const fresh = await loadFreshFile(context, path);
+    const { text, format } = decodeText(fresh.bytes);
+    const notebook = parseNotebook(text, path);
+    const editMode = input.edit_mode ?? 'replace';
+    const change = applyNotebookEdit(
+      notebook,
+      { cellId: input.cell_id, newSource: input.new_source, cellType: input.cell_type, editMode },
+      path,
+    );
+    const updated = serializeNotebook(change.notebook, detectNotebookStyle(text));
+    const bytes = encodeText(
+      updated.replace(/\n/g, format.lineEnding === 'CRLF' ? '\r\n' : '\n'),
+      format.encoding,
+    );
+    try {
+      await writeFileAtomic(path, bytes);
+    } catch (error) {
+      throw new ToolError(`${describeFsError(error, path)} The notebook was not changed.`);
+    }
+    await recordFileState(context, path, bytes);
+    const data: NotebookEditOutput = {
+      new_source: input.new_source,
+      cell_type: change.cellType,
+      language: notebookLanguage(notebook),
+      edit_mode: editMode,
+      notebook_path: path,
+      original_file: text,
+      updated_file: updated,
+    };
+    if (change.cellId !== undefined) data.cell_id = change.cellId;
+    if (change.oldSource !== undefined) data.old_source = change.oldSource;
+    return { data };
+  },
+});

@@ -1,0 +1,95 @@
+/**
+ * The common path of Edit and MultiEdit: check the file is fresh, apply the replacements in
+ * memory (all or nothing), write atomically in the file's own encoding, record the new state.
+ */
+import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { ToolUseContext } from '../../context';
+import { ToolError } from '../../tool';
+import { applyEdit, EditFailure, type EditSpec } from './apply-edit';
+import { writeFileAtomic } from './atomic-write';
+import { looksBinary } from './binary';
+import { makePatch, type PatchHunk } from './diff';
+import { loadFreshFile, recordFileState } from './freshness';
+import { describeFsError, isNotFound } from './fs-errors';
+import { suggestSimilarPaths } from './paths';
+import { DEFAULT_TEXT_FORMAT, decodeText, encodeText, type TextFormat } from './text-format';
+
+export type EditFileResult = {
+  path: string;
+  /** null when the edit created the file. */
+  originalFile: string | null;
+  updatedFile: string;
+  structuredPatch: PatchHunk[];
+  replacements: number;
+};
+
+/**
+ * Applies `edits` in order; `describeFailure(index, message)` words a failed edit's error
+ * (MultiEdit names which edit failed). Nothing is written unless every edit applies.
+ */
+export async function editFile(
+  context: ToolUseContext,
+  path: string,
+  edits: EditSpec[],
+  describeFailure: (index: number, message: string) => string,
+): Promise<EditFileResult> {
+  if (extname(path).toLowerCase() === '.ipynb') {
+    throw new ToolError(`${path} is a Jupyter notebook; change its cells with NotebookEdit.`);
+  }
+  const existing = await stat(path).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw new ToolError(describeFsError(error, path));
+  });
+  let original: string | null = null;
+  let format: TextFormat = DEFAULT_TEXT_FORMAT;
+  let partial: { offset: number; limit: number } | undefined;
+  if (!existing) {
+    if (edits[0]?.old_string !== '') {
+      const similar = await suggestSimilarPaths(path);
+      const hint = similar.length > 0 ? ` Did you mean ${similar.join(', ')}?` : '';
+      throw new ToolError(
+        `${path} does not exist.${hint} To create a file, use Write, or Edit with an empty old_string.`,
+      );
+    }
+  } else {
+    if (existing.isDirectory()) throw new ToolError(`${path} is a directory, not a file.`);
+    // Partial reads are enough: an exact match proves the model knows the text it replaces.
+    const fresh = await loadFreshFile(context, path);
+    const decoded = decodeText(fresh.bytes);
+    if (decoded.format.encoding !== 'utf16le' && looksBinary(fresh.bytes)) {
+      throw new ToolError(`${path} is a binary file; Edit changes text files only.`);
+    }
+    original = decoded.text;
+    format = decoded.format;
+    partial = fresh.entry.partial;
+  }
+
+  let updated = original ?? '';
+  let replacements = 0;
+  for (const [index, edit] of edits.entries()) {
+    try {
+      const result = applyEdit(updated, edit, format.lineEnding, path);
+      updated = result.content;
+      replacements += result.replacements;
+    } catch (error) {
+      if (error instanceof EditFailure) throw new ToolError(describeFailure(index, error.message));
+      throw error;
+    }
+  }
+
+  const bytes = encodeText(updated, format.encoding);
+  try {
+    await writeFileAtomic(path, bytes);
+  } catch (error) {
+    throw new ToolError(`${describeFsError(error, path)} The file was not changed.`);
+  }
+  await recordFileState(context, path, bytes, partial);
+  return {
+    path,
+    originalFile: original,
+    updatedFile: updated,
+    structuredPatch: makePatch(path, original ?? '', updated),
+    replacements,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The "read before you write" rule: a tool may only change a file the model has read in this
+ * conversation and that nobody changed since, so an edit never clobbers work it has not seen.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { ToolUseContext } from '../../context';
+import type { ReadFileEntry } from '../../read-file-state';
+import { ToolError } from '../../tool';
+import { describeFsError } from './fs-errors';
+import { hashContent } from './hash';
+
+export type FreshFile = {
+  bytes: Buffer;
+  mtimeMs: number;
+  hash: string;
+  /** The state entry as it was before this call (its `partial` marker carries over edits). */
+  entry: ReadFileEntry;
+};
+
+export type FreshnessOptions = {
+  /** Refuse when only part of the file was read (overwriting it whole needs the whole view). */
+  requireFullRead?: boolean;
+};
+
+/** Loads an existing file and checks it against readFileState; throws ToolError when stale. */
+export async function loadFreshFile(
+  context: ToolUseContext,
+  path: string,
+  options: FreshnessOptions = {},
+): Promise<FreshFile> {
+  const entry = context.readFileState.get(path);
+  if (!entry) {
+    throw new ToolError(`${path} has not been read in this conversation. Read it first, then retry.`);
+  }
+  if (options.requireFullRead && entry.partial) {
+    throw new ToolError(
+      `Only part of ${path} has been read. Read the whole file before overwriting it, or use Edit to change a part of it.`,
+    );
+  }
+  let bytes: Buffer;
+  let mtimeMs: number;
+  try {
+    mtimeMs = (await stat(path)).mtimeMs;
+    bytes = await readFile(path, { signal: context.abortSignal });
+  } catch (error) {
+    throw new ToolError(describeFsError(error, path));
+  }
+  const hash = hashContent(bytes);
+  // The bytes decide, not the mtime: a `touch` or a no-op formatter run is not a change, and a
+  // rewrite within the same mtime tick still is.
+  if (hash !== entry.hash) {
+    throw new ToolError(
+      `${path} was modified since you last read it (by the user, a formatter or another process). Read it again, then retry.`,
+    );
+  }
+  return { bytes, mtimeMs, hash, entry };
+}
+
+/** Records what the model now knows of a file, after a read or after a tool wrote it. */
+export async function recordFileState(
+  context: ToolUseContext,
+  path: string,
+  bytes: Uint8Array,
+  partial?: ReadFileEntry['partial'],
+): Promise<void> {
+  const { mtimeMs } = await stat(path);
+  const entry: ReadFileEntry = { hash: hashContent(bytes), mtimeMs, readAt: Date.now() };
+  if (partial) entry.partial = partial;
+  context.readFileState.set(path, entry);
+}

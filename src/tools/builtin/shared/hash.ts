@@ -1,0 +1,6 @@
+import { createHash } from 'node:crypto';
+
+/** sha256 hex of a file's bytes: what readFileState compares to detect outside changes. */
+export function hashContent(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}

@@ -1,0 +1,64 @@
+/**
+ * A real ToolUseContext for tool tests: fresh read state, a temp session folder, no hooks, the
+ * default permission context. Override any field; nothing here is mocked away.
+ */
+import { mkdtempSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { noopHooks } from '../../../hooks/types';
+import { emptyPermissionContext } from '../../../permissions/types';
+import { type AppState, initialAppState, type ToolUseContext } from '../../context';
+import { ReadFileState } from '../../read-file-state';
+import type { AnyTool, ToolResult } from '../../tool';
+
+export function makeTestContext(overrides: Partial<ToolUseContext> = {}): ToolUseContext {
+  const cwd = overrides.cwd ?? mkdtempSync(join(tmpdir(), 'yoke-cwd-'));
+  let appState: AppState = initialAppState();
+  return {
+    cwd,
+    projectRoot: cwd,
+    abortSignal: new AbortController().signal,
+    tools: [],
+    readFileState: new ReadFileState(),
+    getAppState: () => appState,
+    setAppState: (update) => {
+      appState = update(appState);
+    },
+    sessionId: 'test-session',
+    sessionDir: mkdtempSync(join(tmpdir(), 'yoke-session-')),
+    model: 'test-model',
+    permissionContext: emptyPermissionContext(),
+    hooks: noopHooks,
+    messages: [],
+    notify: () => {},
+    env: { ...process.env },
+    ...overrides,
+  };
+}
+
+export function makeTempDir(prefix = 'yoke-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** Validates the input with the tool's schema (as the runner does), then calls the tool. */
+export async function callTool<Out>(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  context: ToolUseContext,
+): Promise<ToolResult<Out>> {
+  const parsed = tool.inputSchema.parse(input);
+  const validation = await tool.validateInput(parsed, context);
+  if (!validation.ok) throw new Error(`invalid input: ${validation.message}`);
+  return tool.call(parsed, context, () => {}) as Promise<ToolResult<Out>>;
+}
+
+/** The text the model sees for a result (text blocks joined; other blocks skipped). */
+export function resultText(tool: AnyTool, result: ToolResult<unknown>): string {
+  const content = result.content ?? tool.mapResultToContent(result.data);
+  if (typeof content === 'string') return content;
+  return content
+    .filter((block): block is { type: 'text'; text: string } => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
+}

@@ -1,0 +1,80 @@
+/** Write: creates a file or replaces one the model has read in full. */
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { buildTool, ToolError } from '../../tool';
+import { writeFileAtomic } from '../shared/atomic-write';
+import { countChanges, makePatch, type PatchHunk } from '../shared/diff';
+import { loadFreshFile, recordFileState } from '../shared/freshness';
+import { describeFsError, isNotFound } from '../shared/fs-errors';
+import { displayPath, resolveToolPath } from '../shared/paths';
+import {
+  DEFAULT_TEXT_FORMAT,
+  decodeText,
+  encodeText,
+  type TextFormat,
+  withLineEnding,
+} from '../shared/text-format';
+import prompt from './prompt.md';
+
+const inputSchema = z.strictObject({
+  file_path: z.string().describe('Absolute path of the file to write'),
+  content: z.string().describe('The complete new content of the file'),
+});
+export type WriteInput = z.infer<typeof inputSchema>;
+
+export type WriteOutput = {
+  type: 'create' | 'update';
+  filePath: string;
+  content: string;
+  structuredPatch: PatchHunk[];
+  originalFile: string | null;
+};
+
+export const writeTool = buildTool<WriteInput, WriteOutput>({
+  name: 'Write',
+  tier: 'write',
+  inputSchema,
+  prompt,
+  description: (input) => `Write ${displayPath(input.file_path)}`,
+  toAutoClassifierInput: (input) => `${input.file_path}: ${input.content}`,
+  mapResultToContent: (output) => {
+    if (output.type === 'create') return `Created ${output.filePath}.`;
+    const { added, removed } = countChanges(output.structuredPatch);
+    return `Updated ${output.filePath} (+${added} -${removed} lines).`;
+  },
+  async call(input, context) {
+    const path = resolveToolPath(input.file_path, context.cwd);
+    const existing = await stat(path).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw new ToolError(describeFsError(error, path));
+    });
+    if (existing?.isDirectory()) throw new ToolError(`${path} is a directory; give the path of a file.`);
+
+    let originalFile: string | null = null;
+    let format: TextFormat = DEFAULT_TEXT_FORMAT;
+    if (existing) {
+      const fresh = await loadFreshFile(context, path, { requireFullRead: true });
+      const decoded = decodeText(fresh.bytes);
+      originalFile = decoded.text;
+      format = decoded.format;
+    }
+    // The model writes `\n`; a Windows file stays CRLF and a BOM or UTF-16 encoding survives.
+    const text = existing ? withLineEnding(input.content, format.lineEnding) : input.content;
+    const bytes = encodeText(text, format.encoding);
+    try {
+      await writeFileAtomic(path, bytes);
+    } catch (error) {
+      throw new ToolError(`${describeFsError(error, path)} Nothing was written.`);
+    }
+    await recordFileState(context, path, bytes);
+    return {
+      data: {
+        type: existing ? 'update' : 'create',
+        filePath: path,
+        content: input.content,
+        structuredPatch: existing ? makePatch(path, originalFile ?? '', text) : [],
+        originalFile,
+      },
+    };
+  },
+});

@@ -1,0 +1,184 @@
+/**
+ * `yoke -p` through the real CLI binary, against the mock model server over HTTP.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject } from './helpers';
+
+let server: MockServer;
+let home: string;
+
+beforeAll(async () => {
+  server = await startMockServer({ scenario: [] });
+  home = await tempProject('yoke-home-');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('yoke --version and --help', () => {
+  it('prints the version', async () => {
+    const { code, stdout } = await runYoke(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+ \(Yoke\)\n$/);
+  });
+
+  it('prints help naming -p', async () => {
+    const { code, stdout } = await runYoke(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('--print');
+  });
+});
+
+describe('yoke -p', () => {
+  it('answers a prompt and prints only the final text', async () => {
+    server.reset([{ reply: { content: [{ type: 'text', text: 'Hello from the mock.' }] } }]);
+    const cwd = await tempProject();
+    const { code, stdout, stderr } = await runYoke(['-p', 'say hello'], {
+      cwd,
+      env: mockEnv(server.url, home),
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe('Hello from the mock.\n');
+    const body = server.requests[0]?.body as { messages: { content: unknown }[]; system: unknown };
+    expect(JSON.stringify(body.messages)).toContain('say hello');
+    expect(JSON.stringify(body.system)).toContain(cwd);
+  });
+
+  it('reads the prompt from stdin', async () => {
+    server.reset([
+      {
+        match: { lastUserTextContains: 'piped question' },
+        reply: { content: [{ type: 'text', text: 'piped answer' }] },
+      },
+    ]);
+    const { code, stdout } = await runYoke(['-p'], {
+      cwd: await tempProject(),
+      env: mockEnv(server.url, home),
+      input: 'a piped question',
+    });
+    expect(code).toBe(0);
+    expect(stdout).toBe('piped answer\n');
+  });
+
+  it('fails with one line naming the variable when no key is set', async () => {
+    const { code, stdout, stderr } = await runYoke(['-p', 'hi'], {
+      env: { ...mockEnv(server.url, home), ANTHROPIC_API_KEY: undefined },
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('ANTHROPIC_API_KEY');
+  });
+
+  it('talks to a local OpenAI-compatible server with --provider openai and no key', async () => {
+    server.reset({
+      requireAuth: false,
+      turns: [{ match: { api: 'openai' }, reply: { content: [{ type: 'text', text: 'from openai' }] } }],
+    });
+    const { code, stdout } = await runYoke(['-p', 'hi', '--provider', 'openai', '--model', 'qwen2.5-coder'], {
+      env: {
+        ...mockEnv(server.url, home),
+        ANTHROPIC_API_KEY: undefined,
+        OPENAI_BASE_URL: `${server.url}/v1`,
+      },
+    });
+    expect(code).toBe(0);
+    expect(stdout).toBe('from openai\n');
+    expect(server.requests[0]?.path).toBe('/v1/chat/completions');
+  });
+
+  it('exits 1 with the max-turns error', async () => {
+    server.reset([
+      {
+        reply: { content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*' } }] },
+        repeat: 'forever',
+      },
+    ]);
+    const { code, stderr } = await runYoke(['-p', 'loop', '--max-turns', '1'], {
+      cwd: await tempProject(),
+      env: mockEnv(server.url, home),
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('Reached maximum number of turns (1)');
+  });
+
+  it('runs a scripted session that reads, edits, greps and runs a command', async () => {
+    const cwd = await tempProject();
+    await writeFile(join(cwd, 'app.js'), 'const greeting = "hello";\nconsole.log(greeting);\n');
+    server.reset([
+      { reply: { content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'app.js' } }] } },
+      {
+        match: { lastToolResultContains: 'const greeting' },
+        reply: {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'e1',
+              name: 'Edit',
+              input: { file_path: 'app.js', old_string: '"hello"', new_string: '"hello, yoke"' },
+            },
+          ],
+        },
+      },
+      {
+        match: { lastToolResultContains: 'app.js' },
+        reply: {
+          content: [
+            { type: 'tool_use', id: 'g1', name: 'Grep', input: { pattern: 'yoke', output_mode: 'content' } },
+          ],
+        },
+      },
+      {
+        match: { lastToolResultContains: 'hello, yoke' },
+        reply: { content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'node app.js' } }] },
+      },
+      {
+        match: { lastToolResultContains: 'hello, yoke' },
+        reply: { content: [{ type: 'text', text: 'The program now prints hello, yoke.' }] },
+      },
+    ]);
+    const { code, stdout, stderr } = await runYoke(
+      ['-p', 'change the greeting', '--permission-mode', 'bypassPermissions'],
+      {
+        cwd,
+        env: mockEnv(server.url, home),
+      },
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe('The program now prints hello, yoke.\n');
+    expect(await readFile(join(cwd, 'app.js'), 'utf8')).toBe(
+      'const greeting = "hello, yoke";\nconsole.log(greeting);\n',
+    );
+    const bashResult = JSON.stringify(server.requests[4]?.body);
+    expect(bashResult).toContain('hello, yoke');
+  });
+
+  it('refuses a write in default mode and tells the model how to allow it', async () => {
+    const cwd = await tempProject();
+    server.reset([
+      {
+        reply: {
+          content: [
+            { type: 'tool_use', id: 'w1', name: 'Write', input: { file_path: 'new.txt', content: 'x' } },
+          ],
+        },
+      },
+      {
+        match: { lastToolResultContains: 'new.txt' },
+        reply: { content: [{ type: 'text', text: 'Could not write.' }] },
+      },
+      { reply: { content: [{ type: 'text', text: 'Could not write.' }] } },
+    ]);
+    const { code, stdout } = await runYoke(['-p', 'write a file'], { cwd, env: mockEnv(server.url, home) });
+    expect(code).toBe(0);
+    expect(stdout).toBe('Could not write.\n');
+    await expect(readFile(join(cwd, 'new.txt'), 'utf8')).rejects.toThrow();
+    const toolResult = JSON.stringify(server.requests[1]?.body);
+    expect(toolResult).toContain('"is_error":true');
+  });
+});
