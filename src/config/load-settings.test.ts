@@ -1,0 +1,230 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSettings } from './load-settings';
+
+let root: string;
+let cwd: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'yoke-settings-'));
+  cwd = join(root, 'project');
+  await mkdir(cwd, { recursive: true });
+  env = {
+    HOME: join(root, 'home'),
+    YOKE_HOME: join(root, 'home', '.yoke'),
+    CLAUDE_CONFIG_DIR: join(root, 'home', '.claude'),
+    YOKE_MANAGED_SETTINGS: join(root, 'etc', 'managed-settings.json'),
+  };
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function put(path: string, content: unknown): Promise<string> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+const files = () => ({
+  claudeUser: join(env.CLAUDE_CONFIG_DIR as string, 'settings.json'),
+  yokeUser: join(env.YOKE_HOME as string, 'settings.json'),
+  claudeProject: join(cwd, '.claude', 'settings.json'),
+  yokeProject: join(cwd, '.yoke', 'settings.json'),
+  claudeLocal: join(cwd, '.claude', 'settings.local.json'),
+  yokeLocal: join(cwd, '.yoke', 'settings.local.json'),
+  policy: env.YOKE_MANAGED_SETTINGS as string,
+});
+
+describe('loadSettings precedence', () => {
+  it('loads nothing and reports nothing when no file exists', async () => {
+    const loaded = await loadSettings({ cwd, env });
+    expect(loaded).toEqual({ merged: {}, sources: [], errors: [], rules: [] });
+  });
+
+  it('ranks the Yoke file above the Claude file at the same level', async () => {
+    const f = files();
+    await put(f.claudeUser, { model: 'claude-model', cleanupPeriodDays: 5 });
+    await put(f.yokeUser, { model: 'yoke-model' });
+    const { merged } = await loadSettings({ cwd, env });
+    expect(merged.model).toBe('yoke-model');
+    expect(merged.cleanupPeriodDays).toBe(5);
+  });
+
+  it('ranks local over project over user, CLI over local and policy over all', async () => {
+    const f = files();
+    await put(f.yokeUser, {
+      model: 'user',
+      provider: 'user',
+      baseUrl: 'user',
+      apiKeyHelper: 'user',
+      env: { A: 'user' },
+    });
+    await put(f.yokeProject, {
+      model: 'project',
+      provider: 'project',
+      baseUrl: 'project',
+      env: { B: 'project' },
+    });
+    await put(f.claudeLocal, { model: 'local', provider: 'local' });
+    await put(f.policy, { model: 'policy', env: { A: 'policy' } });
+    const { merged, sources } = await loadSettings({
+      cwd,
+      env,
+      cliSettings: '{"model":"cli","provider":"cli"}',
+    });
+    expect(merged.model).toBe('policy');
+    expect(merged.provider).toBe('cli');
+    expect(merged.baseUrl).toBe('project');
+    expect(merged.apiKeyHelper).toBe('user');
+    expect(merged.env).toEqual({ A: 'policy', B: 'project' });
+    expect(sources.map((s) => s.source)).toEqual([
+      'userSettings',
+      'projectSettings',
+      'localSettings',
+      'cliArg',
+      'policySettings',
+    ]);
+  });
+
+  it('concatenates permission rules and tags each with its source', async () => {
+    const f = files();
+    await put(f.yokeUser, { permissions: { allow: ['Read', 'Bash(ls:*)'] } });
+    await put(f.claudeProject, { permissions: { deny: ['Bash(rm *)'], allow: ['Read'] } });
+    await put(f.policy, { permissions: { deny: ['WebFetch'] } });
+    const loaded = await loadSettings({ cwd, env });
+    expect(loaded.merged.permissions?.allow).toEqual(['Read', 'Bash(ls:*)']);
+    expect(loaded.merged.permissions?.deny).toEqual(['Bash(rm *)', 'WebFetch']);
+    expect(loaded.rules).toEqual([
+      { rule: 'Read', behavior: 'allow', source: 'userSettings', path: f.yokeUser },
+      { rule: 'Bash(ls:*)', behavior: 'allow', source: 'userSettings', path: f.yokeUser },
+      { rule: 'Bash(rm *)', behavior: 'deny', source: 'projectSettings', path: f.claudeProject },
+      { rule: 'Read', behavior: 'allow', source: 'projectSettings', path: f.claudeProject },
+      { rule: 'WebFetch', behavior: 'deny', source: 'policySettings', path: f.policy },
+    ]);
+  });
+
+  it('concatenates hooks per event across sources', async () => {
+    const f = files();
+    const group = (command: string) => ({ matcher: 'Bash', hooks: [{ type: 'command', command }] });
+    await put(f.claudeUser, { hooks: { PreToolUse: [group('a')] } });
+    await put(f.yokeLocal, { hooks: { PreToolUse: [group('b')], Stop: [{ hooks: ['c'] }] } });
+    const { merged } = await loadSettings({ cwd, env });
+    expect(merged.hooks?.PreToolUse?.map((g) => g.hooks[0]?.command)).toEqual(['a', 'b']);
+    expect(merged.hooks?.Stop?.[0]?.hooks[0]).toEqual({ type: 'command', command: 'c' });
+  });
+
+  it('reads --settings from a path relative to cwd', async () => {
+    await put(join(cwd, 'extra.json'), { model: 'from-file' });
+    const loaded = await loadSettings({ cwd, env, cliSettings: 'extra.json' });
+    expect(loaded.merged.model).toBe('from-file');
+    expect(loaded.sources[0]).toMatchObject({ source: 'cliArg', path: join(cwd, 'extra.json') });
+  });
+
+  it('reports a --settings path that does not exist', async () => {
+    const loaded = await loadSettings({ cwd, env, cliSettings: 'missing.json' });
+    expect(loaded.errors[0]?.message).toContain(`not found: ${join(cwd, 'missing.json')}`);
+  });
+
+  it('filters user, project and local with settingSources; CLI and policy always load', async () => {
+    const f = files();
+    await put(f.yokeUser, { env: { U: '1' } });
+    await put(f.yokeProject, { env: { P: '1' } });
+    await put(f.yokeLocal, { env: { L: '1' } });
+    await put(f.policy, { env: { M: '1' } });
+    const cliSettings = '{"env":{"C":"1"}}';
+    const some = await loadSettings({ cwd, env, cliSettings, settingSources: ['user', 'local'] });
+    expect(some.merged.env).toEqual({ U: '1', L: '1', C: '1', M: '1' });
+    const none = await loadSettings({ cwd, env, cliSettings, settingSources: [] });
+    expect(none.merged.env).toEqual({ C: '1', M: '1' });
+  });
+
+  it('loads managed drop-ins after the main policy file', async () => {
+    const f = files();
+    await put(f.policy, { model: 'main', permissions: { deny: ['Bash'] } });
+    await put(join(dirname(f.policy), 'managed-settings.d', '10-extra.json'), { model: 'drop-in' });
+    const { merged } = await loadSettings({ cwd, env });
+    expect(merged.model).toBe('drop-in');
+    expect(merged.permissions?.deny).toEqual(['Bash']);
+  });
+
+  it('keeps unknown keys and normalises known values', async () => {
+    await put(files().yokeUser, {
+      statusLine: { type: 'command', command: 'x' },
+      permissions: { defaultMode: 'manual', futureKey: true },
+      bashOutputMaxChars: 1_000_000,
+      env: { N: 3 },
+    });
+    const { merged, errors } = await loadSettings({ cwd, env });
+    expect(errors).toEqual([]);
+    expect(merged).toMatchObject({
+      statusLine: { type: 'command', command: 'x' },
+      permissions: { defaultMode: 'default', futureKey: true },
+      bashOutputMaxChars: 128_000,
+      env: { N: '3' },
+    });
+  });
+
+  it('lets policy restrict hooks to its own', async () => {
+    const f = files();
+    await put(f.yokeUser, { hooks: { Stop: [{ hooks: ['user-hook'] }] } });
+    await put(f.policy, { allowManagedHooksOnly: true, hooks: { Stop: [{ hooks: ['policy-hook'] }] } });
+    const { merged } = await loadSettings({ cwd, env });
+    expect(merged.hooks?.Stop?.map((g) => g.hooks[0]?.command)).toEqual(['policy-hook']);
+  });
+});
+
+describe('loadSettings with bad files', () => {
+  it('reports a JSON syntax error with line and column and loads the other sources', async () => {
+    const f = files();
+    await put(f.yokeProject, '{\n  "model": "x",\n  "env": { "A": 1, }\n}');
+    await put(f.yokeUser, { model: 'user' });
+    const loaded = await loadSettings({ cwd, env });
+    expect(loaded.merged.model).toBe('user');
+    expect(loaded.errors).toHaveLength(1);
+    expect(loaded.errors[0]?.file).toBe(f.yokeProject);
+    expect(loaded.errors[0]?.message).toContain(f.yokeProject);
+    expect(loaded.errors[0]?.message).toContain('line 3, column 20');
+  });
+
+  it('names the file and key path of a wrong type and keeps the valid keys', async () => {
+    const f = files();
+    await put(f.policy, { model: 42, permissions: { deny: ['Bash(rm *)', 7] } });
+    await put(f.yokeUser, { model: 'user' });
+    const loaded = await loadSettings({ cwd, env });
+    expect(loaded.errors).toHaveLength(1);
+    const [error] = loaded.errors;
+    expect(error?.file).toBe(f.policy);
+    expect(error?.keyPath).toBe('permissions.deny[1]');
+    expect(error?.message).toMatch(/managed-settings\.json: permissions\.deny\[1\]: .*expected string/);
+    expect(error?.message).toContain('1 more problem');
+    expect(loaded.merged.model).toBe('user');
+    expect(loaded.merged.permissions?.deny).toEqual(['Bash(rm *)']);
+  });
+
+  it('drops a command hook without a command and keeps its siblings', async () => {
+    await put(files().yokeUser, {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }, { type: 'command', command: 'ok' }] }],
+      },
+    });
+    const loaded = await loadSettings({ cwd, env });
+    expect(loaded.errors[0]?.keyPath).toBe('hooks.PreToolUse[0].hooks[0].command');
+    expect(loaded.merged.hooks?.PreToolUse?.[0]?.hooks).toEqual([{ type: 'command', command: 'ok' }]);
+  });
+
+  it('reports a top level that is not an object', async () => {
+    await put(files().yokeLocal, '[1, 2]');
+    const loaded = await loadSettings({ cwd, env });
+    expect(loaded.errors[0]?.message).toMatch(/top level must be a JSON object/);
+    expect(loaded.sources).toEqual([]);
+  });
+
+  it('reports bad inline --settings JSON under the flag name', async () => {
+    const loaded = await loadSettings({ cwd, env, cliSettings: '{"model": }' });
+    expect(loaded.errors[0]?.message).toContain('--settings at line 1, column 11');
+  });
+});

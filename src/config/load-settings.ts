@@ -1,0 +1,103 @@
+/**
+ * Loads every settings source, lowest precedence first: user < project < local < `--settings` <
+ * managed policy. Within user, project and local the `.claude/` file loads before the `.yoke/`
+ * one, so Yoke's file wins a conflict. All files are read in parallel.
+ */
+import { readdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { RuleSource } from '../permissions/types';
+import { type Env, managedSettingsPath, type SettingsFileSource, settingsFilePaths } from './paths';
+import {
+  type ParsedSettings,
+  parseSettingsText,
+  readSettingsFile,
+  type SettingsError,
+} from './settings-file';
+import { collectRules, mergeSettings, type SettingsRule, type SettingsSource } from './settings-merge';
+import type { Settings } from './settings-schema';
+
+export type LoadSettingsOptions = {
+  cwd: string;
+  env: Env;
+  /** `--settings`: a file path (relative to cwd) or an inline JSON object. */
+  cliSettings?: string;
+  /** `--setting-sources`: which of user/project/local load; CLI and policy always load. */
+  settingSources?: readonly SettingsFileSource[];
+};
+
+export type LoadedSettings = {
+  merged: Settings;
+  /** The sources that loaded, lowest precedence first; one entry per file. */
+  sources: SettingsSource[];
+  /** One entry per bad file; loading went on without the bad parts. */
+  errors: SettingsError[];
+  /** Every permission rule tagged with its source, in the order of `sources`. */
+  rules: SettingsRule[];
+};
+
+const FILE_SOURCES: readonly { name: SettingsFileSource; source: RuleSource }[] = [
+  { name: 'user', source: 'userSettings' },
+  { name: 'project', source: 'projectSettings' },
+  { name: 'local', source: 'localSettings' },
+];
+
+type Pending = { source: RuleSource; path?: string; read: Promise<ParsedSettings> };
+
+export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
+  const { cwd, env } = options;
+  const enabled = new Set(options.settingSources ?? FILE_SOURCES.map((s) => s.name));
+  const pending: Pending[] = [];
+  for (const { name, source } of FILE_SOURCES) {
+    if (!enabled.has(name)) continue;
+    for (const path of settingsFilePaths(name, cwd, env)) {
+      pending.push({ source, path, read: readSettingsFile(path) });
+    }
+  }
+  if (options.cliSettings !== undefined) pending.push(cliSource(options.cliSettings, cwd));
+  pending.push(...(await policySources(env)));
+
+  const sources: SettingsSource[] = [];
+  const errors: SettingsError[] = [];
+  const results = await Promise.all(pending.map((p) => p.read));
+  results.forEach((result, i) => {
+    const { source, path } = pending[i] as Pending;
+    if (result.error) errors.push(result.error);
+    if (!result.settings) return;
+    sources.push(
+      path === undefined
+        ? { source, settings: result.settings }
+        : { source, path, settings: result.settings },
+    );
+  });
+  return { merged: mergeSettings(sources), sources, errors, rules: collectRules(sources) };
+}
+
+/** Inline JSON when it looks like an object, otherwise a path; a named file must exist. */
+function cliSource(value: string, cwd: string): Pending {
+  if (value.trim().startsWith('{')) {
+    return { source: 'cliArg', read: Promise.resolve(parseSettingsText(value, '--settings')) };
+  }
+  const path = resolve(cwd, value);
+  const read = readSettingsFile(path).then((result): ParsedSettings => {
+    if (result.settings || result.error) return result;
+    return { error: { file: path, message: `Settings file given with --settings not found: ${path}` } };
+  });
+  return { source: 'cliArg', path, read };
+}
+
+/** `managed-settings.json`, then the `managed-settings.d/*.json` drop-ins in name order. */
+async function policySources(env: Env): Promise<Pending[]> {
+  const main = managedSettingsPath(env);
+  const dropInDir = join(dirname(main), 'managed-settings.d');
+  let dropIns: string[] = [];
+  try {
+    dropIns = (await readdir(dropInDir)).filter((name) => name.endsWith('.json')).sort();
+  } catch {
+    // No drop-in folder is the normal case.
+  }
+  return [main, ...dropIns.map((name) => join(dropInDir, name))].map((path) => ({
+    source: 'policySettings',
+    path,
+    read: readSettingsFile(path),
+  }));
+}

@@ -1,0 +1,55 @@
+/**
+ * Where configuration lives. Yoke reads its own folders and, for compatibility, Claude Code's;
+ * every location can be moved by an environment variable so tests never touch the real home.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export type Env = Record<string, string | undefined>;
+
+/** `$YOKE_HOME`, else `~/.yoke`. */
+export function yokeHome(env: Env): string {
+  return nonEmpty(env.YOKE_HOME) ?? join(homeDir(env), '.yoke');
+}
+
+/** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeHome(env: Env): string {
+  return nonEmpty(env.CLAUDE_CONFIG_DIR) ?? join(homeDir(env), '.claude');
+}
+
+export const PROJECT_YOKE_DIR = '.yoke';
+export const PROJECT_CLAUDE_DIR = '.claude';
+
+/** The managed policy file; `YOKE_MANAGED_SETTINGS` moves it (tests, unusual installs). */
+export function managedSettingsPath(env: Env): string {
+  return nonEmpty(env.YOKE_MANAGED_SETTINGS) ?? '/etc/yoke/managed-settings.json';
+}
+
+export type SettingsFileSource = 'user' | 'project' | 'local';
+
+/**
+ * The settings files of one source, lowest precedence first: the Claude Code file, then Yoke's,
+ * so that Yoke's own file wins where both set the same key.
+ */
+export function settingsFilePaths(source: SettingsFileSource, cwd: string, env: Env): string[] {
+  switch (source) {
+    case 'user':
+      return [join(claudeHome(env), 'settings.json'), join(yokeHome(env), 'settings.json')];
+    case 'project':
+      return [join(cwd, PROJECT_CLAUDE_DIR, 'settings.json'), join(cwd, PROJECT_YOKE_DIR, 'settings.json')];
+    case 'local':
+      return [
+        join(cwd, PROJECT_CLAUDE_DIR, 'settings.local.json'),
+        join(cwd, PROJECT_YOKE_DIR, 'settings.local.json'),
+      ];
+  }
+}
+
+/** `HOME` from the given env first, so a test's env fully decides where `~` is. */
+function homeDir(env: Env): string {
+  return nonEmpty(env.HOME) ?? homedir();
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value !== '' ? value : undefined;
+}

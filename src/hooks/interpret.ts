@@ -1,0 +1,127 @@
+/**
+ * Turns what one hook produced — a command's exit code and output, or an SDK callback's return
+ * value — into a verdict, following compat-surface §2.5–2.6. Every failure becomes a readable
+ * message naming the hook; none is a silent pass.
+ */
+import { z } from 'zod';
+import type { CommandRun } from './command-process';
+import type { HookJSONOutput } from './types';
+
+export type HookVerdict = {
+  /** The command line, or `callback <id>` for SDK hooks. */
+  hookName: string;
+  /** Parsed JSON output (exit 0 or an SDK return value). */
+  json?: HookJSONOutput;
+  /** Exit 0 output that is not JSON. */
+  plainStdout?: string;
+  /** Exit 2 (or `onFailure: block`): the feedback text. */
+  blockingError?: string;
+  /** A non-blocking failure, one line for the user. */
+  error?: string;
+  /** Detail only worth showing with debug output. */
+  debug?: string;
+};
+
+const hookOutputSchema = z.looseObject({
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  systemMessage: z.string().optional(),
+  decision: z.enum(['approve', 'block']).optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: z.looseObject({ hookEventName: z.string() }).optional(),
+  async: z.boolean().optional(),
+  asyncTimeout: z.number().optional(),
+});
+
+/** Events where `onFailure: block` has no effect (compat-surface §2.6). */
+const NO_BLOCK_ON_FAILURE = new Set(['Stop', 'SubagentStop', 'TaskCompleted', 'TeammateIdle']);
+
+export function interpretCommandRun(
+  event: string,
+  label: string,
+  hookName: string,
+  run: CommandRun,
+  timeoutSeconds: number,
+  onFailure: 'continue' | 'block' = 'continue',
+): HookVerdict {
+  const verdict = commandVerdict(event, label, hookName, run, timeoutSeconds);
+  if (verdict.error && onFailure === 'block' && !NO_BLOCK_ON_FAILURE.has(event)) {
+    return { hookName, blockingError: verdict.error };
+  }
+  return verdict;
+}
+
+function commandVerdict(
+  event: string,
+  label: string,
+  hookName: string,
+  run: CommandRun,
+  timeoutSeconds: number,
+): HookVerdict {
+  const who = `${label} hook "${hookName}"`;
+  // The user interrupted: the hook's partial output means nothing and needs no report.
+  if (run.aborted) return { hookName };
+  if (run.spawnError !== undefined) return { hookName, error: `${who} could not start: ${run.spawnError}` };
+  if (run.timedOut) {
+    return {
+      hookName,
+      error: `${who} timed out after ${timeoutSeconds}s and was stopped; continuing without its verdict`,
+    };
+  }
+  if (run.exitCode === 2) {
+    const stderr = run.stderr.trim();
+    return { hookName, blockingError: stderr || `the hook exited with code 2 without a message` };
+  }
+  if (run.exitCode !== 0) {
+    const line = firstLine(run.stderr) || firstLine(run.stdout);
+    const how = run.exitCode === null ? 'was killed' : `failed with exit code ${run.exitCode}`;
+    return { hookName, error: `${who} ${how}${line ? `: ${line}` : ''}` };
+  }
+  const stdout = run.stdout.trim();
+  if (stdout === '') return { hookName };
+  if (!stdout.startsWith('{')) return { hookName, plainStdout: stdout, debug: `${who} printed: ${stdout}` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stdout);
+  } catch (error) {
+    return { hookName, error: `${who} printed invalid JSON (${(error as Error).message}); output ignored` };
+  }
+  return interpretJson(event, label, hookName, parsed);
+}
+
+/** An SDK callback's return value, or a command's parsed stdout. */
+export function interpretJson(event: string, label: string, hookName: string, value: unknown): HookVerdict {
+  const who = `${label} hook "${hookName}"`;
+  const parsed = hookOutputSchema.safeParse(value ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return {
+      hookName,
+      error: `${who} returned an invalid hook output (${where}${issue?.message}); output ignored`,
+    };
+  }
+  const json = parsed.data as HookJSONOutput;
+  // A background (async) answer carries no decision for this call.
+  if (json.async === true) return { hookName };
+  const specific = json.hookSpecificOutput;
+  if (specific && specific.hookEventName !== event) {
+    const { hookSpecificOutput: _ignored, ...rest } = json;
+    return {
+      hookName,
+      json: rest,
+      error: `${who} returned hookSpecificOutput for ${specific.hookEventName}, not ${event}; that part is ignored`,
+    };
+  }
+  return { hookName, json };
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .find((line) => line !== '') ?? ''
+  );
+}

@@ -1,0 +1,229 @@
+/**
+ * The hook runner the engine and tool runner call (`HookRunner`), backed by settings command
+ * hooks and SDK callbacks. All matching hooks of an event run in parallel; their verdicts are
+ * combined, and every failure is reported through `onMessage` instead of passing silently.
+ */
+import type { HooksSettings } from '../config/settings-schema';
+import type { PermissionDecision } from '../permissions/types';
+import { combineVerdicts, emptyHookRunResult, type HookRunResult } from './combine';
+import { executeHook } from './execute';
+import { matchTargetFor } from './matcher';
+import { planHooks } from './plan';
+import type {
+  HookCallbackInvoker,
+  HookRunner,
+  PostToolUseOutcome,
+  PreToolUseOutcome,
+  SdkHookMatcher,
+  StopOutcome,
+  UserPromptSubmitOutcome,
+} from './types';
+
+export type HookMessageLevel = 'debug' | 'info' | 'warning' | 'error';
+
+/** The `BaseHookInput` fields every hook receives (compat-surface §2.3). */
+export type BaseHookFields = {
+  session_id: string;
+  transcript_path: string;
+  cwd: string;
+  permission_mode: string;
+};
+
+export type HookRunnerOptions = {
+  settingsHooks: HooksSettings | undefined;
+  sdkHooks?: { matchers: SdkHookMatcher[]; invoke: HookCallbackInvoker };
+  base: () => BaseHookFields;
+  /** The environment hook processes inherit (usually process.env plus settings `env`). */
+  env: Record<string, string | undefined>;
+  /** `CLAUDE_PROJECT_DIR` / `YOKE_PROJECT_DIR`; defaults to the session cwd at each call. */
+  projectDir?: string;
+  onMessage?: (text: string, level: HookMessageLevel) => void;
+};
+
+export type RunHooksExtra = { toolUseId?: string; env?: Record<string, string> };
+
+export type YokeHookRunner = HookRunner & {
+  /** Runs one event's hooks and returns the combined result, for events with richer outputs. */
+  runHooks(
+    event: string,
+    payload: Record<string, unknown>,
+    matchTarget: string | undefined,
+    signal: AbortSignal,
+    extra?: RunHooksExtra,
+  ): Promise<HookRunResult>;
+};
+
+/** Events that fire outside a permission context carry no `permission_mode` (compat-surface §2.3). */
+const NO_PERMISSION_MODE = new Set(['SessionStart', 'SessionEnd', 'SubagentStart', 'InstructionsLoaded']);
+
+export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
+  const report = options.onMessage ?? (() => {});
+  const reportedProblems = new Set<string>();
+
+  async function runHooks(
+    event: string,
+    payload: Record<string, unknown>,
+    matchTarget: string | undefined,
+    signal: AbortSignal,
+    extra: RunHooksExtra = {},
+  ): Promise<HookRunResult> {
+    const { hooks, problems } = planHooks(
+      event,
+      matchTarget,
+      options.settingsHooks,
+      options.sdkHooks?.matchers ?? [],
+    );
+    for (const problem of problems) {
+      if (reportedProblems.has(problem.key)) continue;
+      reportedProblems.add(problem.key);
+      report(problem.message, 'warning');
+    }
+    if (hooks.length === 0) return emptyHookRunResult(event);
+
+    const { permission_mode, ...base } = options.base();
+    const input: Record<string, unknown> = {
+      ...base,
+      ...(NO_PERMISSION_MODE.has(event) ? {} : { permission_mode }),
+      hook_event_name: event,
+      ...payload,
+    };
+    const projectDir = options.projectDir ?? base.cwd;
+    const env = {
+      ...options.env,
+      CLAUDE_PROJECT_DIR: projectDir,
+      YOKE_PROJECT_DIR: projectDir,
+      CLAUDE_CODE_SESSION_ID: base.session_id,
+      YOKE_SESSION_ID: base.session_id,
+      CLAUDECODE: '1',
+      ...extra.env,
+    };
+    const label = matchTarget === undefined ? event : `${event}:${matchTarget}`;
+    const ctx = { event, label, input, cwd: base.cwd, env, signal };
+    const verdicts = await Promise.all(
+      hooks.map((hook) =>
+        executeHook(hook, {
+          ...ctx,
+          ...(extra.toolUseId === undefined ? {} : { toolUseId: extra.toolUseId }),
+          ...(options.sdkHooks ? { invoke: options.sdkHooks.invoke } : {}),
+        }),
+      ),
+    );
+    const result = combineVerdicts(event, label, verdicts);
+    for (const verdict of verdicts) if (verdict.debug) report(verdict.debug, 'debug');
+    for (const error of result.errors) report(error, 'warning');
+    return result;
+  }
+
+  const toolPayload = (input: {
+    toolName: string;
+    toolInput: Record<string, unknown>;
+    toolUseId: string;
+  }) => ({
+    tool_name: input.toolName,
+    tool_input: input.toolInput,
+    tool_use_id: input.toolUseId,
+  });
+
+  return {
+    runHooks,
+
+    async preToolUse(input, signal) {
+      const result = await runHooks('PreToolUse', toolPayload(input), input.toolName, signal, {
+        toolUseId: input.toolUseId,
+      });
+      const outcome: PreToolUseOutcome = postLike(result);
+      const decision = toPermissionDecision(result, `PreToolUse:${input.toolName}`);
+      if (decision) outcome.permissionDecision = decision;
+      if (result.updatedInput) outcome.updatedInput = result.updatedInput;
+      return outcome;
+    },
+
+    async postToolUse(input, signal) {
+      const payload = { ...toolPayload(input), tool_response: input.toolResponse };
+      const result = await runHooks('PostToolUse', payload, input.toolName, signal, {
+        toolUseId: input.toolUseId,
+      });
+      return withBlocking(postLike(result), result);
+    },
+
+    async postToolUseFailure(input, signal) {
+      const payload = { ...toolPayload(input), error: input.error };
+      const result = await runHooks('PostToolUseFailure', payload, input.toolName, signal, {
+        toolUseId: input.toolUseId,
+      });
+      return withBlocking(postLike(result), result);
+    },
+
+    async stop(input, signal) {
+      const payload = {
+        stop_hook_active: input.stopHookActive,
+        last_assistant_message: input.lastAssistantText,
+      };
+      const result = await runHooks('Stop', payload, undefined, signal);
+      const outcome: StopOutcome = { blockingErrors: result.blockingErrors };
+      if (result.preventContinuation) outcome.preventContinuation = result.preventContinuation;
+      if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
+      return outcome;
+    },
+
+    async userPromptSubmit(input, signal) {
+      const result = await runHooks('UserPromptSubmit', { prompt: input.prompt }, undefined, signal);
+      const outcome: UserPromptSubmitOutcome = {};
+      const reasons = [...result.blockingErrors];
+      if (result.preventContinuation) reasons.push(result.preventContinuation.stopReason);
+      if (reasons.length > 0) outcome.blocked = { reason: reasons.join('\n') };
+      if (result.additionalContext.length > 0) outcome.additionalContext = result.additionalContext;
+      if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
+      return outcome;
+    },
+
+    async notify(event, payload, signal) {
+      const result = await runHooks(event, payload, matchTargetFor(event, payload), signal);
+      for (const message of result.systemMessages) report(message, 'info');
+      // These events cannot block; a blocking answer is still worth showing (compat-surface §2.4).
+      for (const error of result.blockingErrors) report(`${event} hook error: ${error}`, 'warning');
+    },
+  };
+}
+
+function postLike(result: HookRunResult): PostToolUseOutcome {
+  const outcome: PostToolUseOutcome = {};
+  if (result.additionalContext.length > 0) outcome.additionalContext = result.additionalContext;
+  if (result.preventContinuation) outcome.preventContinuation = result.preventContinuation;
+  if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
+  return outcome;
+}
+
+function withBlocking(outcome: PostToolUseOutcome, result: HookRunResult): PostToolUseOutcome {
+  if (result.blockingErrors.length > 0) outcome.blockingErrors = result.blockingErrors;
+  return outcome;
+}
+
+/** The hook verdict as a pipeline decision, worded for the model like compat-surface §2.7. */
+function toPermissionDecision(result: HookRunResult, label: string): PermissionDecision | undefined {
+  const verdict = result.permissionDecision;
+  if (!verdict) return undefined;
+  const decisionReason = {
+    type: 'hook' as const,
+    hookName: verdict.hookName,
+    ...(verdict.reason ? { reason: verdict.reason } : {}),
+  };
+  switch (verdict.behavior) {
+    case 'allow':
+      return result.updatedInput
+        ? { behavior: 'allow', updatedInput: result.updatedInput, decisionReason }
+        : { behavior: 'allow', decisionReason };
+    case 'deny':
+      return {
+        behavior: 'deny',
+        message: `${label} hook error: ${verdict.reason ?? `blocked by hook "${verdict.hookName}"`}`,
+        decisionReason,
+      };
+    case 'ask':
+      return {
+        behavior: 'ask',
+        message: verdict.reason ?? `The ${label} hook "${verdict.hookName}" asks for confirmation.`,
+        decisionReason,
+      };
+  }
+}
