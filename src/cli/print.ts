@@ -1,87 +1,65 @@
 /**
- * `yoke -p`: one prompt, headless. Prints the final assistant text to stdout; exit code 0 on
- * success, 1 when the turn ended in an error.
+ * `yoke -p`: one headless run. A text prompt (argument or stdin) runs one turn and prints it in
+ * the chosen output format; `--input-format stream-json` hands stdin and stdout to the SDK
+ * protocol. Returns the exit code: 0 when the last result succeeded, 1 otherwise.
  */
-import type { SDKResultMessage } from '../engine/sdk-messages';
-import type { PermissionMode } from '../permissions/types';
+import type { CliOptions } from './cli-options';
+import type { DebugLog } from './debug-log';
+import { CliUsageError } from './errors';
+import { createOutputSink } from './output/sink';
+import { createSessionEngine, type Env } from './session-setup';
+import { readStdinPrompt } from './stdin';
 
-export type PrintOptions = {
-  prompt: string;
-  model?: string;
-  provider?: string;
-  fallbackModel?: string;
-  maxTurns?: number;
-  maxBudgetUsd?: number;
-  permissionMode: PermissionMode;
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  jsonSchema?: string;
-  cwd: string;
-  env: Record<string, string | undefined>;
-};
+export type PrintContext = { env: Env; cwd: string; log: DebugLog };
 
-export async function runPrint(options: PrintOptions): Promise<number> {
-  const [
-    { selectModel },
-    { QueryEngine },
-    { assembleToolPool },
-    { registerCoreTools },
-    { createBasicCanUseTool },
-  ] = await Promise.all([
-    import('../model/select'),
-    import('../engine/query-engine'),
-    import('../tools/registry'),
-    import('../tools/builtin'),
-    import('../permissions/basic-can-use-tool'),
-  ]);
-  const selection = await selectModel({
-    model: options.model,
-    provider: options.provider,
-    fallbackModel: options.fallbackModel,
-    env: options.env,
+export async function runPrint(options: CliOptions, context: PrintContext): Promise<number> {
+  if (options.inputFormat === 'stream-json') return runStreamJson(options, context);
+
+  const prompt = options.prompt ?? (await readStdinPrompt());
+  if (!prompt.trim()) throw new CliUsageError('no prompt given: pass it as an argument or on stdin.');
+
+  const { engine, selection, tools, warnings } = await createSessionEngine(options, context.env, context.cwd);
+  for (const warning of warnings) context.log.warn(warning);
+  context.log.debug(
+    `model ${selection.model} via ${selection.providerName}; tools: ${tools.map((t) => t.name).join(', ')}`,
+  );
+
+  const sink = await createOutputSink(options.outputFormat, options.verbose, {
+    stdout: process.stdout,
+    stderr: process.stderr,
   });
-  registerCoreTools();
-  const permissionContext = { mode: options.permissionMode, rules: [], additionalDirectories: [] };
-  const engine: InstanceType<typeof QueryEngine> = new QueryEngine({
-    cwd: options.cwd,
-    provider: selection.provider,
-    model: selection.model,
-    fallback: selection.fallbackModel
-      ? { provider: selection.provider, model: selection.fallbackModel }
-      : undefined,
-    tools: assembleToolPool(permissionContext),
-    canUseTool: createBasicCanUseTool(() => engine.permissionMode),
-    permissionContext,
-    customSystemPrompt: options.systemPrompt,
-    appendSystemPrompt: options.appendSystemPrompt,
-    maxTurns: options.maxTurns,
-    maxBudgetUsd: options.maxBudgetUsd,
-    jsonSchema: options.jsonSchema ? parseJsonSchema(options.jsonSchema) : undefined,
-    env: options.env,
-  });
-
-  let result: SDKResultMessage | undefined;
-  for await (const message of engine.submitMessage(options.prompt)) {
-    if (message.type === 'result') result = message;
+  // Ctrl-C ends the turn the normal way, so the output still gets its result.
+  const onSigint = () => engine.interrupt();
+  process.once('SIGINT', onSigint);
+  try {
+    for await (const message of engine.submitMessage(prompt)) {
+      if (message.type === 'result')
+        context.log.debug(`result: ${message.subtype} after ${message.num_turns} turns`);
+      sink.write(message);
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
   }
-  if (!result) throw new Error('The turn ended without a result.');
-  if (result.subtype !== 'success' || result.is_error) {
-    const errors = 'errors' in result ? result.errors : [];
-    process.stderr.write(`yoke: ${errors.join('; ') || 'the turn failed'}\n`);
-    return 1;
-  }
-  const text = result.result;
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  return 0;
+  return sink.finish();
 }
 
-function parseJsonSchema(text: string): Record<string, unknown> {
-  try {
-    const schema = JSON.parse(text) as unknown;
-    if (schema && typeof schema === 'object' && !Array.isArray(schema))
-      return schema as Record<string, unknown>;
-  } catch {
-    // fall through to the one-line error below
+async function runStreamJson(options: CliOptions, context: PrintContext): Promise<number> {
+  if (options.prompt !== undefined) {
+    context.log.warn(
+      'ignoring the prompt argument: with --input-format stream-json the prompt comes on stdin',
+    );
   }
-  throw new Error('--json-schema must be a JSON object.');
+  const { runStreamJsonSession } = await import('../sdk/session');
+  return runStreamJsonSession({
+    cliOptions: options,
+    createEngine: async (sessionOptions) => {
+      const setup = await createSessionEngine(sessionOptions, context.env, context.cwd);
+      for (const warning of setup.warnings) context.log.warn(warning);
+      return setup;
+    },
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: context.env,
+  });
 }

@@ -13,9 +13,11 @@ import type { Provider, SystemPart, ThinkingConfig, UserContentBlock } from '../
 import type { CanUseToolFn, PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
 import { createUserMessage, type Message } from '../session/messages';
+import type { TranscriptSink } from '../session/transcript-writer';
 import { type AppState, initialAppState, type ToolNotification, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool } from '../tools/tool';
+import { type ContextManagementConfig, type ContextManager, createContextPipeline } from './context/pipeline';
 import { gatherEnvironment } from './environment';
 import { query } from './query';
 import type { ContextPipeline, ReactiveCompact, Terminal } from './query-types';
@@ -49,8 +51,19 @@ export type QueryEngineConfig = {
   sessionDir?: string;
   env?: Readonly<Record<string, string | undefined>>;
   initialMessages?: Message[];
+  /**
+   * Receives every message that enters history, synchronously and before the next API call, so
+   * a crash never loses more than the response in flight.
+   */
+  transcript?: TranscriptSink;
   contextPipeline?: ContextPipeline;
   reactiveCompact?: ReactiveCompact;
+  /**
+   * Turns on the context pipeline (budgets, microcompact, auto-compact at 80 %, reactive compact);
+   * it replaces `contextPipeline`/`reactiveCompact`. `autoCompact: false` lets a full context end
+   * the turn with `blocking_limit` instead.
+   */
+  contextManagement?: ContextManagementConfig;
   includePartialMessages?: boolean;
   /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */
   initExtras?: Partial<
@@ -78,7 +91,9 @@ export class QueryEngine {
   private cwd: string;
   private environment: EnvironmentFacts | undefined;
   private turnAbort: AbortController | undefined;
+  private thinkingOverride: ThinkingConfig | undefined;
   private readonly sessionDir: string;
+  private contextManager: ContextManager | undefined;
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
@@ -105,6 +120,19 @@ export class QueryEngine {
 
   get totalCostUsd(): number {
     return this.costTracker.total().costUsd;
+  }
+
+  /**
+   * The SDK's `set_max_thinking_tokens`: a budget enables thinking with it, 0 turns it off, null
+   * goes back to the configured setting. Applies from the next model call.
+   */
+  setMaxThinkingTokens(tokens: number | null): void {
+    this.thinkingOverride =
+      tokens === null
+        ? undefined
+        : tokens === 0
+          ? { type: 'disabled' }
+          : { type: 'enabled', budgetTokens: tokens };
   }
 
   setModel(model: string): void {
@@ -175,9 +203,9 @@ export class QueryEngine {
       return;
     }
     const userMessage = createUserMessage(prompt, clientUuid ? { clientUuid } : {});
-    this.mutableMessages.push(userMessage);
+    this.record(userMessage);
     for (const context of submitted.additionalContext ?? []) {
-      this.mutableMessages.push(createUserMessage(context, { isMeta: true }));
+      this.record(createUserMessage(context, { isMeta: true }));
     }
 
     const systemPrompt = await this.systemPrompt(tools);
@@ -197,9 +225,13 @@ export class QueryEngine {
         hooks,
         maxTurns: this.config.maxTurns === undefined ? undefined : this.config.maxTurns - turnCount,
         maxOutputTokens: this.config.maxOutputTokens,
-        thinking: this.config.thinking,
-        contextPipeline: this.config.contextPipeline,
-        reactiveCompact: this.config.reactiveCompact,
+        thinking: this.thinkingOverride ?? this.config.thinking,
+        contextPipeline: this.withTranscriptSync(
+          this.config.contextManagement ? this.context().contextPipeline : this.config.contextPipeline,
+        ),
+        reactiveCompact: this.config.contextManagement
+          ? this.context().reactiveCompact
+          : this.config.reactiveCompact,
         taskBudget: this.config.taskBudget,
         isBudgetExhausted: () =>
           this.config.maxBudgetUsd !== undefined &&
@@ -214,7 +246,10 @@ export class QueryEngine {
         }
         const event = next.value;
         if (event.type === 'model_usage') {
-          this.costTracker.add(event.model, event.usage, event.apiDurationMs);
+          const costUsd = this.costTracker.add(event.model, event.usage, event.apiDurationMs);
+          this.config.transcript?.recordUsage?.({ model: event.model, usage: event.usage, costUsd });
+        } else if (event.type === 'message') {
+          this.config.transcript?.append(event.message);
         } else if (event.type === 'permission_denied') {
           this.permissionDenials.push({
             tool_name: event.toolName,
@@ -232,7 +267,7 @@ export class QueryEngine {
         this.config.jsonSchema !== undefined && terminal.reason === 'completed' && !capture.provided;
       if (!needsNudge || nudges >= MAX_STRUCTURED_OUTPUT_NUDGES) break;
       nudges++;
-      this.mutableMessages.push(
+      this.record(
         createUserMessage(
           'You have not called the StructuredOutput tool yet. Call it now with your final answer; it is the only way to finish.',
           { isMeta: true },
@@ -251,6 +286,49 @@ export class QueryEngine {
       numTurns: converter.responses,
       structuredOutput: this.config.jsonSchema ? capture : undefined,
     });
+  }
+
+  /**
+   * `/compact [instructions]`: summarizes the conversation now and makes the compacted history
+   * (boundary, summary, re-attached essentials) the engine's own. Returns those new messages for
+   * the transcript and the UI; throws, leaving the history as it was, when the summary call fails.
+   */
+  async compact(instructions?: string, options: { signal?: AbortSignal } = {}): Promise<Message[]> {
+    const { messages } = await this.context().compact(this.mutableMessages, instructions, options.signal);
+    this.mutableMessages = messages;
+    // The writer skips uuids it already has, so a caller that appends these too adds no lines.
+    for (const message of messages) this.config.transcript?.append(message);
+    return [...messages];
+  }
+
+  private context(): ContextManager {
+    this.contextManager ??= createContextPipeline({
+      ...this.config.contextManagement,
+      provider: this.config.provider,
+      model: () => this.model,
+      hooks: this.config.hooks ?? noopHooks,
+      getAppState: () => this.appState,
+      readFileState: this.readFileState,
+      sessionDir: this.sessionDir,
+    });
+    return this.contextManager;
+  }
+
+  /** Adds a message the engine itself creates to history and to the transcript. */
+  private record(message: Message): void {
+    this.mutableMessages.push(message);
+    this.config.transcript?.append(message);
+  }
+
+  /** Lets the transcript record tool results the pipeline replaced, before the call that uses them. */
+  private withTranscriptSync(pipeline: ContextPipeline | undefined): ContextPipeline | undefined {
+    const transcript = this.config.transcript;
+    if (!pipeline || !transcript?.syncContent) return pipeline;
+    return async (input) => {
+      const result = await pipeline(input);
+      transcript.syncContent?.(result.messages);
+      return result;
+    };
   }
 
   private toolUseContext(tools: readonly AnyTool[], signal: AbortSignal): ToolUseContext {
@@ -312,6 +390,7 @@ export class QueryEngine {
       yoke_version: YOKE_VERSION,
       output_style: 'default',
       capabilities: ['interrupt_receipt_v1'],
+      additional_directories: [...this.permissionContext.additionalDirectories],
       uuid: randomUUID(),
     };
   }

@@ -3,6 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CostTotal, CostTracker } from '../model/cost';
+import { ModelError } from '../model/errors';
 import type { Usage } from '../model/types';
 import type { Terminal } from './query-types';
 import { toSdkUsage } from './sdk-convert';
@@ -65,6 +66,7 @@ export function buildResultMessage(input: ResultInput): SDKResultMessage {
     usage: toSdkUsage(usageSince(total.usage, input.costAtStart.usage)),
     modelUsage: input.cost.byModel(),
     permission_denials: [...input.denials],
+    api_error_status: terminal.error instanceof ModelError ? (terminal.error.status ?? null) : null,
     session_id: input.sessionId,
     uuid: randomUUID(),
   };

@@ -42,6 +42,7 @@ export function toSdkAssistant(
       stop_reason: message.message.stop_reason,
       stop_sequence: message.message.stop_sequence,
       usage: messageUsage(message.message.usage),
+      context_management: null,
     },
     parent_tool_use_id: parentToolUseId,
     session_id: sessionId,
@@ -67,9 +68,20 @@ export function toSdkUser(
     uuid: message.uuid,
     timestamp: message.timestamp,
   };
-  if (message.toolUseResult !== undefined) out.tool_use_result = message.toolUseResult;
+  if (message.toolUseResult !== undefined) out.tool_use_result = wireToolUseResult(message);
   if (message.isMeta) out.isSynthetic = true;
   return out;
+}
+
+/** A failed tool's `tool_use_result` reads "Error: <message>" on the wire, as hosts expect. */
+function wireToolUseResult(message: UserMessage): unknown {
+  const result = message.toolUseResult;
+  const content = message.message.content;
+  const failed =
+    Array.isArray(content) &&
+    content.some((block) => block.type === 'tool_result' && block.is_error === true);
+  if (!failed || typeof result !== 'string' || result.startsWith('Error: ')) return result;
+  return `Error: ${result}`;
 }
 
 export function toSdkSystemNotice(message: SystemMessage, sessionId: string): SDKSystemNoticeMessage {

@@ -48,6 +48,8 @@ export type SDKSystemInitMessage = Envelope & {
   yoke_version: string;
   output_style: string;
   capabilities: string[];
+  /** Directories outside cwd the session may use (`--add-dir`). */
+  additional_directories: string[];
 };
 
 export type SDKAssistantMessage = Envelope & {
@@ -64,6 +66,7 @@ export type SDKAssistantMessage = Envelope & {
       SDKUsage,
       'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'
     >;
+    context_management: null;
   };
   parent_tool_use_id: string | null;
   timestamp: string;
@@ -108,6 +111,8 @@ export type SDKStreamEvent = Envelope & {
   /** A Messages-API raw stream event (message_start, content_block_delta, …). */
   event: Record<string, unknown>;
   parent_tool_use_id: string | null;
+  /** The id of the API message the event belongs to (as the real CLI adds). */
+  api_message_id?: string;
 };
 
 export type SDKPermissionDenial = {
@@ -128,6 +133,8 @@ type ResultCommon = Envelope & {
   modelUsage: Record<string, SDKModelUsage>;
   permission_denials: SDKPermissionDenial[];
   terminal_reason: TerminalReason | 'structured_output_retry_exhausted';
+  /** The HTTP status of the API error that ended the turn, else null. */
+  api_error_status: number | null;
 };
 
 export type SDKResultMessage =

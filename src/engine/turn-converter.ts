@@ -1,10 +1,13 @@
 /**
  * Turns the loop's events into SDK frames for one turn, in the order the real CLI writes them:
  * a content block's `assistant` frame comes before that block's `content_block_stop` stream event.
+ * The loop releases a response's block messages late (at its first tool_use, or at its end), so
+ * a `content_block_stop` and every stream event after it wait until that block's `assistant`
+ * frame has been written; blocks are never shown interleaved.
  */
 import type { QueryEvent } from './query-types';
 import { newUuid, toRawStreamEvents, toSdkAssistant, toSdkSystemNotice, toSdkUser } from './sdk-convert';
-import type { SDKMessage, SDKStreamEvent } from './sdk-messages';
+import type { SDKMessage, SDKStreamEvent, SDKSystemNoticeMessage } from './sdk-messages';
 
 export class TurnConverter {
   /** The text of the last assistant response with text, for `result.result`. */
@@ -13,7 +16,9 @@ export class TurnConverter {
   responses = 0;
   private lastAssistantId: string | undefined;
   private lastResponseId: string | undefined;
-  private heldBlockStop: SDKStreamEvent | undefined;
+  /** Stream events waiting for an assistant frame; `held[0]` is always a content_block_stop. */
+  private held: SDKStreamEvent[] = [];
+  private apiMessageId: string | undefined;
 
   constructor(
     private readonly sessionId: string,
@@ -25,7 +30,9 @@ export class TurnConverter {
     switch (event.type) {
       case 'stream_event': {
         if (!this.includePartialMessages) return;
-        yield* this.flush();
+        // A retried stream drops the old attempt's blocks: their assistant frames never come.
+        if (event.event.type === 'stream_reset') yield* this.flush();
+        if (event.event.type === 'message_start') this.apiMessageId = event.event.messageId;
         for (const raw of toRawStreamEvents(event.event)) {
           const frame: SDKStreamEvent = {
             type: 'stream_event',
@@ -34,7 +41,8 @@ export class TurnConverter {
             session_id: this.sessionId,
             uuid: newUuid(),
           };
-          if (raw.type === 'content_block_stop') this.heldBlockStop = frame;
+          if (this.apiMessageId) frame.api_message_id = this.apiMessageId;
+          if (this.held.length > 0 || raw.type === 'content_block_stop') this.held.push(frame);
           else yield frame;
         }
         return;
@@ -43,13 +51,26 @@ export class TurnConverter {
         const message = event.message;
         if (message.type === 'assistant') {
           yield toSdkAssistant(message, this.sessionId, this.parentToolUseId);
-          yield* this.flush();
+          yield* this.releaseBlock();
           this.trackText(message.message.id, message.message.content);
         } else {
-          yield* this.flush();
           if (message.type === 'user') yield toSdkUser(message, this.sessionId, this.parentToolUseId);
           else yield toSdkSystemNotice(message, this.sessionId);
         }
+        return;
+      }
+      case 'permission_denied': {
+        const frame: SDKSystemNoticeMessage = {
+          type: 'system',
+          subtype: 'permission_denied',
+          tool_name: event.toolName,
+          tool_use_id: event.toolUseId,
+          message: event.decision.message,
+          session_id: this.sessionId,
+          uuid: newUuid(),
+        };
+        if (event.decision.decisionReason) frame.decision_reason_type = event.decision.decisionReason.type;
+        yield frame;
         return;
       }
       default:
@@ -57,13 +78,17 @@ export class TurnConverter {
     }
   }
 
-  /** Emits a held stream event; call at the end of a turn. */
+  /** After a block's assistant frame: its content_block_stop and what followed, up to the next stop. */
+  private *releaseBlock(): Generator<SDKMessage> {
+    if (this.held.length === 0) return;
+    let end = 1;
+    while (end < this.held.length && this.held[end]?.event.type !== 'content_block_stop') end++;
+    yield* this.held.splice(0, end);
+  }
+
+  /** Emits every held stream event; call at the end of a turn. */
   *flush(): Generator<SDKMessage> {
-    if (this.heldBlockStop) {
-      const frame = this.heldBlockStop;
-      this.heldBlockStop = undefined;
-      yield frame;
-    }
+    yield* this.held.splice(0);
   }
 
   private trackText(messageId: string, content: readonly { type: string; text?: string }[]): void {

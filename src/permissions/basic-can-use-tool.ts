@@ -6,8 +6,10 @@
 import type { CanUseToolFn, PermissionMode } from './types';
 
 export function createBasicCanUseTool(getMode: () => PermissionMode): CanUseToolFn {
-  return async ({ toolName, toolPermission, isReadOnly }) => {
+  return async ({ toolName, toolPermission, isReadOnly, hookDecision }) => {
     if (toolPermission.behavior === 'deny') return { behavior: 'deny', message: toolPermission.message };
+    // A PreToolUse hook's allow settles the call: there are no deny rules here that could outrank it.
+    if (hookDecision?.behavior === 'allow') return hookDecision;
     if (toolPermission.behavior === 'allow') {
       return toolPermission.updatedInput
         ? { behavior: 'allow', updatedInput: toolPermission.updatedInput }

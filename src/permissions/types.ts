@@ -61,6 +61,11 @@ export type PermissionDecision =
       /** The input to run with; a hook or the user may have rewritten it. */
       updatedInput?: Record<string, unknown>;
       decisionReason?: DecisionReason;
+      /**
+       * "Always allow": rule strings to add for the rest of the session. A prompt returns the
+       * `suggestions` it was shown (or a subset), never anything wider.
+       */
+      addRules?: string[];
     }
   | {
       behavior: 'deny';
@@ -83,19 +88,38 @@ export type ToolPermissionResult =
   /** No opinion: let rules and mode decide. */
   | { behavior: 'passthrough' };
 
-/**
- * The permission pipeline as the tool runner sees it. The tool is passed structurally (name and
- * checker) to keep this layer free of the tool module.
- */
-export type CanUseToolFn = (request: {
+/** An auto-mode classifier's answer: it may allow, or hand the call on to a person. */
+export type ClassifierVerdict = { behavior: 'allow' | 'ask'; reason: string };
+
+/** A classification started before the PreToolUse hooks (seed 001 step 4b); cancel it when unused. */
+export type SpeculativeClassification = { result: Promise<ClassifierVerdict>; cancel(): void };
+
+export type CanUseToolRequest = {
   toolName: string;
   input: Record<string, unknown>;
   toolUseId: string;
   toolPermission: ToolPermissionResult;
   isReadOnly: boolean;
   assistantMessage?: AssistantMessage;
+  /** Level 1: what a PreToolUse hook decided. `allow` skips the prompt but not a deny rule. */
+  hookDecision?: PermissionDecision;
+  /** Started by the runner in parallel with the hooks; the pipeline awaits it if it needs it. */
+  speculativeClassification?: SpeculativeClassification;
   signal: AbortSignal;
-}) => Promise<PermissionDecision>;
+};
+
+/**
+ * The permission pipeline as the tool runner sees it. The tool is passed structurally (name and
+ * checker) to keep this layer free of the tool module.
+ */
+export type CanUseToolFn = ((request: CanUseToolRequest) => Promise<PermissionDecision>) & {
+  /** Starts the auto-mode classifier early; undefined when this pipeline would not use it. */
+  startSpeculativeClassification?: (request: {
+    toolName: string;
+    input: Record<string, unknown>;
+    signal: AbortSignal;
+  }) => SpeculativeClassification | undefined;
+};
 
 /**
  * Level 5 of the pipeline: ask someone. The interactive UI shows a dialog; the stream-json

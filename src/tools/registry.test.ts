@@ -78,15 +78,15 @@ describe('getTools', () => {
     expect(names(getTools(context, tools))).toContain('Bash');
   });
 
-  it('shows only read-tier tools in plan mode and every tier otherwise', () => {
-    expect(names(getTools(emptyPermissionContext('plan'), tools))).toEqual(['Read']);
+  it('shows only read-tier tools (and Bash, whose writes the pipeline denies) in plan mode and every tier otherwise', () => {
+    expect(names(getTools(emptyPermissionContext('plan'), tools))).toEqual(['Read', 'Bash']);
     expect(names(getTools(emptyPermissionContext('acceptEdits'), tools))).toHaveLength(4);
     expect(names(getTools(emptyPermissionContext('bypassPermissions'), tools))).toHaveLength(4);
   });
 
   it('defaults to the registered built-ins', () => {
     registerBuiltinTools(tools);
-    expect(names(getTools(emptyPermissionContext('plan')))).toEqual(['Read']);
+    expect(names(getTools(emptyPermissionContext('plan')))).toEqual(['Read', 'Bash']);
   });
 });
 
@@ -127,6 +127,7 @@ describe('assembleToolPool', () => {
     const pool = assembleToolPool(emptyPermissionContext('plan'), [
       mcp('mcp__db__query'),
       mcp('mcp__db__drop', 'write'),
+      mcp('Bash', 'exec'),
     ]);
     expect(names(pool)).toEqual(['mcp__db__query']);
   });

@@ -127,8 +127,11 @@ describe('runToolUse: hooks and permissions', () => {
     expect(call).not.toHaveBeenCalled();
   });
 
-  it('lets a PreToolUse allow decide, with its rewritten input re-validated', async () => {
-    const canUseTool = vi.fn<CanUseToolFn>(async () => ({ behavior: 'deny', message: 'no' }));
+  it('passes a PreToolUse allow to canUseTool as the hook decision, with its rewritten input re-validated', async () => {
+    // A pipeline that honours the hook's allow (a deny rule would still win inside canUseTool).
+    const canUseTool = vi.fn<CanUseToolFn>(
+      async (request) => request.hookDecision ?? { behavior: 'deny', message: 'no' },
+    );
     const allowing = hooks({
       preToolUse: async () => ({
         permissionDecision: { behavior: 'allow', updatedInput: { file_path: 'b.ts' } },
@@ -136,7 +139,8 @@ describe('runToolUse: hooks and permissions', () => {
       }),
     });
     const { text, message } = await run([readTool()], undefined, { canUseTool, hooks: allowing });
-    expect(canUseTool).not.toHaveBeenCalled();
+    expect(canUseTool).toHaveBeenCalledTimes(1);
+    expect(canUseTool.mock.calls[0]?.[0].hookDecision).toMatchObject({ behavior: 'allow' });
     expect(message.toolUseResult).toEqual({ path: 'b.ts', limit: null });
     expect(text).toBe('contents of b.ts\n\nRemember: b.ts is generated.');
 
@@ -144,6 +148,36 @@ describe('runToolUse: hooks and permissions', () => {
     const rejected = await run([readTool()], undefined, { hooks: bad });
     expect(rejected.result.is_error).toBe(true);
     expect(rejected.text).toContain('file_path: expected string, received number');
+  });
+
+  it('passes a PreToolUse ask to canUseTool and starts a speculative classification before the hooks', async () => {
+    const order: string[] = [];
+    const speculative = {
+      result: Promise.resolve({ behavior: 'allow' as const, reason: 'x' }),
+      cancel: vi.fn(),
+    };
+    const canUseTool = Object.assign(
+      vi.fn<CanUseToolFn>(async () => ({ behavior: 'deny', message: 'asked and refused' })),
+      {
+        startSpeculativeClassification: vi.fn(() => {
+          order.push('speculate');
+          return speculative;
+        }),
+      },
+    );
+    const asking = hooks({
+      preToolUse: async () => {
+        order.push('hook');
+        return { permissionDecision: { behavior: 'ask', message: 'hook wants a human' } };
+      },
+    });
+    const { text } = await run([readTool()], undefined, { canUseTool, hooks: asking });
+    expect(order).toEqual(['speculate', 'hook']);
+    expect(canUseTool.mock.calls[0]?.[0]).toMatchObject({
+      hookDecision: { behavior: 'ask', message: 'hook wants a human' },
+      speculativeClassification: speculative,
+    });
+    expect(text).toBe('asked and refused');
   });
 
   it('passes hook-updated input to canUseTool when the hook has no decision', async () => {

@@ -7,7 +7,12 @@
 import type { QueryEvent } from '../engine/query-types';
 import type { HookRunner } from '../hooks/types';
 import type { ToolResultContent, ToolUseBlock } from '../model/types';
-import type { CanUseToolFn, PermissionDecision } from '../permissions/types';
+import type {
+  CanUseToolFn,
+  CanUseToolRequest,
+  PermissionDecision,
+  SpeculativeClassification,
+} from '../permissions/types';
 import type { AssistantMessage, Message } from '../session/messages';
 import { callWithProgress } from './call-with-progress';
 import type { ToolUseContext } from './context';
@@ -91,7 +96,13 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<QueryEvent, Set
 
   const notes: string[] = [];
   let preventContinuation: { stopReason: string } | undefined;
-  let decision: PermissionDecision | undefined;
+  let decision: PermissionDecision;
+  // Seed 001 step 4b: an auto-mode classifier may start now, in parallel with the hooks.
+  const speculative = params.canUseTool.startSpeculativeClassification?.({
+    toolName: tool.name,
+    input,
+    signal: beforeCall,
+  });
   try {
     const pre = await hooks.preToolUse(hookInput(), beforeCall);
     notifyAll(context, pre.systemMessages);
@@ -102,9 +113,16 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<QueryEvent, Set
       if (!rechecked.ok) return failed(rechecked.message, notes, { preventContinuation });
       input = rechecked.input;
     }
-    if (pre.permissionDecision?.behavior !== 'ask') decision = pre.permissionDecision;
-    decision ??= await pipelineDecision(params, tool, input, beforeCall);
+    // Level 1 of the pipeline: a hook's deny is final; its allow or ask goes to canUseTool, where a
+    // deny rule still beats an allow and an ask forces a prompt.
+    if (pre.permissionDecision?.behavior === 'deny') {
+      speculative?.cancel();
+      decision = pre.permissionDecision;
+    } else {
+      decision = await pipelineDecision(params, tool, input, beforeCall, pre.permissionDecision, speculative);
+    }
   } catch (error) {
+    speculative?.cancel();
     if (beforeCall.aborted) return failed(abortText(beforeCall), notes, { preventContinuation });
     return failed(errorText(error), notes, { preventContinuation });
   }
@@ -179,17 +197,20 @@ async function pipelineDecision(
   tool: AnyTool,
   input: ToolInput,
   signal: AbortSignal,
+  hookDecision: PermissionDecision | undefined,
+  speculative: SpeculativeClassification | undefined,
 ): Promise<PermissionDecision> {
   const toolPermission = await tool.checkPermissions(input, params.context);
   // A tool refusing its own input is final: no mode or rule can make an unsafe call safe.
   if (toolPermission.behavior === 'deny') {
+    speculative?.cancel();
     return {
       behavior: 'deny',
       message: toolPermission.message,
       decisionReason: { type: 'tool', reason: toolPermission.message },
     };
   }
-  const decision = await params.canUseTool({
+  const request: CanUseToolRequest = {
     toolName: tool.name,
     input,
     toolUseId: params.block.id,
@@ -197,7 +218,10 @@ async function pipelineDecision(
     isReadOnly: await tool.isReadOnly(input),
     assistantMessage: params.assistantMessage,
     signal,
-  });
+  };
+  if (hookDecision) request.hookDecision = hookDecision;
+  if (speculative) request.speculativeClassification = speculative;
+  const decision = await params.canUseTool(request);
   if (decision.behavior === 'allow' && !decision.updatedInput && toolPermission.behavior === 'allow') {
     return toolPermission.updatedInput
       ? { ...decision, updatedInput: toolPermission.updatedInput }

@@ -1,0 +1,193 @@
+// Context pipeline figures. (a) Cost of one pipeline pass on a 500-round history (target < 5 ms).
+// (b) Cache-friendliness of a scripted 30-call session through the real QueryEngine and
+// AnthropicProvider against the mock server: for each request, the share of its serialized input
+// (system, tools, messages; cache_control markers removed, since they move every turn by design)
+// that repeats the previous request's prefix. Compaction calls and the first request after one
+// are reported apart; the target for the rest is >= 90 %.
+// The sources are bundled on the fly with esbuild, so this needs no build of the CLI.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const work = mkdtempSync(join(tmpdir(), 'yoke-bench-context-'));
+const entry = `
+export { createContextPipeline } from './src/engine/context/pipeline';
+export { conversation, toolRound } from './src/engine/context/context-test-support';
+export { COMPACT_REQUEST, COMPACT_SYSTEM_PROMPT } from './src/engine/context/summarize';
+export { QueryEngine } from './src/engine/query-engine';
+export { selectModel } from './src/model/select';
+export { startMockServer } from './src/testing/mock-server';
+export { ReadFileState } from './src/tools/read-file-state';
+export { buildTool } from './src/tools/tool';
+export { noopHooks } from './src/hooks/types';
+export { allowAll } from './src/permissions/types';
+export { makeContext } from './src/tools/test-support';
+export { z } from 'zod';
+`;
+// Inside the repo so the bundle's external packages resolve from node_modules.
+const outfile = join(root, 'node_modules', '.cache', `yoke-bench-context-${process.pid}.mjs`);
+await build({
+  stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'bench-context-entry.ts' },
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outfile,
+  packages: 'external',
+  loader: { '.md': 'text' },
+  define: { YOKE_VERSION: '"bench"' },
+  logLevel: 'error',
+});
+const y = await import(pathToFileURL(outfile).href);
+rmSync(outfile, { force: true });
+
+const quantile = (sorted, q) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+
+// (a) One pass per turn while a 500-round history keeps growing.
+{
+  const manager = y.createContextPipeline({
+    provider: {
+      name: 'anthropic',
+      stream: () => {
+        throw new Error('no model calls expected');
+      },
+    },
+    model: 'claude-sonnet-4-5',
+    hooks: y.noopHooks,
+    getAppState: () => ({ todos: [] }),
+    readFileState: new y.ReadFileState(),
+    sessionDir: work,
+    contextWindow: 1_000_000_000,
+  });
+  const state = { toolUseContext: y.makeContext([]), turnCount: 0 };
+  const signal = new AbortController().signal;
+  let messages = y.conversation(500, 1_500);
+  const times = [];
+  for (let i = 0; i < 300; i++) {
+    messages.push(...y.toolRound(`extra${i}`, `result ${i}\n${'text of a result '.repeat(80)}`));
+    const began = process.hrtime.bigint();
+    messages = (await manager.contextPipeline({ messages, state, signal })).messages;
+    times.push(Number(process.hrtime.bigint() - began) / 1e6);
+  }
+  const steady = times.slice(50).sort((a, b) => a - b);
+  const median = quantile(steady, 0.5);
+  console.log(
+    `pipeline pass at ${messages.length} messages (500+ rounds): median ${median.toFixed(3)} ms, ` +
+      `p90 ${quantile(steady, 0.9).toFixed(3)} ms — target < 5 ms: ${median < 5 ? 'OK' : 'MISS'}`,
+  );
+}
+
+// (b) 30 model calls through the engine against the mock server.
+{
+  const files = [];
+  for (let i = 0; i < 10; i++) {
+    const path = join(work, `file${i}.md`);
+    // Typical source-file reads: 1-3 KB each.
+    writeFileSync(
+      path,
+      `# File ${i}\n${'A line of prose that the agent reads while it works. '.repeat(20 + 4 * i)}`,
+    );
+    files.push(path);
+  }
+  let call = 0;
+  const server = await y.startMockServer({
+    scenario: [
+      {
+        match: { lastUserTextContains: y.COMPACT_REQUEST },
+        repeat: 'forever',
+        reply: {
+          content: [{ type: 'text', text: 'Summary: the agent read files 0-9 in turn; next: keep reading.' }],
+        },
+      },
+      {
+        repeat: 'forever',
+        reply: () => {
+          call++;
+          if (call % 10 === 0) return { content: [{ type: 'text', text: `Finished batch ${call / 10}.` }] };
+          return { content: [{ type: 'tool_use', name: 'Read', input: { file_path: files[call % 10] } }] };
+        },
+      },
+    ],
+  });
+  const readTool = y.buildTool({
+    name: 'Read',
+    tier: 'read',
+    inputSchema: y.z.object({ file_path: y.z.string() }),
+    prompt: 'Reads a file.',
+    isConcurrencySafe: () => true,
+    isReadOnly: () => true,
+    call: async (input, ctx) => {
+      const { readFile } = await import('node:fs/promises');
+      ctx.readFileState.set(input.file_path, { hash: 'h', mtimeMs: 0, readAt: Date.now() });
+      return { data: await readFile(input.file_path, 'utf8') };
+    },
+  });
+  const { provider, model } = await y.selectModel({
+    model: 'claude-opus-5-5',
+    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
+  });
+  const engine = new y.QueryEngine({
+    cwd: work,
+    provider,
+    model,
+    tools: [readTool],
+    canUseTool: y.allowAll,
+    sessionDir: join(work, 'session'),
+    environment: { cwd: work, platform: 'linux', date: '2026-01-01', isGitRepo: false, model },
+    // Small enough that microcompact fires within the 30 calls, so its cache break is measured.
+    contextManagement: { contextWindow: 20_000 },
+  });
+  for (const prompt of ['Read the files, batch one.', 'Batch two, please.', 'And batch three.']) {
+    for await (const _ of engine.submitMessage(prompt));
+  }
+  await server.close();
+
+  const strip = (value) => JSON.stringify(value, (key, v) => (key === 'cache_control' ? undefined : v));
+  const requests = server.requests
+    .filter((r) => r.path === '/v1/messages')
+    .map((r) => ({
+      text: strip({ system: r.body.system, tools: r.body.tools, messages: r.body.messages }),
+      compaction: JSON.stringify(r.body.system ?? '').includes(y.COMPACT_SYSTEM_PROMPT.slice(0, 60)),
+    }));
+  const shares = [];
+  const kept = [];
+  const afterCompaction = [];
+  let prev;
+  let prevWasCompaction = false;
+  for (const r of requests) {
+    if (r.compaction) {
+      prevWasCompaction = true;
+      continue;
+    }
+    if (prev !== undefined) {
+      let n = 0;
+      const max = Math.min(prev.length, r.text.length);
+      while (n < max && prev.charCodeAt(n) === r.text.charCodeAt(n)) n++;
+      (prevWasCompaction ? afterCompaction : shares).push(n / r.text.length);
+      // The previous request always ends with its closing brackets, which the next one extends.
+      if (!prevWasCompaction) kept.push(n / (prev.length - 4));
+    }
+    prev = r.text;
+    prevWasCompaction = false;
+  }
+  const sorted = [...shares].sort((a, b) => a - b);
+  const mean = shares.reduce((s, x) => s + x, 0) / shares.length;
+  const pct = (x) => `${(x * 100).toFixed(1)} %`;
+  console.log(
+    `cache prefix reuse over ${requests.length} requests (${requests.filter((r) => r.compaction).length} compaction calls): ` +
+      `mean ${pct(mean)}, median ${pct(quantile(sorted, 0.5))}, min ${pct(sorted[0])}, ` +
+      `requests under 90 %: ${shares.filter((s) => s < 0.9).length}/${shares.length} — target >= 90 %: ${mean >= 0.9 ? 'OK' : 'MISS'}`,
+  );
+  const breaks = kept.filter((k) => k < 0.99).length;
+  console.log(
+    `previous request kept as the prefix: ${pct(kept.reduce((s, x) => s + x, 0) / kept.length)} on average; ` +
+      `cache-breaking requests (prefix kept < 99 %): ${breaks}/${kept.length}`,
+  );
+  if (afterCompaction.length > 0)
+    console.log(`first request after each compaction: ${afterCompaction.map(pct).join(', ')}`);
+}
+rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,95 @@
+/**
+ * Normalizes argv before commander sees it. The SDK and scripts send flags in every form —
+ * `--x=v`, `--x v`, bare `--x`, empty `--x=` — and flags this version does not know. Commander
+ * cannot tell an unknown flag's value from the prompt, so this pass does it once, predictably:
+ *
+ * - a known flag becomes its canonical long form: `--name=value` or bare `--name`;
+ * - an unknown flag is dropped with a one-line warning, together with the next token when that
+ *   token does not look like a flag (it is taken to be the flag's value; the warning names it);
+ * - everything after `--` is positional.
+ */
+import type { Command } from 'commander';
+import { CliUsageError } from './errors';
+
+export type FlagKind = 'boolean' | 'value' | 'optional';
+export type FlagSpec = { canonical: string; kind: FlagKind };
+/** Every spelling (`-p`, `--print`, `--allowedTools`, `--allowed-tools`) → its spec. */
+export type FlagTable = ReadonlyMap<string, FlagSpec>;
+
+export type PrepassResult = { args: string[]; warnings: string[] };
+
+/** The flag table of a commander program: its options plus help. */
+export function flagTable(program: Command): FlagTable {
+  const table = new Map<string, FlagSpec>();
+  for (const option of program.options) {
+    const canonical = option.long ?? option.short;
+    if (!canonical) continue;
+    const kind: FlagKind = option.required ? 'value' : option.optional ? 'optional' : 'boolean';
+    for (const name of [option.short, option.long]) if (name) table.set(name, { canonical, kind });
+  }
+  table.set('-h', { canonical: '--help', kind: 'boolean' });
+  table.set('--help', { canonical: '--help', kind: 'boolean' });
+  return table;
+}
+
+/** A token that starts another flag rather than being a value (`-` alone and `-3` are values). */
+export function looksLikeFlag(token: string): boolean {
+  return token.startsWith('-') && token !== '-' && !/^-\d/.test(token);
+}
+
+const TRUE_VALUES = /^(true|1|yes|)$/i;
+const FALSE_VALUES = /^(false|0|no)$/i;
+
+export function prepassArgv(argv: readonly string[], table: FlagTable): PrepassResult {
+  const args: string[] = [];
+  const warnings: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
+    if (token === '--') {
+      args.push(...argv.slice(i));
+      break;
+    }
+    if (!looksLikeFlag(token)) {
+      args.push(token);
+      continue;
+    }
+    const eq = token.startsWith('--') ? token.indexOf('=') : -1;
+    const name = eq > 0 ? token.slice(0, eq) : token;
+    let value = eq > 0 ? token.slice(eq + 1) : undefined;
+    const spec = table.get(name);
+    const next = argv[i + 1];
+
+    if (!spec) {
+      if (value === undefined && next !== undefined && !looksLikeFlag(next)) {
+        value = next;
+        i++;
+      }
+      const detail = value === undefined ? '' : ` and its value ${JSON.stringify(value)}`;
+      warnings.push(`ignoring unknown option ${name}${detail}`);
+      continue;
+    }
+
+    switch (spec.kind) {
+      case 'boolean':
+        if (value === undefined || TRUE_VALUES.test(value)) args.push(spec.canonical);
+        else if (!FALSE_VALUES.test(value)) {
+          throw new CliUsageError(`${name} takes no value (got ${JSON.stringify(value)}).`);
+        }
+        break;
+      case 'optional':
+        args.push(value === undefined ? spec.canonical : `${spec.canonical}=${value}`);
+        break;
+      case 'value':
+        if (value === undefined) {
+          if (next === undefined || looksLikeFlag(next)) {
+            throw new CliUsageError(`${name} needs a value, e.g. ${name}=<value>.`);
+          }
+          value = next;
+          i++;
+        }
+        args.push(`${spec.canonical}=${value}`);
+        break;
+    }
+  }
+  return { args, warnings };
+}

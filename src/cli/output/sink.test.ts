@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { SDKMessage, SDKResultMessage } from '../../engine/sdk-messages';
+import { createOutputSink } from './sink';
+import { writeJsonLine } from './stream-json';
+
+function streams() {
+  const out = { stdout: '', stderr: '' };
+  return {
+    out,
+    streams: {
+      stdout: { write: (text: string) => (out.stdout += text) },
+      stderr: { write: (text: string) => (out.stderr += text) },
+    },
+  };
+}
+
+const base = {
+  type: 'result' as const,
+  num_turns: 1,
+  duration_ms: 5,
+  duration_api_ms: 3,
+  stop_reason: null,
+  total_cost_usd: 0,
+  usage: {
+    input_tokens: 1,
+    output_tokens: 1,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+    service_tier: 'standard' as const,
+  },
+  modelUsage: {},
+  permission_denials: [],
+  api_error_status: null,
+  session_id: 's',
+  uuid: 'u',
+};
+const success: SDKResultMessage = {
+  ...base,
+  subtype: 'success',
+  is_error: false,
+  result: 'hi',
+  terminal_reason: 'completed',
+};
+const failure: SDKResultMessage = {
+  ...base,
+  subtype: 'error_during_execution',
+  is_error: true,
+  errors: ['it broke', 'twice'],
+  terminal_reason: 'model_error',
+};
+const init = { type: 'system', subtype: 'init', session_id: 's', uuid: 'i' } as unknown as SDKMessage;
+
+describe('output sinks', () => {
+  it('text: the result text, or one stderr line and exit 1', async () => {
+    const ok = streams();
+    const sink = await createOutputSink('text', false, ok.streams);
+    sink.write(init);
+    sink.write(success);
+    expect(sink.finish()).toBe(0);
+    expect(ok.out).toEqual({ stdout: 'hi\n', stderr: '' });
+
+    const bad = streams();
+    const failing = await createOutputSink('text', false, bad.streams);
+    failing.write(failure);
+    expect(failing.finish()).toBe(1);
+    expect(bad.out).toEqual({ stdout: '', stderr: 'yoke: it broke; twice\n' });
+  });
+
+  it('json: the result object, or every message with verbose', async () => {
+    const plain = streams();
+    const sink = await createOutputSink('json', false, plain.streams);
+    sink.write(init);
+    sink.write(failure);
+    expect(sink.finish()).toBe(1);
+    expect(JSON.parse(plain.out.stdout)).toEqual(failure);
+
+    const verbose = streams();
+    const all = await createOutputSink('json', true, verbose.streams);
+    all.write(init);
+    all.write(success);
+    expect(all.finish()).toBe(0);
+    expect(JSON.parse(verbose.out.stdout)).toEqual([init, success]);
+  });
+
+  it('stream-json: one line per message as it arrives; no result is exit 1', async () => {
+    const s = streams();
+    const sink = await createOutputSink('stream-json', true, s.streams);
+    sink.write(init);
+    expect(s.out.stdout).toBe(`${JSON.stringify(init)}\n`);
+    expect(sink.finish()).toBe(1);
+    expect(s.out.stderr).toBe('yoke: the turn ended without a result.\n');
+  });
+
+  it('escapes line separators so a frame stays on one line', () => {
+    let text = '';
+    writeJsonLine({ write: (t: string) => (text += t) }, { s: 'a\u2028b\u2029c\nd' });
+    expect(text).toBe('{"s":"a\\u2028b\\u2029c\\nd"}\n');
+    expect(JSON.parse(text)).toEqual({ s: 'a\u2028b\u2029c\nd' });
+  });
+});

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CanUseToolFn, PermissionPrompt } from '../permissions/types';
+import { coreTools } from '../tools/builtin';
+import { registerBuiltinTools, resetBuiltinTools } from '../tools/registry';
+import { parseCliArgs } from './parse-args';
+import { createPermissionSetup } from './session-permissions';
+import { apiKeySource, createSessionEngine, thinkingConfig } from './session-setup';
+import { selectSessionTools } from './session-tools';
+
+const options = (argv: string[]) => parseCliArgs(['-p', 'x', ...argv]).options;
+
+describe('thinkingConfig', () => {
+  it('maps --max-thinking-tokens and --thinking', () => {
+    expect(thinkingConfig({})).toBeUndefined();
+    expect(thinkingConfig({ maxThinkingTokens: 4000 })).toEqual({ type: 'enabled', budgetTokens: 4000 });
+    expect(thinkingConfig({ maxThinkingTokens: 0 })).toEqual({ type: 'disabled' });
+    expect(thinkingConfig({ thinking: 'adaptive' })).toEqual({ type: 'adaptive' });
+    expect(thinkingConfig({ thinking: 'enabled' })).toEqual({ type: 'adaptive' });
+    expect(thinkingConfig({ thinking: 'disabled', maxThinkingTokens: 4000 })).toEqual({ type: 'disabled' });
+  });
+});
+
+describe('apiKeySource', () => {
+  it('names the variable the key came from', () => {
+    expect(apiKeySource({ providerName: 'anthropic' }, { ANTHROPIC_API_KEY: 'k' })).toBe('ANTHROPIC_API_KEY');
+    expect(apiKeySource({ providerName: 'anthropic' }, { ANTHROPIC_AUTH_TOKEN: 't' })).toBe(
+      'ANTHROPIC_AUTH_TOKEN',
+    );
+    expect(apiKeySource({ providerName: 'openai' }, {})).toBe('none');
+  });
+});
+
+describe('selectSessionTools', () => {
+  beforeEach(() => {
+    resetBuiltinTools();
+    registerBuiltinTools(coreTools());
+  });
+  afterEach(() => resetBuiltinTools());
+
+  const names = (argv: string[]) => {
+    const setup = createPermissionSetup(options(argv), '/w', () => 'default');
+    const selection = selectSessionTools(setup.permissionContext, options(argv).tools);
+    return { names: selection.tools.map((t) => t.name), warnings: selection.warnings };
+  };
+
+  it('offers every built-in by default, sorted', () => {
+    const { names: all } = names([]);
+    expect(all).toContain('Bash');
+    expect(all).toEqual([...all].sort());
+  });
+
+  it('restricts the pool to --tools, resolving legacy aliases', () => {
+    expect(names(['--tools', 'Read,KillShell'])).toEqual({ names: ['Read', 'TaskStop'], warnings: [] });
+    expect(names(['--tools=']).names).toEqual([]);
+  });
+
+  it('reports unknown --tools names without failing', () => {
+    expect(names(['--tools', 'Read,Teleport'])).toEqual({
+      names: ['Read'],
+      warnings: ['--tools: no built-in tool named "Teleport"'],
+    });
+  });
+
+  it('removes a tool named by a blanket --disallowedTools rule, but not for a scoped rule', () => {
+    const { names: pool } = names(['--disallowedTools', 'Bash,Edit(src/**)']);
+    expect(pool).not.toContain('Bash');
+    expect(pool).toContain('Edit');
+  });
+
+  it('hides write and exec tools in plan mode', () => {
+    const { names: pool } = names(['--permission-mode', 'plan']);
+    expect(pool).toContain('Read');
+    expect(pool).not.toContain('Write');
+  });
+});
+
+describe('createPermissionSetup', () => {
+  const request = (toolName: string): Parameters<CanUseToolFn>[0] => ({
+    toolName,
+    input: { file_path: 'a' },
+    toolUseId: 'toolu_1',
+    toolPermission: { behavior: 'passthrough' },
+    isReadOnly: false,
+    signal: new AbortController().signal,
+  });
+
+  it('builds the context from mode, rules and --add-dir', () => {
+    const setup = createPermissionSetup(
+      options([
+        '--dangerously-skip-permissions',
+        '--allowedTools',
+        'Read',
+        '--add-dir',
+        'lib',
+        '--disallowedTools',
+        '(',
+      ]),
+      '/w',
+      () => 'default',
+    );
+    expect(setup.permissionContext).toEqual({
+      mode: 'bypassPermissions',
+      rules: [{ toolName: 'Read', behavior: 'allow', source: 'cliArg' }],
+      additionalDirectories: ['/w/lib'],
+    });
+    expect(setup.warnings).toHaveLength(1);
+  });
+
+  it('denies a write headlessly with an actionable message', async () => {
+    const setup = createPermissionSetup(options([]), '/w', () => 'default');
+    const decision = await setup.canUseTool(request('Write'));
+    expect(decision.behavior).toBe('deny');
+  });
+
+  it('asks the permission prompt where a headless run would refuse', async () => {
+    const asked: string[] = [];
+    const prompt: PermissionPrompt = async ({ toolName }) => {
+      asked.push(toolName);
+      return { behavior: 'allow' };
+    };
+    const setup = createPermissionSetup(options([]), '/w', () => 'default', prompt);
+    expect(await setup.canUseTool(request('Write'))).toEqual({ behavior: 'allow' });
+    expect(asked).toEqual(['Write']);
+  });
+});
+
+describe('createSessionEngine', () => {
+  it('refuses flags whose feature is not available yet', async () => {
+    await expect(createSessionEngine(options(['--resume', 'abc']), {}, '/w')).rejects.toThrow(
+      'not available yet: resuming sessions (--resume)',
+    );
+  });
+
+  it('builds an engine with the chosen model and mode', async () => {
+    const setup = await createSessionEngine(
+      options(['--model', 'haiku', '--permission-mode', 'acceptEdits', '--tools', 'Read']),
+      { ANTHROPIC_API_KEY: 'k' },
+      '/w',
+    );
+    expect(setup.engine.permissionMode).toBe('acceptEdits');
+    expect(setup.engine.currentModel).toBe(setup.selection.model);
+    expect(setup.tools.map((t) => t.name)).toEqual(['Read']);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Finds and reads the memory files (instructions the user keeps for the agent): user-level files,
+ * then every folder from the repository root down to the working directory, each folder's shared
+ * files before its `*.local.md` ones, each file followed by its `@path` imports. All candidate
+ * paths are read in one parallel batch; a missing file costs one failed open, nothing more.
+ */
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { claudeHome, type Env, PROJECT_CLAUDE_DIR, PROJECT_YOKE_DIR, yokeHome } from '../paths';
+import { type MemoryFile, type MemoryKind, readIfPresent, withImports } from './memory-imports';
+
+export type { MemoryFile, MemoryKind } from './memory-imports';
+
+/** The shared memory files a folder may hold, in load order. */
+export function folderMemoryPaths(dir: string): { path: string; kind: MemoryKind }[] {
+  return [
+    { path: join(dir, 'AGENTS.md'), kind: 'project' },
+    { path: join(dir, 'CLAUDE.md'), kind: 'project' },
+    { path: join(dir, PROJECT_CLAUDE_DIR, 'CLAUDE.md'), kind: 'project' },
+    { path: join(dir, PROJECT_YOKE_DIR, 'YOKE.md'), kind: 'project' },
+    { path: join(dir, 'AGENTS.local.md'), kind: 'local' },
+    { path: join(dir, 'CLAUDE.local.md'), kind: 'local' },
+  ];
+}
+
+export function userMemoryPaths(env: Env): { path: string; kind: MemoryKind }[] {
+  return [
+    { path: join(claudeHome(env), 'CLAUDE.md'), kind: 'user' },
+    { path: join(yokeHome(env), 'AGENTS.md'), kind: 'user' },
+    { path: join(yokeHome(env), 'YOKE.md'), kind: 'user' },
+  ];
+}
+
+export function homeOf(env: Env): string {
+  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The folders whose memory files apply to `cwd`, outermost first: from the repository root (the
+ * nearest folder holding `.git`) down to cwd. Outside a repository the walk stops below the home
+ * folder (whose files are the user's own) or at the filesystem root.
+ */
+export async function memoryFolders(cwd: string, env: Env): Promise<string[]> {
+  const start = resolve(cwd);
+  const chain: string[] = [];
+  for (let dir = start; ; dir = dirname(dir)) {
+    chain.push(dir);
+    if (dir === parse(dir).root) break;
+  }
+  // One parallel probe for `.git` in every ancestor, instead of a sequential walk.
+  const hasGit = await Promise.all(chain.map((dir) => exists(join(dir, '.git'))));
+  const repoIndex = hasGit.indexOf(true);
+  if (repoIndex >= 0) return chain.slice(0, repoIndex + 1).reverse();
+  const home = resolve(homeOf(env));
+  const homeIndex = chain.indexOf(home);
+  // cwd = home: home is the project; cwd below home: stop short of it; elsewhere: up to the root.
+  const top = homeIndex === 0 ? 1 : homeIndex > 0 ? homeIndex : chain.length;
+  return chain.slice(0, top).reverse();
+}
+
+/** Reads the given candidates in parallel and expands the imports of those that exist. */
+export async function readMemoryCandidates(
+  candidates: readonly { path: string; kind: MemoryKind }[],
+  home: string,
+  seen: Set<string>,
+): Promise<MemoryFile[]> {
+  const fresh = candidates.filter((c) => !seen.has(c.path));
+  for (const c of fresh) seen.add(c.path);
+  const contents = await Promise.all(fresh.map((c) => readIfPresent(c.path)));
+  const roots: MemoryFile[] = [];
+  fresh.forEach((c, i) => {
+    const content = contents[i];
+    if (content !== undefined && content.trim() !== '') roots.push({ path: c.path, content, kind: c.kind });
+  });
+  const expanded = await Promise.all(roots.map((file) => withImports(file, home, seen)));
+  return expanded.flat();
+}
+
+/** Every memory file that applies at start-up, in the order they go into the prompt. */
+export async function loadMemoryFiles(options: { cwd: string; env: Env }): Promise<MemoryFile[]> {
+  const { cwd, env } = options;
+  const folders = await memoryFolders(cwd, env);
+  const candidates = [...userMemoryPaths(env), ...folders.flatMap(folderMemoryPaths)];
+  return readMemoryCandidates(candidates, homeOf(env), new Set());
+}
+
+/** True when `path` is `dir` or inside it. */
+export function isWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..');
+}

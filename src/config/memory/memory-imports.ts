@@ -1,0 +1,90 @@
+/**
+ * `@path` imports inside memory files. An import is an `@` that starts a word and names a file:
+ * relative to the importing file, `~/` for the home folder, or absolute. Text in fenced code
+ * blocks and inline code spans is never scanned, so examples such as `@decorator` stay inert.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+/** How many import hops below a top-level memory file are followed. */
+export const MAX_IMPORT_DEPTH = 5;
+
+export type MemoryKind = 'user' | 'project' | 'local' | 'nested';
+
+export type MemoryFile = {
+  path: string;
+  content: string;
+  kind: MemoryKind;
+  /** Set for a file pulled in by an `@path` import: the file that imported it. */
+  importedBy?: string;
+};
+
+const FENCE = /^\s*(```|~~~)/;
+const INLINE_CODE = /`[^`]*`/g;
+const IMPORT = /(?:^|\s)@((?:~\/|\/|\.{1,2}\/|[A-Za-z0-9_])[^\s`]*)/g;
+// Sentence punctuation after a path belongs to the prose, not the file name.
+const TRAILING = /[.,;:!?)\]}'"]+$/;
+
+/** The import targets written in a memory file, in order, as written (not resolved). */
+export function findImports(content: string): string[] {
+  const found: string[] = [];
+  let fence: string | undefined;
+  for (const line of content.split('\n')) {
+    const marker = FENCE.exec(line)?.[1];
+    if (marker !== undefined) {
+      if (fence === undefined) fence = marker;
+      else if (marker === fence) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined || !line.includes('@')) continue;
+    for (const match of line.replace(INLINE_CODE, ' ').matchAll(IMPORT)) {
+      const target = (match[1] ?? '').replace(TRAILING, '');
+      if (target !== '') found.push(target);
+    }
+  }
+  return found;
+}
+
+/** The absolute path an import refers to. */
+export function resolveImport(target: string, importingFile: string, home: string): string {
+  if (target.startsWith('~/')) return join(home, target.slice(2));
+  if (isAbsolute(target)) return resolve(target);
+  return resolve(dirname(importingFile), target);
+}
+
+/** The file's text, or undefined when it cannot be read as a file (missing, a folder, no access). */
+export async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The file followed by everything it imports, depth first in the order written. `seen` spans the
+ * whole load: a file already included (or an import cycle back to an ancestor) is skipped, so
+ * each file appears once, at its first mention.
+ */
+export async function withImports(
+  file: MemoryFile,
+  home: string,
+  seen: Set<string>,
+  depth = 0,
+): Promise<MemoryFile[]> {
+  if (depth >= MAX_IMPORT_DEPTH) return [file];
+  const targets = findImports(file.content)
+    .map((target) => resolveImport(target, file.path, home))
+    .filter((path) => !seen.has(path));
+  for (const path of targets) seen.add(path);
+  // Siblings are read in parallel; their own imports expand afterwards, in written order.
+  const contents = await Promise.all(targets.map(readIfPresent));
+  const out: MemoryFile[] = [file];
+  for (let i = 0; i < targets.length; i++) {
+    const content = contents[i];
+    if (content === undefined) continue;
+    const child: MemoryFile = { path: targets[i] as string, content, kind: file.kind, importedBy: file.path };
+    out.push(...(await withImports(child, home, seen, depth + 1)));
+  }
+  return out;
+}

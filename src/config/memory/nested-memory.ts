@@ -1,0 +1,64 @@
+/**
+ * Memory files in subfolders of the project load when a tool first touches something in that
+ * subfolder, once per session: the tracker remembers every file it has handed out (across turns,
+ * and across compactions when the caller re-attaches them) so the same instructions never enter
+ * the conversation twice.
+ */
+import { stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { Env } from '../paths';
+import { folderMemoryPaths, homeOf, isWithin, readMemoryCandidates } from './memory-files';
+import type { MemoryFile } from './memory-imports';
+
+export class NestedMemoryTracker {
+  private readonly loaded = new Set<string>();
+  private readonly root: string;
+  private readonly home: string;
+
+  constructor(options: { projectRoot: string; env: Env; alreadyLoaded?: Iterable<string> }) {
+    this.root = resolve(options.projectRoot);
+    this.home = homeOf(options.env);
+    for (const path of options.alreadyLoaded ?? []) this.loaded.add(resolve(path));
+  }
+
+  /** Paths handed out so far (for the transcript, or to seed a resumed session's tracker). */
+  get loadedPaths(): readonly string[] {
+    return [...this.loaded];
+  }
+
+  markLoaded(paths: Iterable<string>): void {
+    for (const path of paths) this.loaded.add(resolve(path));
+  }
+
+  /**
+   * The memory files of the folders strictly below the project root down to the folder of
+   * `touchedPath` (the path itself when it is a folder) that were not handed out before, outermost
+   * first. The root's own files are the start-up load's business; paths outside the root get none.
+   */
+  async filesFor(touchedPath: string): Promise<MemoryFile[]> {
+    const target = resolve(this.root, touchedPath);
+    if (!isWithin(this.root, target) || target === this.root) return [];
+    const folder = (await isDirectory(target)) ? target : dirname(target);
+    const rel = relative(this.root, folder);
+    if (rel === '') return [];
+    const folders: string[] = [];
+    let dir = this.root;
+    for (const part of rel.split(sep)) {
+      dir = join(dir, part);
+      folders.push(dir);
+    }
+    const candidates = folders
+      .flatMap(folderMemoryPaths)
+      .map((c) => ({ path: c.path, kind: 'nested' as const }));
+    // The shared set marks every candidate probed, so a folder without files is not probed again.
+    return readMemoryCandidates(candidates, this.home, this.loaded);
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}

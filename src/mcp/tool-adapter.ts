@@ -1,0 +1,111 @@
+/**
+ * Turns one MCP tool into a Yoke tool named `mcp__<server>__<tool>`. Used for in-process SDK
+ * servers and for real MCP servers alike: the caller supplies how to run `tools/call`, the adapter
+ * owns naming, schema pass-through, tiers and result mapping.
+ */
+import { z } from 'zod';
+import type { ImageBlock, JsonSchemaObject, TextBlock } from '../model/types';
+import { type AnyTool, buildTool } from '../tools/tool';
+
+/** A tool as `tools/list` describes it. */
+export type McpToolDescriptor = {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean };
+};
+
+/** A `tools/call` result; content items Yoke cannot show the model become text notes. */
+export type McpCallToolResult = {
+  content?: Array<Record<string, unknown>>;
+  structuredContent?: unknown;
+  isError?: boolean;
+};
+
+export type McpToolCaller = (
+  args: Record<string, unknown>,
+  options: { signal: AbortSignal; toolUseId?: string },
+) => Promise<McpCallToolResult>;
+
+/** API tool names allow `[a-zA-Z0-9_-]`; anything else a server uses becomes `_`. */
+export function mcpToolName(serverName: string, toolName: string): string {
+  const clean = (part: string) => part.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return `mcp__${clean(serverName)}__${clean(toolName)}`;
+}
+
+// The server validates its own input; Yoke only insists on an object so a bad call is still a call.
+const permissiveInput = z.record(z.string(), z.unknown());
+
+export function createMcpTool(serverName: string, tool: McpToolDescriptor, callTool: McpToolCaller): AnyTool {
+  const readOnly = tool.annotations?.readOnlyHint === true;
+  const name = mcpToolName(serverName, tool.name);
+  return buildTool<Record<string, unknown>, McpCallToolResult>({
+    name,
+    tier: readOnly ? 'read' : 'exec',
+    isMcp: true,
+    inputSchema: permissiveInput,
+    inputJsonSchema: toInputJsonSchema(tool.inputSchema),
+    prompt: tool.description ?? `The ${tool.name} tool of the ${serverName} MCP server.`,
+    description: () => `${serverName}: ${tool.annotations?.title ?? tool.name}`,
+    isReadOnly: () => readOnly,
+    isConcurrencySafe: () => readOnly,
+    isDestructive: () => tool.annotations?.destructiveHint === true,
+    // MCP has `notifications/cancelled`, so an interrupt can stop a running call.
+    interruptBehavior: () => 'cancel',
+    toAutoClassifierInput: (input) => `${name} ${JSON.stringify(input)}`,
+    async call(input, context) {
+      const result = await callTool(input, { signal: context.abortSignal });
+      return { data: result, content: toToolResultContent(result), isError: result.isError === true };
+    },
+  });
+}
+
+function toInputJsonSchema(schema: Record<string, unknown> | undefined): JsonSchemaObject {
+  if (schema?.type !== 'object') return { type: 'object', properties: {} };
+  const { $schema: _dropped, ...rest } = schema;
+  return rest as JsonSchemaObject;
+}
+
+/** MCP content → what the model sees. Text and images pass through; other kinds are described. */
+export function toToolResultContent(result: McpCallToolResult): string | Array<TextBlock | ImageBlock> {
+  const blocks: Array<TextBlock | ImageBlock> = [];
+  for (const item of result.content ?? []) {
+    const block = toBlock(item);
+    if (block) blocks.push(block);
+  }
+  if (blocks.length === 0 && result.structuredContent !== undefined) {
+    return JSON.stringify(result.structuredContent);
+  }
+  if (blocks.every((block) => block.type === 'text')) {
+    return blocks.map((block) => (block as TextBlock).text).join('\n');
+  }
+  return blocks;
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+function toBlock(item: Record<string, unknown>): TextBlock | ImageBlock | undefined {
+  switch (item.type) {
+    case 'text':
+      return { type: 'text', text: String(item.text ?? '') };
+    case 'image': {
+      const mediaType = String(item.mimeType ?? '');
+      if (!IMAGE_TYPES.has(mediaType) || typeof item.data !== 'string') {
+        return { type: 'text', text: `[image of unsupported type ${mediaType || 'unknown'} omitted]` };
+      }
+      return {
+        type: 'image',
+        source: { type: 'base64', media_type: mediaType as 'image/png', data: item.data },
+      };
+    }
+    case 'resource': {
+      const resource = (item.resource ?? {}) as Record<string, unknown>;
+      if (typeof resource.text === 'string') return { type: 'text', text: resource.text };
+      return { type: 'text', text: `[binary resource ${String(resource.uri ?? '')} omitted]` };
+    }
+    case 'resource_link':
+      return { type: 'text', text: `[resource ${String(item.name ?? '')}: ${String(item.uri ?? '')}]` };
+    default:
+      return { type: 'text', text: `[${String(item.type)} content omitted]` };
+  }
+}

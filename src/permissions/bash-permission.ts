@@ -1,0 +1,253 @@
+/**
+ * Rules for Bash, checked on every unit of the real parse. A line is allowed only when every
+ * unit is; a deny on any unit (nested ones included) denies the line. Broad rules (prefix,
+ * wildcard, bare `Bash`) never cover code strings, substitutions, destructive commands, dangerous
+ * env prefixes, commands named by path or with non-ASCII names; exact rules name what the user
+ * saw and may. Paths outside the working directories and writes need approval or a path rule.
+ */
+import { isFileWrite } from '../services/bash-parser';
+import { allowRuleMatchesUnit, compileBashRule, denyRuleMatchesUnit, isBroad } from './bash-rule-match';
+import {
+  byPrecedence,
+  describeRule,
+  type Evaluation,
+  type EvaluationEnv,
+  emptyEvaluation,
+} from './evaluation';
+import { isInsideAny, pathMatchesRule } from './path-rules';
+import {
+  allUnits,
+  analyzeShellCommand,
+  isTransparentWrapper,
+  type ShellUnit,
+  type TouchedPath,
+} from './shell-analysis';
+import type { PermissionRule } from './types';
+
+type Status = 'rule' | 'safe' | 'edit' | 'no';
+const RANK: Record<Status, number> = { rule: 0, safe: 0, edit: 1, no: 2 };
+const worst = (a: Status, b: Status): Status => (RANK[b] > RANK[a] ? b : a);
+
+const pathRules = (
+  rules: readonly PermissionRule[],
+  tool: 'Read' | 'Edit',
+  behavior: PermissionRule['behavior'],
+) =>
+  byPrecedence(
+    rules.filter((r) => r.toolName === tool && r.behavior === behavior && r.ruleContent !== undefined),
+  );
+
+class BashEvaluator {
+  readonly result: Evaluation = emptyEvaluation();
+  private readonly bashRules: PermissionRule[];
+
+  constructor(private readonly env: EvaluationEnv) {
+    this.bashRules = byPrecedence(env.rules.filter((r) => r.toolName === 'Bash'));
+  }
+
+  private rules(behavior: PermissionRule['behavior']) {
+    return this.bashRules.filter((r) => r.behavior === behavior);
+  }
+
+  private pathRule(
+    path: string,
+    tool: 'Read' | 'Edit',
+    behavior: PermissionRule['behavior'],
+  ): PermissionRule | undefined {
+    return pathRules(this.env.rules, tool, behavior).find((r) =>
+      pathMatchesRule(path, r.ruleContent as string, r.source, this.env.roots),
+    );
+  }
+
+  async findDeny(
+    units: readonly ShellUnit[],
+  ): Promise<{ message: string; rule?: PermissionRule } | undefined> {
+    for (const unit of allUnits(units)) {
+      for (const rule of this.rules('deny')) {
+        if (denyRuleMatchesUnit(await compileBashRule(rule.ruleContent), unit))
+          return { rule, message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` may not run.` };
+      }
+      for (const touched of unit.writes) {
+        const rule = touched.path && this.pathRule(touched.path, 'Edit', 'deny');
+        if (rule)
+          return {
+            rule,
+            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` writes ${touched.text}.`,
+          };
+      }
+      for (const touched of unit.reads) {
+        const rule = touched.path && this.pathRule(touched.path, 'Read', 'deny');
+        if (rule)
+          return {
+            rule,
+            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` reads ${touched.text}.`,
+          };
+      }
+    }
+    return undefined;
+  }
+
+  async findAsk(units: readonly ShellUnit[]): Promise<PermissionRule | undefined> {
+    for (const unit of allUnits(units)) {
+      for (const rule of this.rules('ask')) {
+        if (denyRuleMatchesUnit(await compileBashRule(rule.ruleContent), unit)) return rule;
+      }
+    }
+    return undefined;
+  }
+
+  private reason(text: string): void {
+    if (!this.result.reasons.includes(text)) this.result.reasons.push(text);
+  }
+
+  /** Reads outside the working dirs need a Read rule; unknown paths spoil only the read-only proof. */
+  private readsOk(unit: ShellUnit, status: Status): Status {
+    let out = status;
+    for (const touched of unit.reads) {
+      if (touched.path === undefined) {
+        if (status === 'safe') out = worst(out, 'no');
+        if (status === 'safe') this.reason(`${touched.text} is only known when the command runs`);
+      } else if (
+        !isInsideAny(touched.path, this.env.workingDirs) &&
+        !this.pathRule(touched.path, 'Read', 'allow')
+      ) {
+        this.reason(`${touched.text} is outside the project`);
+        out = 'no';
+      }
+    }
+    return out;
+  }
+
+  private writesOk(unit: ShellUnit, status: Status): Status {
+    let out = status;
+    for (const touched of unit.writes) {
+      if (touched.path === undefined) {
+        this.reason(`writes to ${touched.text}, which is only known when the command runs`);
+        out = 'no';
+      } else if (!isInsideAny(touched.path, this.env.workingDirs)) {
+        this.reason(`writes ${touched.text} outside the project`);
+        out = 'no';
+      } else if (touched.viaRedirect && !this.pathRule(touched.path, 'Edit', 'allow')) {
+        // A rule for the command is not a rule for the file its output is sent to.
+        out = worst(out, 'edit');
+      }
+    }
+    return out;
+  }
+
+  async status(unit: ShellUnit): Promise<Status> {
+    const allows = this.rules('allow');
+    if (!unit.dangerousEnv) {
+      for (const rule of allows) {
+        const compiled = await compileBashRule(rule.ruleContent);
+        if (isBroad(compiled)) continue;
+        // The exact command and its redirects: everything was shown, nothing left to check.
+        if (allowRuleMatchesUnit(compiled, unit)) {
+          this.result.allowRule ??= rule;
+          return 'rule';
+        }
+        // The exact command, but output sent to a file: that write is checked on its own.
+        if (allowRuleMatchesUnit(compiled, unit, true)) {
+          this.result.allowRule ??= rule;
+          return this.writesOk({ ...unit, writes: unit.writes.filter((w) => w.viaRedirect) }, 'rule');
+        }
+      }
+    }
+    if (unit.kind !== 'command') return this.writesOk(unit, unit.dangerousEnv ? 'no' : 'safe');
+    if (unit.argv[0]?.dynamic)
+      this.reason(`the command name ${unit.argv[0].text} is only known when it runs`);
+    if (unit.dangerousEnv) this.reason(`${unit.dangerousEnv}= changes which code runs`);
+    if (unit.nonAsciiName)
+      this.reason(`the command name \`${unit.argv[0]?.text}\` contains non-ASCII characters`);
+    if (unit.evalLike) this.reason(unit.evalLike);
+    if (unit.substitution) this.reason('it runs a command substitution');
+    if (unit.dangerousEnv || unit.nonAsciiName || unit.evalLike || unit.substitution || unit.argv[0]?.dynamic)
+      return 'no';
+
+    let status: Status = 'no';
+    if (isTransparentWrapper(unit)) {
+      status = 'rule';
+      for (const child of unit.children) status = worst(status, await this.status(child));
+    } else if (!unit.destructive && !unit.pathName) {
+      for (const rule of allows) {
+        if (allowRuleMatchesUnit(await compileBashRule(rule.ruleContent), unit)) {
+          this.result.allowRule ??= rule;
+          status = 'rule';
+          break;
+        }
+      }
+    }
+    if (status === 'no' && unit.readOnlyCommand) status = 'safe';
+    if (status === 'no' && unit.fileWriting && !unit.destructive) status = 'edit';
+    if (status !== 'no' && !isTransparentWrapper(unit)) {
+      for (const child of unit.children) status = worst(status, await this.status(child));
+    }
+    return this.writesOk(unit, this.readsOk(unit, status));
+  }
+
+  suggestionFor(unit: ShellUnit): string | undefined {
+    if (unit.kind !== 'command' || unit.dangerousEnv || unit.nonAsciiName) return undefined;
+    const redirects = unit.redirects.filter((r) => isFileWrite(r) && !r.inherited).map((r) => r.text);
+    return `Bash(${[unit.text, ...redirects].join(' ')})`;
+  }
+}
+
+const touchesOnlyKnown = (paths: readonly TouchedPath[]) => paths.every((p) => p.path !== undefined);
+
+/** Rules and facts for one Bash command line. */
+export async function evaluateBash(command: string, env: EvaluationEnv): Promise<Evaluation> {
+  const evaluator = new BashEvaluator(env);
+  const result = evaluator.result;
+  const analysis = await analyzeShellCommand(command, { cwd: env.roots.cwd, home: env.roots.home });
+  const denied = await evaluator.findDeny(analysis.units);
+  if (denied) return { ...result, denied };
+
+  for (const unit of allUnits(analysis.units)) {
+    if (unit.destructive && !result.warnings.includes(unit.destructive))
+      result.warnings.push(unit.destructive);
+    if (unit.dangerousEnv) result.hardReasons.push(`${unit.dangerousEnv}= prefix`);
+    if (unit.nonAsciiName) result.hardReasons.push('non-ASCII command name');
+  }
+  if (analysis.forkBomb)
+    result.warnings.push('this defines a function that spawns itself without end (a fork bomb)');
+  if (result.warnings.length > 0) result.hardReasons.push('destructive command');
+  if (analysis.parseError) {
+    result.hardReasons.push('unparsable command');
+    result.reasons.push('the command could not be parsed reliably');
+  }
+
+  const trimmed = command.trim();
+  const whole = (behavior: PermissionRule['behavior']) =>
+    byPrecedence(env.rules).find(
+      (r) => r.toolName === 'Bash' && r.behavior === behavior && r.ruleContent?.trim() === trimmed,
+    );
+  const askRule = whole('ask') ?? (await evaluator.findAsk(analysis.units));
+  if (askRule) {
+    result.askRule = askRule;
+    result.hardReasons.push('ask rule');
+  }
+  const wholeAllow = whole('allow');
+  if (wholeAllow && !analysis.parseError)
+    return { ...result, allowed: true, allowRule: wholeAllow, editsInside: true };
+  if (analysis.parseError || analysis.units.length === 0) return result;
+
+  let overall: Status = 'rule';
+  for (const unit of analysis.units) {
+    const status = await evaluator.status(unit);
+    overall = worst(overall, status);
+    const suggestion = status === 'rule' || status === 'safe' ? undefined : evaluator.suggestionFor(unit);
+    if (suggestion && !result.suggestions.includes(suggestion)) result.suggestions.push(suggestion);
+  }
+  if (analysis.forkBomb) overall = 'no';
+  const everyUnit = [...allUnits(analysis.units)];
+  result.readOnly =
+    !analysis.hasSubstitution &&
+    !analysis.forkBomb &&
+    overall !== 'no' &&
+    analysis.units.every((u) => u.readOnly && !u.evalLike) &&
+    everyUnit.every((u) => touchesOnlyKnown(u.reads) && u.writes.length === 0);
+  result.onlyReads = !analysis.hasSubstitution && analysis.units.every((u) => u.readOnly && !u.evalLike);
+  result.allowed = overall === 'rule' || overall === 'safe';
+  result.editsInside = overall !== 'no';
+  return result;
+}

@@ -1,0 +1,144 @@
+/** The auto-mode classifier: strict answers, fail-closed errors, speculation, and one real call. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startMockServer } from '../testing/mock-server';
+import { createCanUseTool } from './can-use-tool';
+import {
+  type AutoClassifier,
+  classifySafely,
+  createModelClassifier,
+  parseClassifierAnswer,
+} from './classifier';
+import { CORPUS_TOOLS, HOME, PROJECT } from './corpus-test-support';
+import type { CanUseToolRequest, PermissionPrompt } from './types';
+
+const signal = () => new AbortController().signal;
+
+function autoPipeline(classifier: AutoClassifier, prompt?: PermissionPrompt) {
+  const options = {
+    getContext: () => ({ mode: 'auto' as const, rules: [], additionalDirectories: [] }),
+    tools: CORPUS_TOOLS,
+    projectRoot: PROJECT,
+    home: HOME,
+    classifier,
+    getUserRequest: () => 'run the tests',
+  };
+  return createCanUseTool(prompt ? { ...options, prompt } : options);
+}
+
+const bash = (command: string): CanUseToolRequest => ({
+  toolName: 'Bash',
+  input: { command },
+  toolUseId: 'toolu_1',
+  toolPermission: { behavior: 'passthrough' },
+  isReadOnly: false,
+  signal: signal(),
+});
+
+describe('parseClassifierAnswer', () => {
+  it('accepts only the strict tiny JSON', () => {
+    expect(parseClassifierAnswer('{"decision":"allow","reason":"runs the tests"}')).toEqual({
+      behavior: 'allow',
+      reason: 'runs the tests',
+    });
+    expect(parseClassifierAnswer(' {"decision":"ask","reason":"deletes files"}\n')).toEqual({
+      behavior: 'ask',
+      reason: 'deletes files',
+    });
+    for (const bad of [
+      'allow',
+      '```json\n{"decision":"allow","reason":"x"}\n```',
+      '{"decision":"yes","reason":"x"}',
+      '{"decision":"allow"}',
+      '{"decision":"allow","reason":"x","extra":1}',
+      '[]',
+    ]) {
+      expect(parseClassifierAnswer(bad).behavior).toBe('ask');
+    }
+  });
+});
+
+describe('auto mode with an injected classifier', () => {
+  it('allows what the classifier allows, with its reason', async () => {
+    const classifier = vi.fn<AutoClassifier>(async () => ({ behavior: 'allow', reason: 'runs the tests' }));
+    const decision = await autoPipeline(classifier)(bash('npm test'));
+    expect(decision).toEqual({
+      behavior: 'allow',
+      decisionReason: { type: 'classifier', reason: 'runs the tests' },
+    });
+    expect(classifier.mock.calls[0]?.[0]).toMatchObject({ toolName: 'Bash', userRequest: 'run the tests' });
+  });
+
+  it('asks when the classifier asks, fails or times out', async () => {
+    const prompt = vi.fn<PermissionPrompt>(async () => ({ behavior: 'deny', message: 'no' }));
+    await autoPipeline(async () => ({ behavior: 'ask', reason: 'unclear' }), prompt)(bash('npm test'));
+    await autoPipeline(async () => Promise.reject(new Error('boom')), prompt)(bash('npm test'));
+    expect(prompt.mock.calls.map(([r]) => r.message)).toEqual([
+      expect.stringContaining('did not allow it: unclear'),
+      expect.stringContaining('the classifier failed: boom'),
+    ]);
+    const never: AutoClassifier = () => new Promise(() => {});
+    expect(
+      await classifySafely(never, { toolName: 'Bash', action: 'ls', userRequest: '', signal: signal() }, 20),
+    ).toEqual({
+      behavior: 'ask',
+      reason: 'the classifier timed out',
+    });
+  });
+
+  it('never lets the classifier decide destructive commands or read what rules already allow', async () => {
+    const classifier = vi.fn<AutoClassifier>(async () => ({ behavior: 'allow', reason: 'fine' }));
+    const canUseTool = autoPipeline(classifier);
+    expect((await canUseTool(bash('rm -rf build'))).behavior).toBe('deny');
+    expect((await canUseTool(bash('ls'))).behavior).toBe('allow');
+    expect(classifier).not.toHaveBeenCalled();
+  });
+
+  it('uses a speculative classification started before the hooks, and cancels it when unused', async () => {
+    const classifier = vi.fn<AutoClassifier>(async () => ({ behavior: 'allow', reason: 'speculated' }));
+    const canUseTool = autoPipeline(classifier);
+    const speculative = canUseTool.startSpeculativeClassification?.({
+      toolName: 'Bash',
+      input: { command: 'npm test' },
+      signal: signal(),
+    });
+    expect(speculative).toBeDefined();
+    const decision = await canUseTool({ ...bash('npm test'), speculativeClassification: speculative });
+    expect(decision.decisionReason).toEqual({ type: 'classifier', reason: 'speculated' });
+    expect(classifier).toHaveBeenCalledOnce();
+    expect(
+      canUseTool.startSpeculativeClassification?.({ toolName: 'Read', input: {}, signal: signal() }),
+    ).toBeUndefined();
+  });
+});
+
+describe('the model classifier against the mock server', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => close?.());
+
+  it('sends the action and the user request to the fast model and parses its answer', async () => {
+    const server = await startMockServer({
+      scenario: [
+        {
+          reply: {
+            content: [{ type: 'text', text: '{"decision":"allow","reason":"runs the project tests"}' }],
+          },
+        },
+      ],
+    });
+    close = server.close;
+    const classifier = createModelClassifier({
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url },
+    });
+    const verdict = await classifySafely(classifier, {
+      toolName: 'Bash',
+      action: 'npm test',
+      userRequest: 'run the tests',
+      signal: signal(),
+    });
+    expect(verdict).toEqual({ behavior: 'allow', reason: 'runs the project tests' });
+    const body = JSON.stringify(server.requests[0]?.body);
+    expect(body).toContain('npm test');
+    expect(body).toContain('run the tests');
+    expect(body).toContain('claude-');
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The verdict of rules and facts about one call, before mode and prompt: what a deny, ask or
+ * allow rule says, whether the call is provably read-only or an edit inside the working
+ * directories, and what to tell the person asked. Both the Bash and the other-tool evaluators
+ * produce it; `createCanUseTool` turns it into a decision for the current mode.
+ */
+import type { PathRoots } from './path-rules';
+import type { PermissionRule } from './types';
+
+export type Evaluation = {
+  denied?: { message: string; rule?: PermissionRule };
+  askRule?: PermissionRule;
+  /** Rules (or the read-only fast path) cover the whole call. */
+  allowed: boolean;
+  allowRule?: PermissionRule;
+  /** Proven read-only, every path inside the working directories (or granted by a Read rule). */
+  readOnly: boolean;
+  /** Only reads, wherever (plan mode lets these through to the normal checks and denies the rest). */
+  onlyReads: boolean;
+  /** Only file edits and file-writing commands inside the working directories remain. */
+  editsInside: boolean;
+  /** Reasons no classifier may decide this call (parse errors, destructive commands, …). */
+  hardReasons: string[];
+  warnings: string[];
+  /** Why approval is needed, one short phrase each. */
+  reasons: string[];
+  /** Rules an "always allow" answer would add: exactly what is shown, nothing wider. */
+  suggestions: string[];
+};
+
+export const emptyEvaluation = (): Evaluation => ({
+  allowed: false,
+  readOnly: false,
+  onlyReads: false,
+  editsInside: false,
+  hardReasons: [],
+  warnings: [],
+  reasons: [],
+  suggestions: [],
+});
+
+export type EvaluationEnv = {
+  rules: readonly PermissionRule[];
+  roots: PathRoots & { home: string };
+  /** The project root and the added directories. */
+  workingDirs: readonly string[];
+};
+
+/** Policy rules first, so a reason names the policy when both a policy and a user rule match. */
+export function byPrecedence(rules: readonly PermissionRule[]): PermissionRule[] {
+  return [...rules].sort(
+    (a, b) => Number(b.source === 'policySettings') - Number(a.source === 'policySettings'),
+  );
+}
+
+export const describeRule = (rule: PermissionRule): string =>
+  `${rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`} (${rule.source})`;

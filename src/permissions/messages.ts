@@ -1,0 +1,46 @@
+/**
+ * The words of the pipeline: what the person asked sees, and what a headless run says instead
+ * of asking — always naming the exact rule that would allow the call.
+ */
+import type { Evaluation } from './evaluation';
+import type { PermissionMode } from './types';
+
+export function callLabel(toolName: string, input: Record<string, unknown>): string {
+  if (toolName === 'Bash' && typeof input.command === 'string') return `Bash: ${input.command}`;
+  const target = input.file_path ?? input.notebook_path ?? input.url ?? input.path ?? input.pattern;
+  return typeof target === 'string' ? `${toolName}: ${target}` : toolName;
+}
+
+export function askMessage(label: string, evaluation: Evaluation, extra?: string): string {
+  const parts = [`Allow ${label}?`];
+  if (evaluation.askRule) {
+    const { toolName, ruleContent, source } = evaluation.askRule;
+    parts.push(
+      `The rule ${ruleContent === undefined ? toolName : `${toolName}(${ruleContent})`} (${source}) asks first.`,
+    );
+  }
+  if (evaluation.reasons.length > 0) parts.push(`Needs approval: ${evaluation.reasons.join('; ')}.`);
+  for (const warning of evaluation.warnings) parts.push(`Warning: ${warning}.`);
+  if (extra) parts.push(extra);
+  return parts.join(' ');
+}
+
+/** How to allow the call next time, for messages that cannot ask. */
+export function howToAllow(suggestions: readonly string[]): string {
+  if (suggestions.length === 0) {
+    return 'No rule can allow it as written; rewrite the command in plain form or run it yourself.';
+  }
+  const quoted = suggestions.map((s) => `"${s}"`);
+  return `To allow it, add ${quoted.join(', ')} to permissions.allow in .yoke/settings.json or pass --allowedTools ${quoted.join(' ')}.`;
+}
+
+export function headlessDenyMessage(label: string, evaluation: Evaluation, mode: PermissionMode): string {
+  const why = mode === 'dontAsk' ? 'permission mode dontAsk never asks' : 'no one is here to approve it';
+  const detail = evaluation.reasons.length > 0 ? ` (${evaluation.reasons.join('; ')})` : '';
+  const warnings = evaluation.warnings.map((w) => ` Warning: ${w}.`).join('');
+  return `Permission for ${label} was not granted: ${why}${detail}.${warnings} ${howToAllow(evaluation.suggestions)}`;
+}
+
+export function planModeMessage(label: string): string {
+  return `Plan mode allows only reading: ${label} would change something. Finish the plan and call ExitPlanMode; once it is approved, the change can run.`;
+}

@@ -1,0 +1,89 @@
+/** Rule strings, and settings → permission context. */
+import { describe, expect, it } from 'vitest';
+import { buildPermissionContext, splitRuleList } from './permission-context';
+import { formatRule, parseRuleValue } from './rule-string';
+
+describe('rule strings', () => {
+  it('parses and formats Tool and Tool(specifier), resolving aliases', () => {
+    expect(parseRuleValue('Bash(npm run:*)')).toEqual({ toolName: 'Bash', ruleContent: 'npm run:*' });
+    expect(parseRuleValue('Bash(echo (x))')).toEqual({ toolName: 'Bash', ruleContent: 'echo (x)' });
+    expect(parseRuleValue('Read')).toEqual({ toolName: 'Read' });
+    expect(parseRuleValue('Bash(*)')).toEqual({ toolName: 'Bash' });
+    expect(parseRuleValue('Task(Explore)')).toEqual({ toolName: 'Agent', ruleContent: 'Explore' });
+    expect(parseRuleValue('KillShell')).toEqual({ toolName: 'TaskStop' });
+    expect(parseRuleValue('mcp__db__*')).toEqual({ toolName: 'mcp__db__*' });
+    expect(parseRuleValue('Bash(unclosed')).toBeUndefined();
+    expect(parseRuleValue('')).toBeUndefined();
+    expect(formatRule({ toolName: 'WebFetch', ruleContent: 'domain:example.com' })).toBe(
+      'WebFetch(domain:example.com)',
+    );
+  });
+
+  it('splits --allowedTools lists on commas and spaces outside parentheses', () => {
+    expect(splitRuleList(['Bash(npm test),Read', 'Edit(src/**) WebFetch'])).toEqual([
+      'Bash(npm test)',
+      'Read',
+      'Edit(src/**)',
+      'WebFetch',
+    ]);
+  });
+});
+
+describe('buildPermissionContext', () => {
+  it('tags each rule with its source and adds CLI rules', () => {
+    const context = buildPermissionContext({
+      settingsSources: [
+        { source: 'userSettings', settings: { permissions: { allow: ['Bash(npm test)'] } } },
+        { source: 'policySettings', settings: { permissions: { deny: ['WebFetch'] } } },
+      ],
+      cliAllowed: ['Read'],
+      cliDisallowed: ['Bash(rm:*)'],
+      cwd: '/p',
+    });
+    expect(context.rules).toEqual([
+      { toolName: 'Bash', ruleContent: 'npm test', behavior: 'allow', source: 'userSettings' },
+      { toolName: 'WebFetch', behavior: 'deny', source: 'policySettings' },
+      { toolName: 'Bash', ruleContent: 'rm:*', behavior: 'deny', source: 'cliArg' },
+      { toolName: 'Read', behavior: 'allow', source: 'cliArg' },
+    ]);
+    expect(context.mode).toBe('default');
+  });
+
+  it('takes the mode from the flag, else settings; project settings cannot escalate; bypass can be disabled', () => {
+    const src = (
+      source: 'projectSettings' | 'localSettings',
+      defaultMode: 'acceptEdits' | 'bypassPermissions' | 'plan',
+    ) => ({
+      source,
+      settings: { permissions: { defaultMode } },
+    });
+    expect(buildPermissionContext({ settingsSources: [src('localSettings', 'plan')] }).mode).toBe('plan');
+    expect(
+      buildPermissionContext({ settingsSources: [src('projectSettings', 'bypassPermissions')] }).mode,
+    ).toBe('default');
+    expect(buildPermissionContext({ settingsSources: [src('projectSettings', 'acceptEdits')] }).mode).toBe(
+      'default',
+    );
+    expect(
+      buildPermissionContext({ settingsSources: [src('localSettings', 'plan')], mode: 'acceptEdits' }).mode,
+    ).toBe('acceptEdits');
+    const disabled = {
+      source: 'policySettings' as const,
+      settings: { permissions: { disableBypassPermissionsMode: 'disable' as const } },
+    };
+    expect(buildPermissionContext({ settingsSources: [disabled], mode: 'bypassPermissions' }).mode).toBe(
+      'default',
+    );
+  });
+
+  it('resolves additional directories from settings and --add-dir', () => {
+    const context = buildPermissionContext({
+      settingsSources: [
+        { source: 'localSettings', settings: { permissions: { additionalDirectories: ['../lib'] } } },
+      ],
+      additionalDirectories: ['/data', '../lib'],
+      cwd: '/work/app',
+    });
+    expect(context.additionalDirectories).toEqual(['/work/lib', '/data']);
+  });
+});

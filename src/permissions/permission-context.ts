@@ -1,0 +1,101 @@
+/**
+ * Loaded settings → `ToolPermissionContext`. Rules keep their source so a policy deny can be
+ * told apart from a user's, and the mode is chosen as Claude Code does: an explicit mode wins,
+ * else the highest source's `defaultMode` — except that project settings (shared, committed)
+ * may not escalate to `bypassPermissions`, `auto` or `acceptEdits`, and any source's
+ * `disableBypassPermissionsMode: "disable"` turns `bypassPermissions` into `default`.
+ */
+import { resolve } from 'node:path';
+import { parseRule } from './rule-string';
+import type {
+  PermissionMode,
+  PermissionRule,
+  RuleBehavior,
+  RuleSource,
+  ToolPermissionContext,
+} from './types';
+
+export type PermissionSettingsSource = {
+  source: RuleSource;
+  path?: string;
+  settings: {
+    permissions?: {
+      allow?: string[];
+      deny?: string[];
+      ask?: string[];
+      defaultMode?: PermissionMode;
+      additionalDirectories?: string[];
+      disableBypassPermissionsMode?: 'disable';
+    };
+  };
+};
+
+export type BuildPermissionContextOptions = {
+  /** Lowest precedence first, as `loadSettings` returns them. */
+  settingsSources: readonly PermissionSettingsSource[];
+  /** `--allowedTools` / `--disallowedTools` rule strings. */
+  cliAllowed?: readonly string[];
+  cliDisallowed?: readonly string[];
+  /** `--permission-mode`; when absent, settings decide. */
+  mode?: PermissionMode;
+  /** `--add-dir`, resolved against `cwd`. */
+  additionalDirectories?: readonly string[];
+  cwd?: string;
+};
+
+const ESCALATING: ReadonlySet<PermissionMode> = new Set(['bypassPermissions', 'auto', 'acceptEdits']);
+const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
+
+/** Splits `--allowedTools "Bash(npm test) Read"` style values: commas or spaces outside parentheses. */
+export function splitRuleList(values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = '';
+    for (const ch of value) {
+      if (ch === '(') depth++;
+      if (ch === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
+        if (current.trim()) out.push(current.trim());
+        current = '';
+      } else current += ch;
+    }
+    if (current.trim()) out.push(current.trim());
+  }
+  return out;
+}
+
+export function buildPermissionContext(options: BuildPermissionContextOptions): ToolPermissionContext {
+  const cwd = options.cwd ?? process.cwd();
+  const rules: PermissionRule[] = [];
+  const directories: string[] = [];
+  let settingsMode: PermissionMode | undefined;
+  let bypassDisabled = false;
+  for (const { source, settings } of options.settingsSources) {
+    const permissions = settings.permissions;
+    if (!permissions) continue;
+    for (const behavior of BEHAVIORS) {
+      for (const text of permissions[behavior] ?? []) {
+        const rule = parseRule(text, behavior, source);
+        if (rule) rules.push(rule);
+      }
+    }
+    for (const dir of permissions.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
+    const mode = permissions.defaultMode;
+    if (mode && !(source === 'projectSettings' && ESCALATING.has(mode))) settingsMode = mode;
+    if (permissions.disableBypassPermissionsMode === 'disable') bypassDisabled = true;
+  }
+  for (const [list, behavior] of [
+    [options.cliDisallowed, 'deny'],
+    [options.cliAllowed, 'allow'],
+  ] as const) {
+    for (const text of splitRuleList(list ?? [])) {
+      const rule = parseRule(text, behavior, 'cliArg');
+      if (rule) rules.push(rule);
+    }
+  }
+  for (const dir of options.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
+  let mode = options.mode ?? settingsMode ?? 'default';
+  if (mode === 'bypassPermissions' && bypassDisabled) mode = 'default';
+  return { mode, rules, additionalDirectories: [...new Set(directories)] };
+}

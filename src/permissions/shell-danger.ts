@@ -1,0 +1,212 @@
+/**
+ * What makes one shell command risky beyond what a rule says: env prefixes that change which code
+ * runs, commands that destroy data (these get a warning and are never covered by a broad rule),
+ * and the files a command writes (checked against Edit rules and the project boundary).
+ */
+import { isWithin } from './path-rules';
+
+/** Variables that change which program or library runs, or inject code into the shell or tool. */
+const DANGEROUS_ENV_VARS: ReadonlySet<string> = new Set([
+  'PATH',
+  'BASH_ENV',
+  'ENV',
+  'IFS',
+  'PS4',
+  'PROMPT_COMMAND',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'CDPATH',
+  'HOME',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PYTHONHOME',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'PERL5OPT',
+  'PERL5LIB',
+  'PERLLIB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
+  'PAGER',
+  'EDITOR',
+  'VISUAL',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'BROWSER',
+  'TMPDIR',
+  'ZDOTDIR',
+]);
+const DANGEROUS_ENV_PREFIXES = ['LD_', 'DYLD_', 'GIT_', 'NPM_CONFIG_', 'BASH_FUNC_'];
+
+export function isDangerousEnvVar(name: string): boolean {
+  const upper = name.toUpperCase();
+  return DANGEROUS_ENV_VARS.has(upper) || DANGEROUS_ENV_PREFIXES.some((prefix) => upper.startsWith(prefix));
+}
+
+/** A command name with anything but printable ASCII (Cyrillic `ѕudo`, fullwidth `ｒｍ`) never matches an allow rule. */
+export function hasNonAsciiName(name: string): boolean {
+  return /[^\x21-\x7e]/.test(name);
+}
+
+const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper\/|md|loop)/;
+
+export function isBlockDevice(path: string): boolean {
+  return BLOCK_DEVICE.test(path);
+}
+
+/** Short-option clusters (`-rf`) or long options that contain a letter or name. */
+function hasFlag(args: readonly string[], letters: string, long: readonly string[] = []): boolean {
+  return args.some(
+    (arg) =>
+      (/^-[^-]/.test(arg) && [...arg.slice(1)].some((ch) => letters.includes(ch))) ||
+      long.some((name) => arg === name || arg.startsWith(`${name}=`)),
+  );
+}
+
+const positional = (args: readonly string[]) => args.filter((arg) => !arg.startsWith('-'));
+
+const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace']);
+
+function gitWarning(args: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < args.length && (args[i] as string).startsWith('-'))
+    i += GIT_GLOBAL_WITH_VALUE.has(args[i] as string) ? 2 : 1;
+  const sub = args[i];
+  const rest = args.slice(i + 1);
+  if (
+    sub === 'push' &&
+    (hasFlag(rest, 'f', ['--force', '--force-with-lease', '--mirror', '--delete']) ||
+      rest.some((a) => a.startsWith('+') || a.startsWith(':')))
+  )
+    return 'git push --force/--delete rewrites or removes history on the remote';
+  if (sub === 'reset' && rest.includes('--hard')) return 'git reset --hard discards uncommitted changes';
+  if (sub === 'clean' && hasFlag(rest, 'f', ['--force'])) return 'git clean -f deletes untracked files';
+  if (sub === 'branch' && hasFlag(rest, 'D'))
+    return 'git branch -D deletes a branch without checking it is merged';
+  if ((sub === 'checkout' || sub === 'restore') && (rest.includes('.') || hasFlag(rest, 'f', ['--force'])))
+    return `git ${sub} discards uncommitted changes`;
+  if (sub === 'stash' && (rest[0] === 'clear' || rest[0] === 'drop'))
+    return 'git stash clear/drop deletes stashed work';
+  return undefined;
+}
+
+export type DangerContext = { cwd: string; tempDirs: readonly string[]; resolve: (path: string) => string };
+
+/**
+ * A one-line warning when the command can destroy data or the system, else undefined. Dynamic or
+ * glob arguments count as "anywhere" so `rm -rf $DIR` is never mistaken for a temp-dir cleanup.
+ */
+export function destructiveWarning(
+  name: string,
+  args: readonly string[],
+  unknownArgs: boolean,
+  ctx: DangerContext,
+): string | undefined {
+  switch (name) {
+    case 'rm': {
+      if (!hasFlag(args, 'rR', ['--recursive'])) return undefined;
+      const targets = positional(args);
+      const inTemp =
+        !unknownArgs &&
+        targets.length > 0 &&
+        targets.every((target) => {
+          const abs = ctx.resolve(target);
+          return ctx.tempDirs.some((dir) => abs !== dir && isWithin(abs, dir));
+        });
+      return inTemp ? undefined : 'rm -r deletes files and folders recursively';
+    }
+    case 'git':
+      return gitWarning(args);
+    case 'dd':
+      return 'dd writes raw data and can overwrite disks';
+    case 'shred':
+      return 'shred destroys file contents irrecoverably';
+    case 'wipefs':
+    case 'fdisk':
+    case 'sfdisk':
+    case 'parted':
+    case 'mke2fs':
+      return `${name} can erase a disk or partition table`;
+    case 'shutdown':
+    case 'reboot':
+    case 'halt':
+    case 'poweroff':
+      return `${name} stops the machine`;
+    case 'chmod':
+    case 'chown':
+      if (
+        hasFlag(args, 'R', ['--recursive']) &&
+        (name === 'chown' || args.some((a) => /^(0?777|a\+rwx|o\+w|ugo\+rwx)$/.test(a)))
+      )
+        return `${name} -R changes permissions of a whole tree`;
+      return undefined;
+    case 'find':
+      return args.includes('-delete') ? 'find -delete deletes every file it matches' : undefined;
+    default:
+      return name.startsWith('mkfs') ? 'mkfs formats a filesystem' : undefined;
+  }
+}
+
+/** A function that runs itself in the background in a pipe: the classic `:(){ :|:& };:`. */
+export function isForkBomb(source: string): boolean {
+  const match = /([^\s(){};|&]+)\s*\(\)\s*\{([^}]*)\}/.exec(source);
+  if (!match) return false;
+  const name = (match[1] as string).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`${name}\\s*\\|\\s*${name}`).test(match[2] as string);
+}
+
+/** Commands `acceptEdits` treats like file edits: they create or move files and delete nothing irreversibly. */
+export const FILE_WRITING_COMMANDS: ReadonlySet<string> = new Set([
+  'mkdir',
+  'touch',
+  'mv',
+  'cp',
+  'ln',
+  'tee',
+  'install',
+]);
+
+const WRITES_ALL_POSITIONALS: ReadonlySet<string> = new Set([
+  ...FILE_WRITING_COMMANDS,
+  'rm',
+  'rmdir',
+  'truncate',
+  'shred',
+  'unlink',
+]);
+
+/**
+ * The files a command writes, as given (not resolved). `sed -i`/`perl -i` edit their file
+ * arguments; `dd of=`; `chmod`/`chown` change the files after the mode.
+ */
+export function writtenPathArgs(name: string, args: readonly string[]): string[] {
+  // cp/ln/install write only their destination; mv also removes its sources.
+  if (name === 'cp' || name === 'ln' || name === 'install') return positional(args).slice(-1);
+  if (WRITES_ALL_POSITIONALS.has(name)) return positional(args);
+  if (name === 'dd') return args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3));
+  if (name === 'chmod' || name === 'chown' || name === 'chgrp') return positional(args).slice(1);
+  if (name === 'sed' && hasFlag(args, 'i', ['--in-place'])) {
+    const pos: string[] = [];
+    let scriptGiven = false;
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i] as string;
+      if (arg === '-e' || arg === '-f' || arg === '--expression' || arg === '--file') {
+        scriptGiven = true;
+        i++;
+      } else if (!arg.startsWith('-')) pos.push(arg);
+    }
+    return scriptGiven ? pos : pos.slice(1);
+  }
+  if ((name === 'perl' || name === 'ruby') && hasFlag(args, 'i')) {
+    const pos: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i] as string;
+      if (/^-[^-]*e$/.test(arg)) i++;
+      else if (!arg.startsWith('-')) pos.push(arg);
+    }
+    return pos;
+  }
+  return [];
+}

@@ -1,0 +1,140 @@
+/**
+ * Rules and facts for every tool but Bash: bare tool names, path rules for the file tools (an
+ * `Edit(...)` rule covers Write, MultiEdit and NotebookEdit; a `Read(...)` rule covers Glob and
+ * Grep), `WebFetch(domain:…)`, MCP server and tool rules, `Agent(type)` and `Skill(name)`.
+ */
+import { relative } from 'node:path';
+import { byPrecedence, type Evaluation, type EvaluationEnv, emptyEvaluation } from './evaluation';
+import { isInsideAny, isWithin, pathMatchesRule, resolveUserPath } from './path-rules';
+import { canonicalToolName } from './rule-string';
+import type { PermissionRule } from './types';
+
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+export const READ_TOOLS: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead']);
+
+export type ToolFacts = {
+  toolName: string;
+  aliases: readonly string[];
+  input: Record<string, unknown>;
+  tier: 'read' | 'write' | 'exec';
+  isMcp: boolean;
+  isReadOnly: boolean;
+};
+
+/** The file a call touches, absolute; Glob and Grep default to the working directory. */
+export function targetPath(facts: ToolFacts, cwd: string, home: string): string | undefined {
+  const { input, toolName } = facts;
+  const raw =
+    typeof input.file_path === 'string'
+      ? input.file_path
+      : typeof input.notebook_path === 'string'
+        ? input.notebook_path
+        : typeof input.path === 'string'
+          ? input.path
+          : toolName === 'Glob' || toolName === 'Grep'
+            ? cwd
+            : undefined;
+  return raw === undefined ? undefined : resolveUserPath(raw, cwd, home);
+}
+
+function hostOf(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `domain:example.com` covers example.com and its subdomains; `domain:*.example.com` only subdomains. */
+function domainMatches(content: string, host: string | undefined): boolean {
+  if (!host || !content.startsWith('domain:')) return false;
+  const domain = content.slice('domain:'.length).trim().toLowerCase();
+  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1));
+  return host === domain || host.endsWith(`.${domain}`);
+}
+
+const MCP_PREFIX = 'mcp__';
+
+function nameMatches(ruleTool: string, facts: ToolFacts): boolean {
+  const names = [facts.toolName, ...facts.aliases].map(canonicalToolName);
+  if (names.includes(canonicalToolName(ruleTool))) return true;
+  if (!ruleTool.startsWith(MCP_PREFIX) || !facts.toolName.startsWith(MCP_PREFIX)) return false;
+  // `mcp__server` and `mcp__server__*` name every tool of that server.
+  const server = ruleTool.endsWith('__*') ? ruleTool.slice(0, -3) : ruleTool;
+  if (server.slice(MCP_PREFIX.length).includes('__')) return false;
+  return facts.toolName.startsWith(`${server}__`);
+}
+
+/** Whether `rule` applies to this call. */
+export function ruleMatchesTool(rule: PermissionRule, facts: ToolFacts, env: EvaluationEnv): boolean {
+  const ruleTool = canonicalToolName(rule.toolName);
+  const content = rule.ruleContent;
+  const pathFamily =
+    (ruleTool === 'Edit' && EDIT_TOOLS.has(facts.toolName)) ||
+    (ruleTool === 'Read' && READ_TOOLS.has(facts.toolName));
+  if (!pathFamily && !nameMatches(ruleTool, facts)) return false;
+  if (content === undefined) return true;
+  if (pathFamily || EDIT_TOOLS.has(ruleTool) || READ_TOOLS.has(ruleTool)) {
+    const path = targetPath(facts, env.roots.cwd, env.roots.home);
+    return path !== undefined && pathMatchesRule(path, content, rule.source, env.roots);
+  }
+  if (ruleTool === 'WebFetch') return domainMatches(content, hostOf(facts.input.url));
+  if (ruleTool === 'Agent') return facts.input.subagent_type === content;
+  if (ruleTool === 'Skill') return facts.input.skill === content || facts.input.command === content;
+  return false;
+}
+
+function suggestionFor(facts: ToolFacts, path: string | undefined, env: EvaluationEnv): string {
+  if (facts.toolName === 'WebFetch') {
+    const host = hostOf(facts.input.url);
+    return host ? `WebFetch(domain:${host})` : 'WebFetch';
+  }
+  if (path !== undefined && (EDIT_TOOLS.has(facts.toolName) || READ_TOOLS.has(facts.toolName))) {
+    const family = EDIT_TOOLS.has(facts.toolName) ? 'Edit' : 'Read';
+    const root = env.roots.projectRoot;
+    // `/x` is project-relative in project, local and session rules; `//x` is absolute anywhere.
+    return isWithin(path, root) && path !== root
+      ? `${family}(/${relative(root, path).split('\\').join('/')})`
+      : `${family}(/${path})`;
+  }
+  return facts.toolName;
+}
+
+export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
+  const result = emptyEvaluation();
+  const rules = byPrecedence(env.rules);
+  const first = (behavior: PermissionRule['behavior']) =>
+    rules.find((r) => r.behavior === behavior && ruleMatchesTool(r, facts, env));
+  const deny = first('deny');
+  if (deny)
+    return {
+      ...result,
+      denied: {
+        rule: deny,
+        message: `Denied by rule ${deny.toolName}${deny.ruleContent ? `(${deny.ruleContent})` : ''} (${deny.source}).`,
+      },
+    };
+  const ask = first('ask');
+  if (ask) {
+    result.askRule = ask;
+    result.hardReasons.push('ask rule');
+  }
+  const path = targetPath(facts, env.roots.cwd, env.roots.home);
+  const inside = path === undefined || isInsideAny(path, env.workingDirs);
+  if (!inside) result.reasons.push(`${path} is outside the project`);
+  const allow = first('allow');
+  if (allow) {
+    result.allowed = true;
+    result.allowRule = allow;
+  }
+  // Network fetches and MCP calls leave the machine: they need a rule even when they only read.
+  const plainRead =
+    facts.tier === 'read' && facts.isReadOnly && !facts.isMcp && facts.toolName !== 'WebFetch';
+  result.readOnly = plainRead && inside;
+  result.onlyReads = facts.tier === 'read';
+  if (result.readOnly) result.allowed = true;
+  result.editsInside = result.allowed || (EDIT_TOOLS.has(facts.toolName) && path !== undefined && inside);
+  if (!result.allowed) result.suggestions.push(suggestionFor(facts, path, env));
+  return result;
+}

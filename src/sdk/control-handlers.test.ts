@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { type ControlContext, handleControlRequest } from './control-handlers';
+import type { SdkMcpConnection } from './mcp-bridge';
+import type { SessionEngine } from './types';
+
+function fakeEngine() {
+  const engine = {
+    currentModel: 'claude-sonnet-5-5',
+    permissionMode: 'default',
+    sessionId: 's',
+    thinking: undefined as number | null | undefined,
+    setModel(model: string) {
+      engine.currentModel = model;
+    },
+    setPermissionMode(mode: string) {
+      engine.permissionMode = mode;
+    },
+    setMaxThinkingTokens(tokens: number | null) {
+      engine.thinking = tokens;
+    },
+    interrupt() {},
+    submitMessage: undefined as never,
+  };
+  return engine;
+}
+
+function context(overrides: Partial<ControlContext> = {}) {
+  const engine = fakeEngine();
+  const events: string[] = [];
+  const ctx: ControlContext = {
+    initialize: async () => ({ commands: [] }),
+    engine: async () => engine as unknown as SessionEngine,
+    defaultModel: () => 'claude-opus-5-5',
+    turnRunning: () => true,
+    interruptTurn: () => {
+      events.push('interrupted');
+    },
+    queuedTurns: () => [],
+    mcpConnections: () => [],
+    ...overrides,
+  };
+  return { ctx, engine, events };
+}
+
+const ask = (ctx: ControlContext, request: Record<string, unknown>) => handleControlRequest(ctx, request);
+
+describe('control requests from the host', () => {
+  it('interrupt: the receipt is returned first and the abort runs after it', async () => {
+    const { ctx, events } = context();
+    const answer = await ask(ctx, { subtype: 'interrupt' });
+    expect(answer.payload).toEqual({ still_queued: [] });
+    expect(events).toEqual([]);
+    answer.afterAnswer?.();
+    expect(events).toEqual(['interrupted']);
+  });
+
+  it('interrupt with no turn running is a plain success; cancel_queued drops waiting turns', async () => {
+    const idle = context({ turnRunning: () => false });
+    const answer = await ask(idle.ctx, { subtype: 'interrupt' });
+    expect(answer).toEqual({ payload: {} });
+    const busy = context({ queuedTurns: (cancel) => (cancel ? ['u2'] : ['u2']) });
+    expect((await ask(busy.ctx, { subtype: 'interrupt', cancel_queued: true })).payload).toEqual({
+      still_queued: [],
+      cancelled: ['u2'],
+    });
+    expect((await ask(busy.ctx, { subtype: 'interrupt' })).payload).toEqual({ still_queued: ['u2'] });
+  });
+
+  it('set_permission_mode answers the mode in effect and refuses unknown modes', async () => {
+    const { ctx, engine } = context();
+    expect((await ask(ctx, { subtype: 'set_permission_mode', mode: 'acceptEdits' })).payload).toEqual({
+      mode: 'acceptEdits',
+    });
+    expect(engine.permissionMode).toBe('acceptEdits');
+    await expect(ask(ctx, { subtype: 'set_permission_mode', mode: 'yolo' })).rejects.toThrow(
+      /Unknown permission mode/,
+    );
+  });
+
+  it('set_model resolves aliases; null and "default" go back to the starting model', async () => {
+    const { ctx, engine } = context();
+    expect((await ask(ctx, { subtype: 'set_model', model: 'haiku' })).payload).toEqual({
+      model: 'claude-haiku-5-5',
+    });
+    expect((await ask(ctx, { subtype: 'set_model', model: null })).payload).toEqual({
+      model: 'claude-opus-5-5',
+    });
+    engine.currentModel = 'x';
+    expect((await ask(ctx, { subtype: 'set_model', model: 'default' })).payload).toEqual({
+      model: 'claude-opus-5-5',
+    });
+  });
+
+  it('set_max_thinking_tokens sets or resets the budget', async () => {
+    const { ctx, engine } = context();
+    expect(
+      (await ask(ctx, { subtype: 'set_max_thinking_tokens', max_thinking_tokens: 2048 })).payload,
+    ).toEqual({});
+    expect(engine.thinking).toBe(2048);
+    await ask(ctx, { subtype: 'set_max_thinking_tokens', max_thinking_tokens: null });
+    expect(engine.thinking).toBeNull();
+  });
+
+  it('mcp_status lists the SDK servers; mcp_message relays to the named server', async () => {
+    const delivered: unknown[] = [];
+    const connection = {
+      name: 'calc',
+      status: 'connected',
+      serverInfo: { name: 'calc-server', version: '1' },
+      descriptors: [{ name: 'add', description: 'Add', annotations: { readOnlyHint: true } }],
+      tools: [],
+      transport: { deliver: (m: unknown) => delivered.push(m) },
+    } as unknown as SdkMcpConnection;
+    const { ctx } = context({ mcpConnections: () => [connection] });
+    expect((await ask(ctx, { subtype: 'mcp_status' })).payload).toEqual({
+      mcpServers: [
+        {
+          name: 'calc',
+          status: 'connected',
+          scope: 'sdk',
+          source: 'sdk',
+          serverInfo: { name: 'calc-server', version: '1' },
+          tools: [
+            { name: 'add', description: 'Add', annotations: { readOnly: true, destructive: undefined } },
+          ],
+        },
+      ],
+    });
+    const note = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
+    expect((await ask(ctx, { subtype: 'mcp_message', server_name: 'calc', message: note })).payload).toEqual(
+      {},
+    );
+    expect(delivered).toEqual([note]);
+    await expect(ask(ctx, { subtype: 'mcp_message', server_name: 'x', message: note })).rejects.toThrow(
+      'SDK MCP server not found: x',
+    );
+  });
+
+  it('refuses every other subtype by name', async () => {
+    const { ctx } = context();
+    await expect(ask(ctx, { subtype: 'rewind_files' })).rejects.toThrow(
+      'Unsupported control request subtype: rewind_files',
+    );
+  });
+});

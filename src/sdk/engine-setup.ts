@@ -1,0 +1,76 @@
+/**
+ * Builds the session's engine from the CLI options plus what `initialize` registered: SDK MCP
+ * servers (connected over the control channel), hook callbacks and the stdio permission prompt.
+ */
+import { listKnownModels } from '../model/models';
+import type { ControlChannel } from './control-channel';
+import { createHookCallbackInvoker, parseSdkHooks } from './hook-invoker';
+import type { InitializeConfig } from './initialize';
+import { connectSdkMcpServer, type SdkMcpConnection } from './mcp-bridge';
+import { createStdioPermissionPrompt } from './permission-prompt';
+import type {
+  CreateSessionEngine,
+  SessionEngine,
+  StreamJsonCliOptions,
+  StreamJsonEngineExtras,
+} from './types';
+
+export type EngineSetupDeps<Options extends StreamJsonCliOptions> = {
+  cliOptions: Options;
+  createEngine: CreateSessionEngine<Options>;
+  channel: ControlChannel;
+  /** Called with true while a `can_use_tool` answer is awaited. */
+  onPermissionWaiting: (waiting: boolean) => void;
+  warn: (message: string) => void;
+};
+
+export type EngineSetup = { engine: SessionEngine; mcpConnections: SdkMcpConnection[] };
+
+export async function setUpEngine<Options extends StreamJsonCliOptions>(
+  deps: EngineSetupDeps<Options>,
+  config: InitializeConfig | undefined,
+): Promise<EngineSetup> {
+  const extras: StreamJsonEngineExtras = { ...config?.extras };
+  const mcpConnections = await Promise.all(
+    (config?.sdkMcpServers ?? []).map((name) => {
+      const callTimeoutMs = config?.mcpCallTimeouts[name];
+      return connectSdkMcpServer(deps.channel, name, callTimeoutMs ? { callTimeoutMs } : {});
+    }),
+  );
+  for (const connection of mcpConnections) {
+    if (connection.status === 'failed') {
+      deps.warn(`yoke: SDK MCP server "${connection.name}" could not be connected: ${connection.error}\n`);
+    }
+  }
+  const extraTools = mcpConnections.flatMap((connection) => connection.tools);
+  if (extraTools.length > 0) extras.extraTools = extraTools;
+
+  const hooks = parseSdkHooks(config?.hooks);
+  if (hooks.unsupportedEvents.length > 0) {
+    deps.warn(`yoke: these SDK hook events are never fired by Yoke: ${hooks.unsupportedEvents.join(', ')}\n`);
+  }
+  if (hooks.matchers.length > 0) {
+    extras.sdkHooks = {
+      matchers: hooks.matchers,
+      invoke: createHookCallbackInvoker(deps.channel, hooks.blocking),
+    };
+  }
+
+  if (deps.cliOptions.permissionPromptTool === 'stdio') {
+    extras.permissionPrompt = createStdioPermissionPrompt({
+      channel: deps.channel,
+      onWaiting: deps.onPermissionWaiting,
+    });
+  }
+  const { engine } = await deps.createEngine({ ...deps.cliOptions, ...extras });
+  return { engine, mcpConnections };
+}
+
+/** The `models` list of the initialize answer: what `--model` and `set_model` accept. */
+export function knownModels(): { value: string; displayName: string; description: string }[] {
+  return listKnownModels().map((model) => ({
+    value: model.id,
+    displayName: model.id,
+    description: `${model.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'} model`,
+  }));
+}

@@ -1,0 +1,118 @@
+/**
+ * Level 5 of the permission pipeline over stdio (`--permission-prompt-tool stdio`): an undecided
+ * tool call becomes a `can_use_tool` control request, and the host's `PermissionResult` becomes
+ * Yoke's decision (agent-sdk-protocol.md §5.8, §9.1).
+ */
+import type { DecisionReason, PermissionDecision, PermissionPrompt } from '../permissions/types';
+import type { ControlChannel } from './control-channel';
+import type { JsonObject } from './ndjson';
+
+export type StdioPermissionPromptDeps = {
+  channel: ControlChannel;
+  /** Called with true while the host's answer is awaited (`requires_action`), false after. */
+  onWaiting?: (waiting: boolean) => void;
+};
+
+const VIA_STDIO: DecisionReason = { type: 'prompt', via: 'stdio' };
+
+export function createStdioPermissionPrompt(deps: StdioPermissionPromptDeps): PermissionPrompt {
+  return async (request) => {
+    const question: { subtype: string } & JsonObject = {
+      subtype: 'can_use_tool',
+      tool_name: request.toolName,
+      input: request.input,
+      tool_use_id: request.toolUseId,
+      display_name: request.toolName,
+      description: request.message,
+      decision_reason: request.message,
+    };
+    if (request.decisionReason) question.decision_reason_type = request.decisionReason.type;
+    if (request.suggestions?.length)
+      question.permission_suggestions = toPermissionUpdates(request.suggestions);
+
+    deps.onWaiting?.(true);
+    let answer: JsonObject;
+    try {
+      answer = await deps.channel.request(question, request.signal);
+    } catch (error) {
+      // An aborted turn is not a denial: let the runner report the interrupt.
+      if (request.signal.aborted) throw error;
+      return {
+        behavior: 'deny',
+        message: `Permission to use ${request.toolName} could not be obtained: ${(error as Error).message}`,
+        decisionReason: VIA_STDIO,
+      };
+    } finally {
+      deps.onWaiting?.(false);
+    }
+    return toDecision(answer, request.input);
+  };
+}
+
+/** Maps the host's `PermissionResult` to a decision; anything unreadable fails closed. */
+export function toDecision(answer: JsonObject, originalInput: Record<string, unknown>): PermissionDecision {
+  if (answer.behavior === 'allow') {
+    const updated = answer.updatedInput;
+    const updatedInput = isPlainObject(updated) ? updated : originalInput;
+    const decision: PermissionDecision = { behavior: 'allow', updatedInput, decisionReason: VIA_STDIO };
+    const addRules = allowRulesFrom(answer.updatedPermissions);
+    if (addRules.length > 0) decision.addRules = addRules;
+    return decision;
+  }
+  if (answer.behavior === 'deny') {
+    const message =
+      typeof answer.message === 'string' && answer.message !== '' ? answer.message : 'Permission denied.';
+    const decision: PermissionDecision = { behavior: 'deny', message, decisionReason: VIA_STDIO };
+    if (answer.interrupt === true) decision.interrupt = true;
+    return decision;
+  }
+  return {
+    behavior: 'deny',
+    message: `The host answered the permission request with an unknown behavior: ${JSON.stringify(answer.behavior)}.`,
+    decisionReason: VIA_STDIO,
+  };
+}
+
+/**
+ * Suggestions are rule strings such as `Bash(npm test:*)`; the SDK expects `PermissionUpdate`
+ * objects it can hand back in `updatedPermissions` for an "always allow" answer.
+ */
+export function toPermissionUpdates(rules: readonly string[]): JsonObject[] {
+  return [
+    {
+      type: 'addRules',
+      behavior: 'allow',
+      destination: 'session',
+      rules: rules.map((rule) => {
+        const match = /^([^()]+)\((.*)\)$/s.exec(rule);
+        return match ? { toolName: match[1], ruleContent: match[2] } : { toolName: rule };
+      }),
+    },
+  ];
+}
+
+/**
+ * The "always allow" part of `updatedPermissions`: its `addRules` allow entries as rule strings.
+ * The pipeline keeps only those it suggested, so a host cannot widen what the user was shown.
+ * Other update kinds (modes, directories, deny rules) are not something a prompt answer may change.
+ */
+export function allowRulesFrom(updates: unknown): string[] {
+  if (!Array.isArray(updates)) return [];
+  const rules: string[] = [];
+  for (const update of updates) {
+    if (!isPlainObject(update) || update.type !== 'addRules' || update.behavior !== 'allow') continue;
+    if (!Array.isArray(update.rules)) continue;
+    for (const rule of update.rules) {
+      if (!isPlainObject(rule) || typeof rule.toolName !== 'string') continue;
+      const content = rule.ruleContent;
+      rules.push(
+        typeof content === 'string' && content !== '' ? `${rule.toolName}(${content})` : rule.toolName,
+      );
+    }
+  }
+  return rules;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

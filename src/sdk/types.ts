@@ -1,0 +1,54 @@
+/**
+ * What the stream-json session needs from the layers it drives. The engine is reached through a
+ * narrow view so the protocol can be tested with a scripted engine.
+ */
+import type { QueryEngine } from '../engine/query-engine';
+import type { HookCallbackInvoker, SdkHookMatcher } from '../hooks/types';
+import type { PermissionPrompt } from '../permissions/types';
+import type { AnyTool } from '../tools/tool';
+
+export type SessionEngine = Pick<
+  QueryEngine,
+  | 'submitMessage'
+  | 'interrupt'
+  | 'setModel'
+  | 'setPermissionMode'
+  | 'currentModel'
+  | 'permissionMode'
+  | 'sessionId'
+> & {
+  /** Present when the engine can change its thinking budget between turns. */
+  setMaxThinkingTokens?(tokens: number | null): void;
+};
+
+/** A programmatic subagent from `initialize.agents` (the SDK's `AgentDefinition`). */
+export type SdkAgentDefinition = {
+  description: string;
+  prompt: string;
+  tools?: string[];
+  disallowedTools?: string[];
+  model?: string;
+  [field: string]: unknown;
+};
+
+/** What the protocol adds to the CLI's options when it builds the session's engine. */
+export type StreamJsonEngineExtras = {
+  permissionPrompt?: PermissionPrompt;
+  sdkHooks?: { matchers: SdkHookMatcher[]; invoke: HookCallbackInvoker };
+  extraTools?: AnyTool[];
+  /** Replaces Yoke's system prompt (the SDK's custom prompt, or its one-line identity). */
+  systemPromptOverride?: string;
+  appendSystemPrompt?: string;
+  jsonSchema?: Record<string, unknown>;
+  agents?: Record<string, SdkAgentDefinition>;
+};
+
+/** The CLI options the protocol itself reads. */
+export type StreamJsonCliOptions = {
+  /** `stdio` routes undecided permission questions to the host as `can_use_tool`. */
+  permissionPromptTool?: string;
+};
+
+export type CreateSessionEngine<Options> = (
+  options: Options & StreamJsonEngineExtras,
+) => Promise<{ engine: SessionEngine }>;

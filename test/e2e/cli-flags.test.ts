@@ -1,0 +1,190 @@
+/**
+ * The command line of the built binary: flag forms, unknown flags, bad values, flags of features
+ * that are not available yet, and where flags end up in the model request.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject } from './helpers';
+
+let server: MockServer;
+let home: string;
+let cwd: string;
+
+beforeAll(async () => {
+  server = await startMockServer({ scenario: [] });
+  home = await tempProject('yoke-home-');
+  cwd = await tempProject();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const answer = (text = 'ok') => server.reset([{ reply: { content: [{ type: 'text', text }] } }]);
+const yoke = (args: string[]) => runYoke(args, { cwd, env: mockEnv(server.url, home) });
+type RequestBody = { tools?: { name: string }[]; system?: unknown; thinking?: unknown };
+const firstBody = () => server.requests[0]?.body as RequestBody;
+
+describe('yoke without -p', () => {
+  it('says the interactive UI is not available and exits 1', async () => {
+    const { code, stdout, stderr } = await yoke(['hello']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('-p');
+  });
+});
+
+describe('flag forms', () => {
+  it('help lists the output formats and the SDK-facing flags', async () => {
+    const { code, stdout } = await yoke(['--help']);
+    expect(code).toBe(0);
+    for (const flag of [
+      '--output-format',
+      '--input-format',
+      '--allowedTools',
+      '--permission-mode',
+      '--add-dir',
+    ]) {
+      expect(stdout).toContain(flag);
+    }
+  });
+
+  it('accepts --x=v, --x v, bare booleans, empty values and repeated lists', async () => {
+    answer('fine');
+    const { code, stdout, stderr } = await yoke([
+      '--print',
+      '--setting-sources=',
+      '--add-dir',
+      'a',
+      '--add-dir=b',
+      '--max-turns=3',
+      '--model',
+      'haiku',
+      '--no-session-persistence',
+      '--strict-mcp-config',
+      '--include-hook-events',
+      'go',
+    ]);
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'fine\n', stderr: '' });
+    expect(server.requests[0]?.body).toMatchObject({ model: expect.stringContaining('haiku') });
+  });
+
+  it('warns once per unknown flag, with or without a value, and still runs', async () => {
+    answer('still ran');
+    const { code, stdout, stderr } = await yoke([
+      '-p',
+      '--frobnicate',
+      '--level',
+      '3',
+      '--colour=blue',
+      'hi',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('still ran\n');
+    expect(stderr.trim().split('\n')).toEqual([
+      'yoke: warning: ignoring unknown option --frobnicate',
+      'yoke: warning: ignoring unknown option --level and its value "3"',
+      'yoke: warning: ignoring unknown option --colour and its value "blue"',
+    ]);
+  });
+
+  it.each([
+    [['--max-turns=abc'], 'yoke: --max-turns must be a whole number of at least 1 (got "abc").'],
+    [
+      ['--output-format', 'yaml'],
+      'yoke: --output-format must be one of text, json, stream-json (got "yaml").',
+    ],
+    [['--json-schema', 'not json'], 'yoke: --json-schema must be a JSON object.'],
+    [['--model'], 'yoke: --model needs a value, e.g. --model=<value>.'],
+    [
+      ['--input-format=stream-json'],
+      'yoke: --input-format=stream-json requires --output-format=stream-json.',
+    ],
+  ])('rejects %j with one line and exit 1', async (args, line) => {
+    const { code, stdout, stderr } = await yoke(['-p', 'hi', ...args]);
+    expect({ code, stdout, stderr }).toEqual({ code: 1, stdout: '', stderr: `${line}\n` });
+  });
+});
+
+describe('flags of features that are not available yet', () => {
+  it.each([
+    [['--resume', 'abc'], 'resuming sessions (--resume)'],
+    [['--continue'], 'continuing sessions (--continue)'],
+    [['--session-id=2222'], 'choosing the session id (--session-id)'],
+    [['--mcp-config', '{"mcpServers":{}}'], 'MCP servers (--mcp-config)'],
+    [['--agents', '{"reviewer":{"description":"d","prompt":"p"}}'], 'custom subagents (--agents)'],
+    [['--bare'], 'bare mode (--bare)'],
+  ])('%j fails with one line and exit 1', async (args, feature) => {
+    const { code, stdout, stderr } = await yoke(['-p', 'hi', ...args]);
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `yoke: not available yet: ${feature}\n`,
+    });
+  });
+
+  it('accepts them when they ask for nothing missing', async () => {
+    answer('ok');
+    const { code, stderr } = await yoke(['-p', 'hi', '--fork-session', '--agents={}', '--strict-mcp-config']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  });
+});
+
+describe('flags that shape the request', () => {
+  it('--tools restricts the offered tools; "" offers none', async () => {
+    answer();
+    await yoke(['-p', 'hi', '--tools', 'Read,Grep']);
+    expect(firstBody().tools?.map((t) => t.name)).toEqual(['Grep', 'Read']);
+    answer();
+    await yoke(['-p', 'hi', '--tools=']);
+    expect(firstBody().tools ?? []).toEqual([]);
+  });
+
+  it('a bare --disallowedTools name removes the tool', async () => {
+    answer();
+    await yoke(['-p', 'hi', '--disallowedTools', 'Bash']);
+    const names = firstBody().tools?.map((t) => t.name) ?? [];
+    expect(names).toContain('Read');
+    expect(names).not.toContain('Bash');
+  });
+
+  it('--system-prompt and --append-system-prompt reach the system prompt', async () => {
+    answer();
+    await yoke(['-p', 'hi', '--system-prompt=You are a test double.', '--append-system-prompt', 'Be brief.']);
+    const system = JSON.stringify(firstBody().system);
+    expect(system).toContain('You are a test double.');
+    expect(system).toContain('Be brief.');
+  });
+
+  it('--max-thinking-tokens enables thinking with that budget', async () => {
+    answer();
+    await yoke(['-p', 'hi', '--max-thinking-tokens=2048']);
+    expect(firstBody().thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+  });
+});
+
+describe('--debug and --debug-file', () => {
+  it('--debug-file gets the debug lines and stderr stays clean', async () => {
+    answer('ok');
+    const file = join(await tempProject('yoke-debug-'), 'debug.log');
+    const { code, stdout, stderr } = await yoke(['-p', 'hi', '--debug-file', file]);
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'ok\n', stderr: '' });
+    expect(await readFile(file, 'utf8')).toContain('[debug] model ');
+  });
+
+  it('stream-json stdout stays protocol-only with --debug', async () => {
+    answer('ok');
+    const { code, stdout, stderr } = await yoke([
+      '-p',
+      'hi',
+      '--output-format=stream-json',
+      '--verbose',
+      '--debug',
+    ]);
+    expect(code).toBe(0);
+    for (const line of stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    expect(stderr).toContain('[debug]');
+  });
+});
