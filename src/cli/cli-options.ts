@@ -66,6 +66,8 @@ export type CliOptions = {
   resumeSessionAt?: string;
   resumeDropsTurn?: string;
   sessionPersistence: boolean;
+  /** `--no-auto-compact`: never summarize automatically; a full context ends the turn instead. */
+  autoCompact: boolean;
   sessionMirror: boolean;
   /** Each `--mcp-config` value as given (JSON or a file path). */
   mcpConfigs: string[];
@@ -192,6 +194,7 @@ export function toCliOptions(prompt: string | undefined, raw: Record<string, unk
     resumeSessionAt: str(raw.resumeSessionAt),
     resumeDropsTurn: str(raw.resumeDropsTurn),
     sessionPersistence: raw.sessionPersistence !== false,
+    autoCompact: raw.autoCompact !== false,
     sessionMirror: raw.sessionMirror === true,
     mcpConfigs: list(raw.mcpConfig) ?? [],
     strictMcpConfig: raw.strictMcpConfig === true,

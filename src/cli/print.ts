@@ -18,7 +18,12 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
   const prompt = options.prompt ?? (await readStdinPrompt());
   if (!prompt.trim()) throw new CliUsageError('no prompt given: pass it as an argument or on stdin.');
 
-  const { engine, selection, tools, warnings } = await createSessionEngine(options, context.env, context.cwd);
+  const { engine, selection, tools, warnings } = await createSessionEngine(
+    options,
+    context.env,
+    context.cwd,
+    context.log,
+  );
   for (const warning of warnings) context.log.warn(warning);
   context.log.debug(
     `model ${selection.model} via ${selection.providerName}; tools: ${tools.map((t) => t.name).join(', ')}`,
@@ -39,6 +44,7 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
     }
   } finally {
     process.off('SIGINT', onSigint);
+    await engine.close();
   }
   return sink.finish();
 }
@@ -53,7 +59,7 @@ async function runStreamJson(options: CliOptions, context: PrintContext): Promis
   return runStreamJsonSession({
     cliOptions: options,
     createEngine: async (sessionOptions) => {
-      const setup = await createSessionEngine(sessionOptions, context.env, context.cwd);
+      const setup = await createSessionEngine(sessionOptions, context.env, context.cwd, context.log);
       for (const warning of setup.warnings) context.log.warn(warning);
       return setup;
     },

@@ -69,6 +69,7 @@ const FLAGS: FlagSpec[] = [
   ['--resume-session-at <uuid>', 'with --resume: drop the history after this message'],
   ['--resume-drops-turn <uuid>', 'with --resume: drop this turn', { hidden: true }],
   ['--no-session-persistence', 'do not save the session to disk'],
+  ['--no-auto-compact', 'never compact automatically; a full context ends the turn instead'],
   ['--session-mirror', 'mirror the transcript to the SDK host', { hidden: true }],
   ['--mcp-config <json-or-file>', 'MCP servers to connect (repeatable)', { repeat: true }],
   ['--strict-mcp-config', 'use only the servers from --mcp-config'],

@@ -9,6 +9,7 @@ import { createDebugLog } from './debug-log';
 import { reportCliError } from './errors';
 import { parseCliArgs } from './parse-args';
 import { buildProgram } from './program';
+import { runSubcommand, SUBCOMMANDS } from './subcommands';
 import { checkAvailableFeatures } from './unavailable';
 
 async function runMockServer(argv: string[]): Promise<number> {
@@ -28,6 +29,9 @@ export async function run(argv: string[]): Promise<number> {
   let options: CliOptions;
   try {
     if (argv[0] === 'mock-server') return await runMockServer(argv);
+    if ((SUBCOMMANDS as readonly string[]).includes(argv[0] ?? '')) {
+      return await runSubcommand(argv, { cwd: process.cwd(), env: process.env });
+    }
     const parsed = parseCliArgs(argv);
     for (const warning of parsed.warnings) process.stderr.write(`yoke: warning: ${warning}\n`);
     options = parsed.options;

@@ -1,15 +1,15 @@
 /**
- * The permission side of a session: the permission context (mode, CLI rules, extra directories)
- * and the `canUseTool` decision function. This is the one place the decision pipeline is chosen.
+ * The permission side of a session: the permission context (settings rules by source, CLI rules,
+ * mode, extra directories) and the five-level `canUseTool` pipeline. The one place it is chosen.
  */
-import { resolve } from 'node:path';
-import { createBasicCanUseTool } from '../permissions/basic-can-use-tool';
-import { parseRule } from '../permissions/rule-string';
+import type { SettingsSource } from '../config/settings-merge';
+import { createCanUseTool, type PermissionTool } from '../permissions/can-use-tool';
+import { createModelClassifier } from '../permissions/classifier';
+import { buildPermissionContext } from '../permissions/permission-context';
 import type {
   CanUseToolFn,
   PermissionMode,
   PermissionPrompt,
-  PermissionRule,
   ToolPermissionContext,
 } from '../permissions/types';
 import type { CliOptions } from './cli-options';
@@ -25,58 +25,50 @@ type PermissionOptions = Pick<
   'permissionMode' | 'dangerouslySkipPermissions' | 'allowedTools' | 'disallowedTools' | 'addDirs'
 >;
 
-export function initialPermissionMode(options: PermissionOptions): PermissionMode {
-  return options.dangerouslySkipPermissions ? 'bypassPermissions' : (options.permissionMode ?? 'default');
+/** The mode the flags ask for; undefined lets the settings' `defaultMode` decide. */
+export function requestedPermissionMode(options: PermissionOptions): PermissionMode | undefined {
+  return options.dangerouslySkipPermissions ? 'bypassPermissions' : options.permissionMode;
 }
 
-/** `--allowedTools` / `--disallowedTools` as rules from the command line. */
-export function cliPermissionRules(options: PermissionOptions, warnings: string[]): PermissionRule[] {
-  const rules: PermissionRule[] = [];
-  const add = (texts: readonly string[], behavior: 'allow' | 'deny', flag: string) => {
-    for (const text of texts) {
-      const rule = parseRule(text, behavior, 'cliArg');
-      if (rule) rules.push(rule);
-      else
-        warnings.push(
-          `ignoring ${flag} entry ${JSON.stringify(text)}: not a rule like Read or Bash(git log:*)`,
-        );
-    }
-  };
-  add(options.allowedTools, 'allow', '--allowedTools');
-  add(options.disallowedTools, 'deny', '--disallowedTools');
-  return rules;
-}
+/** What the pipeline reads live from the running engine. */
+export type LiveSession = {
+  permissionContext(): ToolPermissionContext | undefined;
+  cwd(): string | undefined;
+  userRequest(): string;
+  tools(): readonly PermissionTool[];
+};
 
-/**
- * Builds the context and the decision function. `getMode` reads the live mode (it changes with
- * `set_permission_mode`). A `permissionPrompt` (the SDK host, via `can_use_tool`) is asked
- * wherever a headless run would otherwise have to refuse.
- */
-export function createPermissionSetup(
-  options: PermissionOptions,
-  cwd: string,
-  getMode: () => PermissionMode,
-  permissionPrompt?: PermissionPrompt,
-): PermissionSetup {
+export function createPermissionSetup(input: {
+  options: PermissionOptions;
+  settingsSources: readonly SettingsSource[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  live: LiveSession;
+  permissionPrompt?: PermissionPrompt;
+}): PermissionSetup {
+  const { options, cwd } = input;
+  const permissionContext = buildPermissionContext({
+    settingsSources: input.settingsSources,
+    cliAllowed: options.allowedTools,
+    cliDisallowed: options.disallowedTools,
+    mode: requestedPermissionMode(options),
+    additionalDirectories: options.addDirs,
+    cwd,
+  });
   const warnings: string[] = [];
-  const permissionContext: ToolPermissionContext = {
-    mode: initialPermissionMode(options),
-    rules: cliPermissionRules(options, warnings),
-    additionalDirectories: options.addDirs.map((dir) => resolve(cwd, dir)),
-  };
-  const base = createBasicCanUseTool(getMode);
-  const canUseTool: CanUseToolFn = permissionPrompt
-    ? async (request) => {
-        const decision = await base(request);
-        if (decision.behavior !== 'deny' || decision.decisionReason?.type !== 'headless') return decision;
-        return permissionPrompt({
-          toolName: request.toolName,
-          input: request.input,
-          toolUseId: request.toolUseId,
-          message: `Yoke wants to use ${request.toolName}.`,
-          signal: request.signal,
-        });
-      }
-    : base;
+  const requested = requestedPermissionMode(options);
+  if (requested && requested !== permissionContext.mode) {
+    warnings.push(`permission mode ${requested} is disabled by settings; using ${permissionContext.mode}`);
+  }
+  const canUseTool = createCanUseTool({
+    getContext: () => input.live.permissionContext() ?? permissionContext,
+    tools: () => input.live.tools(),
+    projectRoot: cwd,
+    cwd: () => input.live.cwd() ?? cwd,
+    prompt: input.permissionPrompt,
+    // Only consulted in `auto` mode; the model is selected on first use.
+    classifier: createModelClassifier({ env: input.env }),
+    getUserRequest: () => input.live.userRequest(),
+  });
   return { permissionContext, canUseTool, warnings };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CanUseToolFn, PermissionPrompt } from '../permissions/types';
 import { coreTools } from '../tools/builtin';
@@ -8,6 +11,22 @@ import { apiKeySource, createSessionEngine, thinkingConfig } from './session-set
 import { selectSessionTools } from './session-tools';
 
 const options = (argv: string[]) => parseCliArgs(['-p', 'x', ...argv]).options;
+
+function permissionSetup(argv: string[], permissionPrompt?: PermissionPrompt) {
+  return createPermissionSetup({
+    options: options(argv),
+    settingsSources: [],
+    cwd: '/w',
+    env: {},
+    permissionPrompt,
+    live: {
+      permissionContext: () => undefined,
+      cwd: () => undefined,
+      userRequest: () => '',
+      tools: () => coreTools(),
+    },
+  });
+}
 
 describe('thinkingConfig', () => {
   it('maps --max-thinking-tokens and --thinking', () => {
@@ -38,7 +57,7 @@ describe('selectSessionTools', () => {
   afterEach(() => resetBuiltinTools());
 
   const names = (argv: string[]) => {
-    const setup = createPermissionSetup(options(argv), '/w', () => 'default');
+    const setup = permissionSetup(argv);
     const selection = selectSessionTools(setup.permissionContext, options(argv).tools);
     return { names: selection.tools.map((t) => t.name), warnings: selection.warnings };
   };
@@ -85,31 +104,25 @@ describe('createPermissionSetup', () => {
   });
 
   it('builds the context from mode, rules and --add-dir', () => {
-    const setup = createPermissionSetup(
-      options([
-        '--dangerously-skip-permissions',
-        '--allowedTools',
-        'Read',
-        '--add-dir',
-        'lib',
-        '--disallowedTools',
-        '(',
-      ]),
-      '/w',
-      () => 'default',
-    );
+    const setup = permissionSetup([
+      '--dangerously-skip-permissions',
+      '--allowedTools',
+      'Read',
+      '--add-dir',
+      'lib',
+    ]);
     expect(setup.permissionContext).toEqual({
       mode: 'bypassPermissions',
       rules: [{ toolName: 'Read', behavior: 'allow', source: 'cliArg' }],
       additionalDirectories: ['/w/lib'],
     });
-    expect(setup.warnings).toHaveLength(1);
   });
 
   it('denies a write headlessly with an actionable message', async () => {
-    const setup = createPermissionSetup(options([]), '/w', () => 'default');
+    const setup = permissionSetup([]);
     const decision = await setup.canUseTool(request('Write'));
     expect(decision.behavior).toBe('deny');
+    expect(decision.behavior === 'deny' && decision.message).toContain('permissions.allow');
   });
 
   it('asks the permission prompt where a headless run would refuse', async () => {
@@ -118,23 +131,23 @@ describe('createPermissionSetup', () => {
       asked.push(toolName);
       return { behavior: 'allow' };
     };
-    const setup = createPermissionSetup(options([]), '/w', () => 'default', prompt);
-    expect(await setup.canUseTool(request('Write'))).toEqual({ behavior: 'allow' });
+    const setup = permissionSetup([], prompt);
+    expect((await setup.canUseTool(request('Write'))).behavior).toBe('allow');
     expect(asked).toEqual(['Write']);
   });
 });
 
 describe('createSessionEngine', () => {
   it('refuses flags whose feature is not available yet', async () => {
-    await expect(createSessionEngine(options(['--resume', 'abc']), {}, '/w')).rejects.toThrow(
-      'not available yet: resuming sessions (--resume)',
+    await expect(createSessionEngine(options(['--mcp-config', '{}']), {}, '/w')).rejects.toThrow(
+      'not available yet: MCP servers (--mcp-config)',
     );
   });
 
   it('builds an engine with the chosen model and mode', async () => {
     const setup = await createSessionEngine(
       options(['--model', 'haiku', '--permission-mode', 'acceptEdits', '--tools', 'Read']),
-      { ANTHROPIC_API_KEY: 'k' },
+      { ANTHROPIC_API_KEY: 'k', YOKE_HOME: mkdtempSync(join(tmpdir(), 'yoke-setup-')) },
       '/w',
     );
     expect(setup.engine.permissionMode).toBe('acceptEdits');

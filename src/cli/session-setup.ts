@@ -4,14 +4,18 @@
  * protocol adds what the SDK host supplies (permission prompt, hook callbacks, in-process tools,
  * system prompt, JSON schema, agents from `initialize`).
  */
+import { join } from 'node:path';
+import type { HooksSettings } from '../config/settings-schema';
 import type { HookCallbackInvoker, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import type { ModelSelection } from '../model/select';
 import type { ThinkingConfig } from '../model/types';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
+import { projectDir } from '../session/transcript-paths';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import { createPermissionSetup } from './session-permissions';
+import { autoCompactEnabled, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
 import { checkAvailableFeatures } from './unavailable';
 
@@ -40,7 +44,9 @@ export type SessionSetup = {
   warnings: string[];
 };
 
-export type Env = Record<string, string | undefined>;
+import type { Env } from './session-settings';
+
+export type { Env };
 
 /** `--max-thinking-tokens N` → enabled with that budget (0 → off); `--thinking` otherwise. */
 export function thinkingConfig(
@@ -65,62 +71,116 @@ export function apiKeySource(selection: Pick<ModelSelection, 'providerName'>, en
 }
 
 /**
- * SDK callback hooks run through the hook runner; `engine` is read lazily because the hook input
- * carries its session id and live permission mode. Settings-defined command hooks are not loaded here.
+ * The session's hook runner: settings-defined command hooks (none in `--bare` mode) and the SDK
+ * host's callback hooks. `engine` is read lazily because hook input carries its session id and
+ * live permission mode. Hook problems (timeouts, bad output) reach the user through `report`.
  */
 async function sessionHooks(
   options: SessionSetupOptions,
+  settingsHooks: HooksSettings | undefined,
   env: Env,
   cwd: string,
-  engine: () => QueryEngineType | undefined,
+  live: { sessionId: string; transcriptPath: string; engine: () => QueryEngineType | undefined },
+  report: (text: string, level: string) => void,
 ): Promise<HookRunner> {
-  if (!options.sdkHooks || options.sdkHooks.matchers.length === 0) return noopHooks;
+  const sdk = options.sdkHooks && options.sdkHooks.matchers.length > 0 ? options.sdkHooks : undefined;
+  const commands = options.bare ? undefined : settingsHooks;
+  if (!sdk && (!commands || Object.keys(commands).length === 0)) return noopHooks;
   const { createHookRunner } = await import('../hooks/runner');
   return createHookRunner({
-    settingsHooks: undefined,
-    sdkHooks: { matchers: [...options.sdkHooks.matchers], invoke: options.sdkHooks.invoke },
+    settingsHooks: commands,
+    sdkHooks: sdk ? { matchers: [...sdk.matchers], invoke: sdk.invoke } : undefined,
     base: () => ({
-      session_id: engine()?.sessionId ?? '',
-      transcript_path: '',
-      cwd,
-      permission_mode: engine()?.permissionMode ?? options.permissionMode ?? 'default',
+      session_id: live.sessionId,
+      transcript_path: live.transcriptPath,
+      cwd: live.engine()?.currentCwd ?? cwd,
+      permission_mode: live.engine()?.permissionMode ?? options.permissionMode ?? 'default',
     }),
     env,
+    projectDir: cwd,
+    onMessage: report,
   });
 }
+
+export type SessionLog = { warn(text: string): void; debug(text: string): void };
+
+const silentLog: SessionLog = { warn: () => {}, debug: () => {} };
 
 export async function createSessionEngine(
   options: SessionSetupOptions,
   env: Env,
   cwd: string,
+  log: SessionLog = silentLog,
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
-  const [{ selectModel }, { QueryEngine }, { registerCoreTools }] = await Promise.all([
-    import('../model/select'),
-    import('../engine/query-engine'),
-    import('../tools/builtin'),
-  ]);
+  const settings = await loadSessionSettings(options, env, cwd);
+  const merged = settings.loaded.merged;
+  const sessionEnv = settings.env;
+  const [{ selectModel }, { QueryEngine }, { registerCoreTools }, { resolveSession }, memory] =
+    await Promise.all([
+      import('../model/select'),
+      import('../engine/query-engine'),
+      import('../tools/builtin'),
+      import('../session/resume'),
+      options.bare
+        ? Promise.resolve([])
+        : import('../config/memory/memory-files').then((m) => m.loadMemoryFiles({ cwd, env: sessionEnv })),
+    ]);
   const selection = await selectModel({
-    model: options.model,
-    provider: options.provider,
+    model: options.model ?? merged.model,
+    provider: options.provider ?? merged.provider,
+    baseUrl: merged.baseUrl,
     fallbackModel: options.fallbackModel,
-    env,
+    env: sessionEnv,
   });
   registerCoreTools();
 
-  let engine: QueryEngineType | undefined;
-  const hooks = await sessionHooks(options, env, cwd, () => engine);
-  const permissions = createPermissionSetup(
-    options,
+  const session = await resolveSession({
     cwd,
-    () => engine?.permissionMode ?? permissions.permissionContext.mode,
-    options.permissionPrompt,
+    env: sessionEnv,
+    resume: options.resume,
+    continue: options.continue,
+    forkSession: options.forkSession,
+    resumeSessionAt: options.resumeSessionAt,
+    sessionId: options.sessionId,
+    model: selection.model,
+    persist: options.sessionPersistence,
+  });
+  const transcript = options.sessionPersistence
+    ? new (await import('../session/transcript-writer')).TranscriptWriter({
+        path: session.transcriptPath,
+        sessionId: session.sessionId,
+        cwd,
+        parentUuid: session.parentUuid,
+        entrypoint: sessionEnv.CLAUDE_CODE_ENTRYPOINT ? 'sdk-cli' : 'cli',
+      })
+    : undefined;
+
+  let engine: QueryEngineType | undefined;
+  let tools: AnyTool[] = [];
+  const hooks = await sessionHooks(
+    options,
+    merged.hooks,
+    sessionEnv,
+    cwd,
+    { sessionId: session.sessionId, transcriptPath: session.transcriptPath, engine: () => engine },
+    (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
   );
-  const { tools, warnings: toolWarnings } = selectSessionTools(
-    permissions.permissionContext,
-    options.tools,
-    options.extraTools,
-  );
+  const permissions = createPermissionSetup({
+    options,
+    settingsSources: settings.loaded.sources,
+    cwd,
+    env: sessionEnv,
+    permissionPrompt: options.permissionPrompt,
+    live: {
+      permissionContext: () => engine?.currentPermissionContext,
+      cwd: () => engine?.currentCwd,
+      userRequest: () => engine?.lastUserPrompt ?? '',
+      tools: () => tools,
+    },
+  });
+  const selected = selectSessionTools(permissions.permissionContext, options.tools, options.extraTools);
+  tools = selected.tools;
 
   engine = new QueryEngine({
     cwd,
@@ -135,20 +195,32 @@ export async function createSessionEngine(
     permissionContext: permissions.permissionContext,
     customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
+    memory,
     maxTurns: options.maxTurns,
     maxBudgetUsd: options.maxBudgetUsd,
     taskBudget: options.taskBudget === undefined ? undefined : { total: options.taskBudget },
     jsonSchema: options.jsonSchema,
     thinking: thinkingConfig(options),
     includePartialMessages: options.includePartialMessages,
-    apiKeySource: apiKeySource(selection, env),
-    env,
+    apiKeySource: apiKeySource(selection, sessionEnv),
+    env: sessionEnv,
+    sessionId: session.sessionId,
+    sessionDir: join(projectDir(sessionEnv, cwd), session.sessionId),
+    initialMessages: session.messages,
+    transcript,
+    contextManagement: {
+      autoCompact: autoCompactEnabled(options, settings.loaded),
+      ...(merged.autoCompactThreshold !== undefined
+        ? { autoCompactThreshold: merged.autoCompactThreshold }
+        : {}),
+    },
+    onNotification: (n) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message)),
   });
   return {
     engine,
     selection,
     tools,
     permissionContext: permissions.permissionContext,
-    warnings: [...permissions.warnings, ...toolWarnings],
+    warnings: [...settings.warnings, ...session.warnings, ...permissions.warnings, ...selected.warnings],
   };
 }

@@ -15,23 +15,6 @@ type UnavailableFlag = { flag: string; feature: string; used: (options: CliOptio
 
 /** The table behind the README's feature list; order is the order of the checks. */
 export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
-  { flag: '--resume', feature: 'resuming sessions (--resume)', used: (o) => o.resume !== undefined },
-  { flag: '--continue', feature: 'continuing sessions (--continue)', used: (o) => o.continue },
-  {
-    flag: '--fork-session',
-    feature: 'forking sessions (--fork-session)',
-    used: (o) => o.forkSession && (o.resume !== undefined || o.continue),
-  },
-  {
-    flag: '--session-id',
-    feature: 'choosing the session id (--session-id)',
-    used: (o) => o.sessionId !== undefined,
-  },
-  {
-    flag: '--resume-session-at',
-    feature: 'resuming at a message (--resume-session-at)',
-    used: (o) => o.resumeSessionAt !== undefined,
-  },
   {
     flag: '--resume-drops-turn',
     feature: 'resuming without a turn (--resume-drops-turn)',
@@ -55,7 +38,6 @@ export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
   },
   { flag: '--agent', feature: 'running as an agent (--agent)', used: (o) => o.agent !== undefined },
   { flag: '--plugin-dir', feature: 'plugins (--plugin-dir)', used: (o) => o.pluginDirs.length > 0 },
-  { flag: '--bare', feature: 'bare mode (--bare)', used: (o) => o.bare },
 ];
 
 /** Throws `FeatureUnavailableError` for the first flag that needs a missing feature. */

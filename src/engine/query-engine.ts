@@ -94,6 +94,8 @@ export class QueryEngine {
   private thinkingOverride: ThinkingConfig | undefined;
   private readonly sessionDir: string;
   private contextManager: ContextManager | undefined;
+  private started = false;
+  private closed = false;
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
@@ -116,6 +118,30 @@ export class QueryEngine {
 
   get permissionMode(): PermissionMode {
     return this.permissionContext.mode;
+  }
+
+  /** The live permission context (its mode follows `setPermissionMode`). */
+  get currentPermissionContext(): ToolPermissionContext {
+    return this.permissionContext;
+  }
+
+  /** Where tools run now: the project root, or wherever Bash last `cd`-ed inside it. */
+  get currentCwd(): string {
+    return this.cwd;
+  }
+
+  /** The text of the latest prompt the user typed (for the auto-mode classifier). */
+  get lastUserPrompt(): string {
+    for (let i = this.mutableMessages.length - 1; i >= 0; i--) {
+      const m = this.mutableMessages[i];
+      if (m?.type === 'user' && !m.isMeta && m.toolUseResult === undefined) {
+        const c = m.message.content;
+        if (typeof c === 'string') return c;
+        const text = c.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+        if (text) return text;
+      }
+    }
+    return '';
   }
 
   get totalCostUsd(): number {
@@ -148,6 +174,23 @@ export class QueryEngine {
     this.turnAbort?.abort();
   }
 
+  /**
+   * Ends the session: SessionEnd hooks run, background shells die with their process groups,
+   * and the transcript file is closed. Safe to call more than once.
+   */
+  async close(reason = 'other'): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.turnAbort?.abort();
+    const { killAllShells } = await import('../tools/builtin/bash/shells');
+    await killAllShells(this.sessionId);
+    if (this.started) {
+      const done = new AbortController();
+      await (this.config.hooks ?? noopHooks).notify('SessionEnd', { reason }, done.signal);
+    }
+    (this.config.transcript as { close?: () => void } | undefined)?.close?.();
+  }
+
   async *submitMessage(
     prompt: string | UserContentBlock[],
     options: { clientUuid?: string; signal?: AbortSignal } = {},
@@ -158,6 +201,15 @@ export class QueryEngine {
     const onOuterAbort = () => abort.abort();
     options.signal?.addEventListener('abort', onOuterAbort, { once: true });
     try {
+      if (!this.started) {
+        this.started = true;
+        const source = this.mutableMessages.length > 0 ? 'resume' : 'startup';
+        await (this.config.hooks ?? noopHooks).notify(
+          'SessionStart',
+          { source, model: this.model },
+          abort.signal,
+        );
+      }
       yield* this.runTurn(prompt, options.clientUuid, abort.signal, startedAt);
     } finally {
       options.signal?.removeEventListener('abort', onOuterAbort);
@@ -262,6 +314,7 @@ export class QueryEngine {
       yield* converter.flush();
       // The loop's final history (it may have compacted or recovered); ours from now on.
       this.mutableMessages = terminal.messages;
+      if (terminal.cwd) this.cwd = terminal.cwd;
       turnCount += terminal.turnCount;
       const needsNudge =
         this.config.jsonSchema !== undefined && terminal.reason === 'completed' && !capture.provided;

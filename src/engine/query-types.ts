@@ -35,6 +35,8 @@ export type Terminal = {
    * message of this run that belongs in the transcript. The caller continues from it.
    */
   messages: Message[];
+  /** The working directory tools left behind (Bash's `cd` persists across turns). */
+  cwd?: string;
 };
 
 export type TransitionReason =

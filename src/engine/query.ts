@@ -325,7 +325,12 @@ class QueryLoop {
   }
 
   private end(reason: TerminalReason, message?: string): Terminal {
-    const terminal: Terminal = { reason, turnCount: this.state.turnCount, messages: this.state.messages };
+    const terminal: Terminal = {
+      reason,
+      turnCount: this.state.turnCount,
+      messages: this.state.messages,
+      cwd: this.state.toolUseContext.cwd,
+    };
     if (message !== undefined) terminal.message = message;
     return terminal;
   }

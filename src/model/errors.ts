@@ -69,12 +69,22 @@ export class OverloadedError extends ModelError {
   }
 }
 
-/** 5xx other than 529. Retried. */
+/** 5xx other than 529. Retried, unless the server said not to (`x-should-retry: false`). */
 export class ServerError extends ModelError {
   override name = 'ServerError';
   constructor(message: string, options: ModelErrorOptions = {}) {
-    super(message, { ...options, retryable: true });
+    super(message, { ...options, retryable: options.retryable ?? true });
   }
+}
+
+/** The API's own verdict on retrying (`x-should-retry`), when it gave one. */
+export function shouldRetryHeader(
+  headers: { get(name: string): string | null } | undefined,
+): boolean | undefined {
+  const value = headers?.get('x-should-retry');
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return undefined;
 }
 
 /** Network failure: refused, reset, timed out, or the stream dropped mid-response. Retried. */

@@ -73,6 +73,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       this.options.stdin.destroy();
     }
     await Promise.all((this.settled?.mcpConnections ?? []).map((c) => c.close().catch(() => {})));
+    await this.settled?.engine.close?.().catch(() => {});
     await this.writer.flushed();
     return outcome || this.lastResultWasError ? 1 : 0;
   }

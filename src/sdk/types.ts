@@ -19,6 +19,8 @@ export type SessionEngine = Pick<
 > & {
   /** Present when the engine can change its thinking budget between turns. */
   setMaxThinkingTokens?(tokens: number | null): void;
+  /** Ends the session (SessionEnd hooks, background shells, transcript). */
+  close?(): Promise<void>;
 };
 
 /** A programmatic subagent from `initialize.agents` (the SDK's `AgentDefinition`). */

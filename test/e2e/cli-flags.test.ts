@@ -110,12 +110,8 @@ describe('flag forms', () => {
 
 describe('flags of features that are not available yet', () => {
   it.each([
-    [['--resume', 'abc'], 'resuming sessions (--resume)'],
-    [['--continue'], 'continuing sessions (--continue)'],
-    [['--session-id=2222'], 'choosing the session id (--session-id)'],
     [['--mcp-config', '{"mcpServers":{}}'], 'MCP servers (--mcp-config)'],
     [['--agents', '{"reviewer":{"description":"d","prompt":"p"}}'], 'custom subagents (--agents)'],
-    [['--bare'], 'bare mode (--bare)'],
   ])('%j fails with one line and exit 1', async (args, feature) => {
     const { code, stdout, stderr } = await yoke(['-p', 'hi', ...args]);
     expect({ code, stdout, stderr }).toEqual({
@@ -127,7 +123,7 @@ describe('flags of features that are not available yet', () => {
 
   it('accepts them when they ask for nothing missing', async () => {
     answer('ok');
-    const { code, stderr } = await yoke(['-p', 'hi', '--fork-session', '--agents={}', '--strict-mcp-config']);
+    const { code, stderr } = await yoke(['-p', 'hi', '--agents={}', '--strict-mcp-config']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });

@@ -220,7 +220,7 @@ describe('--output-format stream-json', () => {
     expect(frames[2]).toMatchObject({ tool_name: 'Write', tool_use_id: 'w1' });
     expect(frames[3]).toMatchObject({
       message: { content: [{ type: 'tool_result', is_error: true }] },
-      tool_use_result: expect.stringMatching(/^Error: Permission to use Write/),
+      tool_use_result: expect.stringMatching(/^Error: Permission for Write/),
     });
     expect(frames[5]!.permission_denials).toEqual([
       { tool_name: 'Write', tool_use_id: 'w1', tool_input: { file_path: 'x.txt', content: 'x' } },

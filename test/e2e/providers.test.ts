@@ -3,7 +3,7 @@
  * model server over real HTTP and SSE — including every fault the server can inject.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OverloadedError, PromptTooLongError } from '../../src/model/errors';
+import { OverloadedError, PromptTooLongError, ServerError } from '../../src/model/errors';
 import type { RetryClock } from '../../src/model/retry';
 import { selectModel } from '../../src/model/select';
 import type { ModelRequest, StreamEvent } from '../../src/model/types';
@@ -159,6 +159,13 @@ describe.each<Api>(['anthropic', 'openai'])('%s provider over HTTP', (api) => {
     ]);
     expect(error).toBeUndefined();
     expect(finished(events)).toEqual([{ type: 'text', text: 'slow but steady wins the race today' }]);
+  });
+
+  it('does not retry a 5xx the server marks x-should-retry: false', async () => {
+    const { error, clock } = await run(api, []);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(clock.waits).toHaveLength(0);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('reports usage with the final message', async () => {

@@ -23,6 +23,7 @@ import {
   parseRetryAfter,
   RateLimitError,
   ServerError,
+  shouldRetryHeader,
 } from '../errors';
 
 export type ClassifyContext = {
@@ -131,7 +132,7 @@ function classifyApiError(err: APIError, fallbackRequestId: string | undefined):
     }
     return new InvalidRequestError(message, options);
   }
-  return new ServerError(message, options);
+  return new ServerError(message, { ...options, retryable: shouldRetryHeader(err.headers) });
 }
 
 /** The API's own sentence; the SDK's `message` is "<status> <JSON of the body>". */

@@ -18,6 +18,7 @@ import {
   parseRetryAfter,
   RateLimitError,
   ServerError,
+  shouldRetryHeader,
 } from '../errors';
 
 export type ClassifyContext = {
@@ -82,7 +83,10 @@ function classifyApiError(err: APIError, context: ClassifyContext): Error {
   if (status >= 400 && status < 500) {
     return new InvalidRequestError(`The model API rejected the request: ${detail}`, options);
   }
-  return new ServerError(`The model API failed: ${detail}`, options);
+  return new ServerError(`The model API failed: ${detail}`, {
+    ...options,
+    retryable: shouldRetryHeader(err.headers),
+  });
 }
 
 /** An `error` object inside the SSE stream: no HTTP status, only its code, type and message. */

@@ -3,6 +3,7 @@
  * two wasm files, so it happens on first use, never at startup (principle 8).
  */
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { Parser } from 'web-tree-sitter';
 
 let parserPromise: Promise<Parser> | undefined;
@@ -16,7 +17,18 @@ function resolveWasm(specifier: string): string {
   return createRequire(import.meta.url).resolve(specifier);
 }
 
+/**
+ * Parsing a command line takes microseconds even in V8's baseline wasm tier, but tiering the
+ * 1.4 MB grammar up to optimized code burns about a second of CPU on a background thread — on a
+ * small machine that delays the very command the parse was for. Yoke's other wasm (none today)
+ * would share the setting, which is why it is applied only here, right before the first load.
+ */
+function preferBaselineWasm(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
 async function createParser(): Promise<Parser> {
+  preferBaselineWasm();
   const { Parser: ParserClass, Language } = await import('web-tree-sitter');
   const coreWasm = resolveWasm('web-tree-sitter/web-tree-sitter.wasm');
   await ParserClass.init({ locateFile: () => coreWasm });

@@ -1,0 +1,162 @@
+// Headless CLI: a one-turn `node dist/yoke.js -p "hi"` against the mock server (in this
+// process), timed from just before spawn to the moment its first request reaches the server, and
+// its peak RSS; next to the floor, a bare Node script that only sends the same request (the same
+// body and headers, with fetch, the transport the Anthropic SDK uses) and reads the answer.
+// Median of RUNS each, alternated. Targets: Yoke within 1.3x of the floor on time and on RSS.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importSources, loadLine, median, root, verdict } from './_bundle.mjs';
+
+const { startMockServer } = await importSources(
+  'headless',
+  `export { startMockServer } from './src/testing/mock-server';`,
+);
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const RSS_RUNS = Math.max(3, Math.round(RUNS / 2));
+const TARGET_RATIO = 1.3;
+const entry = join(root, 'dist', 'yoke.js');
+if (!existsSync(entry)) {
+  console.error('headless: dist/yoke.js is missing; run `npm run build` first.');
+  process.exit(1);
+}
+
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-bench-headless-')));
+const cwd = join(work, 'project');
+const home = join(work, 'home');
+for (const dir of [cwd, home]) mkdirSync(dir, { recursive: true });
+
+let arrivedAt;
+const server = await startMockServer({
+  scenario: [
+    {
+      repeat: 'forever',
+      reply: () => {
+        arrivedAt ??= performance.now();
+        return { content: [{ type: 'text', text: 'Hello!' }] };
+      },
+    },
+  ],
+});
+const env = {
+  ...process.env,
+  ANTHROPIC_API_KEY: 'sk-ant-bench',
+  ANTHROPIC_BASE_URL: server.url,
+  YOKE_HOME: home,
+  CLAUDE_CONFIG_DIR: join(home, '.claude'),
+};
+for (const key of ['ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[key];
+
+// Peak RSS as cold-start.mjs takes it: GNU time when it works, else an exit hook in the child.
+const MARK = 'YOKE_BENCH_MAXRSS_KB=';
+const hook = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\n${MARK}'+process.resourceUsage().maxRSS+'\\n'))`;
+function run(args, { rss = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const useTime = rss && useGnuTime;
+    const [cmd, argv] = useTime
+      ? ['/usr/bin/time', ['-f', `${MARK}%M`, process.execPath, ...args]]
+      : [process.execPath, rss ? ['--import', hook, ...args] : args];
+    arrivedAt = undefined;
+    const startedAt = performance.now();
+    const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0 || arrivedAt === undefined) {
+        reject(
+          new Error(
+            `node ${args.join(' ')} exited ${code} (request seen: ${arrivedAt !== undefined})\n${stdout}\n${stderr}`,
+          ),
+        );
+        return;
+      }
+      const m = new RegExp(`${MARK}(\\d+)`).exec(stderr);
+      if (rss && !m) {
+        reject(new Error(`peak RSS measurement failed: ${stderr}`));
+        return;
+      }
+      resolve({ firstRequestMs: arrivedAt - startedAt, stdout, rssMb: m ? Number(m[1]) / 1024 : undefined });
+    });
+  });
+}
+const useGnuTime = await new Promise((resolve) => {
+  if (process.env.BENCH_RSS_METHOD === 'hook' || !existsSync('/usr/bin/time')) return resolve(false);
+  const child = spawn('/usr/bin/time', ['-f', `${MARK}%M`, 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  child.on('error', () => resolve(false));
+  child.on('close', (code) => resolve(code === 0 && new RegExp(`${MARK}\\d+`).test(err)));
+});
+
+try {
+  console.log(loadLine());
+  const yoke = [entry, '-p', 'hi'];
+  const first = await run(yoke);
+  if (first.stdout.trim() !== 'Hello!') throw new Error(`unexpected answer: ${first.stdout}`);
+  const firstRequest = server.requests[0];
+  if (firstRequest?.path !== '/v1/messages') throw new Error(`first request went to ${firstRequest?.path}`);
+
+  // The floor: the same POST, nothing else.
+  const floorScript = join(work, 'floor.mjs');
+  const headers = { 'content-type': 'application/json' };
+  for (const name of ['x-api-key', 'anthropic-version', 'accept']) {
+    if (firstRequest.headers[name] !== undefined) headers[name] = firstRequest.headers[name];
+  }
+  writeFileSync(
+    floorScript,
+    `const response = await fetch(${JSON.stringify(`${server.url}/v1/messages`)}, {
+  method: 'POST',
+  headers: ${JSON.stringify(headers)},
+  body: ${JSON.stringify(JSON.stringify(firstRequest.body))},
+});
+await response.text();
+if (!response.ok) process.exit(1);
+`,
+  );
+  const floor = [floorScript];
+  await run(floor);
+
+  const t = { yoke: [], floor: [] };
+  for (let i = 0; i < RUNS; i++) {
+    t.yoke.push((await run(yoke)).firstRequestMs);
+    t.floor.push((await run(floor)).firstRequestMs);
+  }
+  const rss = { yoke: [], floor: [] };
+  for (let i = 0; i < RSS_RUNS; i++) {
+    rss.yoke.push((await run(yoke, { rss: true })).rssMb);
+    rss.floor.push((await run(floor, { rss: true })).rssMb);
+  }
+  const timeRatio = median(t.yoke) / median(t.floor);
+  const rssRatio = median(rss.yoke) / median(rss.floor);
+  const bodyKb = (JSON.stringify(firstRequest.body).length / 1024).toFixed(1);
+  console.log(
+    `node dist/yoke.js -p "hi" vs a bare fetch of the same request (${bodyKb} KB body), ${process.version}:`,
+  );
+  console.log(
+    `  spawn -> first request at the server: Yoke median ${median(t.yoke).toFixed(1)} ms (min ${Math.min(...t.yoke).toFixed(1)}), ` +
+      `floor ${median(t.floor).toFixed(1)} ms (min ${Math.min(...t.floor).toFixed(1)}) -> ${timeRatio.toFixed(2)}x  ` +
+      `target <= ${TARGET_RATIO}x  ${verdict(timeRatio <= TARGET_RATIO)}  (${RUNS} runs each)`,
+  );
+  console.log(
+    `  Yoke's own share before the request: ${(median(t.yoke) - median(t.floor)).toFixed(1)} ms (median difference)`,
+  );
+  console.log(
+    `  peak RSS (whole run): Yoke median ${median(rss.yoke).toFixed(1)} MB, floor ${median(rss.floor).toFixed(1)} MB -> ` +
+      `${rssRatio.toFixed(2)}x  target <= ${TARGET_RATIO}x  ${verdict(rssRatio <= TARGET_RATIO)}  (${RSS_RUNS} runs each, ` +
+      `${useGnuTime ? 'GNU /usr/bin/time -f %M' : 'process.resourceUsage().maxRSS from an --import exit hook'})`,
+  );
+} finally {
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,54 @@
+/**
+ * Settings as a session uses them: the merged file settings, their problems as one line each,
+ * and the environment tools and providers see (process env plus the settings' `env`, and the
+ * settings that tools read through the environment).
+ */
+import type { LoadedSettings } from '../config/load-settings';
+import type { CliOptions } from './cli-options';
+
+export type Env = Record<string, string | undefined>;
+
+export type SessionSettings = {
+  loaded: LoadedSettings;
+  env: Env;
+  warnings: string[];
+};
+
+export async function loadSessionSettings(
+  options: Pick<CliOptions, 'settings' | 'settingSources'>,
+  env: Env,
+  cwd: string,
+): Promise<SessionSettings> {
+  const { loadSettings } = await import('../config/load-settings');
+  const loaded = await loadSettings({
+    cwd,
+    env,
+    cliSettings: options.settings,
+    settingSources: options.settingSources,
+  });
+  const warnings = loaded.errors.map(
+    (e) =>
+      `settings: ${e.file}${e.keyPath ? ` (${e.keyPath})` : ''}: ${e.message} — this file's other keys still apply`,
+  );
+  const merged = loaded.merged;
+  const sessionEnv: Env = { ...env, ...(merged.env ?? {}) };
+  const allowedHosts = merged.webFetch?.allowedHosts;
+  if (allowedHosts && allowedHosts.length > 0) {
+    const existing = sessionEnv.YOKE_WEBFETCH_ALLOW_HOSTS;
+    sessionEnv.YOKE_WEBFETCH_ALLOW_HOSTS = [existing, ...allowedHosts].filter(Boolean).join(',');
+  }
+  if (merged.bashOutputMaxChars !== undefined && sessionEnv.BASH_MAX_OUTPUT_LENGTH === undefined) {
+    sessionEnv.BASH_MAX_OUTPUT_LENGTH = String(merged.bashOutputMaxChars);
+  }
+  return { loaded, env: sessionEnv, warnings };
+}
+
+/** Auto-compact is on unless `--no-auto-compact` or a setting turns it off. */
+export function autoCompactEnabled(
+  options: Pick<CliOptions, 'autoCompact'>,
+  loaded: LoadedSettings,
+): boolean {
+  const merged = loaded.merged;
+  if (!options.autoCompact) return false;
+  return merged.autoCompact !== false && merged.autoCompactEnabled !== false;
+}

@@ -1,0 +1,36 @@
+/**
+ * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>` and
+ * `yoke sessions list [--all]`. They print plain text and return an exit code.
+ */
+import { CliUsageError } from './errors';
+
+export const SUBCOMMANDS = ['permissions', 'sessions'] as const;
+
+const USAGE = {
+  permissions: 'usage: yoke permissions list | yoke permissions remove <rule>',
+  sessions: 'usage: yoke sessions list [--all]',
+};
+
+export async function runSubcommand(
+  argv: readonly string[],
+  context: { cwd: string; env: Record<string, string | undefined> },
+): Promise<number> {
+  const [command, action, ...rest] = argv;
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  if (command === 'permissions') {
+    const { runPermissionsList, runPermissionsRemove } = await import('./commands/permissions');
+    if (action === 'list' && rest.length === 0) return runPermissionsList({ ...context, print });
+    if (action === 'remove' && rest.length === 1 && rest[0]) {
+      await runPermissionsRemove({ ...context, rule: rest[0], print });
+      return 0;
+    }
+    throw new CliUsageError(USAGE.permissions);
+  }
+  if (command === 'sessions') {
+    const { sessionsListCommand } = await import('./commands/sessions');
+    const all = rest.length === 1 && rest[0] === '--all';
+    if (action === 'list' && (rest.length === 0 || all)) return sessionsListCommand({ ...context, all });
+    throw new CliUsageError(USAGE.sessions);
+  }
+  throw new CliUsageError(`unknown command ${command}`);
+}

@@ -1,0 +1,146 @@
+/**
+ * Sessions through the real CLI: transcripts on disk, --continue, --resume (by prefix), --fork-session,
+ * `yoke sessions list`, memory files in the prompt, and resume after the process is killed mid-turn.
+ */
+import { spawn } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
+
+let server: MockServer;
+
+beforeAll(async () => {
+  server = await startMockServer({ scenario: [] });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const reply = (text: string) => ({ reply: { content: [{ type: 'text' as const, text }] } });
+const bodyText = (i: number) => JSON.stringify(server.requests[i]?.body);
+
+async function runJson(args: string[], cwd: string, home: string) {
+  const run = await runYoke(['-p', ...args, '--output-format', 'json'], {
+    cwd,
+    env: mockEnv(server.url, home),
+  });
+  expect(run.stderr).toBe('');
+  return {
+    ...run,
+    result: JSON.parse(run.stdout) as { session_id: string; result: string; is_error: boolean },
+  };
+}
+
+describe('sessions', () => {
+  it('continues, resumes by prefix and forks, with the history in the request', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    server.reset([
+      reply('first answer'),
+      reply('second answer'),
+      reply('third answer'),
+      reply('forked answer'),
+    ]);
+
+    const first = await runJson(['remember the word avocado'], cwd, home);
+    const id = first.result.session_id;
+    const projectDirs = await readdir(join(home, 'projects'));
+    expect(projectDirs).toHaveLength(1);
+    const transcript = await readFile(
+      join(home, 'projects', projectDirs[0] as string, `${id}.jsonl`),
+      'utf8',
+    );
+    expect(transcript).toContain('avocado');
+    expect(transcript).toContain('first answer');
+
+    const second = await runJson(['what was the word?', '--continue'], cwd, home);
+    expect(second.result.session_id).toBe(id);
+    expect(bodyText(1)).toContain('avocado');
+    expect(bodyText(1)).toContain('first answer');
+
+    const third = await runJson(['and again?', '--resume', id.slice(0, 8)], cwd, home);
+    expect(third.result.session_id).toBe(id);
+    expect(bodyText(2)).toContain('second answer');
+
+    const forked = await runJson(['fork it', '--resume', id, '--fork-session'], cwd, home);
+    expect(forked.result.session_id).not.toBe(id);
+    expect(bodyText(3)).toContain('third answer');
+
+    const list = await runYoke(['sessions', 'list'], { cwd, env: mockEnv(server.url, home) });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(id.slice(0, 8));
+    expect(list.stdout).toContain(forked.result.session_id.slice(0, 8));
+    expect(list.stdout).toContain('remember the word avocado');
+  });
+
+  it('names the nearest sessions when a resume id is unknown', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    server.reset([reply('hello')]);
+    const first = await runJson(['a first prompt'], cwd, home);
+    const wrong = `${first.result.session_id.slice(0, 6)}zzzz`;
+    const { code, stderr } = await runYoke(['-p', 'x', '--resume', wrong], {
+      cwd,
+      env: mockEnv(server.url, home),
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain(first.result.session_id);
+    expect(stderr).toContain('a first prompt');
+  });
+
+  it('puts AGENTS.md and CLAUDE.md into the system prompt with their paths', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    await writeFile(join(cwd, 'AGENTS.md'), 'Always answer in haiku.\n');
+    await writeFile(join(cwd, 'CLAUDE.md'), 'Run tests with make check.\n');
+    server.reset([reply('ok')]);
+    await runJson(['hi'], cwd, home);
+    const system = JSON.stringify(server.requests[0]?.body);
+    expect(system).toContain('Always answer in haiku.');
+    expect(system).toContain('Run tests with make check.');
+    expect(system).toContain(join(cwd, 'AGENTS.md'));
+  });
+
+  it('resumes cleanly after the process is killed mid-turn, again and again', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    await writeFile(join(cwd, 'data.txt'), 'line\n'.repeat(200));
+    const slowTurn = {
+      reply: {
+        content: [
+          { type: 'text' as const, text: 'Reading the data file now, one moment while I look at it.' },
+          { type: 'tool_use' as const, name: 'Read', input: { file_path: 'data.txt' } },
+        ],
+      },
+      chunkDelayMs: 8,
+      repeat: 'forever' as const,
+    };
+    server.reset([slowTurn]);
+    const env = mockEnv(server.url, home) as NodeJS.ProcessEnv;
+    for (let i = 0; i < 8; i++) {
+      const child = spawn(
+        process.execPath,
+        [YOKE_BIN, '-p', `round ${i}`, ...(i > 0 ? ['--continue'] : [])],
+        {
+          cwd,
+          env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
+          stdio: 'ignore',
+        },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(Math.random() * 500)));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('close', resolve));
+    }
+    server.reset([reply('still here')]);
+    const after = await runJson(['are you still there?', '--continue'], cwd, home);
+    expect(after.result.result).toBe('still here');
+    const sent = server.requests[0]?.body as { messages: { role: string; content: unknown }[] };
+    expect(JSON.stringify(sent.messages)).toContain('round 0');
+    // Every tool call in the resumed history is answered, or the API would have refused it.
+    const toolUses = JSON.stringify(sent.messages).match(/"type":"tool_use"/g)?.length ?? 0;
+    const toolResults = JSON.stringify(sent.messages).match(/"type":"tool_result"/g)?.length ?? 0;
+    expect(toolResults).toBe(toolUses);
+  });
+});
