@@ -1,6 +1,8 @@
 /**
  * Facts about the machine and the repository for the system prompt, gathered once per session.
- * Git is asked with a short timeout so a huge or broken repository never delays the first turn.
+ * Git is asked with a short timeout so a huge or broken repository never delays the first turn,
+ * and with two concurrent calls (status with the branch, and the log) rather than a chain, since
+ * this sits on the path to the first model request.
  */
 import { execFile } from 'node:child_process';
 import { release } from 'node:os';
@@ -12,35 +14,46 @@ const MAX_STATUS_CHARS = 2_000;
 function git(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 }, (error, stdout) => {
-      resolve(error ? undefined : stdout.trim());
+      resolve(error ? undefined : stdout.trimEnd());
     });
   });
 }
 
-export async function gatherGitStatus(cwd: string): Promise<{ isGitRepo: boolean; gitStatus?: string }> {
-  const inside = await git(cwd, ['rev-parse', '--is-inside-work-tree']);
-  if (inside !== 'true') return { isGitRepo: false };
-  const [branch, status, log] = await Promise.all([
-    git(cwd, ['branch', '--show-current']),
-    git(cwd, ['status', '--short']),
-    git(cwd, ['log', '--oneline', '-n', '5']),
+export type GitFacts = { isGitRepo: boolean; gitStatus?: string };
+
+/** `## main...origin/main [ahead 1]` → `main`; a detached or unborn HEAD says so. */
+function branchOf(header: string | undefined): string {
+  if (!header) return '(unknown)';
+  const name = header.replace(/^## /, '');
+  if (name.startsWith('HEAD (no branch)')) return '(detached HEAD)';
+  const unborn = /^No commits yet on (.+)$/.exec(name);
+  if (unborn) return `${unborn[1]} (no commits yet)`;
+  return name.split('...')[0]?.split(' ')[0] ?? name;
+}
+
+export async function gatherGitStatus(cwd: string): Promise<GitFacts> {
+  const [status, log] = await Promise.all([
+    git(cwd, ['--no-optional-locks', 'status', '--short', '--branch']),
+    git(cwd, ['--no-optional-locks', 'log', '--oneline', '-n', '5']),
   ]);
-  let statusText = status ?? '';
+  if (status === undefined) return { isGitRepo: false };
+  const [header, ...entries] = status.split('\n');
+  let statusText = entries.join('\n');
   if (statusText.length > MAX_STATUS_CHARS) {
     statusText = `${statusText.slice(0, MAX_STATUS_CHARS)}\n… (truncated; run git status for the full list)`;
   }
-  const parts = [`Current branch: ${branch || '(detached HEAD)'}`, `Status:\n${statusText || '(clean)'}`];
+  const parts = [`Current branch: ${branchOf(header)}`, `Status:\n${statusText || '(clean)'}`];
   if (log) parts.push(`Recent commits:\n${log}`);
   return { isGitRepo: true, gitStatus: parts.join('\n\n') };
 }
 
-export async function gatherEnvironment(
+export function environmentFacts(
   cwd: string,
   model: string,
+  git: GitFacts,
   additionalDirectories: readonly string[] = [],
   now: Date = new Date(),
-): Promise<EnvironmentFacts> {
-  const gitFacts = await gatherGitStatus(cwd);
+): EnvironmentFacts {
   return {
     cwd,
     platform: process.platform,
@@ -49,6 +62,15 @@ export async function gatherEnvironment(
     date: now.toISOString().slice(0, 10),
     model,
     additionalDirectories,
-    ...gitFacts,
+    ...git,
   };
+}
+
+export async function gatherEnvironment(
+  cwd: string,
+  model: string,
+  additionalDirectories: readonly string[] = [],
+  now: Date = new Date(),
+): Promise<EnvironmentFacts> {
+  return environmentFacts(cwd, model, await gatherGitStatus(cwd), additionalDirectories, now);
 }
