@@ -3,7 +3,11 @@
  * mode, extra directories) and the five-level `canUseTool` pipeline. The one place it is chosen.
  */
 import type { SettingsSource } from '../config/settings-merge';
-import { createCanUseTool, type PermissionTool } from '../permissions/can-use-tool';
+import {
+  type CreateCanUseToolOptions,
+  createCanUseTool,
+  type PermissionTool,
+} from '../permissions/can-use-tool';
 import { createModelClassifier } from '../permissions/classifier';
 import { buildPermissionContext } from '../permissions/permission-context';
 import type {
@@ -45,6 +49,7 @@ export function createPermissionSetup(input: {
   env: Record<string, string | undefined>;
   live: LiveSession;
   permissionPrompt?: PermissionPrompt;
+  permissionRequestHook?: CreateCanUseToolOptions['permissionRequestHook'];
 }): PermissionSetup {
   const { options, cwd } = input;
   const permissionContext = buildPermissionContext({
@@ -66,6 +71,7 @@ export function createPermissionSetup(input: {
     projectRoot: cwd,
     cwd: () => input.live.cwd() ?? cwd,
     prompt: input.permissionPrompt,
+    permissionRequestHook: input.permissionRequestHook,
     // Only consulted in `auto` mode; the model is selected on first use.
     classifier: createModelClassifier({ env: input.env }),
     getUserRequest: () => input.live.userRequest(),

@@ -6,6 +6,9 @@
  */
 import { join } from 'node:path';
 import type { HooksSettings } from '../config/settings-schema';
+import { environmentFacts, gatherGitStatus } from '../engine/environment';
+import { permissionRequestDecision } from '../hooks/permission-request';
+import type { YokeHookRunner } from '../hooks/runner';
 import type { HookCallbackInvoker, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import type { ModelSelection } from '../model/select';
@@ -20,6 +23,7 @@ import { selectSessionTools } from './session-tools';
 import { checkAvailableFeatures } from './unavailable';
 
 type QueryEngineType = import('../engine/query-engine').QueryEngine;
+type QueryEngineConfig = import('../engine/query-engine').QueryEngineConfig;
 
 /** SDK callback hooks from `initialize.hooks`, and how to call them. */
 export type SdkHooks = { matchers: readonly SdkHookMatcher[]; invoke: HookCallbackInvoker };
@@ -32,6 +36,8 @@ export type SessionSetupOptions = CliOptions & {
   extraTools?: readonly AnyTool[];
   /** Replaces the system prompt (wins over `--system-prompt`). */
   systemPromptOverride?: string;
+  /** Facts for `system/init` from the caller (the SDK MCP servers of a stream-json session). */
+  initExtras?: QueryEngineConfig['initExtras'];
 };
 
 export type SessionSetup = {
@@ -102,6 +108,27 @@ async function sessionHooks(
   });
 }
 
+/** `PermissionRequest` hooks, when the runner has any (the no-op runner has no `runHooks`). */
+function permissionRequestHook(hooks: HookRunner) {
+  const runner = hooks as Partial<YokeHookRunner>;
+  if (!runner.runHooks) return undefined;
+  const runHooks = runner.runHooks;
+  return async (request: {
+    toolName: string;
+    input: Record<string, unknown>;
+    suggestions: readonly string[];
+    signal: AbortSignal;
+  }) => {
+    const result = await runHooks(
+      'PermissionRequest',
+      { tool_name: request.toolName, tool_input: request.input, permission_suggestions: request.suggestions },
+      request.toolName,
+      request.signal,
+    );
+    return permissionRequestDecision(result);
+  };
+}
+
 export type SessionLog = { warn(text: string): void; debug(text: string): void };
 
 const silentLog: SessionLog = { warn: () => {}, debug: () => {} };
@@ -113,19 +140,24 @@ export async function createSessionEngine(
   log: SessionLog = silentLog,
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
+  // Everything on the way to the first model request starts at once: git (for the system
+  // prompt), the settings files, and the big modules, so their waits overlap.
+  const gitFacts = gatherGitStatus(cwd);
+  const modules = Promise.all([
+    import('../model/select'),
+    import('../engine/query-engine'),
+    import('../tools/builtin'),
+    import('../session/resume'),
+    import('../config/memory/memory-files'),
+  ]);
   const settings = await loadSessionSettings(options, env, cwd);
   const merged = settings.loaded.merged;
   const sessionEnv = settings.env;
-  const [{ selectModel }, { QueryEngine }, { registerCoreTools }, { resolveSession }, memory] =
-    await Promise.all([
-      import('../model/select'),
-      import('../engine/query-engine'),
-      import('../tools/builtin'),
-      import('../session/resume'),
-      options.bare
-        ? Promise.resolve([])
-        : import('../config/memory/memory-files').then((m) => m.loadMemoryFiles({ cwd, env: sessionEnv })),
-    ]);
+  const [{ selectModel }, { QueryEngine }, { registerCoreTools }, { resolveSession }, memoryFiles] =
+    await modules;
+  const memoryPromise = options.bare
+    ? Promise.resolve([])
+    : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv });
   const selection = await selectModel({
     model: options.model ?? merged.model,
     provider: options.provider ?? merged.provider,
@@ -135,17 +167,20 @@ export async function createSessionEngine(
   });
   registerCoreTools();
 
-  const session = await resolveSession({
-    cwd,
-    env: sessionEnv,
-    resume: options.resume,
-    continue: options.continue,
-    forkSession: options.forkSession,
-    resumeSessionAt: options.resumeSessionAt,
-    sessionId: options.sessionId,
-    model: selection.model,
-    persist: options.sessionPersistence,
-  });
+  const [session, memory] = await Promise.all([
+    resolveSession({
+      cwd,
+      env: sessionEnv,
+      resume: options.resume,
+      continue: options.continue,
+      forkSession: options.forkSession,
+      resumeSessionAt: options.resumeSessionAt,
+      sessionId: options.sessionId,
+      model: selection.model,
+      persist: options.sessionPersistence,
+    }),
+    memoryPromise,
+  ]);
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
         path: session.transcriptPath,
@@ -172,6 +207,7 @@ export async function createSessionEngine(
     cwd,
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
+    permissionRequestHook: permissionRequestHook(hooks),
     live: {
       permissionContext: () => engine?.currentPermissionContext,
       cwd: () => engine?.currentCwd,
@@ -196,6 +232,15 @@ export async function createSessionEngine(
     customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
+    environment: environmentFacts(
+      cwd,
+      selection.model,
+      await gitFacts,
+      permissions.permissionContext.additionalDirectories,
+    ),
+    nestedMemory: options.bare
+      ? undefined
+      : { projectRoot: cwd, env: sessionEnv, alreadyLoaded: memory.map((file) => file.path) },
     maxTurns: options.maxTurns,
     maxBudgetUsd: options.maxBudgetUsd,
     taskBudget: options.taskBudget === undefined ? undefined : { total: options.taskBudget },
@@ -203,6 +248,7 @@ export async function createSessionEngine(
     thinking: thinkingConfig(options),
     includePartialMessages: options.includePartialMessages,
     apiKeySource: apiKeySource(selection, sessionEnv),
+    initExtras: options.initExtras,
     env: sessionEnv,
     sessionId: session.sessionId,
     sessionDir: join(projectDir(sessionEnv, cwd), session.sessionId),

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { estimateMessagesTokens } from '../model/tokens';
 import type { AssistantContentBlock } from '../model/types';
 import {
   type AssistantMessage,
   createSystemMessage,
   createToolResultMessage,
   createUserMessage,
+  type Message,
 } from '../session/messages';
-import { stripThinking, toApiMessages } from './api-messages';
+import { ApiProjection, stripThinking, toApiMessages } from './api-messages';
 import { createAssistantMessage } from './stream-assembler';
 
 const block = (id: string, content: AssistantContentBlock): AssistantMessage =>
@@ -97,5 +99,62 @@ describe('stripThinking', () => {
       { type: 'text', text: 'answer' },
     ]);
     expect(mixed.message.content).toHaveLength(2);
+  });
+});
+
+describe('ApiProjection', () => {
+  /** Projects each history in turn and checks it against a fresh projection and estimate. */
+  const check = (projection: ApiProjection, messages: Message[]) => {
+    const api = projection.project(messages);
+    expect(api).toEqual(toApiMessages(messages));
+    expect(projection.tokens).toBe(estimateMessagesTokens(toApiMessages(messages)));
+    return api;
+  };
+
+  it('equals toApiMessages as history grows, a response spans calls, and messages are replaced', () => {
+    const projection = new ApiProjection();
+    const history: Message[] = [createUserMessage('hi')];
+    check(projection, history);
+    history.push(block('msg_1', { type: 'text', text: 'Let me look.' }));
+    check(projection, history);
+    // The same response goes on: the last output message must grow, not be followed by another.
+    history.push(block('msg_1', toolUse('t1')));
+    const before = check(projection, history);
+    history.push(
+      createToolResultMessage({ type: 'tool_result', tool_use_id: 't1', content: 'ok' }),
+      createSystemMessage('informational', 'note'),
+      createUserMessage('and more'),
+    );
+    check(projection, history);
+    // Earlier requests keep what they were sent.
+    expect(before.map((m) => m.role)).toEqual(['user', 'assistant']);
+    history.push(block('msg_2', toolUse('t2')));
+    history.push(createToolResultMessage({ type: 'tool_result', tool_use_id: 't2', content: 'x' }));
+    check(projection, history);
+    // A message replaced in the middle (a compacted tool result) re-projects from its turn on.
+    history[3] = createToolResultMessage({ type: 'tool_result', tool_use_id: 't1', content: '[cleared]' });
+    check(projection, history);
+    // A shorter, different history (a compaction) and an empty one.
+    check(projection, [createUserMessage('summary'), ...history.slice(5)]);
+    check(projection, []);
+    check(projection, history);
+  });
+
+  it('does not re-project unchanged history', () => {
+    const projection = new ApiProjection();
+    const history: Message[] = [createUserMessage('hi'), block('msg_1', toolUse('t1'))];
+    const first = projection.project(history);
+    history.push(createToolResultMessage({ type: 'tool_result', tool_use_id: 't1', content: 'ok' }));
+    history.push(block('msg_2', toolUse('t2')));
+    const second = projection.project(history);
+    // Finished speaker turns are the same objects; the last one (it might continue) is rebuilt.
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]);
+    expect(second[1]).toEqual(first[1]);
+    expect(second).toHaveLength(4);
+    history.push(createToolResultMessage({ type: 'tool_result', tool_use_id: 't2', content: 'ok' }));
+    const third = projection.project(history);
+    expect(third.slice(0, 3)).toEqual(second.slice(0, 3));
+    for (let i = 0; i < 3; i++) expect(third[i]).toBe(second[i]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { noopHooks } from '../hooks/types';
+import { ServerError } from '../model/errors';
 import type { Provider } from '../model/types';
 import { allowAll } from '../permissions/types';
 import { FakeProvider, type FakeScript } from '../testing/fake-provider';
@@ -200,5 +201,20 @@ describe('QueryEngine.submitMessage', () => {
     expect(result.permission_denials).toEqual([
       { tool_name: 'Echo', tool_use_id: 'a', tool_input: { text: 'a' } },
     ]);
+  });
+
+  it('fires SessionStart once, PostSampling per response, StopFailure on an API failure, and SessionEnd on close', async () => {
+    const events: string[] = [];
+    const hooks = { ...noopHooks, notify: async (event: string) => void events.push(event) };
+    const { engine: e } = engine(
+      [callTool('a'), text('ok'), new ServerError('upstream broke', { retryable: false })],
+      {
+        hooks,
+      },
+    );
+    await turn(e);
+    await turn(e, 'again');
+    await e.close();
+    expect(events).toEqual(['SessionStart', 'PostSampling', 'PostSampling', 'StopFailure', 'SessionEnd']);
   });
 });

@@ -17,6 +17,7 @@ import type { TranscriptSink } from '../session/transcript-writer';
 import { type AppState, initialAppState, type ToolNotification, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool } from '../tools/tool';
+import { createAttachmentsStage, type NestedMemoryConfig, withAttachments } from './context/attachments';
 import { type ContextManagementConfig, type ContextManager, createContextPipeline } from './context/pipeline';
 import { gatherEnvironment } from './environment';
 import { query } from './query';
@@ -40,6 +41,11 @@ export type QueryEngineConfig = {
   customSystemPrompt?: string;
   appendSystemPrompt?: string;
   memory?: readonly { path: string; content: string }[];
+  /**
+   * Loads the memory files of project subfolders when a tool first touches them, once per session
+   * (seed `alreadyLoaded` with the files of `memory`); they reach the model as a meta message.
+   */
+  nestedMemory?: NestedMemoryConfig;
   maxTurns?: number;
   maxBudgetUsd?: number;
   taskBudget?: { total: number };
@@ -75,6 +81,9 @@ export type QueryEngineConfig = {
   environment?: EnvironmentFacts;
 };
 
+/** Turns that ended on an API failure rather than a normal stop: `StopFailure` hooks fire. */
+const STOP_FAILURE_REASONS = new Set(['model_error', 'prompt_too_long', 'image_error']);
+
 /** How many times the model is reminded to call StructuredOutput before the turn fails. */
 const MAX_STRUCTURED_OUTPUT_NUDGES = 2;
 
@@ -94,6 +103,7 @@ export class QueryEngine {
   private thinkingOverride: ThinkingConfig | undefined;
   private readonly sessionDir: string;
   private contextManager: ContextManager | undefined;
+  private attachments: ReturnType<typeof createAttachmentsStage> | undefined;
   private started = false;
   private closed = false;
 
@@ -279,7 +289,9 @@ export class QueryEngine {
         maxOutputTokens: this.config.maxOutputTokens,
         thinking: this.thinkingOverride ?? this.config.thinking,
         contextPipeline: this.withTranscriptSync(
-          this.config.contextManagement ? this.context().contextPipeline : this.config.contextPipeline,
+          this.withAttachments(
+            this.config.contextManagement ? this.context().contextPipeline : this.config.contextPipeline,
+          ),
         ),
         reactiveCompact: this.config.contextManagement
           ? this.context().reactiveCompact
@@ -300,6 +312,7 @@ export class QueryEngine {
         if (event.type === 'model_usage') {
           const costUsd = this.costTracker.add(event.model, event.usage, event.apiDurationMs);
           this.config.transcript?.recordUsage?.({ model: event.model, usage: event.usage, costUsd });
+          await hooks.notify('PostSampling', { model: event.model, usage: event.usage }, signal);
         } else if (event.type === 'message') {
           this.config.transcript?.append(event.message);
         } else if (event.type === 'permission_denied') {
@@ -315,6 +328,13 @@ export class QueryEngine {
       // The loop's final history (it may have compacted or recovered); ours from now on.
       this.mutableMessages = terminal.messages;
       if (terminal.cwd) this.cwd = terminal.cwd;
+      if (STOP_FAILURE_REASONS.has(terminal.reason)) {
+        await hooks.notify(
+          'StopFailure',
+          { error: terminal.reason, error_details: terminal.message ?? null },
+          signal,
+        );
+      }
       turnCount += terminal.turnCount;
       const needsNudge =
         this.config.jsonSchema !== undefined && terminal.reason === 'completed' && !capture.provided;
@@ -373,6 +393,15 @@ export class QueryEngine {
     this.config.transcript?.append(message);
   }
 
+  /** Puts the attachments stage (nested memory files) before the other stages, when configured. */
+  private withAttachments(pipeline: ContextPipeline | undefined): ContextPipeline | undefined {
+    const nested = this.config.nestedMemory;
+    if (!nested) return pipeline;
+    // A resumed history's tool calls happened in an earlier session: only new ones load files.
+    this.attachments ??= createAttachmentsStage(nested, this.config.initialMessages ?? []);
+    return withAttachments(this.attachments, pipeline);
+  }
+
   /** Lets the transcript record tool results the pipeline replaced, before the call that uses them. */
   private withTranscriptSync(pipeline: ContextPipeline | undefined): ContextPipeline | undefined {
     const transcript = this.config.transcript;
@@ -402,7 +431,17 @@ export class QueryEngine {
       permissionContext: this.permissionContext,
       hooks: this.config.hooks ?? noopHooks,
       messages: this.mutableMessages,
-      notify: (notification) => this.config.onNotification?.(notification),
+      notify: (notification) => {
+        this.config.onNotification?.(notification);
+        // Notification hooks only observe; a slow one must not hold up the tool that notified.
+        void (this.config.hooks ?? noopHooks)
+          .notify(
+            'Notification',
+            { message: notification.message, notification_type: notification.level },
+            signal,
+          )
+          .catch(() => {});
+      },
       env: this.config.env ?? process.env,
     };
   }

@@ -8,8 +8,8 @@
  * a recovery drops (a truncated response that is retried, a failed attempt) are never yielded;
  * a failure that ends the loop is yielded as one AssistantMessage with `apiError` set.
  *
- * History grows by appending to `state.messages` in place; the only per-turn pass over it is the
- * request projection (`toApiMessages`) and its token estimate.
+ * History grows by appending to `state.messages` in place; the request projection and its token
+ * estimate (`ApiProjection`) only process what changed since the previous model call.
  */
 import { contextWindowFor, defaultMaxTokensFor, maxOutputTokensFor } from '../model/models';
 import { estimateRequestTokens } from '../model/tokens';
@@ -17,7 +17,7 @@ import type { ModelRequest, Provider } from '../model/types';
 import { createSystemMessage, type Message } from '../session/messages';
 import { toolSchemas } from '../tools/registry';
 import { StreamingToolExecutor } from '../tools/streaming-executor';
-import { stripThinking, toApiMessages } from './api-messages';
+import { ApiProjection, stripThinking } from './api-messages';
 import { ModelAttempt } from './model-attempt';
 import type {
   QueryEvent,
@@ -55,6 +55,8 @@ class QueryLoop {
   private model: string;
   private onFallback = false;
   private readonly budget: TaskBudget;
+  /** The request projection of history, extended turn by turn instead of rebuilt. */
+  private readonly projection = new ApiProjection();
 
   constructor(private readonly params: QueryParams) {
     this.provider = params.provider;
@@ -100,7 +102,7 @@ class QueryLoop {
 
     const request = this.buildRequest();
     const limit = params.blockingLimitTokens ?? contextWindowFor(this.model) - request.maxTokens;
-    const estimated = estimateRequestTokens(request);
+    const estimated = estimateRequestTokens(request, this.projection.tokens);
     if (estimated >= limit) {
       return yield* this.fail(
         'blocking_limit',
@@ -143,7 +145,7 @@ class QueryLoop {
     const request: ModelRequest = {
       model: this.model,
       system: params.systemPrompt,
-      messages: toApiMessages(state.messages),
+      messages: this.projection.project(state.messages),
       maxTokens:
         // An escalated limit may exceed what a fallback model allows.
         state.maxOutputTokensOverride !== undefined

@@ -113,9 +113,14 @@ export function estimateMessagesTokens(messages: readonly MessageParam[]): numbe
   return sum;
 }
 
-/** Estimated input tokens of a whole request: system prompt, tool definitions and messages. */
+/**
+ * Estimated input tokens of a whole request: system prompt, tool definitions and messages.
+ * `messagesTokens` is the messages' estimate when the caller keeps it up to date already (the
+ * query loop does, so a long history is not walked again every turn).
+ */
 export function estimateRequestTokens(
   request: Pick<ModelRequest, 'system' | 'messages'> & Partial<Pick<ModelRequest, 'tools'>>,
+  messagesTokens?: number,
 ): number {
   let sum = 0;
   for (const part of request.system) sum += estimateTextTokens(part.text);
@@ -126,5 +131,5 @@ export function estimateRequestTokens(
       estimateTextTokens(tool.description) +
       estimateTextTokens(JSON.stringify(tool.input_schema));
   }
-  return sum + estimateMessagesTokens(request.messages);
+  return sum + (messagesTokens ?? estimateMessagesTokens(request.messages));
 }

@@ -50,6 +50,16 @@ export type CreateCanUseToolOptions = {
   classifierTimeoutMs?: number;
   /** The user's latest request, for the classifier. */
   getUserRequest?: () => string;
+  /**
+   * `PermissionRequest` hooks: asked before anyone is prompted; a decision they return is final
+   * (undefined: no opinion). Runs in every mode that would otherwise ask.
+   */
+  permissionRequestHook?: (request: {
+    toolName: string;
+    input: Record<string, unknown>;
+    suggestions: readonly string[];
+    signal: AbortSignal;
+  }) => Promise<PermissionDecision | undefined>;
   /** Called for each rule an "always allow" answer adds (e.g. to show or persist it). */
   onSessionRule?: (rule: PermissionRule) => void;
 };
@@ -134,6 +144,13 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
       pending.note = `The auto-mode classifier did not allow it: ${verdict.reason}.`;
     }
     request.speculativeClassification?.cancel();
+    const hooked = await options.permissionRequestHook?.({
+      toolName: request.toolName,
+      input: request.input,
+      suggestions: evaluation.suggestions,
+      signal: request.signal,
+    });
+    if (hooked) return hooked;
     if (context.mode === 'dontAsk' || !options.prompt) {
       return {
         behavior: 'deny',

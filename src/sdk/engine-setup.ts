@@ -44,6 +44,12 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
   }
   const extraTools = mcpConnections.flatMap((connection) => connection.tools);
   if (extraTools.length > 0) extras.extraTools = extraTools;
+  if (mcpConnections.length > 0) {
+    extras.initExtras = {
+      ...extras.initExtras,
+      mcp_servers: mcpConnections.map((connection) => ({ name: connection.name, status: connection.status })),
+    };
+  }
 
   const hooks = parseSdkHooks(config?.hooks);
   if (hooks.unsupportedEvents.length > 0) {

@@ -43,6 +43,7 @@ export function failedTurnResult(sessionId: string, message: string, startedAt: 
     },
     modelUsage: {},
     permission_denials: [],
+    api_error_status: null,
     terminal_reason: 'model_error',
     session_id: sessionId,
     uuid: randomUUID(),

@@ -43,6 +43,8 @@ export type StreamJsonEngineExtras = {
   appendSystemPrompt?: string;
   jsonSchema?: Record<string, unknown>;
   agents?: Record<string, SdkAgentDefinition>;
+  /** Facts for `system/init` the protocol layer knows (the SDK MCP servers and their status). */
+  initExtras?: { mcp_servers?: { name: string; status: string }[] };
 };
 
 /** The CLI options the protocol itself reads. */

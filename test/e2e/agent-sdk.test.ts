@@ -241,6 +241,9 @@ describe('the Agent SDK drives Yoke', () => {
     expect(calls).toEqual([{ a: 40, b: 2 }]);
     const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
     expect(init && 'tools' in init ? init.tools : []).toContain('mcp__calc__add');
+    expect(init && 'mcp_servers' in init ? init.mcp_servers : []).toEqual([
+      { name: 'calc', status: 'connected' },
+    ]);
     expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'The sum is 42.' });
   });
 

@@ -3,7 +3,7 @@
  * `yoke sessions list`, memory files in the prompt, and resume after the process is killed mid-turn.
  */
 import { spawn } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
@@ -101,6 +101,27 @@ describe('sessions', () => {
     expect(system).toContain('Always answer in haiku.');
     expect(system).toContain('Run tests with make check.');
     expect(system).toContain(join(cwd, 'AGENTS.md'));
+  });
+
+  it('loads a subfolder AGENTS.md once a tool touches that folder', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    await mkdir(join(cwd, 'sub'));
+    await writeFile(join(cwd, 'AGENTS.md'), 'Root rules.\n');
+    await writeFile(join(cwd, 'sub', 'AGENTS.md'), 'Nested rule: name files in kebab-case.\n');
+    await writeFile(join(cwd, 'sub', 'x.txt'), 'the x file\n');
+    server.reset([
+      {
+        reply: { content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'sub/x.txt' } }] },
+      },
+      { match: { lastToolResultContains: 'the x file' }, ...reply('read it') },
+    ]);
+    const { result } = await runJson(['read sub/x.txt'], cwd, home);
+    expect(result.result).toBe('read it');
+    expect(bodyText(0)).not.toContain('Nested rule');
+    const second = JSON.stringify((server.requests[1]?.body as { messages?: unknown } | undefined)?.messages);
+    expect(second.split('Nested rule: name files in kebab-case.')).toHaveLength(2);
+    expect(second).toContain(join(cwd, 'sub', 'AGENTS.md'));
   });
 
   it('resumes cleanly after the process is killed mid-turn, again and again', async () => {

@@ -109,6 +109,44 @@ describe('command hooks from settings', () => {
   });
 });
 
+describe('PermissionRequest hooks', () => {
+  it('approve a call that would otherwise be refused for want of a person to ask', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    const hook = join(cwd, 'approve.sh');
+    await writeFile(
+      hook,
+      `#!/bin/sh\ncat > /dev/null\nprintf '%s' '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'\n`,
+    );
+    await chmod(hook, 0o755);
+    await mkdir(join(cwd, '.yoke'));
+    await writeFile(
+      join(cwd, '.yoke', 'settings.json'),
+      JSON.stringify({
+        hooks: { PermissionRequest: [{ matcher: 'Write', hooks: [{ type: 'command', command: hook }] }] },
+      }),
+    );
+    server.reset([
+      {
+        reply: {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'w1',
+              name: 'Write',
+              input: { file_path: 'out.txt', content: 'approved' },
+            },
+          ],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: 'written' }] } },
+    ]);
+    const { code } = await runYoke(['-p', 'write it'], { cwd, env: mockEnv(server.url, home) });
+    expect(code).toBe(0);
+    expect(await readFile(join(cwd, 'out.txt'), 'utf8')).toBe('approved');
+  });
+});
+
 describe('yoke permissions', () => {
   it('lists rules with their source and removes a local one', async () => {
     const { cwd, home } = await project(

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { HookRunResult } from './combine';
+import { permissionRequestDecision } from './permission-request';
+
+const result = (...outputs: Record<string, unknown>[]) =>
+  ({ hookSpecificOutputs: outputs }) as unknown as HookRunResult;
+
+describe('permissionRequestDecision', () => {
+  it('has no opinion without a decision', () => {
+    expect(permissionRequestDecision(result())).toBeUndefined();
+    expect(permissionRequestDecision(result({ hookEventName: 'PermissionRequest' }))).toBeUndefined();
+  });
+
+  it('allows with the rewritten input', () => {
+    expect(
+      permissionRequestDecision(result({ decision: { behavior: 'allow', updatedInput: { command: 'ls' } } })),
+    ).toMatchObject({ behavior: 'allow', updatedInput: { command: 'ls' } });
+  });
+
+  it('lets a deny win over an allow and keeps its message', () => {
+    expect(
+      permissionRequestDecision(
+        result(
+          { decision: { behavior: 'allow' } },
+          { decision: { behavior: 'deny', message: 'not here', interrupt: true } },
+        ),
+      ),
+    ).toMatchObject({ behavior: 'deny', message: 'not here', interrupt: true });
+  });
+});
