@@ -5,10 +5,10 @@
 import type { HookRunner } from '../hooks/types';
 import type { ModelError } from '../model/errors';
 import type { Provider, StreamEvent, SystemPart, ThinkingConfig, Usage } from '../model/types';
-import type { CanUseToolFn, PermissionDecision } from '../permissions/types';
+import type { CanUseToolFn } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
-import type { ToolProgress } from '../tools/tool';
+import type { ToolEvent } from '../tools/tool-events';
 
 export type TerminalReason =
   | 'completed'
@@ -107,21 +107,14 @@ export type QueryParams = {
   querySource?: 'main' | 'agent' | 'compact' | 'side';
 };
 
-/** Everything the loop yields, in order. */
+/**
+ * Everything the loop yields, in order: the tools' events (messages — here also assistant blocks
+ * and system notices — progress, refusals) plus the loop's own.
+ */
 export type QueryEvent =
+  | ToolEvent
   /** A raw stream event of the current model call (for partial-message output). */
   | { type: 'stream_event'; event: StreamEvent; model: string }
-  /** A finished message: assistant blocks, tool results, system notices. */
-  | { type: 'message'; message: Message }
-  | { type: 'tool_progress'; progress: ToolProgress; toolName: string }
-  /** A tool call the permission pipeline refused (for `permission_denials`). */
-  | {
-      type: 'permission_denied';
-      toolName: string;
-      toolUseId: string;
-      toolInput: Record<string, unknown>;
-      decision: Extract<PermissionDecision, { behavior: 'deny' }>;
-    }
   | { type: 'transition'; transition: Transition }
   /** A model call finished; usage for cost accounting. */
   | {

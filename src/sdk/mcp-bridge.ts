@@ -5,7 +5,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpTool, type McpCallToolResult, type McpToolDescriptor } from '../mcp/tool-adapter';
+import { createMcpTool, type McpCallToolResult, type McpToolDescriptor } from '../tools/mcp/tool-adapter';
 import type { AnyTool } from '../tools/tool';
 import type { ControlChannel } from './control-channel';
 import type { JsonObject } from './ndjson';

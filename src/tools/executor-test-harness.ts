@@ -3,13 +3,13 @@
  * concurrency is sequenced by promises instead of timers.
  */
 import { z } from 'zod';
-import type { QueryEvent } from '../engine/query-types';
 import { type HookRunner, noopHooks } from '../hooks/types';
 import { allowAll, type CanUseToolFn } from '../permissions/types';
 import type { ToolUseContext } from './context';
 import { StreamingToolExecutor } from './streaming-executor';
 import { assistantWith, type Deferred, deferred, makeContext, toolResults, toolUse } from './test-support';
 import { type AnyTool, buildTool } from './tool';
+import type { ToolEvent } from './tool-events';
 
 /** Tools whose calls block on a gate the test opens, recording what ran and with which signal. */
 export function harness() {
@@ -95,12 +95,12 @@ export function executorFor(
   return { executor, add, context };
 }
 
-export async function drain(executor: StreamingToolExecutor): Promise<QueryEvent[]> {
-  const events: QueryEvent[] = [];
+export async function drain(executor: StreamingToolExecutor): Promise<ToolEvent[]> {
+  const events: ToolEvent[] = [];
   for await (const event of executor.getRemainingResults()) events.push(event);
   return events;
 }
 
-export const ids = (events: QueryEvent[]) => toolResults(events).map((result) => result.tool_use_id);
+export const ids = (events: ToolEvent[]) => toolResults(events).map((result) => result.tool_use_id);
 // Lets every already-runnable promise continuation run (no timers involved).
 export const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { QueryEvent } from '../engine/query-types';
 import { type HookRunner, noopHooks } from '../hooks/types';
 import { allowAll, type CanUseToolFn } from '../permissions/types';
 import type { UserMessage } from '../session/messages';
@@ -18,6 +17,7 @@ import {
   toolUse,
 } from './test-support';
 import { type AnyTool, buildTool, ToolError, type ToolProgress } from './tool';
+import type { ToolEvent as QueryEvent } from './tool-events';
 
 const readSchema = z.object({ file_path: z.string(), limit: z.number().int().positive().optional() });
 

@@ -4,7 +4,6 @@
  * Every path ends in exactly one tool_result message; nothing here throws to the loop.
  */
 
-import type { QueryEvent } from '../engine/query-types';
 import type { HookRunner } from '../hooks/types';
 import type { ToolResultContent, ToolUseBlock } from '../model/types';
 import type {
@@ -19,6 +18,7 @@ import type { ToolUseContext } from './context';
 import { findToolByName } from './registry';
 import { persistLargeResult, resultText } from './result-persistence';
 import type { AnyTool, ToolInput, ToolResult } from './tool';
+import type { ToolEvent } from './tool-events';
 import { checkToolInput, describeMalformedInput } from './tool-input';
 import { abortText, appendText, errorText, toolResultMessage } from './tool-result-message';
 
@@ -59,7 +59,7 @@ const failed = (text: string, notes: string[] = [], extra: RunToolUseOutcome = {
 
 type DenyDecision = Extract<PermissionDecision, { behavior: 'deny' }>;
 
-export async function* runToolUse(params: RunToolUseParams): AsyncGenerator<QueryEvent, RunToolUseOutcome> {
+export async function* runToolUse(params: RunToolUseParams): AsyncGenerator<ToolEvent, RunToolUseOutcome> {
   const settled = yield* settle(params);
   const content = appendText(settled.content, settled.notes);
   yield {
@@ -78,7 +78,7 @@ function unknownToolText(name: string, tools: readonly AnyTool[]): string {
   return `Error: no tool named "${name}" is available. Available tools: ${available}.`;
 }
 
-async function* settle(params: RunToolUseParams): AsyncGenerator<QueryEvent, Settled> {
+async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Settled> {
   const { block, context, hooks, signal } = params;
   const tool = findToolByName(context.tools, block.name);
   if (!tool) return failed(unknownToolText(block.name, context.tools));

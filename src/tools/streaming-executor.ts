@@ -3,7 +3,7 @@
  * Calls start the moment `addTool` sees them if the concurrency rule allows, so a quick read can
  * finish before the response does; results still come out strictly in the model's order.
  */
-import type { QueryEvent } from '../engine/query-types';
+
 import type { HookRunner } from '../hooks/types';
 import type { ToolUseBlock } from '../model/types';
 import type { CanUseToolFn } from '../permissions/types';
@@ -13,6 +13,7 @@ import { DEFAULT_MAX_TOOL_CONCURRENCY, isCallConcurrencySafe } from './partition
 import { findToolByName } from './registry';
 import { type RunToolUseOutcome, runToolUse } from './run-tool-use';
 import { ToolError } from './tool';
+import type { ToolEvent } from './tool-events';
 import {
   errorResultMessage,
   errorText,
@@ -37,7 +38,7 @@ type TrackedCall = {
   /** Unknown until an async `isConcurrencySafe` answers; the queue waits at such a call. */
   safe: boolean | undefined;
   /** Everything the call produced except progress: permission denials, the tool_result, extras. */
-  results: QueryEvent[];
+  results: ToolEvent[];
   outcome: RunToolUseOutcome;
   /** Fired on interrupt (for `cancel` tools) and on discard. */
   controller: AbortController;
@@ -49,7 +50,7 @@ const SIBLING_ABORTING_TOOL = 'Bash';
 
 export class StreamingToolExecutor {
   private readonly calls: TrackedCall[] = [];
-  private readonly progress: QueryEvent[] = [];
+  private readonly progress: ToolEvent[] = [];
   private readonly canUseTool: CanUseToolFn;
   private readonly hooks: HookRunner;
   private readonly maxConcurrency: number;
@@ -114,7 +115,7 @@ export class StreamingToolExecutor {
   }
 
   /** Progress so far and every finished result whose predecessors were all yielded. Never waits. */
-  *getCompletedResults(): Generator<QueryEvent> {
+  *getCompletedResults(): Generator<ToolEvent> {
     while (!this.discarded) {
       const progress = this.progress.shift();
       if (!progress) break;
@@ -130,7 +131,7 @@ export class StreamingToolExecutor {
   }
 
   /** Waits for every call and yields the rest in model order, progress as it arrives. */
-  async *getRemainingResults(): AsyncGenerator<QueryEvent> {
+  async *getRemainingResults(): AsyncGenerator<ToolEvent> {
     while (!this.discarded) {
       const seen = this.version;
       yield* this.getCompletedResults();

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { QueryEvent } from '../engine/query-types';
 import { noopHooks } from '../hooks/types';
 import { emptyUsage, type ToolResultBlock, type ToolUseBlock } from '../model/types';
 import { emptyPermissionContext } from '../permissions/types';
@@ -13,6 +12,7 @@ import type { AssistantMessage, UserMessage } from '../session/messages';
 import { initialAppState, type ToolNotification, type ToolUseContext } from './context';
 import { ReadFileState } from './read-file-state';
 import type { AnyTool } from './tool';
+import type { ToolEvent } from './tool-events';
 
 export type Deferred<T> = {
   promise: Promise<T>;
@@ -83,7 +83,7 @@ export function assistantWith(blocks: ToolUseBlock[]): AssistantMessage {
 }
 
 /** The tool_result blocks among events, in the order they were yielded. */
-export function toolResults(events: readonly QueryEvent[]): ToolResultBlock[] {
+export function toolResults(events: readonly ToolEvent[]): ToolResultBlock[] {
   return events.flatMap((event) => {
     if (event.type !== 'message' || event.message.type !== 'user') return [];
     const content = (event.message as UserMessage).message.content;

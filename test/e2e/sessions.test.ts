@@ -150,13 +150,21 @@ describe('sessions', () => {
           stdio: 'ignore',
         },
       );
+      // Listen before waiting: a run that fails fast (nothing to continue yet) closes early.
+      const closed = new Promise((resolve) => child.once('close', resolve));
       await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(Math.random() * 500)));
       child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('close', resolve));
+      await closed;
     }
     server.reset([reply('still here')]);
-    const after = await runJson(['are you still there?', '--continue'], cwd, home);
-    expect(after.result.result).toBe('still here');
+    const after = await runYoke(['-p', 'are you still there?', '--continue', '--output-format', 'json'], {
+      cwd,
+      env: mockEnv(server.url, home),
+    });
+    expect(after.code).toBe(0);
+    // Calls cut off by a kill are reported, never fatal.
+    for (const line of after.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^yoke: warning: /);
+    expect(JSON.parse(after.stdout).result).toBe('still here');
     const sent = server.requests[0]?.body as { messages: { role: string; content: unknown }[] };
     expect(JSON.stringify(sent.messages)).toContain('round 0');
     // Every tool call in the resumed history is answered, or the API would have refused it.

@@ -4,8 +4,8 @@
  * owns naming, schema pass-through, tiers and result mapping.
  */
 import { z } from 'zod';
-import type { ImageBlock, JsonSchemaObject, TextBlock } from '../model/types';
-import { type AnyTool, buildTool } from '../tools/tool';
+import type { ImageBlock, JsonSchemaObject, TextBlock } from '../../model/types';
+import { type AnyTool, buildTool } from '../tool';
 
 /** A tool as `tools/list` describes it. */
 export type McpToolDescriptor = {
