@@ -18,6 +18,15 @@ afterAll(async () => {
   await server.close();
 });
 
+/** Waits for a condition the test cannot be told about directly (a request reaching the server). */
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const reply = (text: string) => ({ reply: { content: [{ type: 'text' as const, text }] } });
 const bodyText = (i: number) => JSON.stringify(server.requests[i]?.body);
 
@@ -150,9 +159,12 @@ describe('sessions', () => {
           stdio: 'ignore',
         },
       );
-      // Listen before waiting: a run that fails fast (nothing to continue yet) closes early.
       const closed = new Promise((resolve) => child.once('close', resolve));
-      await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(Math.random() * 500)));
+      // Kill at a random point of the turn: after its first model request arrived, so the kill
+      // lands mid-stream or mid-tool however slow the machine is.
+      const before = server.requests.length;
+      await until(() => server.requests.length > before);
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 400)));
       child.kill('SIGKILL');
       await closed;
     }
@@ -161,6 +173,7 @@ describe('sessions', () => {
       cwd,
       env: mockEnv(server.url, home),
     });
+    expect(after.stderr).toMatch(/^(yoke: warning: [^\n]*\n)*$/);
     expect(after.code).toBe(0);
     // Calls cut off by a kill are reported, never fatal.
     for (const line of after.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^yoke: warning: /);
