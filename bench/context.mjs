@@ -25,6 +25,7 @@ export { buildTool } from './src/tools/tool';
 export { noopHooks } from './src/hooks/types';
 export { allowAll } from './src/permissions/types';
 export { makeContext } from './src/tools/test-support';
+export { coreTools } from './src/tools/builtin';
 export { z } from 'zod';
 `;
 // Inside the repo so the bundle's external packages resolve from node_modules.
@@ -93,101 +94,113 @@ const quantile = (sorted, q) =>
     );
     files.push(path);
   }
-  let call = 0;
-  const server = await y.startMockServer({
-    scenario: [
-      {
-        match: { lastUserTextContains: y.COMPACT_REQUEST },
-        repeat: 'forever',
-        reply: {
-          content: [{ type: 'text', text: 'Summary: the agent read files 0-9 in turn; next: keep reading.' }],
+  async function cacheRun(label, { realTools, contextWindow, judged }) {
+    let call = 0;
+    const server = await y.startMockServer({
+      scenario: [
+        {
+          match: { lastUserTextContains: y.COMPACT_REQUEST },
+          repeat: 'forever',
+          reply: {
+            content: [
+              { type: 'text', text: 'Summary: the agent read files 0-9 in turn; next: keep reading.' },
+            ],
+          },
         },
-      },
-      {
-        repeat: 'forever',
-        reply: () => {
-          call++;
-          if (call % 10 === 0) return { content: [{ type: 'text', text: `Finished batch ${call / 10}.` }] };
-          return { content: [{ type: 'tool_use', name: 'Read', input: { file_path: files[call % 10] } }] };
+        {
+          repeat: 'forever',
+          reply: () => {
+            call++;
+            if (call % 10 === 0) return { content: [{ type: 'text', text: `Finished batch ${call / 10}.` }] };
+            return { content: [{ type: 'tool_use', name: 'Read', input: { file_path: files[call % 10] } }] };
+          },
         },
+      ],
+    });
+    const benchReadTool = y.buildTool({
+      name: 'Read',
+      tier: 'read',
+      inputSchema: y.z.object({ file_path: y.z.string() }),
+      prompt: 'Reads a file.',
+      isConcurrencySafe: () => true,
+      isReadOnly: () => true,
+      call: async (input, ctx) => {
+        const { readFile } = await import('node:fs/promises');
+        ctx.readFileState.set(input.file_path, { hash: 'h', mtimeMs: 0, readAt: Date.now() });
+        return { data: await readFile(input.file_path, 'utf8') };
       },
-    ],
-  });
-  const readTool = y.buildTool({
-    name: 'Read',
-    tier: 'read',
-    inputSchema: y.z.object({ file_path: y.z.string() }),
-    prompt: 'Reads a file.',
-    isConcurrencySafe: () => true,
-    isReadOnly: () => true,
-    call: async (input, ctx) => {
-      const { readFile } = await import('node:fs/promises');
-      ctx.readFileState.set(input.file_path, { hash: 'h', mtimeMs: 0, readAt: Date.now() });
-      return { data: await readFile(input.file_path, 'utf8') };
-    },
-  });
-  const { provider, model } = await y.selectModel({
-    model: 'claude-opus-5-5',
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
-  });
-  const engine = new y.QueryEngine({
-    cwd: work,
-    provider,
-    model,
-    tools: [readTool],
-    canUseTool: y.allowAll,
-    sessionDir: join(work, 'session'),
-    environment: { cwd: work, platform: 'linux', date: '2026-01-01', isGitRepo: false, model },
-    // Small enough that microcompact fires within the 30 calls, so its cache break is measured.
-    contextManagement: { contextWindow: 20_000 },
-  });
-  for (const prompt of ['Read the files, batch one.', 'Batch two, please.', 'And batch three.']) {
-    for await (const _ of engine.submitMessage(prompt));
-  }
-  await server.close();
+    });
+    const tools = realTools ? y.coreTools() : [benchReadTool];
+    const { provider, model } = await y.selectModel({
+      model: 'claude-opus-5-5',
+      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
+    });
+    const engine = new y.QueryEngine({
+      cwd: work,
+      provider,
+      model,
+      tools,
+      canUseTool: y.allowAll,
+      sessionDir: join(work, 'session'),
+      environment: { cwd: work, platform: 'linux', date: '2026-01-01', isGitRepo: false, model },
+      contextManagement: contextWindow ? { contextWindow } : {},
+    });
+    for (const prompt of ['Read the files, batch one.', 'Batch two, please.', 'And batch three.']) {
+      for await (const _ of engine.submitMessage(prompt));
+    }
+    await server.close();
 
-  const strip = (value) => JSON.stringify(value, (key, v) => (key === 'cache_control' ? undefined : v));
-  const requests = server.requests
-    .filter((r) => r.path === '/v1/messages')
-    .map((r) => ({
-      text: strip({ system: r.body.system, tools: r.body.tools, messages: r.body.messages }),
-      compaction: JSON.stringify(r.body.system ?? '').includes(y.COMPACT_SYSTEM_PROMPT.slice(0, 60)),
-    }));
-  const shares = [];
-  const kept = [];
-  const afterCompaction = [];
-  let prev;
-  let prevWasCompaction = false;
-  for (const r of requests) {
-    if (r.compaction) {
-      prevWasCompaction = true;
-      continue;
+    const strip = (value) => JSON.stringify(value, (key, v) => (key === 'cache_control' ? undefined : v));
+    const requests = server.requests
+      .filter((r) => r.path === '/v1/messages')
+      .map((r) => ({
+        text: strip({ system: r.body.system, tools: r.body.tools, messages: r.body.messages }),
+        compaction: JSON.stringify(r.body.system ?? '').includes(y.COMPACT_SYSTEM_PROMPT.slice(0, 60)),
+      }));
+    const shares = [];
+    const kept = [];
+    const afterCompaction = [];
+    let prev;
+    let prevWasCompaction = false;
+    for (const r of requests) {
+      if (r.compaction) {
+        prevWasCompaction = true;
+        continue;
+      }
+      if (prev !== undefined) {
+        let n = 0;
+        const max = Math.min(prev.length, r.text.length);
+        while (n < max && prev.charCodeAt(n) === r.text.charCodeAt(n)) n++;
+        (prevWasCompaction ? afterCompaction : shares).push(n / r.text.length);
+        // The previous request always ends with its closing brackets, which the next one extends.
+        if (!prevWasCompaction) kept.push(n / (prev.length - 4));
+      }
+      prev = r.text;
+      prevWasCompaction = false;
     }
-    if (prev !== undefined) {
-      let n = 0;
-      const max = Math.min(prev.length, r.text.length);
-      while (n < max && prev.charCodeAt(n) === r.text.charCodeAt(n)) n++;
-      (prevWasCompaction ? afterCompaction : shares).push(n / r.text.length);
-      // The previous request always ends with its closing brackets, which the next one extends.
-      if (!prevWasCompaction) kept.push(n / (prev.length - 4));
-    }
-    prev = r.text;
-    prevWasCompaction = false;
+    const sorted = [...shares].sort((a, b) => a - b);
+    const mean = shares.reduce((s, x) => s + x, 0) / shares.length;
+    const pct = (x) => `${(x * 100).toFixed(1)} %`;
+    console.log(`[${label}]`);
+    console.log(
+      `cache prefix reuse over ${requests.length} requests (${requests.filter((r) => r.compaction).length} compaction calls): ` +
+        `mean ${pct(mean)}, median ${pct(quantile(sorted, 0.5))}, min ${pct(sorted[0])}, ` +
+        `requests under 90 %: ${shares.filter((s) => s < 0.9).length}/${shares.length} ${judged ? `— target >= 90 %: ${mean >= 0.9 ? 'OK' : 'MISS'}` : '(no target: early requests are mostly new tool output)'}`,
+    );
+    const breaks = kept.filter((k) => k < 0.99).length;
+    console.log(
+      `previous request kept as the prefix: ${pct(kept.reduce((s, x) => s + x, 0) / kept.length)} on average; ` +
+        `cache-breaking requests (prefix kept < 99 %): ${breaks}/${kept.length}`,
+    );
+    if (afterCompaction.length > 0)
+      console.log(`first request after each compaction: ${afterCompaction.map(pct).join(', ')}`);
   }
-  const sorted = [...shares].sort((a, b) => a - b);
-  const mean = shares.reduce((s, x) => s + x, 0) / shares.length;
-  const pct = (x) => `${(x * 100).toFixed(1)} %`;
-  console.log(
-    `cache prefix reuse over ${requests.length} requests (${requests.filter((r) => r.compaction).length} compaction calls): ` +
-      `mean ${pct(mean)}, median ${pct(quantile(sorted, 0.5))}, min ${pct(sorted[0])}, ` +
-      `requests under 90 %: ${shares.filter((s) => s < 0.9).length}/${shares.length} — target >= 90 %: ${mean >= 0.9 ? 'OK' : 'MISS'}`,
-  );
-  const breaks = kept.filter((k) => k < 0.99).length;
-  console.log(
-    `previous request kept as the prefix: ${pct(kept.reduce((s, x) => s + x, 0) / kept.length)} on average; ` +
-      `cache-breaking requests (prefix kept < 99 %): ${breaks}/${kept.length}`,
-  );
-  if (afterCompaction.length > 0)
-    console.log(`first request after each compaction: ${afterCompaction.map(pct).join(', ')}`);
+  // The session as a user runs it: Yoke's real tool pool and the model's own window.
+  await cacheRun("real tool pool, the model's window (target applies)", { realTools: true, judged: true });
+  // A tiny window, so microcompact fires within the 30 calls and its one cache break is visible.
+  await cacheRun('one small tool, 20k window (microcompact stress)', {
+    realTools: false,
+    contextWindow: 20_000,
+  });
 }
 rmSync(work, { recursive: true, force: true });
