@@ -77,6 +77,18 @@ export class ServerError extends ModelError {
   }
 }
 
+type HeaderReader = { get(name: string): string | null } | undefined;
+
+/** `retry-after-ms` (precise, sent by Anthropic and OpenAI) wins over `retry-after` (seconds or a date). */
+export function retryAfterFromHeaders(headers: HeaderReader): number | undefined {
+  const ms = headers?.get('retry-after-ms');
+  if (ms) {
+    const value = Number(ms);
+    if (Number.isFinite(value) && value >= 0) return value;
+  }
+  return parseRetryAfter(headers?.get('retry-after'));
+}
+
 /** The API's own verdict on retrying (`x-should-retry`), when it gave one. */
 export function shouldRetryHeader(
   headers: { get(name: string): string | null } | undefined,
@@ -120,6 +132,25 @@ export class MediaError extends ModelError {
 /** Any other 4xx: the request itself is wrong. Not retried. */
 export class InvalidRequestError extends ModelError {
   override name = 'InvalidRequestError';
+}
+
+/** A timer sleep that rejects with AbortedError as soon as the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new AbortedError());
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** The caller's AbortSignal fired. */

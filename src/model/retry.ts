@@ -4,7 +4,7 @@
  * `stream_reset` when a stream dies after it already produced events.
  */
 
-import { AbortedError, isAbortError, ModelError, OverloadedError } from './errors';
+import { AbortedError, abortableSleep, isAbortError, ModelError, OverloadedError } from './errors';
 import type { ModelRequest, Provider, StreamEvent } from './types';
 
 /** Time and randomness, injected so tests never really sleep. */
@@ -49,23 +49,7 @@ export const DEFAULT_MAX_OVERLOADED_RETRIES = 3;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 export const realClock: RetryClock = {
-  sleep(ms, signal) {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(new AbortedError());
-        return;
-      }
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new AbortedError());
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  },
+  sleep: abortableSleep,
   random: Math.random,
 };
 

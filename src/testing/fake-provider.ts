@@ -3,7 +3,7 @@
  * normalized StreamEvents (no HTTP, no SDK), throws scripted errors, and records every request.
  * Replies use the same `ScriptedReply` shape as the mock server's scenarios.
  */
-import { AbortedError } from '../model/errors';
+import { AbortedError, abortableSleep as sleepUnlessAborted } from '../model/errors';
 import type { BlockStart, ModelRequest, Provider, StreamEvent } from '../model/types';
 import {
   estimateTokens,
@@ -41,19 +41,7 @@ export type FakeProviderOptions = {
 };
 
 /** A real timer sleep that rejects with AbortedError as soon as the signal aborts. */
-export const abortableSleep: SleepFn = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export const abortableSleep: SleepFn = (ms, signal) => sleepUnlessAborted(ms, signal);
 
 const defaultReply: ScriptedReplyInput = {
   content: [{ type: 'text', text: 'A reply that a scripted error cuts short.' }],

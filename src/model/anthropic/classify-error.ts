@@ -20,8 +20,8 @@ import {
   OverloadedError,
   PromptTooLongError,
   parsePromptTooLong,
-  parseRetryAfter,
   RateLimitError,
+  retryAfterFromHeaders,
   ServerError,
   shouldRetryHeader,
 } from '../errors';
@@ -114,10 +114,10 @@ function classifyApiError(err: APIError, fallbackRequestId: string | undefined):
     return new AuthError(message, options);
   }
   if (status === 429 || type === 'rate_limit_error') {
-    return new RateLimitError(message, retryAfterMs(err.headers), options);
+    return new RateLimitError(message, retryAfterFromHeaders(err.headers), options);
   }
   if (status === 529 || type === 'overloaded_error') {
-    return new OverloadedError(message, retryAfterMs(err.headers), options);
+    return new OverloadedError(message, retryAfterFromHeaders(err.headers), options);
   }
   const isRequestError =
     (status !== undefined && status >= 400 && status < 500) ||
@@ -151,16 +151,6 @@ function isMediaProblem(message: string): boolean {
       message,
     )
   );
-}
-
-/** `retry-after-ms` is more precise than `retry-after`, so it wins when both are present. */
-function retryAfterMs(headers: Headers | undefined): number | undefined {
-  const ms = headers?.get('retry-after-ms');
-  if (ms) {
-    const value = Number(ms);
-    if (Number.isFinite(value) && value >= 0) return value;
-  }
-  return parseRetryAfter(headers?.get('retry-after'));
 }
 
 function isNetworkFailure(err: unknown): boolean {

@@ -15,8 +15,8 @@ import {
   OverloadedError,
   PromptTooLongError,
   parsePromptTooLong,
-  parseRetryAfter,
   RateLimitError,
+  retryAfterFromHeaders,
   ServerError,
   shouldRetryHeader,
 } from '../errors';
@@ -72,10 +72,18 @@ function classifyApiError(err: APIError, context: ClassifyContext): Error {
     // Exhausted billing quota comes as 429 too, but waiting does not fix it.
     if (err.code === 'insufficient_quota')
       return new InvalidRequestError(`Quota exceeded: ${detail}`, options);
-    return new RateLimitError(`Rate limited by the model API: ${detail}`, retryAfterMs(headers), options);
+    return new RateLimitError(
+      `Rate limited by the model API: ${detail}`,
+      retryAfterFromHeaders(headers),
+      options,
+    );
   }
   if (status === 529 || (status === 503 && /overload/i.test(detail))) {
-    return new OverloadedError(`The model API is overloaded: ${detail}`, retryAfterMs(headers), options);
+    return new OverloadedError(
+      `The model API is overloaded: ${detail}`,
+      retryAfterFromHeaders(headers),
+      options,
+    );
   }
   if (status === 400 && isMediaProblem(err, detail)) {
     return new MediaError(`The model API could not use an image or document: ${detail}`, options);
@@ -120,15 +128,6 @@ function contextCounts(err: APIError): { actual?: number; limit?: number } | und
 function isMediaProblem(err: APIError, detail: string): boolean {
   const code = `${err.code ?? ''} ${err.param ?? ''}`;
   return /image|file/i.test(code) || /\bimages?\b|image_url|multimodal|vision|mime|media type/i.test(detail);
-}
-
-function retryAfterMs(headers: Headers | undefined): number | undefined {
-  const ms = headers?.get('retry-after-ms');
-  if (ms) {
-    const value = Number(ms);
-    if (Number.isFinite(value)) return Math.max(0, value);
-  }
-  return parseRetryAfter(headers?.get('retry-after'));
 }
 
 /** The server's own message, without the "429 " prefix the SDK adds (describe() shows status). */

@@ -29,7 +29,7 @@ describe('Read with pdf-lib and sharp', () => {
       { file_path: join(dir, 'book.pdf'), pages: '3-5' },
       makeTestContext({ cwd: dir }),
     );
-    const doc = blocks(result.content ?? readTool.mapResultToContent(result.data)).find(
+    const doc = blocks(result.content ?? readTool.mapResultToContent(result.data as never)).find(
       (b) => b.type === 'document',
     );
     expect(doc?.source?.media_type).toBe('application/pdf');
@@ -48,7 +48,7 @@ describe('Read with pdf-lib and sharp', () => {
       { file_path: join(dir, 'wide.png') },
       makeTestContext({ cwd: dir }),
     );
-    const image = blocks(result.content ?? readTool.mapResultToContent(result.data)).find(
+    const image = blocks(result.content ?? readTool.mapResultToContent(result.data as never)).find(
       (b) => b.type === 'image',
     );
     const meta = await sharp(Buffer.from(image?.source?.data ?? '', 'base64')).metadata();
