@@ -9,77 +9,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HookRunner, noopHooks } from '../hooks/types';
 import { CostTracker } from '../model/cost';
-import type { Provider, SystemPart, ThinkingConfig, UserContentBlock } from '../model/types';
-import type { CanUseToolFn, PermissionMode, ToolPermissionContext } from '../permissions/types';
+import type { SystemPart, ThinkingConfig, UserContentBlock } from '../model/types';
+import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
-import { createUserMessage, type Message } from '../session/messages';
-import type { TranscriptSink } from '../session/transcript-writer';
-import { type AppState, initialAppState, type ToolNotification, type ToolUseContext } from '../tools/context';
+import { createUserMessage, lastUserPromptText, type Message } from '../session/messages';
+import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool } from '../tools/tool';
-import { createAttachmentsStage, type NestedMemoryConfig, withAttachments } from './context/attachments';
-import { type ContextManagementConfig, type ContextManager, createContextPipeline } from './context/pipeline';
+import { createAttachmentsStage, withAttachments } from './context/attachments';
+import { type ContextManager, createContextPipeline } from './context/pipeline';
 import { gatherEnvironment } from './environment';
+import { buildInitMessage } from './init-message';
 import { query } from './query';
-import type { ContextPipeline, ReactiveCompact, Terminal } from './query-types';
+import type { QueryEngineConfig } from './query-engine-config';
+import type { ContextPipeline, Terminal } from './query-types';
 import { buildResultMessage } from './result-message';
 import type { SDKMessage, SDKPermissionDenial, SDKSystemInitMessage } from './sdk-messages';
 import { createStructuredOutputTool, type StructuredOutputCapture } from './structured-output';
 import { buildSystemPrompt, type EnvironmentFacts } from './system-prompt';
+import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
 
-export type QueryEngineConfig = {
-  cwd: string;
-  provider: Provider;
-  model: string;
-  fallback?: { provider: Provider; model: string };
-  /** The assembled tool pool (built-ins, then MCP), as the model will see it. */
-  tools: readonly AnyTool[];
-  canUseTool: CanUseToolFn;
-  hooks?: HookRunner;
-  permissionContext?: ToolPermissionContext;
-  customSystemPrompt?: string;
-  appendSystemPrompt?: string;
-  memory?: readonly { path: string; content: string }[];
-  /**
-   * Loads the memory files of project subfolders when a tool first touches them, once per session
-   * (seed `alreadyLoaded` with the files of `memory`); they reach the model as a meta message.
-   */
-  nestedMemory?: NestedMemoryConfig;
-  maxTurns?: number;
-  maxBudgetUsd?: number;
-  taskBudget?: { total: number };
-  jsonSchema?: Record<string, unknown>;
-  thinking?: ThinkingConfig;
-  maxOutputTokens?: number;
-  sessionId?: string;
-  /** Where session files go (persisted results, shell output); a temp folder by default. */
-  sessionDir?: string;
-  env?: Readonly<Record<string, string | undefined>>;
-  initialMessages?: Message[];
-  /**
-   * Receives every message that enters history, synchronously and before the next API call, so
-   * a crash never loses more than the response in flight.
-   */
-  transcript?: TranscriptSink;
-  contextPipeline?: ContextPipeline;
-  reactiveCompact?: ReactiveCompact;
-  /**
-   * Turns on the context pipeline (budgets, microcompact, auto-compact at 80 %, reactive compact);
-   * it replaces `contextPipeline`/`reactiveCompact`. `autoCompact: false` lets a full context end
-   * the turn with `blocking_limit` instead.
-   */
-  contextManagement?: ContextManagementConfig;
-  includePartialMessages?: boolean;
-  /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */
-  initExtras?: Partial<
-    Pick<SDKSystemInitMessage, 'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins'>
-  >;
-  apiKeySource?: string;
-  onNotification?: (notification: ToolNotification) => void;
-  /** Fixed environment facts (tests); gathered from the machine when absent. */
-  environment?: EnvironmentFacts;
-};
+export type { QueryEngineConfig };
 
 /** Turns that ended on an API failure rather than a normal stop: `StopFailure` hooks fire. */
 const STOP_FAILURE_REASONS = new Set(['model_error', 'prompt_too_long', 'image_error']);
@@ -118,6 +69,10 @@ export class QueryEngine {
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
   }
 
+  private get hooks(): HookRunner {
+    return this.config.hooks ?? noopHooks;
+  }
+
   get messages(): readonly Message[] {
     return this.mutableMessages;
   }
@@ -142,16 +97,7 @@ export class QueryEngine {
 
   /** The text of the latest prompt the user typed (for the auto-mode classifier). */
   get lastUserPrompt(): string {
-    for (let i = this.mutableMessages.length - 1; i >= 0; i--) {
-      const m = this.mutableMessages[i];
-      if (m?.type === 'user' && !m.isMeta && m.toolUseResult === undefined) {
-        const c = m.message.content;
-        if (typeof c === 'string') return c;
-        const text = c.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-        if (text) return text;
-      }
-    }
-    return '';
+    return lastUserPromptText(this.mutableMessages);
   }
 
   get totalCostUsd(): number {
@@ -196,9 +142,9 @@ export class QueryEngine {
     await killAllShells(this.sessionId);
     if (this.started) {
       const done = new AbortController();
-      await (this.config.hooks ?? noopHooks).notify('SessionEnd', { reason }, done.signal);
+      await this.hooks.notify('SessionEnd', { reason }, done.signal);
     }
-    (this.config.transcript as { close?: () => void } | undefined)?.close?.();
+    this.config.transcript?.close?.();
   }
 
   async *submitMessage(
@@ -214,11 +160,7 @@ export class QueryEngine {
       if (!this.started) {
         this.started = true;
         const source = this.mutableMessages.length > 0 ? 'resume' : 'startup';
-        await (this.config.hooks ?? noopHooks).notify(
-          'SessionStart',
-          { source, model: this.model },
-          abort.signal,
-        );
+        await this.hooks.notify('SessionStart', { source, model: this.model }, abort.signal);
       }
       yield* this.runTurn(prompt, options.clientUuid, abort.signal, startedAt);
     } finally {
@@ -237,7 +179,7 @@ export class QueryEngine {
     const tools = this.config.jsonSchema
       ? [...this.config.tools, createStructuredOutputTool(this.config.jsonSchema, capture)]
       : [...this.config.tools];
-    const hooks = this.config.hooks ?? noopHooks;
+    const hooks = this.hooks;
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
 
@@ -288,7 +230,8 @@ export class QueryEngine {
         maxTurns: this.config.maxTurns === undefined ? undefined : this.config.maxTurns - turnCount,
         maxOutputTokens: this.config.maxOutputTokens,
         thinking: this.thinkingOverride ?? this.config.thinking,
-        contextPipeline: this.withTranscriptSync(
+        contextPipeline: withTranscriptSync(
+          this.config.transcript,
           this.withAttachments(
             this.config.contextManagement ? this.context().contextPipeline : this.config.contextPipeline,
           ),
@@ -379,7 +322,7 @@ export class QueryEngine {
       ...this.config.contextManagement,
       provider: this.config.provider,
       model: () => this.model,
-      hooks: this.config.hooks ?? noopHooks,
+      hooks: this.hooks,
       getAppState: () => this.appState,
       readFileState: this.readFileState,
       sessionDir: this.sessionDir,
@@ -402,17 +345,6 @@ export class QueryEngine {
     return withAttachments(this.attachments, pipeline);
   }
 
-  /** Lets the transcript record tool results the pipeline replaced, before the call that uses them. */
-  private withTranscriptSync(pipeline: ContextPipeline | undefined): ContextPipeline | undefined {
-    const transcript = this.config.transcript;
-    if (!pipeline || !transcript?.syncContent) return pipeline;
-    return async (input) => {
-      const result = await pipeline(input);
-      transcript.syncContent?.(result.messages);
-      return result;
-    };
-  }
-
   private toolUseContext(tools: readonly AnyTool[], signal: AbortSignal): ToolUseContext {
     mkdirSync(this.sessionDir, { recursive: true });
     return {
@@ -429,12 +361,12 @@ export class QueryEngine {
       sessionDir: this.sessionDir,
       model: this.model,
       permissionContext: this.permissionContext,
-      hooks: this.config.hooks ?? noopHooks,
+      hooks: this.hooks,
       messages: this.mutableMessages,
       notify: (notification) => {
         this.config.onNotification?.(notification);
         // Notification hooks only observe; a slow one must not hold up the tool that notified.
-        void (this.config.hooks ?? noopHooks)
+        void this.hooks
           .notify(
             'Notification',
             { message: notification.message, notification_type: notification.level },
@@ -462,28 +394,14 @@ export class QueryEngine {
   }
 
   private initMessage(tools: readonly AnyTool[]): SDKSystemInitMessage {
-    const extras = this.config.initExtras ?? {};
-    return {
-      type: 'system',
-      subtype: 'init',
+    return buildInitMessage({
       cwd: this.config.cwd,
-      session_id: this.sessionId,
-      // The SDK's hosts know the Agent tool as "Task" in this list.
-      tools: tools.map((t) => (t.name === 'Agent' ? 'Task' : t.name)),
-      mcp_servers: extras.mcp_servers ?? [],
+      sessionId: this.sessionId,
+      tools,
       model: this.model,
-      permissionMode: this.permissionContext.mode,
-      slash_commands: extras.slash_commands ?? [],
-      skills: extras.skills ?? [],
-      agents: extras.agents ?? [],
-      plugins: extras.plugins ?? [],
-      apiKeySource: this.config.apiKeySource ?? 'none',
-      claude_code_version: YOKE_VERSION,
-      yoke_version: YOKE_VERSION,
-      output_style: 'default',
-      capabilities: ['interrupt_receipt_v1'],
-      additional_directories: [...this.permissionContext.additionalDirectories],
-      uuid: randomUUID(),
-    };
+      permissionContext: this.permissionContext,
+      apiKeySource: this.config.apiKeySource,
+      extras: this.config.initExtras,
+    });
   }
 }

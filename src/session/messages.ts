@@ -97,3 +97,16 @@ export function messageText(message: UserMessage | AssistantMessage): string {
     .map((b) => b.text)
     .join('');
 }
+
+/** The text of the latest prompt a person typed (not tool results, not Yoke's own meta messages). */
+export function lastUserPromptText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.type !== 'user' || m.isMeta || m.toolUseResult !== undefined) continue;
+    const content = m.message.content;
+    if (typeof content === 'string') return content;
+    const text = content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+    if (text) return text;
+  }
+  return '';
+}

@@ -35,6 +35,8 @@ export interface TranscriptSink {
   recordUsage?(entry: { model: string; usage: Usage; costUsd: number }): void;
   /** Matches the context pipeline's `onContentReplacement` callback. */
   recordContentReplacement?(targetUuid: string, content: UserContentBlock[]): void;
+  /** Releases the file; later appends reopen it. */
+  close?(): void;
 }
 
 export type TranscriptWriterOptions = {

@@ -1,0 +1,68 @@
+/**
+ * Everything a QueryEngine is built from (seed 000 §3.1's `QueryEngineConfig`).
+ */
+import type { HookRunner } from '../hooks/types';
+import type { Provider, ThinkingConfig } from '../model/types';
+import type { CanUseToolFn, ToolPermissionContext } from '../permissions/types';
+import type { Message } from '../session/messages';
+import type { TranscriptSink } from '../session/transcript-writer';
+import type { ToolNotification } from '../tools/context';
+import type { AnyTool } from '../tools/tool';
+import type { NestedMemoryConfig } from './context/attachments';
+import type { ContextManagementConfig } from './context/pipeline';
+import type { ContextPipeline, ReactiveCompact } from './query-types';
+import type { SDKSystemInitMessage } from './sdk-messages';
+import type { EnvironmentFacts } from './system-prompt';
+
+export type QueryEngineConfig = {
+  cwd: string;
+  provider: Provider;
+  model: string;
+  fallback?: { provider: Provider; model: string };
+  /** The assembled tool pool (built-ins, then MCP), as the model will see it. */
+  tools: readonly AnyTool[];
+  canUseTool: CanUseToolFn;
+  hooks?: HookRunner;
+  permissionContext?: ToolPermissionContext;
+  customSystemPrompt?: string;
+  appendSystemPrompt?: string;
+  memory?: readonly { path: string; content: string }[];
+  /**
+   * Loads the memory files of project subfolders when a tool first touches them, once per session
+   * (seed `alreadyLoaded` with the files of `memory`); they reach the model as a meta message.
+   */
+  nestedMemory?: NestedMemoryConfig;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  taskBudget?: { total: number };
+  jsonSchema?: Record<string, unknown>;
+  thinking?: ThinkingConfig;
+  maxOutputTokens?: number;
+  sessionId?: string;
+  /** Where session files go (persisted results, shell output); a temp folder by default. */
+  sessionDir?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  initialMessages?: Message[];
+  /**
+   * Receives every message that enters history, synchronously and before the next API call, so
+   * a crash never loses more than the response in flight.
+   */
+  transcript?: TranscriptSink;
+  contextPipeline?: ContextPipeline;
+  reactiveCompact?: ReactiveCompact;
+  /**
+   * Turns on the context pipeline (budgets, microcompact, auto-compact at 80 %, reactive compact);
+   * it replaces `contextPipeline`/`reactiveCompact`. `autoCompact: false` lets a full context end
+   * the turn with `blocking_limit` instead.
+   */
+  contextManagement?: ContextManagementConfig;
+  includePartialMessages?: boolean;
+  /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */
+  initExtras?: Partial<
+    Pick<SDKSystemInitMessage, 'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins'>
+  >;
+  apiKeySource?: string;
+  onNotification?: (notification: ToolNotification) => void;
+  /** Fixed environment facts (tests); gathered from the machine when absent. */
+  environment?: EnvironmentFacts;
+};
