@@ -1,8 +1,11 @@
 /**
  * Selects the hooks one event runs: the settings' command hooks and the SDK host's callbacks
- * whose matcher selects the target. Identical commands from several settings files run once.
+ * whose matcher selects the target and, on tool events, whose `if` rule matches the call.
+ * Identical commands from several settings files run once.
  */
 import type { HooksSettings } from '../config/settings-schema';
+import { type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
+import { parseRuleValue } from '../permissions/rule-string';
 import { isInvalidMatcher, matchesTarget } from './matcher';
 import type { SdkHookMatcher } from './types';
 
@@ -22,15 +25,38 @@ export type PlannedHook =
 
 export type PlanProblem = { key: string; message: string };
 
-export function planHooks(
+/** Events about one tool call: the ones where a handler's `if` rule can be checked (§2.2). */
+export const CONDITIONAL_EVENTS: ReadonlySet<string> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'PermissionDenied',
+]);
+
+/** The call a tool event is about, for `if` conditions. */
+export type PlannedToolCall = { toolName: string; input: Record<string, unknown>; roots: RuleCallRoots };
+
+export async function planHooks(
   event: string,
   target: string | undefined,
   settingsHooks: HooksSettings | undefined,
   sdkMatchers: readonly SdkHookMatcher[],
-): { hooks: PlannedHook[]; problems: PlanProblem[] } {
+  call?: PlannedToolCall,
+): Promise<{ hooks: PlannedHook[]; problems: PlanProblem[] }> {
   const hooks: PlannedHook[] = [];
   const problems: PlanProblem[] = [];
   const seen = new Set<string>();
+  // Several handlers often share one condition; the Bash parse behind it is done once per call.
+  const verdicts = new Map<string, Promise<boolean>>();
+  const conditionHolds = (rule: string) => {
+    let verdict = verdicts.get(rule);
+    if (!verdict) {
+      verdict = call ? ruleMatchesCall(rule, call.toolName, call.input, call.roots) : Promise.resolve(false);
+      verdicts.set(rule, verdict);
+    }
+    return verdict;
+  };
 
   for (const group of settingsHooks?.[event] ?? []) {
     if (isInvalidMatcher(group.matcher)) {
@@ -50,6 +76,23 @@ export function planHooks(
         });
         continue;
       }
+      const condition = handler.if;
+      if (condition !== undefined) {
+        if (!CONDITIONAL_EVENTS.has(event)) {
+          // Claude Code documents `if` as a filter on single tool calls; elsewhere there is no call.
+          problems.push({
+            key: `if-ignored:${event}`,
+            message: `${event} hooks have no tool call to test an "if" condition against; "if" is ignored`,
+          });
+        } else if (typeof condition !== 'string' || parseRuleValue(condition) === undefined) {
+          problems.push({
+            key: `if:${event}:${JSON.stringify(condition)}`,
+            message: `${event} hook "${handler.command}" has an invalid "if" condition ${JSON.stringify(condition)} (expected a permission rule like "Bash(git push:*)"); the hook is skipped`,
+          });
+          continue;
+        } else if (!(await conditionHolds(condition))) continue;
+      }
+      // Deduplicated only after the condition: a same command elsewhere without `if` must still run.
       const identity = JSON.stringify([handler.command, handler.args ?? null]);
       if (seen.has(identity)) continue;
       seen.add(identity);

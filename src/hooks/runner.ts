@@ -4,11 +4,12 @@
  * combined, and every failure is reported through `onMessage` instead of passing silently.
  */
 import type { HooksSettings } from '../config/settings-schema';
+import type { RuleCallRoots } from '../permissions/rule-matches-call';
 import type { PermissionDecision } from '../permissions/types';
 import { combineVerdicts, emptyHookRunResult, type HookRunResult } from './combine';
 import { executeHook } from './execute';
 import { matchTargetFor } from './matcher';
-import { planHooks } from './plan';
+import { CONDITIONAL_EVENTS, type PlannedToolCall, planHooks } from './plan';
 import type {
   HookCallbackInvoker,
   HookRunner,
@@ -67,11 +68,14 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     signal: AbortSignal,
     extra: RunHooksExtra = {},
   ): Promise<HookRunResult> {
-    const { hooks, problems } = planHooks(
+    const { permission_mode, ...base } = options.base();
+    const projectDir = options.projectDir ?? base.cwd;
+    const { hooks, problems } = await planHooks(
       event,
       matchTarget,
       options.settingsHooks,
       options.sdkHooks?.matchers ?? [],
+      toolCallOf(event, payload, { cwd: base.cwd, projectRoot: projectDir }),
     );
     for (const problem of problems) {
       if (reportedProblems.has(problem.key)) continue;
@@ -80,14 +84,12 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     }
     if (hooks.length === 0) return emptyHookRunResult(event);
 
-    const { permission_mode, ...base } = options.base();
     const input: Record<string, unknown> = {
       ...base,
       ...(NO_PERMISSION_MODE.has(event) ? {} : { permission_mode }),
       hook_event_name: event,
       ...payload,
     };
-    const projectDir = options.projectDir ?? base.cwd;
     const env = {
       ...options.env,
       CLAUDE_PROJECT_DIR: projectDir,
@@ -183,6 +185,24 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       // These events cannot block; a blocking answer is still worth showing (compat-surface §2.4).
       for (const error of result.blockingErrors) report(`${event} hook error: ${error}`, 'warning');
     },
+  };
+}
+
+/**
+ * The call a tool event's payload describes, read from the payload itself so every caller of
+ * `runHooks` (the PermissionRequest prompt, `notify` for PermissionDenied) gets `if` conditions.
+ */
+function toolCallOf(
+  event: string,
+  payload: Record<string, unknown>,
+  roots: RuleCallRoots,
+): PlannedToolCall | undefined {
+  if (!CONDITIONAL_EVENTS.has(event) || typeof payload.tool_name !== 'string') return undefined;
+  const input = payload.tool_input;
+  return {
+    toolName: payload.tool_name,
+    input: typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {},
+    roots,
   };
 }
 
