@@ -7,11 +7,9 @@
 // The sources are bundled on the fly with esbuild, so this needs no build of the CLI.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { importSources } from './_bundle.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = mkdtempSync(join(tmpdir(), 'yoke-bench-context-'));
 const entry = `
 export { createContextPipeline } from './src/engine/context/pipeline';
@@ -29,21 +27,7 @@ export { coreTools } from './src/tools/builtin';
 export { z } from 'zod';
 `;
 // Inside the repo so the bundle's external packages resolve from node_modules.
-const outfile = join(root, 'node_modules', '.cache', `yoke-bench-context-${process.pid}.mjs`);
-await build({
-  stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'bench-context-entry.ts' },
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  outfile,
-  packages: 'external',
-  loader: { '.md': 'text' },
-  define: { YOKE_VERSION: '"bench"' },
-  logLevel: 'error',
-});
-const y = await import(pathToFileURL(outfile).href);
-rmSync(outfile, { force: true });
+const y = await importSources('context', entry);
 
 const quantile = (sorted, q) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];

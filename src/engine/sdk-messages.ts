@@ -4,6 +4,7 @@
  * layer because the QueryEngine yields them; the headless printers and the stream-json protocol
  * only serialize them.
  */
+import type { ModelUsage } from '../model/cost';
 import type { AssistantContentBlock, StopReason, UserMessageParam } from '../model/types';
 import type { PermissionMode } from '../permissions/types';
 import type { TerminalReason } from './query-types';
@@ -18,16 +19,8 @@ export type SDKUsage = {
   service_tier: 'standard';
 };
 
-export type SDKModelUsage = {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
-  webSearchRequests: number;
-  costUSD: number;
-  contextWindow: number;
-  maxOutputTokens: number;
-};
+/** One entry of `modelUsage`: the cost tracker keeps it in exactly the wire shape. */
+export type SDKModelUsage = ModelUsage;
 
 type Envelope = { uuid: string; session_id: string };
 
