@@ -20,6 +20,7 @@ import { createAttachmentsStage, withAttachments } from './context/attachments';
 import { type ContextManager, createContextPipeline } from './context/pipeline';
 import { gatherEnvironment } from './environment';
 import { buildInitMessage } from './init-message';
+import { notifier } from './notifier';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
 import type { ContextPipeline, Terminal } from './query-types';
@@ -363,17 +364,7 @@ export class QueryEngine {
       permissionContext: this.permissionContext,
       hooks: this.hooks,
       messages: this.mutableMessages,
-      notify: (notification) => {
-        this.config.onNotification?.(notification);
-        // Notification hooks only observe; a slow one must not hold up the tool that notified.
-        void this.hooks
-          .notify(
-            'Notification',
-            { message: notification.message, notification_type: notification.level },
-            signal,
-          )
-          .catch(() => {});
-      },
+      notify: notifier(this.hooks, this.config.onNotification, signal),
       env: this.config.env ?? process.env,
     };
   }
