@@ -129,6 +129,16 @@ export function buildProgram(handlers: ProgramHandlers): Command {
     if (options.hidden) option.hideHelp();
     program.addOption(option);
   }
+  program.addHelpText(
+    'after',
+    [
+      '',
+      'Commands:',
+      '  yoke permissions list             every permission rule with its source and file',
+      '  yoke permissions remove <rule>    revoke a rule from .yoke/settings.local.json',
+      '  yoke sessions list [--all]        saved sessions of this folder (or all), newest first',
+    ].join('\n'),
+  );
   program.action((prompt: string | undefined, raw: Record<string, unknown>) => handlers.onRoot(prompt, raw));
   return program;
 }
