@@ -3,9 +3,8 @@
  * Works on the raw JSON, not the schema's view, so keys Yoke does not know survive the edit.
  * The write is atomic (temp file + rename): a crash leaves the old file or the new one, never half.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from './atomic-write';
 import { locateJsonError } from './json-error';
 
 export type SettingsJson = Record<string, unknown>;
@@ -17,20 +16,8 @@ export async function editSettingsFile(
 ): Promise<SettingsJson> {
   const current = await readJson(path);
   const next = mutate(structuredClone(current));
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const mode = await stat(path).then(
-    (s) => s.mode & 0o777,
-    () => 0o644,
-  );
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFile(temp, `${JSON.stringify(next, null, 2)}\n`, { mode });
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  // A new settings file gets 0644; an existing one keeps its mode.
+  await writeFileAtomic(path, Buffer.from(`${JSON.stringify(next, null, 2)}\n`), { mode: 0o644 });
   return next;
 }
 

@@ -2,9 +2,8 @@
  * Keeps huge tool results out of the context window: the full text goes to a file in the session
  * folder and the model gets the head of it plus the path, so it can Read further on demand.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../config/atomic-write';
 import type { TextBlock, ToolResultContent } from '../model/types';
 
 /** How much of a persisted result the model sees inline. */
@@ -33,16 +32,6 @@ export function resultText(content: ToolResultContent): string {
 }
 
 /** Writes via a temporary file and a rename, so a reader never sees half a result. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, 'utf8');
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
 
 // Tool-use ids come from the model API; keep them from naming anything outside the folder.
 const safeFileName = (toolUseId: string) => toolUseId.replace(/[^A-Za-z0-9_-]/g, '_') || 'result';
@@ -69,10 +58,8 @@ export async function persistLargeResult(params: PersistResultParams): Promise<P
   const text = resultText(content);
   if (text.length <= maxResultSizeChars) return { content };
 
-  const dir = join(sessionDir, 'tool-results');
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, `${safeFileName(toolUseId)}.txt`);
-  await writeFileAtomic(path, text);
+  const path = join(sessionDir, 'tool-results', `${safeFileName(toolUseId)}.txt`);
+  await writeFileAtomic(path, Buffer.from(text, 'utf8'));
 
   const head = preview(text, Math.min(PERSISTED_PREVIEW_CHARS, maxResultSizeChars));
   const summary = `${head}\n\n${persistedNote(text.length, head.length, path)}`;

@@ -1,8 +1,8 @@
 /** NotebookEdit: replaces, inserts or deletes one cell of a Jupyter notebook the model has read. */
 import { extname } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../../config/atomic-write';
 import { buildTool, ToolError } from '../../tool';
-import { writeFileAtomic } from '../shared/atomic-write';
 import { loadFreshFile, recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
 import { detectNotebookStyle, notebookLanguage, parseNotebook, serializeNotebook } from '../shared/notebook';

@@ -4,10 +4,10 @@
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { writeFileAtomic } from '../../../config/atomic-write';
 import type { ToolUseContext } from '../../context';
 import { ToolError } from '../../tool';
 import { applyEdit, EditFailure, type EditSpec } from './apply-edit';
-import { writeFileAtomic } from './atomic-write';
 import { looksBinary } from './binary';
 import { makePatch, type PatchHunk } from './diff';
 import { loadFreshFile, recordFileState } from './freshness';

@@ -1,8 +1,8 @@
 /** Write: creates a file or replaces one the model has read in full. */
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../../config/atomic-write';
 import { buildTool, ToolError } from '../../tool';
-import { writeFileAtomic } from '../shared/atomic-write';
 import { countChanges, makePatch, type PatchHunk } from '../shared/diff';
 import { loadFreshFile, recordFileState } from '../shared/freshness';
 import { describeFsError, isNotFound } from '../shared/fs-errors';
