@@ -13,7 +13,7 @@ import type {
   UserContentBlock,
   UserMessageParam,
 } from '../model/types';
-import type { AssistantMessage, Message, UserMessage } from '../session/messages';
+import { type AssistantMessage, type Message, stripThinking, type UserMessage } from '../session/messages';
 
 type Pending =
   | { role: 'assistant'; id: string; content: AssistantContentBlock[]; start: number }
@@ -143,25 +143,5 @@ function assistantBlocks(message: AssistantMessage): AssistantContentBlock[] {
   return content;
 }
 
-function isThinking(block: AssistantContentBlock): boolean {
-  return block.type === 'thinking' || block.type === 'redacted_thinking';
-}
-
-/**
- * Drops thinking and redacted_thinking blocks: their signatures are bound to the model that wrote
- * them, so another model (the fallback) rejects a history that still carries them. Messages left
- * without content are removed; messages without thinking are kept as the same objects.
- */
-export function stripThinking(messages: readonly Message[]): Message[] {
-  const out: Message[] = [];
-  for (const message of messages) {
-    if (message.type !== 'assistant' || !message.message.content.some(isThinking)) {
-      out.push(message);
-      continue;
-    }
-    const content = message.message.content.filter((block) => !isThinking(block));
-    if (content.length === 0) continue;
-    out.push({ ...message, message: { ...message.message, content } });
-  }
-  return out;
-}
+/** Re-exported for the engine's callers; the rule lives with the messages it edits. */
+export { stripThinking };

@@ -110,3 +110,29 @@ export function lastUserPromptText(messages: readonly Message[]): string {
   }
   return '';
 }
+
+function isThinking(block: { type: string }): boolean {
+  return block.type === 'thinking' || block.type === 'redacted_thinking';
+}
+
+/**
+ * Drops thinking and redacted_thinking blocks: their signatures are bound to the model that wrote
+ * them, so another model rejects a history that still carries them. `keep` spares the messages
+ * whose thinking may stay (e.g. those written by the model about to read them). Messages left
+ * without content are removed; messages without thinking are kept as the same objects.
+ */
+export function stripThinking(
+  messages: readonly Message[],
+  keep: (message: AssistantMessage) => boolean = () => false,
+): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    if (message.type !== 'assistant' || keep(message) || !message.message.content.some(isThinking)) {
+      out.push(message);
+      continue;
+    }
+    const content = message.message.content.filter((block) => !isThinking(block));
+    if (content.length > 0) out.push({ ...message, message: { ...message.message, content } });
+  }
+  return out;
+}

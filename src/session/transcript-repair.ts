@@ -4,8 +4,7 @@
  * model rejects thinking signatures it did not write; each repair here fixes one of those.
  */
 import { getModelInfo, resolveModelAlias } from '../model/models';
-import type { AssistantContentBlock } from '../model/types';
-import { createToolResultMessage, type Message } from './messages';
+import { createToolResultMessage, type Message, stripThinking } from './messages';
 
 export const INTERRUPTED_TOOL_RESULT =
   'Interrupted: the session ended before this tool call finished, so it has no result. Check the state before relying on it.';
@@ -74,10 +73,6 @@ export function repairToolPairs(messages: readonly Message[]): RepairReport {
   return { messages: out, synthesized, droppedResults };
 }
 
-function isThinking(block: AssistantContentBlock): boolean {
-  return block.type === 'thinking' || block.type === 'redacted_thinking';
-}
-
 function modelKey(model: string): string {
   return getModelInfo(model)?.id ?? resolveModelAlias(model);
 }
@@ -85,22 +80,8 @@ function modelKey(model: string): string {
 /**
  * Drops thinking blocks written by another model than `model`: their signatures are bound to the
  * model that produced them. Messages from the same model keep their thinking (and the cache).
- * The same rule as the engine's `stripThinking`, per message; session/ sits below engine/.
  */
 export function stripForeignThinking(messages: readonly Message[], model: string): Message[] {
   const target = modelKey(model);
-  const out: Message[] = [];
-  for (const message of messages) {
-    if (
-      message.type !== 'assistant' ||
-      modelKey(message.message.model) === target ||
-      !message.message.content.some(isThinking)
-    ) {
-      out.push(message);
-      continue;
-    }
-    const content = message.message.content.filter((block) => !isThinking(block));
-    if (content.length > 0) out.push({ ...message, message: { ...message.message, content } });
-  }
-  return out;
+  return stripThinking(messages, (message) => modelKey(message.message.model) === target);
 }
