@@ -4,9 +4,10 @@
  * settings that tools read through the environment).
  */
 import type { LoadedSettings } from '../config/load-settings';
+import type { Env } from '../model/types';
 import type { CliOptions } from './cli-options';
 
-export type Env = Record<string, string | undefined>;
+export type { Env };
 
 export type SessionSettings = {
   loaded: LoadedSettings;

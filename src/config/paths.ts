@@ -5,7 +5,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../model/types';
+
+export type { Env };
 
 /** `$YOKE_HOME`, else `~/.yoke`. */
 export function yokeHome(env: Env): string {

@@ -16,7 +16,9 @@ export type SelectableProvider = (typeof PROVIDER_NAMES)[number];
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 export const ANTHROPIC_CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
 
-export type Env = Record<string, string | undefined>;
+import type { Env } from './types';
+
+export type { Env };
 
 export type SelectModelOptions = {
   /** `--model`: an id or an alias (opus, sonnet, haiku). */

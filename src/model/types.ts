@@ -150,3 +150,6 @@ export interface Provider {
 }
 
 export type ProviderName = 'anthropic' | 'openai' | 'fake';
+
+/** Environment variables as Yoke passes them around (process.env plus settings' `env`). */
+export type Env = Record<string, string | undefined>;
