@@ -4,7 +4,6 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-
 import type { Env } from '../model/types';
 
 export type { Env };

@@ -8,15 +8,13 @@
 import { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
 import { type RetryOptions, withRetry } from './retry';
-import type { Provider } from './types';
+import type { Env, Provider } from './types';
 
 export const PROVIDER_NAMES = ['anthropic', 'openai'] as const;
 export type SelectableProvider = (typeof PROVIDER_NAMES)[number];
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 export const ANTHROPIC_CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
-
-import type { Env } from './types';
 
 export type { Env };
 
