@@ -4,7 +4,7 @@
  * (a typo in `model` must not silently drop a policy file's deny rules).
  */
 import { readFile } from 'node:fs/promises';
-import type { z } from 'zod';
+import type * as z from '../lib/zod';
 import { locateJsonError } from './json-error';
 import { type Settings, settingsSchema } from './settings-schema';
 

@@ -2,40 +2,43 @@
  * The `settings.json` keys Yoke acts on (compat-surface §3.2, §2.1). Objects are loose: Claude Code
  * files carry many keys Yoke does not use, and those must pass through untouched, not fail.
  */
-import { z } from 'zod';
+import * as z from '../lib/zod';
 import { PERMISSION_MODES } from '../permissions/types';
 
 /** Seconds, as in Claude Code's `timeout` field. */
-const timeoutSeconds = z.number().positive();
+const timeoutSeconds = z.number().check(z.positive());
 
 /**
  * One hook handler. A bare string is the shorthand `{type:"command", command}`. Handler types
  * other than `command` (prompt, agent, http, mcp_tool) are accepted so a shared file still loads.
+ * (The transform-then-pipe is what classic zod's `preprocess` builds; mini has no `preprocess`.)
  */
-export const hookHandlerSchema = z.preprocess(
-  (value) => (typeof value === 'string' ? { type: 'command', command: value } : value),
+export const hookHandlerSchema = z.pipe(
+  z.transform((value: unknown) => (typeof value === 'string' ? { type: 'command', command: value } : value)),
   z
     .looseObject({
       type: z.string(),
-      command: z.string().min(1).optional(),
-      args: z.array(z.string()).optional(),
-      timeout: timeoutSeconds.optional(),
-      onFailure: z.enum(['continue', 'block']).optional(),
+      command: z.optional(z.string().check(z.minLength(1))),
+      args: z.optional(z.array(z.string())),
+      timeout: z.optional(timeoutSeconds),
+      onFailure: z.optional(z.enum(['continue', 'block'])),
     })
-    .superRefine((handler, ctx) => {
-      if (handler.type === 'command' && handler.command === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['command'],
-          message: 'a command hook needs a "command" string',
-        });
-      }
-    }),
+    .check(
+      z.superRefine((handler, ctx) => {
+        if (handler.type === 'command' && handler.command === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['command'],
+            message: 'a command hook needs a "command" string',
+          });
+        }
+      }),
+    ),
 );
 export type HookHandlerConfig = z.infer<typeof hookHandlerSchema>;
 
 export const hookMatcherSchema = z.looseObject({
-  matcher: z.string().optional(),
+  matcher: z.optional(z.string()),
   hooks: z.array(hookHandlerSchema),
 });
 export type HookMatcherConfig = z.infer<typeof hookMatcherSchema>;
@@ -47,44 +50,48 @@ export type HooksSettings = z.infer<typeof hooksSettingsSchema>;
 const ruleList = z.array(z.string());
 
 export const permissionsSettingsSchema = z.looseObject({
-  allow: ruleList.optional(),
-  deny: ruleList.optional(),
-  ask: ruleList.optional(),
+  allow: z.optional(ruleList),
+  deny: z.optional(ruleList),
+  ask: z.optional(ruleList),
   // `manual` is Claude Code's alias of `default`; normalising here means no consumer has to.
-  defaultMode: z
-    .enum([...PERMISSION_MODES, 'manual'])
-    .transform((mode) => (mode === 'manual' ? 'default' : mode))
-    .optional(),
-  additionalDirectories: z.array(z.string()).optional(),
-  disableBypassPermissionsMode: z.literal('disable').optional(),
+  defaultMode: z.optional(
+    z.pipe(
+      z.enum([...PERMISSION_MODES, 'manual']),
+      z.transform((mode) => (mode === 'manual' ? 'default' : mode)),
+    ),
+  ),
+  additionalDirectories: z.optional(z.array(z.string())),
+  disableBypassPermissionsMode: z.optional(z.literal('disable')),
 });
 
 export const settingsSchema = z.looseObject({
-  permissions: permissionsSettingsSchema.optional(),
-  hooks: hooksSettingsSchema.optional(),
-  disableAllHooks: z.boolean().optional(),
-  allowManagedHooksOnly: z.boolean().optional(),
+  permissions: z.optional(permissionsSettingsSchema),
+  hooks: z.optional(hooksSettingsSchema),
+  disableAllHooks: z.optional(z.boolean()),
+  allowManagedHooksOnly: z.optional(z.boolean()),
   // Values are strings in the types; numbers and booleans are common in hand-written files.
-  env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
-  model: z.string().optional(),
-  provider: z.string().optional(),
-  baseUrl: z.string().optional(),
-  apiKeyHelper: z.string().optional(),
-  includeCoAuthoredBy: z.boolean().optional(),
-  cleanupPeriodDays: z.number().min(1).optional(),
-  autoCompact: z.boolean().optional(),
-  autoCompactEnabled: z.boolean().optional(),
+  env: z.optional(
+    z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String))),
+  ),
+  model: z.optional(z.string()),
+  provider: z.optional(z.string()),
+  baseUrl: z.optional(z.string()),
+  apiKeyHelper: z.optional(z.string()),
+  includeCoAuthoredBy: z.optional(z.boolean()),
+  cleanupPeriodDays: z.optional(z.number().check(z.minimum(1))),
+  autoCompact: z.optional(z.boolean()),
+  autoCompactEnabled: z.optional(z.boolean()),
   /** Fraction of the context window (0–1] at which automatic compaction starts. */
-  autoCompactThreshold: z.number().gt(0).max(1).optional(),
-  autoCompactWindow: z.number().int().positive().optional(),
-  webFetch: z.looseObject({ allowedHosts: z.array(z.string()).optional() }).optional(),
+  autoCompactThreshold: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  autoCompactWindow: z.optional(z.number().check(z.int(), z.positive())),
+  webFetch: z.optional(z.looseObject({ allowedHosts: z.optional(z.array(z.string())) })),
   // Clamped like Claude Code does, so an extreme value cannot flood the context or starve it.
-  bashOutputMaxChars: z
-    .number()
-    .int()
-    .positive()
-    .transform((n) => Math.min(128_000, Math.max(4_000, n)))
-    .optional(),
+  bashOutputMaxChars: z.optional(
+    z.pipe(
+      z.number().check(z.int(), z.positive()),
+      z.transform((n) => Math.min(128_000, Math.max(4_000, n))),
+    ),
+  ),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

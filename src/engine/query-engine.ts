@@ -26,7 +26,7 @@ import type { QueryEngineConfig } from './query-engine-config';
 import type { ContextPipeline, Terminal } from './query-types';
 import { buildResultMessage } from './result-message';
 import type { SDKMessage, SDKPermissionDenial, SDKSystemInitMessage } from './sdk-messages';
-import { createStructuredOutputTool, type StructuredOutputCapture } from './structured-output';
+import type { StructuredOutputCapture } from './structured-output';
 import { buildSystemPrompt, type EnvironmentFacts } from './system-prompt';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
@@ -178,7 +178,10 @@ export class QueryEngine {
   ): AsyncGenerator<SDKMessage, void> {
     const capture: StructuredOutputCapture = { value: undefined, provided: false };
     const tools = this.config.jsonSchema
-      ? [...this.config.tools, createStructuredOutputTool(this.config.jsonSchema, capture)]
+      ? [
+          ...this.config.tools,
+          (await import('./structured-output')).createStructuredOutputTool(this.config.jsonSchema, capture),
+        ]
       : [...this.config.tools];
     const hooks = this.hooks;
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);

@@ -2,8 +2,9 @@
  * Fixtures for the query loop's tests: default parameters around a FakeProvider, a provider that
  * plays hand-written event sequences (for gates, resets and interrupts), and small tools.
  */
-import { z } from 'zod';
+
 import { noopHooks } from '../hooks/types';
+import * as z from '../lib/zod';
 import { AbortedError } from '../model/errors';
 import type { ModelRequest, Provider, StreamEvent, ToolResultBlock } from '../model/types';
 import { allowAll } from '../permissions/types';

@@ -3,6 +3,8 @@
  * the user's schema. The runner validates the model's call against it, so invalid output goes
  * back to the model as an error to fix; the last valid input becomes `result.structured_output`.
  */
+// Classic zod, as the one place in Yoke: mini has no `fromJSONSchema`. The query engine imports
+// this module only for a turn with a JSON schema, so classic zod never loads otherwise.
 import { z } from 'zod';
 import type { JsonSchemaObject } from '../model/types';
 import { type AnyTool, buildTool, ToolError } from '../tools/tool';

@@ -3,7 +3,7 @@
  * value — into a verdict, following compat-surface §2.5–2.6. Every failure becomes a readable
  * message naming the hook; none is a silent pass.
  */
-import { z } from 'zod';
+import * as z from '../lib/zod';
 import type { CommandRun } from './command-process';
 import type { HookJSONOutput } from './types';
 
@@ -23,15 +23,15 @@ export type HookVerdict = {
 };
 
 const hookOutputSchema = z.looseObject({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
-  decision: z.enum(['approve', 'block']).optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: z.looseObject({ hookEventName: z.string() }).optional(),
-  async: z.boolean().optional(),
-  asyncTimeout: z.number().optional(),
+  continue: z.optional(z.boolean()),
+  stopReason: z.optional(z.string()),
+  suppressOutput: z.optional(z.boolean()),
+  systemMessage: z.optional(z.string()),
+  decision: z.optional(z.enum(['approve', 'block'])),
+  reason: z.optional(z.string()),
+  hookSpecificOutput: z.optional(z.looseObject({ hookEventName: z.string() })),
+  async: z.optional(z.boolean()),
+  asyncTimeout: z.optional(z.number()),
 });
 
 /** Events where `onFailure: block` has no effect (compat-surface §2.6). */

@@ -2,8 +2,9 @@
  * A test harness for the streaming executor: tools whose calls wait on gates the test opens, so
  * concurrency is sequenced by promises instead of timers.
  */
-import { z } from 'zod';
+
 import { type HookRunner, noopHooks } from '../hooks/types';
+import * as z from '../lib/zod';
 import { allowAll, type CanUseToolFn } from '../permissions/types';
 import type { ToolUseContext } from './context';
 import { StreamingToolExecutor } from './streaming-executor';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../lib/zod';
 import { partitionToolCalls } from './partition';
 import { toolUse } from './test-support';
 import { buildTool } from './tool';

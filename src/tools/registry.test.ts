@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../lib/zod';
 import {
   emptyPermissionContext,
   type PermissionRule,

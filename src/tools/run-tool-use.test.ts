@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import { type HookRunner, noopHooks } from '../hooks/types';
+import * as z from '../lib/zod';
 import { allowAll, type CanUseToolFn } from '../permissions/types';
 import type { UserMessage } from '../session/messages';
 import type { ToolUseContext } from './context';
@@ -19,7 +19,10 @@ import {
 import { type AnyTool, buildTool, ToolError, type ToolProgress } from './tool';
 import type { ToolEvent as QueryEvent } from './tool-events';
 
-const readSchema = z.object({ file_path: z.string(), limit: z.number().int().positive().optional() });
+const readSchema = z.object({
+  file_path: z.string(),
+  limit: z.optional(z.number().check(z.int(), z.positive())),
+});
 
 function readTool(overrides: Partial<AnyTool> = {}): AnyTool {
   return buildTool({

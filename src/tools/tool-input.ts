@@ -2,7 +2,7 @@
  * Checking a tool call's input and explaining what is wrong in words the model can act on: one
  * line per bad field with what was expected, instead of a raw validator dump.
  */
-import type { z } from 'zod';
+import type * as z from '../lib/zod';
 import type { ToolUseContext } from './context';
 import type { AnyTool, ToolInput } from './tool';
 

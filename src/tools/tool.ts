@@ -3,7 +3,7 @@
  * synthetic — is a `Tool`; `buildTool` fills the conservative defaults so a definition states
  * only what is special about it.
  */
-import { z } from 'zod';
+import * as z from '../lib/zod';
 import type { JsonSchemaObject, ToolResultContent } from '../model/types';
 import type { ToolPermissionResult } from '../permissions/types';
 import type { Message } from '../session/messages';
@@ -43,7 +43,7 @@ export interface Tool<In extends ToolInput = ToolInput, Out = unknown> {
   readonly name: string;
   /** Legacy names the runner, rules and hooks also accept (e.g. `KillShell` for `TaskStop`). */
   readonly aliases: readonly string[];
-  readonly inputSchema: z.ZodType<In>;
+  readonly inputSchema: z.ZodMiniType<In>;
   /** The JSON Schema sent to the API (derived from `inputSchema` unless given, as for MCP). */
   readonly inputJsonSchema: JsonSchemaObject;
   readonly tier: ToolTier;
@@ -87,7 +87,7 @@ export type ToolDefinition<In extends ToolInput, Out> = Pick<
 export const DEFAULT_MAX_RESULT_SIZE_CHARS = 100_000;
 
 /** Turns a zod schema into the JSON Schema the API gets: closed objects, no meta noise. */
-export function toInputJsonSchema(schema: z.ZodType): JsonSchemaObject {
+export function toInputJsonSchema(schema: z.ZodMiniType): JsonSchemaObject {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   stripSafeIntegerBounds(json);

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from '../../lib/zod';
 import type { RecordedRequest } from './recorded-request';
 
 const stopReasonSchema = z.enum([
@@ -21,80 +21,83 @@ const stopReasonSchema = z.enum([
 
 const contentBlockSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text: z.string() }),
-  z.strictObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
+  z.strictObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.optional(z.string()) }),
   z.strictObject({ type: z.literal('redacted_thinking'), data: z.string() }),
   z.strictObject({
     type: z.literal('tool_use'),
-    id: z.string().min(1).optional(),
-    name: z.string().min(1),
+    id: z.optional(z.string().check(z.minLength(1))),
+    name: z.string().check(z.minLength(1)),
     input: z.record(z.string(), z.unknown()),
   }),
 ]);
 
-const tokenCount = z.number().int().nonnegative();
+const tokenCount = z.number().check(z.int(), z.nonnegative());
 
 /** Usage overrides, in Yoke's `Usage` field names; fields left out keep their estimated value. */
 const usageSchema = z.strictObject({
-  inputTokens: tokenCount.optional(),
-  outputTokens: tokenCount.optional(),
-  cacheReadInputTokens: tokenCount.optional(),
-  cacheCreationInputTokens: tokenCount.optional(),
+  inputTokens: z.optional(tokenCount),
+  outputTokens: z.optional(tokenCount),
+  cacheReadInputTokens: z.optional(tokenCount),
+  cacheCreationInputTokens: z.optional(tokenCount),
 });
 
 export const scriptedReplySchema = z.strictObject({
   content: z.array(contentBlockSchema),
   /** Defaults to `tool_use` when the content has a tool_use block, else `end_turn`. */
-  stopReason: stopReasonSchema.optional(),
-  usage: usageSchema.optional(),
+  stopReason: z.optional(stopReasonSchema),
+  usage: z.optional(usageSchema),
 });
 
 const matchSchema = z.strictObject({
   /** Substring of the tool results in the last message (the answer to the previous tool_use). */
-  lastToolResultContains: z.string().optional(),
+  lastToolResultContains: z.optional(z.string()),
   /** Substring of the text of the most recent user message that has text (tool results excluded). */
-  lastUserTextContains: z.string().optional(),
+  lastUserTextContains: z.optional(z.string()),
   /** Exact model name of the request. */
-  model: z.string().optional(),
-  api: z.enum(['anthropic', 'openai']).optional(),
+  model: z.optional(z.string()),
+  api: z.optional(z.enum(['anthropic', 'openai'])),
   /** The request offers a tool with this name. */
-  hasTool: z.string().optional(),
+  hasTool: z.optional(z.string()),
 });
 
-const httpStatus = z.number().int().min(400).max(599);
+const httpStatus = z.number().check(z.int(), z.minimum(400), z.maximum(599));
 
 const faultObjectSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('http'),
     status: httpStatus,
     /** Seconds, sent as the retry-after header. */
-    retryAfter: z.number().nonnegative().optional(),
-    message: z.string().optional(),
+    retryAfter: z.optional(z.number().check(z.nonnegative())),
+    message: z.optional(z.string()),
   }),
   z.strictObject({
     type: z.literal('overloaded'),
-    retryAfter: z.number().nonnegative().optional(),
-    message: z.string().optional(),
+    retryAfter: z.optional(z.number().check(z.nonnegative())),
+    message: z.optional(z.string()),
   }),
   z.strictObject({
     type: z.literal('prompt_too_long'),
-    status: z.union([z.literal(400), z.literal(413)]).optional(),
+    status: z.optional(z.union([z.literal(400), z.literal(413)])),
     actualTokens: tokenCount,
     limitTokens: tokenCount,
   }),
   z.strictObject({ type: z.literal('disconnect'), afterEvents: tokenCount }),
   z.strictObject({
     type: z.literal('stream_error'),
-    errorType: z.string().default('overloaded_error'),
-    message: z.string().optional(),
+    errorType: z._default(z.string(), 'overloaded_error'),
+    message: z.optional(z.string()),
     /** Events sent before the error; by default the error follows message_start. */
-    afterEvents: tokenCount.optional(),
+    afterEvents: z.optional(tokenCount),
   }),
 ]);
 
 /** A bare status code is shorthand for `{ type: 'http', status }`. */
 const faultSchema = z.union(
   [
-    httpStatus.transform((status): z.output<typeof faultObjectSchema> => ({ type: 'http', status })),
+    z.pipe(
+      httpStatus,
+      z.transform((status: number): z.output<typeof faultObjectSchema> => ({ type: 'http', status })),
+    ),
     faultObjectSchema,
   ],
   { error: 'expected an HTTP status code or a fault object with a `type`' },
@@ -109,36 +112,41 @@ const replyFunctionSchema = z.custom<ReplyFunction>((value) => typeof value === 
 
 export const scenarioTurnSchema = z
   .strictObject({
-    match: matchSchema.optional(),
-    reply: z
-      .union([scriptedReplySchema, replyFunctionSchema], { error: 'expected a reply object with `content`' })
-      .optional(),
+    match: z.optional(matchSchema),
+    reply: z.optional(
+      z.union([scriptedReplySchema, replyFunctionSchema], {
+        error: 'expected a reply object with `content`',
+      }),
+    ),
     /** How many requests this turn answers before it is exhausted. */
-    repeat: z
-      .union([z.number().int().positive(), z.literal('forever')], {
+    repeat: z._default(
+      z.union([z.number().check(z.int(), z.positive()), z.literal('forever')], {
         error: 'expected a positive integer or "forever"',
-      })
-      .default(1),
-    fault: faultSchema.optional(),
+      }),
+      1,
+    ),
+    fault: z.optional(faultSchema),
     /** Delay before each SSE event (and once before a non-streaming body). */
-    chunkDelayMs: z.number().nonnegative().optional(),
+    chunkDelayMs: z.optional(z.number().check(z.nonnegative())),
   })
-  .refine((turn) => turn.reply !== undefined || turn.fault !== undefined, {
-    message: 'a turn needs a reply or a fault',
-    path: ['reply'],
-  });
+  .check(
+    z.refine((turn) => turn.reply !== undefined || turn.fault !== undefined, {
+      message: 'a turn needs a reply or a fault',
+      path: ['reply'],
+    }),
+  );
 
 const scenarioObjectSchema = z.strictObject({
   /** Set to false to accept requests without an API key. */
-  requireAuth: z.boolean().default(true),
+  requireAuth: z._default(z.boolean(), true),
   /** Default per-event delay for every turn. */
-  chunkDelayMs: z.number().nonnegative().default(0),
+  chunkDelayMs: z._default(z.number().check(z.nonnegative()), 0),
   turns: z.array(scenarioTurnSchema),
 });
 
 /** A bare list of turns is shorthand for `{ turns: [...] }`. */
-export const scenarioSchema = z.preprocess(
-  (value) => (Array.isArray(value) ? { turns: value } : value),
+export const scenarioSchema = z.pipe(
+  z.transform((value: unknown) => (Array.isArray(value) ? { turns: value } : value)),
   scenarioObjectSchema,
 );
 
@@ -180,7 +188,7 @@ function flatten(issue: Issue, base: PropertyKey[]): Array<{ path: PropertyKey[]
 }
 
 /** Formats zod issues as `turns[0].reply.content[1].name: message; …` on one line. */
-export function formatIssues(error: z.ZodError): string {
+export function formatIssues(error: z.core.$ZodError): string {
   return error.issues
     .flatMap((issue) => flatten(issue, []))
     .map(({ path, message }) => {

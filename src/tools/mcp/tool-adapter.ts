@@ -3,7 +3,7 @@
  * servers and for real MCP servers alike: the caller supplies how to run `tools/call`, the adapter
  * owns naming, schema pass-through, tiers and result mapping.
  */
-import { z } from 'zod';
+import * as z from '../../lib/zod';
 import type { ImageBlock, JsonSchemaObject, TextBlock } from '../../model/types';
 import { type AnyTool, buildTool } from '../tool';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import { isReadOnlyCommand } from '../../../services/bash-parser';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError, type ToolResult } from '../../tool';
@@ -20,18 +20,14 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 
 const inputSchema = z.strictObject({
-  command: z.string().describe('The command to run'),
+  command: z.string().check(z.describe('The command to run')),
   timeout: z
-    .number()
-    .positive()
-    .max(MAX_TIMEOUT_MS)
-    .optional()
-    .describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS})`),
-  description: z.string().optional().describe('A few plain words saying what the command does'),
+    .optional(z.number().check(z.positive(), z.maximum(MAX_TIMEOUT_MS)))
+    .check(z.describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS})`)),
+  description: z.optional(z.string()).check(z.describe('A few plain words saying what the command does')),
   run_in_background: z
-    .boolean()
-    .optional()
-    .describe('Start the command in the background and return at once with a shell id'),
+    .optional(z.boolean())
+    .check(z.describe('Start the command in the background and return at once with a shell id')),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;

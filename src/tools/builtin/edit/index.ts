@@ -1,5 +1,5 @@
 /** Edit: replaces an exact string in a file the model has read. */
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import { buildTool } from '../../tool';
 import { formatPatchSnippet, type PatchHunk } from '../shared/diff';
 import { editFile } from '../shared/edit-file';
@@ -7,13 +7,12 @@ import { displayPath, resolveToolPath } from '../shared/paths';
 import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
-  file_path: z.string().describe('Absolute path of the file to change'),
-  old_string: z.string().describe('The exact text to replace'),
-  new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
+  file_path: z.string().check(z.describe('Absolute path of the file to change')),
+  old_string: z.string().check(z.describe('The exact text to replace')),
+  new_string: z.string().check(z.describe('The text to put in its place (must differ from old_string)')),
   replace_all: z
-    .boolean()
-    .optional()
-    .describe('Replace every occurrence instead of exactly one (default false)'),
+    .optional(z.boolean())
+    .check(z.describe('Replace every occurrence instead of exactly one (default false)')),
 });
 export type EditInput = z.infer<typeof inputSchema>;
 

@@ -1,7 +1,7 @@
 /** Glob: finds files by name pattern, newest first, honouring .gitignore and .ignore. */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../tool';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
@@ -15,12 +15,15 @@ export const MAX_GLOB_RESULTS = 100;
 const MAX_LISTED_FILES = 1_000_000;
 
 const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
-  path: z
+  pattern: z
     .string()
-    .optional()
-    .describe(
-      'Directory to search in (default: the current working directory). Omit it rather than passing null.',
+    .check(z.minLength(1), z.describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"')),
+  path: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'Directory to search in (default: the current working directory). Omit it rather than passing null.',
+      ),
     ),
 });
 export type GlobInput = z.infer<typeof inputSchema>;

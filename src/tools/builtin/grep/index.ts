@@ -1,7 +1,7 @@
 /** Grep: searches file contents with ripgrep regular expressions. */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../tool';
 import { pathForModel, sortNewestFirst } from '../glob/search-results';
 import { describeFsError } from '../shared/fs-errors';
@@ -15,37 +15,43 @@ export const DEFAULT_HEAD_LIMIT = 250;
 /** Even with `head_limit: 0` the result must fit in memory; past this the search stops. */
 const MAX_COLLECTED_LINES = 200_000;
 
-const contextLines = z.number().int().min(0);
+const contextLines = z.number().check(z.int(), z.minimum(0));
 const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('Regular expression (ripgrep syntax) to search for'),
+  pattern: z.string().check(z.minLength(1), z.describe('Regular expression (ripgrep syntax) to search for')),
   path: z
-    .string()
-    .optional()
-    .describe('File or directory to search (default: the current working directory)'),
+    .optional(z.string())
+    .check(z.describe('File or directory to search (default: the current working directory)')),
   glob: z
-    .string()
-    .optional()
-    .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}"'),
-  type: z.string().optional().describe('Only search this file type (rg --type), e.g. "js", "py", "rust"'),
+    .optional(z.string())
+    .check(z.describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}"')),
+  type: z
+    .optional(z.string())
+    .check(z.describe('Only search this file type (rg --type), e.g. "js", "py", "rust"')),
   output_mode: z
-    .enum(['content', 'files_with_matches', 'count'])
-    .optional()
-    .describe('"files_with_matches" (default): paths; "content": matching lines; "count": matches per file'),
-  '-i': z.boolean().optional().describe('Ignore case'),
-  '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
-  '-A': contextLines.optional().describe('Lines of context after each match (content mode)'),
-  '-B': contextLines.optional().describe('Lines of context before each match (content mode)'),
-  '-C': contextLines.optional().describe('Lines of context before and after each match (content mode)'),
-  context: contextLines.optional().describe('Same as -C'),
-  '-o': z.boolean().optional().describe('Show only the matched part of each line (content mode)'),
-  multiline: z.boolean().optional().describe('Let the pattern span lines; "." also matches newlines'),
+    .optional(z.enum(['content', 'files_with_matches', 'count']))
+    .check(
+      z.describe(
+        '"files_with_matches" (default): paths; "content": matching lines; "count": matches per file',
+      ),
+    ),
+  '-i': z.optional(z.boolean()).check(z.describe('Ignore case')),
+  '-n': z.optional(z.boolean()).check(z.describe('Show line numbers (content mode; default true)')),
+  '-A': z.optional(contextLines).check(z.describe('Lines of context after each match (content mode)')),
+  '-B': z.optional(contextLines).check(z.describe('Lines of context before each match (content mode)')),
+  '-C': z
+    .optional(contextLines)
+    .check(z.describe('Lines of context before and after each match (content mode)')),
+  context: z.optional(contextLines).check(z.describe('Same as -C')),
+  '-o': z.optional(z.boolean()).check(z.describe('Show only the matched part of each line (content mode)')),
+  multiline: z
+    .optional(z.boolean())
+    .check(z.describe('Let the pattern span lines; "." also matches newlines')),
   head_limit: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Return at most this many lines or entries (default 250; 0 = no limit)'),
-  offset: z.number().int().min(0).optional().describe('Skip this many lines or entries first (for paging)'),
+    .optional(z.number().check(z.int(), z.minimum(0)))
+    .check(z.describe('Return at most this many lines or entries (default 250; 0 = no limit)')),
+  offset: z
+    .optional(z.number().check(z.int(), z.minimum(0)))
+    .check(z.describe('Skip this many lines or entries first (for paging)')),
 });
 export type GrepInput = z.infer<typeof inputSchema>;
 

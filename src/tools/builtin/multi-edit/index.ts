@@ -1,5 +1,5 @@
 /** MultiEdit: several exact-string replacements in one file, applied in order, all or nothing. */
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import { buildTool } from '../../tool';
 import type { EditSpec } from '../shared/apply-edit';
 import { formatPatchSnippet, type PatchHunk } from '../shared/diff';
@@ -8,17 +8,16 @@ import { displayPath, resolveToolPath } from '../shared/paths';
 import prompt from './prompt.md';
 
 const editSchema = z.strictObject({
-  old_string: z.string().describe('The exact text to replace'),
-  new_string: z.string().describe('The text to put in its place'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence (default false)'),
+  old_string: z.string().check(z.describe('The exact text to replace')),
+  new_string: z.string().check(z.describe('The text to put in its place')),
+  replace_all: z.optional(z.boolean()).check(z.describe('Replace every occurrence (default false)')),
 });
 
 const inputSchema = z.strictObject({
-  file_path: z.string().describe('Absolute path of the file to change'),
+  file_path: z.string().check(z.describe('Absolute path of the file to change')),
   edits: z
     .array(editSchema)
-    .min(1)
-    .describe('Replacements, applied in order to the result of the previous one'),
+    .check(z.minLength(1), z.describe('Replacements, applied in order to the result of the previous one')),
 });
 export type MultiEditInput = z.infer<typeof inputSchema>;
 

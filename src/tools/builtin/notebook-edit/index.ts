@@ -1,7 +1,7 @@
 /** NotebookEdit: replaces, inserts or deletes one cell of a Jupyter notebook the model has read. */
 import { extname } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from '../../../config/atomic-write';
+import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../tool';
 import { loadFreshFile, recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
@@ -12,19 +12,19 @@ import { applyNotebookEdit } from './apply';
 import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
-  notebook_path: z.string().describe('Absolute path of the .ipynb file'),
+  notebook_path: z.string().check(z.describe('Absolute path of the .ipynb file')),
   cell_id: z
-    .string()
-    .optional()
-    .describe(
-      'The cell to change, by id (or cell-N, 0-based). On insert the new cell goes after it; without it, first',
+    .optional(z.string())
+    .check(
+      z.describe(
+        'The cell to change, by id (or cell-N, 0-based). On insert the new cell goes after it; without it, first',
+      ),
     ),
-  new_source: z.string().describe('The new source of the cell'),
-  cell_type: z.enum(['code', 'markdown']).optional().describe('The cell type; required for insert'),
+  new_source: z.string().check(z.describe('The new source of the cell')),
+  cell_type: z.optional(z.enum(['code', 'markdown'])).check(z.describe('The cell type; required for insert')),
   edit_mode: z
-    .enum(['replace', 'insert', 'delete'])
-    .optional()
-    .describe('replace (default), insert or delete'),
+    .optional(z.enum(['replace', 'insert', 'delete']))
+    .check(z.describe('replace (default), insert or delete')),
 });
 export type NotebookEditInput = z.infer<typeof inputSchema>;
 

@@ -1,7 +1,7 @@
 /** Read: shows a file to the model — text with line numbers, images, PDFs, notebooks. */
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import type { ToolResultContent } from '../../../model/types';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
@@ -24,11 +24,19 @@ const MAX_TEXT_FILE_BYTES = 64 * 1024 * 1024;
 const inputSchema = z.strictObject({
   file_path: z
     .string()
-    .describe('Absolute path of the file to read (relative paths resolve against the cwd)'),
-  offset: z.number().int().min(0).optional().describe('Line number to start at (1-based)'),
-  limit: z.number().int().positive().optional().describe('How many lines to read (default 2000)'),
-  pages: z.string().optional().describe('PDF page range such as "3" or "1-5" (at most 20 pages per call)'),
-  allow_large: z.boolean().optional().describe('Allow up to about four times the usual amount of text'),
+    .check(z.describe('Absolute path of the file to read (relative paths resolve against the cwd)')),
+  offset: z
+    .optional(z.number().check(z.int(), z.minimum(0)))
+    .check(z.describe('Line number to start at (1-based)')),
+  limit: z
+    .optional(z.number().check(z.int(), z.positive()))
+    .check(z.describe('How many lines to read (default 2000)')),
+  pages: z
+    .optional(z.string())
+    .check(z.describe('PDF page range such as "3" or "1-5" (at most 20 pages per call)')),
+  allow_large: z
+    .optional(z.boolean())
+    .check(z.describe('Allow up to about four times the usual amount of text')),
 });
 export type ReadInput = z.infer<typeof inputSchema>;
 

@@ -2,7 +2,7 @@
  * TaskOutput: the output a background shell wrote since the last look, optionally waiting for
  * it to finish. The read position is kept per shell, so repeated calls page through new output.
  */
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../tool';
 import { shellDescription, unknownShellMessage } from '../bash/describe-shell';
 import { DEFAULT_OUTPUT_BUDGET, truncateMiddle } from '../bash/output';
@@ -13,15 +13,14 @@ export const DEFAULT_WAIT_MS = 30_000;
 export const MAX_WAIT_MS = 600_000;
 
 const inputSchema = z.strictObject({
-  task_id: z.string().describe('The id of the background shell, e.g. bash_1'),
-  block: z.boolean().optional().describe('Wait for the shell to finish (default true)'),
+  task_id: z.string().check(z.describe('The id of the background shell, e.g. bash_1')),
+  block: z.optional(z.boolean()).check(z.describe('Wait for the shell to finish (default true)')),
   timeout: z
-    .number()
-    .nonnegative()
-    .max(MAX_WAIT_MS)
-    .optional()
-    .describe(
-      `How long to wait in milliseconds when blocking (default ${DEFAULT_WAIT_MS}, max ${MAX_WAIT_MS})`,
+    .optional(z.number().check(z.nonnegative(), z.maximum(MAX_WAIT_MS)))
+    .check(
+      z.describe(
+        `How long to wait in milliseconds when blocking (default ${DEFAULT_WAIT_MS}, max ${MAX_WAIT_MS})`,
+      ),
     ),
 });
 

@@ -2,15 +2,15 @@
  * TaskStop (aliases KillShell, KillBash): kills a background shell's whole process group and
  * reports how it ended.
  */
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../tool';
 import { shellLabel, shellStatusText, unknownShellMessage } from '../bash/describe-shell';
 import { getBackgroundShell, listBackgroundShells, stopBackgroundShell } from '../bash/shells';
 import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
-  task_id: z.string().optional().describe('The id of the background task to stop, e.g. bash_1'),
-  shell_id: z.string().optional().describe('Deprecated: use task_id'),
+  task_id: z.optional(z.string()).check(z.describe('The id of the background task to stop, e.g. bash_1')),
+  shell_id: z.optional(z.string()).check(z.describe('Deprecated: use task_id')),
 });
 
 export type TaskStopInput = z.infer<typeof inputSchema>;

@@ -1,17 +1,19 @@
 /** TodoWrite: replaces the session's task list, which the UI shows to the user. */
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import type { TodoItem } from '../../context';
 import { buildTool, ToolError } from '../../tool';
 import prompt from './prompt.md';
 
 const todoSchema = z.strictObject({
-  content: z.string().min(1).describe('The task, in imperative form, e.g. "Run the tests"'),
+  content: z.string().check(z.minLength(1), z.describe('The task, in imperative form, e.g. "Run the tests"')),
   status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z.string().min(1).describe('The task in present continuous form, e.g. "Running the tests"'),
+  activeForm: z
+    .string()
+    .check(z.minLength(1), z.describe('The task in present continuous form, e.g. "Running the tests"')),
 });
 
 const inputSchema = z.strictObject({
-  todos: z.array(todoSchema).describe('The complete, updated task list'),
+  todos: z.array(todoSchema).check(z.describe('The complete, updated task list')),
 });
 export type TodoWriteInput = z.infer<typeof inputSchema>;
 

@@ -1,5 +1,5 @@
 /** WebFetch: fetches a web page and answers a prompt about it with a small, fast model. */
-import { z } from 'zod';
+import * as z from '../../../lib/zod';
 import { isAbortError, MissingCredentialsError } from '../../../model/errors';
 import { ModelSelectionError } from '../../../model/select';
 import type { ToolUseContext } from '../../context';
@@ -17,14 +17,11 @@ export const CONTENT_BUDGET_CHARS = 100_000;
 const RAW_FALLBACK_CHARS = 20_000;
 
 const inputSchema = z.strictObject({
-  url: z.url().describe('The URL to fetch (http is upgraded to https)'),
-  prompt: z.string().min(1).describe('What to find out or extract from the page'),
+  url: z.url().check(z.describe('The URL to fetch (http is upgraded to https)')),
+  prompt: z.string().check(z.minLength(1), z.describe('What to find out or extract from the page')),
   offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Character offset into the page text, to read on through a long page'),
+    .optional(z.number().check(z.int(), z.minimum(0)))
+    .check(z.describe('Character offset into the page text, to read on through a long page')),
 });
 export type WebFetchInput = z.infer<typeof inputSchema>;
 

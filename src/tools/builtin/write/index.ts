@@ -1,7 +1,7 @@
 /** Write: creates a file or replaces one the model has read in full. */
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
 import { writeFileAtomic } from '../../../config/atomic-write';
+import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../tool';
 import { countChanges, makePatch, type PatchHunk } from '../shared/diff';
 import { loadFreshFile, recordFileState } from '../shared/freshness';
@@ -17,8 +17,8 @@ import {
 import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
-  file_path: z.string().describe('Absolute path of the file to write'),
-  content: z.string().describe('The complete new content of the file'),
+  file_path: z.string().check(z.describe('Absolute path of the file to write')),
+  content: z.string().check(z.describe('The complete new content of the file')),
 });
 export type WriteInput = z.infer<typeof inputSchema>;
 
