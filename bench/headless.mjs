@@ -3,6 +3,8 @@
 // its peak RSS; next to the floor, a bare Node script that only sends the same request (the same
 // body and headers, with fetch, the transport the Anthropic SDK uses) and reads the answer.
 // Median of RUNS each, alternated. Targets: Yoke within 1.3x of the floor on time and on RSS.
+// The first run saves the V8 code cache (src/cli/app-loader.ts) that the measured runs use; the
+// time of a start without one (right after install, or after a Node upgrade) is printed too.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +54,7 @@ for (const key of ['ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'])
 // Peak RSS as cold-start.mjs takes it: GNU time when it works, else an exit hook in the child.
 const MARK = 'YOKE_BENCH_MAXRSS_KB=';
 const hook = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\n${MARK}'+process.resourceUsage().maxRSS+'\\n'))`;
-function run(args, { rss = false } = {}) {
+function run(args, { rss = false, extraEnv = {} } = {}) {
   return new Promise((resolve, reject) => {
     const useTime = rss && useGnuTime;
     const [cmd, argv] = useTime
@@ -60,7 +62,7 @@ function run(args, { rss = false } = {}) {
       : [process.execPath, rss ? ['--import', hook, ...args] : args];
     arrivedAt = undefined;
     const startedAt = performance.now();
-    const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, argv, { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -132,6 +134,10 @@ if (!response.ok) process.exit(1);
     t.yoke.push((await run(yoke)).firstRequestMs);
     t.floor.push((await run(floor)).firstRequestMs);
   }
+  const uncached = [];
+  for (let i = 0; i < Math.max(3, Math.round(RUNS / 2)); i++) {
+    uncached.push((await run(yoke, { extraEnv: { YOKE_CODE_CACHE: 'off' } })).firstRequestMs);
+  }
   const rss = { yoke: [], floor: [] };
   for (let i = 0; i < RSS_RUNS; i++) {
     rss.yoke.push((await run(yoke, { rss: true })).rssMb);
@@ -150,6 +156,10 @@ if (!response.ok) process.exit(1);
   );
   console.log(
     `  Yoke's own share before the request: ${(median(t.yoke) - median(t.floor)).toFixed(1)} ms (median difference)`,
+  );
+  console.log(
+    `  without the code cache (first start after install or a Node upgrade): median ${median(uncached).toFixed(1)} ms ` +
+      `-> ${(median(uncached) / median(t.floor)).toFixed(2)}x the floor (${uncached.length} runs)`,
   );
   console.log(
     `  peak RSS (whole run): Yoke median ${median(rss.yoke).toFixed(1)} MB, floor ${median(rss.floor).toFixed(1)} MB -> ` +

@@ -1,12 +1,17 @@
-// The entry point. Kept free of imports so that `yoke --version` does no work beyond printing;
-// everything else loads on demand.
+// The entry point. `yoke --version` answers from here without loading anything; every other
+// command runs the app bundle, compiled through the V8 code cache (app-loader.ts).
+import { join } from 'node:path';
+import { loadApp } from './app-loader';
+
 const argv = process.argv.slice(2);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${YOKE_VERSION} (Yoke)\n`);
 } else {
-  const { run } = await import('./run');
-  process.exitCode = await run(argv);
+  const app = loadApp(join(__dirname, 'app.js'), YOKE_BUILD_ID, process.env);
+  app
+    .run(argv, { codeCache: app.codeCache, startupComplete: () => setImmediate(() => app.saveCodeCache()) })
+    .then((code) => {
+      process.exitCode = code;
+    });
 }
-
-export {};

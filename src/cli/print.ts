@@ -10,7 +10,13 @@ import { createOutputSink } from './output/sink';
 import { createSessionEngine, type Env } from './session-setup';
 import { readStdinPrompt } from './stdin';
 
-export type PrintContext = { env: Env; cwd: string; log: DebugLog };
+export type PrintContext = {
+  env: Env;
+  cwd: string;
+  log: DebugLog;
+  /** Told once the first reply has been written (see RunHooks). */
+  startupComplete?: () => void;
+};
 
 export async function runPrint(options: CliOptions, context: PrintContext): Promise<number> {
   if (options.inputFormat === 'stream-json') return runStreamJson(options, context);
@@ -33,6 +39,7 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
     stdout: process.stdout,
     stderr: process.stderr,
   });
+  let startupComplete = context.startupComplete;
   // Ctrl-C ends the turn the normal way, so the output still gets its result.
   const onSigint = () => engine.interrupt();
   process.once('SIGINT', onSigint);
@@ -41,6 +48,10 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
       if (message.type === 'result')
         context.log.debug(`result: ${message.subtype} after ${message.num_turns} turns`);
       sink.write(message);
+      if (startupComplete && (message.type === 'assistant' || message.type === 'result')) {
+        startupComplete();
+        startupComplete = undefined;
+      }
     }
   } finally {
     process.off('SIGINT', onSigint);
@@ -67,5 +78,6 @@ async function runStreamJson(options: CliOptions, context: PrintContext): Promis
     stdout: process.stdout,
     stderr: process.stderr,
     env: context.env,
+    onFirstReply: context.startupComplete,
   });
 }

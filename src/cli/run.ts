@@ -4,6 +4,7 @@
  * feature checks → the headless run.
  */
 import { CommanderError } from 'commander';
+import type { CodeCacheState } from './app-loader';
 import type { CliOptions } from './cli-options';
 import { createDebugLog } from './debug-log';
 import { reportCliError } from './errors';
@@ -24,7 +25,15 @@ async function runMockServer(argv: string[]): Promise<number> {
   return 0;
 }
 
-export async function run(argv: string[]): Promise<number> {
+/** What the entry offers the app. */
+export type RunHooks = {
+  /** How the entry compiled the app (app-loader.ts), for `--debug`. */
+  codeCache?: CodeCacheState;
+  /** Called once, when the first reply has reached the user: the start is over. */
+  startupComplete?: () => void;
+};
+
+export async function run(argv: string[], hooks: RunHooks = {}): Promise<number> {
   const debugRequested = argv.some((a) => a === '--debug' || a === '-d' || a.startsWith('--debug='));
   let options: CliOptions;
   try {
@@ -42,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const log = createDebugLog({ debug: options.debug, debugFile: options.debugFile });
+  if (hooks.codeCache) log.debug(`code cache: ${hooks.codeCache}`);
   try {
     if (!options.print) {
       process.stderr.write(
@@ -51,7 +61,12 @@ export async function run(argv: string[]): Promise<number> {
     }
     checkAvailableFeatures(options);
     const { runPrint } = await import('./print');
-    return await runPrint(options, { env: process.env, cwd: process.cwd(), log });
+    return await runPrint(options, {
+      env: process.env,
+      cwd: process.cwd(),
+      log,
+      startupComplete: hooks.startupComplete,
+    });
   } catch (error) {
     log.error(error);
     return 1;

@@ -17,12 +17,14 @@ export function runYoke(
     env?: Record<string, string | undefined>;
     input?: string;
     timeoutMs?: number;
+    /** Another build of the entry (a copy of dist/yoke.js); the shared one by default. */
+    bin?: string;
   } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, ...options.env };
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-    const child = spawn(process.execPath, [YOKE_BIN, ...args], {
+    const child = spawn(process.execPath, [options.bin ?? YOKE_BIN, ...args], {
       cwd: options.cwd,
       env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],

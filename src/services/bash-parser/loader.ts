@@ -3,15 +3,15 @@
  * two wasm files, so it happens on first use, never at startup (principle 8).
  */
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import type { Parser } from 'web-tree-sitter';
+import { markV8FlagsChanged } from '../../lib/v8-flags';
 
 let parserPromise: Promise<Parser> | undefined;
 
 /**
  * The wasm files are located through module resolution rather than paths relative to this file:
- * that works the same from the TypeScript source under vitest and from the esbuild chunks in
- * dist/, whose directory layout differs.
+ * that works the same from the TypeScript source under vitest and from the esbuild bundle in
+ * dist/app.js, whose directory layout differs.
  */
 function resolveWasm(specifier: string): string {
   return createRequire(import.meta.url).resolve(specifier);
@@ -24,7 +24,8 @@ function resolveWasm(specifier: string): string {
  * would share the setting, which is why it is applied only here, right before the first load.
  */
 function preferBaselineWasm(): void {
-  setFlagsFromString('--liftoff-only');
+  markV8FlagsChanged();
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }
 
 async function createParser(): Promise<Parser> {

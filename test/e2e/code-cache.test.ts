@@ -1,0 +1,75 @@
+/**
+ * The entry compiles the app bundle through a V8 code cache saved by an earlier start
+ * (src/cli/app-loader.ts). Each run here is a fresh process on a private copy of dist/, so the
+ * cache it reads is exactly the one the previous run left.
+ */
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
+
+let server: MockServer;
+let home: string;
+
+beforeAll(async () => {
+  server = await startMockServer({
+    scenario: [{ repeat: 'forever', reply: { content: [{ type: 'text', text: 'cached hello' }] } }],
+  });
+  home = await tempProject('yoke-home-');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function privateDist(): Promise<{ bin: string; cacheDir: string }> {
+  const dist = join(await tempProject('yoke-dist-'), 'dist');
+  mkdirSync(dist);
+  for (const file of ['yoke.js', 'app.js', 'package.json']) {
+    copyFileSync(join(dirname(YOKE_BIN), file), join(dist, file));
+  }
+  return { bin: join(dist, 'yoke.js'), cacheDir: join(dist, '.cache') };
+}
+
+const cacheFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.v8cache'));
+
+describe('the code cache', () => {
+  it('is saved by the first start, used by the next, and replaced when corrupt', async () => {
+    const { bin, cacheDir } = await privateDist();
+    const cwd = await tempProject();
+    const run = (env: Record<string, string | undefined> = {}) =>
+      runYoke(['-p', 'hi', '--debug'], { bin, cwd, env: { ...mockEnv(server.url, home), ...env } });
+
+    const first = await run();
+    expect(first.stdout).toBe('cached hello\n');
+    expect(first.stderr).toContain('code cache: missing');
+    const [file] = cacheFiles(cacheDir);
+    expect(file).toMatch(/^app-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8cache$/);
+
+    const second = await run();
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe('cached hello\n');
+    expect(second.stderr).toContain('code cache: used');
+
+    const path = join(cacheDir, file as string);
+    writeFileSync(path, 'garbage, not bytecode');
+    const third = await run();
+    expect(third.stdout).toBe('cached hello\n');
+    expect(third.stderr).toContain('code cache: rejected');
+    expect(readFileSync(path).length).toBeGreaterThan(10_000);
+    expect((await run()).stderr).toContain('code cache: used');
+  });
+
+  it('is neither read nor written with YOKE_CODE_CACHE=off', async () => {
+    const { bin, cacheDir } = await privateDist();
+    const cwd = await tempProject();
+    const result = await runYoke(['-p', 'hi', '--debug'], {
+      bin,
+      cwd,
+      env: { ...mockEnv(server.url, home), YOKE_CODE_CACHE: 'off' },
+    });
+    expect(result.stdout).toBe('cached hello\n');
+    expect(result.stderr).toContain('code cache: off');
+    expect(() => cacheFiles(cacheDir)).toThrow(/ENOENT/);
+  });
+});
