@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gatherGitStatus } from './environment';
+import { gatherGitStatus, mayBeInGitRepo } from './environment';
 
 function repo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'yoke-git-'));
@@ -31,5 +31,27 @@ describe('gatherGitStatus', () => {
 
   it('says a plain folder is not a repository', async () => {
     expect(await gatherGitStatus(mkdtempSync(join(tmpdir(), 'yoke-nogit-')))).toEqual({ isGitRepo: false });
+  });
+});
+
+describe('mayBeInGitRepo', () => {
+  it('finds the repository from a folder deep inside it', () => {
+    const deep = join(repo(), 'src', 'lib');
+    mkdirSync(deep, { recursive: true });
+    expect(mayBeInGitRepo(deep, {})).toBe(true);
+  });
+
+  it('finds a linked worktree, whose .git is a file', async () => {
+    const main = repo();
+    const worktree = join(mkdtempSync(join(tmpdir(), 'yoke-wt-')), 'wt');
+    execFileSync('git', ['worktree', 'add', '-q', worktree], { cwd: main, stdio: 'ignore' });
+    expect(mayBeInGitRepo(worktree, {})).toBe(true);
+    expect((await gatherGitStatus(worktree)).isGitRepo).toBe(true);
+  });
+
+  it('says no for a plain folder, unless GIT_DIR points git elsewhere', () => {
+    const plain = mkdtempSync(join(tmpdir(), 'yoke-nogit-'));
+    expect(mayBeInGitRepo(plain, {})).toBe(false);
+    expect(mayBeInGitRepo(plain, { GIT_DIR: join(repo(), '.git') })).toBe(true);
   });
 });

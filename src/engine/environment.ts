@@ -4,8 +4,9 @@
  * and with two concurrent calls (status with the branch, and the log) rather than a chain, since
  * this sits on the path to the first model request.
  */
-import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { release } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { EnvironmentFacts } from './system-prompt';
 
 const GIT_TIMEOUT_MS = 2_000;
@@ -13,9 +14,12 @@ const MAX_STATUS_CHARS = 2_000;
 
 function git(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 }, (error, stdout) => {
-      resolve(error ? undefined : stdout.trimEnd());
-    });
+    // child_process loads here, on first use: outside a repository it is not needed to start.
+    process
+      .getBuiltinModule('node:child_process')
+      .execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 }, (error, stdout) => {
+        resolve(error ? undefined : stdout.trimEnd());
+      });
   });
 }
 
@@ -31,7 +35,24 @@ function branchOf(header: string | undefined): string {
   return name.split('...')[0]?.split(' ')[0] ?? name;
 }
 
+/**
+ * Whether git could find a repository from `cwd`: a `.git` folder or file (worktrees and
+ * submodules have a file) here or above, or `GIT_DIR` set. Outside a repository this spares the
+ * two git processes, whose start alone costs several milliseconds of the first request.
+ */
+export function mayBeInGitRepo(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
+  if (env.GIT_DIR) return true;
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (statSync(join(dir, '.git'), { throwIfNoEntry: false })) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
 export async function gatherGitStatus(cwd: string): Promise<GitFacts> {
+  if (!mayBeInGitRepo(cwd)) return { isGitRepo: false };
   const [status, log] = await Promise.all([
     git(cwd, ['--no-optional-locks', 'status', '--short', '--branch']),
     git(cwd, ['--no-optional-locks', 'log', '--oneline', '-n', '5']),

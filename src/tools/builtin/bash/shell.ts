@@ -3,7 +3,7 @@
  * (`detached: true`) so a timeout, an interrupt or the end of a session can kill the whole tree —
  * pipelines, background jobs and grandchildren — not just the shell.
  */
-import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
+import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -66,13 +66,16 @@ const WRAPPER_SCRIPT = [
 
 export function spawnShell(params: SpawnShellParams): ChildProcess {
   const shell = resolveShell(params.env);
-  return spawn(shell, ['-c', WRAPPER_SCRIPT, shell, params.cwdFile ?? '', params.command], {
-    cwd: params.cwd,
-    env: childEnv(params.env),
-    stdio: params.stdio,
-    detached: true,
-    windowsHide: true,
-  });
+  // child_process loads on the first command, not when the tool registers at start.
+  return process
+    .getBuiltinModule('node:child_process')
+    .spawn(shell, ['-c', WRAPPER_SCRIPT, shell, params.cwdFile ?? '', params.command], {
+      cwd: params.cwd,
+      env: childEnv(params.env),
+      stdio: params.stdio,
+      detached: true,
+      windowsHide: true,
+    });
 }
 
 /** Sends a signal to a whole process group; a group that is already gone is not an error. */

@@ -2,7 +2,6 @@
  * Finds and runs ripgrep for the search tools (Glob, Grep). ripgrep is fast, parallel and already
  * knows .gitignore/.ignore, which is what a model searching a project expects.
  */
-import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { ToolError } from '../../tool';
@@ -78,7 +77,8 @@ export async function runRipgrep(args: readonly string[], options: RipgrepOption
   const rg = await resolveRipgrep(options.env);
   if (options.signal.aborted) throw new ToolError('The search was interrupted.');
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(rg, args, {
+    // child_process loads on the first search, not when the tools register at start.
+    const child = process.getBuiltinModule('node:child_process').spawn(rg, args, {
       cwd: options.cwd,
       env: options.env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

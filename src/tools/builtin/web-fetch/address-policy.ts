@@ -5,7 +5,6 @@
  * Names are resolved here and the connection is pinned to the checked addresses, so a DNS answer
  * that changes between check and connect (rebinding) cannot slip through.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ToolError } from '../../tool';
 
@@ -13,10 +12,13 @@ export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type LookupAll = (hostname: string) => Promise<ResolvedAddress[]>;
 
 const defaultLookup: LookupAll = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => ({
-    address: entry.address,
-    family: entry.family === 6 ? 6 : 4,
-  }));
+  // Loaded on first use: this module sits on the start path.
+  (await process.getBuiltinModule('node:dns/promises').lookup(hostname, { all: true, verbatim: true })).map(
+    (entry) => ({
+      address: entry.address,
+      family: entry.family === 6 ? 6 : 4,
+    }),
+  );
 
 /** Parses the comma-separated `host[:port]` list of YOKE_WEBFETCH_ALLOW_HOSTS. */
 export function parseAllowedHosts(value: string | undefined): string[] {
