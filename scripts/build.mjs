@@ -1,15 +1,31 @@
-// Bundles the CLI with esbuild into two CommonJS files:
-// - dist/yoke.js, the entry: tiny, so `yoke --version` starts fast; it loads the app through a
-//   V8 code cache (src/cli/app-loader.ts);
-// - dist/app.js, the whole app in one script, since a code cache covers one script. Modules the
-//   source imports lazily (`await import(...)`) stay lazy: esbuild runs their top level on first use.
+// Bundles the CLI with esbuild into CommonJS scripts:
+// - dist/yoke.js, the entry: tiny, so `yoke --version` starts fast; it runs the app through a
+//   V8 code cache (src/lib/cached-script.ts);
+// - dist/app.js, the app in one script, since a code cache covers one script. Modules the source
+//   imports lazily (`await import(...)`) stay lazy: esbuild runs their top level on first use;
+// - dist/vendor/*.js, packages most starts never touch (src/lib/vendor.ts): kept out of app.js,
+//   whose every byte each start reads, deserializes and instantiates.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const dist = join(root, 'dist');
+const minify = process.env.YOKE_BUILD_NO_MINIFY !== '1';
+
+/** Vendor bundles, and the import specifiers that go to each (classic `zod` only, not zod/mini). */
+const VENDORS = {
+  openai: /^openai(\/.*)?$/,
+  mcp: /^@modelcontextprotocol\/sdk(\/.*)?$/,
+  turndown: /^turndown$/,
+  yaml: /^yaml$/,
+  'zod-classic': /^zod$/,
+  'web-tree-sitter': /^web-tree-sitter$/,
+};
 
 /**
  * Built-ins that dependencies import at load time but use only on paths a start never takes
@@ -28,25 +44,27 @@ const lazyBuiltins = {
     }));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const names = Object.keys(await import(`node:${args.path}`)).filter((n) => n !== 'default');
-      const getters = names.map(
-        (n) => `${JSON.stringify(n)}: { get: () => load()[${JSON.stringify(n)}], enumerable: true }`,
-      );
       return {
         loader: 'js',
-        contents: `const load = () => process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)});
-module.exports = Object.defineProperties({}, { ${getters.join(', ')} });`,
+        contents: lazyExports(`process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)})`, names),
       };
     });
   },
 };
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const dist = join(root, 'dist');
 
-rmSync(dist, { recursive: true, force: true });
+/** CommonJS exports whose properties evaluate `load` on first access. */
+function lazyExports(load, names) {
+  const getters = names.map(
+    (n) => `${JSON.stringify(n)}: { get: () => load()[${JSON.stringify(n)}], enumerable: true }`,
+  );
+  return `let loaded;
+const load = () => (loaded ??= ${load});
+Object.defineProperty(exports, '__esModule', { value: true });
+Object.defineProperties(exports, { ${getters.join(', ')} });`;
+}
 
 const common = {
   absWorkingDir: root,
-  outdir: 'dist',
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -55,37 +73,134 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   sourcemap: false,
-  minify: process.env.YOKE_BUILD_NO_MINIFY !== '1',
+  minify,
+  loader: { '.md': 'text' },
+  define: { YOKE_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__yokeScriptUrl' },
+  // The few modules that locate files next to themselves (the tree-sitter wasm) ask import.meta.url.
+  banner: { js: 'var __yokeScriptUrl=require("node:url").pathToFileURL(__filename).href;' },
+  // `import()` becomes `require()`: on Node 20 a script compiled from a code cache loses its
+  // dynamic-import callback, and what the bundles import at run time is CommonJS or built in.
+  supported: { 'dynamic-import': false },
+  // Its ESM build finds Node's `require` through `await import('module')`, which cannot work
+  // inside a CommonJS bundle; its CommonJS build is the same code.
+  alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
 };
 
+const sha = (data) => createHash('sha256').update(data).digest('hex').slice(0, 16);
+
+/**
+ * Routes the app's imports of vendored packages into `used`; given `vendors` (the built bundles'
+ * ids and export names), each imported module becomes an ES module re-exporting the namespace
+ * from the vendor bundle, which loads when the importing module first runs. (ES, not CommonJS:
+ * the sources are ES modules of a `"type": "module"` package, for which esbuild gives a CommonJS
+ * module's whole `exports` as the default import.)
+ */
+function vendorPlugin(used, vendors) {
+  return {
+    name: 'vendor',
+    setup(pluginBuild) {
+      for (const [bundle, filter] of Object.entries(VENDORS)) {
+        pluginBuild.onResolve({ filter }, (args) => {
+          if (args.kind === 'entry-point') return undefined;
+          used[bundle] ??= new Set();
+          used[bundle].add(args.path);
+          return { path: args.path, namespace: 'vendor', pluginData: { bundle } };
+        });
+      }
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+        const { bundle } = args.pluginData;
+        // Recording only: a CommonJS stub accepts any import name.
+        if (!vendors) return { loader: 'js', contents: 'module.exports = {};' };
+        const { id, exportNames } = vendors[bundle];
+        const lines = [
+          `import { vendorModule } from ${JSON.stringify(join(root, 'src/lib/vendor.ts'))};`,
+          `const ns = vendorModule(${JSON.stringify(bundle)}, ${JSON.stringify(id)}, ${JSON.stringify(args.path)});`,
+        ];
+        exportNames[args.path].forEach((name, i) => {
+          lines.push(
+            `const e${i} = ns[${JSON.stringify(name)}];`,
+            `export { e${i} as ${JSON.stringify(name)} };`,
+          );
+        });
+        return { loader: 'js', contents: lines.join('\n'), resolveDir: root };
+      });
+    },
+  };
+}
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(join(dist, 'vendor'), { recursive: true });
+// The package is ESM for the sources and tests; the built files are CommonJS scripts.
+writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
+
+// 1. Which specifiers of the vendored packages does the app import?
+const used = {};
 await build({
   ...common,
   entryPoints: { app: 'src/cli/run.ts' },
-  loader: { '.md': 'text' },
-  // `import()` becomes `require()`: on Node 20 a script compiled from a code cache loses its
-  // dynamic-import callback, and the optional packages and web-tree-sitter's Node shims it loads
-  // are all CommonJS or built in.
-  supported: { 'dynamic-import': false },
-  // Its ESM build finds Node's `require` through `await import('module')`, which cannot work
-  // inside a CommonJS bundle; its CommonJS build is the same code for this setting.
-  alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
-  plugins: [lazyBuiltins],
-  define: { YOKE_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__yokeAppUrl' },
-  // The few modules that locate files next to themselves (the tree-sitter wasm) ask import.meta.url.
-  banner: { js: 'var __yokeAppUrl=require("node:url").pathToFileURL(__filename).href;' },
+  outdir: 'dist',
+  write: false,
+  minify: false,
+  plugins: [lazyBuiltins, vendorPlugin(used)],
 });
 
-const buildId = createHash('sha256')
-  .update(readFileSync(join(dist, 'app.js')))
-  .digest('hex')
-  .slice(0, 16);
+// 2. One bundle per vendor: its default export maps each specifier to the module namespace.
+const vendors = {};
+const requireFromHere = createRequire(import.meta.url);
+for (const [bundle, specifiers] of Object.entries(used)) {
+  const list = [...specifiers].sort();
+  const imports = list.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};`).join('\n');
+  const map = list.map((s, i) => `${JSON.stringify(s)}: m${i}`).join(', ');
+  const outfile = join(dist, 'vendor', `${bundle}.js`);
+  await build({
+    ...common,
+    stdin: {
+      contents: `${imports}\nexport default { ${map} };`,
+      resolveDir: root,
+      sourcefile: `vendor-${bundle}.js`,
+    },
+    outfile,
+    plugins: [lazyBuiltins],
+  });
+  const modules = requireFromHere(outfile).default;
+  const exportNames = Object.fromEntries(list.map((s) => [s, Object.keys(modules[s])]));
+  vendors[bundle] = { id: sha(readFileSync(outfile)), exportNames };
+}
 
+// 3. The built-in tools' JSON Schemas, converted from their zod schemas now rather than at every
+// start (src/tools/builtin/index.ts).
+const schemaScript = join(dist, 'tool-schemas.js');
+await build({
+  ...common,
+  stdin: {
+    contents: `import { coreTools } from './src/tools/builtin';
+module.exports = Object.fromEntries(coreTools().map((tool) => [tool.name, tool.inputJsonSchema]));`,
+    resolveDir: root,
+    sourcefile: 'tool-schemas.js',
+  },
+  outfile: schemaScript,
+  plugins: [lazyBuiltins],
+});
+const toolSchemas = requireFromHere(schemaScript);
+rmSync(schemaScript);
+
+// 4. The app, with vendored imports going to the bundles.
+await build({
+  ...common,
+  entryPoints: { app: 'src/cli/run.ts' },
+  outdir: 'dist',
+  define: { ...common.define, YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
+  plugins: [lazyBuiltins, vendorPlugin({}, vendors)],
+});
+
+// 5. The entry, which knows the app build it loads.
 await build({
   ...common,
   entryPoints: { yoke: 'src/cli/main.ts' },
-  define: { YOKE_VERSION: JSON.stringify(pkg.version), YOKE_BUILD_ID: JSON.stringify(buildId) },
+  outdir: 'dist',
+  define: {
+    YOKE_VERSION: JSON.stringify(pkg.version),
+    YOKE_BUILD_ID: JSON.stringify(sha(readFileSync(join(dist, 'app.js')))),
+  },
   banner: { js: '#!/usr/bin/env node' },
 });
-
-// The package is ESM for the sources and tests; the built files are CommonJS scripts.
-writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);

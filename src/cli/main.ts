@@ -1,5 +1,5 @@
 // The entry point. `yoke --version` answers from here without loading anything; every other
-// command runs the app bundle, compiled through the V8 code cache (app-loader.ts).
+// command runs the app bundle, compiled through the V8 code cache (lib/cached-script.ts).
 import { join } from 'node:path';
 import { loadApp } from './app-loader';
 
@@ -9,7 +9,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   process.stdout.write(`${YOKE_VERSION} (Yoke)\n`);
 } else {
   const app = loadApp(join(__dirname, 'app.js'), YOKE_BUILD_ID, process.env);
-  app
+  app.exports
     .run(argv, { codeCache: app.codeCache, startupComplete: () => setImmediate(() => app.saveCodeCache()) })
     .then((code) => {
       process.exitCode = code;

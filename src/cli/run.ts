@@ -4,7 +4,7 @@
  * feature checks → the headless run.
  */
 import { CommanderError } from 'commander';
-import type { CodeCacheState } from './app-loader';
+import type { CodeCacheState } from '../lib/cached-script';
 import type { CliOptions } from './cli-options';
 import { createDebugLog } from './debug-log';
 import { reportCliError } from './errors';
@@ -27,7 +27,7 @@ async function runMockServer(argv: string[]): Promise<number> {
 
 /** What the entry offers the app. */
 export type RunHooks = {
-  /** How the entry compiled the app (app-loader.ts), for `--debug`. */
+  /** How the entry compiled the app (lib/cached-script.ts), for `--debug`. */
   codeCache?: CodeCacheState;
   /** Called once, when the first reply has reached the user: the start is over. */
   startupComplete?: () => void;

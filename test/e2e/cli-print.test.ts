@@ -5,6 +5,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { coreTools } from '../../src/tools/builtin';
+import { toInputJsonSchema } from '../../src/tools/tool';
 import { mockEnv, runYoke, tempProject } from './helpers';
 
 let server: MockServer;
@@ -46,6 +48,17 @@ describe('yoke -p', () => {
     const body = server.requests[0]?.body as { messages: { content: unknown }[]; system: unknown };
     expect(JSON.stringify(body.messages)).toContain('say hello');
     expect(JSON.stringify(body.system)).toContain(cwd);
+  });
+
+  it('sends each built-in tool with the JSON Schema its zod schema converts to', async () => {
+    // The built CLI carries these schemas converted at build time; they must be what the source says.
+    server.reset([{ reply: { content: [{ type: 'text', text: 'ok' }] } }]);
+    await runYoke(['-p', 'hi'], { cwd: await tempProject(), env: mockEnv(server.url, home) });
+    const body = server.requests[0]?.body as { tools: { name: string; input_schema: unknown }[] };
+    const sent = Object.fromEntries(body.tools.map((t) => [t.name, t.input_schema]));
+    const expected = Object.fromEntries(coreTools().map((t) => [t.name, toInputJsonSchema(t.inputSchema)]));
+    expect(Object.keys(expected).length).toBeGreaterThan(10);
+    expect(sent).toEqual(expected);
   });
 
   it('reads the prompt from stdin', async () => {

@@ -1,9 +1,9 @@
 /**
  * The entry compiles the app bundle through a V8 code cache saved by an earlier start
- * (src/cli/app-loader.ts). Each run here is a fresh process on a private copy of dist/, so the
+ * (src/lib/cached-script.ts). Each run here is a fresh process on a private copy of dist/, so the
  * cache it reads is exactly the one the previous run left.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
@@ -24,10 +24,7 @@ afterAll(async () => {
 
 async function privateDist(): Promise<{ bin: string; cacheDir: string }> {
   const dist = join(await tempProject('yoke-dist-'), 'dist');
-  mkdirSync(dist);
-  for (const file of ['yoke.js', 'app.js', 'package.json']) {
-    copyFileSync(join(dirname(YOKE_BIN), file), join(dist, file));
-  }
+  cpSync(dirname(YOKE_BIN), dist, { recursive: true, filter: (source) => !source.endsWith('.cache') });
   return { bin: join(dist, 'yoke.js'), cacheDir: join(dist, '.cache') };
 }
 
@@ -43,8 +40,10 @@ describe('the code cache', () => {
     const first = await run();
     expect(first.stdout).toBe('cached hello\n');
     expect(first.stderr).toContain('code cache: missing');
-    const [file] = cacheFiles(cacheDir);
+    // Only the app bundle ran: the vendor bundles (OpenAI and MCP SDKs, turndown, …) stay unloaded.
+    const [file, ...others] = cacheFiles(cacheDir);
     expect(file).toMatch(/^app-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8cache$/);
+    expect(others).toEqual([]);
 
     const second = await run();
     expect(second.code).toBe(0);
@@ -58,6 +57,25 @@ describe('the code cache', () => {
     expect(third.stderr).toContain('code cache: rejected');
     expect(readFileSync(path).length).toBeGreaterThan(10_000);
     expect((await run()).stderr).toContain('code cache: used');
+  });
+
+  it('covers a vendor bundle loaded on the way, such as the OpenAI SDK for --provider openai', async () => {
+    const { bin, cacheDir } = await privateDist();
+    const env = {
+      ...mockEnv(server.url, home),
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_API_KEY: 'sk-e2e',
+    };
+    const args = ['-p', 'hi', '--provider', 'openai', '--model', 'llama3'];
+    const first = await runYoke(args, { bin, cwd: await tempProject(), env });
+    expect(first.stdout).toBe('cached hello\n');
+    const names = cacheFiles(cacheDir).sort();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toMatch(/^app-/);
+    expect(names[1]).toMatch(/^vendor-openai-[0-9a-f]{16}-/);
+    const second = await runYoke([...args, '--debug'], { bin, cwd: await tempProject(), env });
+    expect(second.stdout).toBe('cached hello\n');
+    expect(second.stderr).toContain('code cache: used');
   });
 
   it('is neither read nor written with YOKE_CODE_CACHE=off', async () => {

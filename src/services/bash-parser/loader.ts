@@ -29,8 +29,10 @@ function preferBaselineWasm(): void {
 }
 
 async function createParser(): Promise<Parser> {
-  preferBaselineWasm();
+  // Imported before the flag changes: in the built CLI this import runs the runtime's bundle,
+  // whose code cache can only be saved while the flags are still a fresh start's.
   const { Parser: ParserClass, Language } = await import('web-tree-sitter');
+  preferBaselineWasm();
   const coreWasm = resolveWasm('web-tree-sitter/web-tree-sitter.wasm');
   await ParserClass.init({ locateFile: () => coreWasm });
   const bash = await Language.load(resolveWasm('tree-sitter-bash/tree-sitter-bash.wasm'));

@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markV8FlagsChanged } from '../lib/v8-flags';
-import { codeCacheFileName, loadApp } from './app-loader';
+import { codeCacheFileName, runCachedScript } from './cached-script';
+import { markV8FlagsChanged } from './v8-flags';
 
 /** A stand-in for dist/app.js: a CommonJS script exporting `run`, big enough to be worth caching. */
 function fakeApp(): { appPath: string; root: string } {
-  const root = mkdtempSync(join(tmpdir(), 'yoke-app-loader-'));
+  const root = mkdtempSync(join(tmpdir(), 'yoke-cached-script-'));
   const helpers = Array.from({ length: 200 }, (_, i) => `function helper${i}(x) { return x * ${i} + 1; }`);
   const source = `${helpers.join('\n')}
 exports.run = async (argv) => helper3(argv.length) + require('node:path').basename(__filename).length;
@@ -17,32 +17,36 @@ exports.run = async (argv) => helper3(argv.length) + require('node:path').basena
   return { appPath, root };
 }
 
+/** Loads like the entry loads dist/app.js. */
+const load = (path: string, id: string, env: Record<string, string>) =>
+  runCachedScript<{ run(argv: string[]): Promise<number> }>(path, { name: 'app', id }, env);
+
 const env = (root: string) => ({ XDG_CACHE_HOME: join(root, 'user-cache'), HOME: root });
 const cacheFiles = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8cache')) : [];
 
-describe('loadApp', () => {
+describe('runCachedScript', () => {
   // V8 keeps compiled scripts in memory, so a second load of the same source in this process
   // never looks at the saved cache; that a fresh process uses it is checked end to end
   // (test/e2e/code-cache.test.ts).
   it('compiles from source first and saves the cache next to the bundle', async () => {
     const { appPath, root } = fakeApp();
-    const first = loadApp(appPath, 'build1', env(root));
+    const first = load(appPath, 'build1', env(root));
     expect(first.codeCache).toBe('missing');
-    expect(await first.run(['a', 'b'])).toBe(3 * 2 + 1 + 'app.js'.length);
+    expect(await first.exports.run(['a', 'b'])).toBe(3 * 2 + 1 + 'app.js'.length);
     first.saveCodeCache();
-    expect(cacheFiles(join(root, '.cache'))).toEqual([codeCacheFileName('build1')]);
+    expect(cacheFiles(join(root, '.cache'))).toEqual([codeCacheFileName({ name: 'app', id: 'build1' })]);
   });
 
   it('survives a corrupt cache: compiles from source and replaces it', async () => {
     const { appPath, root } = fakeApp();
-    const file = join(root, '.cache', codeCacheFileName('b'));
+    const file = join(root, '.cache', codeCacheFileName({ name: 'app', id: 'b' }));
     mkdirSync(join(root, '.cache'));
     writeFileSync(file, Buffer.from('definitely not V8 bytecode'));
 
-    const app = loadApp(appPath, 'b', env(root));
+    const app = load(appPath, 'b', env(root));
     expect(app.codeCache).toBe('rejected');
-    expect(await app.run([])).toBe(1 + 'app.js'.length);
+    expect(await app.exports.run([])).toBe(1 + 'app.js'.length);
     app.saveCodeCache();
     expect(readFileSync(file).length).toBeGreaterThan(1000);
   });
@@ -50,29 +54,31 @@ describe('loadApp', () => {
   it('falls back to the user cache folder when the bundle folder cannot take one', () => {
     const { appPath, root } = fakeApp();
     writeFileSync(join(root, '.cache'), 'a file where the cache folder would go');
-    loadApp(appPath, 'b', env(root)).saveCodeCache();
-    expect(cacheFiles(join(root, 'user-cache', 'yoke'))).toEqual([codeCacheFileName('b')]);
+    load(appPath, 'b', env(root)).saveCodeCache();
+    expect(cacheFiles(join(root, 'user-cache', 'yoke'))).toEqual([
+      codeCacheFileName({ name: 'app', id: 'b' }),
+    ]);
   });
 
   it('removes caches of other builds when it saves one', () => {
     const { appPath, root } = fakeApp();
-    loadApp(appPath, 'old', env(root)).saveCodeCache();
-    const app = loadApp(appPath, 'new', env(root));
+    load(appPath, 'old', env(root)).saveCodeCache();
+    const app = load(appPath, 'new', env(root));
     expect(app.codeCache).toBe('missing');
     app.saveCodeCache();
-    expect(cacheFiles(join(root, '.cache'))).toEqual([codeCacheFileName('new')]);
+    expect(cacheFiles(join(root, '.cache'))).toEqual([codeCacheFileName({ name: 'app', id: 'new' })]);
   });
 
   it('neither reads nor writes a cache with YOKE_CODE_CACHE=off, and saves at most once', () => {
     const { appPath, root } = fakeApp();
-    const off = loadApp(appPath, 'b', { ...env(root), YOKE_CODE_CACHE: 'off' });
+    const off = load(appPath, 'b', { ...env(root), YOKE_CODE_CACHE: 'off' });
     expect(off.codeCache).toBe('off');
     off.saveCodeCache();
     expect(cacheFiles(join(root, '.cache'))).toEqual([]);
 
-    const app = loadApp(appPath, 'b', env(root));
+    const app = load(appPath, 'b', env(root));
     app.saveCodeCache();
-    const file = join(root, '.cache', codeCacheFileName('b'));
+    const file = join(root, '.cache', codeCacheFileName({ name: 'app', id: 'b' }));
     writeFileSync(file, 'x');
     app.saveCodeCache();
     expect(readFileSync(file, 'utf8')).toBe('x');
@@ -80,7 +86,7 @@ describe('loadApp', () => {
 
   it('saves nothing once a V8 flag changed at run time, since the next start could not use it', () => {
     const { appPath, root } = fakeApp();
-    const app = loadApp(appPath, 'b', env(root));
+    const app = load(appPath, 'b', env(root));
     markV8FlagsChanged();
     try {
       app.saveCodeCache();

@@ -1,0 +1,145 @@
+/**
+ * Runs a CommonJS bundle through a V8 code cache. Parsing and compiling a bundle is most of a
+ * cold start's own work (Node 20 has no compile cache for user code), so the bundle is compiled
+ * with `vm.Script` from the bytecode a previous run saved. A missing, stale or corrupt cache is
+ * only slower: V8 checks it and compiles from source instead; every cache failure is silent.
+ *
+ * Caches live next to the bundle (`dist/.cache/`, an install the user owns) or else in the user
+ * cache folder, one file per bundle build, Node version and CPU. V8 itself checks only the
+ * source length, so the build id in the name is what keeps a rebuilt bundle from running another
+ * build's bytecode.
+ *
+ * Bundled into the entry too, so it imports cheap Node built-ins only.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
+import { v8FlagsChanged } from './v8-flags';
+
+/** How a run compiled the bundle: from a saved cache, or from source (and why). */
+export type CodeCacheState = 'used' | 'missing' | 'rejected' | 'off';
+
+export type CachedScript<Exports> = {
+  exports: Exports;
+  codeCache: CodeCacheState;
+  /**
+   * Saves the code cache when this run had none or V8 refused it (a no-op otherwise), with the
+   * functions compiled so far: call it once the work worth caching has run.
+   */
+  saveCodeCache(): void;
+};
+
+/** `name` prefixes the cache file (stale ones of the same name are removed); `id` is the build's. */
+export type ScriptIdentity = { name: string; id: string };
+
+type CacheEnv = Readonly<Record<string, string | undefined>>;
+
+/** Where caches may live: in the install (`<distDir>/.cache`), else the user cache folder. */
+export function codeCacheDirs(distDir: string, env: CacheEnv): string[] {
+  const userCache = env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.cache');
+  return [join(distDir, '.cache'), join(userCache, 'yoke')];
+}
+
+export function codeCacheFileName(identity: ScriptIdentity): string {
+  return `${identity.name}-${identity.id}-${process.version}-${process.arch}.v8cache`;
+}
+
+function readCache(dirs: readonly string[], name: string): { data: Buffer; dir: string } | undefined {
+  for (const dir of dirs) {
+    try {
+      return { data: readFileSync(join(dir, name)), dir };
+    } catch {
+      // Not there (or unreadable): try the next place.
+    }
+  }
+  return undefined;
+}
+
+/** Writes atomically (temp file, rename) so a concurrent start never reads half a cache. */
+function writeCache(dirs: readonly string[], identity: ScriptIdentity, data: Buffer): void {
+  const name = codeCacheFileName(identity);
+  for (const dir of dirs) {
+    const temp = join(dir, `${name}.${process.pid}.tmp`);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(temp, data, { mode: 0o600 });
+      renameSync(temp, join(dir, name));
+    } catch {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Never created.
+      }
+      continue;
+    }
+    removeStaleCaches(dir, identity.name, name);
+    return;
+  }
+}
+
+/** Caches of the same bundle from other builds or Node versions are dead weight. */
+function removeStaleCaches(dir: string, bundleName: string, keep: string): void {
+  try {
+    for (const entry of readdirSync(dir)) {
+      if (entry !== keep && entry.startsWith(`${bundleName}-`) && entry.endsWith('.v8cache')) {
+        unlinkSync(join(dir, entry));
+      }
+    }
+  } catch {
+    // Another run may be cleaning up too.
+  }
+}
+
+/** `distDir` is the install's bundle folder (dist/), whose `.cache` is tried first. */
+export function runCachedScript<Exports>(
+  scriptPath: string,
+  identity: ScriptIdentity,
+  env: CacheEnv,
+  distDir: string = dirname(scriptPath),
+): CachedScript<Exports> {
+  // Bundles are ASCII (esbuild escapes the rest), so latin1 reads them without UTF-8 decoding.
+  const source = readFileSync(scriptPath, 'latin1');
+  const enabled = env.YOKE_CODE_CACHE !== 'off';
+  const dirs = enabled ? codeCacheDirs(distDir, env) : [];
+  const cached = enabled ? readCache(dirs, codeCacheFileName(identity)) : undefined;
+  const script = new vm.Script(Module.wrap(source), { filename: scriptPath, cachedData: cached?.data });
+  const module = { exports: {} as Exports };
+  const wrapper = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: unknown,
+    filename: string,
+    dirname: string,
+  ) => void;
+  wrapper.call(
+    module.exports,
+    module.exports,
+    createRequire(scriptPath),
+    module,
+    scriptPath,
+    dirname(scriptPath),
+  );
+
+  const codeCache: CodeCacheState = !enabled
+    ? 'off'
+    : cached === undefined
+      ? 'missing'
+      : script.cachedDataRejected
+        ? 'rejected'
+        : 'used';
+  let needsSave = codeCache === 'missing' || codeCache === 'rejected';
+  return {
+    exports: module.exports,
+    codeCache,
+    saveCodeCache() {
+      // A cache made after a flag change would not fit the next run; a later run saves one.
+      if (!needsSave || v8FlagsChanged()) return;
+      needsSave = false;
+      // A refused cache is replaced where it was found; a new one goes to the first place we can write.
+      const targets = cached ? [cached.dir, ...dirs.filter((d) => d !== cached.dir)] : dirs;
+      writeCache(targets, identity, script.createCachedData());
+    },
+  };
+}

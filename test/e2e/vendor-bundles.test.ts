@@ -1,0 +1,123 @@
+/**
+ * Packages most starts never use live in their own bundles under dist/vendor/ and load on first
+ * use (src/lib/vendor.ts). Each is driven here through the built CLI the way a user reaches it,
+ * so a bundle that lost an export fails here: turndown (WebFetch), yaml (a mock-server scenario
+ * file), the tree-sitter runtime (Bash command analysis). The OpenAI SDK, the MCP SDK and classic
+ * zod are covered by the provider, Agent SDK and structured-output tests.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
+
+let server: MockServer;
+let home: string;
+let site: Server;
+let siteUrl: string;
+
+beforeAll(async () => {
+  server = await startMockServer({ scenario: [] });
+  home = await tempProject('yoke-home-');
+  site = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<html><body><h1>Vendor Test</h1><p>Some <em>emphasis</em> here.</p></body></html>');
+  });
+  site.listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/page`;
+});
+afterAll(async () => {
+  await server.close();
+  site.close();
+});
+
+describe('vendor bundles in the built CLI', () => {
+  it('turndown: WebFetch turns a page into markdown for the fast model', async () => {
+    server.reset([
+      {
+        reply: {
+          content: [
+            { type: 'tool_use', id: 'w1', name: 'WebFetch', input: { url: siteUrl, prompt: 'title?' } },
+          ],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: 'The title is Vendor Test.' }] } },
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+    const { code, stdout, stderr } = await runYoke(['-p', 'fetch it', '--allowedTools', 'WebFetch'], {
+      cwd: await tempProject(),
+      env: { ...mockEnv(server.url, home), YOKE_WEBFETCH_ALLOW_HOSTS: '127.0.0.1' },
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe('done\n');
+    const summarizerRequest = JSON.stringify(server.requests[1]?.body);
+    expect(summarizerRequest).toContain('# Vendor Test');
+    expect(summarizerRequest).toContain('Some _emphasis_ here.');
+    expect(JSON.stringify(server.requests[2]?.body)).toContain('The title is Vendor Test.');
+  });
+
+  it('yaml: `yoke mock-server` serves a YAML scenario', async () => {
+    const dir = await tempProject();
+    const scenarioFile = join(dir, 'scenario.yaml');
+    await writeFile(scenarioFile, '- reply:\n    content:\n      - type: text\n        text: from yaml\n');
+    const child = spawn(
+      process.execPath,
+      [YOKE_BIN, 'mock-server', '--scenario', scenarioFile, '--port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      const exited = once(child, 'close').then(([code]) => {
+        throw new Error(`yoke mock-server exited (${code}) before printing its address`);
+      });
+      const [line] = (await Promise.race([
+        once(createInterface({ input: child.stdout }), 'line'),
+        exited,
+      ])) as [string];
+      const url = line.replace(/^MOCK_SERVER_URL=/, '');
+      const response = await fetch(`${url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({
+          model: 'claude-haiku-5-5',
+          max_tokens: 10,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      });
+      expect(JSON.stringify(await response.json())).toContain('from yaml');
+    } finally {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'close');
+      }
+    }
+  });
+
+  it('web-tree-sitter: a compound command is parsed into parts a rule allows one by one', async () => {
+    server.reset([
+      {
+        reply: {
+          content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'echo one && echo two' } }],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+    const { code } = await runYoke(['-p', 'run it', '--allowedTools', 'Bash(echo:*)'], {
+      cwd: await tempProject(),
+      env: mockEnv(server.url, home),
+    });
+    expect(code).toBe(0);
+    // Without a parse the rule could not vouch for both parts, and the command would be refused.
+    const toolResult = JSON.stringify(server.requests[1]?.body);
+    expect(toolResult).not.toContain('"is_error":true');
+    expect(toolResult).toContain('one\\ntwo');
+  });
+});
