@@ -3,7 +3,7 @@
 // its peak RSS; next to the floor, a bare Node script that only sends the same request (the same
 // body and headers, with fetch, the transport the Anthropic SDK uses) and reads the answer.
 // Median of RUNS each, alternated. Targets: Yoke within 1.3x of the floor on time and on RSS.
-// The first run saves the V8 code cache (src/cli/app-loader.ts) that the measured runs use; the
+// The first run saves the V8 code cache (src/lib/cached-script.ts) that the measured runs use; the
 // time of a start without one (right after install, or after a Node upgrade) is printed too.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
