@@ -22,7 +22,9 @@ export type DebugLog = {
 };
 
 export function createDebugLog(options: DebugLogOptions): DebugLog {
-  const stderr = options.stderr ?? process.stderr;
+  // process.stderr is created on first use, and creating it costs milliseconds of a start that
+  // may never print a line; so it is looked up only when there is something to write.
+  const stderr = options.stderr ?? { write: (text: string) => process.stderr.write(text) };
   const enabled = options.debug || options.debugFile !== undefined;
   const toDebugTarget = (line: string) => {
     const stamped = `${new Date().toISOString()} ${line}\n`;

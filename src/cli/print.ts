@@ -35,9 +35,11 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
     `model ${selection.model} via ${selection.providerName}; tools: ${tools.map((t) => t.name).join(', ')}`,
   );
 
+  // The streams are looked up on first write: creating process.stdout or process.stderr costs
+  // milliseconds, and text or json output writes nothing before the model has answered.
   const sink = await createOutputSink(options.outputFormat, options.verbose, {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: { write: (text: string) => process.stdout.write(text) },
+    stderr: { write: (text: string) => process.stderr.write(text) },
   });
   let startupComplete = context.startupComplete;
   // Ctrl-C ends the turn the normal way, so the output still gets its result.
