@@ -1,17 +1,35 @@
 /**
  * Loads the app bundle (`dist/app.js`) for the entry, through the V8 code cache
  * (lib/cached-script.ts). The entry saves the cache once the app reports its first reply to the
- * user, so it holds exactly the functions a start needs.
+ * user, so it holds the functions a start needs — which differ between a `-p` run, a session
+ * the Agent SDK drives over stream-json, and the other commands. Each of those ways of starting
+ * keeps its own cache, so whichever comes first does not decide for the others.
  */
 import { type CachedScript, runCachedScript } from '../lib/cached-script';
 
 /** What the app bundle exports (src/cli/run.ts). */
 export type AppExports = typeof import('./run');
 
+export type StartKind = 'print' | 'stream-json' | 'other';
+
+/** A cheap look at argv, before any parsing: which kind of start this is. */
+export function startKind(argv: readonly string[]): StartKind {
+  if (
+    argv.some(
+      (a, i) =>
+        a === '--input-format=stream-json' || (a === '--input-format' && argv[i + 1] === 'stream-json'),
+    )
+  )
+    return 'stream-json';
+  if (argv.some((a) => a === '-p' || a === '--print')) return 'print';
+  return 'other';
+}
+
 export function loadApp(
   appPath: string,
   buildId: string,
+  argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): CachedScript<AppExports> {
-  return runCachedScript<AppExports>(appPath, { name: 'app', id: buildId }, env);
+  return runCachedScript<AppExports>(appPath, { name: `app-${startKind(argv)}`, id: buildId }, env);
 }

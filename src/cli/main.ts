@@ -8,7 +8,7 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${YOKE_VERSION} (Yoke)\n`);
 } else {
-  const app = loadApp(join(__dirname, 'app.js'), YOKE_BUILD_ID, process.env);
+  const app = loadApp(join(__dirname, 'app.js'), YOKE_BUILD_ID, argv, process.env);
   app.exports
     .run(argv, { codeCache: app.codeCache, startupComplete: () => setImmediate(() => app.saveCodeCache()) })
     .then((code) => {

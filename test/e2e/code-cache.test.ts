@@ -42,7 +42,7 @@ describe('the code cache', () => {
     expect(first.stderr).toContain('code cache: missing');
     // Only the app bundle ran: the vendor bundles (OpenAI and MCP SDKs, turndown, …) stay unloaded.
     const [file, ...others] = cacheFiles(cacheDir);
-    expect(file).toMatch(/^app-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8cache$/);
+    expect(file).toMatch(/^app-print-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8cache$/);
     expect(others).toEqual([]);
 
     const second = await run();
@@ -71,11 +71,25 @@ describe('the code cache', () => {
     expect(first.stdout).toBe('cached hello\n');
     const names = cacheFiles(cacheDir).sort();
     expect(names).toHaveLength(2);
-    expect(names[0]).toMatch(/^app-/);
+    expect(names[0]).toMatch(/^app-print-/);
     expect(names[1]).toMatch(/^vendor-openai-[0-9a-f]{16}-/);
     const second = await runYoke([...args, '--debug'], { bin, cwd: await tempProject(), env });
     expect(second.stdout).toBe('cached hello\n');
     expect(second.stderr).toContain('code cache: used');
+  });
+
+  it('keeps a separate cache for sessions the Agent SDK drives over stream-json', async () => {
+    const { bin, cacheDir } = await privateDist();
+    const input = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } })}\n`;
+    const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
+    const env = mockEnv(server.url, home);
+    const session = await runYoke(args, { bin, cwd: await tempProject(), env, input });
+    expect(session.stdout).toContain('"subtype":"success"');
+    await runYoke(['-p', 'hi'], { bin, cwd: await tempProject(), env });
+    const names = cacheFiles(cacheDir).sort();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toMatch(/^app-print-/);
+    expect(names[1]).toMatch(/^app-stream-json-/);
   });
 
   it('is neither read nor written with YOKE_CODE_CACHE=off', async () => {
