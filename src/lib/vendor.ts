@@ -7,7 +7,7 @@
  * and nothing calls this.
  */
 import { join } from 'node:path';
-import { runCachedScript } from './cached-script';
+import { type CachedScript, runCachedScript } from './cached-script';
 
 /** A vendor bundle's exports: each import specifier the app uses, mapped to its module namespace. */
 type VendorModules = Record<string, Record<string, unknown>>;
@@ -18,12 +18,14 @@ export function vendorModule(bundle: string, buildId: string, specifier: string)
   let modules = loaded.get(bundle);
   if (!modules) {
     // `__dirname` is dist/ in the app bundle, where the build puts vendor/.
-    const script = runCachedScript<{ default: VendorModules }>(
-      join(__dirname, 'vendor', `${bundle}.js`),
-      { name: `vendor-${bundle}`, id: buildId },
-      process.env,
-      __dirname,
-    );
+    const path = join(__dirname, 'vendor', `${bundle}.js`);
+    let script: CachedScript<{ default: VendorModules }>;
+    try {
+      script = runCachedScript(path, { name: `vendor-${bundle}`, id: buildId }, process.env, __dirname);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      throw new Error(`Yoke's build is incomplete: ${path} is missing. Rebuild it with \`npm run build\`.`);
+    }
     // Saved at once: a vendor bundle loads mid-session, and its top level is what starts pay for.
     script.saveCodeCache();
     modules = script.exports.default;
