@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { warmCodeCaches } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -204,3 +205,10 @@ await build({
   },
   banner: { js: '#!/usr/bin/env node' },
 });
+
+// 6. The first run after install should already be a fast one (scripts/warm-code-cache.mjs).
+if (process.env.YOKE_BUILD_NO_WARM !== '1') {
+  await warmCodeCaches(dist).catch((error) => {
+    console.warn(`build: the code caches were not warmed (${error.message}); the first runs will save them.`);
+  });
+}

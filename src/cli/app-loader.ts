@@ -33,3 +33,22 @@ export function loadApp(
 ): CachedScript<AppExports> {
   return runCachedScript<AppExports>(appPath, { name: `app-${startKind(argv)}`, id: buildId }, env);
 }
+
+/**
+ * Loads and runs the app; resolves to the exit code. A `-p` run or an SDK session saves its
+ * cache once the first reply is out (what it compiled by then is its start); the other commands
+ * are short, and save theirs as the process exits.
+ */
+export function startApp(
+  appPath: string,
+  buildId: string,
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  const app = loadApp(appPath, buildId, argv, env);
+  if (startKind(argv) === 'other') process.once('exit', () => app.saveCodeCache());
+  return app.exports.run([...argv], {
+    codeCache: app.codeCache,
+    startupComplete: () => setImmediate(() => app.saveCodeCache()),
+  });
+}

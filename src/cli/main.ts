@@ -6,12 +6,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   process.stdout.write(`${YOKE_VERSION} (Yoke)\n`);
 } else {
   // Imported here, not at the top: the loader's built-ins (vm, module, os) would slow --version.
-  import('./app-loader').then(({ loadApp }) => {
-    const app = loadApp(`${__dirname}/app.js`, YOKE_BUILD_ID, argv, process.env);
-    return app.exports
-      .run(argv, { codeCache: app.codeCache, startupComplete: () => setImmediate(() => app.saveCodeCache()) })
-      .then((code) => {
-        process.exitCode = code;
-      });
-  });
+  import('./app-loader')
+    .then(({ startApp }) => startApp(`${__dirname}/app.js`, YOKE_BUILD_ID, argv, process.env))
+    .then((code) => {
+      process.exitCode = code;
+    });
 }

@@ -92,6 +92,17 @@ describe('the code cache', () => {
     expect(names[1]).toMatch(/^app-stream-json-/);
   });
 
+  it('saves the cache of another command as it exits', async () => {
+    const { bin, cacheDir } = await privateDist();
+    const result = await runYoke(['sessions', 'list'], {
+      bin,
+      cwd: await tempProject(),
+      env: mockEnv(server.url, home),
+    });
+    expect(result.code).toBe(0);
+    expect(cacheFiles(cacheDir)).toEqual([expect.stringMatching(/^app-other-[0-9a-f]{16}-/)]);
+  });
+
   it('is neither read nor written with YOKE_CODE_CACHE=off', async () => {
     const { bin, cacheDir } = await privateDist();
     const cwd = await tempProject();
