@@ -7,7 +7,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
-} from '@anthropic-ai/sdk';
+} from '@anthropic-ai/sdk/error';
 import {
   AbortedError,
   AuthError,

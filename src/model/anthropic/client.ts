@@ -3,7 +3,8 @@
  * SDK's own environment or on-disk profile lookup), the SDK never retries, and an API key is sent
  * as `x-api-key` while an auth token is sent as `Authorization: Bearer`.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import { BaseAnthropic } from '@anthropic-ai/sdk/client';
+import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
@@ -45,17 +46,23 @@ export function hasAnthropicCredentials(options: AnthropicProviderOptions): bool
 }
 
 /**
- * Without this override a client with no credential option would resolve one lazily from
+ * The SDK's base client with the one resource Yoke calls, `messages`. The full `Anthropic` class
+ * also builds some forty other resources (files, skills, batches, organizations, …), which is
+ * two thirds of the SDK's code: read, compiled and constructed on every start for nothing.
+ *
+ * The override: without it a client with no credential option would resolve one lazily from
  * `~/.config/anthropic` profiles or workload-identity variables, which Yoke does not configure
  * and must not silently pick up.
  */
-class YokeAnthropicClient extends Anthropic {
+export class YokeAnthropicClient extends BaseAnthropic {
+  readonly messages: Messages = new Messages(this);
+
   protected override _shouldResolveDefaultCredentials(): boolean {
     return false;
   }
 }
 
-export function createAnthropicClient(options: AnthropicProviderOptions): Anthropic {
+export function createAnthropicClient(options: AnthropicProviderOptions): YokeAnthropicClient {
   const headers: Record<string, string> = { ...options.defaultHeaders };
   if (options.apiKey) headers['x-api-key'] = options.apiKey;
   return new YokeAnthropicClient({

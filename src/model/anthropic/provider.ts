@@ -2,10 +2,11 @@
  * The Anthropic Messages API as a Yoke Provider: streaming only, no SDK retries (src/model/retry.ts
  * owns retrying), every failure thrown as a typed model error.
  */
-import type Anthropic from '@anthropic-ai/sdk';
+
 import { AbortedError, ConnectionError, MissingCredentialsError } from '../errors';
 import type { ModelRequest, Provider, StreamEvent } from '../types';
 import { classifyAnthropicError } from './classify-error';
+import type { YokeAnthropicClient } from './client';
 import { type AnthropicProviderOptions, createAnthropicClient, hasAnthropicCredentials } from './client';
 import { toCountTokensParams, toMessagesParams } from './request';
 import { AnthropicStreamNormalizer } from './stream-normalizer';
@@ -14,7 +15,7 @@ const CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
 
 export class AnthropicProvider implements Provider {
   readonly name = 'anthropic' as const;
-  private readonly client: Anthropic;
+  private readonly client: YokeAnthropicClient;
   private readonly hasCredentials: boolean;
 
   constructor(options: AnthropicProviderOptions = {}) {
