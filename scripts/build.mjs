@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { lazyBuiltins, vendorPlugin } from './esbuild-plugins.mjs';
 import { warmCodeCaches } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,42 +28,6 @@ const VENDORS = {
   'zod-classic': /^zod$/,
   'web-tree-sitter': /^web-tree-sitter$/,
 };
-
-/**
- * Built-ins that dependencies import at load time but use only on paths a start never takes
- * (commander's executable subcommands, the Anthropic SDK's agent toolset): each becomes an
- * object whose properties fetch the real module on first access, so it loads when used, not at
- * every start (child_process alone is ~3 ms).
- */
-const LAZY_BUILTINS = ['child_process'];
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(pluginBuild) {
-    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
-    pluginBuild.onResolve({ filter }, (args) => ({
-      path: args.path.replace(/^node:/, ''),
-      namespace: 'lazy-builtin',
-    }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
-      const names = Object.keys(await import(`node:${args.path}`)).filter((n) => n !== 'default');
-      return {
-        loader: 'js',
-        contents: lazyExports(`process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)})`, names),
-      };
-    });
-  },
-};
-
-/** CommonJS exports whose properties evaluate `load` on first access. */
-function lazyExports(load, names) {
-  const getters = names.map(
-    (n) => `${JSON.stringify(n)}: { get: () => load()[${JSON.stringify(n)}], enumerable: true }`,
-  );
-  return `let loaded;
-const load = () => (loaded ??= ${load});
-Object.defineProperty(exports, '__esModule', { value: true });
-Object.defineProperties(exports, { ${getters.join(', ')} });`;
-}
 
 const common = {
   absWorkingDir: root,
@@ -89,46 +54,6 @@ const common = {
 
 const sha = (data) => createHash('sha256').update(data).digest('hex').slice(0, 16);
 
-/**
- * Routes the app's imports of vendored packages into `used`; given `vendors` (the built bundles'
- * ids and export names), each imported module becomes an ES module re-exporting the namespace
- * from the vendor bundle, which loads when the importing module first runs. (ES, not CommonJS:
- * the sources are ES modules of a `"type": "module"` package, for which esbuild gives a CommonJS
- * module's whole `exports` as the default import.)
- */
-function vendorPlugin(used, vendors) {
-  return {
-    name: 'vendor',
-    setup(pluginBuild) {
-      for (const [bundle, filter] of Object.entries(VENDORS)) {
-        pluginBuild.onResolve({ filter }, (args) => {
-          if (args.kind === 'entry-point') return undefined;
-          used[bundle] ??= new Set();
-          used[bundle].add(args.path);
-          return { path: args.path, namespace: 'vendor', pluginData: { bundle } };
-        });
-      }
-      pluginBuild.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
-        const { bundle } = args.pluginData;
-        // Recording only: a CommonJS stub accepts any import name.
-        if (!vendors) return { loader: 'js', contents: 'module.exports = {};' };
-        const { id, exportNames } = vendors[bundle];
-        const lines = [
-          `import { vendorModule } from ${JSON.stringify(join(root, 'src/lib/vendor.ts'))};`,
-          `const ns = vendorModule(${JSON.stringify(bundle)}, ${JSON.stringify(id)}, ${JSON.stringify(args.path)});`,
-        ];
-        exportNames[args.path].forEach((name, i) => {
-          lines.push(
-            `const e${i} = ns[${JSON.stringify(name)}];`,
-            `export { e${i} as ${JSON.stringify(name)} };`,
-          );
-        });
-        return { loader: 'js', contents: lines.join('\n'), resolveDir: root };
-      });
-    },
-  };
-}
-
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'vendor'), { recursive: true });
 // The package is ESM for the sources and tests; the built files are CommonJS scripts.
@@ -142,7 +67,7 @@ await build({
   outdir: 'dist',
   write: false,
   minify: false,
-  plugins: [lazyBuiltins, vendorPlugin(used)],
+  plugins: [lazyBuiltins, vendorPlugin({ root, bundles: VENDORS, used })],
 });
 
 // 2. One bundle per vendor: its default export maps each specifier to the module namespace.
@@ -191,7 +116,7 @@ await build({
   entryPoints: { app: 'src/cli/run.ts' },
   outdir: 'dist',
   define: { ...common.define, YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
-  plugins: [lazyBuiltins, vendorPlugin({}, vendors)],
+  plugins: [lazyBuiltins, vendorPlugin({ root, bundles: VENDORS, used: {}, vendors })],
 });
 
 // 5. The entry, which knows the app build it loads.

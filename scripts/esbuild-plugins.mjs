@@ -1,0 +1,79 @@
+// esbuild plugins for scripts/build.mjs.
+import { join } from 'node:path';
+
+/**
+ * Built-ins that dependencies import at load time but use only on paths a start never takes
+ * (commander's executable subcommands, the Anthropic SDK's agent toolset): each becomes an
+ * object whose properties fetch the real module on first access, so it loads when used, not at
+ * every start (child_process alone is ~3 ms).
+ */
+const LAZY_BUILTINS = ['child_process'];
+export const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(pluginBuild) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
+    pluginBuild.onResolve({ filter }, (args) => ({
+      path: args.path.replace(/^node:/, ''),
+      namespace: 'lazy-builtin',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const names = Object.keys(await import(`node:${args.path}`)).filter((n) => n !== 'default');
+      return {
+        loader: 'js',
+        contents: lazyExports(`process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)})`, names),
+      };
+    });
+  },
+};
+
+/** CommonJS exports whose properties evaluate `load` on first access. */
+function lazyExports(load, names) {
+  const getters = names.map(
+    (n) => `${JSON.stringify(n)}: { get: () => load()[${JSON.stringify(n)}], enumerable: true }`,
+  );
+  return `let loaded;
+const load = () => (loaded ??= ${load});
+Object.defineProperty(exports, '__esModule', { value: true });
+Object.defineProperties(exports, { ${getters.join(', ')} });`;
+}
+
+/**
+ * Routes imports of the packages matched by `bundles` (bundle name → specifier pattern) into
+ * `used`; given `vendors` (the built bundles'
+ * ids and export names), each imported module becomes an ES module re-exporting the namespace
+ * from the vendor bundle, which loads when the importing module first runs. (ES, not CommonJS:
+ * the sources are ES modules of a `"type": "module"` package, for which esbuild gives a CommonJS
+ * module's whole `exports` as the default import.)
+ */
+export function vendorPlugin({ root, bundles, used, vendors }) {
+  return {
+    name: 'vendor',
+    setup(pluginBuild) {
+      for (const [bundle, filter] of Object.entries(bundles)) {
+        pluginBuild.onResolve({ filter }, (args) => {
+          if (args.kind === 'entry-point') return undefined;
+          used[bundle] ??= new Set();
+          used[bundle].add(args.path);
+          return { path: args.path, namespace: 'vendor', pluginData: { bundle } };
+        });
+      }
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+        const { bundle } = args.pluginData;
+        // Recording only: a CommonJS stub accepts any import name.
+        if (!vendors) return { loader: 'js', contents: 'module.exports = {};' };
+        const { id, exportNames } = vendors[bundle];
+        const lines = [
+          `import { vendorModule } from ${JSON.stringify(join(root, 'src/lib/vendor.ts'))};`,
+          `const ns = vendorModule(${JSON.stringify(bundle)}, ${JSON.stringify(id)}, ${JSON.stringify(args.path)});`,
+        ];
+        exportNames[args.path].forEach((name, i) => {
+          lines.push(
+            `const e${i} = ns[${JSON.stringify(name)}];`,
+            `export { e${i} as ${JSON.stringify(name)} };`,
+          );
+        });
+        return { loader: 'js', contents: lines.join('\n'), resolveDir: root };
+      });
+    },
+  };
+}
