@@ -60,13 +60,20 @@ describe('runCachedScript', () => {
     ]);
   });
 
-  it('removes caches of other builds when it saves one', () => {
+  it('removes caches of other builds when it saves one, but not other Node versions or bundles', () => {
     const { appPath, root } = fakeApp();
     load(appPath, 'old', env(root)).saveCodeCache();
+    const dir = join(root, '.cache');
+    const otherNode = 'app-new-v18.0.0-x64.v8cache';
+    const otherBundle = 'app-more-old-v20.0.0-x64.v8cache';
+    writeFileSync(join(dir, otherNode), 'x');
+    writeFileSync(join(dir, otherBundle), 'x');
     const app = load(appPath, 'new', env(root));
     expect(app.codeCache).toBe('missing');
     app.saveCodeCache();
-    expect(cacheFiles(join(root, '.cache'))).toEqual([codeCacheFileName({ name: 'app', id: 'new' })]);
+    expect(cacheFiles(dir).sort()).toEqual(
+      [codeCacheFileName({ name: 'app', id: 'new' }), otherBundle, otherNode].sort(),
+    );
   });
 
   it('neither reads nor writes a cache with YOKE_CODE_CACHE=off, and saves at most once', () => {

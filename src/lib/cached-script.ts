@@ -74,18 +74,21 @@ function writeCache(dirs: readonly string[], identity: ScriptIdentity, data: Buf
       }
       continue;
     }
-    removeStaleCaches(dir, identity.name, name);
+    removeStaleCaches(dir, identity);
     return;
   }
 }
 
-/** Caches of the same bundle from other builds or Node versions are dead weight. */
-function removeStaleCaches(dir: string, bundleName: string, keep: string): void {
+/**
+ * Caches of the same bundle from other builds are dead weight. Those of the same build for
+ * another Node version stay: a machine that switches between two Node versions keeps both.
+ */
+function removeStaleCaches(dir: string, identity: ScriptIdentity): void {
+  const sameBundle = new RegExp(`^${identity.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-([^-]+)-v\\d`);
   try {
     for (const entry of readdirSync(dir)) {
-      if (entry !== keep && entry.startsWith(`${bundleName}-`) && entry.endsWith('.v8cache')) {
-        unlinkSync(join(dir, entry));
-      }
+      const id = sameBundle.exec(entry)?.[1];
+      if (id !== undefined && id !== identity.id && entry.endsWith('.v8cache')) unlinkSync(join(dir, entry));
     }
   } catch {
     // Another run may be cleaning up too.
