@@ -1,7 +1,8 @@
 // Runs the fresh build once per way of starting (a `-p` run, a stream-json session, another
 // command) against the bundled mock model server, so that the code caches those starts save
 // exist when `npm install` finishes and the first real run is already a fast one. Everything
-// runs in a throwaway home and project. A failure here only costs that first run its speed.
+// runs in a throwaway home and project, with --bare so that no hook a machine-wide policy file
+// might name runs during an install. A failure here only costs that first run its speed.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -74,13 +75,17 @@ export async function warmCodeCaches(dist) {
       ANTHROPIC_API_KEY: 'sk-ant-warm',
       ANTHROPIC_BASE_URL: String(line).replace(/^MOCK_SERVER_URL=/, ''),
     };
-    await run(entry, ['-p', 'warm up'], { env: modelEnv, cwd });
+    await run(entry, ['-p', 'warm up', '--bare'], { env: modelEnv, cwd });
     const user = JSON.stringify({ type: 'user', message: { role: 'user', content: 'warm up' } });
-    await run(entry, ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {
-      env: modelEnv,
-      cwd,
-      input: `${user}\n`,
-    });
+    await run(
+      entry,
+      ['-p', '--bare', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'],
+      {
+        env: modelEnv,
+        cwd,
+        input: `${user}\n`,
+      },
+    );
   } finally {
     if (server.exitCode === null) {
       server.kill('SIGTERM');
