@@ -46,6 +46,8 @@ export async function warmCodeCaches(dist) {
   );
 
   const env = {
+    // Saved as warm-up caches: they serve until a real run saves its own (src/lib/cached-script.ts).
+    YOKE_CODE_CACHE: 'warm',
     PATH: process.env.PATH ?? '',
     HOME: home,
     YOKE_HOME: join(home, '.yoke'),

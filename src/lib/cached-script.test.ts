@@ -102,4 +102,18 @@ describe('runCachedScript', () => {
     }
     expect(cacheFiles(join(root, '.cache'))).toEqual([]);
   });
+
+  it('lets the warm-up save a provisional cache that the first real run replaces', async () => {
+    const { appPath, root } = fakeApp();
+    const dir = join(root, '.cache');
+    const warmName = codeCacheFileName({ name: 'app', id: 'b' }, 'warm');
+    load(appPath, 'b', { ...env(root), YOKE_CODE_CACHE: 'warm' }).saveCodeCache();
+    expect(cacheFiles(dir)).toEqual([warmName]);
+
+    const firstRun = load(appPath, 'b', env(root));
+    expect(firstRun.codeCache).toBe('warm');
+    expect(await firstRun.exports.run([])).toBe(1 + 'app.js'.length);
+    firstRun.saveCodeCache();
+    expect(cacheFiles(dir)).toEqual([codeCacheFileName({ name: 'app', id: 'b' })]);
+  });
 });

@@ -18,8 +18,11 @@ import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 import { v8FlagsChanged } from './v8-flags';
 
-/** How a run compiled the bundle: from a saved cache, or from source (and why). */
-export type CodeCacheState = 'used' | 'missing' | 'rejected' | 'off';
+/**
+ * How a run compiled the bundle: from a cache a run saved (`used`), from the one the build's
+ * warm-up saved (`warm`, replaced by this run's own), or from source (and why).
+ */
+export type CodeCacheState = 'used' | 'warm' | 'missing' | 'rejected' | 'off';
 
 export type CachedScript<Exports> = {
   exports: Exports;
@@ -42,8 +45,13 @@ export function codeCacheDirs(distDir: string, env: CacheEnv): string[] {
   return [join(distDir, '.cache'), join(userCache, 'yoke')];
 }
 
-export function codeCacheFileName(identity: ScriptIdentity): string {
-  return `${identity.name}-${identity.id}-${process.version}-${process.arch}.v8cache`;
+/**
+ * `warm`: saved by the build's warm-up (scripts/warm-code-cache.mjs, `YOKE_CODE_CACHE=warm`). It
+ * serves until a real run saves its own, which then holds what real runs compile.
+ */
+export function codeCacheFileName(identity: ScriptIdentity, kind: 'final' | 'warm' = 'final'): string {
+  const suffix = kind === 'warm' ? '.warm.v8cache' : '.v8cache';
+  return `${identity.name}-${identity.id}-${process.version}-${process.arch}${suffix}`;
 }
 
 function readCache(dirs: readonly string[], name: string): { data: Buffer; dir: string } | undefined {
@@ -58,8 +66,7 @@ function readCache(dirs: readonly string[], name: string): { data: Buffer; dir: 
 }
 
 /** Writes atomically (temp file, rename) so a concurrent start never reads half a cache. */
-function writeCache(dirs: readonly string[], identity: ScriptIdentity, data: Buffer): void {
-  const name = codeCacheFileName(identity);
+function writeCache(dirs: readonly string[], identity: ScriptIdentity, name: string, data: Buffer): void {
   for (const dir of dirs) {
     const temp = join(dir, `${name}.${process.pid}.tmp`);
     try {
@@ -74,21 +81,25 @@ function writeCache(dirs: readonly string[], identity: ScriptIdentity, data: Buf
       }
       continue;
     }
-    removeStaleCaches(dir, identity);
+    removeStaleCaches(dir, identity, name);
     return;
   }
 }
 
 /**
- * Caches of the same bundle from other builds are dead weight. Those of the same build for
- * another Node version stay: a machine that switches between two Node versions keeps both.
+ * Caches of the same bundle from other builds are dead weight, and so is the warm-up's cache once
+ * a run saved its own. Those of the same build for another Node version stay: a machine that
+ * switches between two Node versions keeps both.
  */
-function removeStaleCaches(dir: string, identity: ScriptIdentity): void {
+function removeStaleCaches(dir: string, identity: ScriptIdentity, saved: string): void {
   const sameBundle = new RegExp(`^${identity.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-([^-]+)-v\\d`);
+  const servedWarm = saved === codeCacheFileName(identity) ? codeCacheFileName(identity, 'warm') : undefined;
   try {
     for (const entry of readdirSync(dir)) {
       const id = sameBundle.exec(entry)?.[1];
-      if (id !== undefined && id !== identity.id && entry.endsWith('.v8cache')) unlinkSync(join(dir, entry));
+      const stale =
+        (id !== undefined && id !== identity.id && entry.endsWith('.v8cache')) || entry === servedWarm;
+      if (stale) unlinkSync(join(dir, entry));
     }
   } catch {
     // Another run may be cleaning up too.
@@ -105,8 +116,11 @@ export function runCachedScript<Exports>(
   // Bundles are ASCII (esbuild escapes the rest), so latin1 reads them without UTF-8 decoding.
   const source = readFileSync(scriptPath, 'latin1');
   const enabled = env.YOKE_CODE_CACHE !== 'off';
+  const warmingUp = env.YOKE_CODE_CACHE === 'warm';
   const dirs = enabled ? codeCacheDirs(distDir, env) : [];
-  const cached = enabled ? readCache(dirs, codeCacheFileName(identity)) : undefined;
+  const final = enabled ? readCache(dirs, codeCacheFileName(identity)) : undefined;
+  const warm = enabled && !final ? readCache(dirs, codeCacheFileName(identity, 'warm')) : undefined;
+  const cached = final ?? warm;
   const script = new vm.Script(Module.wrap(source), { filename: scriptPath, cachedData: cached?.data });
   const module = { exports: {} as Exports };
   const wrapper = script.runInThisContext() as (
@@ -131,8 +145,10 @@ export function runCachedScript<Exports>(
       ? 'missing'
       : script.cachedDataRejected
         ? 'rejected'
-        : 'used';
-  let needsSave = codeCache === 'missing' || codeCache === 'rejected';
+        : warm
+          ? 'warm'
+          : 'used';
+  let needsSave = codeCache === 'missing' || codeCache === 'rejected' || (codeCache === 'warm' && !warmingUp);
   return {
     exports: module.exports,
     codeCache,
@@ -142,7 +158,8 @@ export function runCachedScript<Exports>(
       needsSave = false;
       // A refused cache is replaced where it was found; a new one goes to the first place we can write.
       const targets = cached ? [cached.dir, ...dirs.filter((d) => d !== cached.dir)] : dirs;
-      writeCache(targets, identity, script.createCachedData());
+      const name = codeCacheFileName(identity, warmingUp ? 'warm' : 'final');
+      writeCache(targets, identity, name, script.createCachedData());
     },
   };
 }

@@ -3,8 +3,10 @@
  * (src/lib/cached-script.ts). Each run here is a fresh process on a private copy of dist/, so the
  * cache it reads is exactly the one the previous run left.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
@@ -22,9 +24,13 @@ afterAll(async () => {
   await server.close();
 });
 
-async function privateDist(): Promise<{ bin: string; cacheDir: string }> {
+/** A copy of dist/ to run and inspect alone; without the build's warm-up caches unless asked. */
+async function privateDist(withWarmUp = false): Promise<{ bin: string; cacheDir: string }> {
   const dist = join(await tempProject('yoke-dist-'), 'dist');
-  cpSync(dirname(YOKE_BIN), dist, { recursive: true, filter: (source) => !source.endsWith('.cache') });
+  cpSync(dirname(YOKE_BIN), dist, {
+    recursive: true,
+    filter: (source) => withWarmUp || !source.endsWith('.cache'),
+  });
   return { bin: join(dist, 'yoke.js'), cacheDir: join(dist, '.cache') };
 }
 
@@ -101,6 +107,32 @@ describe('the code cache', () => {
     });
     expect(result.code).toBe(0);
     expect(cacheFiles(cacheDir)).toEqual([expect.stringMatching(/^app-other-[0-9a-f]{16}-/)]);
+  });
+
+  it('starts from the build warm-up cache until the first real run saves its own', async () => {
+    const { bin, cacheDir } = await privateDist();
+    // What `npm run build` does last (scripts/warm-code-cache.mjs), on this copy.
+    const warmUp = pathToFileURL(join(import.meta.dirname, '../../scripts/warm-code-cache.mjs')).href;
+    const script = `import(${JSON.stringify(warmUp)}).then((m) => m.warmCodeCaches(${JSON.stringify(dirname(bin))}))`;
+    const warmed = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(warmed.status, warmed.stderr).toBe(0);
+    expect(
+      cacheFiles(cacheDir)
+        .filter((f) => f.startsWith('app-'))
+        .sort(),
+    ).toEqual([
+      expect.stringMatching(/^app-other-.*\.warm\.v8cache$/),
+      expect.stringMatching(/^app-print-.*\.warm\.v8cache$/),
+      expect.stringMatching(/^app-stream-json-.*\.warm\.v8cache$/),
+    ]);
+
+    const cwd = await tempProject();
+    const run = () => runYoke(['-p', 'hi', '--debug'], { bin, cwd, env: mockEnv(server.url, home) });
+    expect((await run()).stderr).toContain('code cache: warm');
+    expect(cacheFiles(cacheDir).filter((f) => f.startsWith('app-print-'))).toEqual([
+      expect.stringMatching(/^app-print-[0-9a-f]{16}-v[\d.]+-\w+\.v8cache$/),
+    ]);
+    expect((await run()).stderr).toContain('code cache: used');
   });
 
   it('is neither read nor written with YOKE_CODE_CACHE=off', async () => {
