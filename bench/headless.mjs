@@ -16,7 +16,7 @@ const { startMockServer } = await importSources(
   `export { startMockServer } from './src/testing/mock-server';`,
 );
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const RSS_RUNS = Math.max(3, Math.round(RUNS / 2));
 const TARGET_RATIO = 1.3;
 const entry = join(root, 'dist', 'yoke.js');

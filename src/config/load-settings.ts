@@ -3,6 +3,7 @@
  * managed policy. Within user, project and local the `.claude/` file loads before the `.yoke/`
  * one, so Yoke's file wins a conflict. All files are read in parallel.
  */
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { RuleSource } from '../permissions/types';
@@ -90,10 +91,13 @@ async function policySources(env: Env): Promise<Pending[]> {
   const main = managedSettingsPath(env);
   const dropInDir = join(dirname(main), 'managed-settings.d');
   let dropIns: string[] = [];
-  try {
-    dropIns = (await readdir(dropInDir)).filter((name) => name.endsWith('.json')).sort();
-  } catch {
-    // No drop-in folder is the normal case.
+  // No drop-in folder is the normal case; existsSync spares the failed readdir.
+  if (existsSync(dropInDir)) {
+    try {
+      dropIns = (await readdir(dropInDir)).filter((name) => name.endsWith('.json')).sort();
+    } catch {
+      // Unreadable: the main policy file still applies.
+    }
   }
   return [main, ...dropIns.map((name) => join(dropInDir, name))].map((path) => ({
     source: 'policySettings',

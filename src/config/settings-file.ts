@@ -3,6 +3,7 @@
  * names the file, the key path and the problem, and every valid key of the file still applies
  * (a typo in `model` must not silently drop a policy file's deny rules).
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type * as z from '../lib/zod';
 import { locateJsonError } from './json-error';
@@ -21,6 +22,8 @@ export type ParsedSettings = { settings?: Settings; error?: SettingsError };
 
 /** Reads a settings file; a missing file is simply no settings, not an error. */
 export async function readSettingsFile(path: string): Promise<ParsedSettings> {
+  // Most settings files do not exist: existsSync says so without a failed read's cost.
+  if (!existsSync(path)) return {};
   let text: string;
   try {
     text = await readFile(path, 'utf8');

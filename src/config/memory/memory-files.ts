@@ -4,7 +4,7 @@
  * files before its `*.local.md` ones, each file followed by its `@path` imports. All candidate
  * paths are read in one parallel batch; a missing file costs one failed open, nothing more.
  */
-import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, parse, relative, resolve, sep } from 'node:path';
 import { claudeHome, type Env, PROJECT_CLAUDE_DIR, PROJECT_YOKE_DIR, yokeHome } from '../paths';
@@ -36,15 +36,6 @@ export function homeOf(env: Env): string {
   return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The folders whose memory files apply to `cwd`, outermost first: from the repository root (the
  * nearest folder holding `.git`) down to cwd. Outside a repository the walk stops below the home
@@ -57,9 +48,9 @@ export async function memoryFolders(cwd: string, env: Env): Promise<string[]> {
     chain.push(dir);
     if (dir === parse(dir).root) break;
   }
-  // One parallel probe for `.git` in every ancestor, instead of a sequential walk.
-  const hasGit = await Promise.all(chain.map((dir) => exists(join(dir, '.git'))));
-  const repoIndex = hasGit.indexOf(true);
+  // existsSync per ancestor: microseconds each, where a failed async stat costs a thread-pool
+  // round trip and an Error with a stack.
+  const repoIndex = chain.findIndex((dir) => existsSync(join(dir, '.git')));
   if (repoIndex >= 0) return chain.slice(0, repoIndex + 1).reverse();
   const home = resolve(homeOf(env));
   const homeIndex = chain.indexOf(home);
