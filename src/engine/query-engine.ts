@@ -177,12 +177,10 @@ export class QueryEngine {
     startedAt: number,
   ): AsyncGenerator<SDKMessage, void> {
     const capture: StructuredOutputCapture = { value: undefined, provided: false };
-    const tools = this.config.jsonSchema
-      ? [
-          ...this.config.tools,
-          (await import('./structured-output')).createStructuredOutputTool(this.config.jsonSchema, capture),
-        ]
-      : [...this.config.tools];
+    const tools = [...this.config.tools];
+    // Its module brings classic zod, so it loads only for a turn with a JSON schema.
+    const schema = this.config.jsonSchema;
+    if (schema) tools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
     const hooks = this.hooks;
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
