@@ -3,8 +3,8 @@
 // its peak RSS; next to the floor, a bare Node script that only sends the same request (the same
 // body and headers, with fetch, the transport the Anthropic SDK uses) and reads the answer.
 // Median of RUNS each, alternated. Targets: Yoke within 1.3x of the floor on time and on RSS.
-// The first run saves the V8 code cache (src/lib/cached-script.ts) that the measured runs use; the
-// time of a start without one (right after install, or after a Node upgrade) is printed too.
+// The first run starts from the build's warm-up cache and saves its own (src/lib/cached-script.ts),
+// which the measured runs use; the time of a start without any cache is printed too.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -169,7 +169,7 @@ if (!response.ok) process.exit(1);
     `  Yoke's own share before the request: ${(median(t.yoke) - median(t.floor)).toFixed(1)} ms (median difference)`,
   );
   console.log(
-    `  without the code cache (first start after install or a Node upgrade): median ${median(uncached).toFixed(1)} ms ` +
+    `  without a code cache (YOKE_CODE_CACHE=off; as after a Node upgrade until a run saves one): median ${median(uncached).toFixed(1)} ms ` +
       `-> ${(median(uncached) / median(t.floor)).toFixed(2)}x the floor (${uncached.length} runs)`,
   );
   console.log(
