@@ -2,7 +2,8 @@
 // process), timed from just before spawn to the moment its first request reaches the server, and
 // its peak RSS; next to the floor, a bare Node script that only sends the same request (the same
 // body and headers, with fetch, the transport the Anthropic SDK uses) and reads the answer.
-// Median of RUNS each, alternated. Targets: Yoke within 1.3x of the floor on time and on RSS.
+// RUNS alternated pairs; the time verdict is the median of the pairs' ratios, the RSS one the ratio
+// of medians. Targets: Yoke within 1.3x of the floor on both.
 // The first run starts from the build's warm-up cache and saves its own (src/lib/cached-script.ts),
 // which the measured runs use; the time of a start without any cache is printed too.
 import { spawn } from 'node:child_process';
