@@ -5,7 +5,7 @@
  * the Agent SDK drives over stream-json, and the other commands. Each of those ways of starting
  * keeps its own cache, so whichever comes first does not decide for the others.
  */
-import { type CachedScript, runCachedScript } from '../lib/cached-script';
+import { runCachedScript } from '../lib/cached-script';
 
 /** What the app bundle exports (src/cli/run.ts). */
 export type AppExports = typeof import('./run');
@@ -25,15 +25,6 @@ export function startKind(argv: readonly string[]): StartKind {
   return 'other';
 }
 
-export function loadApp(
-  appPath: string,
-  buildId: string,
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): CachedScript<AppExports> {
-  return runCachedScript<AppExports>(appPath, { name: `app-${startKind(argv)}`, id: buildId }, env);
-}
-
 /**
  * Loads and runs the app; resolves to the exit code. A `-p` run or an SDK session saves its
  * cache once the first reply is out (what it compiled by then is its start); the other commands
@@ -45,10 +36,16 @@ export function startApp(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<number> {
-  const app = loadApp(appPath, buildId, argv, env);
-  if (startKind(argv) === 'other') process.once('exit', () => app.saveCodeCache());
+  const kind = startKind(argv);
+  const app = runCachedScript<AppExports>(appPath, { name: `app-${kind}`, id: buildId }, env);
+  if (kind === 'other') process.once('exit', () => app.saveCodeCache());
+  let startupOver = false;
   return app.exports.run([...argv], {
     codeCache: app.codeCache,
-    startupComplete: () => setImmediate(() => app.saveCodeCache()),
+    startupComplete: () => {
+      if (startupOver) return;
+      startupOver = true;
+      setImmediate(() => app.saveCodeCache());
+    },
   });
 }

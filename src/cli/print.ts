@@ -14,7 +14,7 @@ export type PrintContext = {
   env: Env;
   cwd: string;
   log: DebugLog;
-  /** Told once the first reply has been written (see RunHooks). */
+  /** Told each time a reply has been written (see RunHooks). */
   startupComplete?: () => void;
 };
 
@@ -41,7 +41,6 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
     stdout: { write: (text: string) => process.stdout.write(text) },
     stderr: { write: (text: string) => process.stderr.write(text) },
   });
-  let startupComplete = context.startupComplete;
   // Ctrl-C ends the turn the normal way, so the output still gets its result.
   const onSigint = () => engine.interrupt();
   process.once('SIGINT', onSigint);
@@ -50,10 +49,7 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
       if (message.type === 'result')
         context.log.debug(`result: ${message.subtype} after ${message.num_turns} turns`);
       sink.write(message);
-      if (startupComplete && (message.type === 'assistant' || message.type === 'result')) {
-        startupComplete();
-        startupComplete = undefined;
-      }
+      if (message.type === 'assistant' || message.type === 'result') context.startupComplete?.();
     }
   } finally {
     process.off('SIGINT', onSigint);
@@ -80,6 +76,6 @@ async function runStreamJson(options: CliOptions, context: PrintContext): Promis
     stdout: process.stdout,
     stderr: process.stderr,
     env: context.env,
-    onFirstReply: context.startupComplete,
+    onReply: context.startupComplete,
   });
 }

@@ -29,7 +29,7 @@ async function runMockServer(argv: string[]): Promise<number> {
 export type RunHooks = {
   /** How the entry compiled the app (lib/cached-script.ts), for `--debug`. */
   codeCache?: CodeCacheState;
-  /** Called once, when the first reply has reached the user: the start is over. */
+  /** Called on every reply written to the user; the first one ends the start (later calls are no-ops). */
   startupComplete?: () => void;
 };
 

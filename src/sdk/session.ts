@@ -23,8 +23,8 @@ export type StreamJsonSessionOptions<Options extends StreamJsonCliOptions> = {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: Readonly<Record<string, string | undefined>>;
-  /** Called once, after the first assistant or result frame has been written. */
-  onFirstReply?: () => void;
+  /** Called after each assistant or result frame has been written. */
+  onReply?: () => void;
 };
 
 /** Runs the session until stdin ends and queued turns finish. Returns the exit code. */
@@ -49,7 +49,6 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
   private defaultModel: string | undefined;
   private running: RunningTurn | undefined;
   private lastResultWasError = false;
-  private repliedOnce = false;
   private fatal: ((error: Error) => void) | undefined;
   /** Set when the session gives up on stdin itself, so the aborted read is not reported. */
   private stopping = false;
@@ -229,7 +228,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       const submitOptions = { signal: running.abort.signal, ...(turn.uuid ? { clientUuid: turn.uuid } : {}) };
       for await (const message of engine.submitMessage(turn.content, submitOptions)) {
         this.writer.write(message as unknown as JsonObject);
-        if (message.type === 'assistant' || message.type === 'result') this.firstReplyWritten();
+        if (message.type === 'assistant' || message.type === 'result') this.options.onReply?.();
         if (message.type === 'result') {
           sawResult = true;
           this.lastResultWasError = message.is_error;
@@ -249,13 +248,6 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       this.lastResultWasError = true;
     }
     this.emitState('idle');
-  }
-
-  private firstReplyWritten(): void {
-    const notify = this.options.onFirstReply;
-    if (!notify || this.repliedOnce) return;
-    this.repliedOnce = true;
-    notify();
   }
 
   private emitState(state: SessionState): void {
