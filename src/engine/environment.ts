@@ -4,9 +4,8 @@
  * and with two concurrent calls (status with the branch, and the log) rather than a chain, since
  * this sits on the path to the first model request.
  */
-import { statSync } from 'node:fs';
 import { release } from 'node:os';
-import { dirname, join } from 'node:path';
+import { findGitRoot } from '../config/git-root';
 import type { EnvironmentFacts } from './system-prompt';
 
 const GIT_TIMEOUT_MS = 2_000;
@@ -44,11 +43,7 @@ export function mayBeInGitRepo(
   cwd: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): boolean {
-  if (env.GIT_DIR) return true;
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (statSync(join(dir, '.git'), { throwIfNoEntry: false })) return true;
-    if (dirname(dir) === dir) return false;
-  }
+  return Boolean(env.GIT_DIR) || findGitRoot(cwd) !== undefined;
 }
 
 export async function gatherGitStatus(cwd: string): Promise<GitFacts> {

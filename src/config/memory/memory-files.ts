@@ -2,11 +2,11 @@
  * Finds and reads the memory files (instructions the user keeps for the agent): user-level files,
  * then every folder from the repository root down to the working directory, each folder's shared
  * files before its `*.local.md` ones, each file followed by its `@path` imports. All candidate
- * paths are read in one parallel batch; a missing file costs one failed open, nothing more.
+ * paths are read in one parallel batch; a missing file costs one existsSync, nothing more.
  */
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { findGitRoot } from '../git-root';
 import { claudeHome, type Env, PROJECT_CLAUDE_DIR, PROJECT_YOKE_DIR, yokeHome } from '../paths';
 import { type MemoryFile, type MemoryKind, readIfPresent, withImports } from './memory-imports';
 
@@ -48,9 +48,8 @@ export async function memoryFolders(cwd: string, env: Env): Promise<string[]> {
     chain.push(dir);
     if (dir === parse(dir).root) break;
   }
-  // existsSync per ancestor: microseconds each, where a failed async stat costs a thread-pool
-  // round trip and an Error with a stack.
-  const repoIndex = chain.findIndex((dir) => existsSync(join(dir, '.git')));
+  const gitRoot = findGitRoot(start);
+  const repoIndex = gitRoot === undefined ? -1 : chain.indexOf(gitRoot);
   if (repoIndex >= 0) return chain.slice(0, repoIndex + 1).reverse();
   const home = resolve(homeOf(env));
   const homeIndex = chain.indexOf(home);
