@@ -10,6 +10,14 @@ export type ModelErrorOptions = {
   cause?: unknown;
 };
 
+/** What a provider's error classifier knows about the call that failed. */
+export type ClassifyContext = {
+  /** The stream had already yielded events: a dropped connection is then mid-stream. */
+  midStream?: boolean;
+  /** The request id from the response headers, for errors that do not carry their own. */
+  requestId?: string;
+};
+
 export class ModelError extends Error {
   override name = 'ModelError';
   readonly status: number | undefined;

@@ -11,6 +11,7 @@ import {
 import {
   AbortedError,
   AuthError,
+  type ClassifyContext,
   ConnectionError,
   InvalidRequestError,
   isAbortError,
@@ -25,13 +26,6 @@ import {
   ServerError,
   shouldRetryHeader,
 } from '../errors';
-
-export type ClassifyContext = {
-  /** The failure happened after the stream had already yielded events. */
-  midStream?: boolean;
-  /** The request id from the response headers, for errors that do not carry their own. */
-  requestId?: string;
-};
 
 /** Error codes seen on sockets that dropped, were refused or timed out (Node and undici). */
 const NETWORK_CODES = new Set([

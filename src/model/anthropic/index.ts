@@ -1,4 +1,4 @@
-export { type ClassifyContext, classifyAnthropicError } from './classify-error';
+export { classifyAnthropicError } from './classify-error';
 export {
   type AnthropicFetch,
   type AnthropicProviderOptions,

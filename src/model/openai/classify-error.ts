@@ -6,6 +6,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import {
   AbortedError,
   AuthError,
+  type ClassifyContext,
   ConnectionError,
   InvalidRequestError,
   isAbortError,
@@ -20,13 +21,6 @@ import {
   ServerError,
   shouldRetryHeader,
 } from '../errors';
-
-export type ClassifyContext = {
-  /** True once the stream produced its first event: a connection failure is then mid-stream. */
-  midStream?: boolean;
-  /** The x-request-id of the response, for errors raised after the headers arrived. */
-  requestId?: string;
-};
 
 export function classifyOpenAIError(err: unknown, context: ClassifyContext = {}): Error {
   if (err instanceof ModelError || err instanceof AbortedError) return err;

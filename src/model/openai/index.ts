@@ -1,4 +1,4 @@
-export { type ClassifyContext, classifyOpenAIError } from './classify-error';
+export { classifyOpenAIError } from './classify-error';
 export { OpenAIProvider, type OpenAIProviderOptions, openAIOptionsFromEnv } from './provider';
 export { ChatStreamNormalizer, type NormalizerOptions } from './stream-normalizer';
 export { toChatMessages } from './translate-messages';
