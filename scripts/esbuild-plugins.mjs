@@ -17,25 +17,21 @@ export const lazyBuiltins = {
       namespace: 'lazy-builtin',
     }));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const id = JSON.stringify(`node:${args.path}`);
       const names = Object.keys(await import(`node:${args.path}`)).filter((n) => n !== 'default');
+      // process.getBuiltinModule loads the module on the first call and returns it after.
+      const getters = names.map(
+        (n) =>
+          `${JSON.stringify(n)}: { get: () => process.getBuiltinModule(${id})[${JSON.stringify(n)}], enumerable: true }`,
+      );
       return {
         loader: 'js',
-        contents: lazyExports(`process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)})`, names),
+        contents: `Object.defineProperty(exports, '__esModule', { value: true });
+Object.defineProperties(exports, { ${getters.join(', ')} });`,
       };
     });
   },
 };
-
-/** CommonJS exports whose properties evaluate `load` on first access. */
-function lazyExports(load, names) {
-  const getters = names.map(
-    (n) => `${JSON.stringify(n)}: { get: () => load()[${JSON.stringify(n)}], enumerable: true }`,
-  );
-  return `let loaded;
-const load = () => (loaded ??= ${load});
-Object.defineProperty(exports, '__esModule', { value: true });
-Object.defineProperties(exports, { ${getters.join(', ')} });`;
-}
 
 /**
  * Routes imports of the packages matched by `bundles` (bundle name → specifier pattern) into
