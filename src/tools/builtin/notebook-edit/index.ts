@@ -7,7 +7,8 @@ import { loadFreshFile, recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
 import { detectNotebookStyle, notebookLanguage, parseNotebook, serializeNotebook } from '../shared/notebook';
 import { displayPath, resolveToolPath } from '../shared/paths';
-import { decodeText, encodeText } from '../shared/text-format';
+import { fromStoredText, toStoredText } from '../shared/stored-text';
+import { type TextEncodingKind, withLineEnding } from '../shared/text-format';
 import { applyNotebookEdit } from './apply';
 import prompt from './prompt.md';
 
@@ -41,6 +42,19 @@ export type NotebookEditOutput = {
   error?: string;
 };
 
+/**
+ * A notebook is JSON, where any character may be written as a `\uXXXX` escape; in a notebook
+ * stored as Latin-1 the characters beyond it are escaped instead of refused. (Outside strings JSON
+ * is ASCII, so every such character is inside a string.)
+ */
+function escapeForEncoding(json: string, encoding: TextEncodingKind): string {
+  if (encoding !== 'latin1') return json;
+  return json.replace(
+    /[^\u0000-\u00ff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export const notebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>({
   name: 'NotebookEdit',
   tier: 'write',
@@ -60,7 +74,8 @@ export const notebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
       throw new ToolError(`${path} is not a Jupyter notebook (.ipynb); use Edit for other files.`);
     }
     const fresh = await loadFreshFile(context, path);
-    const { text, format } = decodeText(fresh.bytes);
+    const stored = fromStoredText(fresh.bytes);
+    const text = stored.text;
     const notebook = parseNotebook(text, path);
     const editMode = input.edit_mode ?? 'replace';
     const change = applyNotebookEdit(
@@ -68,11 +83,11 @@ export const notebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
       { cellId: input.cell_id, newSource: input.new_source, cellType: input.cell_type, editMode },
       path,
     );
-    const updated = serializeNotebook(change.notebook, detectNotebookStyle(text));
-    const bytes = encodeText(
-      updated.replace(/\n/g, format.lineEnding === 'CRLF' ? '\r\n' : '\n'),
-      format.encoding,
+    const updated = escapeForEncoding(
+      serializeNotebook(change.notebook, detectNotebookStyle(text)),
+      stored.format.encoding,
     );
+    const bytes = toStoredText(withLineEnding(updated, stored.editLineEnding), stored, path);
     try {
       await writeFileAtomic(path, bytes);
     } catch (error) {

@@ -1,6 +1,8 @@
 /**
  * The common path of Edit and MultiEdit: check the file is fresh, apply the replacements in
  * memory (all or nothing), write atomically in the file's own encoding, record the new state.
+ * Bytes the edits do not touch are written back exactly (see text-format); an edit that would
+ * put in a character the encoding cannot hold is refused.
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -13,7 +15,7 @@ import { makePatch, type PatchHunk } from './diff';
 import { loadFreshFile, recordFileState } from './freshness';
 import { describeFsError, isNotFound } from './fs-errors';
 import { suggestSimilarPaths } from './paths';
-import { DEFAULT_TEXT_FORMAT, decodeText, encodeText, type TextFormat } from './text-format';
+import { fromStoredText, NEW_FILE, type StoredText, toStoredText } from './stored-text';
 
 export type EditFileResult = {
   path: string;
@@ -42,7 +44,7 @@ export async function editFile(
     throw new ToolError(describeFsError(error, path));
   });
   let original: string | null = null;
-  let format: TextFormat = DEFAULT_TEXT_FORMAT;
+  let stored: Omit<StoredText, 'text'> = NEW_FILE;
   let partial: { offset: number; limit: number } | undefined;
   if (!existing) {
     if (edits[0]?.old_string !== '') {
@@ -56,12 +58,12 @@ export async function editFile(
     if (existing.isDirectory()) throw new ToolError(`${path} is a directory, not a file.`);
     // Partial reads are enough: an exact match proves the model knows the text it replaces.
     const fresh = await loadFreshFile(context, path);
-    const decoded = decodeText(fresh.bytes);
-    if (decoded.format.encoding !== 'utf16le' && looksBinary(fresh.bytes)) {
+    const decoded = fromStoredText(fresh.bytes);
+    if (!decoded.format.encoding.startsWith('utf16') && looksBinary(fresh.bytes)) {
       throw new ToolError(`${path} is a binary file; Edit changes text files only.`);
     }
     original = decoded.text;
-    format = decoded.format;
+    stored = decoded;
     partial = fresh.entry.partial;
   }
 
@@ -69,7 +71,7 @@ export async function editFile(
   let replacements = 0;
   for (const [index, edit] of edits.entries()) {
     try {
-      const result = applyEdit(updated, edit, format.lineEnding, path);
+      const result = applyEdit(updated, edit, stored.editLineEnding, path);
       updated = result.content;
       replacements += result.replacements;
     } catch (error) {
@@ -78,7 +80,7 @@ export async function editFile(
     }
   }
 
-  const bytes = encodeText(updated, format.encoding);
+  const bytes = toStoredText(updated, stored, path);
   try {
     await writeFileAtomic(path, bytes);
   } catch (error) {

@@ -1,30 +1,68 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText, encodeText, withLineEnding } from './text-format';
+import { ToolError } from '../../tool';
+import { ENCODING_FIXTURES } from './encoding-fixtures';
+import { fromStoredText, toStoredText } from './stored-text';
+import { decodeText, encodeText, findUnrepresentable, withLineEnding } from './text-format';
 
 describe('text format', () => {
-  it('detects LF, CRLF, a UTF-8 BOM and UTF-16LE, and encodes back byte for byte', () => {
-    const samples = [
-      Buffer.from('a\nb\n'),
-      Buffer.from('a\r\nb\r\n'),
-      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('é\r\n')]),
-      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('ü\nx', 'utf16le')]),
-    ];
-    const formats = samples.map((bytes) => decodeText(bytes).format);
-    expect(formats).toEqual([
-      { encoding: 'utf8', lineEnding: 'LF' },
-      { encoding: 'utf8', lineEnding: 'CRLF' },
-      { encoding: 'utf8-bom', lineEnding: 'CRLF' },
-      { encoding: 'utf16le', lineEnding: 'LF' },
-    ]);
-    for (const bytes of samples) {
-      const { text, format } = decodeText(bytes);
-      expect(text.charCodeAt(0)).not.toBe(0xfeff);
-      expect(encodeText(text, format.encoding).equals(bytes)).toBe(true);
+  it('detects each encoding and line ending and encodes back byte for byte', () => {
+    for (const [name, fixture] of Object.entries(ENCODING_FIXTURES)) {
+      const { text, format } = decodeText(fixture.bytes);
+      expect({ name, ...format }).toEqual({
+        name,
+        encoding: fixture.encoding,
+        lineEnding: fixture.lineEnding,
+      });
+      expect(text.charCodeAt(0) === 0xfeff && fixture.encoding !== 'latin1').toBe(false);
+      expect(encodeText(text, format.encoding).equals(fixture.bytes), name).toBe(true);
+      const stored = fromStoredText(fixture.bytes);
+      expect(toStoredText(stored.text, stored, 'f').equals(fixture.bytes), name).toBe(true);
     }
+  });
+
+  it('shows Latin-1 bytes as the characters they stand for', () => {
+    expect(decodeText(ENCODING_FIXTURES.latin1.bytes).text).toBe('café Straße ÿ\nx\n');
+  });
+
+  it('works on a CR-only file with \\n and puts the CRs back', () => {
+    const stored = fromStoredText(ENCODING_FIXTURES.crOnly.bytes);
+    expect(stored).toMatchObject({ text: 'a\nb\nc', crShownAsLf: true, editLineEnding: 'LF' });
+    expect(toStoredText('a\nB\nc\nd', stored, 'f').toString()).toBe('a\rB\rc\rd');
+  });
+
+  it('finds the first character an encoding cannot hold', () => {
+    expect(findUnrepresentable('café ÿ', 'latin1')).toBeUndefined();
+    expect(findUnrepresentable('ok\nprice: 5 €', 'latin1')).toEqual({
+      char: '€',
+      codePoint: 0x20ac,
+      line: 2,
+    });
+    expect(findUnrepresentable('😀', 'latin1')?.codePoint).toBe(0x1f600);
+    expect(findUnrepresentable('😀 €', 'utf8')).toBeUndefined();
+    expect(findUnrepresentable('a\ud800b', 'utf8-bom')?.codePoint).toBe(0xd800);
+    expect(findUnrepresentable('a\udc00', 'utf8')?.codePoint).toBe(0xdc00);
+    expect(findUnrepresentable('a\ud800b', 'utf16le')).toBeUndefined();
+  });
+
+  it('refuses to store what the encoding cannot hold, naming the character and the way out', () => {
+    const stored = fromStoredText(ENCODING_FIXTURES.latin1.bytes);
+    let error: unknown;
+    try {
+      toStoredText(`${stored.text}5 €\n`, stored, '/p/old.txt');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as Error).message).toBe(
+      '/p/old.txt is stored as Latin-1 (it is not valid UTF-8, so each byte is one character), which cannot hold "€" (U+20AC, in line 3 of the new text). ' +
+        'Nothing was written. Use only characters from Latin-1 (U+0000-U+00FF), e.g. an ASCII spelling or an escape the file format knows, ' +
+        'or convert the file to UTF-8 first with Bash (`iconv -f latin1 -t utf-8 FILE > FILE.new && mv FILE.new FILE`), Read it again and retry.',
+    );
   });
 
   it('converts line endings without doubling existing CRs', () => {
     expect(withLineEnding('a\nb\r\nc', 'CRLF')).toBe('a\r\nb\r\nc');
+    expect(withLineEnding('a\nb\r\nc', 'CR')).toBe('a\rb\rc');
     expect(withLineEnding('a\nb', 'LF')).toBe('a\nb');
   });
 });

@@ -7,13 +7,8 @@ import { countChanges, makePatch, type PatchHunk } from '../shared/diff';
 import { loadFreshFile, recordFileState } from '../shared/freshness';
 import { describeFsError, isNotFound } from '../shared/fs-errors';
 import { displayPath, resolveToolPath } from '../shared/paths';
-import {
-  DEFAULT_TEXT_FORMAT,
-  decodeText,
-  encodeText,
-  type TextFormat,
-  withLineEnding,
-} from '../shared/text-format';
+import { fromStoredText, NEW_FILE, type StoredText, toStoredText } from '../shared/stored-text';
+import { withLineEnding } from '../shared/text-format';
 import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
@@ -51,16 +46,18 @@ export const writeTool = buildTool<WriteInput, WriteOutput>({
     if (existing?.isDirectory()) throw new ToolError(`${path} is a directory; give the path of a file.`);
 
     let originalFile: string | null = null;
-    let format: TextFormat = DEFAULT_TEXT_FORMAT;
+    let stored: Omit<StoredText, 'text'> = NEW_FILE;
     if (existing) {
       const fresh = await loadFreshFile(context, path, { requireFullRead: true });
-      const decoded = decodeText(fresh.bytes);
+      const decoded = fromStoredText(fresh.bytes);
       originalFile = decoded.text;
-      format = decoded.format;
+      stored = decoded;
     }
-    // The model writes `\n`; a Windows file stays CRLF and a BOM or UTF-16 encoding survives.
-    const text = existing ? withLineEnding(input.content, format.lineEnding) : input.content;
-    const bytes = encodeText(text, format.encoding);
+    // Replacing a file keeps its form: the model writes `\n` and a Windows file stays CRLF, a BOM,
+    // UTF-16 or Latin-1 survives. Converting a file is a deliberate step (iconv, dos2unix), not a
+    // side effect: content the encoding cannot hold is refused with that advice.
+    const text = withLineEnding(input.content, stored.editLineEnding);
+    const bytes = toStoredText(text, stored, path);
     try {
       await writeFileAtomic(path, bytes);
     } catch (error) {
