@@ -6,6 +6,7 @@ import { buildTool, ToolError } from '../../tool';
 import { pathForModel, sortNewestFirst } from '../glob/search-results';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
+import { describeSpecialFile, specialFileRefusal } from '../shared/regular-file';
 import { runRipgrep } from '../shared/ripgrep';
 import { buildGrepArgs } from './args';
 import prompt from './prompt.md';
@@ -57,8 +58,11 @@ export type GrepInput = z.infer<typeof inputSchema>;
 
 async function assertExists(path: string, cwd: string): Promise<void> {
   try {
-    await stat(path);
+    // rg skips special files in a folder but reads one it is given: a FIFO would hang the search.
+    const kind = describeSpecialFile(await stat(path));
+    if (kind && kind !== 'a directory') throw new ToolError(await specialFileRefusal(path, kind, 'read'));
   } catch (error) {
+    if (error instanceof ToolError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ToolError(`Path does not exist: ${path}. The current working directory is ${cwd}.`);
     }

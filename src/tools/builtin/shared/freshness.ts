@@ -2,12 +2,12 @@
  * The "read before you write" rule: a tool may only change a file the model has read in this
  * conversation and that nobody changed since, so an edit never clobbers work it has not seen.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { ToolUseContext } from '../../context';
 import type { ReadFileEntry } from '../../read-file-state';
 import { ToolError } from '../../tool';
-import { describeFsError } from './fs-errors';
 import { hashContent } from './hash';
+import { MAX_WHOLE_FILE_BYTES, readWholeRegularFile } from './regular-file';
 
 export type FreshFile = {
   bytes: Buffer;
@@ -22,12 +22,23 @@ export type FreshnessOptions = {
   requireFullRead?: boolean;
 };
 
-/** Loads an existing file and checks it against readFileState; throws ToolError when stale. */
+/**
+ * Loads an existing regular file (up to MAX_WHOLE_FILE_BYTES) and checks it against
+ * readFileState; throws ToolError when it cannot be changed or is stale.
+ */
 export async function loadFreshFile(
   context: ToolUseContext,
   path: string,
   options: FreshnessOptions = {},
 ): Promise<FreshFile> {
+  // What the file is decides first: no amount of reading makes a FIFO or a 1 GB log editable.
+  const { bytes, info } = await readWholeRegularFile(path, {
+    purpose: 'change',
+    signal: context.abortSignal,
+    tooLarge: (size) =>
+      `${path} is ${size}; Edit, MultiEdit, Write and NotebookEdit change files up to ${MAX_WHOLE_FILE_BYTES / 1024 / 1024} MB. ` +
+      "Change it with Bash instead (e.g. `sed -i 's/old/new/' FILE`).",
+  });
   const entry = context.readFileState.get(path);
   if (!entry) {
     throw new ToolError(`${path} has not been read in this conversation. Read it first, then retry.`);
@@ -37,14 +48,7 @@ export async function loadFreshFile(
       `Only part of ${path} has been read. Read the whole file before overwriting it, or use Edit to change a part of it.`,
     );
   }
-  let bytes: Buffer;
-  let mtimeMs: number;
-  try {
-    mtimeMs = (await stat(path)).mtimeMs;
-    bytes = await readFile(path, { signal: context.abortSignal });
-  } catch (error) {
-    throw new ToolError(describeFsError(error, path));
-  }
+  const mtimeMs = info.mtimeMs;
   const hash = hashContent(bytes);
   // The bytes decide, not the mtime: a `touch` or a no-op formatter run is not a change, and a
   // rewrite within the same mtime tick still is.
@@ -63,8 +67,18 @@ export async function recordFileState(
   bytes: Uint8Array,
   partial?: ReadFileEntry['partial'],
 ): Promise<void> {
+  await recordFileHash(context, path, hashContent(bytes), partial);
+}
+
+/** recordFileState for a caller that hashed the bytes as it streamed them. */
+export async function recordFileHash(
+  context: ToolUseContext,
+  path: string,
+  hash: string,
+  partial?: ReadFileEntry['partial'],
+): Promise<void> {
   const { mtimeMs } = await stat(path);
-  const entry: ReadFileEntry = { hash: hashContent(bytes), mtimeMs, readAt: Date.now() };
+  const entry: ReadFileEntry = { hash, mtimeMs, readAt: Date.now() };
   if (partial) entry.partial = partial;
   context.readFileState.set(path, entry);
 }
