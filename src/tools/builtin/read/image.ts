@@ -1,10 +1,13 @@
 /**
  * Prepares an image for the API: as-is when it is within the limits, otherwise shrunk with
- * `sharp` when that package is installed, otherwise refused with a way out.
+ * `sharp` when that package is installed, otherwise refused with a way out. An image that does
+ * not decode is refused too: sent to the API it would fail that request and every later one,
+ * since the conversation keeps carrying it.
  */
 import { ToolError } from '../../tool';
 import { loadOptionalModule } from '../shared/optional-module';
 import { type ImageMediaType, type ImageSize, readImageSize } from './image-info';
+import { findStructuralDamage } from './image-structure';
 
 /** The API's limit on one image, measured on the base64 text. */
 export const MAX_IMAGE_BASE64_BYTES = 5 * 1024 * 1024;
@@ -30,6 +33,8 @@ type SharpPipeline = {
   png(options?: { compressionLevel?: number }): SharpPipeline;
   jpeg(options: { quality: number }): SharpPipeline;
   toBuffer(options: { resolveWithObject: true }): Promise<{ data: Buffer; info: ImageSize }>;
+  /** Decodes every pixel (of the first frame); a damaged file rejects. */
+  stats(): Promise<unknown>;
 };
 type SharpModule = { default: (input: Uint8Array) => SharpPipeline };
 
@@ -52,7 +57,9 @@ export async function prepareImage(
         }
       : undefined;
   const fits = base64Length(bytes.length) <= MAX_IMAGE_BASE64_BYTES;
+  const sharp = await loadOptionalModule<SharpModule>('sharp');
   if (fits && longEdge <= TARGET_LONG_EDGE) {
+    await assertDecodes(path, bytes, mediaType);
     return {
       base64: bytes.toString('base64'),
       mediaType,
@@ -60,10 +67,11 @@ export async function prepareImage(
       dimensions: dimensions(size),
     };
   }
-  const sharp = await loadOptionalModule<SharpModule>('sharp');
   if (sharp) {
     const shrunk = await shrink(sharp, bytes, mediaType).catch((error: unknown) => {
-      throw new ToolError(`${path} could not be decoded as an image: ${(error as Error).message}`);
+      // Too many pixels to decode is a size problem (answered below), not damage.
+      if (/pixel limit/i.test(decoderMessage(error))) return undefined;
+      throw damagedImage(path, mediaType, decoderMessage(error));
     });
     if (shrunk) {
       return {
@@ -75,6 +83,7 @@ export async function prepareImage(
     }
   } else if (fits && longEdge <= MAX_API_LONG_EDGE) {
     // Without a resizer the API scales it down itself; only the upload is bigger.
+    await assertDecodes(path, bytes, mediaType);
     return {
       base64: bytes.toString('base64'),
       mediaType,
@@ -88,6 +97,43 @@ export async function prepareImage(
       `the limit is 5 MB as base64 and ${MAX_API_LONG_EDGE} px per side). ` +
       `Make a smaller copy with Bash (e.g. ImageMagick: \`convert in.png -resize ${TARGET_LONG_EDGE}x${TARGET_LONG_EDGE} out.png\`) and Read that.`,
   );
+}
+
+function damagedImage(path: string, mediaType: ImageMediaType, reason: string): ToolError {
+  const format = mediaType.slice('image/'.length).toUpperCase();
+  return new ToolError(
+    `${path} is not a valid ${format} image (${reason}); it is damaged or incomplete, so it was not sent. ` +
+      'If it is still being written, Read it again when it is complete.',
+  );
+}
+
+/** The decoder's first line, without libvips' generic prefix. */
+function decoderMessage(error: unknown): string {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  return (
+    message.replace(/^Input buffer has corrupt header:\s*/, '').trim() || 'its data is corrupt or cut off'
+  );
+}
+
+/**
+ * Why the image does not decode, or undefined when it does: decoded fully with sharp, or its
+ * structure checked when sharp is not installed.
+ */
+export async function findImageDamage(bytes: Buffer, mediaType: ImageMediaType): Promise<string | undefined> {
+  const sharp = await loadOptionalModule<SharpModule>('sharp');
+  if (!sharp) return findStructuralDamage(bytes, mediaType);
+  return sharp
+    .default(bytes)
+    .stats()
+    .then(
+      () => undefined,
+      (error: unknown) => decoderMessage(error),
+    );
+}
+
+async function assertDecodes(path: string, bytes: Buffer, mediaType: ImageMediaType): Promise<void> {
+  const damage = await findImageDamage(bytes, mediaType);
+  if (damage) throw damagedImage(path, mediaType, damage);
 }
 
 async function shrink(

@@ -1,25 +1,31 @@
 /** Read: shows a file to the model — text with line numbers, images, PDFs, notebooks. */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import * as z from '../../../lib/zod';
 import type { ToolResultContent } from '../../../model/types';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
-import { binaryRefusal, hasBinaryExtension, looksBinary } from '../shared/binary';
-import { recordFileState } from '../shared/freshness';
+import { binaryRefusal, hasBinaryExtension } from '../shared/binary';
+import { recordFileHash, recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
 import { parseNotebook } from '../shared/notebook';
 import { displayPath, resolveToolPath, suggestSimilarPaths } from '../shared/paths';
+import { MAX_WHOLE_FILE_BYTES, openRegularFile, readWholeRegularFile } from '../shared/regular-file';
 import { decodeText } from '../shared/text-format';
 import { prepareImage } from './image';
 import { IMAGE_EXTENSIONS, sniffImageType } from './image-info';
-import { type NotebookCellView, notebookBlocks, notebookCellViews } from './notebook-view';
-import { preparePdf } from './pdf';
+import { dropDamagedImages, type NotebookCellView, notebookBlocks, notebookCellViews } from './notebook-view';
+import { MAX_PDF_BYTES, pdfTooLarge, preparePdf } from './pdf';
 import prompt from './prompt.md';
-import { DEFAULT_OUTPUT_CHARS, describeTextView, LARGE_OUTPUT_CHARS, renderTextView } from './text-view';
-
-/** Bigger text files are searched (Grep) or sliced (Bash), not loaded whole into memory. */
-const MAX_TEXT_FILE_BYTES = 64 * 1024 * 1024;
+import { scanTextFile, type TextScan } from './text-scan';
+import {
+  DEFAULT_LINE_LIMIT,
+  DEFAULT_OUTPUT_CHARS,
+  describeTextView,
+  LARGE_OUTPUT_CHARS,
+  LINE_CUT_NOTE,
+  type TextView,
+} from './text-view';
 
 const inputSchema = z.strictObject({
   file_path: z
@@ -48,8 +54,11 @@ export type ReadOutput =
         content: string;
         numLines: number;
         startLine: number;
+        /** Lines in the file; with `largeFile`, only those seen before reading stopped. */
         totalLines: number;
         truncatedByTokenCap?: boolean;
+        /** Set when the file was too large to read to its end just to count its lines. */
+        largeFile?: { sizeBytes: number };
       };
     }
   | {
@@ -83,7 +92,7 @@ export const readTool = buildTool<ReadInput, ReadOutput>({
   interruptBehavior: () => 'cancel',
   toAutoClassifierInput: (input) => input.file_path,
   mapResultToContent: (output) => {
-    if (output.type === 'text') return textContent(output.file, 0);
+    if (output.type === 'text') return textContent(textViewOf(output.file));
     if (output.type === 'image') {
       return [
         { type: 'image', source: { type: 'base64', media_type: output.file.type, data: output.file.base64 } },
@@ -106,11 +115,15 @@ export const readTool = buildTool<ReadInput, ReadOutput>({
     if (input.pages !== undefined && extension !== 'pdf') {
       throw new ToolError('The pages parameter applies to PDF files only; use offset and limit for text.');
     }
-    const bytes = await readFile(path, { signal: context.abortSignal }).catch((error: unknown) => {
-      throw new ToolError(describeFsError(error, path));
-    });
+    const readWhole = (maxBytes: number, tooLarge: (size: string) => string) =>
+      readWholeRegularFile(path, { purpose: 'read', signal: context.abortSignal, maxBytes, tooLarge });
 
     if (IMAGE_EXTENSIONS.has(extension)) {
+      const { bytes } = await readWhole(
+        MAX_WHOLE_FILE_BYTES,
+        (size) =>
+          `${path} is ${size}, too large to load as an image. Make a smaller copy with Bash and Read that.`,
+      );
       const mediaType = sniffImageType(bytes);
       if (!mediaType)
         throw new ToolError(`${path} has an image extension but is not a png, jpeg, gif or webp image.`);
@@ -124,6 +137,7 @@ export const readTool = buildTool<ReadInput, ReadOutput>({
       return { data };
     }
     if (extension === 'pdf') {
+      const { bytes } = await readWhole(MAX_PDF_BYTES, pdfTooLarge(path));
       const pdf = await preparePdf(path, bytes, input.pages);
       await recordFileState(context, path, bytes);
       const pagesNote = pdf.range
@@ -140,34 +154,19 @@ export const readTool = buildTool<ReadInput, ReadOutput>({
       };
     }
     if (extension === 'ipynb') {
+      const { bytes } = await readWhole(
+        MAX_WHOLE_FILE_BYTES,
+        (size) => `${path} is ${size}, too large to show as a notebook. Search it with Grep instead.`,
+      );
       const { text } = decodeText(bytes);
-      const cells = notebookCellViews(parseNotebook(text, path));
+      const cells = await dropDamagedImages(notebookCellViews(parseNotebook(text, path)));
       await recordFileState(context, path, bytes);
       return { data: { type: 'notebook', file: { filePath: path, cells } } };
     }
     if (hasBinaryExtension(path)) throw new ToolError(binaryRefusal(path));
-    if (bytes.length > MAX_TEXT_FILE_BYTES) {
-      throw new ToolError(
-        `${path} is ${(bytes.length / 1024 / 1024).toFixed(0)} MB, too large to read. Search it with Grep, or show parts with Bash (head, tail, sed -n '100,200p').`,
-      );
-    }
-    const { text, format } = decodeText(bytes);
-    if (format.encoding !== 'utf16le' && looksBinary(bytes)) throw new ToolError(binaryRefusal(path));
 
-    const view = renderTextView(text, {
-      offset: input.offset,
-      limit: input.limit,
-      maxChars: input.allow_large ? LARGE_OUTPUT_CHARS : DEFAULT_OUTPUT_CHARS,
-    });
-    const partial =
-      view.startLine > 1 || view.startLine + view.numLines - 1 < view.totalLines || view.cutLongLines > 0;
-    await recordFileState(
-      context,
-      path,
-      bytes,
-      partial ? { offset: view.startLine, limit: view.numLines } : undefined,
-    );
-    const file: Extract<ReadOutput, { type: 'text' }>['file'] = {
+    const view = await readTextPage(path, input, context);
+    const file: TextFile = {
       filePath: path,
       content: view.content,
       numLines: view.numLines,
@@ -175,30 +174,70 @@ export const readTool = buildTool<ReadInput, ReadOutput>({
       totalLines: view.totalLines,
     };
     if (view.truncatedByTokenCap) file.truncatedByTokenCap = true;
-    return { data: { type: 'text', file }, content: textContent(file, view.cutLongLines, view.numbered) };
+    if (!view.counted) file.largeFile = { sizeBytes: view.fileSize };
+    return { data: { type: 'text', file }, content: textContent(view) };
   },
 });
 
-function textContent(
-  file: Extract<ReadOutput, { type: 'text' }>['file'],
-  cutLongLines: number,
-  numbered?: string,
-): ToolResultContent {
-  const lines =
-    numbered ??
-    file.content
-      .split('\n')
-      .slice(0, file.numLines)
-      .map((line, i) => `${file.startLine + i}\t${line}`)
-      .join('\n');
-  const note = describeTextView({
-    ...file,
-    numbered: lines,
-    cutLongLines,
+/** Streams the page of a text file and records what the model has now seen of it. */
+async function readTextPage(path: string, input: ReadInput, context: ToolUseContext): Promise<TextView> {
+  const { handle, info } = await openRegularFile(path, 'read');
+  let scan: TextScan;
+  try {
+    scan = await scanTextFile(
+      handle,
+      info.size,
+      {
+        startLine: input.offset ?? 1,
+        limit: input.limit ?? DEFAULT_LINE_LIMIT,
+        maxChars: input.allow_large ? LARGE_OUTPUT_CHARS : DEFAULT_OUTPUT_CHARS,
+      },
+      context.abortSignal,
+    );
+  } catch (error) {
+    if (error instanceof ToolError || (error as Error).name === 'AbortError') throw error;
+    throw new ToolError(describeFsError(error, path));
+  } finally {
+    await handle.close();
+  }
+  if (scan.kind === 'binary') throw new ToolError(binaryRefusal(path));
+  const { view, hash } = scan;
+  // A file too large to read whole is not recorded: the edit tools do not change it anyway.
+  if (hash !== undefined) {
+    const lastShown = view.startLine + view.numLines - 1;
+    const partial = view.startLine > 1 || lastShown < view.totalLines || view.cutLongLines > 0;
+    await recordFileHash(
+      context,
+      path,
+      hash,
+      partial ? { offset: view.startLine, limit: view.numLines } : undefined,
+    );
+  }
+  return view;
+}
+
+type TextFile = Extract<ReadOutput, { type: 'text' }>['file'];
+
+/** The view behind a text output, for rendering it again from the output data alone. */
+function textViewOf(file: TextFile): TextView {
+  const lines = file.numLines > 0 ? file.content.split('\n').slice(0, file.numLines) : [];
+  return {
+    content: file.content,
+    numbered: lines.map((line, i) => `${file.startLine + i}\t${line}`).join('\n'),
+    startLine: file.startLine,
+    numLines: file.numLines,
+    totalLines: file.totalLines,
+    counted: !file.largeFile,
+    fileSize: file.largeFile?.sizeBytes ?? 0,
     truncatedByTokenCap: !!file.truncatedByTokenCap,
-  });
-  if (file.numLines === 0) return `(${note ?? 'The file is empty.'})`;
-  return note ? `${lines}\n\n(${note})` : lines;
+    cutLongLines: lines.filter((line) => LINE_CUT_NOTE.test(line)).length,
+  };
+}
+
+function textContent(view: TextView): ToolResultContent {
+  const note = describeTextView(view);
+  if (view.numLines === 0) return `(${note ?? 'The file is empty.'})`;
+  return note ? `${view.numbered}\n\n(${note})` : view.numbered;
 }
 
 async function assertReadableFile(path: string, context: ToolUseContext): Promise<void> {

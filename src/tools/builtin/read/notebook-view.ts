@@ -10,6 +10,8 @@ import {
   type NotebookOutput,
   notebookLanguage,
 } from '../shared/notebook';
+import { findImageDamage } from './image';
+import { sniffImageType } from './image-info';
 
 const MAX_OUTPUT_TEXT_CHARS = 10_000;
 const IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
@@ -40,6 +42,29 @@ export function notebookCellViews(notebook: Notebook): NotebookCellView[] {
     if (outputs.length > 0) view.outputs = outputs;
     return view;
   });
+}
+
+/**
+ * Replaces each image output that does not decode by a note, and labels each image with the type
+ * its bytes show: a damaged image sent to the API fails that request and every later one.
+ */
+export async function dropDamagedImages(cells: NotebookCellView[]): Promise<NotebookCellView[]> {
+  for (const cell of cells) {
+    for (const output of cell.outputs ?? []) {
+      if (!output.image) continue;
+      const bytes = Buffer.from(output.image.image_data, 'base64');
+      const mediaType = sniffImageType(bytes);
+      const damage = mediaType
+        ? await findImageDamage(bytes, mediaType)
+        : 'its data is not a png, jpeg, gif or webp image';
+      if (damage || !mediaType) {
+        const note = `[an image output is not shown: ${damage}]`;
+        output.text = output.text ? `${output.text}\n${note}` : note;
+        delete output.image;
+      } else output.image.media_type = mediaType;
+    }
+  }
+  return cells;
 }
 
 /** What the model sees: each cell and its text outputs as text, image outputs as images. */

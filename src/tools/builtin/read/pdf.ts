@@ -1,6 +1,7 @@
 /**
  * PDFs go to the model as a `document` block. Small ones are sent whole; a page range is cut out
- * with `pdf-lib` when that package is installed.
+ * with `pdf-lib` when that package is installed. A PDF that cannot be opened is refused here:
+ * sent to the API, a damaged document fails that request and every later one that carries it.
  */
 import { ToolError } from '../../tool';
 import { loadOptionalModule } from '../shared/optional-module';
@@ -54,22 +55,60 @@ export function countPdfPagesCheaply(bytes: Uint8Array): number | undefined {
 
 export type PreparedPdf = { base64: string; pageCount?: number; range?: { first: number; last: number } };
 
+export function pdfTooLarge(path: string): (size: string) => string {
+  return (size) =>
+    `${path} is ${size}; PDFs over ${MAX_PDF_BYTES / 1024 / 1024} MB cannot be sent. Extract its text with Bash (e.g. \`pdftotext\`).`;
+}
+
+function damaged(path: string, reason: string): ToolError {
+  return new ToolError(
+    `${path} could not be opened as a PDF (${reason}); it is damaged, incomplete or not a PDF, so it was not sent. ` +
+      'If it is still being written, Read it again when it is complete; otherwise try its text with Bash (e.g. `pdftotext FILE -`).',
+  );
+}
+
+/** The first line of a library's error, which is the part that says what is wrong. */
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+}
+
+/** Opens the PDF with pdf-lib (undefined when the package is missing); a damaged file throws. */
+async function openPdf(
+  path: string,
+  bytes: Buffer,
+  pdfLib: PdfLib | undefined,
+): Promise<PdfDocument | undefined> {
+  // The header may follow a little junk (readers allow 1 KB of it); without one it is no PDF.
+  if (!bytes.subarray(0, 1024).includes('%PDF-')) throw damaged(path, 'there is no %PDF- header');
+  if (!pdfLib) {
+    if (!bytes.subarray(-1024).includes('%%EOF')) throw damaged(path, 'it has no %%EOF end marker');
+    return undefined;
+  }
+  let source: PdfDocument;
+  try {
+    source = await pdfLib.PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+  } catch (error) {
+    throw damaged(path, `pdf-lib: ${firstLine(error)}`);
+  }
+  let pages: number;
+  try {
+    pages = source.getPageCount();
+  } catch (error) {
+    throw damaged(path, `its page tree cannot be read: ${firstLine(error)}`);
+  }
+  if (pages === 0) throw damaged(path, 'it has no pages');
+  return source;
+}
+
 export async function preparePdf(
   path: string,
   bytes: Buffer,
   pages: string | undefined,
 ): Promise<PreparedPdf> {
-  if (bytes.length > MAX_PDF_BYTES) {
-    throw new ToolError(
-      `${path} is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; PDFs over 32 MB cannot be sent. Extract its text with Bash (e.g. \`pdftotext\`).`,
-    );
-  }
+  if (bytes.length > MAX_PDF_BYTES)
+    throw new ToolError(pdfTooLarge(path)(`${(bytes.length / 1024 / 1024).toFixed(1)} MB`));
   const pdfLib = await loadOptionalModule<PdfLib>('pdf-lib');
-  const source = pdfLib
-    ? await pdfLib.PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false }).catch(
-        () => undefined,
-      )
-    : undefined;
+  const source = await openPdf(path, bytes, pdfLib);
   const pageCount = source ? source.getPageCount() : countPdfPagesCheaply(bytes);
   const tooManyPages = () =>
     new ToolError(
@@ -98,13 +137,18 @@ export async function preparePdf(
         ? ` This PDF has ${pageCount} pages, so Read it without pages to get all of it.`
         : '';
     throw new ToolError(
-      `Reading a page range needs the pdf-lib package, which is not available${pdfLib ? ' for this file' : ''}.${whole} ` +
+      `Reading a page range needs the pdf-lib package, which is not available.${whole} ` +
         'Otherwise extract the pages with Bash (e.g. `pdftotext -f 3 -l 5 file.pdf -`).',
     );
   }
-  const output = await pdfLib.PDFDocument.create();
   const indices = Array.from({ length: last - range.first + 1 }, (_, i) => range.first - 1 + i);
-  for (const page of await output.copyPages(source, indices)) output.addPage(page);
-  const saved = await output.save();
+  let saved: Uint8Array;
+  try {
+    const output = await pdfLib.PDFDocument.create();
+    for (const page of await output.copyPages(source, indices)) output.addPage(page);
+    saved = await output.save();
+  } catch (error) {
+    throw damaged(path, `pages ${range.first}-${last} cannot be copied out: ${firstLine(error)}`);
+  }
   return { base64: Buffer.from(saved).toString('base64'), pageCount, range: { first: range.first, last } };
 }
