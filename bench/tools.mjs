@@ -6,11 +6,25 @@
 // (b) Read of a 10 MB text file: the first page (default limit) and a page deep in the file.
 // (c) Glob `**/*.ts` over 100,000 files (100 dirs x 1000 empty files, half of them .ts) in a
 //     temporary folder that is deleted afterwards.
-import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// (d) Read of a 200 MB text file with offset/limit (a page near the start, the middle, the end)
+//     and of a file that is one 200 MB line: time and peak RSS growth, each read in a fresh
+//     process, next to loading the file whole (readFile + decode) as a read used to.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importSources, loadLine, median, root, verdict } from './_bundle.mjs';
+import { pathToFileURL } from 'node:url';
+import { bundleTo, cachePath, importSources, loadLine, median, root, verdict } from './_bundle.mjs';
 
 const y = await importSources(
   'tools',
@@ -50,6 +64,12 @@ function rg(bin, args, cwd) {
 }
 
 console.log(loadLine());
+
+/** Reads the files once so every case finds them in the page cache. */
+async function warmPageCache(...paths) {
+  const { createReadStream } = await import('node:fs');
+  for (const path of paths) for await (const _ of createReadStream(path, { highWaterMark: 1 << 20 }));
+}
 const sessionDirs = [];
 const context = (cwd) => {
   const ctx = y.makeTestContext({ cwd });
@@ -164,6 +184,96 @@ try {
         `${data.totalMatches} matches (${data.numFiles} returned) — no target, reported ` +
         `(tree in ${scratch}, created in ${ms(setupMs)})`,
     );
+  }
+
+  // (d) Read of 200 MB: each case in its own process, so its peak RSS is its own.
+  {
+    const MB = 1024 * 1024;
+    const bundle = await bundleTo(
+      cachePath('tools-read'),
+      `export { readTool } from './src/tools/builtin/read';
+       export { makeTestContext, callTool } from './src/tools/builtin/shared/test-context';`,
+    );
+    const line = (i) =>
+      `${String(i).padStart(8, '0')} const value = computeSomething(input, options); // a typical line\n`;
+    const logFile = join(work, 'big.log');
+    let lines = 0;
+    {
+      const fd = openSync(logFile, 'w');
+      let size = 0;
+      while (size < 200 * MB) {
+        const block = [];
+        for (let i = 0; i < 10_000; i++) block.push(line(++lines));
+        const text = block.join('');
+        writeSync(fd, text);
+        size += text.length;
+      }
+      closeSync(fd);
+    }
+    const lineFile = join(work, 'one-line.min.js');
+    {
+      const fd = openSync(lineFile, 'w');
+      const chunk = Buffer.alloc(MB, 'x');
+      for (let i = 0; i < 200; i++) writeSync(fd, chunk);
+      writeSync(fd, '\nend\n');
+      closeSync(fd);
+    }
+    // Prints {ms, peakMB}: the growth of the peak RSS over what the loaded modules already took.
+    const probe = (body) => `
+      const y = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+      const { readFile } = await import('node:fs/promises');
+      const ctx = y.makeTestContext({ cwd: ${JSON.stringify(work)} });
+      const before = process.resourceUsage().maxRSS;
+      const t0 = performance.now();
+      const note = await (async () => { ${body} })();
+      const ms = performance.now() - t0;
+      const peakMB = (process.resourceUsage().maxRSS - before) / 1024;
+      console.log(JSON.stringify({ ms, peakMB, note }));
+      (await import('node:fs')).rmSync(ctx.sessionDir, { recursive: true, force: true });
+    `;
+    const measure = (body) => {
+      const runs = [];
+      for (let i = 0; i < Math.min(RUNS, 3); i++) {
+        const out = spawnSync(process.execPath, ['--input-type=module', '-e', probe(body)], {
+          cwd: root,
+          encoding: 'utf8',
+        });
+        if (out.status !== 0) throw new Error(out.stderr);
+        runs.push(JSON.parse(out.stdout.trim().split('\n').pop()));
+      }
+      return {
+        ms: median(runs.map((r) => r.ms)),
+        peakMB: median(runs.map((r) => r.peakMB)),
+        note: runs[0].note,
+      };
+    };
+    const readCase = (input) => `
+      const r = await y.callTool(y.readTool, ${JSON.stringify(input)}, ctx);
+      return 'lines ' + r.data.file.startLine + '-' + (r.data.file.startLine + r.data.file.numLines - 1);`;
+    const cases = [
+      ['200 MB log, offset 1 limit 2000', readCase({ file_path: logFile, offset: 1, limit: 2000 })],
+      [
+        `200 MB log, offset ${Math.floor(lines / 2)} limit 500`,
+        readCase({ file_path: logFile, offset: Math.floor(lines / 2), limit: 500 }),
+      ],
+      [
+        `200 MB log, offset ${lines - 500} limit 500`,
+        readCase({ file_path: logFile, offset: lines - 500, limit: 500 }),
+      ],
+      ['200 MB single line, offset 1 limit 1', readCase({ file_path: lineFile, offset: 1, limit: 1 })],
+      [
+        '(loading the 200 MB log whole: readFile + utf8 decode)',
+        `const t = (await readFile(${JSON.stringify(logFile)})).toString('utf8'); return t.length + ' chars';`,
+      ],
+    ];
+    await warmPageCache(logFile, lineFile);
+    for (const [label, body] of cases) {
+      const r = measure(body);
+      console.log(
+        `Read ${label}: median ${ms(r.ms)}, peak RSS +${r.peakMB.toFixed(0)} MB (${r.note}) — no target, reported`,
+      );
+    }
+    rmSync(bundle, { force: true });
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
