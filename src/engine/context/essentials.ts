@@ -3,9 +3,9 @@
  * was looking at: memory files, the todo list, the most recently read files (fresh from disk, each
  * capped), the plan and the active skills. Each goes in its own meta user message.
  */
-import { readFile } from 'node:fs/promises';
 import { estimateTextTokens } from '../../model/tokens';
 import { createUserMessage, type UserMessage } from '../../session/messages';
+import { readTextHead } from '../../tools/builtin/shared/text-head';
 import type { AppState } from '../../tools/context';
 import type { ReadFileState } from '../../tools/read-file-state';
 
@@ -49,13 +49,14 @@ async function recentFileMessages(source: EssentialsSource, exclude: Set<string>
     .filter((p) => !exclude.has(p))
     .slice(-count)
     .reverse();
-  const texts = await Promise.all(paths.map((p) => readFile(p, 'utf8').catch(() => undefined)));
+  // Read's rules: regular text files only (a path may be a FIFO by now), a bounded head, the encoding Read shows.
+  const heads = await Promise.all(paths.map((p) => readTextHead(p, maxTokensPerFile * 8)));
   const out: UserMessage[] = [];
   paths.forEach((path, i) => {
-    const text = texts[i];
-    if (text === undefined) return;
-    const capped = capToTokens(text, maxTokensPerFile);
-    const note = capped.truncated ? ' (truncated; Read the file for the rest)' : '';
+    const head = heads[i];
+    if (head === undefined) return;
+    const capped = capToTokens(head.text, maxTokensPerFile);
+    const note = capped.truncated || head.truncated ? ' (truncated; Read the file for the rest)' : '';
     out.push(
       createUserMessage(
         `Recently read file ${path}, re-read from disk after the compaction${note}:\n\n${capped.text}`,
