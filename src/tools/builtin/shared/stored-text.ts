@@ -49,7 +49,7 @@ export function toStoredText(text: string, stored: Omit<StoredText, 'text'>, pat
   const onDisk = stored.crShownAsLf ? text.replace(/\r?\n/g, '\r') : text;
   const unrepresentable = findUnrepresentable(onDisk, stored.format.encoding);
   if (unrepresentable) {
-    throw new ToolError(unrepresentableMessage(path, stored.format.encoding, unrepresentable));
+    throw new ToolError(unrepresentableMessage(path, stored.format.encoding, unrepresentable, onDisk));
   }
   return encodeText(onDisk, stored.format.encoding);
 }

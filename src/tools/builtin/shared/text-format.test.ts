@@ -60,6 +60,14 @@ describe('text format', () => {
     );
   });
 
+  it('tells a UTF-8 file spoilt by a stray byte from a Latin-1 one, and says how to find the byte', () => {
+    const stored = fromStoredText(Buffer.from([...Buffer.from('café naïve '), 0xe9, 0x0a]));
+    expect(stored.format.encoding).toBe('latin1');
+    expect(() => toStoredText(`${stored.text}€`, stored, 'f')).toThrow(
+      "Most of the file looks like UTF-8 with a few bytes that are not: find them with Bash (`LC_ALL=C.UTF-8 grep -naxv '.*' FILE` lists their lines)",
+    );
+  });
+
   it('converts line endings without doubling existing CRs', () => {
     expect(withLineEnding('a\nb\r\nc', 'CRLF')).toBe('a\r\nb\r\nc');
     expect(withLineEnding('a\nb\r\nc', 'CR')).toBe('a\rb\rc');

@@ -104,20 +104,33 @@ export function describeEncoding(encoding: TextEncodingKind): string {
   }
 }
 
-/** The refusal for text the file's encoding cannot hold; nothing is written in that case. */
+/** UTF-8 read as Latin-1 shows as pairs like "Ã©": a UTF-8 file with a few stray bytes. */
+function looksLikeMisreadUtf8(text: string): boolean {
+  return /[\u00c2-\u00f4][\u0080-\u00bf]/.test(text);
+}
+
+/**
+ * The refusal for text the file's encoding cannot hold; nothing is written in that case.
+ * `text` is the file's text, to tell a Latin-1 file from a UTF-8 one spoilt by a stray byte.
+ */
 export function unrepresentableMessage(
   path: string,
   encoding: TextEncodingKind,
   found: Unrepresentable,
+  text: string,
 ): string {
   const hex = found.codePoint.toString(16).toUpperCase().padStart(4, '0');
   const shown =
     found.codePoint >= 0xd800 && found.codePoint <= 0xdfff ? 'half of a surrogate pair' : `"${found.char}"`;
-  const fix =
-    encoding === 'latin1'
-      ? 'Use only characters from Latin-1 (U+0000-U+00FF), e.g. an ASCII spelling or an escape the file format knows, ' +
-        'or convert the file to UTF-8 first with Bash (`iconv -f latin1 -t utf-8 FILE > FILE.new && mv FILE.new FILE`), Read it again and retry.'
-      : 'Send the character whole (both halves of the pair); the text was probably cut inside an emoji or similar.';
+  let fix =
+    'Send the character whole (both halves of the pair); the text was probably cut inside an emoji or similar.';
+  if (encoding === 'latin1') {
+    fix = looksLikeMisreadUtf8(text)
+      ? 'Most of the file looks like UTF-8 with a few bytes that are not: find them with Bash ' +
+        "(`LC_ALL=C.UTF-8 grep -naxv '.*' FILE` lists their lines), fix them, Read the file again and retry."
+      : 'Use only characters from Latin-1 (U+0000-U+00FF), e.g. an ASCII spelling or an escape the file format knows, ' +
+        'or convert the file to UTF-8 first with Bash (`iconv -f latin1 -t utf-8 FILE > FILE.new && mv FILE.new FILE`), Read it again and retry.';
+  }
   return `${path} is stored as ${describeEncoding(encoding)}, which cannot hold ${shown} (U+${hex}, in line ${found.line} of the new text). Nothing was written. ${fix}`;
 }
 
