@@ -3,14 +3,12 @@
  * whose matcher selects the target and, on tool events, whose `if` rule matches the call.
  * Identical commands from several settings files run once.
  */
+import { effectiveHookTimeout } from '../config/hook-timeout';
 import type { HooksSettings } from '../config/settings-schema';
 import { type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
 import { parseRuleValue } from '../permissions/rule-string';
 import { isInvalidMatcher, matchesTarget } from './matcher';
 import type { SdkHookMatcher } from './types';
-
-/** Seconds; the issue sets 60 s for every hook kind (Claude Code's docs say 600 s for commands). */
-export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
 
 export type PlannedHook =
   | {
@@ -101,7 +99,8 @@ export async function planHooks(
         kind: 'command',
         name,
         command: handler.command,
-        timeoutSeconds: handler.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
+        // Settings arrive normalized; this also holds for any other way a handler is built.
+        timeoutSeconds: effectiveHookTimeout(handler.timeout).seconds,
       };
       if (handler.args) planned.args = handler.args;
       if (handler.onFailure) planned.onFailure = handler.onFailure;
@@ -116,7 +115,7 @@ export async function planHooks(
         kind: 'callback',
         name: `callback ${callbackId}`,
         callbackId,
-        timeoutSeconds: matcher.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
+        timeoutSeconds: effectiveHookTimeout(matcher.timeout).seconds,
       });
     }
   }

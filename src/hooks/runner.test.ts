@@ -95,20 +95,40 @@ describe('PreToolUse command hooks', () => {
     ]);
   });
 
-  it('ignores plain stdout and reports invalid JSON naming the command', async () => {
+  it('ignores plain stdout; invalid JSON from a PreToolUse hook blocks the call, naming the command', async () => {
     const plain = await bed.script('plain.sh', 'echo "all good, nothing to see"');
     const broken = await bed.script('broken.sh', 'echo "{not json"');
     const runner = bed.runner({ PreToolUse: [commandGroup('Bash', [plain, broken])] });
-    expect(await runner.preToolUse(toolInput(), never())).toEqual({});
+    const outcome = await runner.preToolUse(toolInput(), never());
+    expect(outcome.permissionDecision?.behavior).toBe('deny');
+    expect(outcome.permissionDecision).toMatchObject({
+      message: expect.stringMatching(
+        new RegExp(
+          `PreToolUse:Bash hook "${broken}" printed invalid JSON .*; blocked until the hook replies`,
+        ),
+      ),
+    });
     expect(bed.messages.find((m) => m.level === 'debug')?.text).toContain('all good');
-    const warning = bed.messages.find((m) => m.level === 'warning');
-    expect(warning?.text).toMatch(new RegExp(`PreToolUse:Bash hook "${broken}" printed invalid JSON`));
+  });
+
+  it('reports invalid JSON from a hook that cannot block anything, and goes on', async () => {
+    const broken = await bed.script('broken.sh', 'echo "{not json"');
+    const runner = bed.runner({ PostToolUse: [commandGroup('Bash', [broken])] });
+    expect(await runner.postToolUse({ ...toolInput(), toolResponse: 'ok' }, never())).toEqual({});
+    expect(bed.messages[0]?.text).toMatch(
+      new RegExp(`PostToolUse:Bash hook "${broken}" printed invalid JSON .*; output ignored`),
+    );
   });
 
   it('rejects JSON of the wrong shape with a clear message', async () => {
     const hook = await bed.script('shape.sh', json({ continue: 'no' }));
-    await bed.runner({ PreToolUse: [commandGroup('Bash', [hook])] }).preToolUse(toolInput(), never());
-    expect(bed.messages[0]?.text).toMatch(/returned an invalid hook output \(continue: .*boolean/);
+    const outcome = await bed
+      .runner({ PreToolUse: [commandGroup('Bash', [hook])] })
+      .preToolUse(toolInput(), never());
+    expect(outcome.permissionDecision).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringMatching(/returned an invalid hook output \(continue: .*boolean/),
+    });
   });
 
   it('combines parallel verdicts: deny beats ask beats allow', async () => {
