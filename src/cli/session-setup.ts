@@ -242,6 +242,7 @@ export async function createSessionEngine(
       ? undefined
       : { projectRoot: cwd, env: sessionEnv, alreadyLoaded: memory.map((file) => file.path) },
     maxTurns: options.maxTurns,
+    stopHookBlockCap: merged.stopHookBlockCap,
     maxBudgetUsd: options.maxBudgetUsd,
     taskBudget: options.taskBudget === undefined ? undefined : { total: options.taskBudget },
     jsonSchema: options.jsonSchema,

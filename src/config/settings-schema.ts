@@ -75,6 +75,8 @@ export const settingsSchema = z.looseObject({
   permissions: z.optional(permissionsSettingsSchema),
   hooks: z.optional(hooksSettingsSchema),
   disableAllHooks: z.optional(z.boolean()),
+  /** How many times one turn's Stop hooks may send the model back to work (default 8). */
+  stopHookBlockCap: z.optional(z.number().check(z.int(), z.positive())),
   allowManagedHooksOnly: z.optional(z.boolean()),
   // Values are strings in the types; numbers and booleans are common in hand-written files.
   env: z.optional(

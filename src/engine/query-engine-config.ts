@@ -33,6 +33,8 @@ export type QueryEngineConfig = {
    */
   nestedMemory?: NestedMemoryConfig;
   maxTurns?: number;
+  /** Stop-hook blocks one turn honours before it ends anyway (settings `stopHookBlockCap`). */
+  stopHookBlockCap?: number;
   maxBudgetUsd?: number;
   taskBudget?: { total: number };
   jsonSchema?: Record<string, unknown>;

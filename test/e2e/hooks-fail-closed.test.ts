@@ -3,7 +3,7 @@
  * a PreToolUse reply too large to read blocks the call, and a Stop hook that always blocks is
  * bounded. Marker files prove whether the command ran.
  */
-import { access, chmod, mkdir, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
@@ -91,5 +91,32 @@ printf '"}}'`,
     expect(result).toContain('"is_error":true');
     expect(result).toContain(`PreToolUse:Bash hook \\"${hook}\\" printed more than 1 MiB on stdout`);
     expect(await exists(join(cwd, 'marker'))).toBe(false);
+  });
+});
+
+describe('a Stop hook that always blocks', () => {
+  it('ends the turn after stopHookBlockCap blocks, with stop_hook_active after the first', async () => {
+    const { cwd, env } = await hookProject(
+      // Each run appends its stdin (one JSON line) to a log, then objects.
+      'cat >> stop-inputs.jsonl; echo >> stop-inputs.jsonl; echo "the tests still fail" >&2; exit 2',
+      (path) => ({ stopHookBlockCap: 3, hooks: { Stop: [{ hooks: [{ type: 'command', command: path }] }] } }),
+    );
+    server.reset(
+      Array.from({ length: 4 }, (_, i) => ({ reply: { content: [{ type: 'text', text: `try ${i}` }] } })),
+    );
+    const { code, stdout } = await runYoke(['-p', 'fix it', '--output-format', 'json'], { cwd, env });
+    expect(code).toBe(1);
+    expect(server.requests).toHaveLength(4);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ is_error: true, terminal_reason: 'stop_hook_prevented', num_turns: 4 });
+    expect(result.errors[0]).toMatch(
+      /^Stop hooks blocked the end of this turn 4 times in a row; the turn ends anyway \(at most 3 blocks per turn, settings key stopHookBlockCap\)\. The last objection: .*the tests still fail$/,
+    );
+    const inputs = (await readFile(join(cwd, 'stop-inputs.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { stop_hook_active: boolean; hook_event_name: string });
+    expect(inputs.map((input) => input.stop_hook_active)).toEqual([false, true, true, true]);
+    expect(inputs.every((input) => input.hook_event_name === 'Stop')).toBe(true);
   });
 });
