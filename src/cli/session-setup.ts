@@ -118,12 +118,14 @@ function permissionRequestHook(hooks: HookRunner) {
     input: Record<string, unknown>;
     suggestions: readonly string[];
     signal: AbortSignal;
+    cwd?: string;
   }) => {
     const result = await runHooks(
       'PermissionRequest',
       { tool_name: request.toolName, tool_input: request.input, permission_suggestions: request.suggestions },
       request.toolName,
       request.signal,
+      request.cwd === undefined ? {} : { cwd: request.cwd },
     );
     return permissionRequestDecision(result);
   };

@@ -1,3 +1,5 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandGroup, createHookTestBed, type HookTestBed, never, toolInput } from './runner-test-support';
 
@@ -183,6 +185,27 @@ describe('PreToolUse command hooks', () => {
     expect(
       (await runner.postToolUseFailure({ ...toolInput(), error: 'bad' }, never())).blockingErrors,
     ).toHaveLength(1);
+  });
+
+  it("gives the hook the call's own cwd and checks `if` paths against it", async () => {
+    const sub = join(bed.dir, 'sub');
+    await mkdir(sub);
+    const hook = await bed.script(
+      'record.sh',
+      `cat > ${bed.dir}/input.json\necho "no writes to sub/notes" >&2\nexit 2`,
+    );
+    const runner = bed.runner({
+      PreToolUse: [
+        { matcher: 'Write', hooks: [{ type: 'command', command: hook, if: 'Write(/sub/notes.txt)' }] },
+      ],
+    });
+    const write = { toolName: 'Write', toolInput: { file_path: 'notes.txt' }, toolUseId: 'toolu_w' };
+    // From the session cwd (the project root) notes.txt is not sub/notes.txt: the hook does not run.
+    expect(await runner.preToolUse(write, never())).toEqual({});
+    const outcome = await runner.preToolUse({ ...write, cwd: sub }, never());
+    expect(outcome.permissionDecision?.behavior).toBe('deny');
+    const input = JSON.parse(await readFile(join(bed.dir, 'input.json'), 'utf8'));
+    expect(input.cwd).toBe(sub);
   });
 });
 

@@ -100,6 +100,11 @@ export type CanUseToolRequest = {
   toolUseId: string;
   toolPermission: ToolPermissionResult;
   isReadOnly: boolean;
+  /**
+   * The directory this call will run in (an earlier Bash `cd` may have moved it). Relative paths
+   * are judged against it, never against where the turn started; defaults to the session's cwd.
+   */
+  cwd?: string;
   assistantMessage?: AssistantMessage;
   /** Level 1: what a PreToolUse hook decided. `allow` skips the prompt but not a deny rule. */
   hookDecision?: PermissionDecision;
