@@ -219,6 +219,8 @@ export async function createSessionEngine(
   });
   const selected = selectSessionTools(permissions.permissionContext, options.tools, options.extraTools);
   tools = selected.tools;
+  // Said on stderr by the caller and in every `system/init`, so an SDK host sees them too.
+  const warnings = [...settings.warnings, ...session.warnings, ...permissions.warnings, ...selected.warnings];
 
   engine = new QueryEngine({
     cwd,
@@ -251,7 +253,7 @@ export async function createSessionEngine(
     thinking: thinkingConfig(options),
     includePartialMessages: options.includePartialMessages,
     apiKeySource: apiKeySource(selection, sessionEnv),
-    initExtras: options.initExtras,
+    initExtras: { ...options.initExtras, warnings },
     env: sessionEnv,
     sessionId: session.sessionId,
     sessionDir: join(projectDir(sessionEnv, cwd), session.sessionId),
@@ -270,6 +272,6 @@ export async function createSessionEngine(
     selection,
     tools,
     permissionContext: permissions.permissionContext,
-    warnings: [...settings.warnings, ...session.warnings, ...permissions.warnings, ...selected.warnings],
+    warnings,
   };
 }

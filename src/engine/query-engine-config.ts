@@ -10,8 +10,8 @@ import type { ToolNotification } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import type { NestedMemoryConfig } from './context/attachments';
 import type { ContextManagementConfig } from './context/pipeline';
+import type { InitExtras } from './init-message';
 import type { ContextPipeline, ReactiveCompact } from './query-types';
-import type { SDKSystemInitMessage } from './sdk-messages';
 import type { EnvironmentFacts } from './system-prompt';
 
 export type QueryEngineConfig = {
@@ -60,9 +60,7 @@ export type QueryEngineConfig = {
   contextManagement?: ContextManagementConfig;
   includePartialMessages?: boolean;
   /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */
-  initExtras?: Partial<
-    Pick<SDKSystemInitMessage, 'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins'>
-  >;
+  initExtras?: InitExtras;
   apiKeySource?: string;
   onNotification?: (notification: ToolNotification) => void;
   /** Fixed environment facts (tests); gathered from the machine when absent. */

@@ -29,6 +29,11 @@ export type PermissionRule = {
   ruleContent?: string;
   behavior: RuleBehavior;
   source: RuleSource;
+  /**
+   * Set when this whole-tool rule stands in for a deny or ask rule that could not be read
+   * (rule-problems.ts); `toolName` is then `*` when not even the tool name could be read.
+   */
+  malformed?: { text: string; problem: string; file?: string };
 };
 
 export type ToolPermissionContext = {

@@ -3,11 +3,11 @@
  * a PreToolUse reply too large to read blocks the call, and a Stop hook that always blocks is
  * bounded. Marker files prove whether the command ran.
  */
-import { access, chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject } from './helpers';
+import { fileExists, mockEnv, runYoke, tempProject } from './helpers';
 
 let server: MockServer;
 beforeAll(async () => {
@@ -38,12 +38,6 @@ function bashTurn(command: string) {
   ]);
 }
 
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
-
 const lastToolResult = () => {
   const body = server.requests[1]?.body as { messages: { content: unknown }[] };
   return JSON.stringify(body.messages.at(-1)?.content);
@@ -67,7 +61,7 @@ describe('hook timeouts', () => {
       `settings ${settingsFile}: hooks.PreToolUse[0].hooks[0] ("${hook}"): timeout 3000000 is above the maximum of 600 s; using 600 s`,
     );
     expect(lastToolResult()).toContain('not with this hook');
-    expect(await exists(join(cwd, 'marker'))).toBe(false);
+    expect(await fileExists(join(cwd, 'marker'))).toBe(false);
   });
 });
 
@@ -90,7 +84,7 @@ printf '"}}'`,
     const result = lastToolResult();
     expect(result).toContain('"is_error":true');
     expect(result).toContain(`PreToolUse:Bash hook \\"${hook}\\" printed more than 1 MiB on stdout`);
-    expect(await exists(join(cwd, 'marker'))).toBe(false);
+    expect(await fileExists(join(cwd, 'marker'))).toBe(false);
   });
 });
 

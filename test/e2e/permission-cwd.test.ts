@@ -3,11 +3,11 @@
  * in the next call is judged where it will land, not where the turn started. In acceptEdits
  * mode that decides whether a write inside the project runs and whether one outside is refused.
  */
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject } from './helpers';
+import { fileExists, mockEnv, runYoke, tempProject } from './helpers';
 
 let server: MockServer;
 beforeAll(async () => {
@@ -25,12 +25,6 @@ async function nestedProject() {
   const home = await tempProject('yoke-home-');
   return { outer, cwd, env: mockEnv(server.url, home) };
 }
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
 
 const toolUse = (id: string, name: string, input: Record<string, unknown>) => ({
   reply: { content: [{ type: 'tool_use' as const, id, name, input }] },
@@ -69,7 +63,7 @@ describe('the working directory of each call (acceptEdits)', () => {
     expect(await readFile(join(cwd, 'inside.txt'), 'utf8')).toBe('x\n');
     expect(await readFile(join(cwd, 'sub', 'written.txt'), 'utf8')).toBe('relative');
     expect(resultFor('w3')).toContain('outside the project');
-    expect(await exists(join(outer, 'escaped.txt'))).toBe(false);
+    expect(await fileExists(join(outer, 'escaped.txt'))).toBe(false);
   });
 
   // Calibration: before, every call of a turn was judged against the cwd the turn started in.
@@ -103,7 +97,7 @@ describe('the working directory of each call (acceptEdits)', () => {
     expect(code).toBe(0);
     expect(stdout.match(/"type":"result"/g)).toHaveLength(2);
     expect(resultFor('w1')).toContain('outside the project');
-    expect(await exists(join(outer, 'marker'))).toBe(false);
-    expect(await exists(join(cwd, 'marker'))).toBe(false);
+    expect(await fileExists(join(outer, 'marker'))).toBe(false);
+    expect(await fileExists(join(cwd, 'marker'))).toBe(false);
   });
 });
