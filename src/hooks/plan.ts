@@ -6,7 +6,7 @@
 import { effectiveHookTimeout } from '../config/hook-timeout';
 import type { HooksSettings } from '../config/settings-schema';
 import { type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
-import { parseRuleValue } from '../permissions/rule-string';
+import { ruleTextProblem } from '../permissions/rule-problems';
 import { isInvalidMatcher, matchesTarget } from './matcher';
 import type { SdkHookMatcher } from './types';
 
@@ -82,13 +82,16 @@ export async function planHooks(
             key: `if-ignored:${event}`,
             message: `${event} hooks have no tool call to test an "if" condition against; "if" is ignored`,
           });
-        } else if (typeof condition !== 'string' || parseRuleValue(condition) === undefined) {
-          problems.push({
-            key: `if:${event}:${JSON.stringify(condition)}`,
-            message: `${event} hook "${handler.command}" has an invalid "if" condition ${JSON.stringify(condition)} (expected a permission rule like "Bash(git push:*)"); the hook is skipped`,
-          });
-          continue;
-        } else if (!(await conditionHolds(condition))) continue;
+        } else {
+          const problem = typeof condition === 'string' ? ruleTextProblem(condition) : 'it is not a string';
+          if (problem !== undefined) {
+            // Skipping the hook would drop its verdict (fail open); it runs as if unconditioned.
+            problems.push({
+              key: `if:${event}:${JSON.stringify(condition)}`,
+              message: `${event} hook "${handler.command}" has an "if" condition ${JSON.stringify(condition)} that cannot be read (${problem}; expected a permission rule like "Bash(git push:*)"); the hook runs on every ${event} until it is fixed`,
+            });
+          } else if (!(await conditionHolds(condition as string))) continue;
+        }
       }
       // Deduplicated only after the condition: a same command elsewhere without `if` must still run.
       const identity = JSON.stringify([handler.command, handler.args ?? null]);

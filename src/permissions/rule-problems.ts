@@ -111,25 +111,45 @@ function where(origin: RuleOrigin, behavior: RuleBehavior): string {
   return `settings ${origin.file ?? `(${origin.source})`}`;
 }
 
-export function readRule(text: string, behavior: RuleBehavior, origin: RuleOrigin): RuleReading {
+/**
+ * How a rule string reads: the parsed rule when it is well-formed (and not a built-in name in
+ * the wrong case), else why not and the tool it names, if that much can be read.
+ */
+function inspect(
+  text: string,
+): { ok: true; toolName: string; ruleContent?: string } | { ok: false; problem: string; toolName?: string } {
   const trimmed = text.trim();
   const parsed = parseRuleValue(trimmed);
-  let problem: string;
-  let toolName: string | undefined;
   if (parsed) {
     const right = correctCase(parsed.toolName);
-    if (right === undefined) {
-      const rule: PermissionRule = { toolName: parsed.toolName, behavior, source: origin.source };
-      if (parsed.ruleContent !== undefined) rule.ruleContent = parsed.ruleContent;
-      return { rule };
-    }
-    problem = `tool names are case-sensitive: "${parsed.toolName}" should be "${right}"`;
-    toolName = canonicalToolName(right);
-  } else {
-    const name = NAME.exec(trimmed)?.[0];
-    problem = shapeProblem(trimmed, name);
-    if (name !== undefined) toolName = canonicalToolName(correctCase(name) ?? name);
+    if (right === undefined) return { ok: true, ...parsed };
+    return {
+      ok: false,
+      problem: `tool names are case-sensitive: "${parsed.toolName}" should be "${right}"`,
+      toolName: canonicalToolName(right),
+    };
   }
+  const name = NAME.exec(trimmed)?.[0];
+  const problem = shapeProblem(trimmed, name);
+  return name === undefined
+    ? { ok: false, problem }
+    : { ok: false, problem, toolName: canonicalToolName(correctCase(name) ?? name) };
+}
+
+/** Why `text` cannot be read as a rule (malformed, or a built-in name in the wrong case). */
+export function ruleTextProblem(text: string): string | undefined {
+  const reading = inspect(text);
+  return reading.ok ? undefined : reading.problem;
+}
+
+export function readRule(text: string, behavior: RuleBehavior, origin: RuleOrigin): RuleReading {
+  const reading = inspect(text);
+  if (reading.ok) {
+    const rule: PermissionRule = { toolName: reading.toolName, behavior, source: origin.source };
+    if (reading.ruleContent !== undefined) rule.ruleContent = reading.ruleContent;
+    return { rule };
+  }
+  const { problem, toolName } = reading;
   const line = `${where(origin, behavior)}: ${behavior} rule ${JSON.stringify(text)} is malformed (${problem}); ${effect(behavior, toolName)}`;
   if (behavior === 'allow') return { problem: line };
   const malformed: MalformedRule = { text, problem };
