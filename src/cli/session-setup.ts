@@ -253,7 +253,7 @@ export async function createSessionEngine(
     thinking: thinkingConfig(options),
     includePartialMessages: options.includePartialMessages,
     apiKeySource: apiKeySource(selection, sessionEnv),
-    initExtras: { ...options.initExtras, warnings },
+    initExtras: { ...options.initExtras, warnings: [...(options.initExtras?.warnings ?? []), ...warnings] },
     env: sessionEnv,
     sessionId: session.sessionId,
     sessionDir: join(projectDir(sessionEnv, cwd), session.sessionId),

@@ -66,6 +66,29 @@ describe('the working directory of each call (acceptEdits)', () => {
     expect(await fileExists(join(outer, 'escaped.txt'))).toBe(false);
   });
 
+  it('gives calls of one response the cwd left by the calls before them', async () => {
+    const { cwd, env } = await nestedProject();
+    server.reset([
+      {
+        reply: {
+          content: [
+            { type: 'tool_use' as const, id: 'c1', name: 'Bash', input: { command: 'cd sub/deeper' } },
+            {
+              type: 'tool_use' as const,
+              id: 'w1',
+              name: 'Bash',
+              input: { command: 'echo x > ../../together.txt' },
+            },
+          ],
+        },
+      },
+      say('done'),
+    ]);
+    const { code } = await runYoke(['-p', 'go', '--permission-mode', 'acceptEdits'], { cwd, env });
+    expect(code).toBe(0);
+    expect(await readFile(join(cwd, 'together.txt'), 'utf8')).toBe('x\n');
+  });
+
   // Calibration: before, every call of a turn was judged against the cwd the turn started in.
   // The second prompt starts in sub/ (where the first left off); after `cd ..` the write of
   // `../marker` was judged as proj/marker (inside, allowed in acceptEdits) and landed next to
