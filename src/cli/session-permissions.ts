@@ -52,6 +52,7 @@ export function createPermissionSetup(input: {
   permissionRequestHook?: CreateCanUseToolOptions['permissionRequestHook'];
 }): PermissionSetup {
   const { options, cwd } = input;
+  const warnings: string[] = [];
   const permissionContext = buildPermissionContext({
     settingsSources: input.settingsSources,
     cliAllowed: options.allowedTools,
@@ -59,8 +60,8 @@ export function createPermissionSetup(input: {
     mode: requestedPermissionMode(options),
     additionalDirectories: options.addDirs,
     cwd,
+    onRuleProblem: (problem) => warnings.push(problem),
   });
-  const warnings: string[] = [];
   const requested = requestedPermissionMode(options);
   if (requested && requested !== permissionContext.mode) {
     warnings.push(`permission mode ${requested} is disabled by settings; using ${permissionContext.mode}`);

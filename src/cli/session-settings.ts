@@ -27,10 +27,13 @@ export async function loadSessionSettings(
     cliSettings: options.settings,
     settingSources: options.settingSources,
   });
-  const warnings = loaded.errors.map(
-    (e) =>
-      `settings: ${e.file}${e.keyPath ? ` (${e.keyPath})` : ''}: ${e.message} — this file's other keys still apply`,
-  );
+  const warnings = [
+    ...loaded.errors.map(
+      (e) =>
+        `settings: ${e.file}${e.keyPath ? ` (${e.keyPath})` : ''}: ${e.message} — this file's other keys still apply`,
+    ),
+    ...loaded.warnings,
+  ];
   const merged = loaded.merged;
   const sessionEnv: Env = { ...env, ...(merged.env ?? {}) };
   const allowedHosts = merged.webFetch?.allowedHosts;

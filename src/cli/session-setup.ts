@@ -118,12 +118,14 @@ function permissionRequestHook(hooks: HookRunner) {
     input: Record<string, unknown>;
     suggestions: readonly string[];
     signal: AbortSignal;
+    cwd?: string;
   }) => {
     const result = await runHooks(
       'PermissionRequest',
       { tool_name: request.toolName, tool_input: request.input, permission_suggestions: request.suggestions },
       request.toolName,
       request.signal,
+      request.cwd === undefined ? {} : { cwd: request.cwd },
     );
     return permissionRequestDecision(result);
   };
@@ -217,6 +219,8 @@ export async function createSessionEngine(
   });
   const selected = selectSessionTools(permissions.permissionContext, options.tools, options.extraTools);
   tools = selected.tools;
+  // Said on stderr by the caller and in every `system/init`, so an SDK host sees them too.
+  const warnings = [...settings.warnings, ...session.warnings, ...permissions.warnings, ...selected.warnings];
 
   engine = new QueryEngine({
     cwd,
@@ -242,13 +246,14 @@ export async function createSessionEngine(
       ? undefined
       : { projectRoot: cwd, env: sessionEnv, alreadyLoaded: memory.map((file) => file.path) },
     maxTurns: options.maxTurns,
+    stopHookBlockCap: merged.stopHookBlockCap,
     maxBudgetUsd: options.maxBudgetUsd,
     taskBudget: options.taskBudget === undefined ? undefined : { total: options.taskBudget },
     jsonSchema: options.jsonSchema,
     thinking: thinkingConfig(options),
     includePartialMessages: options.includePartialMessages,
     apiKeySource: apiKeySource(selection, sessionEnv),
-    initExtras: options.initExtras,
+    initExtras: { ...options.initExtras, warnings: [...(options.initExtras?.warnings ?? []), ...warnings] },
     env: sessionEnv,
     sessionId: session.sessionId,
     sessionDir: join(projectDir(sessionEnv, cwd), session.sessionId),
@@ -267,6 +272,6 @@ export async function createSessionEngine(
     selection,
     tools,
     permissionContext: permissions.permissionContext,
-    warnings: [...settings.warnings, ...session.warnings, ...permissions.warnings, ...selected.warnings],
+    warnings,
   };
 }

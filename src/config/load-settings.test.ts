@@ -42,7 +42,7 @@ const files = () => ({
 describe('loadSettings precedence', () => {
   it('loads nothing and reports nothing when no file exists', async () => {
     const loaded = await loadSettings({ cwd, env });
-    expect(loaded).toEqual({ merged: {}, sources: [], errors: [], rules: [] });
+    expect(loaded).toEqual({ merged: {}, sources: [], errors: [], warnings: [], rules: [] });
   });
 
   it('ranks the Yoke file above the Claude file at the same level', async () => {

@@ -32,6 +32,8 @@ export type LoadedSettings = {
   sources: SettingsSource[];
   /** One entry per bad file; loading went on without the bad parts. */
   errors: SettingsError[];
+  /** Values that loaded in a corrected form, one line each naming the file. */
+  warnings: string[];
   /** Every permission rule tagged with its source, in the order of `sources`. */
   rules: SettingsRule[];
 };
@@ -59,10 +61,12 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
 
   const sources: SettingsSource[] = [];
   const errors: SettingsError[] = [];
+  const warnings: string[] = [];
   const results = await Promise.all(pending.map((p) => p.read));
   results.forEach((result, i) => {
     const { source, path } = pending[i] as Pending;
     if (result.error) errors.push(result.error);
+    warnings.push(...(result.warnings ?? []));
     if (!result.settings) return;
     sources.push(
       path === undefined
@@ -70,7 +74,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
         : { source, path, settings: result.settings },
     );
   });
-  return { merged: mergeSettings(sources), sources, errors, rules: collectRules(sources) };
+  return { merged: mergeSettings(sources), sources, errors, warnings, rules: collectRules(sources) };
 }
 
 /** Inline JSON when it looks like an object, otherwise a path; a named file must exist. */

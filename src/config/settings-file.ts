@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type * as z from '../lib/zod';
+import { hookTimeoutWarnings } from './hook-timeout';
 import { locateJsonError } from './json-error';
 import { type Settings, settingsSchema } from './settings-schema';
 
@@ -18,7 +19,12 @@ export type SettingsError = {
   message: string;
 };
 
-export type ParsedSettings = { settings?: Settings; error?: SettingsError };
+export type ParsedSettings = {
+  settings?: Settings;
+  error?: SettingsError;
+  /** Values that loaded in a corrected form (a hook timeout clamped), one line each. */
+  warnings?: string[];
+};
 
 /** Reads a settings file; a missing file is simply no settings, not an error. */
 export async function readSettingsFile(path: string): Promise<ParsedSettings> {
@@ -61,7 +67,9 @@ export function parseSettingsText(text: string, label: string): ParsedSettings {
       },
     };
   }
-  return validate(raw as Record<string, unknown>, label);
+  const parsed = validate(raw as Record<string, unknown>, label);
+  const warnings = hookTimeoutWarnings(raw, label);
+  return warnings.length > 0 ? { ...parsed, warnings } : parsed;
 }
 
 /** Caps the repair loop; a file with more broken keys than this is dropped whole. */

@@ -4,9 +4,16 @@
  */
 import * as z from '../lib/zod';
 import { PERMISSION_MODES } from '../permissions/types';
+import { effectiveHookTimeout } from './hook-timeout';
 
-/** Seconds, as in Claude Code's `timeout` field. */
-const timeoutSeconds = z.number().check(z.positive());
+/**
+ * Seconds, as in Claude Code's `timeout` field. Any value loads: it becomes the timeout Yoke
+ * applies (1–600 s), and `hookTimeoutWarnings` says when that differs from what was written.
+ */
+const timeoutSeconds = z.pipe(
+  z.unknown(),
+  z.transform((value) => effectiveHookTimeout(value).seconds),
+);
 
 /**
  * One hook handler. A bare string is the shorthand `{type:"command", command}`. Handler types
@@ -68,6 +75,8 @@ export const settingsSchema = z.looseObject({
   permissions: z.optional(permissionsSettingsSchema),
   hooks: z.optional(hooksSettingsSchema),
   disableAllHooks: z.optional(z.boolean()),
+  /** How many times one turn's Stop hooks may send the model back to work (default 8). */
+  stopHookBlockCap: z.optional(z.number().check(z.int(), z.positive())),
   allowManagedHooksOnly: z.optional(z.boolean()),
   // Values are strings in the types; numbers and booleans are common in hand-written files.
   env: z.optional(

@@ -10,8 +10,8 @@ import type { ToolNotification } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import type { NestedMemoryConfig } from './context/attachments';
 import type { ContextManagementConfig } from './context/pipeline';
+import type { InitExtras } from './init-message';
 import type { ContextPipeline, ReactiveCompact } from './query-types';
-import type { SDKSystemInitMessage } from './sdk-messages';
 import type { EnvironmentFacts } from './system-prompt';
 
 export type QueryEngineConfig = {
@@ -33,6 +33,8 @@ export type QueryEngineConfig = {
    */
   nestedMemory?: NestedMemoryConfig;
   maxTurns?: number;
+  /** Stop-hook blocks one turn honours before it ends anyway (settings `stopHookBlockCap`). */
+  stopHookBlockCap?: number;
   maxBudgetUsd?: number;
   taskBudget?: { total: number };
   jsonSchema?: Record<string, unknown>;
@@ -58,9 +60,7 @@ export type QueryEngineConfig = {
   contextManagement?: ContextManagementConfig;
   includePartialMessages?: boolean;
   /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */
-  initExtras?: Partial<
-    Pick<SDKSystemInitMessage, 'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins'>
-  >;
+  initExtras?: InitExtras;
   apiKeySource?: string;
   onNotification?: (notification: ToolNotification) => void;
   /** Fixed environment facts (tests); gathered from the machine when absent. */

@@ -246,6 +246,7 @@ export class QueryEngine {
           this.config.maxBudgetUsd !== undefined &&
           this.costTracker.total().costUsd >= this.config.maxBudgetUsd,
         querySource: 'main',
+        stopHookBlockCap: this.config.stopHookBlockCap,
       });
       while (true) {
         const next = await loop.next();

@@ -60,6 +60,8 @@ export type QueryState = {
   hasAttemptedReactiveCompact: boolean;
   maxOutputTokensOverride: number | undefined;
   stopHookActive: boolean;
+  /** Stop-hook blocks honoured in this turn, against `stopHookBlockCap`. */
+  stopHookBlocks: number;
   transition: Transition | undefined;
 };
 
@@ -105,6 +107,8 @@ export type QueryParams = {
   blockingLimitTokens?: number;
   /** Where the loop runs: the main thread, a subagent, a compaction. */
   querySource?: 'main' | 'agent' | 'compact' | 'side';
+  /** How many Stop-hook blocks one turn honours before it ends anyway (default 8). */
+  stopHookBlockCap?: number;
 };
 
 /**

@@ -200,6 +200,48 @@ describe('query: hooks', () => {
   });
 });
 
+describe('query: a Stop hook that always blocks', () => {
+  const alwaysBlocks = (inputs: boolean[]): HookRunner => ({
+    ...noopHooks,
+    stop: async ({ stopHookActive }) => {
+      inputs.push(stopHookActive);
+      return { blockingErrors: ['[./never-done.sh]: not done yet'] };
+    },
+  });
+
+  it('sends the model back at most stopHookBlockCap times, then ends the turn saying why', async () => {
+    const inputs: boolean[] = [];
+    const replies = Array.from({ length: 4 }, (_, i) => text(`Attempt ${i}.`));
+    const { events, terminal, provider } = await runQuery(replies, {
+      hooks: alwaysBlocks(inputs),
+      stopHookBlockCap: 3,
+    });
+    expect(requestsOf(provider)).toHaveLength(4);
+    expect(transitionsOf(events)).toEqual(['stop_hook_blocking', 'stop_hook_blocking', 'stop_hook_blocking']);
+    expect(inputs).toEqual([false, true, true, true]);
+    expect(terminal.reason).toBe('stop_hook_prevented');
+    expect(terminal.message).toBe(
+      'Stop hooks blocked the end of this turn 4 times in a row; the turn ends anyway ' +
+        '(at most 3 blocks per turn, settings key stopHookBlockCap). The last objection: [./never-done.sh]: not done yet',
+    );
+    const notice = terminal.messages.at(-1);
+    expect(notice).toMatchObject({ type: 'system', subtype: 'stop_hook_feedback', level: 'warning' });
+  });
+
+  it('counts blocks across tool calls in the same turn, and defaults to 8', async () => {
+    const inputs: boolean[] = [];
+    const replies = Array.from({ length: 9 }, (_, i) => [
+      callTool(`toolu_${i}`, { text: 'x' }),
+      text('Done.'),
+    ]).flat();
+    const { terminal, provider } = await runQuery(replies, { hooks: alwaysBlocks(inputs) });
+    expect(inputs).toHaveLength(9);
+    expect(requestsOf(provider)).toHaveLength(18);
+    expect(terminal.reason).toBe('stop_hook_prevented');
+    expect(terminal.message).toContain('9 times in a row');
+  });
+});
+
 describe('query: task budget', () => {
   const spend = (outputTokens: number, value: string) => ({
     content: [{ type: 'text' as const, text: value }],

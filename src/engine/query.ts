@@ -30,6 +30,7 @@ import type {
 import {
   apiErrorMessage,
   classifyModelError,
+  DEFAULT_STOP_HOOK_BLOCK_CAP,
   errorText,
   escalatedMaxTokens,
   fallbackNotice,
@@ -38,6 +39,7 @@ import {
   MAX_OUTPUT_TOKENS_RECOVERY_LIMIT,
   outputLimitContinuationMessage,
   outputLimitErrorText,
+  stopHookCapText,
   stopHookFeedbackMessage,
   TERMINAL_FOR_ERROR,
 } from './recovery';
@@ -71,6 +73,7 @@ class QueryLoop {
       hasAttemptedReactiveCompact: false,
       maxOutputTokensOverride: undefined,
       stopHookActive: false,
+      stopHookBlocks: 0,
       transition: undefined,
     };
   }
@@ -205,6 +208,15 @@ class QueryLoop {
       return this.end('stop_hook_prevented', outcome.preventContinuation.stopReason);
     }
     if (outcome.blockingErrors.length > 0) {
+      // Every block of the turn counts, tool calls in between or not: a hook that objects to
+      // everything must not keep the model (and the bill) going until the turn limit.
+      const cap = params.stopHookBlockCap ?? DEFAULT_STOP_HOOK_BLOCK_CAP;
+      if (state.stopHookBlocks >= cap) {
+        const text = stopHookCapText(cap, outcome.blockingErrors);
+        yield* this.append(createSystemMessage('stop_hook_feedback', text, { level: 'warning' }));
+        return this.end('stop_hook_prevented', text);
+      }
+      state.stopHookBlocks++;
       yield* this.append(stopHookFeedbackMessage(outcome.blockingErrors));
       state.stopHookActive = true;
       yield* this.proceed({ reason: 'stop_hook_blocking' });

@@ -50,6 +50,21 @@ export function interruptMessage(forToolUse: boolean): UserMessage {
   return createUserMessage(forToolUse ? INTERRUPT_MESSAGE_FOR_TOOL_USE : INTERRUPT_MESSAGE, { isMeta: true });
 }
 
+/**
+ * How many times in one turn Stop hooks may send the model back to work (settings
+ * `stopHookBlockCap`); the block after that ends the turn. A hook that blocks whatever happens
+ * would otherwise loop, and spend, until the turn limit.
+ */
+export const DEFAULT_STOP_HOOK_BLOCK_CAP = 8;
+
+/** Why the turn ended although a Stop hook still objected: the cap and the hook's last words. */
+export function stopHookCapText(cap: number, errors: readonly string[]): string {
+  return (
+    `Stop hooks blocked the end of this turn ${cap + 1} times in a row; the turn ends anyway ` +
+    `(at most ${cap} blocks per turn, settings key stopHookBlockCap). The last objection: ${errors.join(' ')}`
+  );
+}
+
 /** The meta message that hands stop-hook objections back to the model. */
 export function stopHookFeedbackMessage(errors: readonly string[]): UserMessage {
   return createUserMessage(`A stop hook objected to ending the turn:\n${errors.join('\n')}`, {

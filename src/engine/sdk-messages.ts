@@ -43,6 +43,11 @@ export type SDKSystemInitMessage = Envelope & {
   capabilities: string[];
   /** Directories outside cwd the session may use (`--add-dir`). */
   additional_directories: string[];
+  /**
+   * Yoke's own: problems with the settings and options this session runs with (a malformed
+   * rule, a clamped hook timeout, …), one line each, as also printed on stderr. Absent when none.
+   */
+  warnings?: string[];
 };
 
 export type SDKAssistantMessage = Envelope & {

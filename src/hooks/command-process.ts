@@ -9,6 +9,8 @@ export type CommandRun = {
   exitCode: number | null;
   stdout: string;
   stderr: string;
+  /** The hook printed more than `MAX_HOOK_OUTPUT` on stdout: what was kept is cut off. */
+  stdoutTruncated: boolean;
   timedOut: boolean;
   aborted: boolean;
   /** The process could not be started at all (e.g. the exec-form program does not exist). */
@@ -25,8 +27,8 @@ export type CommandSpec = {
   signal: AbortSignal;
 };
 
-/** Caps what is kept of each stream; a runaway hook must not exhaust memory. */
-const MAX_OUTPUT = 1024 * 1024;
+/** Caps what is kept of each stream (characters); a runaway hook must not exhaust memory. */
+export const MAX_HOOK_OUTPUT = 1024 * 1024;
 /** After SIGTERM, how long the group gets before SIGKILL. */
 const KILL_GRACE_MS = 1000;
 /** After the hook exits, how long to wait for pipes a background grandchild may still hold. */
@@ -34,7 +36,14 @@ const PIPE_GRACE_MS = 250;
 
 export function runCommand(spec: CommandSpec): Promise<CommandRun> {
   return new Promise((resolve) => {
-    const result: CommandRun = { exitCode: null, stdout: '', stderr: '', timedOut: false, aborted: false };
+    const result: CommandRun = {
+      exitCode: null,
+      stdout: '',
+      stderr: '',
+      stdoutTruncated: false,
+      timedOut: false,
+      aborted: false,
+    };
     if (spec.signal.aborted) {
       resolve({ ...result, aborted: true });
       return;
@@ -66,12 +75,13 @@ export function runCommand(spec: CommandSpec): Promise<CommandRun> {
     spec.signal.addEventListener('abort', onAbort, { once: true });
 
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (result.stdout.length < MAX_OUTPUT)
-        result.stdout += chunk.slice(0, MAX_OUTPUT - result.stdout.length);
+      const room = MAX_HOOK_OUTPUT - result.stdout.length;
+      if (chunk.length > room) result.stdoutTruncated = true;
+      if (room > 0) result.stdout += chunk.slice(0, room);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      if (result.stderr.length < MAX_OUTPUT)
-        result.stderr += chunk.slice(0, MAX_OUTPUT - result.stderr.length);
+      if (result.stderr.length < MAX_HOOK_OUTPUT)
+        result.stderr += chunk.slice(0, MAX_HOOK_OUTPUT - result.stderr.length);
     });
     child.on('error', (error) => {
       result.spawnError = error.message;

@@ -90,8 +90,10 @@ describe('the "if" condition of a hook handler', () => {
     expect(await ran(() => runner.preToolUse(bashCall('git push'), never()))).toEqual(['shared']);
   });
 
-  it('skips a handler with an unparsable condition and warns once', async () => {
+  // Skipping such a hook used to drop its verdict: a guard with a typo in its condition never ran.
+  it('runs a handler whose condition cannot be read on every call, and warns once', async () => {
     const broken = await recorder('broken');
+    const cased = await recorder('cased');
     const fine = await recorder('fine');
     const runner = bed.runner({
       PreToolUse: [
@@ -99,17 +101,26 @@ describe('the "if" condition of a hook handler', () => {
           matcher: 'Bash',
           hooks: [
             { type: 'command', command: broken, if: 'Bash(git push' },
+            { type: 'command', command: cased, if: 'bash(git push:*)' },
             { type: 'command', command: fine },
           ],
         },
       ],
     });
-    expect(await ran(() => runner.preToolUse(bashCall('git push'), never()))).toEqual(['fine']);
-    expect(await ran(() => runner.preToolUse(bashCall('ls'), never()))).toEqual(['fine']);
+    expect(await ran(() => runner.preToolUse(bashCall('git push'), never()))).toEqual([
+      'broken',
+      'cased',
+      'fine',
+    ]);
+    expect(await ran(() => runner.preToolUse(bashCall('ls'), never()))).toEqual(['broken', 'cased', 'fine']);
     expect(bed.messages).toEqual([
       {
         level: 'warning',
-        text: `PreToolUse hook "${broken}" has an invalid "if" condition "Bash(git push" (expected a permission rule like "Bash(git push:*)"); the hook is skipped`,
+        text: `PreToolUse hook "${broken}" has an "if" condition "Bash(git push" that cannot be read (the closing ")" is missing; expected a permission rule like "Bash(git push:*)"); the hook runs on every PreToolUse until it is fixed`,
+      },
+      {
+        level: 'warning',
+        text: `PreToolUse hook "${cased}" has an "if" condition "bash(git push:*)" that cannot be read (tool names are case-sensitive: "bash" should be "Bash"; expected a permission rule like "Bash(git push:*)"); the hook runs on every PreToolUse until it is fixed`,
       },
     ]);
   });

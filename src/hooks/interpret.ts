@@ -2,9 +2,16 @@
  * Turns what one hook produced — a command's exit code and output, or an SDK callback's return
  * value — into a verdict, following compat-surface §2.5–2.6. Every failure becomes a readable
  * message naming the hook; none is a silent pass.
+ *
+ * A hook that answered with something that cannot be read — a reply over the output cap, JSON
+ * that does not parse or does not fit the hook output schema — may have been saying "deny". On
+ * the events whose verdict can stop something (a tool call, a permission, a prompt) such a reply
+ * blocks, with a message naming the hook, instead of letting the action through. A hook that
+ * gave no answer at all (timeout, crash, exit code 1) stays a non-blocking error, as in Claude
+ * Code; `onFailure: "block"` makes those block too.
  */
 import * as z from '../lib/zod';
-import type { CommandRun } from './command-process';
+import { type CommandRun, MAX_HOOK_OUTPUT } from './command-process';
 import type { HookJSONOutput } from './types';
 
 export type HookVerdict = {
@@ -36,6 +43,21 @@ const hookOutputSchema = z.looseObject({
 
 /** Events where `onFailure: block` has no effect (compat-surface §2.6). */
 const NO_BLOCK_ON_FAILURE = new Set(['Stop', 'SubagentStop', 'TaskCompleted', 'TeammateIdle']);
+
+/** Events whose verdict can stop an action, so an unreadable reply stops it (fail closed). */
+const FAIL_CLOSED_EVENTS: ReadonlySet<string> = new Set([
+  'PreToolUse',
+  'PermissionRequest',
+  'UserPromptSubmit',
+]);
+
+/** A reply the hook gave but Yoke cannot read: blocking where a verdict could block. */
+function unreadable(event: string, hookName: string, text: string): HookVerdict {
+  if (FAIL_CLOSED_EVENTS.has(event)) {
+    return { hookName, blockingError: `${text}; blocked until the hook replies with readable output` };
+  }
+  return { hookName, error: `${text}; output ignored` };
+}
 
 export function interpretCommandRun(
   event: string,
@@ -78,6 +100,13 @@ function commandVerdict(
     const how = run.exitCode === null ? 'was killed' : `failed with exit code ${run.exitCode}`;
     return { hookName, error: `${who} ${how}${line ? `: ${line}` : ''}` };
   }
+  if (run.stdoutTruncated) {
+    return unreadable(
+      event,
+      hookName,
+      `${who} printed more than ${MAX_HOOK_OUTPUT / 1024 / 1024} MiB on stdout, too much to read its verdict`,
+    );
+  }
   const stdout = run.stdout.trim();
   if (stdout === '') return { hookName };
   if (!stdout.startsWith('{')) return { hookName, plainStdout: stdout, debug: `${who} printed: ${stdout}` };
@@ -85,7 +114,7 @@ function commandVerdict(
   try {
     parsed = JSON.parse(stdout);
   } catch (error) {
-    return { hookName, error: `${who} printed invalid JSON (${(error as Error).message}); output ignored` };
+    return unreadable(event, hookName, `${who} printed invalid JSON (${(error as Error).message})`);
   }
   return interpretJson(event, label, hookName, parsed);
 }
@@ -97,10 +126,7 @@ export function interpretJson(event: string, label: string, hookName: string, va
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    return {
-      hookName,
-      error: `${who} returned an invalid hook output (${where}${issue?.message}); output ignored`,
-    };
+    return unreadable(event, hookName, `${who} returned an invalid hook output (${where}${issue?.message})`);
   }
   const json = parsed.data as HookJSONOutput;
   // A background (async) answer carries no decision for this call.

@@ -3,7 +3,7 @@ import type { HookRunResult } from './combine';
 import { permissionRequestDecision } from './permission-request';
 
 const result = (...outputs: Record<string, unknown>[]) =>
-  ({ hookSpecificOutputs: outputs }) as unknown as HookRunResult;
+  ({ hookSpecificOutputs: outputs, blockingErrors: [] }) as unknown as HookRunResult;
 
 describe('permissionRequestDecision', () => {
   it('has no opinion without a decision', () => {
@@ -26,5 +26,16 @@ describe('permissionRequestDecision', () => {
         ),
       ),
     ).toMatchObject({ behavior: 'deny', message: 'not here', interrupt: true });
+  });
+
+  it('denies on a blocking answer, even beside an allow', () => {
+    const blocked = {
+      ...result({ decision: { behavior: 'allow' } }),
+      blockingErrors: ['[./check.sh]: no'],
+    } as HookRunResult;
+    expect(permissionRequestDecision(blocked)).toMatchObject({
+      behavior: 'deny',
+      message: 'PermissionRequest hook error: [./check.sh]: no',
+    });
   });
 });

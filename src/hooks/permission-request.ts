@@ -1,7 +1,8 @@
 /**
  * `PermissionRequest` hooks answer a permission prompt before anyone is asked (compat-surface
  * §2.4): `hookSpecificOutput.decision` is `{behavior:'allow', updatedInput?}` or
- * `{behavior:'deny', message?, interrupt?}`. A deny from any hook wins over an allow.
+ * `{behavior:'deny', message?, interrupt?}`. A deny from any hook wins over an allow, and a
+ * blocking answer (exit 2, or a reply that could not be read) is a deny as well.
  */
 import type { PermissionDecision } from '../permissions/types';
 import type { HookRunResult } from './combine';
@@ -30,6 +31,13 @@ function decisionOf(output: Record<string, unknown>): PermissionDecision | undef
 }
 
 export function permissionRequestDecision(result: HookRunResult): PermissionDecision | undefined {
+  if (result.blockingErrors.length > 0) {
+    return {
+      behavior: 'deny',
+      message: `PermissionRequest hook error: ${result.blockingErrors.join('\n')}`,
+      decisionReason: { type: 'hook', hookName: 'PermissionRequest' },
+    };
+  }
   const decisions = result.hookSpecificOutputs.map(decisionOf).filter((d) => d !== undefined);
   return decisions.find((d) => d.behavior === 'deny') ?? decisions[0];
 }

@@ -3,14 +3,12 @@
  * whose matcher selects the target and, on tool events, whose `if` rule matches the call.
  * Identical commands from several settings files run once.
  */
+import { effectiveHookTimeout } from '../config/hook-timeout';
 import type { HooksSettings } from '../config/settings-schema';
 import { type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
-import { parseRuleValue } from '../permissions/rule-string';
+import { ruleTextProblem } from '../permissions/rule-problems';
 import { isInvalidMatcher, matchesTarget } from './matcher';
 import type { SdkHookMatcher } from './types';
-
-/** Seconds; the issue sets 60 s for every hook kind (Claude Code's docs say 600 s for commands). */
-export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
 
 export type PlannedHook =
   | {
@@ -84,13 +82,16 @@ export async function planHooks(
             key: `if-ignored:${event}`,
             message: `${event} hooks have no tool call to test an "if" condition against; "if" is ignored`,
           });
-        } else if (typeof condition !== 'string' || parseRuleValue(condition) === undefined) {
-          problems.push({
-            key: `if:${event}:${JSON.stringify(condition)}`,
-            message: `${event} hook "${handler.command}" has an invalid "if" condition ${JSON.stringify(condition)} (expected a permission rule like "Bash(git push:*)"); the hook is skipped`,
-          });
-          continue;
-        } else if (!(await conditionHolds(condition))) continue;
+        } else {
+          const problem = typeof condition === 'string' ? ruleTextProblem(condition) : 'it is not a string';
+          if (problem !== undefined) {
+            // Skipping the hook would drop its verdict (fail open); it runs as if unconditioned.
+            problems.push({
+              key: `if:${event}:${JSON.stringify(condition)}`,
+              message: `${event} hook "${handler.command}" has an "if" condition ${JSON.stringify(condition)} that cannot be read (${problem}; expected a permission rule like "Bash(git push:*)"); the hook runs on every ${event} until it is fixed`,
+            });
+          } else if (!(await conditionHolds(condition as string))) continue;
+        }
       }
       // Deduplicated only after the condition: a same command elsewhere without `if` must still run.
       const identity = JSON.stringify([handler.command, handler.args ?? null]);
@@ -101,7 +102,8 @@ export async function planHooks(
         kind: 'command',
         name,
         command: handler.command,
-        timeoutSeconds: handler.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
+        // Settings arrive normalized; this also holds for any other way a handler is built.
+        timeoutSeconds: effectiveHookTimeout(handler.timeout).seconds,
       };
       if (handler.args) planned.args = handler.args;
       if (handler.onFailure) planned.onFailure = handler.onFailure;
@@ -116,7 +118,7 @@ export async function planHooks(
         kind: 'callback',
         name: `callback ${callbackId}`,
         callbackId,
-        timeoutSeconds: matcher.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
+        timeoutSeconds: effectiveHookTimeout(matcher.timeout).seconds,
       });
     }
   }

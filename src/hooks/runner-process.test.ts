@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { permissionRequestDecision } from './permission-request';
 import { commandGroup, createHookTestBed, type HookTestBed, never, toolInput } from './runner-test-support';
 
 let bed: HookTestBed;
@@ -52,6 +53,21 @@ describe('command hook processes', () => {
     ]);
     const childPid = Number((await readFile(pidFile, 'utf8')).trim());
     expect(await waitUntilGone(childPid, 5_000)).toBe(true);
+  });
+
+  // Calibration: before timeouts were bounded, 3000000 s overflowed node's 32-bit timer into a
+  // 1 ms timeout (and 0.0001 s was 0.1 ms): the hook was killed and the call went ahead unchecked.
+  it.each([3_000_000, 0.0001])('waits for the verdict of a hook whose timeout is %s s', async (timeout) => {
+    const hook = await bed.script('deny.sh', 'cat > /dev/null; sleep 0.2; echo "not today" >&2; exit 2');
+    const runner = bed.runner({
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook, timeout }] }],
+    });
+    const outcome = await runner.preToolUse(toolInput(), never());
+    expect(outcome.permissionDecision).toMatchObject({
+      behavior: 'deny',
+      message: `PreToolUse:Bash hook error: [${hook}]: not today`,
+    });
+    expect(bed.messages).toEqual([]);
   });
 
   it('kills a running hook when the call is interrupted, without an error', async () => {
@@ -172,5 +188,57 @@ describe('command hook processes', () => {
     });
     await runner.stop({ stopHookActive: false, lastAssistantText: '' }, never());
     expect((await readFile(out, 'utf8')).trim()).toBe('a b $HOME');
+  });
+});
+
+describe('replies over the output cap', () => {
+  /** A hook whose JSON reply for `event` carries a 2 MiB reason: past the 1 MiB cap. */
+  const oversized = (event: string, specific: string) =>
+    bed.script(
+      'big.sh',
+      `cat > /dev/null\nprintf '{"hookSpecificOutput":{"hookEventName":"${event}",${specific}"'\n` +
+        `head -c 2097152 /dev/zero | tr '\\0' x\nprintf '"}}'`,
+    );
+
+  // Calibration: before, the cut-off JSON failed to parse, was reported as a warning and the
+  // call went ahead: this hook's "deny" was lost and the outcome was {}.
+  it('blocks a PreToolUse call and names the hook', async () => {
+    const hook = await oversized('PreToolUse', '"permissionDecision":"deny","permissionDecisionReason":');
+    const outcome = await bed
+      .runner({ PreToolUse: [commandGroup('Bash', [hook])] })
+      .preToolUse(toolInput(), never());
+    expect(outcome.permissionDecision).toMatchObject({
+      behavior: 'deny',
+      message: `PreToolUse:Bash hook error: [${hook}]: PreToolUse:Bash hook "${hook}" printed more than 1 MiB on stdout, too much to read its verdict; blocked until the hook replies with readable output`,
+    });
+  });
+
+  it('denies a permission request instead of going on to ask', async () => {
+    const hook = await oversized('PermissionRequest', '"decision":{"behavior":"allow"},"reason":');
+    const runner = bed.runner({ PermissionRequest: [commandGroup('Write', [hook])] });
+    const result = await runner.runHooks(
+      'PermissionRequest',
+      { tool_name: 'Write', tool_input: { file_path: 'x' } },
+      'Write',
+      never(),
+    );
+    expect(permissionRequestDecision(result)).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining(`"${hook}" printed more than 1 MiB on stdout`),
+    });
+  });
+
+  it('blocks a prompt', async () => {
+    const hook = await oversized('UserPromptSubmit', '"additionalContext":');
+    const runner = bed.runner({ UserPromptSubmit: [commandGroup(undefined, [hook])] });
+    const outcome = await runner.userPromptSubmit({ prompt: 'hi' }, never());
+    expect(outcome.blocked?.reason).toContain('printed more than 1 MiB on stdout');
+  });
+
+  it('is only a warning where the hook could not have blocked anything', async () => {
+    const hook = await oversized('PostToolUse', '"additionalContext":');
+    const runner = bed.runner({ PostToolUse: [commandGroup('Bash', [hook])] });
+    expect(await runner.postToolUse({ ...toolInput(), toolResponse: 'ok' }, never())).toEqual({});
+    expect(bed.messages[0]?.text).toMatch(/printed more than 1 MiB on stdout.*; output ignored$/);
   });
 });

@@ -1,3 +1,5 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandGroup, createHookTestBed, type HookTestBed, never, toolInput } from './runner-test-support';
 
@@ -95,20 +97,40 @@ describe('PreToolUse command hooks', () => {
     ]);
   });
 
-  it('ignores plain stdout and reports invalid JSON naming the command', async () => {
+  it('ignores plain stdout; invalid JSON from a PreToolUse hook blocks the call, naming the command', async () => {
     const plain = await bed.script('plain.sh', 'echo "all good, nothing to see"');
     const broken = await bed.script('broken.sh', 'echo "{not json"');
     const runner = bed.runner({ PreToolUse: [commandGroup('Bash', [plain, broken])] });
-    expect(await runner.preToolUse(toolInput(), never())).toEqual({});
+    const outcome = await runner.preToolUse(toolInput(), never());
+    expect(outcome.permissionDecision?.behavior).toBe('deny');
+    expect(outcome.permissionDecision).toMatchObject({
+      message: expect.stringMatching(
+        new RegExp(
+          `PreToolUse:Bash hook "${broken}" printed invalid JSON .*; blocked until the hook replies`,
+        ),
+      ),
+    });
     expect(bed.messages.find((m) => m.level === 'debug')?.text).toContain('all good');
-    const warning = bed.messages.find((m) => m.level === 'warning');
-    expect(warning?.text).toMatch(new RegExp(`PreToolUse:Bash hook "${broken}" printed invalid JSON`));
+  });
+
+  it('reports invalid JSON from a hook that cannot block anything, and goes on', async () => {
+    const broken = await bed.script('broken.sh', 'echo "{not json"');
+    const runner = bed.runner({ PostToolUse: [commandGroup('Bash', [broken])] });
+    expect(await runner.postToolUse({ ...toolInput(), toolResponse: 'ok' }, never())).toEqual({});
+    expect(bed.messages[0]?.text).toMatch(
+      new RegExp(`PostToolUse:Bash hook "${broken}" printed invalid JSON .*; output ignored`),
+    );
   });
 
   it('rejects JSON of the wrong shape with a clear message', async () => {
     const hook = await bed.script('shape.sh', json({ continue: 'no' }));
-    await bed.runner({ PreToolUse: [commandGroup('Bash', [hook])] }).preToolUse(toolInput(), never());
-    expect(bed.messages[0]?.text).toMatch(/returned an invalid hook output \(continue: .*boolean/);
+    const outcome = await bed
+      .runner({ PreToolUse: [commandGroup('Bash', [hook])] })
+      .preToolUse(toolInput(), never());
+    expect(outcome.permissionDecision).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringMatching(/returned an invalid hook output \(continue: .*boolean/),
+    });
   });
 
   it('combines parallel verdicts: deny beats ask beats allow', async () => {
@@ -163,6 +185,27 @@ describe('PreToolUse command hooks', () => {
     expect(
       (await runner.postToolUseFailure({ ...toolInput(), error: 'bad' }, never())).blockingErrors,
     ).toHaveLength(1);
+  });
+
+  it("gives the hook the call's own cwd and checks `if` paths against it", async () => {
+    const sub = join(bed.dir, 'sub');
+    await mkdir(sub);
+    const hook = await bed.script(
+      'record.sh',
+      `cat > ${bed.dir}/input.json\necho "no writes to sub/notes" >&2\nexit 2`,
+    );
+    const runner = bed.runner({
+      PreToolUse: [
+        { matcher: 'Write', hooks: [{ type: 'command', command: hook, if: 'Write(/sub/notes.txt)' }] },
+      ],
+    });
+    const write = { toolName: 'Write', toolInput: { file_path: 'notes.txt' }, toolUseId: 'toolu_w' };
+    // From the session cwd (the project root) notes.txt is not sub/notes.txt: the hook does not run.
+    expect(await runner.preToolUse(write, never())).toEqual({});
+    const outcome = await runner.preToolUse({ ...write, cwd: sub }, never());
+    expect(outcome.permissionDecision?.behavior).toBe('deny');
+    const input = JSON.parse(await readFile(join(bed.dir, 'input.json'), 'utf8'));
+    expect(input.cwd).toBe(sub);
   });
 });
 

@@ -17,6 +17,7 @@ import type {
   PreToolUseOutcome,
   SdkHookMatcher,
   StopOutcome,
+  ToolHookInput,
   UserPromptSubmitOutcome,
 } from './types';
 
@@ -41,7 +42,12 @@ export type HookRunnerOptions = {
   onMessage?: (text: string, level: HookMessageLevel) => void;
 };
 
-export type RunHooksExtra = { toolUseId?: string; env?: Record<string, string> };
+export type RunHooksExtra = {
+  toolUseId?: string;
+  env?: Record<string, string>;
+  /** The tool call's own working directory: the hook's `cwd` and the root of `if` paths. */
+  cwd?: string;
+};
 
 export type YokeHookRunner = HookRunner & {
   /** Runs one event's hooks and returns the combined result, for events with richer outputs. */
@@ -68,8 +74,9 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     signal: AbortSignal,
     extra: RunHooksExtra = {},
   ): Promise<HookRunResult> {
-    const { permission_mode, ...base } = options.base();
-    const projectDir = options.projectDir ?? base.cwd;
+    const { permission_mode, ...session } = options.base();
+    const base = extra.cwd === undefined ? session : { ...session, cwd: extra.cwd };
+    const projectDir = options.projectDir ?? session.cwd;
     const { hooks, problems } = await planHooks(
       event,
       matchTarget,
@@ -116,23 +123,25 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     return result;
   }
 
-  const toolPayload = (input: {
-    toolName: string;
-    toolInput: Record<string, unknown>;
-    toolUseId: string;
-  }) => ({
+  const toolPayload = (input: ToolHookInput) => ({
     tool_name: input.toolName,
     tool_input: input.toolInput,
     tool_use_id: input.toolUseId,
   });
+  const toolExtra = (input: ToolHookInput): RunHooksExtra =>
+    input.cwd === undefined ? { toolUseId: input.toolUseId } : { toolUseId: input.toolUseId, cwd: input.cwd };
 
   return {
     runHooks,
 
     async preToolUse(input, signal) {
-      const result = await runHooks('PreToolUse', toolPayload(input), input.toolName, signal, {
-        toolUseId: input.toolUseId,
-      });
+      const result = await runHooks(
+        'PreToolUse',
+        toolPayload(input),
+        input.toolName,
+        signal,
+        toolExtra(input),
+      );
       const outcome: PreToolUseOutcome = postLike(result);
       const decision = toPermissionDecision(result, `PreToolUse:${input.toolName}`);
       if (decision) outcome.permissionDecision = decision;
@@ -142,17 +151,13 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
 
     async postToolUse(input, signal) {
       const payload = { ...toolPayload(input), tool_response: input.toolResponse };
-      const result = await runHooks('PostToolUse', payload, input.toolName, signal, {
-        toolUseId: input.toolUseId,
-      });
+      const result = await runHooks('PostToolUse', payload, input.toolName, signal, toolExtra(input));
       return withBlocking(postLike(result), result);
     },
 
     async postToolUseFailure(input, signal) {
       const payload = { ...toolPayload(input), error: input.error };
-      const result = await runHooks('PostToolUseFailure', payload, input.toolName, signal, {
-        toolUseId: input.toolUseId,
-      });
+      const result = await runHooks('PostToolUseFailure', payload, input.toolName, signal, toolExtra(input));
       return withBlocking(postLike(result), result);
     },
 

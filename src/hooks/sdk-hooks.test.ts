@@ -74,12 +74,13 @@ describe('SDK callback hooks', () => {
         return new Promise(() => {});
       },
     });
+    // A fraction of a second is rounded up: no timeout is shorter than 1 s.
     const runner = sdkRunner([{ event: 'Stop', callbackIds: ['hook_0'], timeout: 0.2 }], host);
     const outcome = await runner.stop({ stopHookActive: false, lastAssistantText: '' }, never());
     expect(outcome).toEqual({ blockingErrors: [] });
     expect(seen?.aborted).toBe(true);
     expect(bed.messages[0]?.text).toBe(
-      'Stop hook "callback hook_0" timed out after 0.2s; continuing without its verdict',
+      'Stop hook "callback hook_0" timed out after 1s; continuing without its verdict',
     );
   });
 

@@ -90,6 +90,8 @@ export type ToolHookInput = {
   toolName: string;
   toolInput: Record<string, unknown>;
   toolUseId: string;
+  /** The directory the call runs in, when it differs from the session's (an earlier `cd`). */
+  cwd?: string;
 };
 
 export interface HookRunner {

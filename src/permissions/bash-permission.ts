@@ -15,6 +15,7 @@ import {
   emptyEvaluation,
 } from './evaluation';
 import { isInsideAny, pathMatchesRule } from './path-rules';
+import { ANY_TOOL } from './rule-problems';
 import {
   allUnits,
   analyzeShellCommand,
@@ -198,6 +199,20 @@ const touchesOnlyKnown = (paths: readonly TouchedPath[]) => paths.every((p) => p
 export async function evaluateBash(command: string, env: EvaluationEnv): Promise<Evaluation> {
   const evaluator = new BashEvaluator(env);
   const result = evaluator.result;
+  // A rule on the whole tool covers every command, whether or not it parses into units.
+  const wholeTool = (behavior: PermissionRule['behavior']) =>
+    byPrecedence(env.rules).find(
+      (r) =>
+        (r.toolName === 'Bash' || r.toolName === ANY_TOOL) &&
+        r.behavior === behavior &&
+        r.ruleContent === undefined,
+    );
+  const deniedTool = wholeTool('deny');
+  if (deniedTool)
+    return {
+      ...result,
+      denied: { rule: deniedTool, message: `Denied by rule ${describeRule(deniedTool)}.` },
+    };
   const analysis = await analyzeShellCommand(command, { cwd: env.roots.cwd, home: env.roots.home });
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
@@ -221,7 +236,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     byPrecedence(env.rules).find(
       (r) => r.toolName === 'Bash' && r.behavior === behavior && r.ruleContent?.trim() === trimmed,
     );
-  const askRule = whole('ask') ?? (await evaluator.findAsk(analysis.units));
+  const askRule = wholeTool('ask') ?? whole('ask') ?? (await evaluator.findAsk(analysis.units));
   if (askRule) {
     result.askRule = askRule;
     result.hardReasons.push('ask rule');

@@ -164,3 +164,44 @@ describe('always allow', () => {
     ]);
   });
 });
+
+describe("createCanUseTool: the call's own working directory", () => {
+  // The session's cwd is where the last turn ended (sub/); in this turn an earlier call ran
+  // `cd ..`, so the next call runs in the project root. `../x` from there is outside.
+  const sessionInSub = (mode: ToolPermissionContext['mode']) =>
+    createCanUseTool({
+      getContext: () => ({ mode, rules: [], additionalDirectories: [] }),
+      tools: CORPUS_TOOLS,
+      projectRoot: PROJECT,
+      home: HOME,
+      cwd: `${PROJECT}/sub`,
+    });
+  const write = (file_path: string, cwd?: string): CanUseToolRequest => ({
+    toolName: 'Write',
+    input: { file_path, content: 'x' },
+    toolUseId: 'toolu_w',
+    toolPermission: { behavior: 'passthrough' },
+    isReadOnly: false,
+    signal: new AbortController().signal,
+    ...(cwd === undefined ? {} : { cwd }),
+  });
+
+  it('judges a shell write against the directory the call runs in, not where the turn started', async () => {
+    const canUseTool = sessionInSub('acceptEdits');
+    const escaped = await canUseTool(bash('echo x > ../outside.txt', { cwd: PROJECT }));
+    expect(escaped.behavior).toBe('deny');
+    expect(escaped.behavior === 'deny' && escaped.message).toContain(
+      'writes ../outside.txt outside the project',
+    );
+    expect((await canUseTool(bash('echo x > ../inside.txt', { cwd: `${PROJECT}/sub` }))).behavior).toBe(
+      'allow',
+    );
+  });
+
+  it('judges a relative Write the same way, and falls back to the session cwd without one', async () => {
+    const canUseTool = sessionInSub('acceptEdits');
+    expect((await canUseTool(write('../notes.txt', PROJECT))).behavior).toBe('deny');
+    expect((await canUseTool(write('notes.txt', `${PROJECT}/sub/deeper`))).behavior).toBe('allow');
+    expect((await canUseTool(write('../notes.txt'))).behavior).toBe('allow');
+  });
+});

@@ -40,7 +40,10 @@ export type CreateCanUseToolOptions = {
   getContext: () => ToolPermissionContext;
   tools: readonly PermissionTool[] | (() => readonly PermissionTool[]);
   projectRoot: string;
-  /** The current working directory (Bash's `cd` moves it); defaults to the project root. */
+  /**
+   * The session's working directory, for calls that do not bring their own (`request.cwd`);
+   * defaults to the project root.
+   */
   cwd?: string | (() => string);
   home?: string;
   /** Level 5; without it every `ask` becomes a denial that says which rule to add. */
@@ -59,6 +62,8 @@ export type CreateCanUseToolOptions = {
     input: Record<string, unknown>;
     suggestions: readonly string[];
     signal: AbortSignal;
+    /** The call's own working directory, for the hook's `cwd` and `if` conditions. */
+    cwd?: string;
   }) => Promise<PermissionDecision | undefined>;
   /** Called for each rule an "always allow" answer adds (e.g. to show or persist it). */
   onSessionRule?: (rule: PermissionRule) => void;
@@ -98,7 +103,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
       isMcp: tool?.isMcp ?? request.toolName.startsWith('mcp__'),
       isReadOnly: request.isReadOnly,
     };
-    const here = cwd();
+    const here = request.cwd ?? cwd();
     const env: EvaluationEnv = {
       rules: [...context.rules, ...sessionRules],
       roots: { projectRoot: options.projectRoot, cwd: here, home },
@@ -149,6 +154,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
       input: request.input,
       suggestions: evaluation.suggestions,
       signal: request.signal,
+      ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
     });
     if (hooked) return hooked;
     if (context.mode === 'dontAsk' || !options.prompt) {

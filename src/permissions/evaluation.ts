@@ -53,5 +53,13 @@ export function byPrecedence(rules: readonly PermissionRule[]): PermissionRule[]
   );
 }
 
-export const describeRule = (rule: PermissionRule): string =>
-  `${rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`} (${rule.source})`;
+export function describeRule(rule: PermissionRule): string {
+  const { malformed } = rule;
+  if (malformed) {
+    const origin = malformed.file ? `${rule.source}, ${malformed.file}` : rule.source;
+    const scope = rule.toolName === '*' ? 'every tool' : `all of ${rule.toolName}`;
+    const verb = rule.behavior === 'deny' ? 'denies' : 'asks before';
+    return `${JSON.stringify(malformed.text)} (${origin}), which is malformed (${malformed.problem}) and so ${verb} ${scope} until it is fixed`;
+  }
+  return `${rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`} (${rule.source})`;
+}

@@ -2,7 +2,7 @@
  * The words of the pipeline: what the person asked sees, and what a headless run says instead
  * of asking — always naming the exact rule that would allow the call.
  */
-import type { Evaluation } from './evaluation';
+import { describeRule, type Evaluation } from './evaluation';
 import type { PermissionMode } from './types';
 
 export function callLabel(toolName: string, input: Record<string, unknown>): string {
@@ -13,12 +13,7 @@ export function callLabel(toolName: string, input: Record<string, unknown>): str
 
 export function askMessage(label: string, evaluation: Evaluation, extra?: string): string {
   const parts = [`Allow ${label}?`];
-  if (evaluation.askRule) {
-    const { toolName, ruleContent, source } = evaluation.askRule;
-    parts.push(
-      `The rule ${ruleContent === undefined ? toolName : `${toolName}(${ruleContent})`} (${source}) asks first.`,
-    );
-  }
+  if (evaluation.askRule) parts.push(`The rule ${describeRule(evaluation.askRule)} asks first.`);
   if (evaluation.reasons.length > 0) parts.push(`Needs approval: ${evaluation.reasons.join('; ')}.`);
   for (const warning of evaluation.warnings) parts.push(`Warning: ${warning}.`);
   if (extra) parts.push(extra);

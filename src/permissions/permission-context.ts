@@ -6,7 +6,7 @@
  * `disableBypassPermissionsMode: "disable"` turns `bypassPermissions` into `default`.
  */
 import { resolve } from 'node:path';
-import { parseRule } from './rule-string';
+import { type RuleOrigin, readRule } from './rule-problems';
 import type {
   PermissionMode,
   PermissionRule,
@@ -41,6 +41,11 @@ export type BuildPermissionContextOptions = {
   /** `--add-dir`, resolved against `cwd`. */
   additionalDirectories?: readonly string[];
   cwd?: string;
+  /**
+   * Told, one line each, about rules that could not be read as written (rule-problems.ts): a
+   * broken deny or ask rule then stands for its whole tool, a broken allow rule is dropped.
+   */
+  onRuleProblem?: (problem: string) => void;
 };
 
 const ESCALATING: ReadonlySet<PermissionMode> = new Set(['bypassPermissions', 'auto', 'acceptEdits']);
@@ -71,13 +76,17 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
   const directories: string[] = [];
   let settingsMode: PermissionMode | undefined;
   let bypassDisabled = false;
-  for (const { source, settings } of options.settingsSources) {
+  const read = (text: string, behavior: RuleBehavior, origin: RuleOrigin) => {
+    const { rule, problem } = readRule(text, behavior, origin);
+    if (rule) rules.push(rule);
+    if (problem) options.onRuleProblem?.(problem);
+  };
+  for (const { source, path, settings } of options.settingsSources) {
     const permissions = settings.permissions;
     if (!permissions) continue;
     for (const behavior of BEHAVIORS) {
       for (const text of permissions[behavior] ?? []) {
-        const rule = parseRule(text, behavior, source);
-        if (rule) rules.push(rule);
+        read(text, behavior, path === undefined ? { source } : { source, file: path });
       }
     }
     for (const dir of permissions.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
@@ -89,10 +98,7 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     [options.cliDisallowed, 'deny'],
     [options.cliAllowed, 'allow'],
   ] as const) {
-    for (const text of splitRuleList(list ?? [])) {
-      const rule = parseRule(text, behavior, 'cliArg');
-      if (rule) rules.push(rule);
-    }
+    for (const text of splitRuleList(list ?? [])) read(text, behavior, { source: 'cliArg' });
   }
   for (const dir of options.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
   let mode = options.mode ?? settingsMode ?? 'default';

@@ -8,6 +8,7 @@ import type { PermissionRule, RuleBehavior, RuleSource } from './types';
 export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = {
   Task: 'Agent',
   KillShell: 'TaskStop',
+  KillBash: 'TaskStop',
   BashOutput: 'TaskOutput',
   AgentOutputTool: 'TaskOutput',
   BashOutputTool: 'TaskOutput',

@@ -4,8 +4,15 @@
  * Grep), `WebFetch(domain:…)`, MCP server and tool rules, `Agent(type)` and `Skill(name)`.
  */
 import { relative } from 'node:path';
-import { byPrecedence, type Evaluation, type EvaluationEnv, emptyEvaluation } from './evaluation';
+import {
+  byPrecedence,
+  describeRule,
+  type Evaluation,
+  type EvaluationEnv,
+  emptyEvaluation,
+} from './evaluation';
 import { isInsideAny, isWithin, pathMatchesRule, resolveUserPath } from './path-rules';
+import { ANY_TOOL } from './rule-problems';
 import { canonicalToolName } from './rule-string';
 import type { PermissionRule } from './types';
 
@@ -57,6 +64,7 @@ function domainMatches(content: string, host: string | undefined): boolean {
 const MCP_PREFIX = 'mcp__';
 
 function nameMatches(ruleTool: string, facts: ToolFacts): boolean {
+  if (ruleTool === ANY_TOOL) return true;
   const names = [facts.toolName, ...facts.aliases].map(canonicalToolName);
   if (names.includes(canonicalToolName(ruleTool))) return true;
   if (!ruleTool.startsWith(MCP_PREFIX) || !facts.toolName.startsWith(MCP_PREFIX)) return false;
@@ -112,7 +120,7 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
       ...result,
       denied: {
         rule: deny,
-        message: `Denied by rule ${deny.toolName}${deny.ruleContent ? `(${deny.ruleContent})` : ''} (${deny.source}).`,
+        message: `Denied by rule ${describeRule(deny)}.`,
       },
     };
   const ask = first('ask');

@@ -29,6 +29,11 @@ export type PermissionRule = {
   ruleContent?: string;
   behavior: RuleBehavior;
   source: RuleSource;
+  /**
+   * Set when this whole-tool rule stands in for a deny or ask rule that could not be read
+   * (rule-problems.ts); `toolName` is then `*` when not even the tool name could be read.
+   */
+  malformed?: { text: string; problem: string; file?: string };
 };
 
 export type ToolPermissionContext = {
@@ -100,6 +105,11 @@ export type CanUseToolRequest = {
   toolUseId: string;
   toolPermission: ToolPermissionResult;
   isReadOnly: boolean;
+  /**
+   * The directory this call will run in (an earlier Bash `cd` may have moved it). Relative paths
+   * are judged against it, never against where the turn started; defaults to the session's cwd.
+   */
+  cwd?: string;
   assistantMessage?: AssistantMessage;
   /** Level 1: what a PreToolUse hook decided. `allow` skips the prompt but not a deny rule. */
   hookDecision?: PermissionDecision;

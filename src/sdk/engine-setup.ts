@@ -55,6 +55,10 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
   if (hooks.unsupportedEvents.length > 0) {
     deps.warn(`yoke: these SDK hook events are never fired by Yoke: ${hooks.unsupportedEvents.join(', ')}\n`);
   }
+  for (const problem of hooks.timeoutProblems) deps.warn(`yoke: warning: ${problem}\n`);
+  if (hooks.timeoutProblems.length > 0) {
+    extras.initExtras = { ...extras.initExtras, warnings: hooks.timeoutProblems };
+  }
   if (hooks.matchers.length > 0) {
     extras.sdkHooks = {
       matchers: hooks.matchers,

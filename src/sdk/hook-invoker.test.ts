@@ -20,6 +20,18 @@ describe('parseSdkHooks', () => {
     expect(parsed.unsupportedEvents).toEqual(['TeammateIdle']);
     expect(parseSdkHooks(undefined).matchers).toEqual([]);
   });
+
+  it('bounds timeouts the way settings hooks are, saying which hook was corrected', () => {
+    const parsed = parseSdkHooks({
+      PreToolUse: [{ hookCallbackIds: ['hook_0'], timeout: 3_000_000 }],
+      Stop: [{ hookCallbackIds: ['hook_1'], timeout: -1 }],
+    });
+    expect(parsed.matchers.map((m) => m.timeout)).toEqual([600, 60]);
+    expect(parsed.timeoutProblems).toEqual([
+      'SDK PreToolUse hook (callbacks hook_0): timeout 3000000 is above the maximum of 600 s; using 600 s',
+      'SDK Stop hook (callbacks hook_1): timeout -1 is negative; using the default of 60 s',
+    ]);
+  });
 });
 
 describe('hook callback invoker', () => {

@@ -3,6 +3,7 @@
  * request whose answer is the hook's `HookJSONOutput` (agent-sdk-protocol.md §9.2). Matching and
  * interpreting the output is the hook runner's job, exactly as for command hooks.
  */
+import { effectiveHookTimeout } from '../config/hook-timeout';
 import type { HookCallbackInvoker, HookEvent, HookJSONOutput, SdkHookMatcher } from '../hooks/types';
 import { HOOK_EVENTS } from '../hooks/types';
 import type { ControlChannel } from './control-channel';
@@ -53,12 +54,19 @@ function blockedByFailure(event: string, cause: string): HookJSONOutput {
 export type ParsedSdkHooks = {
   matchers: SdkHookMatcher[];
   unsupportedEvents: string[];
+  /** Timeouts not used as given (clamped, or replaced by the default), one line each. */
+  timeoutProblems: string[];
   /** Callback ids whose matcher said `onFailure: 'block'`. */
   blocking: Set<string>;
 };
 
 export function parseSdkHooks(hooks: unknown): ParsedSdkHooks {
-  const parsed: ParsedSdkHooks = { matchers: [], unsupportedEvents: [], blocking: new Set() };
+  const parsed: ParsedSdkHooks = {
+    matchers: [],
+    unsupportedEvents: [],
+    timeoutProblems: [],
+    blocking: new Set(),
+  };
   const { matchers, unsupportedEvents, blocking } = parsed;
   if (!hooks || typeof hooks !== 'object') return parsed;
   for (const [event, entries] of Object.entries(hooks as Record<string, unknown>)) {
@@ -74,7 +82,15 @@ export function parseSdkHooks(hooks: unknown): ParsedSdkHooks {
       if (ids.length === 0) continue;
       const matcher: SdkHookMatcher = { event: event as HookEvent, callbackIds: ids };
       if (typeof entry.matcher === 'string') matcher.matcher = entry.matcher;
-      if (typeof entry.timeout === 'number') matcher.timeout = entry.timeout;
+      if (entry.timeout !== undefined) {
+        const timeout = effectiveHookTimeout(entry.timeout);
+        matcher.timeout = timeout.seconds;
+        if (timeout.problem) {
+          parsed.timeoutProblems.push(
+            `SDK ${event} hook (callbacks ${ids.join(', ')}): timeout ${JSON.stringify(entry.timeout)} ${timeout.problem}`,
+          );
+        }
+      }
       matchers.push(matcher);
       if (entry.onFailure === 'block') for (const id of ids) blocking.add(id);
     }

@@ -43,8 +43,11 @@ export type StreamJsonEngineExtras = {
   appendSystemPrompt?: string;
   jsonSchema?: Record<string, unknown>;
   agents?: Record<string, SdkAgentDefinition>;
-  /** Facts for `system/init` the protocol layer knows (the SDK MCP servers and their status). */
-  initExtras?: { mcp_servers?: { name: string; status: string }[] };
+  /**
+   * Facts for `system/init` the protocol layer knows: the SDK MCP servers and their status, and
+   * problems with what `initialize` sent (a clamped hook timeout).
+   */
+  initExtras?: { mcp_servers?: { name: string; status: string }[]; warnings?: string[] };
 };
 
 /** The CLI options the protocol itself reads. */

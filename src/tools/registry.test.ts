@@ -73,6 +73,14 @@ describe('getTools', () => {
     expect(names(getTools(context, tools))).toEqual(['Read', 'Edit']);
   });
 
+  it('keeps a tool whose deny stands in for a malformed rule, so each call can say what to fix', () => {
+    const standIn = {
+      ...deny('Bash'),
+      malformed: { text: 'Bash(rm:*', problem: 'the closing ")" is missing' },
+    };
+    expect(names(getTools(withRules([standIn]), tools))).toContain('Bash');
+  });
+
   it('ignores blanket allow and ask rules', () => {
     const context = withRules([{ toolName: 'Bash', behavior: 'allow', source: 'session' }]);
     expect(names(getTools(context, tools))).toContain('Bash');

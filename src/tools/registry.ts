@@ -47,10 +47,14 @@ function ruleCoversTool(rule: PermissionRule, tool: AnyTool): boolean {
   return tool.name.startsWith(`${serverRule}__`);
 }
 
-/** A deny rule with no content removes the tool from the pool instead of refusing each call. */
+/**
+ * A deny rule with no content removes the tool from the pool instead of refusing each call. One
+ * that stands in for a malformed rule does not: each call is refused with a message naming the
+ * broken rule, so the model can tell the user what to fix.
+ */
 export function isBlanketDenied(tool: AnyTool, permissionContext: ToolPermissionContext): boolean {
   return permissionContext.rules.some(
-    (rule) => rule.behavior === 'deny' && !rule.ruleContent && ruleCoversTool(rule, tool),
+    (rule) => rule.behavior === 'deny' && !rule.ruleContent && !rule.malformed && ruleCoversTool(rule, tool),
   );
 }
 

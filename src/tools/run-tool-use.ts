@@ -92,7 +92,8 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
   const checked = await checkToolInput(tool, block.input, context);
   if (!checked.ok) return failed(checked.message);
   let input = checked.input;
-  const hookInput = () => ({ toolName: tool.name, toolInput: input, toolUseId: block.id });
+  // Hooks see, and judge paths against, the directory this call runs in.
+  const hookInput = () => ({ toolName: tool.name, toolInput: input, toolUseId: block.id, cwd: context.cwd });
 
   const notes: string[] = [];
   let preventContinuation: { stopReason: string } | undefined;
@@ -217,6 +218,8 @@ async function pipelineDecision(
     toolPermission,
     isReadOnly: await tool.isReadOnly(input),
     assistantMessage: params.assistantMessage,
+    // The context this call got is the one it runs in: earlier calls' `cd` already applied.
+    cwd: params.context.cwd,
     signal,
   };
   if (hookDecision) request.hookDecision = hookDecision;

@@ -2,7 +2,7 @@
  * Runs the built CLI (dist/yoke.js) as a user would, against the in-process mock model server.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, realpath } from 'node:fs/promises';
+import { access, mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -67,4 +67,12 @@ export function mockEnv(url: string, home: string): Record<string, string | unde
     YOKE_HOME: home,
     CLAUDE_CONFIG_DIR: join(home, '.claude'),
   };
+}
+
+/** Whether a file exists: how a test shows that a command did (or did not) write its marker. */
+export function fileExists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

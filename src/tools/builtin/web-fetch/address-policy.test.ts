@@ -64,26 +64,29 @@ describe('checkFetchTarget', () => {
     await expect(checkFetchTarget(new URL('http://127.0.0.1/'), [])).rejects.toThrow(
       /YOKE_WEBFETCH_ALLOW_HOSTS/,
     );
-    await expect(checkFetchTarget(new URL('http://[::1]/'), [])).rejects.toThrow(/private or loopback/);
+    await expect(checkFetchTarget(new URL('http://[::1]/'), [])).rejects.toThrow(
+      /::1 is the loopback address/,
+    );
     await expect(checkFetchTarget(new URL('http://localhost/'), [])).rejects.toThrow(/local host name/);
+    await expect(checkFetchTarget(new URL('http://localhost./'), [])).rejects.toThrow(/local host name/);
     const lookup = resolvesTo('93.184.216.34', '10.0.0.5');
     await expect(checkFetchTarget(new URL('https://internal.example.com/'), [], lookup)).rejects.toThrow(
-      /resolves to the private address 10\.0\.0\.5/,
+      /resolves to 10\.0\.0\.5, a private network address/,
     );
   });
 
-  it('returns the resolved addresses of a public host, and lets allowed private hosts through', async () => {
-    const lookup = resolvesTo('93.184.216.34');
-    expect(await checkFetchTarget(new URL('https://example.com/'), [], lookup)).toEqual([
-      { address: '93.184.216.34', family: 4 },
-    ]);
+  it('passes a public host, and private hosts the user allowed', async () => {
+    await expect(
+      checkFetchTarget(new URL('https://example.com/'), [], resolvesTo('93.184.216.34')),
+    ).resolves.toBeUndefined();
     const local = resolvesTo('10.0.0.5');
-    expect(await checkFetchTarget(new URL('http://dev.lan:8080/'), ['dev.lan:8080'], local)).toEqual([
-      { address: '10.0.0.5', family: 4 },
-    ]);
-    expect(await checkFetchTarget(new URL('http://127.0.0.1:9/'), ['127.0.0.1'])).toEqual([
-      { address: '127.0.0.1', family: 4 },
-    ]);
+    await expect(
+      checkFetchTarget(new URL('http://dev.lan:8080/'), ['dev.lan:8080'], local),
+    ).resolves.toBeUndefined();
+    await expect(checkFetchTarget(new URL('http://127.0.0.1:9/'), ['127.0.0.1'])).resolves.toBeUndefined();
+    await expect(
+      checkFetchTarget(new URL('http://[::ffff:7f00:1]:9/'), ['::ffff:7f00:1']),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses credentials in the URL', async () => {

@@ -2,11 +2,13 @@
  * Which hosts WebFetch may reach. A model that can be steered by page content must not be able
  * to probe the user's own machine or network (a router admin page, a cloud metadata endpoint),
  * so loopback, private and link-local addresses are refused unless the user allowed the host.
- * Names are resolved here and the connection is pinned to the checked addresses, so a DNS answer
- * that changes between check and connect (rebinding) cannot slip through.
+ * Every spelling of an address is normalized before the decision (ip-ranges.ts). This module
+ * gives the early answer for a URL; the connection itself is checked again when it is made
+ * (connection-guard.ts), because a DNS answer can change between the two (rebinding).
  */
 import { isIP } from 'node:net';
 import { ToolError } from '../../tool';
+import { nonPublicReason } from './ip-ranges';
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type LookupAll = (hostname: string) => Promise<ResolvedAddress[]>;
@@ -54,56 +56,63 @@ export function isAllowedHost(url: URL, allowPrivateHosts: readonly string[]): b
   });
 }
 
-function ipv4Private(address: string): boolean {
-  const [a = 0, b = 0] = address.split('.').map(Number);
-  return (
-    a === 0 || // "this network"; 0.0.0.0 reaches the local machine
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-    (a === 169 && b === 254) || // link-local, including cloud metadata at 169.254.169.254
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    a >= 224 // multicast and reserved
-  );
-}
-
-/** Loopback, private, link-local or otherwise not a public internet address. */
+/** Loopback, private, link-local or otherwise not a public internet address, in any spelling. */
 export function isPrivateAddress(address: string): boolean {
-  const version = isIP(address);
-  if (version === 4) return ipv4Private(address);
-  if (version !== 6) return true;
-  const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return ipv4Private(mapped[1]!);
-  if (lower === '::1' || lower === '::') return true;
-  const first = Number.parseInt(lower.split(':')[0] || '0', 16);
-  return (
-    (first & 0xfe00) === 0xfc00 || // fc00::/7 unique local
-    (first & 0xffc0) === 0xfe80 || // fe80::/10 link-local
-    (first & 0xff00) === 0xff00 // multicast
-  );
+  return nonPublicReason(address) !== undefined;
 }
 
 function isLocalName(host: string): boolean {
+  // `localhost.` is `localhost`: a trailing dot only marks the name as fully qualified.
+  const name = host.replace(/\.$/, '');
   return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host.endsWith('.local') ||
-    host.endsWith('.internal')
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name.endsWith('.local') ||
+    name.endsWith('.internal')
   );
 }
 
+/** The refusal for a host WebFetch does not reach; `detail` completes "<host> …". */
+export function refusal(host: string, detail: string): ToolError {
+  return new ToolError(
+    `${host} ${detail}, which WebFetch does not reach: it only fetches public web pages. ` +
+      'The user can allow this host with the webFetch.allowedHosts setting or YOKE_WEBFETCH_ALLOW_HOSTS.',
+  );
+}
+
+/** Throws the refusal when one of the addresses a name resolved to is not public. */
+export function checkResolved(host: string, addresses: readonly ResolvedAddress[]): void {
+  for (const { address } of addresses) {
+    const reason = nonPublicReason(address);
+    if (reason) throw refusal(host, `resolves to ${address}, ${reason}`);
+  }
+}
+
+/** Resolves `host`, turning a resolver failure into a readable error. */
+export async function resolveHost(
+  host: string,
+  lookup: LookupAll = defaultLookup,
+): Promise<ResolvedAddress[]> {
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await lookup(host);
+  } catch (error) {
+    throw new ToolError(`Could not resolve ${host}: ${(error as Error).message}. Check the URL.`);
+  }
+  if (addresses.length === 0) throw new ToolError(`Could not resolve ${host}. Check the URL.`);
+  return addresses;
+}
+
 /**
- * Checks that `url` may be fetched and returns the addresses to connect to. Throws a ToolError
- * for a scheme other than http(s), or for a host that is (or resolves to) a private address
- * and is not in `allowPrivateHosts`.
+ * Checks that `url` may be fetched, before any connection is made. Throws a ToolError for a
+ * scheme other than http(s), or for a host that is (or now resolves to) an address that is not
+ * public and is not in `allowPrivateHosts`.
  */
 export async function checkFetchTarget(
   url: URL,
   allowPrivateHosts: readonly string[],
   lookup: LookupAll = defaultLookup,
-): Promise<ResolvedAddress[]> {
+): Promise<void> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ToolError(`WebFetch only fetches http and https URLs, not ${url.protocol.replace(/:$/, '')}.`);
   }
@@ -114,28 +123,13 @@ export async function checkFetchTarget(
   }
   const host = bareHostname(url);
   const allowed = isAllowedHost(url, allowPrivateHosts);
-  const refuse = (detail: string) =>
-    new ToolError(
-      `${host} ${detail}, which WebFetch does not reach: it only fetches public web pages. ` +
-        'The user can allow this host with YOKE_WEBFETCH_ALLOW_HOSTS.',
-    );
-
   const literal = isIP(host);
   if (literal) {
-    if (!allowed && isPrivateAddress(host)) throw refuse('is a private or loopback address');
-    return [{ address: host, family: literal === 6 ? 6 : 4 }];
+    const reason = allowed ? undefined : nonPublicReason(host);
+    if (reason) throw refusal(host, `is ${reason}`);
+    return;
   }
-  if (!allowed && isLocalName(host)) throw refuse('is a local host name');
-  let addresses: ResolvedAddress[];
-  try {
-    addresses = await lookup(host);
-  } catch (error) {
-    throw new ToolError(`Could not resolve ${host}: ${(error as Error).message}. Check the URL.`);
-  }
-  if (addresses.length === 0) throw new ToolError(`Could not resolve ${host}. Check the URL.`);
-  if (!allowed) {
-    const blocked = addresses.find((entry) => isPrivateAddress(entry.address));
-    if (blocked) throw refuse(`resolves to the private address ${blocked.address}`);
-  }
-  return addresses;
+  if (!allowed && isLocalName(host)) throw refusal(host, 'is a local host name');
+  const addresses = await resolveHost(host, lookup);
+  if (!allowed) checkResolved(host, addresses);
 }

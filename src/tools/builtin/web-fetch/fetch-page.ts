@@ -1,13 +1,15 @@
 /**
  * Downloads one page for WebFetch with node:http(s) rather than fetch(): only a request-level
- * `lookup` lets the connection go to exactly the addresses the host policy checked. Redirects
- * are followed by hand so that each hop is checked, and one to another host is handed back.
+ * `lookup` and the request's own socket let the host policy check the address each connection
+ * really uses (connection-guard.ts). Every request gets a fresh connection, so no check is
+ * skipped for a reused socket. Redirects are followed by hand so that each hop is checked, and
+ * one to another host is handed back.
  */
 import type { IncomingMessage } from 'node:http';
-import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { ToolError } from '../../tool';
-import { bareHostname, checkFetchTarget, type LookupAll, type ResolvedAddress } from './address-policy';
+import { bareHostname, checkFetchTarget, isAllowedHost, type LookupAll } from './address-policy';
+import { type ConnectionPolicy, guardedLookup, guardSocket } from './connection-guard';
 
 export type FetchPageOptions = {
   signal: AbortSignal;
@@ -39,27 +41,16 @@ export function isSameHost(a: URL, b: URL): boolean {
   return strip(a) === strip(b) && a.port === b.port;
 }
 
-function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
-  return (_hostname, options, callback) => {
-    const usable = options.family ? addresses.filter((entry) => entry.family === options.family) : addresses;
-    const list = usable.length > 0 ? usable : addresses;
-    if (options.all) {
-      (callback as (err: null, addresses: ResolvedAddress[]) => void)(null, list);
-    } else {
-      callback(null, list[0]!.address, list[0]!.family);
-    }
-  };
-}
-
-function send(url: URL, addresses: ResolvedAddress[], signal: AbortSignal): Promise<IncomingMessage> {
+function send(url: URL, policy: ConnectionPolicy, signal: AbortSignal): Promise<IncomingMessage> {
   // http, https and zlib cost ~15 ms to load, so they load on the first fetch, not at start.
   const { request } = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'GET', headers: HEADERS, lookup: pinnedLookup(addresses), signal },
+      { method: 'GET', headers: HEADERS, lookup: guardedLookup(policy), agent: false, signal },
       resolve,
     );
+    if (!policy.allowed) req.on('socket', (socket) => guardSocket(socket, policy.host));
     req.on('error', reject);
     req.end();
   });
@@ -116,8 +107,13 @@ export async function fetchPage(start: URL, options: FetchPageOptions): Promise<
   try {
     let url = start;
     for (let hop = 0; ; hop++) {
-      const addresses = await checkFetchTarget(url, options.allowPrivateHosts, options.lookup);
-      const response = await send(url, addresses, controller.signal);
+      await checkFetchTarget(url, options.allowPrivateHosts, options.lookup);
+      const policy: ConnectionPolicy = {
+        host: bareHostname(url),
+        allowed: isAllowedHost(url, options.allowPrivateHosts),
+        ...(options.lookup ? { lookup: options.lookup } : {}),
+      };
+      const response = await send(url, policy, controller.signal);
       const status = response.statusCode ?? 0;
       const statusText = response.statusMessage ?? '';
       const location = response.headers.location;

@@ -171,7 +171,9 @@ describe('WebFetch', () => {
     const tool = createWebFetchTool({ summarize: fakeSummarizer().summarize });
     const call = callTool(tool, { url: `${base}/article`, prompt: 'x' }, notAllowed);
     await expect(call).rejects.toBeInstanceOf(ToolError);
-    await expect(call).rejects.toThrow(/private or loopback address.*YOKE_WEBFETCH_ALLOW_HOSTS/);
+    await expect(call).rejects.toThrow(
+      /127\.0\.0\.1 is a loopback address.*webFetch\.allowedHosts.*YOKE_WEBFETCH_ALLOW_HOSTS/,
+    );
     await expect(callTool(tool, { url: 'ftp://example.com/file', prompt: 'x' }, context())).rejects.toThrow(
       /only fetches http and https/,
     );
