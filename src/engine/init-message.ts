@@ -8,7 +8,7 @@ import type { AnyTool } from '../tools/tool';
 import type { SDKSystemInitMessage } from './sdk-messages';
 
 export type InitExtras = Partial<
-  Pick<SDKSystemInitMessage, 'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins'>
+  Pick<SDKSystemInitMessage, 'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins' | 'warnings'>
 >;
 
 export function buildInitMessage(input: {
@@ -41,6 +41,7 @@ export function buildInitMessage(input: {
     output_style: 'default',
     capabilities: ['interrupt_receipt_v1'],
     additional_directories: [...input.permissionContext.additionalDirectories],
+    ...(extras.warnings && extras.warnings.length > 0 ? { warnings: [...extras.warnings] } : {}),
     uuid: randomUUID(),
   };
 }

@@ -59,7 +59,10 @@ export type QueryEngineConfig = {
   includePartialMessages?: boolean;
   /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */
   initExtras?: Partial<
-    Pick<SDKSystemInitMessage, 'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins'>
+    Pick<
+      SDKSystemInitMessage,
+      'mcp_servers' | 'slash_commands' | 'skills' | 'agents' | 'plugins' | 'warnings'
+    >
   >;
   apiKeySource?: string;
   onNotification?: (notification: ToolNotification) => void;

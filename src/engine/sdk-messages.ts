@@ -43,6 +43,8 @@ export type SDKSystemInitMessage = Envelope & {
   capabilities: string[];
   /** Directories outside cwd the session may use (`--add-dir`). */
   additional_directories: string[];
+  /** Problems with the setup the host should show (settings ignored in an untrusted folder, …). */
+  warnings?: string[];
 };
 
 export type SDKAssistantMessage = Envelope & {

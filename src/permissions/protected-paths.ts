@@ -11,7 +11,8 @@
  * shown) lift it; project and local settings do not — both live in the folder the model edits and
  * a repository may ship them. The rule must name the file: `Edit(//abs/path)`, `Edit(~/.bashrc)`,
  * or an exact `Bash(…)` rule that spells out the command that writes it. A bare `Edit` or a prefix
- * rule like `Bash(cp:*)` allows ordinary edits, not these.
+ * rule like `Bash(cp:*)` allows ordinary edits, not these. A hook's `allow` (PreToolUse or
+ * PermissionRequest) still counts: a hook that runs is code that could write the file itself.
  */
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
