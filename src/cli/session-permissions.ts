@@ -49,8 +49,8 @@ export type LiveSession = {
 
 /**
  * The files whose writes always ask in this session (protected-paths.ts): the user folders where
- * the environment puts them, the scripts every loaded settings file's hooks run, and the
- * `--settings` file.
+ * the environment puts them, the scripts every loaded settings file's hooks run, the
+ * `--settings` file, and where any of them (or the project's `.git`, `.claude`, …) link to.
  */
 export async function sessionProtectedPaths(input: {
   settingsSources: readonly SettingsSource[];
@@ -73,7 +73,7 @@ export async function sessionProtectedPaths(input: {
     }
   }
   const cliFile = input.cliSettings;
-  return new ProtectedPaths({
+  const paths = new ProtectedPaths({
     home,
     yokeHome: yokeHome(env),
     claudeHome: claudeHome(env),
@@ -82,6 +82,8 @@ export async function sessionProtectedPaths(input: {
     settingsFiles: cliFile && !cliFile.trim().startsWith('{') ? [resolve(cwd, cliFile)] : [],
     policyFile: managedSettingsPath(env),
   });
+  await paths.addLinkTargets(cwd);
+  return paths;
 }
 
 export function createPermissionSetup(input: {

@@ -14,6 +14,7 @@
  * rule like `Bash(cp:*)` allows ordinary edits, not these. A hook's `allow` (PreToolUse or
  * PermissionRequest) still counts: a hook that runs is code that could write the file itself.
  */
+import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { isWithin } from './path-rules';
@@ -39,6 +40,8 @@ export type ProtectedPathsConfig = {
   /** The managed policy file. */
   policyFile?: string;
 };
+
+const SETTINGS_WHY = "settings decide Yoke's permission rules and hooks";
 
 const LIFTING_SOURCES: ReadonlySet<RuleSource> = new Set([
   'policySettings',
@@ -154,8 +157,7 @@ function projectNameReason(parts: readonly string[]): string | undefined {
   const name = parts.at(-1) ?? '';
   const parent = parts.at(-2) ?? '';
   if (parts.includes('.git')) return 'git runs the hooks and config kept under .git';
-  if ((parent === '.yoke' || parent === '.claude') && /^settings.*\.json$/.test(name))
-    return "settings decide Yoke's permission rules and hooks";
+  if ((parent === '.yoke' || parent === '.claude') && /^settings.*\.json$/.test(name)) return SETTINGS_WHY;
   if (name === '.mcp.json') return 'it names the MCP servers Yoke starts';
   if (name === '.gitattributes') return 'it chooses git filters and diff drivers, which run programs';
   if (name === '.gitmodules') return 'it decides which repositories git fetches into the tree';
@@ -166,46 +168,93 @@ function projectNameReason(parts: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** Project-level entries a link may point elsewhere: their targets are protected as well. */
+const PROJECT_LINKS: readonly { name: string; kind: 'dir' | 'settingsDir' | 'file' }[] = [
+  { name: '.git', kind: 'dir' },
+  { name: '.husky', kind: 'dir' },
+  { name: '.yoke', kind: 'settingsDir' },
+  { name: '.claude', kind: 'settingsDir' },
+  { name: '.vscode/tasks.json', kind: 'file' },
+  { name: '.mcp.json', kind: 'file' },
+  { name: '.gitattributes', kind: 'file' },
+  { name: '.gitmodules', kind: 'file' },
+  { name: '.envrc', kind: 'file' },
+];
+
 /**
  * The protected-file list of one session. `why(path, rules)` says why writing `path` needs the
  * user's consent, or undefined. `rules` are the rules in force (session rules included), since an
  * allowed `npm test` is what makes `package.json` dangerous.
  */
 export class ProtectedPaths {
-  private readonly userFiles = new Map<string, string>();
-  private readonly userDirs: { dir: string; why: string }[] = [];
-  private readonly claudeHomes: string[];
+  private readonly files = new Map<string, string>();
+  private readonly dirs: { dir: string; why: string }[] = [];
+  /** Folders whose `settings*.json` are settings: Claude Code's user folder, linked `.yoke`/`.claude`. */
+  private readonly settingsDirs: { dir: string; why: string }[] = [];
 
   constructor(config: ProtectedPathsConfig) {
     const home = config.home;
-    const yokeHomes = unique([join(home, '.yoke'), config.yokeHome]);
-    this.claudeHomes = unique([join(home, '.claude'), config.claudeHome]);
-    const configHomes = unique([join(home, '.config'), config.xdgConfigHome]);
-    for (const dir of yokeHomes)
-      this.userDirs.push({ dir, why: "Yoke's user settings and state live there" });
-    for (const dir of configHomes) {
-      this.userDirs.push({ dir: join(dir, 'fish'), why: 'fish runs its config at start-up' });
-      this.userDirs.push({ dir: join(dir, 'git'), why: "git's user config can make git run programs" });
+    for (const dir of unique([join(home, '.yoke'), config.yokeHome]))
+      this.dirs.push({ dir, why: "Yoke's user settings and state live there" });
+    for (const dir of unique([join(home, '.claude'), config.claudeHome]))
+      this.settingsDirs.push({ dir, why: "Claude Code's user settings decide permission rules and hooks" });
+    for (const dir of unique([join(home, '.config'), config.xdgConfigHome])) {
+      this.dirs.push({ dir: join(dir, 'fish'), why: 'fish runs its config at start-up' });
+      this.dirs.push({ dir: join(dir, 'git'), why: "git's user config can make git run programs" });
     }
-    for (const file of SHELL_STARTUP_FILES)
-      this.userFiles.set(join(home, file), 'the shell runs it at start-up');
-    this.userFiles.set(join(home, '.gitconfig'), "git's user config can make git run programs");
+    for (const file of SHELL_STARTUP_FILES) this.files.set(join(home, file), 'the shell runs it at start-up');
+    this.files.set(join(home, '.gitconfig'), "git's user config can make git run programs");
     for (const dir of unique([home, config.claudeHome]))
-      this.userFiles.set(join(dir, '.claude.json'), 'it records which folders are trusted');
-    for (const file of config.hookScripts ?? []) this.userFiles.set(file, 'a configured hook runs it');
+      this.files.set(join(dir, '.claude.json'), 'it records which folders are trusted');
+    for (const file of config.hookScripts ?? []) this.files.set(file, 'a configured hook runs it');
     for (const file of config.settingsFiles ?? [])
-      this.userFiles.set(file, 'it is a settings file this session loaded');
+      this.files.set(file, 'it is a settings file this session loaded');
     if (config.policyFile)
-      this.userDirs.push({ dir: dirname(config.policyFile), why: 'managed policy settings live there' });
+      this.dirs.push({ dir: dirname(config.policyFile), why: 'managed policy settings live there' });
+  }
+
+  /**
+   * Adds the targets of protected entries that are symbolic links (`~/.bashrc` kept in a dotfiles
+   * folder, a `.claude` folder linked to a shared one), so the file is protected under the name
+   * it really has too. `projectRoot`'s own entries (`.git`, `.yoke`, …) are looked at as well.
+   */
+  async addLinkTargets(projectRoot: string): Promise<void> {
+    const real = (path: string) => realpath(path).catch(() => path);
+    const project = PROJECT_LINKS.map((entry) => ({ ...entry, path: join(projectRoot, entry.name) }));
+    const files = [...this.files].map(([path, why]) => ({ path, why }));
+    await Promise.all([
+      ...files.map(async ({ path, why }) => {
+        const target = await real(path);
+        if (target !== path) this.files.set(target, why);
+      }),
+      ...[...this.dirs].map(async ({ dir, why }) => {
+        const target = await real(dir);
+        if (target !== dir) this.dirs.push({ dir: target, why });
+      }),
+      ...[...this.settingsDirs].map(async ({ dir, why }) => {
+        const target = await real(dir);
+        if (target !== dir) this.settingsDirs.push({ dir: target, why });
+      }),
+      ...project.map(async ({ path, name, kind }) => {
+        const target = await real(path);
+        if (target === path) return;
+        const why = projectNameReason(name.split('/')) ?? SETTINGS_WHY;
+        if (kind === 'file') this.files.set(target, why);
+        else if (kind === 'dir') this.dirs.push({ dir: target, why });
+        else this.settingsDirs.push({ dir: target, why: SETTINGS_WHY });
+      }),
+    ]);
   }
 
   why(path: string, rules: readonly PermissionRule[] = []): string | undefined {
-    const exact = this.userFiles.get(path);
+    const exact = this.files.get(path);
     if (exact) return exact;
-    for (const { dir, why } of this.userDirs) if (isWithin(path, dir)) return why;
+    for (const { dir, why } of this.dirs) if (isWithin(path, dir)) return why;
     const name = basename(path).toLowerCase();
-    if (/^settings.*\.json$/.test(name) && this.claudeHomes.some((dir) => dirname(path) === dir))
-      return "Claude Code's user settings decide permission rules and hooks";
+    if (/^settings.*\.json$/.test(name)) {
+      const settingsDir = this.settingsDirs.find(({ dir }) => dirname(path) === dir);
+      if (settingsDir) return settingsDir.why;
+    }
     // Case-folded: on a case-insensitive disk `.GIT/hooks` is `.git/hooks`.
     const parts = path.split(sep).map((part) => part.toLowerCase());
     const reason = projectNameReason(parts);
@@ -223,7 +272,7 @@ export class ProtectedPaths {
     if (!hasPattern(path)) return this.why(path, rules);
     const names = [
       ...FIXED_NAMES,
-      ...[...this.userFiles.keys(), ...this.userDirs.map((d) => d.dir)].map((p) => basename(p)),
+      ...[...this.files.keys(), ...this.dirs.map((d) => d.dir)].map((p) => basename(p)),
     ];
     const candidates = writeCandidates(path, names);
     if (!candidates) return 'it expands to too many files to check';

@@ -84,7 +84,7 @@ export async function protectedShellWrites(
         touched.path === undefined
           ? {
               target: touched.text,
-              reason: `${touched.text} is only known when the command runs and may be a protected file`,
+              reason: `${touched.text} is only known when it runs and may be a protected file`,
             }
           : protectedFileWrite(touched.path, env, true);
       if (hit) hits.push(hit);
