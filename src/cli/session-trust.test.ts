@@ -36,6 +36,12 @@ describe('what an untrusted folder does not get', () => {
     ).toEqual([]);
   });
 
+  it('treats additionalDirectories as the allow it is', () => {
+    expect(notices([project({ permissions: { additionalDirectories: ['/'] } })])[0]).toContain(
+      "project settings' additionalDirectories (/ in .yoke/settings.json) are ignored",
+    );
+  });
+
   it('says bypassPermissions and auto never come from a project file, trusted or not', () => {
     expect(notices([project({ permissions: { defaultMode: 'bypassPermissions' } })], true)).toEqual([
       'defaultMode bypassPermissions in .yoke/settings.json is ignored: project settings never choose bypassPermissions; pass --permission-mode bypassPermissions to choose it yourself',

@@ -56,6 +56,7 @@ export function ignoredProjectSettings(input: {
   const { sources, trusted, cwd } = input;
   const parts: string[] = [];
   const allowIgnored: string[] = [];
+  const dirsIgnored: string[] = [];
   let modeIgnored: { mode: string; path?: string } | undefined;
   let neverMode: { mode: string; path?: string } | undefined;
   const hooksIgnored: string[] = [];
@@ -64,6 +65,8 @@ export function ignoredProjectSettings(input: {
     if (source === 'projectSettings') {
       if (!settingsRuleApplies(source, 'allow', trusted) && permissions?.allow?.length)
         allowIgnored.push(`${permissions.allow.join(', ')} in ${shown(path, cwd)}`);
+      if (!settingsRuleApplies(source, 'allow', trusted) && permissions?.additionalDirectories?.length)
+        dirsIgnored.push(`${permissions.additionalDirectories.join(', ')} in ${shown(path, cwd)}`);
       if (settings.hooks && !projectHooksRun(trusted, input.interactive)) hooksIgnored.push(shown(path, cwd));
     }
     const mode = permissions?.defaultMode;
@@ -76,6 +79,7 @@ export function ignoredProjectSettings(input: {
     else neverMode = { mode, ...(path ? { path } : {}) };
   }
   if (allowIgnored.length > 0) parts.push(`allow rules (${allowIgnored.join('; ')})`);
+  if (dirsIgnored.length > 0) parts.push(`additionalDirectories (${dirsIgnored.join('; ')})`);
   if (modeIgnored) parts.push(`defaultMode acceptEdits (in ${shown(modeIgnored.path, cwd)})`);
   if (hooksIgnored.length > 0) parts.push(`hooks (in ${hooksIgnored.join(', ')})`);
   const lines: string[] = [];

@@ -67,6 +67,15 @@ describe('buildPermissionContext', () => {
       'allow make localSettings',
     ]);
     expect(names(true)).toContain('allow npm test projectSettings');
+    const dirs = (trusted: boolean) =>
+      buildPermissionContext({
+        settingsSources: [
+          { source: 'projectSettings', settings: { permissions: { additionalDirectories: ['/'] } } },
+        ],
+        projectTrusted: trusted,
+        cwd: '/p',
+      }).additionalDirectories;
+    expect([dirs(false), dirs(true)]).toEqual([[], ['/']]);
     const mode = (
       defaultMode: 'acceptEdits' | 'bypassPermissions' | 'auto' | 'plan' | 'dontAsk',
       trusted: boolean,

@@ -4,8 +4,9 @@
  * else the highest source's `defaultMode` — and any source's `disableBypassPermissionsMode:
  * "disable"` turns `bypassPermissions` into `default`. Project settings (shared, committed, so
  * possibly planted) are gated by folder trust (issue 11 §5): their deny and ask rules and the
- * modes `default`, `plan`, `dontAsk` always apply; their allow rules and `acceptEdits` only in a
- * trusted folder; `bypassPermissions` and `auto` never.
+ * modes `default`, `plan`, `dontAsk` always apply; their allow rules, `additionalDirectories`
+ * (an allow by folder) and `acceptEdits` only in a trusted folder; `bypassPermissions` and `auto`
+ * never.
  */
 import { resolve } from 'node:path';
 import { parseRule } from './rule-string';
@@ -50,7 +51,7 @@ export type BuildPermissionContextOptions = {
 const NEVER_FROM_PROJECT: ReadonlySet<PermissionMode> = new Set(['bypassPermissions', 'auto']);
 const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
 
-/** Whether a rule of this behaviour from this source applies, given the folder's trust. */
+/** Whether a rule of this behaviour (or `additionalDirectories`, an allow) applies, given trust. */
 export const settingsRuleApplies = (source: RuleSource, behavior: RuleBehavior, trusted: boolean): boolean =>
   source !== 'projectSettings' || behavior !== 'allow' || trusted;
 
@@ -97,7 +98,8 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
         if (rule) rules.push(rule);
       }
     }
-    for (const dir of permissions.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
+    if (settingsRuleApplies(source, 'allow', trusted))
+      for (const dir of permissions.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
     const mode = permissions.defaultMode;
     if (mode && settingsModeApplies(source, mode, trusted)) settingsMode = mode;
     if (permissions.disableBypassPermissionsMode === 'disable') bypassDisabled = true;
