@@ -46,6 +46,16 @@ describe('filesCopiedInto', () => {
     expect(await copied('mv payload/.e* src/')).toEqual([join(project, 'src', '.envrc')]);
   });
 
+  it('names the backups -b keeps, with -S or SIMPLE_BACKUP_SUFFIX', async () => {
+    expect(await copied('mv -b -S ributes a .gitatt')).toEqual([
+      join(project, '.gitattributes'),
+      join(project, '.gitatt/a'),
+      join(project, '.gitatt/aributes'),
+    ]);
+    expect(await copied('SIMPLE_BACKUP_SUFFIX=rc mv --backup a .env')).toContain(join(project, '.envrc'));
+    expect(await copied('mv -b -S "$S" a b')).toBeUndefined();
+  });
+
   it('does not know what a dynamic source copied into a folder is', async () => {
     expect(await copied('cp "$X" src/')).toBeUndefined();
     expect(await copied('cp "$X" out.txt')).toEqual([]);

@@ -2,8 +2,9 @@
  * The files a copy or move creates inside its destination folder, for the protected-file check:
  * `cp payload/.envrc .` writes `./.envrc`, `cp -t .git/hooks pre-commit` writes
  * `.git/hooks/pre-commit`, and `cp -r payload/. .` writes everything `payload` holds (a repository
- * may ship `payload/.husky/pre-commit`). The shell analysis names the destination; this names what
- * lands in it. Calibrated in a scratch folder: each of these created the protected file.
+ * may ship `payload/.husky/pre-commit`), and `mv -b -S ributes a .gitatt` keeps the old file as
+ * `.gitattributes`. The shell analysis names the destination; this names what lands in it.
+ * Calibrated in a scratch folder: each of these created the protected file.
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -25,7 +26,14 @@ const VALUE_OPTIONS: Readonly<Record<string, { short: string; long: readonly str
 /** A bounded walk: past this many entries the contents count as unknown. */
 const MAX_WALK = 2000;
 
-type CopyArgs = { sources: ShellWord[]; dest?: ShellWord; recursive: boolean };
+type CopyArgs = {
+  sources: ShellWord[];
+  dest?: ShellWord;
+  recursive: boolean;
+  /** `-b`/`--backup`: an existing destination is kept under its name plus this suffix. */
+  backup: boolean;
+  suffix?: ShellWord;
+};
 
 function copyArgs(name: string, args: readonly ShellWord[]): CopyArgs | undefined {
   const spec = VALUE_OPTIONS[name];
@@ -33,6 +41,8 @@ function copyArgs(name: string, args: readonly ShellWord[]): CopyArgs | undefine
   const positionals: ShellWord[] = [];
   let target: ShellWord | undefined;
   let recursive = name === 'mv';
+  let backup = false;
+  let suffix: ShellWord | undefined;
   for (let i = 0; i < args.length; i++) {
     const word = args[i] as ShellWord;
     const arg = word.value;
@@ -43,27 +53,32 @@ function copyArgs(name: string, args: readonly ShellWord[]): CopyArgs | undefine
     if (arg.startsWith('--')) {
       const [option = '', value] = arg.split(/=(.*)/s);
       if (option === '--recursive' || option === '--archive') recursive = true;
+      if (option === '--backup') backup = true;
       const takesValue = spec.long.includes(option);
       const valueWord = value !== undefined ? { ...word, value } : takesValue ? args[++i] : undefined;
       if (option === '--target-directory' && valueWord) target = valueWord;
+      if (option === '--suffix' && valueWord) [backup, suffix] = [true, valueWord];
       continue;
     }
     if (arg.startsWith('-') && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j] as string;
         if (name === 'cp' && /[rRa]/.test(letter)) recursive = true;
+        if (letter === 'b') backup = true;
         if (!spec.short.includes(letter)) continue;
         const rest = arg.slice(j + 1);
         const valueWord = rest !== '' ? { ...word, value: rest } : args[++i];
         if (letter === 't' && valueWord) target = valueWord;
+        if (letter === 'S' && valueWord) [backup, suffix] = [true, valueWord];
         break;
       }
       continue;
     }
     positionals.push(word);
   }
-  if (target) return { sources: positionals, dest: target, recursive };
-  return { sources: positionals.slice(0, -1), dest: positionals.at(-1), recursive };
+  const common = { recursive, backup, ...(suffix ? { suffix } : {}) };
+  if (target) return { sources: positionals, dest: target, ...common };
+  return { sources: positionals.slice(0, -1), dest: positionals.at(-1), ...common };
 }
 
 /** Every path below `dir` (relative), or undefined when there are more than the walk allows. */
@@ -137,6 +152,14 @@ export async function filesCopiedInto(
   const dest = resolveUserPath(parsed.dest.value, roots.cwd, roots.home);
   const intoFolder = (await isDirectory(dest)) || parsed.dest.value.endsWith('/');
   const out: string[] = [];
+  // Backups (`mv -b -S ributes a .gitatt` keeps the old file as `.gitattributes`): the suffix is
+  // `-S`, else SIMPLE_BACKUP_SUFFIX from the command's environment, else `~`.
+  const suffixWord = parsed.suffix ?? unit.env.find((e) => e.name === 'SIMPLE_BACKUP_SUFFIX')?.value;
+  if (parsed.backup && suffixWord?.dynamic) return undefined;
+  const backupSuffix = parsed.backup ? (suffixWord?.value ?? '~') : undefined;
+  const withBackup = (path: string) =>
+    backupSuffix === undefined ? [path] : [path, `${path}${backupSuffix}`];
+  if (backupSuffix !== undefined) out.push(`${dest}${backupSuffix}`);
   for (const source of parsed.sources) {
     const paths = await sourcePaths(source, roots);
     if (!paths) {
@@ -147,7 +170,7 @@ export async function filesCopiedInto(
       // `cp -r a b` makes `b` a copy of `a` when `b` is new, else `b/a`: both are candidates.
       const inside = join(dest, name);
       const bases = parsed.recursive && inside !== dest ? [inside, dest] : [inside];
-      if (inside !== dest) out.push(inside);
+      if (inside !== dest) out.push(...withBackup(inside));
       if (!parsed.recursive || !(await isDirectory(path))) continue;
       const tree = await treeOf(path);
       if (!tree) return undefined;

@@ -144,6 +144,8 @@ const BASH_CASES: CorpusCase[] = [
   { cmd: 'cp --target-directory=.git/hooks pre-commit', allow: ['Bash(cp:*)'], expect: 'ask' },
   { cmd: 'cp payload/.envrc .', mode: 'acceptEdits', expect: 'ask' },
   { cmd: 'mv x .gitattributes', mode: 'acceptEdits', expect: 'ask' },
+  { cmd: 'mv -b -S ributes a .gitatt', allow: ['Bash(mv:*)'], expect: 'ask' },
+  { cmd: 'SIMPLE_BACKUP_SUFFIX=rc mv -b a .env', allow: ['Bash(mv:*)'], expect: 'ask' },
   { cmd: 'mv .git git-old', mode: 'acceptEdits', expect: 'ask' },
   { cmd: 'ln -sf ../hook.sh .husky/pre-commit', mode: 'acceptEdits', expect: 'ask' },
   { cmd: 'tee .envrc < template', mode: 'acceptEdits', expect: 'ask' },
