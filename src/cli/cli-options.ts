@@ -51,6 +51,8 @@ export type CliOptions = {
   permissionPrompts?: 'host' | 'none';
   dangerouslySkipPermissions: boolean;
   allowDangerouslySkipPermissions: boolean;
+  /** `--trust`: treat the folder as trusted for this run only (nothing is recorded). */
+  trust: boolean;
   jsonSchema?: Record<string, unknown>;
   /** `--settings`: a file path or inline JSON, as given. */
   settings?: string;
@@ -181,6 +183,7 @@ export function toCliOptions(prompt: string | undefined, raw: Record<string, unk
     permissionPrompts: oneOf('--permission-prompts', raw.permissionPrompts, ['host', 'none'] as const),
     dangerouslySkipPermissions: raw.dangerouslySkipPermissions === true,
     allowDangerouslySkipPermissions: raw.allowDangerouslySkipPermissions === true,
+    trust: raw.trust === true,
     jsonSchema: jsonObject('--json-schema', raw.jsonSchema),
     settings: str(raw.settings),
     managedSettings: str(raw.managedSettings),

@@ -56,6 +56,10 @@ const FLAGS: FlagSpec[] = [
   ['--permission-prompts <who>', 'host or none', { hidden: true }],
   ['--dangerously-skip-permissions', 'allow every tool call without asking (bypassPermissions mode)'],
   ['--allow-dangerously-skip-permissions', 'allow switching into bypassPermissions mode later'],
+  [
+    '--trust',
+    "apply this folder's project settings (allow rules, acceptEdits) for this run only; `yoke trust` records it",
+  ],
   ['--json-schema <schema>', 'make the final answer a JSON object matching this JSON Schema'],
   ['--settings <file-or-json>', 'extra settings: a file path or a JSON object'],
   ['--managed-settings <json>', 'managed (policy) settings as JSON', { hidden: true }],
@@ -136,6 +140,8 @@ export function buildProgram(handlers: ProgramHandlers): Command {
       'Commands:',
       '  yoke permissions list             every permission rule with its source and file',
       '  yoke permissions remove <rule>    revoke a rule from .yoke/settings.local.json',
+      '  yoke trust [dir]                  trust a folder: its project settings may widen permissions',
+      "  yoke trust --list | --remove [dir]  the trusted folders; take a folder's trust back",
       '  yoke sessions list [--all]        saved sessions of this folder (or all), newest first',
     ].join('\n'),
   );

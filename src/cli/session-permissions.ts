@@ -2,6 +2,9 @@
  * The permission side of a session: the permission context (settings rules by source, CLI rules,
  * mode, extra directories) and the five-level `canUseTool` pipeline. The one place it is chosen.
  */
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { claudeHome, managedSettingsPath, yokeHome } from '../config/paths';
 import type { SettingsSource } from '../config/settings-merge';
 import {
   type CreateCanUseToolOptions,
@@ -9,7 +12,9 @@ import {
   type PermissionTool,
 } from '../permissions/can-use-tool';
 import { createModelClassifier } from '../permissions/classifier';
+import { type HookCommand, hookScriptPaths } from '../permissions/hook-scripts';
 import { buildPermissionContext } from '../permissions/permission-context';
+import { ProtectedPaths } from '../permissions/protected-paths';
 import type {
   CanUseToolFn,
   PermissionMode,
@@ -42,11 +47,54 @@ export type LiveSession = {
   tools(): readonly PermissionTool[];
 };
 
+/**
+ * The files whose writes always ask in this session (protected-paths.ts): the user folders where
+ * the environment puts them, the scripts every loaded settings file's hooks run, the
+ * `--settings` file, and where any of them (or the project's `.git`, `.claude`, …) link to.
+ */
+export async function sessionProtectedPaths(input: {
+  settingsSources: readonly SettingsSource[];
+  cliSettings?: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+}): Promise<ProtectedPaths> {
+  const { env, cwd } = input;
+  const home = env.HOME || homedir();
+  const hooks: HookCommand[] = [];
+  for (const { settings } of input.settingsSources) {
+    for (const groups of Object.values(settings.hooks ?? {})) {
+      for (const handler of groups.flatMap((group) => group.hooks)) {
+        if (handler.type === 'command' && handler.command) {
+          hooks.push(
+            handler.args ? { command: handler.command, args: handler.args } : { command: handler.command },
+          );
+        }
+      }
+    }
+  }
+  const cliFile = input.cliSettings;
+  const paths = new ProtectedPaths({
+    home,
+    yokeHome: yokeHome(env),
+    claudeHome: claudeHome(env),
+    xdgConfigHome: env.XDG_CONFIG_HOME || undefined,
+    hookScripts: await hookScriptPaths(hooks, { projectRoot: cwd, home }),
+    settingsFiles: cliFile && !cliFile.trim().startsWith('{') ? [resolve(cwd, cliFile)] : [],
+    policyFile: managedSettingsPath(env),
+  });
+  await paths.addLinkTargets(cwd);
+  return paths;
+}
+
 export function createPermissionSetup(input: {
   options: PermissionOptions;
   settingsSources: readonly SettingsSource[];
   cwd: string;
   env: Record<string, string | undefined>;
+  /** The folder is trusted: project allow rules and `acceptEdits` apply (session-trust.ts). */
+  projectTrusted: boolean;
+  /** The files whose writes always ask; the user folders under HOME when absent. */
+  protectedPaths?: ProtectedPaths;
   live: LiveSession;
   permissionPrompt?: PermissionPrompt;
   permissionRequestHook?: CreateCanUseToolOptions['permissionRequestHook'];
@@ -61,6 +109,7 @@ export function createPermissionSetup(input: {
     additionalDirectories: options.addDirs,
     cwd,
     onRuleProblem: (problem) => warnings.push(problem),
+    projectTrusted: input.projectTrusted,
   });
   const requested = requestedPermissionMode(options);
   if (requested && requested !== permissionContext.mode) {
@@ -70,6 +119,8 @@ export function createPermissionSetup(input: {
     getContext: () => input.live.permissionContext() ?? permissionContext,
     tools: () => input.live.tools(),
     projectRoot: cwd,
+    home: input.env.HOME || homedir(),
+    ...(input.protectedPaths ? { protectedPaths: input.protectedPaths } : {}),
     cwd: () => input.live.cwd() ?? cwd,
     prompt: input.permissionPrompt,
     permissionRequestHook: input.permissionRequestHook,

@@ -16,6 +16,7 @@ function permissionSetup(argv: string[], permissionPrompt?: PermissionPrompt) {
   return createPermissionSetup({
     options: options(argv),
     settingsSources: [],
+    projectTrusted: false,
     cwd: '/w',
     env: {},
     permissionPrompt,

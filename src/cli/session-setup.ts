@@ -5,6 +5,7 @@
  * system prompt, JSON schema, agents from `initialize`).
  */
 import { join } from 'node:path';
+import { mergeSettings } from '../config/settings-merge';
 import type { HooksSettings } from '../config/settings-schema';
 import { environmentFacts, gatherGitStatus } from '../engine/environment';
 import { permissionRequestDecision } from '../hooks/permission-request';
@@ -17,9 +18,10 @@ import type { PermissionPrompt, ToolPermissionContext } from '../permissions/typ
 import { projectDir } from '../session/transcript-paths';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
-import { createPermissionSetup } from './session-permissions';
+import { createPermissionSetup, requestedPermissionMode, sessionProtectedPaths } from './session-permissions';
 import { autoCompactEnabled, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
+import { ignoredProjectSettings, projectHooksRun, sessionTrust, withoutProjectHooks } from './session-trust';
 import { checkAvailableFeatures } from './unavailable';
 
 type QueryEngineType = import('../engine/query-engine').QueryEngine;
@@ -152,8 +154,25 @@ export async function createSessionEngine(
     import('../session/resume'),
     import('../config/memory/memory-files'),
   ]);
-  const settings = await loadSessionSettings(options, env, cwd);
+  const [settings, trust] = await Promise.all([
+    loadSessionSettings(options, env, cwd),
+    sessionTrust(options, cwd, env),
+  ]);
   const merged = settings.loaded.merged;
+  const interactive = !options.print;
+  const trustWarnings = [
+    ...trust.problems,
+    ...ignoredProjectSettings({
+      sources: settings.loaded.sources,
+      trusted: trust.trusted,
+      interactive,
+      explicitMode: requestedPermissionMode(options) !== undefined,
+      cwd,
+    }),
+  ];
+  const hookSettings = projectHooksRun(trust.trusted, interactive)
+    ? merged.hooks
+    : mergeSettings(withoutProjectHooks(settings.loaded.sources)).hooks;
   const sessionEnv = settings.env;
   const [{ selectModel }, { QueryEngine }, { registerCoreTools }, { resolveSession }, memoryFiles] =
     await modules;
@@ -197,7 +216,7 @@ export async function createSessionEngine(
   let tools: AnyTool[] = [];
   const hooks = await sessionHooks(
     options,
-    merged.hooks,
+    hookSettings,
     sessionEnv,
     cwd,
     { sessionId: session.sessionId, transcriptPath: session.transcriptPath, engine: () => engine },
@@ -206,6 +225,13 @@ export async function createSessionEngine(
   const permissions = createPermissionSetup({
     options,
     settingsSources: settings.loaded.sources,
+    projectTrusted: trust.trusted,
+    protectedPaths: await sessionProtectedPaths({
+      settingsSources: settings.loaded.sources,
+      cliSettings: options.settings,
+      cwd,
+      env,
+    }),
     cwd,
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
@@ -219,8 +245,14 @@ export async function createSessionEngine(
   });
   const selected = selectSessionTools(permissions.permissionContext, options.tools, options.extraTools);
   tools = selected.tools;
-  // Said on stderr by the caller and in every `system/init`, so an SDK host sees them too.
-  const warnings = [...settings.warnings, ...session.warnings, ...permissions.warnings, ...selected.warnings];
+  // Said once on stderr by the caller, and in every `system/init` for an SDK host.
+  const warnings = [
+    ...settings.warnings,
+    ...trustWarnings,
+    ...session.warnings,
+    ...permissions.warnings,
+    ...selected.warnings,
+  ];
 
   engine = new QueryEngine({
     cwd,

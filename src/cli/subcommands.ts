@@ -1,10 +1,11 @@
 /**
- * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>` and
- * `yoke sessions list [--all]`. They print plain text and return an exit code.
+ * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>`,
+ * `yoke sessions list [--all]` and `yoke trust [dir] | --list | --remove [dir]`. They print plain
+ * text and return an exit code.
  */
 import { CliUsageError } from './errors';
 
-export const SUBCOMMANDS = ['permissions', 'sessions'] as const;
+export const SUBCOMMANDS = ['permissions', 'sessions', 'trust'] as const;
 
 const USAGE = {
   permissions: 'usage: yoke permissions list | yoke permissions remove <rule>',
@@ -31,6 +32,11 @@ export async function runSubcommand(
     const all = rest.length === 1 && rest[0] === '--all';
     if (action === 'list' && (rest.length === 0 || all)) return sessionsListCommand({ ...context, all });
     throw new CliUsageError(USAGE.sessions);
+  }
+  if (command === 'trust') {
+    const { runTrustCommand } = await import('./commands/trust');
+    const warn = (line: string) => process.stderr.write(`yoke: warning: ${line}\n`);
+    return runTrustCommand(argv.slice(1), { ...context, print, warn });
   }
   throw new CliUsageError(`unknown command ${command}`);
 }

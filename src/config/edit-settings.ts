@@ -3,9 +3,8 @@
  * Works on the raw JSON, not the schema's view, so keys Yoke does not know survive the edit.
  * The write is atomic (temp file + rename): a crash leaves the old file or the new one, never half.
  */
-import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write';
-import { locateJsonError } from './json-error';
+import { readJsonObjectFile } from './json-file';
 
 export type SettingsJson = Record<string, unknown>;
 
@@ -23,27 +22,8 @@ export async function editSettingsFile(
 
 /** Refuses to edit a file it cannot parse: rewriting it would destroy the user's content. */
 async function readJson(path: string): Promise<SettingsJson> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  const source = text.replace(/^\uFEFF/, '');
-  if (source.trim() === '') return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(source);
-  } catch (error) {
-    const where = locateJsonError(source);
-    const detail = where
-      ? `line ${where.line}, column ${where.column}: ${where.message}`
-      : (error as Error).message;
-    throw new Error(`Cannot update ${path}: invalid JSON at ${detail}. Fix the file and try again.`);
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new Error(`Cannot update ${path}: the top level is not a JSON object. Fix the file and try again.`);
-  }
-  return json as SettingsJson;
+  const file = await readJsonObjectFile(path);
+  if (file.kind === 'missing') return {};
+  if (file.kind === 'object') return file.json;
+  throw new Error(`Cannot update ${path}: ${file.problem}. Fix the file and try again.`);
 }

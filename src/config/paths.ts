@@ -47,10 +47,10 @@ export function settingsFilePaths(source: SettingsFileSource, cwd: string, env: 
 }
 
 /** `HOME` from the given env first, so a test's env fully decides where `~` is. */
-function homeDir(env: Env): string {
+export function homeDir(env: Env): string {
   return nonEmpty(env.HOME) ?? homedir();
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
+export function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value !== '' ? value : undefined;
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type * as z from '../lib/zod';
 import { hookTimeoutWarnings } from './hook-timeout';
-import { locateJsonError } from './json-error';
+import { parseJsonText } from './json-file';
 import { type Settings, settingsSchema } from './settings-schema';
 
 export type SettingsError = {
@@ -45,20 +45,17 @@ export async function readSettingsFile(path: string): Promise<ParsedSettings> {
 
 /** Parses and validates settings JSON; `label` names the origin in messages. */
 export function parseSettingsText(text: string, label: string): ParsedSettings {
-  const source = text.replace(/^\uFEFF/, '');
-  if (source.trim() === '') return { settings: {} };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(source);
-  } catch (error) {
-    const where = locateJsonError(source);
-    const detail = where
-      ? `line ${where.line}, column ${where.column}: ${where.message}`
-      : (error as Error).message;
+  if (text.replace(/^\uFEFF/, '').trim() === '') return { settings: {} };
+  const parsed = parseJsonText(text);
+  if ('syntaxError' in parsed) {
     return {
-      error: { file: label, message: `Invalid JSON in settings ${label} at ${detail}; file ignored` },
+      error: {
+        file: label,
+        message: `Invalid JSON in settings ${label} at ${parsed.syntaxError}; file ignored`,
+      },
     };
   }
+  const raw = parsed.value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return {
       error: {
@@ -67,9 +64,9 @@ export function parseSettingsText(text: string, label: string): ParsedSettings {
       },
     };
   }
-  const parsed = validate(raw as Record<string, unknown>, label);
+  const result = validate(raw as Record<string, unknown>, label);
   const warnings = hookTimeoutWarnings(raw, label);
-  return warnings.length > 0 ? { ...parsed, warnings } : parsed;
+  return warnings.length > 0 ? { ...result, warnings } : result;
 }
 
 /** Caps the repair loop; a file with more broken keys than this is dropped whole. */

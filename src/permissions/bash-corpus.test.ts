@@ -197,12 +197,13 @@ const BASH_CASES: CorpusCase[] = [
   { cmd: 'npm test > out.log', allow: ['Bash(npm test)'], mode: 'acceptEdits', expect: 'allow' },
   { cmd: 'npm test > out.log', allow: ['Bash(npm test > out.log)'], expect: 'allow' },
   { cmd: 'ls > $OUT', mode: 'acceptEdits', expect: 'ask' },
-  // sed -i / perl -i edit the named files.
+  // sed -i / perl -i edit the named files; perl is a language, so acceptEdits never takes it as an
+  // edit (protected-corpus.test.ts holds the calibrated in-place cases).
   { cmd: "sed -i 's/a/b/' src/x.ts", expect: 'ask' },
   { cmd: "sed -i 's/a/b/' src/x.ts", mode: 'acceptEdits', expect: 'allow' },
   { cmd: "sed -i 's/a/b/' /etc/hosts", mode: 'acceptEdits', expect: 'ask' },
   { cmd: "sed -i 's/a/b/' .env", deny: ['Edit(.env)'], expect: 'deny' },
-  { cmd: "perl -pi -e 's/a/b/' src/x.ts", mode: 'acceptEdits', expect: 'allow' },
+  { cmd: "perl -pi -e 's/a/b/' src/x.ts", mode: 'acceptEdits', expect: 'ask' },
   // Paths outside the working directories ask unless a Read rule grants them.
   { cmd: 'cat /etc/passwd', expect: 'ask' },
   { cmd: 'cat /etc/passwd', allow: ['Read(//etc/**)'], expect: 'allow' },

@@ -15,6 +15,7 @@ import {
   emptyEvaluation,
 } from './evaluation';
 import { isInsideAny, pathMatchesRule } from './path-rules';
+import { markProtected, protectedShellWrites } from './protected-writes';
 import { ANY_TOOL } from './rule-problems';
 import {
   allUnits,
@@ -241,10 +242,11 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     result.askRule = askRule;
     result.hardReasons.push('ask rule');
   }
+  const guarded = await protectedShellWrites(command, analysis.units, env);
   const wholeAllow = whole('allow');
   if (wholeAllow && !analysis.parseError)
-    return { ...result, allowed: true, allowRule: wholeAllow, editsInside: true };
-  if (analysis.parseError || analysis.units.length === 0) return result;
+    return markProtected({ ...result, allowed: true, allowRule: wholeAllow, editsInside: true }, guarded);
+  if (analysis.parseError || analysis.units.length === 0) return markProtected(result, guarded);
 
   let overall: Status = 'rule';
   for (const unit of analysis.units) {
@@ -264,5 +266,5 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   result.onlyReads = !analysis.hasSubstitution && analysis.units.every((u) => u.readOnly && !u.evalLike);
   result.allowed = overall === 'rule' || overall === 'safe';
   result.editsInside = overall !== 'no';
-  return result;
+  return markProtected(result, guarded);
 }

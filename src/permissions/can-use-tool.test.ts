@@ -95,7 +95,7 @@ describe('createCanUseTool: level order', () => {
     const decision = await canUseTool(bash('npm test'));
     expect(decision.behavior).toBe('deny');
     expect((decision as { message: string }).message).toContain(
-      'add "Bash(npm test)" to permissions.allow in .yoke/settings.json or pass --allowedTools "Bash(npm test)"',
+      'add "Bash(npm test)" to permissions.allow in .yoke/settings.local.json or pass --allowedTools "Bash(npm test)"',
     );
   });
 

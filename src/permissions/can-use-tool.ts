@@ -15,6 +15,7 @@ import {
 } from './classifier';
 import type { Evaluation, EvaluationEnv } from './evaluation';
 import { askMessage, callLabel, headlessDenyMessage, planModeMessage } from './messages';
+import { defaultProtectedPaths, type ProtectedPaths } from './protected-paths';
 import { parseRule } from './rule-string';
 import { evaluateTool, type ToolFacts } from './tool-rules';
 import type {
@@ -46,6 +47,8 @@ export type CreateCanUseToolOptions = {
    */
   cwd?: string | (() => string);
   home?: string;
+  /** The files whose writes always ask; the user folders under `home` when absent. */
+  protectedPaths?: ProtectedPaths;
   /** Level 5; without it every `ask` becomes a denial that says which rule to add. */
   prompt?: PermissionPrompt;
   /** The `auto` mode classifier; without it `auto` behaves like `default`. */
@@ -77,6 +80,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
   const cwd = () =>
     typeof options.cwd === 'function' ? options.cwd() : (options.cwd ?? options.projectRoot);
   const home = options.home ?? homedir();
+  const protection = options.protectedPaths ?? defaultProtectedPaths(home);
   const findTool = (name: string) =>
     tools().find((t) => t.name === name) ?? tools().find((t) => t.aliases.includes(name));
   const classifierInput = (toolName: string, input: Record<string, unknown>) => {
@@ -108,6 +112,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
       rules: [...context.rules, ...sessionRules],
       roots: { projectRoot: options.projectRoot, cwd: here, home },
       workingDirs: [options.projectRoot, ...context.additionalDirectories.map((d) => resolve(here, d))],
+      protection,
     };
     const command = request.input.command;
     const evaluation =
@@ -235,6 +240,11 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
         message: planModeMessage(callLabel(facts.toolName, request.input)),
         decisionReason: { type: 'mode', mode },
       });
+    }
+    // Files that decide what runs later ask in every mode but bypassPermissions, whatever allowed them.
+    if (evaluation.protectedWrites.length > 0 && mode !== 'bypassPermissions') {
+      const reason = evaluation.protectedWrites.map((w) => w.reason).join('; ');
+      return ask(request, context, { evaluation, hard: true, reason: { type: 'other', reason } });
     }
     if (request.toolPermission.behavior === 'allow') {
       const allow: PermissionDecision = {

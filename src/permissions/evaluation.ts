@@ -5,6 +5,7 @@
  * produce it; `createCanUseTool` turns it into a decision for the current mode.
  */
 import type { PathRoots } from './path-rules';
+import type { ProtectedPaths, ProtectedWrite } from './protected-paths';
 import type { PermissionRule } from './types';
 
 export type Evaluation = {
@@ -19,6 +20,8 @@ export type Evaluation = {
   onlyReads: boolean;
   /** Only file edits and file-writing commands inside the working directories remain. */
   editsInside: boolean;
+  /** Protected files the call writes that no lifting rule covers: always asks (protected-paths.ts). */
+  protectedWrites: ProtectedWrite[];
   /** Reasons no classifier may decide this call (parse errors, destructive commands, …). */
   hardReasons: string[];
   warnings: string[];
@@ -33,6 +36,7 @@ export const emptyEvaluation = (): Evaluation => ({
   readOnly: false,
   onlyReads: false,
   editsInside: false,
+  protectedWrites: [],
   hardReasons: [],
   warnings: [],
   reasons: [],
@@ -44,6 +48,8 @@ export type EvaluationEnv = {
   roots: PathRoots & { home: string };
   /** The project root and the added directories. */
   workingDirs: readonly string[];
+  /** The session's protected-file list; the user folders under `roots.home` when absent. */
+  protection?: ProtectedPaths;
 };
 
 /** Policy rules first, so a reason names the policy when both a policy and a user rule match. */

@@ -20,20 +20,28 @@ export function askMessage(label: string, evaluation: Evaluation, extra?: string
   return parts.join(' ');
 }
 
-/** How to allow the call next time, for messages that cannot ask. */
-export function howToAllow(suggestions: readonly string[]): string {
+/**
+ * How to allow the call next time, for messages that cannot ask. Local settings apply without
+ * trusting the folder; a protected file needs a rule the model cannot have written (user
+ * settings or the command line — see protected-paths.ts).
+ */
+export function howToAllow(suggestions: readonly string[], protectedFile = false): string {
   if (suggestions.length === 0) {
     return 'No rule can allow it as written; rewrite the command in plain form or run it yourself.';
   }
   const quoted = suggestions.map((s) => `"${s}"`);
-  return `To allow it, add ${quoted.join(', ')} to permissions.allow in .yoke/settings.json or pass --allowedTools ${quoted.join(' ')}.`;
+  const where = protectedFile
+    ? '~/.yoke/settings.json (user settings; project and local settings cannot allow a protected file)'
+    : '.yoke/settings.local.json';
+  return `To allow it, add ${quoted.join(', ')} to permissions.allow in ${where} or pass --allowedTools ${quoted.join(' ')}.`;
 }
 
 export function headlessDenyMessage(label: string, evaluation: Evaluation, mode: PermissionMode): string {
   const why = mode === 'dontAsk' ? 'permission mode dontAsk never asks' : 'no one is here to approve it';
   const detail = evaluation.reasons.length > 0 ? ` (${evaluation.reasons.join('; ')})` : '';
   const warnings = evaluation.warnings.map((w) => ` Warning: ${w}.`).join('');
-  return `Permission for ${label} was not granted: ${why}${detail}.${warnings} ${howToAllow(evaluation.suggestions)}`;
+  const protectedFile = evaluation.protectedWrites.length > 0;
+  return `Permission for ${label} was not granted: ${why}${detail}.${warnings} ${howToAllow(evaluation.suggestions, protectedFile)}`;
 }
 
 export function planModeMessage(label: string): string {

@@ -49,6 +49,46 @@ describe('buildPermissionContext', () => {
     expect(context.mode).toBe('default');
   });
 
+  it('gates project settings by folder trust, as the trust table pins it', () => {
+    const project = {
+      source: 'projectSettings' as const,
+      settings: {
+        permissions: { allow: ['Bash(npm test)'], ask: ['Bash(git push:*)'], deny: ['Read(.env)'] },
+      },
+    };
+    const local = { source: 'localSettings' as const, settings: { permissions: { allow: ['Bash(make)'] } } };
+    const names = (trusted: boolean) =>
+      buildPermissionContext({ settingsSources: [project, local], projectTrusted: trusted }).rules.map(
+        (r) => `${r.behavior} ${r.ruleContent} ${r.source}`,
+      );
+    expect(names(false)).toEqual([
+      'deny .env projectSettings',
+      'ask git push:* projectSettings',
+      'allow make localSettings',
+    ]);
+    expect(names(true)).toContain('allow npm test projectSettings');
+    const dirs = (trusted: boolean) =>
+      buildPermissionContext({
+        settingsSources: [
+          { source: 'projectSettings', settings: { permissions: { additionalDirectories: ['/'] } } },
+        ],
+        projectTrusted: trusted,
+        cwd: '/p',
+      }).additionalDirectories;
+    expect([dirs(false), dirs(true)]).toEqual([[], ['/']]);
+    const mode = (
+      defaultMode: 'acceptEdits' | 'bypassPermissions' | 'auto' | 'plan' | 'dontAsk',
+      trusted: boolean,
+    ) =>
+      buildPermissionContext({
+        settingsSources: [{ source: 'projectSettings', settings: { permissions: { defaultMode } } }],
+        projectTrusted: trusted,
+      }).mode;
+    expect([mode('acceptEdits', false), mode('acceptEdits', true)]).toEqual(['default', 'acceptEdits']);
+    expect([mode('bypassPermissions', true), mode('auto', true)]).toEqual(['default', 'default']);
+    expect([mode('plan', false), mode('dontAsk', false)]).toEqual(['plan', 'dontAsk']);
+  });
+
   it('takes the mode from the flag, else settings; project settings cannot escalate; bypass can be disabled', () => {
     const src = (
       source: 'projectSettings' | 'localSettings',

@@ -1,9 +1,12 @@
 /**
  * Loaded settings → `ToolPermissionContext`. Rules keep their source so a policy deny can be
  * told apart from a user's, and the mode is chosen as Claude Code does: an explicit mode wins,
- * else the highest source's `defaultMode` — except that project settings (shared, committed)
- * may not escalate to `bypassPermissions`, `auto` or `acceptEdits`, and any source's
- * `disableBypassPermissionsMode: "disable"` turns `bypassPermissions` into `default`.
+ * else the highest source's `defaultMode` — and any source's `disableBypassPermissionsMode:
+ * "disable"` turns `bypassPermissions` into `default`. Project settings (shared, committed, so
+ * possibly planted) are gated by folder trust (issue 11 §5): their deny and ask rules and the
+ * modes `default`, `plan`, `dontAsk` always apply; their allow rules, `additionalDirectories`
+ * (an allow by folder) and `acceptEdits` only in a trusted folder; `bypassPermissions` and `auto`
+ * never.
  */
 import { resolve } from 'node:path';
 import { type RuleOrigin, readRule } from './rule-problems';
@@ -46,10 +49,23 @@ export type BuildPermissionContextOptions = {
    * broken deny or ask rule then stands for its whole tool, a broken allow rule is dropped.
    */
   onRuleProblem?: (problem: string) => void;
+  /** The project folder is trusted (config/project-trust.ts); untrusted when absent. */
+  projectTrusted?: boolean;
 };
 
-const ESCALATING: ReadonlySet<PermissionMode> = new Set(['bypassPermissions', 'auto', 'acceptEdits']);
+const NEVER_FROM_PROJECT: ReadonlySet<PermissionMode> = new Set(['bypassPermissions', 'auto']);
 const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
+
+/** Whether a rule of this behaviour (or `additionalDirectories`, an allow) applies, given trust. */
+export const settingsRuleApplies = (source: RuleSource, behavior: RuleBehavior, trusted: boolean): boolean =>
+  source !== 'projectSettings' || behavior !== 'allow' || trusted;
+
+/** Whether a `defaultMode` from this source applies, given the folder's trust. */
+export function settingsModeApplies(source: RuleSource, mode: PermissionMode, trusted: boolean): boolean {
+  if (source !== 'projectSettings') return true;
+  if (NEVER_FROM_PROJECT.has(mode)) return false;
+  return mode !== 'acceptEdits' || trusted;
+}
 
 /** Splits `--allowedTools "Bash(npm test) Read"` style values: commas or spaces outside parentheses. */
 export function splitRuleList(values: readonly string[]): string[] {
@@ -72,6 +88,7 @@ export function splitRuleList(values: readonly string[]): string[] {
 
 export function buildPermissionContext(options: BuildPermissionContextOptions): ToolPermissionContext {
   const cwd = options.cwd ?? process.cwd();
+  const trusted = options.projectTrusted === true;
   const rules: PermissionRule[] = [];
   const directories: string[] = [];
   let settingsMode: PermissionMode | undefined;
@@ -85,13 +102,15 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     const permissions = settings.permissions;
     if (!permissions) continue;
     for (const behavior of BEHAVIORS) {
+      if (!settingsRuleApplies(source, behavior, trusted)) continue;
       for (const text of permissions[behavior] ?? []) {
         read(text, behavior, path === undefined ? { source } : { source, file: path });
       }
     }
-    for (const dir of permissions.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
+    if (settingsRuleApplies(source, 'allow', trusted))
+      for (const dir of permissions.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
     const mode = permissions.defaultMode;
-    if (mode && !(source === 'projectSettings' && ESCALATING.has(mode))) settingsMode = mode;
+    if (mode && settingsModeApplies(source, mode, trusted)) settingsMode = mode;
     if (permissions.disableBypassPermissionsMode === 'disable') bypassDisabled = true;
   }
   for (const [list, behavior] of [

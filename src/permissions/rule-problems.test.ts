@@ -72,6 +72,8 @@ describe('buildPermissionContext with malformed rules', () => {
       ],
       cliDisallowed: ['Write(/etc/x'],
       onRuleProblem: (problem) => problems.push(problem),
+      // Untrusted, the project's allow rules are skipped unread (trust gating).
+      projectTrusted: true,
     });
     expect(problems).toEqual([
       'settings /home/u/.yoke/settings.json: deny rule "Bash(echo:*" is malformed (the closing ")" is missing); until it is fixed it denies every Bash call',

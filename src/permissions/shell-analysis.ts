@@ -18,10 +18,10 @@ import {
   type ShellRedirect,
   type ShellWord,
 } from '../services/bash-parser';
+import { fileEditOf } from './file-edit-commands';
 import { resolveUserPath } from './path-rules';
 import {
   destructiveWarning,
-  FILE_WRITING_COMMANDS,
   hasNonAsciiName,
   isBlockDevice,
   isDangerousEnvVar,
@@ -56,7 +56,7 @@ export type ShellUnit = {
   readOnly: boolean;
   /** The command itself only reads; its redirects may still write (`ls > out.txt`). */
   readOnlyCommand: boolean;
-  /** mkdir/touch/mv/cp/… or `sed -i`: what acceptEdits treats as a file edit. */
+  /** mkdir/touch/mv/cp/… or a pure `sed -i`: what acceptEdits treats as a file edit (file-edit-commands.ts). */
   fileWriting: boolean;
   reads: TouchedPath[];
   writes: TouchedPath[];
@@ -181,9 +181,16 @@ class Analyzer {
     }
     if (unit.writes.some((w) => w.path !== undefined && isBlockDevice(w.path)))
       unit.destructive ??= 'writes to a block device, which can destroy a disk';
-    unit.fileWriting =
-      FILE_WRITING_COMMANDS.has(warnName) ||
-      (written.size > 0 && (warnName === 'sed' || warnName === 'perl'));
+    const edit = fileEditOf(
+      warnName,
+      args,
+      args.filter((w) => !w.dynamic && written.has(w.value)).map((w) => w.value),
+    );
+    unit.fileWriting = edit.plainEdit;
+    for (const backup of edit.backups)
+      unit.writes.push(
+        this.touched({ text: backup, value: backup, dynamic: false, glob: false, tilde: false }, false),
+      );
     if (readOnlyCategory(warnName) !== 'neutral') {
       for (const word of args) {
         const eq = word.value.indexOf('=');

@@ -12,6 +12,7 @@ import {
   emptyEvaluation,
 } from './evaluation';
 import { isInsideAny, isWithin, pathMatchesRule, resolveUserPath } from './path-rules';
+import { markProtected, protectedFileWrite } from './protected-writes';
 import { ANY_TOOL } from './rule-problems';
 import { canonicalToolName } from './rule-string';
 import type { PermissionRule } from './types';
@@ -143,6 +144,11 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
   result.onlyReads = facts.tier === 'read';
   if (result.readOnly) result.allowed = true;
   result.editsInside = result.allowed || (EDIT_TOOLS.has(facts.toolName) && path !== undefined && inside);
-  if (!result.allowed) result.suggestions.push(suggestionFor(facts, path, env));
+  const guarded = EDIT_TOOLS.has(facts.toolName) && path !== undefined && protectedFileWrite(path, env);
+  if (guarded) {
+    markProtected(result, [guarded]);
+    // Absolute, so the rule means the same file in user settings and on the command line.
+    result.suggestions.push(`Edit(/${path})`);
+  } else if (!result.allowed) result.suggestions.push(suggestionFor(facts, path, env));
   return result;
 }

@@ -51,7 +51,7 @@ describe('malformed permission rules', () => {
   it('a deny rule without its ")" denies its whole tool, and both problems reach stderr', async () => {
     const { cwd, settingsFile, env } = await project({ deny: ['Bash(touch:*'], allow: ['bash(echo:*)'] });
     touchTurn();
-    const { code, stderr } = await runYoke(['-p', 'go', '--permission-mode', 'acceptEdits'], { cwd, env });
+    const { code, stderr } = await runYoke(['-p', 'go', '--permission-mode', 'acceptEdits', '--trust'], { cwd, env });
     expect(code).toBe(0);
     expect(stderr).toContain(brokenDeny(settingsFile));
     expect(stderr).toContain(wrongCaseAllow(settingsFile));
@@ -64,7 +64,7 @@ describe('malformed permission rules', () => {
     server.reset([{ reply: { content: [{ type: 'text', text: 'hello' }] } }]);
     const input = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } })}\n`;
     const { code, stdout } = await runYoke(
-      ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'],
+      ['-p', '--trust', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'],
       { cwd, env, input },
     );
     expect(code).toBe(0);

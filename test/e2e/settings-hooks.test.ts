@@ -27,6 +27,13 @@ async function project(settings: unknown, file = 'settings.json'): Promise<{ cwd
   return { cwd, home: await tempProject('yoke-home-') };
 }
 
+/** Project allow rules apply only in a trusted folder: trust it the way a user does. */
+async function trusted(folder: { cwd: string; home: string }): Promise<{ cwd: string; home: string }> {
+  const { code } = await runYoke(['trust'], { cwd: folder.cwd, env: mockEnv(server.url, folder.home) });
+  expect(code).toBe(0);
+  return folder;
+}
+
 /** The model runs one Bash command, then says what it saw. */
 function bashTurn(command: string) {
   server.reset([
@@ -42,7 +49,7 @@ const toolResultOf = () => {
 
 describe('permission rules from settings', () => {
   it('runs an allowed command without asking', async () => {
-    const { cwd, home } = await project({ permissions: { allow: ['Bash(touch:*)'] } });
+    const { cwd, home } = await trusted(await project({ permissions: { allow: ['Bash(touch:*)'] } }));
     bashTurn('touch made.txt');
     const { code } = await runYoke(['-p', 'make a file'], { cwd, env: mockEnv(server.url, home) });
     expect(code).toBe(0);
@@ -50,7 +57,7 @@ describe('permission rules from settings', () => {
   });
 
   it('does not let an allowed prefix smuggle a second command', async () => {
-    const { cwd, home } = await project({ permissions: { allow: ['Bash(touch:*)'] } });
+    const { cwd, home } = await trusted(await project({ permissions: { allow: ['Bash(touch:*)'] } }));
     bashTurn('touch a.txt; touch b.txt && rm -rf victim');
     await mkdir(join(cwd, 'victim'));
     const { code } = await runYoke(['-p', 'go'], { cwd, env: mockEnv(server.url, home) });
@@ -86,7 +93,7 @@ describe('command hooks from settings', () => {
         hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] },
       }),
     );
-    return { cwd, home };
+    return trusted({ cwd, home });
   }
 
   it('a PreToolUse hook denies a call the rules allow (exit 2, stderr to the model)', async () => {

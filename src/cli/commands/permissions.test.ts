@@ -39,6 +39,16 @@ describe('yoke permissions', () => {
     expect(lines[1]).toMatch(/^allow\s+Bash\(npm test\)\s+localSettings\s+.*settings\.local\.json$/);
   });
 
+  it('marks project allow rules an untrusted folder ignores', async () => {
+    await writeJson(join(cwd, '.yoke', 'settings.json'), { permissions: { allow: ['Bash(make)'] } });
+    const lines: string[] = [];
+    await runPermissionsList({ cwd, env, print: (line) => lines.push(line) });
+    expect(lines.find((l) => l.includes('Bash(make)'))).toMatch(
+      /projectSettings .*\(ignored: this folder is not trusted; run "yoke trust"\)$/,
+    );
+    expect(lines.find((l) => l.includes('Bash(npm test)'))).not.toContain('ignored');
+  });
+
   it('removes a rule from the local file and keeps everything else', async () => {
     const changed = await runPermissionsRemove({ cwd, env, rule: 'Bash( npm test )' });
     const path = join(cwd, '.yoke', 'settings.local.json');

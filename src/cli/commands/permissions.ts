@@ -7,7 +7,9 @@
 import { editSettingsFile, type SettingsJson } from '../../config/edit-settings';
 import { loadSettings } from '../../config/load-settings';
 import type { Env } from '../../config/paths';
+import { projectTrust } from '../../config/project-trust';
 import type { SettingsRule } from '../../config/settings-merge';
+import { settingsRuleApplies } from '../../permissions/permission-context';
 import { formatRule, parseRuleValue, sameRuleValue } from '../../permissions/rule-string';
 import { CliUsageError } from '../errors';
 
@@ -21,18 +23,28 @@ export type PermissionsRemoveOptions = {
 
 const ORDER = { deny: 0, ask: 1, allow: 2 } as const;
 
-/** Prints one line per rule (deny first, as they take precedence), then any settings errors. */
+/**
+ * Prints one line per rule (deny first, as they take precedence), then any settings errors. A
+ * project allow rule that an untrusted folder ignores says so.
+ */
 export async function runPermissionsList(options: PermissionsListOptions): Promise<number> {
-  const loaded = await loadSettings({ cwd: options.cwd, env: options.env });
+  const [loaded, trust] = await Promise.all([
+    loadSettings({ cwd: options.cwd, env: options.env }),
+    projectTrust(options.cwd, options.env),
+  ]);
   const rules = [...loaded.rules].sort((a, b) => ORDER[a.behavior] - ORDER[b.behavior]);
   if (rules.length === 0)
     options.print('No permission rules. Add them under permissions.allow/deny/ask in .yoke/settings.json.');
   const width = Math.max(0, ...rules.map((r) => r.rule.length));
   for (const rule of rules) {
     const where = rule.path ? `  ${rule.path}` : '';
-    options.print(`${rule.behavior.padEnd(5)}  ${rule.rule.padEnd(width)}  ${rule.source}${where}`);
+    const ignored = settingsRuleApplies(rule.source, rule.behavior, trust.trusted)
+      ? ''
+      : '  (ignored: this folder is not trusted; run "yoke trust")';
+    options.print(`${rule.behavior.padEnd(5)}  ${rule.rule.padEnd(width)}  ${rule.source}${where}${ignored}`);
   }
   for (const error of loaded.errors) options.print(`warning: ${error.message}`);
+  for (const problem of trust.problems) options.print(`warning: ${problem}`);
   return 0;
 }
 

@@ -23,7 +23,7 @@ export {
   SAFE_ENV_VARS,
 } from './read-only-commands';
 export { HARMLESS_WRITE_TARGETS, isFileWrite } from './redirects';
-export { isReadOnlySed, isSafeSedScript } from './sed';
+export { isReadOnlySed, isSafeSedScript, type SedScriptOptions } from './sed';
 export type {
   ParsedCommand,
   RedirectKind,

@@ -113,8 +113,11 @@ const SIMPLE_COMMANDS = new Set([
 ]);
 const TO_LINE_END = new Set(['a', 'i', 'c', 'r', 'R', ':', 'b', 't', 'T', '#', 'v']);
 
+/** `fileReads: false` also refuses `r`/`R`, which copy another file into the output. */
+export type SedScriptOptions = { fileReads?: boolean };
+
 /** True when every command of the script only reads input and prints. */
-export function isSafeSedScript(script: string): boolean {
+export function isSafeSedScript(script: string, options: SedScriptOptions = {}): boolean {
   let i = 0;
   while (i < script.length) {
     while (i < script.length && /[\s;]/.test(script[i] as string)) i++;
@@ -136,6 +139,7 @@ export function isSafeSedScript(script: string): boolean {
       continue;
     }
     if (TO_LINE_END.has(command)) {
+      if (options.fileReads === false && (command === 'r' || command === 'R')) return false;
       // Labels and branches end at `;` too; text and file names run to the end of the line.
       const stopAtSemicolon = command === ':' || command === 'b' || command === 't' || command === 'T';
       while (i < script.length && script[i] !== '\n' && !(stopAtSemicolon && script[i] === ';')) i++;
@@ -163,6 +167,6 @@ export function isSafeSedScript(script: string): boolean {
 }
 
 /** True when `sed` with these (static) arguments only prints: no -i, no -f, only safe scripts. */
-export function isReadOnlySed(args: readonly string[]): boolean {
-  return sedScripts(args)?.every(isSafeSedScript) === true;
+export function isReadOnlySed(args: readonly string[], options: SedScriptOptions = {}): boolean {
+  return sedScripts(args)?.every((script) => isSafeSedScript(script, options)) === true;
 }

@@ -1,0 +1,47 @@
+/**
+ * Reads a JSON file that must hold an object (settings, state), telling apart a missing file,
+ * an object and a file that cannot be used — with the line and column of a syntax error.
+ */
+import { readFile } from 'node:fs/promises';
+import { locateJsonError } from './json-error';
+
+export type JsonObject = Record<string, unknown>;
+
+export type JsonObjectFile =
+  | { kind: 'missing' }
+  | { kind: 'object'; json: JsonObject }
+  /** `problem` completes "…: <problem>", e.g. "invalid JSON at line 3, column 7: …". */
+  | { kind: 'invalid'; problem: string };
+
+/** Parses JSON text (a BOM allowed); a syntax error comes back as "line L, column C: why". */
+export function parseJsonText(text: string): { value: unknown } | { syntaxError: string } {
+  const source = text.replace(/^\uFEFF/, '');
+  try {
+    return { value: JSON.parse(source) };
+  } catch (error) {
+    const where = locateJsonError(source);
+    return {
+      syntaxError: where
+        ? `line ${where.line}, column ${where.column}: ${where.message}`
+        : (error as Error).message,
+    };
+  }
+}
+
+export async function readJsonObjectFile(path: string): Promise<JsonObjectFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    throw error;
+  }
+  if (text.replace(/^\uFEFF/, '').trim() === '') return { kind: 'object', json: {} };
+  const parsed = parseJsonText(text);
+  if ('syntaxError' in parsed) return { kind: 'invalid', problem: `invalid JSON at ${parsed.syntaxError}` };
+  if (!isJsonObject(parsed.value)) return { kind: 'invalid', problem: 'the top level is not a JSON object' };
+  return { kind: 'object', json: parsed.value };
+}
+
+export const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
