@@ -5,6 +5,7 @@
  * env prefixes, commands named by path or with non-ASCII names; exact rules name what the user
  * saw and may. Paths outside the working directories and writes need approval or a path rule.
  */
+import { join } from 'node:path';
 import { isFileWrite } from '../services/bash-parser';
 import { allowRuleMatchesUnit, compileBashRule, denyRuleMatchesUnit, isBroad } from './bash-rule-match';
 import {
@@ -14,7 +15,8 @@ import {
   type EvaluationEnv,
   emptyEvaluation,
 } from './evaluation';
-import { isInsideAny, pathMatchesRule } from './path-rules';
+import { FolderWalks, MAX_WALK_ENTRIES } from './folder-walks';
+import { describePath, outsideReason, PathPolicy, type SpelledPath } from './path-policy';
 import {
   allUnits,
   analyzeShellCommand,
@@ -37,12 +39,32 @@ const pathRules = (
     rules.filter((r) => r.toolName === tool && r.behavior === behavior && r.ruleContent !== undefined),
   );
 
+/** A touched path the policy can judge (undefined `path`: only the running shell knows it). */
+const spelledOf = (touched: TouchedPath): SpelledPath | undefined =>
+  touched.path === undefined
+    ? undefined
+    : touched.resolved
+      ? { path: touched.path, resolved: touched.resolved }
+      : { path: touched.path };
+
 class BashEvaluator {
   readonly result: Evaluation = emptyEvaluation();
   private readonly bashRules: PermissionRule[];
+  private readonly policy: PathPolicy;
+  private readonly readDenies: PermissionRule[];
+  /** Why a recursive read cannot run without asking, per touched folder. */
+  private readonly recursiveProblems = new Map<TouchedPath, string>();
 
   constructor(private readonly env: EvaluationEnv) {
     this.bashRules = byPrecedence(env.rules.filter((r) => r.toolName === 'Bash'));
+    this.policy = new PathPolicy(env, env.paths);
+    this.readDenies = pathRules(env.rules, 'Read', 'deny');
+  }
+
+  /** A touched path for a message (what it stands for, where a symlink leads). */
+  private shown(touched: TouchedPath): string {
+    const spelled = spelledOf(touched);
+    return spelled ? describePath(touched.text, spelled, this.env.roots.cwd) : touched.text;
   }
 
   private rules(behavior: PermissionRule['behavior']) {
@@ -50,13 +72,12 @@ class BashEvaluator {
   }
 
   private pathRule(
-    path: string,
+    touched: TouchedPath,
     tool: 'Read' | 'Edit',
     behavior: PermissionRule['behavior'],
   ): PermissionRule | undefined {
-    return pathRules(this.env.rules, tool, behavior).find((r) =>
-      pathMatchesRule(path, r.ruleContent as string, r.source, this.env.roots),
-    );
+    const spelled = spelledOf(touched);
+    return spelled && this.policy.find(pathRules(this.env.rules, tool, behavior), spelled, behavior);
   }
 
   async findDeny(
@@ -68,19 +89,19 @@ class BashEvaluator {
           return { rule, message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` may not run.` };
       }
       for (const touched of unit.writes) {
-        const rule = touched.path && this.pathRule(touched.path, 'Edit', 'deny');
+        const rule = this.pathRule(touched, 'Edit', 'deny');
         if (rule)
           return {
             rule,
-            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` writes ${touched.text}.`,
+            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` writes ${this.shown(touched)}.`,
           };
       }
       for (const touched of unit.reads) {
-        const rule = touched.path && this.pathRule(touched.path, 'Read', 'deny');
+        const rule = this.pathRule(touched, 'Read', 'deny');
         if (rule)
           return {
             rule,
-            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` reads ${touched.text}.`,
+            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` reads ${this.shown(touched)}.`,
           };
       }
     }
@@ -100,18 +121,81 @@ class BashEvaluator {
     if (!this.result.reasons.includes(text)) this.result.reasons.push(text);
   }
 
-  /** Reads outside the working dirs need a Read rule; unknown paths spoil only the read-only proof. */
+  /**
+   * Walks the folders read recursively (bounded, once per turn) when deny rules could cover a
+   * file below them or the search follows symlinks: a denied file below, or a folder too big to
+   * check, makes the line ask, naming the file and the rule.
+   */
+  async checkRecursiveReads(units: readonly ShellUnit[], walks: FolderWalks): Promise<void> {
+    for (const unit of allUnits(units)) {
+      for (const touched of unit.reads) {
+        const spelled = spelledOf(touched);
+        if (!touched.recursive || !spelled?.resolved) continue;
+        const follows = touched.followsLinks !== false;
+        const denies = this.readDenies.filter((rule) => this.policy.mayCoverBelow(rule, spelled));
+        if (denies.length === 0 && !follows) continue;
+        const listing = await walks.list(spelled.resolved.real, follows, this.env.paths);
+        const shown = (rel: string) => join(touched.text, rel);
+        if (!listing.complete) {
+          const rule = denies[0];
+          const why = `${touched.text} holds more than ${MAX_WALK_ENTRIES} entries, too many to check`;
+          if (rule) {
+            this.result.askRule ??= rule;
+            this.reason(`${why} against ${describeRule(rule)}`);
+          } else this.recursiveProblems.set(touched, `${why} for symlinks leading out of the project`);
+          continue;
+        }
+        for (const entry of listing.entries) {
+          const below: SpelledPath = {
+            path: join(spelled.path, entry.rel),
+            resolved: { real: entry.real, links: [] },
+          };
+          const rule = denies.find((r) => this.policy.coversAnySpelling(r, below));
+          if (!rule) continue;
+          this.result.askRule ??= rule;
+          this.reason(`\`${unit.text}\` would read ${shown(entry.rel)}, which ${describeRule(rule)} denies`);
+          break;
+        }
+        for (const link of listing.links) {
+          if (link.target === undefined) {
+            this.recursiveProblems.set(touched, `${shown(link.rel)} is a symlink loop`);
+            break;
+          }
+          const target = this.policy.spell(link.target);
+          if (this.policy.inside(target) || this.pathRule({ ...touched, ...target }, 'Read', 'allow'))
+            continue;
+          this.recursiveProblems.set(
+            touched,
+            `${shown(link.rel)} leads to ${link.target}, outside the project`,
+          );
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads outside the working dirs need a Read rule. An unknown path spoils the read-only proof,
+   * and, when Read deny rules exist, any allowance: it might be a denied file.
+   */
   private readsOk(unit: ShellUnit, status: Status): Status {
     let out = status;
     for (const touched of unit.reads) {
-      if (touched.path === undefined) {
-        if (status === 'safe') out = worst(out, 'no');
-        if (status === 'safe') this.reason(`${touched.text} is only known when the command runs`);
-      } else if (
-        !isInsideAny(touched.path, this.env.workingDirs) &&
-        !this.pathRule(touched.path, 'Read', 'allow')
-      ) {
-        this.reason(`${touched.text} is outside the project`);
+      const spelled = spelledOf(touched);
+      const problem = this.recursiveProblems.get(touched);
+      if (spelled === undefined) {
+        if (status === 'safe') {
+          out = worst(out, 'no');
+          this.reason(`${touched.text} is only known when the command runs`);
+        } else if (this.readDenies.length > 0) {
+          out = 'no';
+          this.reason(`${touched.text} is only known when the command runs and may be a denied file`);
+        }
+      } else if (!this.policy.inside(spelled) && !this.pathRule(touched, 'Read', 'allow')) {
+        this.reason(outsideReason(touched.text, spelled, this.env.roots.cwd));
+        out = 'no';
+      } else if (problem) {
+        this.reason(problem);
         out = 'no';
       }
     }
@@ -121,13 +205,14 @@ class BashEvaluator {
   private writesOk(unit: ShellUnit, status: Status): Status {
     let out = status;
     for (const touched of unit.writes) {
-      if (touched.path === undefined) {
+      const spelled = spelledOf(touched);
+      if (spelled === undefined) {
         this.reason(`writes to ${touched.text}, which is only known when the command runs`);
         out = 'no';
-      } else if (!isInsideAny(touched.path, this.env.workingDirs)) {
-        this.reason(`writes ${touched.text} outside the project`);
+      } else if (!this.policy.inside(spelled)) {
+        this.reason(`writes ${outsideReason(touched.text, spelled, this.env.roots.cwd)}`);
         out = 'no';
-      } else if (touched.viaRedirect && !this.pathRule(touched.path, 'Edit', 'allow')) {
+      } else if (touched.viaRedirect && !this.pathRule(touched, 'Edit', 'allow')) {
         // A rule for the command is not a rule for the file its output is sent to.
         out = worst(out, 'edit');
       }
@@ -198,9 +283,14 @@ const touchesOnlyKnown = (paths: readonly TouchedPath[]) => paths.every((p) => p
 export async function evaluateBash(command: string, env: EvaluationEnv): Promise<Evaluation> {
   const evaluator = new BashEvaluator(env);
   const result = evaluator.result;
-  const analysis = await analyzeShellCommand(command, { cwd: env.roots.cwd, home: env.roots.home });
+  const analysis = await analyzeShellCommand(command, {
+    cwd: env.roots.cwd,
+    home: env.roots.home,
+    paths: env.paths,
+  });
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
+  await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());
 
   for (const unit of allUnits(analysis.units)) {
     if (unit.destructive && !result.warnings.includes(unit.destructive))
@@ -221,7 +311,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     byPrecedence(env.rules).find(
       (r) => r.toolName === 'Bash' && r.behavior === behavior && r.ruleContent?.trim() === trimmed,
     );
-  const askRule = whole('ask') ?? (await evaluator.findAsk(analysis.units));
+  const askRule = whole('ask') ?? (await evaluator.findAsk(analysis.units)) ?? result.askRule;
   if (askRule) {
     result.askRule = askRule;
     result.hardReasons.push('ask rule');

@@ -14,10 +14,10 @@ export function callLabel(toolName: string, input: Record<string, unknown>): str
 export function askMessage(label: string, evaluation: Evaluation, extra?: string): string {
   const parts = [`Allow ${label}?`];
   if (evaluation.askRule) {
-    const { toolName, ruleContent, source } = evaluation.askRule;
-    parts.push(
-      `The rule ${ruleContent === undefined ? toolName : `${toolName}(${ruleContent})`} (${source}) asks first.`,
-    );
+    const { toolName, ruleContent, source, behavior } = evaluation.askRule;
+    const rule = `${ruleContent === undefined ? toolName : `${toolName}(${ruleContent})`} (${source})`;
+    // A deny rule asks when a search would sweep over the file it denies (see the reasons).
+    parts.push(behavior === 'deny' ? `The rule ${rule} denies a file it may read.` : `The rule ${rule} asks first.`);
   }
   if (evaluation.reasons.length > 0) parts.push(`Needs approval: ${evaluation.reasons.join('; ')}.`);
   for (const warning of evaluation.warnings) parts.push(`Warning: ${warning}.`);

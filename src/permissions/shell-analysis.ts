@@ -5,6 +5,7 @@
  * and code strings (`eval`, `sh -c`) parsed for deny checks. Built on the real tree-sitter parse.
  */
 import { homedir, tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import {
   commandBaseName,
   isFileWrite,
@@ -19,6 +20,9 @@ import {
   type ShellWord,
 } from '../services/bash-parser';
 import { resolveUserPath } from './path-rules';
+import { diskPathFs, type RealPath, RealPaths } from './real-paths';
+import { recursiveSearch } from './recursive-search';
+import { cwdOfSegments, knownCwd, type ShellCwd } from './shell-cwd';
 import {
   destructiveWarning,
   FILE_WRITING_COMMANDS,
@@ -28,9 +32,24 @@ import {
   isForkBomb,
   writtenPathArgs,
 } from './shell-danger';
+import { type ExpansionEnv, expandWord } from './shell-expansion';
 
-/** A path a unit touches; `path` is absolute, or undefined when only the running shell knows it. */
-export type TouchedPath = { path?: string; text: string; viaRedirect: boolean };
+/**
+ * A path a unit touches. `path` is absolute (as written, normalized), or undefined when only
+ * the running shell knows it; `resolved` is where it really leads (symlinks followed the way
+ * the kernel follows them), undefined when that lookup fails. A word with a glob or brace
+ * expansion touches one path per word it expands to.
+ */
+export type TouchedPath = {
+  path?: string;
+  resolved?: RealPath;
+  text: string;
+  viaRedirect: boolean;
+  /** A folder read with everything below it (`grep -r KEY .`, `rg KEY`). */
+  recursive: boolean;
+  /** For a recursive read: symlinks below it are followed (`grep -R`). Absent means they may be. */
+  followsLinks?: boolean;
+};
 
 export type ShellUnit = {
   kind: SegmentKind;
@@ -64,6 +83,8 @@ export type ShellUnit = {
   children: ShellUnit[];
   /** Commands inside a code string (`bash -c '…'`); looked at for deny rules only. */
   scriptChildren: ShellUnit[];
+  /** The folder(s) the unit runs in, as traced through the line's `cd`s; relative paths use it. */
+  cwd: ShellCwd;
 };
 
 export type ShellAnalysis = {
@@ -74,7 +95,13 @@ export type ShellAnalysis = {
   forkBomb: boolean;
 };
 
-export type ShellAnalysisOptions = { cwd: string; home?: string; tempDirs?: readonly string[] };
+export type ShellAnalysisOptions = {
+  cwd: string;
+  home?: string;
+  tempDirs?: readonly string[];
+  /** Resolves symlinks and lists folders for globs (default: the disk). */
+  paths?: RealPaths;
+};
 
 const MAX_DEPTH = 4;
 const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas', 'pkexec']);
@@ -95,35 +122,101 @@ const SUBSTITUTION = /\$\(|`|[<>]\(/;
 
 export const defaultTempDirs = (): string[] => [...new Set(['/tmp', '/var/tmp', tmpdir()])];
 
+/** A line's words that change how paths expand: `$HOME` for `~`, CDPATH for `cd`, glob options. */
+const mentions = (source: string, name: string) => new RegExp(`(^|[^$\\w{])${name}\\b`).test(source);
+
 class Analyzer {
   private readonly home: string;
   private readonly tempDirs: readonly string[];
-  constructor(private readonly options: ShellAnalysisOptions) {
+  private readonly paths: RealPaths;
+  private readonly expansion: ExpansionEnv;
+  private readonly cdpathMentioned: boolean;
+  readonly startCwd: ShellCwd;
+
+  constructor(
+    private readonly options: ShellAnalysisOptions,
+    source: string,
+  ) {
     this.home = options.home ?? homedir();
     this.tempDirs = options.tempDirs ?? defaultTempDirs();
+    this.paths = options.paths ?? new RealPaths(diskPathFs);
+    this.startCwd = knownCwd(options.cwd);
+    this.cdpathMentioned = /CDPATH/.test(source);
+    this.expansion = {
+      fs: this.paths.fs,
+      home: mentions(source, 'HOME') ? undefined : this.home,
+      globsKnown: !/\bshopt\b|GLOBIGNORE/.test(source),
+    };
   }
 
-  private resolve = (path: string) => resolveUserPath(path, this.options.cwd, this.home);
-
-  private touched(word: ShellWord, viaRedirect: boolean): TouchedPath {
-    if (word.dynamic || (word.tilde && !/^~(\/|$)/.test(word.value))) return { text: word.text, viaRedirect };
-    return { path: this.resolve(word.value), text: word.text, viaRedirect };
-  }
-
-  async units(parsed: ParsedCommand, depth: number): Promise<ShellUnit[]> {
-    const out: ShellUnit[] = [];
-    for (const segment of parsed.segments) {
-      out.push(await this.unit(segment.kind, segment.argv, segment.assignments, segment.redirects, depth));
+  /**
+   * The paths a word names when its command runs in `cwd`: one per word it expands to and per
+   * folder it may run in, each resolved the way the kernel resolves it from that folder.
+   */
+  private touched(word: ShellWord, viaRedirect: boolean, cwd: ShellCwd): TouchedPath[] {
+    const unknown = (): TouchedPath[] => [{ text: word.text, viaRedirect, recursive: false }];
+    if (word.dynamic) return unknown();
+    let words: string[];
+    if (!word.glob && !word.tilde) words = [word.value];
+    else {
+      const dirs = 'unknown' in cwd ? [undefined] : cwd.dirs;
+      words = [];
+      for (const dir of dirs) {
+        const expanded = expandWord(word.text, dir, this.expansion);
+        if ('unknown' in expanded) return unknown();
+        words.push(...expanded.words);
+      }
+      words = [...new Set(words)];
+    }
+    const out: TouchedPath[] = [];
+    for (const value of words) {
+      if (value.startsWith('/')) {
+        out.push(this.spelled(word.text, viaRedirect, '/', value));
+        continue;
+      }
+      if ('unknown' in cwd) return unknown();
+      for (const dir of cwd.dirs) out.push(this.spelled(word.text, viaRedirect, dir, value));
     }
     return out;
   }
 
+  private spelled(text: string, viaRedirect: boolean, dir: string, value: string): TouchedPath {
+    const touched: TouchedPath = { path: resolve(dir, value), text, viaRedirect, recursive: false };
+    const resolved = this.paths.from(dir, value);
+    if (resolved) touched.resolved = resolved;
+    return touched;
+  }
+
+  async units(parsed: ParsedCommand, depth: number, start: ShellCwd = this.startCwd): Promise<ShellUnit[]> {
+    const cwdOf = await cwdOfSegments(parsed, start, {
+      home: this.expansion.home,
+      cdpathMentioned: this.cdpathMentioned,
+      paths: this.paths,
+    });
+    const out: ShellUnit[] = [];
+    for (const segment of parsed.segments) {
+      out.push(
+        await this.unit(
+          segment.kind,
+          segment.argv,
+          segment.assignments,
+          segment.redirects,
+          depth,
+          cwdOf(segment),
+        ),
+      );
+    }
+    return out;
+  }
+
+  /** One unit; `cwd` is where it runs (a wrapper like `env -C DIR` passes DIR for its command). */
   async unit(
     kind: SegmentKind,
     argv: ShellWord[],
     env: Array<{ name: string; value: ShellWord }>,
     redirects: ShellRedirect[],
     depth: number,
+    cwd: ShellCwd = this.startCwd,
   ): Promise<ShellUnit> {
     const first = argv[0];
     const name = kind === 'command' ? commandBaseName(first) : undefined;
@@ -146,6 +239,7 @@ class Analyzer {
       writes: [],
       children: [],
       scriptChildren: [],
+      cwd,
     };
     if (kind === 'command' && first && !first.dynamic)
       unit.denyName = raw.slice(raw.lastIndexOf('/') + 1).normalize('NFKC');
@@ -157,8 +251,8 @@ class Analyzer {
 
     for (const redirect of redirects) {
       if (!redirect.target || redirect.kind === 'dup' || redirect.kind === 'close') continue;
-      if (isFileWrite(redirect)) unit.writes.push(this.touched(redirect.target, true));
-      else if (redirect.kind === 'read') unit.reads.push(this.touched(redirect.target, true));
+      if (isFileWrite(redirect)) unit.writes.push(...this.touched(redirect.target, true, cwd));
+      else if (redirect.kind === 'read') unit.reads.push(...this.touched(redirect.target, true, cwd));
     }
     if (kind !== 'command' || !first) {
       unit.readOnlyCommand = env.every((e) => isSafeEnvAssignment(e.name, e.value)) && !risky;
@@ -169,15 +263,16 @@ class Analyzer {
     const values = args.map((w) => w.value);
     const unknownArgs = args.some((w) => w.dynamic || w.glob);
     const warnName = name ?? unit.denyName ?? '';
+    const here = 'unknown' in cwd ? this.options.cwd : (cwd.dirs[0] as string);
     const warning = destructiveWarning(warnName, values, unknownArgs, {
-      cwd: this.options.cwd,
+      cwd: here,
       tempDirs: this.tempDirs,
-      resolve: this.resolve,
+      resolve: (path) => resolveUserPath(path, here, this.home),
     });
     if (warning) unit.destructive = warning;
     const written = new Set(writtenPathArgs(warnName, values));
     for (const word of args) {
-      if (written.has(word.value)) unit.writes.push(this.touched(word, false));
+      if (written.has(word.value)) unit.writes.push(...this.touched(word, false, cwd));
     }
     if (unit.writes.some((w) => w.path !== undefined && isBlockDevice(w.path)))
       unit.destructive ??= 'writes to a block device, which can destroy a disk';
@@ -190,10 +285,16 @@ class Analyzer {
         const isOption = word.value.startsWith('-');
         if (isOption && !(eq > 0 && /^[~./]/.test(word.value.slice(eq + 1)))) continue;
         const target = isOption
-          ? { ...word, value: word.value.slice(eq + 1), tilde: word.value[eq + 1] === '~' }
+          ? {
+              ...word,
+              value: word.value.slice(eq + 1),
+              text: word.text.slice(word.text.indexOf('=') + 1),
+              tilde: word.value[eq + 1] === '~',
+            }
           : word;
-        unit.reads.push(this.touched(target, false));
+        unit.reads.push(...this.touched(target, false, cwd));
       }
+      this.markRecursive(unit, warnName, args, cwd);
     }
 
     if (name && PRIVILEGE_WRAPPERS.has(name)) {
@@ -202,7 +303,7 @@ class Analyzer {
       while (i < args.length && (args[i] as ShellWord).value.startsWith('-'))
         i += SUDO_WITH_VALUE.has((args[i] as ShellWord).value) ? 2 : 1;
       if (i < args.length && depth < MAX_DEPTH)
-        unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1));
+        unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1, cwd));
     }
     if (name === 'exec') unit.evalLike = 'exec replaces the shell with another program';
     for (const nested of name ? nestedCommands(argv, redirects) : []) {
@@ -210,7 +311,7 @@ class Analyzer {
         unit.evalLike ??= `${nested.via} runs a code string`;
         if (nested.script !== undefined && depth < MAX_DEPTH) {
           const inner = await parseCommand(nested.script);
-          unit.scriptChildren.push(...(await this.units(inner, depth + 1)));
+          unit.scriptChildren.push(...(await this.units(inner, depth + 1, cwd)));
         }
         continue;
       }
@@ -218,7 +319,11 @@ class Analyzer {
         unit.evalLike ??= `${nested.via} nests too deeply to check`;
         continue;
       }
-      const child = await this.unit('command', nested.argv, nested.env, [], depth + 1);
+      // `find -execdir` runs its command in each folder it finds.
+      const childCwd: ShellCwd = /^find -(execdir|okdir)$/.test(nested.via)
+        ? { unknown: `${nested.via} runs in each folder find visits` }
+        : cwd;
+      const child = await this.unit('command', nested.argv, nested.env, [], depth + 1, childCwd);
       // `xargs sh -c …` and `env … sh -c` run code strings: the wrapper inherits that.
       if (child.evalLike) unit.evalLike ??= `${nested.via} runs ${child.evalLike}`;
       unit.children.push(child);
@@ -236,7 +341,30 @@ class Analyzer {
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;
   }
+
+  /** `grep -r`, `rg`: their folders are read with everything below them (`.` when none is named). */
+  private markRecursive(unit: ShellUnit, name: string, args: readonly ShellWord[], cwd: ShellCwd): void {
+    const search = recursiveSearch(name, args);
+    if (!search) return;
+    const operandTexts = new Set(search.operands.map((i) => (args[i] as ShellWord).text));
+    const mark = (touched: TouchedPath) => {
+      touched.recursive = true;
+      touched.followsLinks = search.followsLinks;
+    };
+    for (const touched of unit.reads) {
+      // Unsure which words are folders: every argument counts as one.
+      if (!touched.viaRedirect && (search.implicitDot || operandTexts.has(touched.text))) mark(touched);
+    }
+    if (search.implicitDot) {
+      for (const touched of this.touched(literalDot, false, cwd)) {
+        mark(touched);
+        unit.reads.push(touched);
+      }
+    }
+  }
 }
+
+const literalDot: ShellWord = { text: '.', value: '.', dynamic: false, glob: false, tilde: false };
 
 /** Wrappers like `timeout`/`xargs` add nothing of their own: rules are checked on what they run. */
 export function isTransparentWrapper(unit: ShellUnit): boolean {
@@ -253,7 +381,7 @@ export async function analyzeShellCommand(
   options: ShellAnalysisOptions,
 ): Promise<ShellAnalysis> {
   const parsed = await parseCommand(source);
-  const analyzer = new Analyzer(options);
+  const analyzer = new Analyzer(options, source);
   return {
     source,
     parseError: parsed.parseError,
