@@ -2,11 +2,13 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from '../../../lib/zod';
+import { splitPatternBase } from '../../../permissions/glob-base';
 import { buildTool, ToolError } from '../../tool';
+import { denyExclusions, skippedNote } from '../shared/deny-exclusions';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
 import { runRipgrep } from '../shared/ripgrep';
-import { compileGlob, splitAbsolutePattern } from './glob-pattern';
+import { compileGlob } from './glob-pattern';
 import prompt from './prompt.md';
 import { pathForModel, sortNewestFirst } from './search-results';
 
@@ -37,11 +39,15 @@ export type GlobOutput = {
   totalMatches: number;
   /** False when the listing itself was cut short, so `totalMatches` is a lower bound. */
   countIsComplete: boolean;
+  /** Matching files left out because Read deny rules cover them. */
+  deniedSkipped?: number;
 };
 
 function renderForModel(output: GlobOutput, cwd: string | undefined): string {
-  if (output.numFiles === 0) return 'No files found';
+  const note = skippedNote(output.deniedSkipped ?? 0);
+  if (output.numFiles === 0) return note ? `No files found\n${note}` : 'No files found';
   const lines = output.filenames.map((file) => (cwd ? pathForModel(file, cwd) : file));
+  if (note) lines.push('', note);
   if (output.truncated) {
     const total = output.countIsComplete ? `${output.totalMatches}` : `more than ${output.totalMatches}`;
     lines.push(
@@ -83,10 +89,12 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
   mapResultToContent: (output) => renderForModel(output, undefined),
   async call(input, context) {
     const started = Date.now();
-    const split = splitAbsolutePattern(input.pattern);
-    const root = split ? split.base : resolveToolPath(input.path ?? context.cwd, context.cwd);
+    // The permission check judged this same folder (the pattern's literal base).
+    const split = splitPatternBase(input.pattern, resolveToolPath(input.path ?? context.cwd, context.cwd));
+    const root = split.base;
     await assertDirectory(root, context.cwd);
-    const matches = compileGlob(split ? split.pattern : input.pattern);
+    const matches = compileGlob(split.pattern);
+    const exclusions = denyExclusions(context, root, '.');
 
     // No `--glob` here: rg lets a --glob whitelist override .gitignore; matching is done below.
     const result = await runRipgrep(['--files', '--hidden', '--glob', '!.git', '--color', 'never', '.'], {
@@ -102,10 +110,13 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
     }
 
     const matched: string[] = [];
+    let deniedSkipped = 0;
     for (const line of result.lines) {
       if (!line) continue;
       const relativePath = line.startsWith('./') ? line.slice(2) : line;
-      if (matches(relativePath)) matched.push(resolve(root, relativePath));
+      if (!matches(relativePath)) continue;
+      if (exclusions.deniedBy(relativePath)) deniedSkipped++;
+      else matched.push(resolve(root, relativePath));
     }
     const sorted = await sortNewestFirst(matched);
     const filenames = sorted.slice(0, MAX_GLOB_RESULTS);
@@ -117,6 +128,7 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
       totalMatches: sorted.length,
       countIsComplete: !result.stoppedEarly,
     };
+    if (deniedSkipped > 0) data.deniedSkipped = deniedSkipped;
     return { data, content: renderForModel(data, context.cwd) };
   },
 });
