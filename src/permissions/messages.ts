@@ -17,7 +17,9 @@ export function askMessage(label: string, evaluation: Evaluation, extra?: string
     const { toolName, ruleContent, source, behavior } = evaluation.askRule;
     const rule = `${ruleContent === undefined ? toolName : `${toolName}(${ruleContent})`} (${source})`;
     // A deny rule asks when a search would sweep over the file it denies (see the reasons).
-    parts.push(behavior === 'deny' ? `The rule ${rule} denies a file it may read.` : `The rule ${rule} asks first.`);
+    parts.push(
+      behavior === 'deny' ? `The rule ${rule} denies a file it may read.` : `The rule ${rule} asks first.`,
+    );
   }
   if (evaluation.reasons.length > 0) parts.push(`Needs approval: ${evaluation.reasons.join('; ')}.`);
   for (const warning of evaluation.warnings) parts.push(`Warning: ${warning}.`);

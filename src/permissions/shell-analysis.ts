@@ -157,7 +157,8 @@ class Analyzer {
     const unknown = (): TouchedPath[] => [{ text: word.text, viaRedirect, recursive: false }];
     if (word.dynamic) return unknown();
     let words: string[];
-    if (!word.glob && !word.tilde) words = [word.value];
+    // The parser's `glob` flag misses braces inside a word (`../{a,b}/x`): look at the text.
+    if (!word.glob && !word.tilde && !/[{*?[~]/.test(word.text)) words = [word.value];
     else {
       const dirs = 'unknown' in cwd ? [undefined] : cwd.dirs;
       words = [];

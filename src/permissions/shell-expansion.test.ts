@@ -20,7 +20,16 @@ beforeAll(() => {
   home = join(root, 'home');
   mkdirSync(join(dir, 'src/deep'), { recursive: true });
   mkdirSync(home);
-  for (const file of ['.env', '.envrc', 'README.md', 'notes.md', 'src/a.ts', 'src/b.ts', 'src/.hidden', 'src/deep/c.ts'])
+  for (const file of [
+    '.env',
+    '.envrc',
+    'README.md',
+    'notes.md',
+    'src/a.ts',
+    'src/b.ts',
+    'src/.hidden',
+    'src/deep/c.ts',
+  ])
     writeFileSync(join(dir, file), file);
   symlinkSync(join(dir, 'src'), join(dir, 'src-link'));
   env = { fs: diskPathFs, home, globsKnown: true };
@@ -115,6 +124,8 @@ describe('what cannot be expanded for sure is unknown', () => {
   });
 
   it('keeps a glob with no match as written (nothing exists in the fake filesystem)', () => {
-    expect(expandWord('src/*.ts', '/home/u/proj', { ...env, fs: emptyPathFs })).toEqual({ words: ['src/*.ts'] });
+    expect(expandWord('src/*.ts', '/home/u/proj', { ...env, fs: emptyPathFs })).toEqual({
+      words: ['src/*.ts'],
+    });
   });
 });

@@ -322,8 +322,7 @@ export function expandWord(source: string, cwd: string | undefined, env: Expansi
       words.push(text(word));
       continue;
     }
-    if (!env.globsKnown)
-      return { unknown: `${source} is a pattern whose matches only the shell knows` };
+    if (!env.globsKnown) return { unknown: `${source} is a pattern whose matches only the shell knows` };
     const relative = word[0]?.ch !== '/';
     if (relative && cwd === undefined)
       return { unknown: `${source} is matched in a folder only known when it runs` };
