@@ -15,7 +15,7 @@ import {
   type EvaluationEnv,
   emptyEvaluation,
 } from './evaluation';
-import { FolderWalks, MAX_WALK_ENTRIES } from './folder-walks';
+import { type FolderListing, FolderWalks, MAX_WALK_ENTRIES } from './folder-walks';
 import { describePath, outsideReason, PathPolicy, type SpelledPath } from './path-policy';
 import {
   allUnits,
@@ -72,11 +72,11 @@ class BashEvaluator {
   }
 
   private pathRule(
-    touched: TouchedPath,
+    touched: TouchedPath | SpelledPath,
     tool: 'Read' | 'Edit',
     behavior: PermissionRule['behavior'],
   ): PermissionRule | undefined {
-    const spelled = spelledOf(touched);
+    const spelled = 'text' in touched ? spelledOf(touched) : touched;
     return spelled && this.policy.find(pathRules(this.env.rules, tool, behavior), spelled, behavior);
   }
 
@@ -136,7 +136,14 @@ class BashEvaluator {
         if (denies.length === 0 && !follows) continue;
         const listing = await walks.list(spelled.resolved.real, follows, this.env.paths);
         const shown = (rel: string) => join(touched.text, rel);
-        if (!listing.complete) {
+        // A denied file found before the bound is named even when the walk could not finish.
+        const denied = this.firstDenied(listing, spelled, denies);
+        if (denied) {
+          this.result.askRule ??= denied.rule;
+          this.reason(
+            `\`${unit.text}\` would read ${shown(denied.rel)}, which ${describeRule(denied.rule)} denies`,
+          );
+        } else if (!listing.complete) {
           const rule = denies[0];
           const why = `${touched.text} holds more than ${MAX_WALK_ENTRIES} entries, too many to check`;
           if (rule) {
@@ -145,25 +152,13 @@ class BashEvaluator {
           } else this.recursiveProblems.set(touched, `${why} for symlinks leading out of the project`);
           continue;
         }
-        for (const entry of listing.entries) {
-          const below: SpelledPath = {
-            path: join(spelled.path, entry.rel),
-            resolved: { real: entry.real, links: [] },
-          };
-          const rule = denies.find((r) => this.policy.coversAnySpelling(r, below));
-          if (!rule) continue;
-          this.result.askRule ??= rule;
-          this.reason(`\`${unit.text}\` would read ${shown(entry.rel)}, which ${describeRule(rule)} denies`);
-          break;
-        }
         for (const link of listing.links) {
           if (link.target === undefined) {
             this.recursiveProblems.set(touched, `${shown(link.rel)} is a symlink loop`);
             break;
           }
           const target = this.policy.spell(link.target);
-          if (this.policy.inside(target) || this.pathRule({ ...touched, ...target }, 'Read', 'allow'))
-            continue;
+          if (this.policy.inside(target) || this.pathRule(target, 'Read', 'allow')) continue;
           this.recursiveProblems.set(
             touched,
             `${shown(link.rel)} leads to ${link.target}, outside the project`,
@@ -172,6 +167,43 @@ class BashEvaluator {
         }
       }
     }
+  }
+
+  /**
+   * The first file below `folder` a deny rule covers. The answer is kept on the listing for the
+   * rest of the turn: the same search again costs a lookup, not a pass over 10 000 entries.
+   */
+  private firstDenied(
+    listing: FolderListing,
+    folder: SpelledPath,
+    denies: readonly PermissionRule[],
+  ): { rel: string; rule: PermissionRule } | undefined {
+    if (denies.length === 0) return undefined;
+    const key = `${folder.path}\0${denies.map(describeRule).join('\0')}`;
+    const known = listing.verdicts.get(key) as { rel: string; index: number } | null | undefined;
+    if (known !== undefined)
+      return known ? { rel: known.rel, rule: denies[known.index] as PermissionRule } : undefined;
+    const real = folder.resolved?.real ?? folder.path;
+    const testers = denies.map((rule) => this.policy.belowTester(rule, folder));
+    let found: { rel: string; index: number } | null = null;
+    for (const entry of listing.entries) {
+      // Below a followed link the real path is elsewhere: the full check takes every spelling.
+      const plain = entry.real === join(real, entry.rel);
+      const index = plain
+        ? testers.findIndex((test) => test(entry.rel))
+        : denies.findIndex((rule) =>
+            this.policy.coversAnySpelling(rule, {
+              path: join(folder.path, entry.rel),
+              resolved: { real: entry.real, links: [] },
+            }),
+          );
+      if (index >= 0) {
+        found = { rel: entry.rel, index };
+        break;
+      }
+    }
+    listing.verdicts.set(key, found);
+    return found ? { rel: found.rel, rule: denies[found.index] as PermissionRule } : undefined;
   }
 
   /**

@@ -24,10 +24,12 @@ export type FolderListing = {
   complete: boolean;
   /** When links are followed: each link met, with where it leads (undefined: a link loop). */
   links: Array<{ rel: string; target: string | undefined }>;
+  /** Deny checks already made on this listing in the turn (keyed by the caller). */
+  verdicts: Map<string, unknown>;
 };
 
 async function walk(dir: string, followLinks: boolean, paths: RealPaths): Promise<FolderListing> {
-  const listing: FolderListing = { entries: [], complete: true, links: [] };
+  const listing: FolderListing = { entries: [], complete: true, links: [], verdicts: new Map() };
   const queue: Array<{ real: string; rel: string }> = [{ real: dir, rel: '' }];
   const visited = new Set([dir]);
   let seen = 0;

@@ -9,6 +9,7 @@
 import { relative } from 'node:path';
 import type { EvaluationEnv } from './evaluation';
 import {
+  globToRegExp,
   isWithin,
   pathMatchesPattern,
   type ResolvedPattern,
@@ -107,6 +108,35 @@ export class PathPolicy {
   }
 
   /**
+   * A fast test for many paths below one folder: whether `rule` covers `folder/rel` under the
+   * folder's written or real spelling. It looks at that path only, not its ancestors: a walk
+   * meets every folder before what it holds, and the folder itself was checked on its own.
+   */
+  belowTester(rule: PermissionRule, folder: SpelledPath): (rel: string) => boolean {
+    const { written, real } = this.compile(rule);
+    const tests: Array<(rel: string) => boolean> = [];
+    const dirs = [folder.path, ...(folder.resolved ? [folder.resolved.real] : [])];
+    for (const pattern of [written, real]) {
+      const regex = globToRegExp(pattern.pattern, pattern.anchored);
+      for (const dir of new Set(dirs)) {
+        if (isWithin(dir, pattern.base)) {
+          const prefix = relative(pattern.base, dir).split('\\').join('/');
+          tests.push(prefix === '' ? (rel) => regex.test(rel) : (rel) => regex.test(`${prefix}/${rel}`));
+        } else if (isWithin(pattern.base, dir)) {
+          const lead = relative(dir, pattern.base).split('\\').join('/');
+          const everything = pattern.pattern === '**';
+          tests.push(
+            (rel) =>
+              (rel === lead && everything) ||
+              (rel.startsWith(`${lead}/`) && regex.test(rel.slice(lead.length + 1))),
+          );
+        }
+      }
+    }
+    return (rel) => tests.some((test) => test(rel));
+  }
+
+  /**
    * Whether `rule` could cover something below the folder `dir` (a cheap test before a walk):
    * the rule's folder and `dir` lie one inside the other, under some spelling of each.
    */
@@ -130,7 +160,8 @@ function display(path: string, cwd: string): string {
 export function describePath(text: string, spelled: SpelledPath, cwd: string): string {
   const real = spelled.resolved?.real;
   const path = display(spelled.path, cwd);
-  if (real !== undefined && real !== spelled.path) return `${text} (through a symlink: ${display(real, cwd)})`;
+  if (real !== undefined && real !== spelled.path)
+    return `${text} (through a symlink: ${display(real, cwd)})`;
   return text === path || text === spelled.path ? text : `${text} (${path})`;
 }
 
