@@ -122,6 +122,8 @@ const SHELL_CASES: PathCase[] = [
   { cmd: 'cd config && cat .env', deny: ['Read(/config/.env)'], expect: 'deny', reveals: ENV_SECRET },
   { cmd: 'cd "$D" && cat README.md', expect: 'ask' },
   { cmd: 'cd - && cat README.md', expect: 'ask' },
+  // A bare `cd` goes home: `ls` then lists it.
+  { cmd: 'cd && ls', expect: 'ask', reveals: 'notes.txt' },
   // Recursive searches over a folder holding a denied file, or too big to check.
   { cmd: 'grep -r ENV_SECRET .', deny: ['Read(./.env)'], expect: 'ask', reveals: ENV_SECRET },
   { cmd: 'grep -r ENV_SECRET', deny: ['Read(.env)'], expect: 'ask', reveals: ENV_SECRET },

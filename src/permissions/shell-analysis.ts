@@ -255,6 +255,14 @@ class Analyzer {
       if (isFileWrite(redirect)) unit.writes.push(...this.touched(redirect.target, true, cwd));
       else if (redirect.kind === 'read') unit.reads.push(...this.touched(redirect.target, true, cwd));
     }
+    // A command in an unknown folder (after `cd -`, a bare `cd`, …) works on whatever is there:
+    // `ls` lists it, `git status` reads its repository. That folder is an unknown read.
+    if (kind === 'command' && 'unknown' in cwd)
+      unit.reads.push({
+        text: `the folder \`${unit.text}\` runs in (${cwd.unknown})`,
+        viaRedirect: false,
+        recursive: false,
+      });
     if (kind !== 'command' || !first) {
       unit.readOnlyCommand = env.every((e) => isSafeEnvAssignment(e.name, e.value)) && !risky;
       unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;

@@ -66,15 +66,16 @@ describe('the folder a command runs in', () => {
     'cd ~root && cat x',
   ])('%s: later relative paths are unknown', async (command) => {
     const reads = await catReads(command);
-    expect(reads.at(-1)).toEqual([undefined]);
+    // `x` and the folder the command runs in.
+    expect(reads.at(-1)).toEqual([undefined, undefined]);
   });
 
   it('knows absolute paths even where the folder is unknown', async () => {
-    expect(await catReads('cd "$X" && cat /etc/passwd')).toEqual([['/etc/passwd']]);
+    expect(await catReads('cd "$X" && cat /etc/passwd')).toEqual([['/etc/passwd', undefined]]);
   });
 
   it('runs a function body wherever it is called: its relative paths are unknown', async () => {
-    expect(await catReads('f() { cat x; }; cd /etc; f')).toEqual([[undefined]]);
+    expect(await catReads('f() { cat x; }; cd /etc; f')).toEqual([[undefined, undefined]]);
     // Nothing in the line moves the shell: the body runs where the line starts.
     expect(await catReads('f() { cat x; }; f')).toEqual([['/home/u/proj/x']]);
   });
@@ -88,4 +89,19 @@ describe('the folder a command runs in', () => {
   it('resolves a loop that settles (the same cd each time) to the folders it can be in', async () => {
     expect(await catReads('for i in 1 2; do cd /etc; done; cat x')).toEqual([['/etc/x', '/home/u/proj/x']]);
   });
+});
+
+describe('a command in an unknown folder', () => {
+  it.each(['cd && ls', 'cd - && git status', 'cd "$X"; ls -la', 'f() { ls; }; cd /etc; f'])(
+    '%s reads a folder only known when it runs',
+    async (command) => {
+      const analysis = await analyzeShellCommand(command, {
+        cwd: PROJECT,
+        home: '/home/u',
+        paths: new RealPaths(emptyPathFs),
+      });
+      const last = [...allUnits(analysis.units)].filter((u) => u.name === 'ls' || u.name === 'git').at(-1);
+      expect(last?.reads.some((r) => r.path === undefined)).toBe(true);
+    },
+  );
 });
