@@ -52,6 +52,8 @@ class BashEvaluator {
   private readonly bashRules: PermissionRule[];
   private readonly policy: PathPolicy;
   private readonly readDenies: PermissionRule[];
+  /** Read deny and ask rules: a recursive search over a file either covers asks first. */
+  private readonly readGuards: PermissionRule[];
   /** Why a recursive read cannot run without asking, per touched folder. */
   private readonly recursiveProblems = new Map<TouchedPath, string>();
 
@@ -59,6 +61,7 @@ class BashEvaluator {
     this.bashRules = byPrecedence(env.rules.filter((r) => r.toolName === 'Bash'));
     this.policy = new PathPolicy(env, env.paths);
     this.readDenies = pathRules(env.rules, 'Read', 'deny');
+    this.readGuards = [...this.readDenies, ...pathRules(env.rules, 'Read', 'ask')];
   }
 
   /** A touched path for a message (what it stands for, where a symlink leads). */
@@ -108,10 +111,19 @@ class BashEvaluator {
     return undefined;
   }
 
+  /** A Bash ask rule on any unit, or a Read/Edit ask rule on a path it reads or writes. */
   async findAsk(units: readonly ShellUnit[]): Promise<PermissionRule | undefined> {
     for (const unit of allUnits(units)) {
       for (const rule of this.rules('ask')) {
         if (denyRuleMatchesUnit(await compileBashRule(rule.ruleContent), unit)) return rule;
+      }
+      for (const touched of unit.writes) {
+        const rule = this.pathRule(touched, 'Edit', 'ask');
+        if (rule) return rule;
+      }
+      for (const touched of unit.reads) {
+        const rule = this.pathRule(touched, 'Read', 'ask');
+        if (rule) return rule;
       }
     }
     return undefined;
@@ -132,7 +144,7 @@ class BashEvaluator {
         const spelled = spelledOf(touched);
         if (!touched.recursive || !spelled?.resolved) continue;
         const follows = touched.followsLinks !== false;
-        const denies = this.readDenies.filter((rule) => this.policy.mayCoverBelow(rule, spelled));
+        const denies = this.readGuards.filter((rule) => this.policy.mayCoverBelow(rule, spelled));
         if (denies.length === 0 && !follows) continue;
         const listing = await walks.list(spelled.resolved.real, follows, this.env.paths);
         const shown = (rel: string) => join(touched.text, rel);
@@ -141,7 +153,7 @@ class BashEvaluator {
         if (denied) {
           this.result.askRule ??= denied.rule;
           this.reason(
-            `\`${unit.text}\` would read ${shown(denied.rel)}, which ${describeRule(denied.rule)} denies`,
+            `\`${unit.text}\` would read ${shown(denied.rel)}, which ${describeRule(denied.rule)} ${denied.rule.behavior === 'deny' ? 'denies' : 'asks for'}`,
           );
         } else if (!listing.complete) {
           const rule = denies[0];

@@ -141,8 +141,15 @@ const SHELL_CASES: PathCase[] = [
   { cmd: 'grep -rl x big', root: 'bigproj', deny: ['Read(.env)'], expect: 'ask' },
   { cmd: 'grep -R OUTSIDE_SECRET docs', expect: 'ask', reveals: OUTSIDE_SECRET },
   { cmd: 'rg -L OUTSIDE_SECRET docs', expect: 'ask', reveals: OUTSIDE_SECRET },
+  // Read and Edit ask rules hold for the shell's paths too, a recursive search included.
+  { cmd: 'cat config/app.json', ask: ['Read(./config/app.json)'], expect: 'ask' },
+  { cmd: 'cat conf*/app.json', ask: ['Read(./config/app.json)'], expect: 'ask' },
+  { cmd: 'grep -r x config', ask: ['Read(app.json)'], expect: 'ask' },
+  { cmd: 'echo x >> README.md', ask: ['Edit(README.md)'], mode: 'acceptEdits', expect: 'ask' },
   // Controls: ordinary commands keep running without a prompt.
   { cmd: 'cat README.md', expect: 'allow' },
+  { cmd: 'cat README.md', ask: ['Read(config/**)'], expect: 'allow' },
+  { cmd: 'grep -r x src', ask: ['Read(config/**)'], expect: 'allow' },
   { cmd: 'cat README.md', deny: ['Read(.env)'], expect: 'allow' },
   { cmd: 'ls src/*.ts', expect: 'allow' },
   { cmd: 'cat src/{a,b}.ts', deny: ['Read(.env)'], expect: 'allow' },
