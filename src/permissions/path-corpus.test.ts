@@ -121,6 +121,9 @@ const SHELL_CASES: PathCase[] = [
   { cmd: 'cd .. && cat outside/secret.txt', expect: 'ask', reveals: OUTSIDE_SECRET },
   { cmd: 'cd config && cat .env', deny: ['Read(/config/.env)'], expect: 'deny', reveals: ENV_SECRET },
   { cmd: 'cd "$D" && cat README.md', expect: 'ask' },
+  // `set -P` makes a cd physical: `out-link/..` is then the outside folder's parent.
+  { cmd: 'set -P; cd out-link/.. && cat outside/secret.txt', expect: 'ask', reveals: OUTSIDE_SECRET },
+  { cmd: 'PWD=/etc; cat ~+/passwd', expect: 'ask', reveals: 'root:' },
   { cmd: 'cd - && cat README.md', expect: 'ask' },
   // A bare `cd` goes home: `ls` then lists it.
   { cmd: 'cd && ls', expect: 'ask', reveals: 'notes.txt' },

@@ -145,6 +145,7 @@ class Analyzer {
     this.expansion = {
       fs: this.paths.fs,
       home: mentions(source, 'HOME') ? undefined : this.home,
+      pwdKnown: !mentions(source, 'PWD'),
       globsKnown: !/\bshopt\b|GLOBIGNORE/.test(source),
     };
   }
@@ -192,6 +193,7 @@ class Analyzer {
     const cwdOf = await cwdOfSegments(parsed, start, {
       home: this.expansion.home,
       cdpathMentioned: this.cdpathMentioned,
+      physicalMaybe: parsed.segments.some((segment) => segment.argv[0]?.value === 'set'),
       paths: this.paths,
     });
     const out: ShellUnit[] = [];

@@ -86,6 +86,8 @@ export type CwdContext = {
   home: string | undefined;
   /** The line mentions CDPATH: a relative `cd` may land anywhere. */
   cdpathMentioned: boolean;
+  /** The line runs `set` (`set -P` makes every `cd` physical): a `cd` may land on either path. */
+  physicalMaybe: boolean;
   paths: RealPaths;
 };
 
@@ -369,11 +371,16 @@ class CwdWalk {
     if (typeof target !== 'string') return { ok: target, fail: start };
     if ('unknown' in start && !target.startsWith('/')) return stays(start);
     const bases = 'unknown' in start ? ['/'] : start.dirs;
-    const dirs = bases.map((base) => {
+    const dirs = bases.flatMap((base) => {
       const logical = resolve(base, target);
-      return physical ? (this.context.paths.from(base, target)?.real ?? logical) : logical;
+      const real = this.context.paths.from(base, target)?.real ?? logical;
+      if (physical) return [real];
+      return this.context.physicalMaybe ? [logical, real] : [logical];
     });
-    return { ok: { dirs: [...new Set(dirs)] }, fail: start };
+    const unique = [...new Set(dirs)];
+    if (unique.length > MAX_CWD_CHOICES)
+      return { ok: { unknown: 'the command may run in too many folders' }, fail: start };
+    return { ok: { dirs: unique }, fail: start };
   }
 
   /** The folder a `cd` operand names (relative or absolute), or why it is unknown. */

@@ -32,7 +32,7 @@ beforeAll(() => {
   ])
     writeFileSync(join(dir, file), file);
   symlinkSync(join(dir, 'src'), join(dir, 'src-link'));
-  env = { fs: diskPathFs, home, globsKnown: true };
+  env = { fs: diskPathFs, home, pwdKnown: true, globsKnown: true };
 });
 
 /** What bash makes of `word` in the scratch project, one word per line. */
@@ -108,6 +108,7 @@ describe('what cannot be expanded for sure is unknown', () => {
     expect(expandWord('~-/x', dir, env)).toHaveProperty('unknown');
     expect(expandWord('~/x', dir, { ...env, home: undefined })).toHaveProperty('unknown');
     expect(expandWord('~+/x', dir, env)).toEqual({ words: [`${dir}/x`] });
+    expect(expandWord('~+/x', dir, { ...env, pwdKnown: false })).toHaveProperty('unknown');
   });
 
   it('globs when the line sets shell options, extended globs, relative globs in an unknown folder', () => {

@@ -19,6 +19,8 @@ export type ExpansionEnv = {
   fs: PathFs;
   /** The home directory for `~`; undefined when the line may change `$HOME` first. */
   home: string | undefined;
+  /** False when the line may change `$PWD`, which `~+` stands for. */
+  pwdKnown: boolean;
   /** False when the line may change how globs match (`shopt`, `GLOBIGNORE`). */
   globsKnown: boolean;
 };
@@ -159,7 +161,7 @@ function expandTilde(word: Char[], cwd: string | undefined, env: ExpansionEnv): 
   // A quoted character anywhere in the prefix (`~"/x"`) keeps the tilde literal.
   if (prefix.some((c) => c.quoted)) return word;
   const name = text(prefix);
-  const dir = name === '' ? env.home : name === '+' ? cwd : undefined;
+  const dir = name === '' ? env.home : name === '+' && env.pwdKnown ? cwd : undefined;
   if (dir === undefined) return undefined;
   return [...literal(dir), ...word.slice(end)];
 }

@@ -47,11 +47,17 @@ describe('Bash tool', () => {
     expect(result.data.stdout).toBe(`${realpathSync(context.cwd)}\nfrom-env`);
   });
 
-  it('expands `cd` and globs with bash defaults, whatever CDPATH, BASHOPTS or GLOBIGNORE the env holds', async () => {
+  it('expands `cd` and globs with bash defaults, whatever CDPATH, BASHOPTS, SHELLOPTS or GLOBIGNORE the env holds', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'yoke-cdpath-'));
     mkdirSync(join(elsewhere, 'sub'));
     const context = makeTestContext({
-      env: { ...process.env, CDPATH: elsewhere, BASHOPTS: 'nocaseglob', GLOBIGNORE: 'x' },
+      env: {
+        ...process.env,
+        CDPATH: elsewhere,
+        BASHOPTS: 'nocaseglob',
+        SHELLOPTS: 'noglob',
+        GLOBIGNORE: 'x',
+      },
     });
     mkdirSync(join(context.cwd, 'sub'));
     writeFileSync(join(context.cwd, '.hidden'), '');
