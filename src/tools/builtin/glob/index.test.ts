@@ -82,6 +82,7 @@ describe('Glob', () => {
     file('src/deep/c.ts');
     expect((await glob({ pattern: 'src/*.ts' })).text).toBe('src/a.ts');
     expect((await glob({ pattern: '../lib/*.ts', path: 'src' })).text).toBe('lib/b.ts');
+    expect((await glob({ pattern: 'docs/**/*.md' })).text).toBe('No files found');
   });
 
   it('leaves files covered by Read deny rules out and says how many', async () => {

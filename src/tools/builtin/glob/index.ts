@@ -59,6 +59,14 @@ function renderForModel(output: GlobOutput, cwd: string | undefined): string {
   return lines.join('\n');
 }
 
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function assertDirectory(dir: string, cwd: string): Promise<void> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
@@ -90,9 +98,22 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
   async call(input, context) {
     const started = Date.now();
     // The permission check judged this same folder (the pattern's literal base).
-    const split = splitPatternBase(input.pattern, resolveToolPath(input.path ?? context.cwd, context.cwd));
+    const given = resolveToolPath(input.path ?? context.cwd, context.cwd);
+    const split = splitPatternBase(input.pattern, given);
     const root = split.base;
-    await assertDirectory(root, context.cwd);
+    await assertDirectory(given, context.cwd);
+    // A folder named by the pattern itself that does not exist simply has no matches.
+    if (root !== given && !(await isDirectory(root))) {
+      const data: GlobOutput = {
+        durationMs: Date.now() - started,
+        numFiles: 0,
+        filenames: [],
+        truncated: false,
+        totalMatches: 0,
+        countIsComplete: true,
+      };
+      return { data, content: renderForModel(data, context.cwd) };
+    }
     const matches = compileGlob(split.pattern);
     const exclusions = denyExclusions(context, root, '.');
 
