@@ -5,7 +5,6 @@
  * env prefixes, commands named by path or with non-ASCII names; exact rules name what the user
  * saw and may. Paths outside the working directories and writes need approval or a path rule.
  */
-import { join } from 'node:path';
 import { isFileWrite } from '../services/bash-parser';
 import { allowRuleMatchesUnit, compileBashRule, denyRuleMatchesUnit, isBroad } from './bash-rule-match';
 import {
@@ -15,8 +14,9 @@ import {
   type EvaluationEnv,
   emptyEvaluation,
 } from './evaluation';
-import { type FolderListing, FolderWalks, MAX_WALK_ENTRIES } from './folder-walks';
+import { FolderWalks } from './folder-walks';
 import { describePath, outsideReason, PathPolicy, type SpelledPath } from './path-policy';
+import { checkRecursiveReads } from './recursive-reads';
 import {
   allUnits,
   analyzeShellCommand,
@@ -24,6 +24,7 @@ import {
   type ShellUnit,
   type TouchedPath,
 } from './shell-analysis';
+import { spelledPath } from './shell-paths';
 import type { PermissionRule } from './types';
 
 type Status = 'rule' | 'safe' | 'edit' | 'no';
@@ -39,14 +40,6 @@ const pathRules = (
     rules.filter((r) => r.toolName === tool && r.behavior === behavior && r.ruleContent !== undefined),
   );
 
-/** A touched path the policy can judge (undefined `path`: only the running shell knows it). */
-const spelledOf = (touched: TouchedPath): SpelledPath | undefined =>
-  touched.path === undefined
-    ? undefined
-    : touched.resolved
-      ? { path: touched.path, resolved: touched.resolved }
-      : { path: touched.path };
-
 class BashEvaluator {
   readonly result: Evaluation = emptyEvaluation();
   private readonly bashRules: PermissionRule[];
@@ -55,7 +48,7 @@ class BashEvaluator {
   /** Read deny and ask rules: a recursive search over a file either covers asks first. */
   private readonly readGuards: PermissionRule[];
   /** Why a recursive read cannot run without asking, per touched folder. */
-  private readonly recursiveProblems = new Map<TouchedPath, string>();
+  private recursiveProblems: ReadonlyMap<TouchedPath, string> = new Map();
 
   constructor(private readonly env: EvaluationEnv) {
     this.bashRules = byPrecedence(env.rules.filter((r) => r.toolName === 'Bash'));
@@ -66,7 +59,7 @@ class BashEvaluator {
 
   /** A touched path for a message (what it stands for, where a symlink leads). */
   private shown(touched: TouchedPath): string {
-    const spelled = spelledOf(touched);
+    const spelled = spelledPath(touched);
     return spelled ? describePath(touched.text, spelled, this.env.roots.cwd) : touched.text;
   }
 
@@ -79,7 +72,7 @@ class BashEvaluator {
     tool: 'Read' | 'Edit',
     behavior: PermissionRule['behavior'],
   ): PermissionRule | undefined {
-    const spelled = 'text' in touched ? spelledOf(touched) : touched;
+    const spelled = 'text' in touched ? spelledPath(touched) : touched;
     return spelled && this.policy.find(pathRules(this.env.rules, tool, behavior), spelled, behavior);
   }
 
@@ -133,89 +126,17 @@ class BashEvaluator {
     if (!this.result.reasons.includes(text)) this.result.reasons.push(text);
   }
 
-  /**
-   * Walks the folders read recursively (bounded, once per turn) when deny rules could cover a
-   * file below them or the search follows symlinks: a denied file below, or a folder too big to
-   * check, makes the line ask, naming the file and the rule.
-   */
+  /** A recursive read over a guarded file asks (naming both); other trouble is kept for readsOk. */
   async checkRecursiveReads(units: readonly ShellUnit[], walks: FolderWalks): Promise<void> {
-    for (const unit of allUnits(units)) {
-      for (const touched of unit.reads) {
-        const spelled = spelledOf(touched);
-        if (!touched.recursive || !spelled?.resolved) continue;
-        const follows = touched.followsLinks !== false;
-        const denies = this.readGuards.filter((rule) => this.policy.mayCoverBelow(rule, spelled));
-        if (denies.length === 0 && !follows) continue;
-        const listing = await walks.list(spelled.resolved.real, follows, this.env.paths);
-        const shown = (rel: string) => join(touched.text, rel);
-        // A denied file found before the bound is named even when the walk could not finish.
-        const denied = this.firstDenied(listing, spelled, denies);
-        if (denied) {
-          this.result.askRule ??= denied.rule;
-          this.reason(
-            `\`${unit.text}\` would read ${shown(denied.rel)}, which ${describeRule(denied.rule)} ${denied.rule.behavior === 'deny' ? 'denies' : 'asks for'}`,
-          );
-        } else if (!listing.complete) {
-          const rule = denies[0];
-          const why = `${touched.text} holds more than ${MAX_WALK_ENTRIES} entries, too many to check`;
-          if (rule) {
-            this.result.askRule ??= rule;
-            this.reason(`${why} against ${describeRule(rule)}`);
-          } else this.recursiveProblems.set(touched, `${why} for symlinks leading out of the project`);
-          continue;
-        }
-        for (const link of listing.links) {
-          if (link.target === undefined) {
-            this.recursiveProblems.set(touched, `${shown(link.rel)} is a symlink loop`);
-            break;
-          }
-          const target = this.policy.spell(link.target);
-          if (this.policy.inside(target) || this.pathRule(target, 'Read', 'allow')) continue;
-          this.recursiveProblems.set(
-            touched,
-            `${shown(link.rel)} leads to ${link.target}, outside the project`,
-          );
-          break;
-        }
-      }
-    }
-  }
-
-  /**
-   * The first file below `folder` a deny rule covers. The answer is kept on the listing for the
-   * rest of the turn: the same search again costs a lookup, not a pass over 10 000 entries.
-   */
-  private firstDenied(
-    listing: FolderListing,
-    folder: SpelledPath,
-    denies: readonly PermissionRule[],
-  ): { rel: string; rule: PermissionRule } | undefined {
-    if (denies.length === 0) return undefined;
-    const key = `${folder.path}\0${denies.map(describeRule).join('\0')}`;
-    const known = listing.verdicts.get(key) as { rel: string; index: number } | null | undefined;
-    if (known !== undefined)
-      return known ? { rel: known.rel, rule: denies[known.index] as PermissionRule } : undefined;
-    const real = folder.resolved?.real ?? folder.path;
-    const testers = denies.map((rule) => this.policy.belowTester(rule, folder));
-    let found: { rel: string; index: number } | null = null;
-    for (const entry of listing.entries) {
-      // Below a followed link the real path is elsewhere: the full check takes every spelling.
-      const plain = entry.real === join(real, entry.rel);
-      const index = plain
-        ? testers.findIndex((test) => test(entry.rel))
-        : denies.findIndex((rule) =>
-            this.policy.coversAnySpelling(rule, {
-              path: join(folder.path, entry.rel),
-              resolved: { real: entry.real, links: [] },
-            }),
-          );
-      if (index >= 0) {
-        found = { rel: entry.rel, index };
-        break;
-      }
-    }
-    listing.verdicts.set(key, found);
-    return found ? { rel: found.rel, rule: denies[found.index] as PermissionRule } : undefined;
+    const findings = await checkRecursiveReads(units, {
+      policy: this.policy,
+      guards: this.readGuards,
+      readAllows: pathRules(this.env.rules, 'Read', 'allow'),
+      walks,
+    });
+    if (findings.askRule) this.result.askRule ??= findings.askRule;
+    for (const reason of findings.reasons) this.reason(reason);
+    this.recursiveProblems = findings.problems;
   }
 
   /**
@@ -225,7 +146,7 @@ class BashEvaluator {
   private readsOk(unit: ShellUnit, status: Status): Status {
     let out = status;
     for (const touched of unit.reads) {
-      const spelled = spelledOf(touched);
+      const spelled = spelledPath(touched);
       const problem = this.recursiveProblems.get(touched);
       if (spelled === undefined) {
         if (status === 'safe') {
@@ -249,7 +170,7 @@ class BashEvaluator {
   private writesOk(unit: ShellUnit, status: Status): Status {
     let out = status;
     for (const touched of unit.writes) {
-      const spelled = spelledOf(touched);
+      const spelled = spelledPath(touched);
       if (spelled === undefined) {
         this.reason(`writes to ${touched.text}, which is only known when the command runs`);
         out = 'no';

@@ -5,7 +5,6 @@
  * and code strings (`eval`, `sh -c`) parsed for deny checks. Built on the real tree-sitter parse.
  */
 import { homedir, tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import {
   commandBaseName,
   isFileWrite,
@@ -20,9 +19,9 @@ import {
   type ShellWord,
 } from '../services/bash-parser';
 import { resolveUserPath } from './path-rules';
-import { diskPathFs, type RealPath, RealPaths } from './real-paths';
-import { recursiveSearch } from './recursive-search';
-import { cwdOfSegments, knownCwd, type ShellCwd } from './shell-cwd';
+import { diskPathFs, RealPaths } from './real-paths';
+import { knownCwd, type ShellCwd } from './shell-cd';
+import { cwdOfSegments } from './shell-cwd';
 import {
   destructiveWarning,
   FILE_WRITING_COMMANDS,
@@ -32,24 +31,9 @@ import {
   isForkBomb,
   writtenPathArgs,
 } from './shell-danger';
-import { type ExpansionEnv, expandWord } from './shell-expansion';
+import { expansionEnv, ShellPaths, type TouchedPath } from './shell-paths';
 
-/**
- * A path a unit touches. `path` is absolute (as written, normalized), or undefined when only
- * the running shell knows it; `resolved` is where it really leads (symlinks followed the way
- * the kernel follows them), undefined when that lookup fails. A word with a glob or brace
- * expansion touches one path per word it expands to.
- */
-export type TouchedPath = {
-  path?: string;
-  resolved?: RealPath;
-  text: string;
-  viaRedirect: boolean;
-  /** A folder read with everything below it (`grep -r KEY .`, `rg KEY`). */
-  recursive: boolean;
-  /** For a recursive read: symlinks below it are followed (`grep -R`). Absent means they may be. */
-  followsLinks?: boolean;
-};
+export type { TouchedPath } from './shell-paths';
 
 export type ShellUnit = {
   kind: SegmentKind;
@@ -122,14 +106,11 @@ const SUBSTITUTION = /\$\(|`|[<>]\(/;
 
 export const defaultTempDirs = (): string[] => [...new Set(['/tmp', '/var/tmp', tmpdir()])];
 
-/** A line's words that change how paths expand: `$HOME` for `~`, CDPATH for `cd`, glob options. */
-const mentions = (source: string, name: string) => new RegExp(`(^|[^$\\w{])${name}\\b`).test(source);
-
 class Analyzer {
   private readonly home: string;
   private readonly tempDirs: readonly string[];
   private readonly paths: RealPaths;
-  private readonly expansion: ExpansionEnv;
+  private readonly shellPaths: ShellPaths;
   private readonly cdpathMentioned: boolean;
   readonly startCwd: ShellCwd;
 
@@ -142,56 +123,16 @@ class Analyzer {
     this.paths = options.paths ?? new RealPaths(diskPathFs);
     this.startCwd = knownCwd(options.cwd);
     this.cdpathMentioned = /CDPATH/.test(source);
-    this.expansion = {
-      fs: this.paths.fs,
-      home: mentions(source, 'HOME') ? undefined : this.home,
-      pwdKnown: !mentions(source, 'PWD'),
-      globsKnown: !/\bshopt\b|GLOBIGNORE/.test(source),
-    };
+    this.shellPaths = new ShellPaths(this.paths, expansionEnv(source, this.paths.fs, this.home));
   }
 
-  /**
-   * The paths a word names when its command runs in `cwd`: one per word it expands to and per
-   * folder it may run in, each resolved the way the kernel resolves it from that folder.
-   */
   private touched(word: ShellWord, viaRedirect: boolean, cwd: ShellCwd): TouchedPath[] {
-    const unknown = (): TouchedPath[] => [{ text: word.text, viaRedirect, recursive: false }];
-    if (word.dynamic) return unknown();
-    let words: string[];
-    // The parser's `glob` flag misses braces inside a word (`../{a,b}/x`): look at the text.
-    if (!word.glob && !word.tilde && !/[{*?[~]/.test(word.text)) words = [word.value];
-    else {
-      const dirs = 'unknown' in cwd ? [undefined] : cwd.dirs;
-      words = [];
-      for (const dir of dirs) {
-        const expanded = expandWord(word.text, dir, this.expansion);
-        if ('unknown' in expanded) return unknown();
-        words.push(...expanded.words);
-      }
-      words = [...new Set(words)];
-    }
-    const out: TouchedPath[] = [];
-    for (const value of words) {
-      if (value.startsWith('/')) {
-        out.push(this.spelled(word.text, viaRedirect, '/', value));
-        continue;
-      }
-      if ('unknown' in cwd) return unknown();
-      for (const dir of cwd.dirs) out.push(this.spelled(word.text, viaRedirect, dir, value));
-    }
-    return out;
-  }
-
-  private spelled(text: string, viaRedirect: boolean, dir: string, value: string): TouchedPath {
-    const touched: TouchedPath = { path: resolve(dir, value), text, viaRedirect, recursive: false };
-    const resolved = this.paths.from(dir, value);
-    if (resolved) touched.resolved = resolved;
-    return touched;
+    return this.shellPaths.touched(word, viaRedirect, cwd);
   }
 
   async units(parsed: ParsedCommand, depth: number, start: ShellCwd = this.startCwd): Promise<ShellUnit[]> {
     const cwdOf = await cwdOfSegments(parsed, start, {
-      home: this.expansion.home,
+      home: this.shellPaths.expansion.home,
       cdpathMentioned: this.cdpathMentioned,
       physicalMaybe: parsed.segments.some((segment) => segment.argv[0]?.value === 'set'),
       paths: this.paths,
@@ -305,7 +246,7 @@ class Analyzer {
           : word;
         unit.reads.push(...this.touched(target, false, cwd));
       }
-      this.markRecursive(unit, warnName, args, cwd);
+      this.shellPaths.markRecursive(unit.reads, warnName, args, cwd);
     }
 
     if (name && PRIVILEGE_WRAPPERS.has(name)) {
@@ -352,30 +293,7 @@ class Analyzer {
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;
   }
-
-  /** `grep -r`, `rg`: their folders are read with everything below them (`.` when none is named). */
-  private markRecursive(unit: ShellUnit, name: string, args: readonly ShellWord[], cwd: ShellCwd): void {
-    const search = recursiveSearch(name, args);
-    if (!search) return;
-    const operandTexts = new Set(search.operands.map((i) => (args[i] as ShellWord).text));
-    const mark = (touched: TouchedPath) => {
-      touched.recursive = true;
-      touched.followsLinks = search.followsLinks;
-    };
-    for (const touched of unit.reads) {
-      // Unsure which words are folders: every argument counts as one.
-      if (!touched.viaRedirect && (search.implicitDot || operandTexts.has(touched.text))) mark(touched);
-    }
-    if (search.implicitDot) {
-      for (const touched of this.touched(literalDot, false, cwd)) {
-        mark(touched);
-        unit.reads.push(touched);
-      }
-    }
-  }
 }
-
-const literalDot: ShellWord = { text: '.', value: '.', dynamic: false, glob: false, tilde: false };
 
 /** Wrappers like `timeout`/`xargs` add nothing of their own: rules are checked on what they run. */
 export function isTransparentWrapper(unit: ShellUnit): boolean {
