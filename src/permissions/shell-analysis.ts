@@ -33,6 +33,7 @@ import {
 } from './shell-danger';
 import { expansionEnv, ShellPaths, type TouchedPath } from './shell-paths';
 
+export type { ShellCwd } from './shell-cd';
 export type { TouchedPath } from './shell-paths';
 
 export type ShellUnit = {

@@ -28,7 +28,7 @@ export type TouchedPath = {
   followsLinks?: boolean;
 };
 
-/** A line's words that change how paths expand: `$HOME` for `~`, CDPATH for `cd`, glob options. */
+/** The line names the variable other than to read it as `$NAME` (it may assign, export, read it). */
 const mentions = (source: string, name: string) => new RegExp(`(^|[^$\\w{])${name}\\b`).test(source);
 
 /** How this line's words expand: what the line may change (`HOME`, `PWD`, glob options) is unknown. */
