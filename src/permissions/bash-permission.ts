@@ -232,6 +232,11 @@ class BashEvaluator {
     if (status !== 'no' && !isTransparentWrapper(unit)) {
       for (const child of unit.children) status = worst(status, await this.status(child));
     }
+    // `… | xargs cat` reads whatever files its input names: one may be denied.
+    if (unit.name === 'xargs' && isTransparentWrapper(unit) && this.readDenies.length > 0) {
+      this.reason('xargs takes file names from its input, which may name a file a Read deny rule covers');
+      status = 'no';
+    }
     return this.writesOk(unit, this.readsOk(unit, status));
   }
 

@@ -144,6 +144,9 @@ const SHELL_CASES: PathCase[] = [
   { cmd: 'grep -rl x big', root: 'bigproj', deny: ['Read(.env)'], expect: 'ask' },
   { cmd: 'grep -R OUTSIDE_SECRET docs', expect: 'ask', reveals: OUTSIDE_SECRET },
   { cmd: 'rg -L OUTSIDE_SECRET docs', expect: 'ask', reveals: OUTSIDE_SECRET },
+  // File names from input: xargs may be handed a denied file.
+  { cmd: 'ls -a | grep env | xargs cat', deny: ['Read(.env)'], expect: 'ask', reveals: ENV_SECRET },
+  { cmd: 'ls src | xargs echo', expect: 'allow' },
   // Read and Edit ask rules hold for the shell's paths too, a recursive search included.
   { cmd: 'cat config/app.json', ask: ['Read(./config/app.json)'], expect: 'ask' },
   { cmd: 'cat conf*/app.json', ask: ['Read(./config/app.json)'], expect: 'ask' },
