@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRipgrep } from '../tools/builtin/shared/ripgrep';
 import { type CorpusCase, caseLabel, runCase } from './corpus-test-support';
 import { MAX_WALK_ENTRIES } from './folder-walks';
@@ -64,6 +64,10 @@ beforeAll(async () => {
   // The same project opened through a symlinked folder.
   symlinkSync(project, join(top, 'proj-link'));
   rgDir = dirname(await resolveRipgrep(process.env));
+});
+
+afterAll(() => {
+  rmSync(top, { recursive: true, force: true });
 });
 
 /** What running the shell form for real shows: its output, and whether it wrote outside. */

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskPathFs, emptyPathFs, RealPaths } from './real-paths';
 
 let root: string;
@@ -19,6 +19,10 @@ beforeAll(() => {
   symlinkSync('loop-b', join(root, 'proj/loop-a'));
   symlinkSync('loop-a', join(root, 'proj/loop-b'));
   symlinkSync(join(root, 'proj'), join(root, 'proj-link'));
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
 });
 
 describe('RealPaths', () => {

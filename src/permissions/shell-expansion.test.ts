@@ -3,19 +3,20 @@
  * scratch folder with the same HOME) prints what the word becomes, and `expandWord` must agree.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskPathFs, emptyPathFs } from './real-paths';
 import { type ExpansionEnv, expandBraces, expandWord, lexWord, MAX_EXPANDED_WORDS } from './shell-expansion';
 
+let root: string;
 let dir: string;
 let home: string;
 let env: ExpansionEnv;
 
 beforeAll(() => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-expansion-')));
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-expansion-')));
   dir = join(root, 'proj');
   home = join(root, 'home');
   mkdirSync(join(dir, 'src/deep'), { recursive: true });
@@ -33,6 +34,10 @@ beforeAll(() => {
     writeFileSync(join(dir, file), file);
   symlinkSync(join(dir, 'src'), join(dir, 'src-link'));
   env = { fs: diskPathFs, home, pwdKnown: true, globsKnown: true };
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
 });
 
 /** What bash makes of `word` in the scratch project, one word per line. */

@@ -4,10 +4,10 @@
  * does not deny — no denied file slips through, no other file is lost.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskPathFs } from '../../../permissions/real-paths';
 import { parseRule } from '../../../permissions/rule-string';
 import { searchExclusions } from '../../../permissions/search-exclusions';
@@ -45,6 +45,10 @@ beforeAll(() => {
   execFileSync('git', ['init', '-q'], { cwd: project });
   // The project seen through a symlinked folder, as when it is opened from a link.
   symlinkSync(project, join(top, 'proj-link'));
+});
+
+afterAll(() => {
+  rmSync(top, { recursive: true, force: true });
 });
 
 async function listed(cwd: string, searchPath: string, globs: readonly string[]): Promise<string[]> {
