@@ -1,16 +1,25 @@
 // Permission figures. (a) The decision for a 20-segment compound Bash command through the real
-// pipeline (`createCanUseTool`: parse, per-segment rules, read-only analysis, paths), with a few
-// allow rules, after the bash parser is loaded and one decision has warmed it up. Median of
-// RUNS decisions; target < 5 ms. (b) The bash parser's cold load in a fresh Node process:
-// `loadBashParser()` (import of web-tree-sitter, both wasm files, language setup), timed inside
-// a tiny bundled script, median of COLD_RUNS processes; target < 60 ms.
+// pipeline (`createCanUseTool`: parse, per-segment rules, read-only analysis, paths resolved
+// through symlinks), with a few allow rules, after the bash parser is loaded and one decision has
+// warmed it up. Analysis only: no Read deny rule, so no folder walk. Median of RUNS decisions;
+// target < 1 ms. (b) The bounded walk a recursive search needs when a Read deny rule exists:
+// `grep -r KEY .` over a scratch folder of WALK_ENTRIES entries, each decision in a new turn (the
+// walk runs every time) and in the same turn (the turn's cached listing). (c) The bash parser's
+// cold load in a fresh Node process: `loadBashParser()` (import of web-tree-sitter, both wasm
+// files, language setup), timed inside a tiny bundled script, median of COLD_RUNS processes;
+// target < 60 ms.
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bundleTo, cachePath, importSources, loadLine, median, quantile, verdict } from './_bundle.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const COLD_RUNS = 9;
-const TARGET_DECISION_MS = 5;
+const TARGET_DECISION_MS = 1;
+const WALK_RUNS = Number(process.env.BENCH_WALK_RUNS ?? 30);
+/** Just under the walk's bound (10 000 entries), so the whole folder is checked. */
+const WALK_ENTRIES = 9_900;
 const TARGET_LOAD_MS = 60;
 
 const y = await importSources(
@@ -95,7 +104,56 @@ console.log(loadLine());
   if (first.behavior !== 'allow') console.log(`  (decision detail: ${first.message ?? ''})`);
 }
 
-// (b) Cold parser load in fresh processes.
+// (b) The bounded walk of a recursive search, with a Read deny rule in force.
+{
+  const project = mkdtempSync(join(tmpdir(), 'yoke-bench-walk-'));
+  try {
+    for (let d = 0; d < 99; d++) {
+      mkdirSync(join(project, `d${d}`));
+      for (let f = 0; f < 99; f++) writeFileSync(join(project, `d${d}`, `f${f}.txt`), '');
+    }
+    const tool = (name, tier) => ({ name, aliases: [], tier, isMcp: false, toAutoClassifierInput: () => '' });
+    const rules = [y.parseRule('Read(.env)', 'deny', 'projectSettings')];
+    const canUseTool = y.createCanUseTool({
+      getContext: () => ({ mode: 'default', rules, additionalDirectories: [] }),
+      tools: [tool('Bash', 'exec'), tool('Read', 'read')],
+      projectRoot: project,
+      home: '/home/u',
+    });
+    const decide = (turn) =>
+      canUseTool({
+        toolName: 'Bash',
+        input: { command: 'grep -r KEY .' },
+        toolUseId: 'toolu_1',
+        toolPermission: { behavior: 'passthrough' },
+        isReadOnly: true,
+        assistantMessage: { uuid: turn },
+        signal: new AbortController().signal,
+      });
+    const first = await decide('warm');
+    const time = async (turnOf) => {
+      const times = [];
+      for (let i = 0; i < WALK_RUNS; i++) {
+        const t0 = performance.now();
+        await decide(turnOf(i));
+        times.push(performance.now() - t0);
+      }
+      return median(times);
+    };
+    const walked = await time((i) => `turn-${i}`);
+    const cached = await time(() => 'same-turn');
+    console.log(
+      `recursive search walk (grep -r KEY . over ${WALK_ENTRIES + 99} entries, 1 Read deny rule) -> ${first.behavior}:`,
+    );
+    console.log(
+      `  new turn (walks): median ${walked.toFixed(2)} ms; same turn (cached listing): median ${cached.toFixed(3)} ms over ${WALK_RUNS} runs`,
+    );
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+// (c) Cold parser load in fresh processes.
 {
   const script = await bundleTo(
     cachePath('parser-cold'),

@@ -14,8 +14,10 @@ import {
   type EvaluationEnv,
   emptyEvaluation,
 } from './evaluation';
-import { isInsideAny, pathMatchesRule } from './path-rules';
+import { FolderWalks } from './folder-walks';
+import { describePath, outsideReason, PathPolicy, type SpelledPath } from './path-policy';
 import { markProtected, protectedShellWrites } from './protected-writes';
+import { checkRecursiveReads } from './recursive-reads';
 import { ANY_TOOL } from './rule-problems';
 import {
   allUnits,
@@ -24,6 +26,7 @@ import {
   type ShellUnit,
   type TouchedPath,
 } from './shell-analysis';
+import { spelledPath } from './shell-paths';
 import type { PermissionRule } from './types';
 
 type Status = 'rule' | 'safe' | 'edit' | 'no';
@@ -42,9 +45,24 @@ const pathRules = (
 class BashEvaluator {
   readonly result: Evaluation = emptyEvaluation();
   private readonly bashRules: PermissionRule[];
+  private readonly policy: PathPolicy;
+  private readonly readDenies: PermissionRule[];
+  /** Read deny and ask rules: a recursive search over a file either covers asks first. */
+  private readonly readGuards: PermissionRule[];
+  /** Why a recursive read cannot run without asking, per touched folder. */
+  private recursiveProblems: ReadonlyMap<TouchedPath, string> = new Map();
 
   constructor(private readonly env: EvaluationEnv) {
     this.bashRules = byPrecedence(env.rules.filter((r) => r.toolName === 'Bash'));
+    this.policy = new PathPolicy(env, env.paths);
+    this.readDenies = pathRules(env.rules, 'Read', 'deny');
+    this.readGuards = [...this.readDenies, ...pathRules(env.rules, 'Read', 'ask')];
+  }
+
+  /** A touched path for a message (what it stands for, where a symlink leads). */
+  private shown(touched: TouchedPath): string {
+    const spelled = spelledPath(touched);
+    return spelled ? describePath(touched.text, spelled, this.env.roots.cwd) : touched.text;
   }
 
   private rules(behavior: PermissionRule['behavior']) {
@@ -52,13 +70,12 @@ class BashEvaluator {
   }
 
   private pathRule(
-    path: string,
+    touched: TouchedPath | SpelledPath,
     tool: 'Read' | 'Edit',
     behavior: PermissionRule['behavior'],
   ): PermissionRule | undefined {
-    return pathRules(this.env.rules, tool, behavior).find((r) =>
-      pathMatchesRule(path, r.ruleContent as string, r.source, this.env.roots),
-    );
+    const spelled = 'text' in touched ? spelledPath(touched) : touched;
+    return spelled && this.policy.find(pathRules(this.env.rules, tool, behavior), spelled, behavior);
   }
 
   async findDeny(
@@ -70,29 +87,38 @@ class BashEvaluator {
           return { rule, message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` may not run.` };
       }
       for (const touched of unit.writes) {
-        const rule = touched.path && this.pathRule(touched.path, 'Edit', 'deny');
+        const rule = this.pathRule(touched, 'Edit', 'deny');
         if (rule)
           return {
             rule,
-            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` writes ${touched.text}.`,
+            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` writes ${this.shown(touched)}.`,
           };
       }
       for (const touched of unit.reads) {
-        const rule = touched.path && this.pathRule(touched.path, 'Read', 'deny');
+        const rule = this.pathRule(touched, 'Read', 'deny');
         if (rule)
           return {
             rule,
-            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` reads ${touched.text}.`,
+            message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` reads ${this.shown(touched)}.`,
           };
       }
     }
     return undefined;
   }
 
+  /** A Bash ask rule on any unit, or a Read/Edit ask rule on a path it reads or writes. */
   async findAsk(units: readonly ShellUnit[]): Promise<PermissionRule | undefined> {
     for (const unit of allUnits(units)) {
       for (const rule of this.rules('ask')) {
         if (denyRuleMatchesUnit(await compileBashRule(rule.ruleContent), unit)) return rule;
+      }
+      for (const touched of unit.writes) {
+        const rule = this.pathRule(touched, 'Edit', 'ask');
+        if (rule) return rule;
+      }
+      for (const touched of unit.reads) {
+        const rule = this.pathRule(touched, 'Read', 'ask');
+        if (rule) return rule;
       }
     }
     return undefined;
@@ -102,18 +128,41 @@ class BashEvaluator {
     if (!this.result.reasons.includes(text)) this.result.reasons.push(text);
   }
 
-  /** Reads outside the working dirs need a Read rule; unknown paths spoil only the read-only proof. */
+  /** A recursive read over a guarded file asks (naming both); other trouble is kept for readsOk. */
+  async checkRecursiveReads(units: readonly ShellUnit[], walks: FolderWalks): Promise<void> {
+    const findings = await checkRecursiveReads(units, {
+      policy: this.policy,
+      guards: this.readGuards,
+      readAllows: pathRules(this.env.rules, 'Read', 'allow'),
+      walks,
+    });
+    if (findings.askRule) this.result.askRule ??= findings.askRule;
+    for (const reason of findings.reasons) this.reason(reason);
+    this.recursiveProblems = findings.problems;
+  }
+
+  /**
+   * Reads outside the working dirs need a Read rule. An unknown path spoils the read-only proof,
+   * and, when Read deny rules exist, any allowance: it might be a denied file.
+   */
   private readsOk(unit: ShellUnit, status: Status): Status {
     let out = status;
     for (const touched of unit.reads) {
-      if (touched.path === undefined) {
-        if (status === 'safe') out = worst(out, 'no');
-        if (status === 'safe') this.reason(`${touched.text} is only known when the command runs`);
-      } else if (
-        !isInsideAny(touched.path, this.env.workingDirs) &&
-        !this.pathRule(touched.path, 'Read', 'allow')
-      ) {
-        this.reason(`${touched.text} is outside the project`);
+      const spelled = spelledPath(touched);
+      const problem = this.recursiveProblems.get(touched);
+      if (spelled === undefined) {
+        if (status === 'safe') {
+          out = worst(out, 'no');
+          this.reason(`${touched.text} is only known when the command runs`);
+        } else if (this.readDenies.length > 0) {
+          out = 'no';
+          this.reason(`${touched.text} is only known when the command runs and may be a denied file`);
+        }
+      } else if (!this.policy.inside(spelled) && !this.pathRule(touched, 'Read', 'allow')) {
+        this.reason(outsideReason(touched.text, spelled, this.env.roots.cwd));
+        out = 'no';
+      } else if (problem) {
+        this.reason(problem);
         out = 'no';
       }
     }
@@ -123,13 +172,18 @@ class BashEvaluator {
   private writesOk(unit: ShellUnit, status: Status): Status {
     let out = status;
     for (const touched of unit.writes) {
-      if (touched.path === undefined) {
+      const spelled = spelledPath(touched);
+      if (spelled === undefined) {
         this.reason(`writes to ${touched.text}, which is only known when the command runs`);
         out = 'no';
-      } else if (!isInsideAny(touched.path, this.env.workingDirs)) {
-        this.reason(`writes ${touched.text} outside the project`);
+      } else if (!this.policy.inside(spelled)) {
+        this.reason(
+          spelled.resolved === undefined
+            ? outsideReason(touched.text, spelled, this.env.roots.cwd)
+            : `writes ${describePath(touched.text, spelled, this.env.roots.cwd)} outside the project`,
+        );
         out = 'no';
-      } else if (touched.viaRedirect && !this.pathRule(touched.path, 'Edit', 'allow')) {
+      } else if (touched.viaRedirect && !this.pathRule(touched, 'Edit', 'allow')) {
         // A rule for the command is not a rule for the file its output is sent to.
         out = worst(out, 'edit');
       }
@@ -184,6 +238,11 @@ class BashEvaluator {
     if (status !== 'no' && !isTransparentWrapper(unit)) {
       for (const child of unit.children) status = worst(status, await this.status(child));
     }
+    // `… | xargs cat` reads whatever files its input names: one may be denied.
+    if (unit.name === 'xargs' && isTransparentWrapper(unit) && this.readDenies.length > 0) {
+      this.reason('xargs takes file names from its input, which may name a file a Read deny rule covers');
+      status = 'no';
+    }
     return this.writesOk(unit, this.readsOk(unit, status));
   }
 
@@ -214,9 +273,14 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
       ...result,
       denied: { rule: deniedTool, message: `Denied by rule ${describeRule(deniedTool)}.` },
     };
-  const analysis = await analyzeShellCommand(command, { cwd: env.roots.cwd, home: env.roots.home });
+  const analysis = await analyzeShellCommand(command, {
+    cwd: env.roots.cwd,
+    home: env.roots.home,
+    paths: env.paths,
+  });
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
+  await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());
 
   for (const unit of allUnits(analysis.units)) {
     if (unit.destructive && !result.warnings.includes(unit.destructive))
@@ -237,7 +301,8 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     byPrecedence(env.rules).find(
       (r) => r.toolName === 'Bash' && r.behavior === behavior && r.ruleContent?.trim() === trimmed,
     );
-  const askRule = wholeTool('ask') ?? whole('ask') ?? (await evaluator.findAsk(analysis.units));
+  const askRule =
+    wholeTool('ask') ?? whole('ask') ?? (await evaluator.findAsk(analysis.units)) ?? result.askRule;
   if (askRule) {
     result.askRule = askRule;
     result.hardReasons.push('ask rule');

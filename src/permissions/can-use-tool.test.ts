@@ -191,7 +191,7 @@ describe("createCanUseTool: the call's own working directory", () => {
     const escaped = await canUseTool(bash('echo x > ../outside.txt', { cwd: PROJECT }));
     expect(escaped.behavior).toBe('deny');
     expect(escaped.behavior === 'deny' && escaped.message).toContain(
-      'writes ../outside.txt outside the project',
+      'writes ../outside.txt (/home/u/outside.txt) outside the project',
     );
     expect((await canUseTool(bash('echo x > ../inside.txt', { cwd: `${PROJECT}/sub` }))).behavior).toBe(
       'allow',

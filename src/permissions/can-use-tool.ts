@@ -14,8 +14,10 @@ import {
   startSpeculativeClassification,
 } from './classifier';
 import type { Evaluation, EvaluationEnv } from './evaluation';
+import { FolderWalks } from './folder-walks';
 import { askMessage, callLabel, headlessDenyMessage, planModeMessage } from './messages';
 import { defaultProtectedPaths, type ProtectedPaths } from './protected-paths';
+import { diskPathFs, type PathFs, RealPaths } from './real-paths';
 import { parseRule } from './rule-string';
 import { evaluateTool, type ToolFacts } from './tool-rules';
 import type {
@@ -70,12 +72,16 @@ export type CreateCanUseToolOptions = {
   }) => Promise<PermissionDecision | undefined>;
   /** Called for each rule an "always allow" answer adds (e.g. to show or persist it). */
   onSessionRule?: (rule: PermissionRule) => void;
+  /** Where symlinks are resolved and folders listed (default: the disk; tests pass a fake). */
+  fs?: PathFs;
 };
 
 type Ask = { evaluation: Evaluation; hard: boolean; note?: string; reason?: DecisionReason };
 
 export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn {
   const sessionRules: PermissionRule[] = [];
+  // Folders walked for recursive searches, kept while one model reply's calls are decided.
+  const walks = new FolderWalks();
   const tools = () => (typeof options.tools === 'function' ? options.tools() : options.tools);
   const cwd = () =>
     typeof options.cwd === 'function' ? options.cwd() : (options.cwd ?? options.projectRoot);
@@ -108,11 +114,16 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
       isReadOnly: request.isReadOnly,
     };
     const here = request.cwd ?? cwd();
+    walks.beginTurn(request.assistantMessage?.uuid);
+    // A call that may write can change the walked folders before the next search.
+    if (!request.isReadOnly) walks.forget();
     const env: EvaluationEnv = {
       rules: [...context.rules, ...sessionRules],
       roots: { projectRoot: options.projectRoot, cwd: here, home },
       workingDirs: [options.projectRoot, ...context.additionalDirectories.map((d) => resolve(here, d))],
       protection,
+      paths: new RealPaths(options.fs ?? diskPathFs),
+      walks,
     };
     const command = request.input.command;
     const evaluation =

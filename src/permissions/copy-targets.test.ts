@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateBash } from './bash-permission';
 import { filesCopiedInto } from './copy-targets';
+import { diskPathFs, RealPaths } from './real-paths';
 import { analyzeShellCommand } from './shell-analysis';
 
 let project: string;
@@ -30,6 +31,7 @@ const env = () => ({
   rules: [],
   roots: { projectRoot: project, cwd: project, home: '/home/u' },
   workingDirs: [project],
+  paths: new RealPaths(diskPathFs),
 });
 
 describe('filesCopiedInto', () => {

@@ -1,9 +1,11 @@
 /**
  * Runs one corpus case through the real pipeline (`createCanUseTool`) and reports allow, ask or
  * deny. A prompt that records being asked tells "ask" apart from "deny"; nothing touches disk,
- * the project lives at a fixed path.
+ * the project lives at a fixed path where nothing exists (symlink and glob cases that need real
+ * files pass their own project and `fs`).
  */
 import { type CreateCanUseToolOptions, createCanUseTool, type PermissionTool } from './can-use-tool';
+import { emptyPathFs } from './real-paths';
 import { parseRule } from './rule-string';
 import type { PermissionMode, PermissionRule, RuleBehavior, RuleSource } from './types';
 
@@ -92,6 +94,7 @@ export async function runCase(c: CorpusCase, extra: Partial<CreateCanUseToolOpti
     tools: CORPUS_TOOLS,
     projectRoot: PROJECT,
     home: HOME,
+    fs: emptyPathFs,
     prompt: async () => {
       asked = true;
       return { behavior: 'deny', message: 'asked' };

@@ -4,8 +4,10 @@
  * directories, and what to tell the person asked. Both the Bash and the other-tool evaluators
  * produce it; `createCanUseTool` turns it into a decision for the current mode.
  */
+import type { FolderWalks } from './folder-walks';
 import type { PathRoots } from './path-rules';
 import type { ProtectedPaths, ProtectedWrite } from './protected-paths';
+import type { RealPaths } from './real-paths';
 import type { PermissionRule } from './types';
 
 export type Evaluation = {
@@ -50,6 +52,10 @@ export type EvaluationEnv = {
   workingDirs: readonly string[];
   /** The session's protected-file list; the user folders under `roots.home` when absent. */
   protection?: ProtectedPaths;
+  /** Resolves symlinks (one per decision: it remembers what it looked up). */
+  paths: RealPaths;
+  /** The session's walks of folders searched recursively, kept for the turn (default: none kept). */
+  walks?: FolderWalks;
 };
 
 /** Policy rules first, so a reason names the policy when both a policy and a user rule match. */

@@ -13,7 +13,15 @@ export function callLabel(toolName: string, input: Record<string, unknown>): str
 
 export function askMessage(label: string, evaluation: Evaluation, extra?: string): string {
   const parts = [`Allow ${label}?`];
-  if (evaluation.askRule) parts.push(`The rule ${describeRule(evaluation.askRule)} asks first.`);
+  if (evaluation.askRule) {
+    const rule = describeRule(evaluation.askRule);
+    // A deny rule asks when a search would sweep over the file it denies (see the reasons).
+    parts.push(
+      evaluation.askRule.behavior === 'deny'
+        ? `The rule ${rule} denies a file it may read.`
+        : `The rule ${rule} asks first.`,
+    );
+  }
   if (evaluation.reasons.length > 0) parts.push(`Needs approval: ${evaluation.reasons.join('; ')}.`);
   for (const warning of evaluation.warnings) parts.push(`Warning: ${warning}.`);
   if (extra) parts.push(extra);

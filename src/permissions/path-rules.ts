@@ -17,7 +17,8 @@ import type { RuleSource } from './types';
 
 export type PathRoots = { projectRoot: string; cwd: string; home?: string };
 
-type ResolvedPattern = { base: string; pattern: string; anchored: boolean };
+/** A rule's specifier made absolute: `pattern` (gitignore-style) is matched below `base`. */
+export type ResolvedPattern = { base: string; pattern: string; anchored: boolean };
 
 function sourceRoot(source: RuleSource, roots: PathRoots, home: string): string {
   if (source === 'userSettings') return home;
@@ -97,7 +98,33 @@ export function pathMatchesRule(
   source: RuleSource,
   roots: PathRoots,
 ): boolean {
-  const { base, pattern, anchored } = resolvePathPattern(content, source, roots);
+  return pathMatchesPattern(path, resolvePathPattern(content, source, roots));
+}
+
+const GLOB_SYNTAX = /[*?[\\]/;
+
+/**
+ * The same pattern with its leading literal folders moved into the base (`//etc/ssh/*` is `*`
+ * below `/etc/ssh`), so the base can be replaced by its real path: a rule then also matches
+ * what a symlinked spelling of its folder leads to.
+ */
+export function withLiteralBase(resolved: ResolvedPattern): ResolvedPattern {
+  if (!resolved.anchored) return resolved;
+  const segments = resolved.pattern.split('/');
+  let literal = 0;
+  while (literal < segments.length && !GLOB_SYNTAX.test(segments[literal] as string)) literal++;
+  if (literal === 0) return resolved;
+  const rest = segments.slice(literal).join('/');
+  return {
+    base: resolve(resolved.base, ...segments.slice(0, literal)),
+    pattern: rest === '' ? '**' : rest,
+    anchored: true,
+  };
+}
+
+/** Whether the absolute `path` is matched by a resolved specifier. Pure: no filesystem access. */
+export function pathMatchesPattern(path: string, resolved: ResolvedPattern): boolean {
+  const { base, pattern, anchored } = resolved;
   const rel = relative(base, path);
   if (rel === '') return pattern === '**';
   if (rel.startsWith('..') || isAbsolute(rel)) return false;

@@ -9,6 +9,7 @@ import { filesCopiedInto } from './copy-targets';
 import type { Evaluation, EvaluationEnv } from './evaluation';
 import { isWithin, pathMatchesRule } from './path-rules';
 import { defaultProtectedPaths, liftsProtection, type ProtectedWrite } from './protected-paths';
+import type { RealPath } from './real-paths';
 import { allUnits, type ShellUnit } from './shell-analysis';
 
 /** Lifting rules that name a file: `Edit(…)` (any edit tool's name) from a source that may lift. */
@@ -30,12 +31,24 @@ function shown(path: string, env: EvaluationEnv): string {
 
 /**
  * Why writing `path` needs consent, unless a lifting `Edit(…)` rule names it; else undefined.
- * `shellPattern`: the path is a shell word that braces or globs may expand.
+ * `shellPattern`: the path is a shell word that braces or globs may expand. `resolved`: where the
+ * path really leads through symlinks — a link to `.git/config` writes `.git/config`.
  */
 export function protectedFileWrite(
   path: string,
   env: EvaluationEnv,
   shellPattern = false,
+  resolved?: RealPath,
+): ProtectedWrite | undefined {
+  const written = protectedSpelling(path, env, shellPattern);
+  if (written !== undefined || !resolved || resolved.real === path) return written;
+  return protectedSpelling(resolved.real, env, false);
+}
+
+function protectedSpelling(
+  path: string,
+  env: EvaluationEnv,
+  shellPattern: boolean,
 ): ProtectedWrite | undefined {
   const protection = env.protection ?? defaultProtectedPaths(env.roots.home);
   const why = shellPattern ? protection.whyPattern(path, env.rules) : protection.why(path, env.rules);
@@ -86,7 +99,7 @@ export async function protectedShellWrites(
               target: touched.text,
               reason: `${touched.text} is only known when it runs and may be a protected file`,
             }
-          : protectedFileWrite(touched.path, env, true);
+          : protectedFileWrite(touched.path, env, true, touched.resolved);
       if (hit) hits.push(hit);
     }
     const copied = await filesCopiedInto(unit, env.roots);

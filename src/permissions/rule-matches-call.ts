@@ -18,9 +18,12 @@
  */
 import { homedir } from 'node:os';
 import { compileBashRule, denyRuleMatchesUnit } from './bash-rule-match';
+import type { EvaluationEnv } from './evaluation';
+import { PathPolicy } from './path-policy';
+import { diskPathFs, RealPaths } from './real-paths';
 import { canonicalToolName, parseRuleValue } from './rule-string';
 import { allUnits, analyzeShellCommand } from './shell-analysis';
-import { ruleMatchesTool } from './tool-rules';
+import { ruleMatchesTool, type ToolFacts, targetPath } from './tool-rules';
 import type { RuleSource } from './types';
 
 export type RuleCallRoots = { cwd: string; projectRoot: string; home?: string };
@@ -44,27 +47,34 @@ export async function ruleMatchesCall(
   if (rule.toolName === 'Bash' && canonicalToolName(toolName) === 'Bash') {
     return bashRuleMatches(rule.ruleContent, input, roots);
   }
+  // Only the name and input take part in rule matching; the risk facts are for evaluation.
+  const facts: ToolFacts = {
+    toolName: canonicalToolName(toolName),
+    aliases: toolName === canonicalToolName(toolName) ? [] : [toolName],
+    input,
+    tier: 'exec',
+    isMcp: toolName.startsWith('mcp__'),
+    isReadOnly: false,
+  };
+  const env: EvaluationEnv = {
+    rules: [],
+    roots: { cwd: roots.cwd, projectRoot: roots.projectRoot, home: roots.home ?? homedir() },
+    workingDirs: [],
+    paths: new RealPaths(diskPathFs),
+  };
+  const policy = new PathPolicy(env, env.paths);
+  const path = targetPath(facts, env.roots.cwd, env.roots.home);
   return ruleMatchesTool(
     {
       toolName: rule.toolName,
       ...(rule.ruleContent === undefined ? {} : { ruleContent: rule.ruleContent }),
-      behavior: 'allow',
+      // "Concerns" the way a deny rule does: any spelling of the path (a symlink to it too).
+      behavior: 'deny',
       source: CONDITION_SOURCE,
     },
-    // Only the name and input take part in rule matching; the risk facts are for evaluation.
-    {
-      toolName: canonicalToolName(toolName),
-      aliases: toolName === canonicalToolName(toolName) ? [] : [toolName],
-      input,
-      tier: 'exec',
-      isMcp: toolName.startsWith('mcp__'),
-      isReadOnly: false,
-    },
-    {
-      rules: [],
-      roots: { cwd: roots.cwd, projectRoot: roots.projectRoot, home: roots.home ?? homedir() },
-      workingDirs: [],
-    },
+    facts,
+    path === undefined ? undefined : policy.spell(path),
+    policy,
   );
 }
 

@@ -20,6 +20,9 @@ import {
 } from '../services/bash-parser';
 import { fileEditOf } from './file-edit-commands';
 import { resolveUserPath } from './path-rules';
+import { diskPathFs, RealPaths } from './real-paths';
+import { knownCwd, type ShellCwd } from './shell-cd';
+import { cwdOfSegments } from './shell-cwd';
 import {
   destructiveWarning,
   hasNonAsciiName,
@@ -28,9 +31,10 @@ import {
   isForkBomb,
   writtenPathArgs,
 } from './shell-danger';
+import { expansionEnv, ShellPaths, type TouchedPath } from './shell-paths';
 
-/** A path a unit touches; `path` is absolute, or undefined when only the running shell knows it. */
-export type TouchedPath = { path?: string; text: string; viaRedirect: boolean };
+export type { ShellCwd } from './shell-cd';
+export type { TouchedPath } from './shell-paths';
 
 export type ShellUnit = {
   kind: SegmentKind;
@@ -64,6 +68,8 @@ export type ShellUnit = {
   children: ShellUnit[];
   /** Commands inside a code string (`bash -c '…'`); looked at for deny rules only. */
   scriptChildren: ShellUnit[];
+  /** The folder(s) the unit runs in, as traced through the line's `cd`s; relative paths use it. */
+  cwd: ShellCwd;
 };
 
 export type ShellAnalysis = {
@@ -74,7 +80,13 @@ export type ShellAnalysis = {
   forkBomb: boolean;
 };
 
-export type ShellAnalysisOptions = { cwd: string; home?: string; tempDirs?: readonly string[] };
+export type ShellAnalysisOptions = {
+  cwd: string;
+  home?: string;
+  tempDirs?: readonly string[];
+  /** Resolves symlinks and lists folders for globs (default: the disk). */
+  paths?: RealPaths;
+};
 
 const MAX_DEPTH = 4;
 const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas', 'pkexec']);
@@ -98,32 +110,58 @@ export const defaultTempDirs = (): string[] => [...new Set(['/tmp', '/var/tmp', 
 class Analyzer {
   private readonly home: string;
   private readonly tempDirs: readonly string[];
-  constructor(private readonly options: ShellAnalysisOptions) {
+  private readonly paths: RealPaths;
+  private readonly shellPaths: ShellPaths;
+  private readonly cdpathMentioned: boolean;
+  readonly startCwd: ShellCwd;
+
+  constructor(
+    private readonly options: ShellAnalysisOptions,
+    source: string,
+  ) {
     this.home = options.home ?? homedir();
     this.tempDirs = options.tempDirs ?? defaultTempDirs();
+    this.paths = options.paths ?? new RealPaths(diskPathFs);
+    this.startCwd = knownCwd(options.cwd);
+    this.cdpathMentioned = /CDPATH/.test(source);
+    this.shellPaths = new ShellPaths(this.paths, expansionEnv(source, this.paths.fs, this.home));
   }
 
-  private resolve = (path: string) => resolveUserPath(path, this.options.cwd, this.home);
-
-  private touched(word: ShellWord, viaRedirect: boolean): TouchedPath {
-    if (word.dynamic || (word.tilde && !/^~(\/|$)/.test(word.value))) return { text: word.text, viaRedirect };
-    return { path: this.resolve(word.value), text: word.text, viaRedirect };
+  private touched(word: ShellWord, viaRedirect: boolean, cwd: ShellCwd): TouchedPath[] {
+    return this.shellPaths.touched(word, viaRedirect, cwd);
   }
 
-  async units(parsed: ParsedCommand, depth: number): Promise<ShellUnit[]> {
+  async units(parsed: ParsedCommand, depth: number, start: ShellCwd = this.startCwd): Promise<ShellUnit[]> {
+    const cwdOf = await cwdOfSegments(parsed, start, {
+      home: this.shellPaths.expansion.home,
+      cdpathMentioned: this.cdpathMentioned,
+      physicalMaybe: parsed.segments.some((segment) => segment.argv[0]?.value === 'set'),
+      paths: this.paths,
+    });
     const out: ShellUnit[] = [];
     for (const segment of parsed.segments) {
-      out.push(await this.unit(segment.kind, segment.argv, segment.assignments, segment.redirects, depth));
+      out.push(
+        await this.unit(
+          segment.kind,
+          segment.argv,
+          segment.assignments,
+          segment.redirects,
+          depth,
+          cwdOf(segment),
+        ),
+      );
     }
     return out;
   }
 
+  /** One unit; `cwd` is where it runs (a wrapper like `env -C DIR` passes DIR for its command). */
   async unit(
     kind: SegmentKind,
     argv: ShellWord[],
     env: Array<{ name: string; value: ShellWord }>,
     redirects: ShellRedirect[],
     depth: number,
+    cwd: ShellCwd = this.startCwd,
   ): Promise<ShellUnit> {
     const first = argv[0];
     const name = kind === 'command' ? commandBaseName(first) : undefined;
@@ -146,6 +184,7 @@ class Analyzer {
       writes: [],
       children: [],
       scriptChildren: [],
+      cwd,
     };
     if (kind === 'command' && first && !first.dynamic)
       unit.denyName = raw.slice(raw.lastIndexOf('/') + 1).normalize('NFKC');
@@ -157,9 +196,17 @@ class Analyzer {
 
     for (const redirect of redirects) {
       if (!redirect.target || redirect.kind === 'dup' || redirect.kind === 'close') continue;
-      if (isFileWrite(redirect)) unit.writes.push(this.touched(redirect.target, true));
-      else if (redirect.kind === 'read') unit.reads.push(this.touched(redirect.target, true));
+      if (isFileWrite(redirect)) unit.writes.push(...this.touched(redirect.target, true, cwd));
+      else if (redirect.kind === 'read') unit.reads.push(...this.touched(redirect.target, true, cwd));
     }
+    // A command in an unknown folder (after `cd -`, a bare `cd`, …) works on whatever is there:
+    // `ls` lists it, `git status` reads its repository. That folder is an unknown read.
+    if (kind === 'command' && 'unknown' in cwd)
+      unit.reads.push({
+        text: `the folder \`${unit.text}\` runs in (${cwd.unknown})`,
+        viaRedirect: false,
+        recursive: false,
+      });
     if (kind !== 'command' || !first) {
       unit.readOnlyCommand = env.every((e) => isSafeEnvAssignment(e.name, e.value)) && !risky;
       unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
@@ -169,15 +216,16 @@ class Analyzer {
     const values = args.map((w) => w.value);
     const unknownArgs = args.some((w) => w.dynamic || w.glob);
     const warnName = name ?? unit.denyName ?? '';
+    const here = 'unknown' in cwd ? this.options.cwd : (cwd.dirs[0] as string);
     const warning = destructiveWarning(warnName, values, unknownArgs, {
-      cwd: this.options.cwd,
+      cwd: here,
       tempDirs: this.tempDirs,
-      resolve: this.resolve,
+      resolve: (path) => resolveUserPath(path, here, this.home),
     });
     if (warning) unit.destructive = warning;
     const written = new Set(writtenPathArgs(warnName, values));
     for (const word of args) {
-      if (written.has(word.value)) unit.writes.push(this.touched(word, false));
+      if (written.has(word.value)) unit.writes.push(...this.touched(word, false, cwd));
     }
     if (unit.writes.some((w) => w.path !== undefined && isBlockDevice(w.path)))
       unit.destructive ??= 'writes to a block device, which can destroy a disk';
@@ -189,7 +237,11 @@ class Analyzer {
     unit.fileWriting = edit.plainEdit;
     for (const backup of edit.backups)
       unit.writes.push(
-        this.touched({ text: backup, value: backup, dynamic: false, glob: false, tilde: false }, false),
+        ...this.touched(
+          { text: backup, value: backup, dynamic: false, glob: false, tilde: false },
+          false,
+          cwd,
+        ),
       );
     if (readOnlyCategory(warnName) !== 'neutral') {
       for (const word of args) {
@@ -197,10 +249,16 @@ class Analyzer {
         const isOption = word.value.startsWith('-');
         if (isOption && !(eq > 0 && /^[~./]/.test(word.value.slice(eq + 1)))) continue;
         const target = isOption
-          ? { ...word, value: word.value.slice(eq + 1), tilde: word.value[eq + 1] === '~' }
+          ? {
+              ...word,
+              value: word.value.slice(eq + 1),
+              text: word.text.slice(word.text.indexOf('=') + 1),
+              tilde: word.value[eq + 1] === '~',
+            }
           : word;
-        unit.reads.push(this.touched(target, false));
+        unit.reads.push(...this.touched(target, false, cwd));
       }
+      this.shellPaths.markRecursive(unit.reads, warnName, args, cwd);
     }
 
     if (name && PRIVILEGE_WRAPPERS.has(name)) {
@@ -209,7 +267,7 @@ class Analyzer {
       while (i < args.length && (args[i] as ShellWord).value.startsWith('-'))
         i += SUDO_WITH_VALUE.has((args[i] as ShellWord).value) ? 2 : 1;
       if (i < args.length && depth < MAX_DEPTH)
-        unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1));
+        unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1, cwd));
     }
     if (name === 'exec') unit.evalLike = 'exec replaces the shell with another program';
     for (const nested of name ? nestedCommands(argv, redirects) : []) {
@@ -217,7 +275,7 @@ class Analyzer {
         unit.evalLike ??= `${nested.via} runs a code string`;
         if (nested.script !== undefined && depth < MAX_DEPTH) {
           const inner = await parseCommand(nested.script);
-          unit.scriptChildren.push(...(await this.units(inner, depth + 1)));
+          unit.scriptChildren.push(...(await this.units(inner, depth + 1, cwd)));
         }
         continue;
       }
@@ -225,7 +283,11 @@ class Analyzer {
         unit.evalLike ??= `${nested.via} nests too deeply to check`;
         continue;
       }
-      const child = await this.unit('command', nested.argv, nested.env, [], depth + 1);
+      // `find -execdir` runs its command in each folder it finds.
+      const childCwd: ShellCwd = /^find -(execdir|okdir)$/.test(nested.via)
+        ? { unknown: `${nested.via} runs in each folder find visits` }
+        : cwd;
+      const child = await this.unit('command', nested.argv, nested.env, [], depth + 1, childCwd);
       // `xargs sh -c …` and `env … sh -c` run code strings: the wrapper inherits that.
       if (child.evalLike) unit.evalLike ??= `${nested.via} runs ${child.evalLike}`;
       unit.children.push(child);
@@ -260,7 +322,7 @@ export async function analyzeShellCommand(
   options: ShellAnalysisOptions,
 ): Promise<ShellAnalysis> {
   const parsed = await parseCommand(source);
-  const analyzer = new Analyzer(options);
+  const analyzer = new Analyzer(options, source);
   return {
     source,
     parseError: parsed.parseError,

@@ -11,7 +11,9 @@ import {
   type EvaluationEnv,
   emptyEvaluation,
 } from './evaluation';
-import { isInsideAny, isWithin, pathMatchesRule, resolveUserPath } from './path-rules';
+import { splitPatternBase } from './glob-base';
+import { outsideReason, PathPolicy, type SpelledPath } from './path-policy';
+import { isWithin, resolveUserPath } from './path-rules';
 import { markProtected, protectedFileWrite } from './protected-writes';
 import { ANY_TOOL } from './rule-problems';
 import { canonicalToolName } from './rule-string';
@@ -29,7 +31,10 @@ export type ToolFacts = {
   isReadOnly: boolean;
 };
 
-/** The file a call touches, absolute; Glob and Grep default to the working directory. */
+/**
+ * The file or folder a call touches, absolute; Glob and Grep default to the working directory,
+ * and Glob searches its pattern's literal base (`/etc/*` searches `/etc` whatever `path` says).
+ */
 export function targetPath(facts: ToolFacts, cwd: string, home: string): string | undefined {
   const { input, toolName } = facts;
   const raw =
@@ -42,7 +47,11 @@ export function targetPath(facts: ToolFacts, cwd: string, home: string): string 
           : toolName === 'Glob' || toolName === 'Grep'
             ? cwd
             : undefined;
-  return raw === undefined ? undefined : resolveUserPath(raw, cwd, home);
+  if (raw === undefined) return undefined;
+  const path = resolveUserPath(raw, cwd, home);
+  if (toolName === 'Glob' && typeof input.pattern === 'string')
+    return splitPatternBase(input.pattern, path).base;
+  return path;
 }
 
 function hostOf(url: unknown): string | undefined {
@@ -75,8 +84,17 @@ function nameMatches(ruleTool: string, facts: ToolFacts): boolean {
   return facts.toolName.startsWith(`${server}__`);
 }
 
-/** Whether `rule` applies to this call. */
-export function ruleMatchesTool(rule: PermissionRule, facts: ToolFacts, env: EvaluationEnv): boolean {
+/**
+ * Whether `rule` applies to this call. Path rules are judged on the resolved target: a deny or
+ * ask rule on any spelling of it (as written, a symlink on the way, the real path), an allow
+ * rule only on where it really leads.
+ */
+export function ruleMatchesTool(
+  rule: PermissionRule,
+  facts: ToolFacts,
+  target: SpelledPath | undefined,
+  policy: PathPolicy,
+): boolean {
   const ruleTool = canonicalToolName(rule.toolName);
   const content = rule.ruleContent;
   const pathFamily =
@@ -85,8 +103,10 @@ export function ruleMatchesTool(rule: PermissionRule, facts: ToolFacts, env: Eva
   if (!pathFamily && !nameMatches(ruleTool, facts)) return false;
   if (content === undefined) return true;
   if (pathFamily || EDIT_TOOLS.has(ruleTool) || READ_TOOLS.has(ruleTool)) {
-    const path = targetPath(facts, env.roots.cwd, env.roots.home);
-    return path !== undefined && pathMatchesRule(path, content, rule.source, env.roots);
+    if (target === undefined) return false;
+    return rule.behavior === 'allow'
+      ? policy.coversRealPath(rule, target)
+      : policy.coversAnySpelling(rule, target);
   }
   if (ruleTool === 'WebFetch') return domainMatches(content, hostOf(facts.input.url));
   if (ruleTool === 'Agent') return facts.input.subagent_type === content;
@@ -113,8 +133,11 @@ function suggestionFor(facts: ToolFacts, path: string | undefined, env: Evaluati
 export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
   const result = emptyEvaluation();
   const rules = byPrecedence(env.rules);
+  const policy = new PathPolicy(env, env.paths);
+  const path = targetPath(facts, env.roots.cwd, env.roots.home);
+  const target = path === undefined ? undefined : policy.spell(path);
   const first = (behavior: PermissionRule['behavior']) =>
-    rules.find((r) => r.behavior === behavior && ruleMatchesTool(r, facts, env));
+    rules.find((r) => r.behavior === behavior && ruleMatchesTool(r, facts, target, policy));
   const deny = first('deny');
   if (deny)
     return {
@@ -129,9 +152,8 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
     result.askRule = ask;
     result.hardReasons.push('ask rule');
   }
-  const path = targetPath(facts, env.roots.cwd, env.roots.home);
-  const inside = path === undefined || isInsideAny(path, env.workingDirs);
-  if (!inside) result.reasons.push(`${path} is outside the project`);
+  const inside = target === undefined || policy.inside(target);
+  if (target && !inside) result.reasons.push(outsideReason(target.path, target, env.roots.cwd));
   const allow = first('allow');
   if (allow) {
     result.allowed = true;
@@ -144,7 +166,10 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
   result.onlyReads = facts.tier === 'read';
   if (result.readOnly) result.allowed = true;
   result.editsInside = result.allowed || (EDIT_TOOLS.has(facts.toolName) && path !== undefined && inside);
-  const guarded = EDIT_TOOLS.has(facts.toolName) && path !== undefined && protectedFileWrite(path, env);
+  const guarded =
+    EDIT_TOOLS.has(facts.toolName) &&
+    path !== undefined &&
+    protectedFileWrite(path, env, false, target?.resolved);
   if (guarded) {
     markProtected(result, [guarded]);
     // Absolute, so the rule means the same file in user settings and on the command line.

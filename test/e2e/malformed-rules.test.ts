@@ -51,7 +51,10 @@ describe('malformed permission rules', () => {
   it('a deny rule without its ")" denies its whole tool, and both problems reach stderr', async () => {
     const { cwd, settingsFile, env } = await project({ deny: ['Bash(touch:*'], allow: ['bash(echo:*)'] });
     touchTurn();
-    const { code, stderr } = await runYoke(['-p', 'go', '--permission-mode', 'acceptEdits', '--trust'], { cwd, env });
+    const { code, stderr } = await runYoke(['-p', 'go', '--permission-mode', 'acceptEdits', '--trust'], {
+      cwd,
+      env,
+    });
     expect(code).toBe(0);
     expect(stderr).toContain(brokenDeny(settingsFile));
     expect(stderr).toContain(wrongCaseAllow(settingsFile));

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,25 @@ describe('Bash tool', () => {
     const context = makeTestContext({ env: { ...process.env, YOKE_TEST_VALUE: 'from-env' } });
     const { result } = await run(context, { command: 'pwd -P; echo $YOKE_TEST_VALUE' });
     expect(result.data.stdout).toBe(`${realpathSync(context.cwd)}\nfrom-env`);
+  });
+
+  it('expands `cd` and globs with bash defaults, whatever CDPATH, BASHOPTS, SHELLOPTS or GLOBIGNORE the env holds', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'yoke-cdpath-'));
+    mkdirSync(join(elsewhere, 'sub'));
+    const context = makeTestContext({
+      env: {
+        ...process.env,
+        CDPATH: elsewhere,
+        BASHOPTS: 'nocaseglob',
+        SHELLOPTS: 'noglob',
+        GLOBIGNORE: 'x',
+      },
+    });
+    mkdirSync(join(context.cwd, 'sub'));
+    writeFileSync(join(context.cwd, '.hidden'), '');
+    // With that env, bash would `cd` into the other folder, `*` would match `.hidden` and `S*` `sub`.
+    const { result } = await run(context, { command: 'echo *; echo S*; cd sub && pwd -P' });
+    expect(result.data.stdout).toBe(`sub\nS*\n${realpathSync(join(context.cwd, 'sub'))}`);
   });
 
   it('keeps a cd inside the project for the next call', async () => {

@@ -32,12 +32,18 @@ export function resolveShell(env: Readonly<Record<string, string | undefined>>):
   return shell;
 }
 
+const PATH_EXPANSION_VARS = ['CDPATH', 'BASHOPTS', 'SHELLOPTS', 'GLOBIGNORE'] as const;
+
 /** The environment for a child: the context's env without unset keys, plus non-interactive fixes. */
 export function childEnv(env: Readonly<Record<string, string | undefined>>): NodeJS.ProcessEnv {
   const result: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) result[key] = value;
   // No terminal is attached: an editor opened by `git commit` or `git rebase` would wait forever.
   result.GIT_EDITOR = 'true';
+  // The permission check resolves `cd` targets and globs with bash's defaults: an inherited
+  // CDPATH, BASHOPTS (nocaseglob, globstar…), SHELLOPTS (physical) or GLOBIGNORE would send them
+  // elsewhere.
+  for (const key of PATH_EXPANSION_VARS) delete result[key];
   return result;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob, splitAbsolutePattern } from './glob-pattern';
+import { compileGlob } from './glob-pattern';
 
 const matches = (pattern: string, path: string) => compileGlob(pattern)(path);
 
@@ -36,13 +36,5 @@ describe('compileGlob', () => {
     expect(matches('\\*.txt', '*.txt')).toBe(true);
     expect(matches('\\*.txt', 'a.txt')).toBe(false);
     expect(matches('a.(b)+', 'a.(b)+')).toBe(true);
-  });
-});
-
-describe('splitAbsolutePattern', () => {
-  it('splits at the first segment with glob characters and anchors the rest', () => {
-    expect(splitAbsolutePattern('/repo/src/**/*.ts')).toEqual({ base: '/repo/src', pattern: '/**/*.ts' });
-    expect(splitAbsolutePattern('/repo/a.ts')).toEqual({ base: '/repo', pattern: '/a.ts' });
-    expect(splitAbsolutePattern('src/*.ts')).toBeUndefined();
   });
 });

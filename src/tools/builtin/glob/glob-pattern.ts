@@ -7,9 +7,6 @@
  * `{a,b}` and `\` escapes. As in ripgrep and .gitignore, a pattern without `/` matches the file
  * name at any depth (`*.ts` finds `src/a.ts`).
  */
-import { isAbsolute, sep } from 'node:path';
-
-const GLOB_CHARS = /[*?[\]{}]/;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -79,19 +76,4 @@ export function compileGlob(pattern: string): (relativePath: string) => boolean 
   if (normalized.startsWith('/')) normalized = normalized.slice(1);
   const regex = new RegExp(`^${anywhere ? '(?:.*/)?' : ''}${translate(normalized)}$`);
   return (relativePath) => regex.test(relativePath);
-}
-
-/**
- * Splits an absolute pattern like `/repo/src/**\/*.ts` into the directory to search
- * (`/repo/src`) and the rest, anchored to it (`/**\/*.ts`), so the model can give either form.
- */
-export function splitAbsolutePattern(pattern: string): { base: string; pattern: string } | undefined {
-  if (!isAbsolute(pattern)) return undefined;
-  const segments = pattern.split(/[\\/]/);
-  let firstGlob = segments.findIndex((segment) => GLOB_CHARS.test(segment));
-  // No glob characters: the pattern names one file, so search its folder for exactly that name.
-  if (firstGlob === -1) firstGlob = segments.length - 1;
-  let base = segments.slice(0, firstGlob).join(sep) || sep;
-  if (base.endsWith(':')) base += sep;
-  return { base, pattern: `/${segments.slice(firstGlob).join('/')}` };
 }

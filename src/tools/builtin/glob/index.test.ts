@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseRule } from '../../../permissions/rule-string';
+import { emptyPermissionContext } from '../../../permissions/types';
 import { ToolError } from '../../tool';
 import { loadOptionalModule } from '../shared/optional-module';
 import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
@@ -27,8 +29,10 @@ beforeEach(async () => {
   execFileSync('git', ['init', '-q'], { cwd: root });
 });
 
-async function glob(input: Record<string, unknown>, cwd = root) {
-  const result = await callTool<GlobOutput>(globTool, input, makeTestContext({ cwd }));
+async function glob(input: Record<string, unknown>, cwd = root, deny: string[] = []) {
+  const rules = deny.map((text) => parseRule(text, 'deny', 'projectSettings')).filter((r) => r !== undefined);
+  const permissionContext = { ...emptyPermissionContext(), rules };
+  const result = await callTool<GlobOutput>(globTool, input, makeTestContext({ cwd, permissionContext }));
   return { data: result.data, text: resultText(globTool, result) };
 }
 
@@ -68,6 +72,29 @@ describe('Glob', () => {
     file('lib/b.ts');
     expect((await glob({ pattern: '*.ts', path: 'lib' })).text).toBe('lib/b.ts');
     expect((await glob({ pattern: join(root, 'src', '*.ts') })).text).toBe('src/a.ts');
+  });
+
+  it('searches the literal folder a pattern starts with, `..` included', async () => {
+    file('src/a.ts');
+    file('lib/b.ts');
+    expect((await glob({ pattern: 'src/*.ts' })).text).toBe('src/a.ts');
+    // `src/*.ts` is anchored to src: a deeper match is not one.
+    file('src/deep/c.ts');
+    expect((await glob({ pattern: 'src/*.ts' })).text).toBe('src/a.ts');
+    expect((await glob({ pattern: '../lib/*.ts', path: 'src' })).text).toBe('lib/b.ts');
+    expect((await glob({ pattern: 'docs/**/*.md' })).text).toBe('No files found');
+  });
+
+  it('leaves files covered by Read deny rules out and says how many', async () => {
+    file('.env', 10);
+    file('src/.env', 20);
+    file('src/a.ts', 30);
+    const { text, data } = await glob({ pattern: '**/.*' }, root, ['Read(.env)']);
+    expect(text).toBe('No files found\n(2 files were left out: Read deny rules cover them.)');
+    expect(data).toMatchObject({ numFiles: 0, deniedSkipped: 2 });
+    const ts = await glob({ pattern: '**/*' }, root, ['Read(./src/.env)']);
+    expect(ts.data.filenames.map((path) => path.slice(root.length + 1)).sort()).toEqual(['.env', 'src/a.ts']);
+    expect(ts.text).toContain('(1 file was left out: Read deny rules cover it.)');
   });
 
   it('shows absolute paths for a directory outside the cwd', async () => {

@@ -2,11 +2,13 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from '../../../lib/zod';
+import { splitPatternBase } from '../../../permissions/glob-base';
 import { buildTool, ToolError } from '../../tool';
+import { denyExclusions, skippedNote } from '../shared/deny-exclusions';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
 import { runRipgrep } from '../shared/ripgrep';
-import { compileGlob, splitAbsolutePattern } from './glob-pattern';
+import { compileGlob } from './glob-pattern';
 import prompt from './prompt.md';
 import { pathForModel, sortNewestFirst } from './search-results';
 
@@ -37,11 +39,15 @@ export type GlobOutput = {
   totalMatches: number;
   /** False when the listing itself was cut short, so `totalMatches` is a lower bound. */
   countIsComplete: boolean;
+  /** Matching files left out because Read deny rules cover them. */
+  deniedSkipped?: number;
 };
 
 function renderForModel(output: GlobOutput, cwd: string | undefined): string {
-  if (output.numFiles === 0) return 'No files found';
+  const note = skippedNote(output.deniedSkipped ?? 0);
+  if (output.numFiles === 0) return note ? `No files found\n${note}` : 'No files found';
   const lines = output.filenames.map((file) => (cwd ? pathForModel(file, cwd) : file));
+  if (note) lines.push('', note);
   if (output.truncated) {
     const total = output.countIsComplete ? `${output.totalMatches}` : `more than ${output.totalMatches}`;
     lines.push(
@@ -51,6 +57,14 @@ function renderForModel(output: GlobOutput, cwd: string | undefined): string {
     );
   }
   return lines.join('\n');
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function assertDirectory(dir: string, cwd: string): Promise<void> {
@@ -83,10 +97,25 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
   mapResultToContent: (output) => renderForModel(output, undefined),
   async call(input, context) {
     const started = Date.now();
-    const split = splitAbsolutePattern(input.pattern);
-    const root = split ? split.base : resolveToolPath(input.path ?? context.cwd, context.cwd);
-    await assertDirectory(root, context.cwd);
-    const matches = compileGlob(split ? split.pattern : input.pattern);
+    // The permission check judged this same folder (the pattern's literal base).
+    const given = resolveToolPath(input.path ?? context.cwd, context.cwd);
+    const split = splitPatternBase(input.pattern, given);
+    const root = split.base;
+    await assertDirectory(given, context.cwd);
+    // A folder named by the pattern itself that does not exist simply has no matches.
+    if (root !== given && !(await isDirectory(root))) {
+      const data: GlobOutput = {
+        durationMs: Date.now() - started,
+        numFiles: 0,
+        filenames: [],
+        truncated: false,
+        totalMatches: 0,
+        countIsComplete: true,
+      };
+      return { data, content: renderForModel(data, context.cwd) };
+    }
+    const matches = compileGlob(split.pattern);
+    const exclusions = denyExclusions(context, root, '.');
 
     // No `--glob` here: rg lets a --glob whitelist override .gitignore; matching is done below.
     const result = await runRipgrep(['--files', '--hidden', '--glob', '!.git', '--color', 'never', '.'], {
@@ -102,10 +131,13 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
     }
 
     const matched: string[] = [];
+    let deniedSkipped = 0;
     for (const line of result.lines) {
       if (!line) continue;
       const relativePath = line.startsWith('./') ? line.slice(2) : line;
-      if (matches(relativePath)) matched.push(resolve(root, relativePath));
+      if (!matches(relativePath)) continue;
+      if (exclusions.deniedBy(relativePath)) deniedSkipped++;
+      else matched.push(resolve(root, relativePath));
     }
     const sorted = await sortNewestFirst(matched);
     const filenames = sorted.slice(0, MAX_GLOB_RESULTS);
@@ -117,6 +149,7 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
       totalMatches: sorted.length,
       countIsComplete: !result.stoppedEarly,
     };
+    if (deniedSkipped > 0) data.deniedSkipped = deniedSkipped;
     return { data, content: renderForModel(data, context.cwd) };
   },
 });

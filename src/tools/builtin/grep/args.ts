@@ -16,28 +16,33 @@ export type GrepArgsInput = {
   context?: number;
   onlyMatching?: boolean;
   multiline?: boolean;
+  /** `!…` globs that keep files covered by Read deny rules out of the search. */
+  exclude?: readonly string[];
 };
 
 /** Lines longer than this are shown as a preview, so one minified file cannot flood the result. */
 export const MAX_COLUMNS = 500;
 
-export function buildGrepArgs(input: GrepArgsInput, searchPath: string): string[] {
-  const args = [
-    '--color',
-    'never',
-    '--no-config',
-    // Dotfiles (.github, .env.example) are often what is being looked for; .git never is.
-    '--hidden',
-    '--glob',
-    '!.git',
-    '--max-columns',
-    String(MAX_COLUMNS),
-    '--max-columns-preview',
-  ];
-  if (input.ignoreCase) args.push('--ignore-case');
-  if (input.multiline) args.push('--multiline', '--multiline-dotall');
+/** What picks the files searched, shared by the search and the listing that counts exclusions. */
+function fileSelection(input: Pick<GrepArgsInput, 'glob' | 'type'>): string[] {
+  // Dotfiles (.github, .env.example) are often what is being looked for; .git never is.
+  const args = ['--color', 'never', '--no-config', '--hidden', '--glob', '!.git'];
   if (input.type) args.push('--type', input.type);
   if (input.glob) args.push('--glob', input.glob);
+  return args;
+}
+
+/** The files a search with these filters would read (`rg --files`). */
+export function listingArgs(input: Pick<GrepArgsInput, 'glob' | 'type'>, searchPath: string): string[] {
+  return [...fileSelection(input), '--files', '--', searchPath];
+}
+
+export function buildGrepArgs(input: GrepArgsInput, searchPath: string): string[] {
+  const args = [...fileSelection(input), '--max-columns', String(MAX_COLUMNS), '--max-columns-preview'];
+  // After the caller's own glob: in ripgrep the last matching glob wins.
+  for (const glob of input.exclude ?? []) args.push('--glob', glob);
+  if (input.ignoreCase) args.push('--ignore-case');
+  if (input.multiline) args.push('--multiline', '--multiline-dotall');
 
   if (input.mode === 'files_with_matches') {
     args.push('--files-with-matches');

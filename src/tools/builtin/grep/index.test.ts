@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseRule } from '../../../permissions/rule-string';
+import { emptyPermissionContext } from '../../../permissions/types';
 import { ToolError } from '../../tool';
 import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
 import { type GrepInput, grepTool } from './index';
@@ -23,8 +25,10 @@ beforeEach(async () => {
   execFileSync('git', ['init', '-q'], { cwd: root });
 });
 
-async function grep(input: GrepInput, cwd = root) {
-  const result = await callTool<GrepOutput>(grepTool, input, makeTestContext({ cwd }));
+async function grep(input: GrepInput, cwd = root, deny: string[] = []) {
+  const rules = deny.map((text) => parseRule(text, 'deny', 'projectSettings')).filter((r) => r !== undefined);
+  const permissionContext = { ...emptyPermissionContext(), rules };
+  const result = await callTool<GrepOutput>(grepTool, input, makeTestContext({ cwd, permissionContext }));
   return { data: result.data, text: resultText(grepTool, result) };
 }
 
@@ -128,6 +132,37 @@ describe('Grep', () => {
     expect((await grep({ pattern: 'hit', path: root }, elsewhere)).text).toBe(
       `Found 1 file\n${join(root, 'a.txt')}`,
     );
+  });
+
+  it('leaves files covered by Read deny rules out of the search and says how many', async () => {
+    file('.env', 'API_KEY=secret\n');
+    file('src/.env', 'API_KEY=other\n');
+    file('src/app.ts', 'const API_KEY = process.env.API_KEY;\n');
+    const files = await grep({ pattern: 'API_KEY' }, root, ['Read(.env)']);
+    expect(files.text).toBe('Found 1 file\nsrc/app.ts\n(2 files were left out: Read deny rules cover them.)');
+    expect(files.data.deniedSkipped).toBe(2);
+    const content = await grep({ pattern: 'secret', output_mode: 'content' }, root, ['Read(./.env)']);
+    expect(content.text).toBe('No matches found\n(1 file was left out: Read deny rules cover it.)');
+    const below = await grep({ pattern: 'API_KEY', path: 'src' }, root, ['Read(/src/.env)']);
+    expect(below.text).toContain('(1 file was left out');
+    expect(below.text).not.toContain('src/.env');
+    const outside = await makeTempDir('yoke-grep-cwd-');
+    const far = await grep({ pattern: 'API_KEY', output_mode: 'count', path: root }, outside, [
+      `Read(/${root}/.env)`,
+    ]);
+    expect(far.text).not.toContain(`${root}/.env:`);
+    expect(far.data.deniedSkipped).toBe(1);
+    await expect(grep({ pattern: 'x', path: 'src' }, root, ['Read(src/**)'])).rejects.toThrow(
+      /cannot be searched/,
+    );
+  });
+
+  it('says nothing of deny rules that cover no file it would read', async () => {
+    file('src/app.ts', 'needle\n');
+    file('.env', 'needle\n');
+    const { text, data } = await grep({ pattern: 'needle', glob: '*.ts' }, root, ['Read(.env)']);
+    expect(text).toBe('Found 1 file\nsrc/app.ts');
+    expect(data.deniedSkipped).toBeUndefined();
   });
 
   it('stops when the call is aborted', async () => {

@@ -1,14 +1,16 @@
 /** Grep: searches file contents with ripgrep regular expressions. */
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import * as z from '../../../lib/zod';
+import { isWithin } from '../../../permissions/path-rules';
 import { buildTool, ToolError } from '../../tool';
 import { pathForModel, sortNewestFirst } from '../glob/search-results';
+import { denyExclusions } from '../shared/deny-exclusions';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
 import { describeSpecialFile, specialFileRefusal } from '../shared/regular-file';
-import { runRipgrep } from '../shared/ripgrep';
-import { buildGrepArgs } from './args';
+import { type RipgrepOptions, runRipgrep } from '../shared/ripgrep';
+import { buildGrepArgs, listingArgs } from './args';
 import prompt from './prompt.md';
 import { type GrepOutput, renderGrepResult } from './render';
 
@@ -75,6 +77,26 @@ function absolute(rgPath: string, cwd: string): string {
   return resolve(cwd, rgPath);
 }
 
+/**
+ * How many files the search would have read that a deny rule covers: the same listing rg
+ * searches (same ignore rules and filters, without the exclusions), matched against the rules.
+ * Undefined when the listing failed or was cut short, so no exact number can be given.
+ */
+async function countDenied(
+  args: string[],
+  options: RipgrepOptions,
+  target: string,
+  deniedBy: (rel: string) => unknown,
+): Promise<number | undefined> {
+  const listing = await runRipgrep(args, options);
+  if (listing.exitCode === 2 || listing.stoppedEarly) return undefined;
+  let count = 0;
+  for (const line of listing.lines) {
+    if (line && deniedBy(relative(target, resolve(options.cwd, line)).split('\\').join('/'))) count++;
+  }
+  return count;
+}
+
 function stripDotSlash(line: string): string {
   return line.startsWith('./') ? line.slice(2) : line;
 }
@@ -97,7 +119,12 @@ export const grepTool = buildTool<GrepInput, GrepOutput>({
     const offset = input.offset ?? 0;
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
 
-    const searchPath = target === context.cwd ? '.' : pathForModel(target, context.cwd);
+    // rg runs in the cwd for a search below it, else in `/` with an absolute path: either way
+    // the deny exclusions' anchored globs and the paths rg prints line up.
+    const rgCwd = isWithin(target, context.cwd) ? context.cwd : '/';
+    const searchPath = target === rgCwd ? '.' : rgCwd === '/' ? target : relative(rgCwd, target);
+    const exclusions = denyExclusions(context, target, searchPath);
+    const filters = { glob: input.glob, type: input.type };
     const args = buildGrepArgs(
       {
         pattern: input.pattern,
@@ -111,6 +138,7 @@ export const grepTool = buildTool<GrepInput, GrepOutput>({
         context: input['-C'] ?? input.context,
         onlyMatching: input['-o'],
         multiline: input.multiline,
+        exclude: exclusions.globs,
       },
       searchPath,
     );
@@ -120,12 +148,13 @@ export const grepTool = buildTool<GrepInput, GrepOutput>({
       mode === 'content' && limit > 0
         ? Math.min(offset + limit + 1, MAX_COLLECTED_LINES)
         : MAX_COLLECTED_LINES;
-    const result = await runRipgrep(args, {
-      cwd: context.cwd,
-      signal: context.abortSignal,
-      env: context.env,
-      maxLines,
-    });
+    const rgOptions = { cwd: rgCwd, signal: context.abortSignal, env: context.env };
+    const [result, skipped] = await Promise.all([
+      runRipgrep(args, { ...rgOptions, maxLines }),
+      exclusions.globs.length === 0
+        ? 0
+        : countDenied(listingArgs(filters, searchPath), rgOptions, target, exclusions.deniedBy),
+    ]);
     if (result.exitCode === 2 && result.lines.length === 0) {
       throw new ToolError(`The search failed: ${result.stderr || 'ripgrep exited with an error'}`);
     }
@@ -144,14 +173,14 @@ export const grepTool = buildTool<GrepInput, GrepOutput>({
 
     let data: GrepOutput;
     if (mode === 'files_with_matches') {
-      const sorted = await sortNewestFirst(lines.map((line) => absolute(line, context.cwd)));
+      const sorted = await sortNewestFirst(lines.map((line) => absolute(line, rgCwd)));
       const { items, appliedLimit } = page(sorted);
       data = withPaging({ mode, numFiles: items.length, filenames: items }, appliedLimit);
     } else if (mode === 'count') {
       const entries = lines.map((line) => {
         const colon = line.lastIndexOf(':');
         return {
-          file: absolute(line.slice(0, colon), context.cwd),
+          file: absolute(line.slice(0, colon), rgCwd),
           count: Number(line.slice(colon + 1)) || 0,
         };
       });
@@ -173,6 +202,7 @@ export const grepTool = buildTool<GrepInput, GrepOutput>({
         appliedLimit,
       );
     }
+    if (skipped !== 0) data.deniedSkipped = skipped ?? null;
     // In content mode with a limit, stopping early is the normal way a page ends.
     const capped = result.stoppedEarly && (mode !== 'content' || limit === 0);
     return { data, content: renderGrepResult(data, context.cwd, capped) };

@@ -1,5 +1,6 @@
 /** The text the model sees for a Grep result, in each output mode. */
 import { pathForModel } from '../glob/search-results';
+import { skippedNote } from '../shared/deny-exclusions';
 import type { GrepMode } from './args';
 
 /** The `tool_use_result` shape (compat-surface §1.1). */
@@ -12,6 +13,8 @@ export type GrepOutput = {
   numMatches?: number;
   appliedLimit?: number;
   appliedOffset?: number;
+  /** Files left out because Read deny rules cover them (null: some, the count is unknown). */
+  deniedSkipped?: number | null;
 };
 
 const NO_MATCHES = 'No matches found';
@@ -27,6 +30,13 @@ function pagingNote(output: GrepOutput, unit: string): string | undefined {
  * search stopped at its safety limit, so the model should narrow it rather than trust the totals.
  */
 export function renderGrepResult(output: GrepOutput, cwd: string | undefined, capped = false): string {
+  const body = renderMatches(output, cwd, capped);
+  const skipped = output.deniedSkipped;
+  const note = skipped === undefined ? undefined : skippedNote(skipped ?? undefined);
+  return note ? `${body}\n${note}` : body;
+}
+
+function renderMatches(output: GrepOutput, cwd: string | undefined, capped: boolean): string {
   const parts: string[] = [];
   if (output.mode === 'files_with_matches') {
     if (output.numFiles === 0) return NO_MATCHES;

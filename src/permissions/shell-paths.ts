@@ -1,0 +1,117 @@
+/**
+ * The paths a shell word touches: expanded as bash would (braces, `~`, globs), against every
+ * folder its command may run in, each resolved through symlinks the way the kernel resolves it
+ * from that folder; and which of a search's paths are read recursively.
+ */
+import { resolve } from 'node:path';
+import type { ShellWord } from '../services/bash-parser';
+import type { SpelledPath } from './path-policy';
+import type { PathFs, RealPath, RealPaths } from './real-paths';
+import { recursiveSearch } from './recursive-search';
+import type { ShellCwd } from './shell-cd';
+import { type ExpansionEnv, expandWord } from './shell-expansion';
+
+/**
+ * A path a unit touches. `path` is absolute (as written, normalized), or undefined when only
+ * the running shell knows it; `resolved` is where it really leads (symlinks followed the way
+ * the kernel follows them), undefined when that lookup fails. A word with a glob or brace
+ * expansion touches one path per word it expands to.
+ */
+export type TouchedPath = {
+  path?: string;
+  resolved?: RealPath;
+  text: string;
+  viaRedirect: boolean;
+  /** A folder read with everything below it (`grep -r KEY .`, `rg KEY`). */
+  recursive: boolean;
+  /** For a recursive read: symlinks below it are followed (`grep -R`). Absent means they may be. */
+  followsLinks?: boolean;
+};
+
+/** The line names the variable other than to read it as `$NAME` (it may assign, export, read it). */
+const mentions = (source: string, name: string) => new RegExp(`(^|[^$\\w{])${name}\\b`).test(source);
+
+/** How this line's words expand: what the line may change (`HOME`, `PWD`, glob options) is unknown. */
+export function expansionEnv(source: string, fs: PathFs, home: string): ExpansionEnv {
+  return {
+    fs,
+    home: mentions(source, 'HOME') ? undefined : home,
+    pwdKnown: !mentions(source, 'PWD'),
+    globsKnown: !/\bshopt\b|GLOBIGNORE/.test(source),
+  };
+}
+
+/** A touched path as the path policy judges it (undefined: only the running shell knows it). */
+export function spelledPath(touched: TouchedPath): SpelledPath | undefined {
+  if (touched.path === undefined) return undefined;
+  return touched.resolved ? { path: touched.path, resolved: touched.resolved } : { path: touched.path };
+}
+
+const literalDot: ShellWord = { text: '.', value: '.', dynamic: false, glob: false, tilde: false };
+
+export class ShellPaths {
+  constructor(
+    private readonly paths: RealPaths,
+    readonly expansion: ExpansionEnv,
+  ) {}
+
+  /**
+   * The paths a word names when its command runs in `cwd`: one per word it expands to and per
+   * folder it may run in, each resolved the way the kernel resolves it from that folder.
+   */
+  touched(word: ShellWord, viaRedirect: boolean, cwd: ShellCwd): TouchedPath[] {
+    const unknown = (): TouchedPath[] => [{ text: word.text, viaRedirect, recursive: false }];
+    if (word.dynamic) return unknown();
+    let words: string[];
+    // The parser's `glob` flag misses braces inside a word (`../{a,b}/x`): look at the text.
+    if (!word.glob && !word.tilde && !/[{*?[~]/.test(word.text)) words = [word.value];
+    else {
+      const dirs = 'unknown' in cwd ? [undefined] : cwd.dirs;
+      words = [];
+      for (const dir of dirs) {
+        const expanded = expandWord(word.text, dir, this.expansion);
+        if ('unknown' in expanded) return unknown();
+        words.push(...expanded.words);
+      }
+      words = [...new Set(words)];
+    }
+    const out: TouchedPath[] = [];
+    for (const value of words) {
+      if (value.startsWith('/')) {
+        out.push(this.spelled(word.text, viaRedirect, '/', value));
+        continue;
+      }
+      if ('unknown' in cwd) return unknown();
+      for (const dir of cwd.dirs) out.push(this.spelled(word.text, viaRedirect, dir, value));
+    }
+    return out;
+  }
+
+  private spelled(text: string, viaRedirect: boolean, dir: string, value: string): TouchedPath {
+    const touched: TouchedPath = { path: resolve(dir, value), text, viaRedirect, recursive: false };
+    const resolved = this.paths.from(dir, value);
+    if (resolved) touched.resolved = resolved;
+    return touched;
+  }
+
+  /** `grep -r`, `rg`: their folders are read with everything below them (`.` when none is named). */
+  markRecursive(reads: TouchedPath[], name: string, args: readonly ShellWord[], cwd: ShellCwd): void {
+    const search = recursiveSearch(name, args);
+    if (!search) return;
+    const operandTexts = new Set(search.operands.map((i) => (args[i] as ShellWord).text));
+    const mark = (touched: TouchedPath) => {
+      touched.recursive = true;
+      touched.followsLinks = search.followsLinks;
+    };
+    for (const touched of reads) {
+      // Unsure which words are folders: every argument counts as one.
+      if (!touched.viaRedirect && (search.implicitDot || operandTexts.has(touched.text))) mark(touched);
+    }
+    if (search.implicitDot) {
+      for (const touched of this.touched(literalDot, false, cwd)) {
+        mark(touched);
+        reads.push(touched);
+      }
+    }
+  }
+}
