@@ -6,14 +6,17 @@
  */
 import { homedir, tmpdir } from 'node:os';
 import {
+  analyzeSed,
+  argsWithInput,
   commandBaseName,
+  commandEffects,
+  hasWrapperTable,
+  type InputWords,
   isFileWrite,
-  isReadOnlyInvocation,
   isSafeEnvAssignment,
   nestedCommands,
   type ParsedCommand,
   parseCommand,
-  readOnlyCategory,
   type SegmentKind,
   type ShellRedirect,
   type ShellWord,
@@ -29,8 +32,13 @@ import {
   writtenPathArgs,
 } from './shell-danger';
 
-/** A path a unit touches; `path` is absolute, or undefined when only the running shell knows it. */
-export type TouchedPath = { path?: string; text: string; viaRedirect: boolean };
+/**
+ * A path a unit touches; `path` is absolute, or undefined when only the running shell knows it.
+ * `recursive`: everything below it is read too (`grep -r`, `rg`, `find`, `du`, `ls -R`).
+ */
+export type TouchedPath = { path?: string; text: string; viaRedirect: boolean; recursive: boolean };
+
+export type TouchOptions = { recursive?: boolean };
 
 export type ShellUnit = {
   kind: SegmentKind;
@@ -52,6 +60,8 @@ export type ShellUnit = {
   nonAsciiName: boolean;
   dangerousEnv?: string;
   destructive?: string;
+  /** Why the command is not read-only by its option table (`sort -o out writes …`), when it is not. */
+  notReadOnly?: string;
   /** Only searches, reads or lists (by the bash-parser's tables), with no file-writing redirect. */
   readOnly: boolean;
   /** The command itself only reads; its redirects may still write (`ls > out.txt`). */
@@ -105,9 +115,11 @@ class Analyzer {
 
   private resolve = (path: string) => resolveUserPath(path, this.options.cwd, this.home);
 
-  private touched(word: ShellWord, viaRedirect: boolean): TouchedPath {
-    if (word.dynamic || (word.tilde && !/^~(\/|$)/.test(word.value))) return { text: word.text, viaRedirect };
-    return { path: this.resolve(word.value), text: word.text, viaRedirect };
+  private touched(word: ShellWord, viaRedirect: boolean, options: TouchOptions = {}): TouchedPath {
+    const recursive = options.recursive === true;
+    if (word.dynamic || (word.tilde && !/^~(\/|$)/.test(word.value)))
+      return { text: word.text, viaRedirect, recursive };
+    return { path: this.resolve(word.value), text: word.text, viaRedirect, recursive };
   }
 
   async units(parsed: ParsedCommand, depth: number): Promise<ShellUnit[]> {
@@ -124,6 +136,8 @@ class Analyzer {
     env: Array<{ name: string; value: ShellWord }>,
     redirects: ShellRedirect[],
     depth: number,
+    /** Words `xargs` adds from its input. */
+    input?: InputWords,
   ): Promise<ShellUnit> {
     const first = argv[0];
     const name = kind === 'command' ? commandBaseName(first) : undefined;
@@ -175,26 +189,40 @@ class Analyzer {
       resolve: this.resolve,
     });
     if (warning) unit.destructive = warning;
-    const written = new Set(writtenPathArgs(warnName, values));
-    for (const word of args) {
-      if (written.has(word.value)) unit.writes.push(this.touched(word, false));
+    // What the command does by its option table; the command as run includes any `xargs` input.
+    const effectArgs = input ? argsWithInput(argv, input).slice(1) : args;
+    const effects = name ? commandEffects(name, effectArgs) : undefined;
+    let fileWriting = FILE_WRITING_COMMANDS.has(warnName);
+    if (effects) {
+      for (const use of effects.writes) unit.writes.push(this.touched(use.word, false));
+      for (const use of effects.reads)
+        unit.reads.push(this.touched(use.word, false, { recursive: use.recursive }));
+      if (effects.notReadOnly) unit.notReadOnly = effects.notReadOnly;
+      if (effects.runs) unit.evalLike ??= effects.runs;
+      if (name === 'sed' && analyzeSed(effectArgs).inPlace) fileWriting = true;
+    } else {
+      const written = new Set(writtenPathArgs(warnName, values));
+      for (const word of args) {
+        if (written.has(word.value)) unit.writes.push(this.touched(word, false));
+      }
+      if (written.size > 0 && (warnName === 'sed' || warnName === 'perl')) fileWriting = true;
+      // A command without a table: any argument may be a path it reads. A wrapper's arguments
+      // belong to the command it runs, which is a unit of its own.
+      if (!(name && hasWrapperTable(name))) {
+        for (const word of args) {
+          const eq = word.value.indexOf('=');
+          const isOption = word.value.startsWith('-');
+          if (isOption && !(eq > 0 && /^[~./]/.test(word.value.slice(eq + 1)))) continue;
+          const target = isOption
+            ? { ...word, value: word.value.slice(eq + 1), tilde: word.value[eq + 1] === '~' }
+            : word;
+          unit.reads.push(this.touched(target, false));
+        }
+      }
     }
     if (unit.writes.some((w) => w.path !== undefined && isBlockDevice(w.path)))
       unit.destructive ??= 'writes to a block device, which can destroy a disk';
-    unit.fileWriting =
-      FILE_WRITING_COMMANDS.has(warnName) ||
-      (written.size > 0 && (warnName === 'sed' || warnName === 'perl'));
-    if (readOnlyCategory(warnName) !== 'neutral') {
-      for (const word of args) {
-        const eq = word.value.indexOf('=');
-        const isOption = word.value.startsWith('-');
-        if (isOption && !(eq > 0 && /^[~./]/.test(word.value.slice(eq + 1)))) continue;
-        const target = isOption
-          ? { ...word, value: word.value.slice(eq + 1), tilde: word.value[eq + 1] === '~' }
-          : word;
-        unit.reads.push(this.touched(target, false));
-      }
-    }
+    unit.fileWriting = fileWriting;
 
     if (name && PRIVILEGE_WRAPPERS.has(name)) {
       unit.evalLike = `${name} runs a command as another user`;
@@ -205,7 +233,8 @@ class Analyzer {
         unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1));
     }
     if (name === 'exec') unit.evalLike = 'exec replaces the shell with another program';
-    for (const nested of name ? nestedCommands(argv, redirects) : []) {
+    const nestedList = name ? nestedCommands(input ? argsWithInput(argv, input) : argv, redirects) : [];
+    for (const nested of nestedList) {
       if (nested.kind === 'script') {
         unit.evalLike ??= `${nested.via} runs a code string`;
         if (nested.script !== undefined && depth < MAX_DEPTH) {
@@ -218,21 +247,37 @@ class Analyzer {
         unit.evalLike ??= `${nested.via} nests too deeply to check`;
         continue;
       }
-      const child = await this.unit('command', nested.argv, nested.env, [], depth + 1);
+      if (nested.own) {
+        for (const use of nested.own.reads)
+          unit.reads.push(this.touched(use.word, false, { recursive: use.recursive }));
+        for (const use of nested.own.writes) unit.writes.push(this.touched(use.word, false));
+        if (nested.own.notReadOnly) unit.notReadOnly ??= nested.own.notReadOnly;
+      }
+      // `env -C DIR cmd`: cmd's relative paths are relative to DIR.
+      let analyzer: Analyzer = this;
+      if (nested.chdir) {
+        const dir = this.touched(nested.chdir, false).path;
+        if (dir === undefined)
+          unit.evalLike ??= `${nested.via} runs a command in a folder only known at run time`;
+        else analyzer = new Analyzer({ ...this.options, cwd: dir });
+      }
+      const child = await analyzer.unit('command', nested.argv, nested.env, [], depth + 1, nested.input);
       // `xargs sh -c …` and `env … sh -c` run code strings: the wrapper inherits that.
       if (child.evalLike) unit.evalLike ??= `${nested.via} runs ${child.evalLike}`;
       unit.children.push(child);
     }
     const transparent = name !== undefined && TRANSPARENT_WRAPPERS.has(name) && unit.children.length > 0;
+    // `env`, `command -v x`, `nice`: a wrapper that runs nothing only prints.
+    const runsNothing = name !== undefined && hasWrapperTable(name) && nestedList.length === 0;
     const envSafe = env.every((e) => isSafeEnvAssignment(e.name, e.value));
     unit.readOnlyCommand =
       envSafe &&
       !unit.evalLike &&
+      !unit.notReadOnly &&
       unit.writes.every((w) => w.viaRedirect) &&
       name !== undefined &&
-      (transparent
-        ? unit.children.every((c) => c.readOnly)
-        : isReadOnlyInvocation(name, args) && unit.children.every((c) => c.readOnly));
+      (transparent || runsNothing || (effects !== undefined && !effects.notReadOnly)) &&
+      unit.children.every((c) => c.readOnly);
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;
   }
@@ -244,7 +289,8 @@ export function isTransparentWrapper(unit: ShellUnit): boolean {
     unit.name !== undefined &&
     TRANSPARENT_WRAPPERS.has(unit.name) &&
     unit.children.length > 0 &&
-    !unit.evalLike
+    !unit.evalLike &&
+    !unit.notReadOnly
   );
 }
 
