@@ -8,6 +8,7 @@ import { homedir, tmpdir } from 'node:os';
 import {
   analyzeSed,
   argsWithInput,
+  BASH_WRAPPER_COMMANDS,
   commandBaseName,
   commandEffects,
   hasWrapperTable,
@@ -269,6 +270,8 @@ class Analyzer {
     const transparent = name !== undefined && TRANSPARENT_WRAPPERS.has(name) && unit.children.length > 0;
     // `env`, `command -v x`, `nice`: a wrapper that runs nothing only prints.
     const runsNothing = name !== undefined && hasWrapperTable(name) && nestedList.length === 0;
+    // The same wrappers as the Bash tool's verdict (`nohup` may write nohup.out).
+    const readOnlyWrapper = name !== undefined && BASH_WRAPPER_COMMANDS.has(name);
     const envSafe = env.every((e) => isSafeEnvAssignment(e.name, e.value));
     unit.readOnlyCommand =
       envSafe &&
@@ -276,7 +279,8 @@ class Analyzer {
       !unit.notReadOnly &&
       unit.writes.every((w) => w.viaRedirect) &&
       name !== undefined &&
-      (transparent || runsNothing || (effects !== undefined && !effects.notReadOnly)) &&
+      ((readOnlyWrapper && (transparent || runsNothing)) ||
+        (effects !== undefined && !effects.notReadOnly)) &&
       unit.children.every((c) => c.readOnly);
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;

@@ -155,7 +155,7 @@ export function applyOperands(
           refuse(effects, `${cmd} writes ${word.text}`);
           break;
         case 'changes':
-          refuse(effects, `${cmd} ${word.text} changes the system`);
+          refuse(effects, `${cmd} ${word.text} ${layout.why ?? 'changes the system'}`);
           break;
         case 'dateOperand':
           if (isUnknownWord(word) || !word.value.startsWith('+'))

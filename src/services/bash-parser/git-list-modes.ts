@@ -5,7 +5,7 @@
  * arguments against its table.
  */
 import { applyOperands, applyOptions, type CommandEffects, noEffects, refuse } from './command-effects';
-import { GIT_DIFF_OPTIONS, GIT_LOG_OPTIONS, GIT_REV_OPTIONS, gitTable } from './git-options';
+import { GIT_DIFF_OPTIONS, GIT_LOG_OPTIONS, GIT_REV_OPTIONS, gitTable, without } from './git-options';
 import { isUnknownWord, type ParsedArgs, parseArgs } from './option-parse';
 import {
   changes,
@@ -113,7 +113,7 @@ const BRANCH = gitTable(
     'recurse-submodules': CHANGES_BRANCH,
     'omit-empty': FLAG,
   },
-  (modes) => (modes.has('list') ? DATA : { leading: [], rest: 'changes' }),
+  (modes) => (modes.has('list') ? DATA : { leading: [], rest: 'changes', why: 'creates a branch' }),
 );
 
 const CHANGES_TAG = changes('creates or deletes tags', 'none');
@@ -139,7 +139,7 @@ const TAG = gitTable(
     color: OPTIONAL,
     'i ignore-case omit-empty': FLAG,
   },
-  (modes) => (modes.has('list') ? DATA : { leading: [], rest: 'changes' }),
+  (modes) => (modes.has('list') ? DATA : { leading: [], rest: 'changes', why: 'creates a tag' }),
 );
 
 const CHANGES_CONFIG = changes('changes the configuration', 'none');
@@ -180,9 +180,10 @@ function configEffects(args: readonly ShellWord[]): CommandEffects {
 
 const LOG_FAMILY = { ...GIT_REV_OPTIONS, ...GIT_DIFF_OPTIONS, ...GIT_LOG_OPTIONS };
 const STASH_LIST = gitTable('stash list', LOG_FAMILY, DATA, { numeric: true });
+// `stash show -u` means --include-untracked, not the patch.
 const STASH_SHOW = gitTable(
   'stash show',
-  { ...GIT_DIFF_OPTIONS, 'u include-untracked only-untracked no-include-untracked': FLAG },
+  { ...without(GIT_DIFF_OPTIONS, ['u']), 'u include-untracked only-untracked no-include-untracked': FLAG },
   DATA,
 );
 const REFLOG_SHOW = gitTable('reflog', LOG_FAMILY, DATA, { numeric: true });
@@ -210,6 +211,19 @@ function remoteEffects(args: readonly ShellWord[]): CommandEffects {
   }
   return refused(`git remote ${rest[0]?.text ?? ''} changes the remotes`);
 }
+
+/** Every table of this file, for the table tests. */
+export const GIT_LIST_MODE_TABLES: readonly TableSource[] = [
+  BRANCH,
+  TAG,
+  CONFIG,
+  STASH_LIST,
+  STASH_SHOW,
+  REFLOG_SHOW,
+  WORKTREE_LIST,
+  REMOTE_GET_URL,
+  REMOTE_SHOW,
+];
 
 /** The list forms, by subcommand; undefined for every other subcommand. */
 export const GIT_LIST_MODES: Readonly<Record<string, (args: readonly ShellWord[]) => CommandEffects>> = {

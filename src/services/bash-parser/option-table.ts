@@ -72,6 +72,8 @@ export type OperandLayout = {
   readonly recursive?: boolean;
   /** What a `-` operand is: standard input (the default), or an unknown directory (`cd -`). */
   readonly dash?: 'stdin' | 'unknown';
+  /** What a `changes` operand does, for the refusal line ("creates a branch"). */
+  readonly why?: string;
 };
 
 export type ParseOrder =

@@ -259,7 +259,6 @@ class SedScanner {
         this.restOfLine();
         break;
       case 'l':
-      case 'L':
       case 'q':
       case 'Q':
         this.skipBlanks();
@@ -294,7 +293,7 @@ export function sedScriptEffects(script: string): SedScriptEffects {
   return new SedScanner(script).scan();
 }
 
-const SED_TABLE = compileTable({
+export const SED_TABLE = compileTable({
   manual: 'GNU sed 4.9, sed --help',
   options: {
     'n quiet silent': FLAG,

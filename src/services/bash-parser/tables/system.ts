@@ -265,7 +265,7 @@ export const SYSTEM_TABLES: Record<string, TableSource> = {
       'V version': FLAG,
     },
     // `hostname NAME` renames the machine.
-    operands: { leading: [], rest: 'changes' },
+    operands: { leading: [], rest: 'changes', why: 'renames the machine' },
   },
   uptime: {
     manual: 'procps-ng 4.0, uptime --help',

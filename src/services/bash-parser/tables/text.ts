@@ -78,7 +78,8 @@ export const TEXT_TABLES: Record<string, TableSource> = {
     'tail',
     {
       'c bytes': VALUE,
-      'f follow': OPTIONAL,
+      f: FLAG,
+      follow: OPTIONAL,
       F: FLAG,
       'n lines': VALUE,
       'max-unchanged-stats': VALUE,
