@@ -163,6 +163,7 @@ const CASES: CorpusCase[] = [
   { cmd: 'sort --compress-program=sh -S 1 x', allow: ['Bash(sort:*)'], expect: 'ask' },
   { cmd: "sed 's/.*/date/e' x", allow: ['Bash(sed:*)'], expect: 'ask' },
   { cmd: "git grep -O'vim' foo", allow: ['Bash(git grep:*)'], expect: 'ask' },
+  { cmd: 'sort $OPT x', allow: ['Bash(sort:*)'], expect: 'ask' },
   { cmd: 'sort -o out x', allow: ['Bash(sort:*)'], expect: 'allow' },
   // A deny rule on a file holds for the reads an option or a script makes.
   { cmd: "sed '1r .env' x", deny: ['Read(.env)'], expect: 'deny' },

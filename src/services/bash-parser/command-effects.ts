@@ -93,10 +93,9 @@ export function applyOptions(
   for (const word of parsed.anyOption) {
     if (!worst) break;
     if (UNSAFE_EFFECTS.has(worst.spec.effect)) {
-      refuse(
-        effects,
-        `${cmd}: ${word.text} may expand to an option such as ${worst.name}, which ${worst.spec.why ?? 'is not read-only'}`,
-      );
+      const reason = `${cmd}: ${word.text} may expand to an option such as ${worst.name}, which ${worst.spec.why ?? 'is not read-only'}`;
+      refuse(effects, reason);
+      if (worst.spec.effect === 'run') effects.runs ??= reason;
     } else if (worst.spec.effect === 'read') effects.reads.push({ word, recursive: false });
   }
 }

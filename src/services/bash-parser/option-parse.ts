@@ -67,9 +67,8 @@ function staticPrefix(word: ShellWord): string {
 /** The word for a value cut out of a larger word (`--file=x` → `x`, `-fx` → `x`). */
 export function sliceWord(word: ShellWord, start: number): ShellWord {
   const value = word.value.slice(start);
-  const textCut = word.text.length - (word.value.length - start);
   return {
-    text: textCut >= 0 && word.text.slice(textCut) === value ? value : value,
+    text: value,
     value,
     dynamic: word.dynamic && /[$`]/.test(value),
     glob: word.glob && /[*?[{]/.test(value),
