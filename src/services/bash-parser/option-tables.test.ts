@@ -139,6 +139,8 @@ const HELP_OMITS_VALUE: Readonly<Record<string, readonly string[]>> = {
   hostname: ['F', 'file'],
   // file 5.44 file.c: "P:" in the getopt string; `-P, --parameter name=value`.
   file: ['P', 'parameter'],
+  // shasum's GetOptions: 'a|algorithm=i'.
+  shasum: ['a', 'algorithm'],
 };
 
 /** Tools whose `--help` is not getopt's layout, and bash builtins (their tables come from `help NAME`). */

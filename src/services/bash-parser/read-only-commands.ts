@@ -65,6 +65,7 @@ export const BASH_READ_COMMANDS: ReadonlySet<string> = new Set([
   'sha224sum',
   'sha384sum',
   'sha512sum',
+  'shasum',
   'b2sum',
   'cksum',
   'sed',

@@ -252,6 +252,27 @@ export const TEXT_TABLES: Record<string, TableSource> = {
     },
     { operands: checksumOperands },
   ),
+  // A Perl script: Getopt::Long with bundling (`shasum --help` and its GetOptions list).
+  shasum: {
+    manual: 'shasum (Perl Digest::SHA), shasum --help and its GetOptions list',
+    options: {
+      'a algorithm': VALUE,
+      'b binary': FLAG,
+      'c check': mode('check'),
+      't text': FLAG,
+      'U UNIVERSAL': FLAG,
+      '0 01': FLAG,
+      tag: FLAG,
+      'ignore-missing': FLAG,
+      'q quiet': FLAG,
+      's status': FLAG,
+      strict: FLAG,
+      'w warn': FLAG,
+      'h help': FLAG,
+      'v version': FLAG,
+    },
+    operands: checksumOperands,
+  },
   comm: coreutils('comm', {
     1: FLAG,
     2: FLAG,
