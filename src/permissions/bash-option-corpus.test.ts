@@ -19,6 +19,7 @@ const UNPROVEN_FORMS: string[] = [
   'sort *.txt', // a planted file named --output=… would be an option
   'sed -n p *.txt', // …or -i
   'wc -l "$f"', // …or --files0-from=…
+  'md5sum *', // …or -c, which reads the names of the files to check from the others
   'sed "$SCRIPT" x',
   'sed -e "$SCRIPT" x',
   "sed 'L' x", // not a sed 4.9 command
@@ -151,6 +152,10 @@ const CONTROLS: string[] = [
   'xargs -I{} echo {}',
   'find . -name "*.o" | xargs echo',
   'cat x | sort | uniq -c | sort -rn | head',
+  'wc -l ./*',
+  'md5sum -- *',
+  'ls *.ts',
+  'grep foo *.ts',
 ];
 
 const row = (cmd: string, expect: CorpusCase['expect']): CorpusCase => ({ cmd, expect });

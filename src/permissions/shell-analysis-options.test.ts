@@ -50,7 +50,9 @@ describe('shell analysis: reads and writes come from the option tables', () => {
 
   it("xargs' input words reach the command it runs", async () => {
     const [, grep] = await units('xargs grep foo');
-    expect(grep?.reads).toEqual(['?(words from input)', '?(words from input)']);
+    expect(grep?.reads).toContain('?(words from input)');
+    // The input may hold -r: then grep searches the folder.
+    expect(grep?.reads).toContain(`${CWD}/**`);
     const [xargs] = await units('xargs -a /etc/list echo');
     expect(xargs?.reads).toEqual(['/etc/list']);
     const [, env] = await units('xargs env');

@@ -93,7 +93,9 @@ export function applyOptions(
   for (const word of parsed.anyOption) {
     if (!worst) break;
     if (UNSAFE_EFFECTS.has(worst.spec.effect)) {
-      const reason = `${cmd}: ${word.text} may expand to an option such as ${worst.name}, which ${worst.spec.why ?? 'is not read-only'}`;
+      // A planted file named `--output=x` is what a glob would pass: say how to pass files only.
+      const fix = word.dynamic ? 'put -- before it' : `write ./${word.text} or put -- before it`;
+      const reason = `${cmd}: ${word.text} may expand to an option such as ${worst.name}, which ${worst.spec.why ?? 'is not read-only'} (${fix})`;
       refuse(effects, reason);
       if (worst.spec.effect === 'run') effects.runs ??= reason;
     } else if (worst.spec.effect === 'read') effects.reads.push({ word, recursive: false });
@@ -168,11 +170,34 @@ export function applyOperands(
       effects.reads.push({ word: { ...literalWord(path), tilde: path.startsWith('~') }, recursive });
 }
 
+/**
+ * Adds what the operands do under the modes the options set — and, when a word may be any
+ * option, under every mode one could set (`md5sum *` with a file named `-c` checks lists).
+ */
+export function applyTableOperands(
+  cmd: string,
+  table: OptionTable,
+  parsed: ParsedArgs,
+  effects: CommandEffects,
+): void {
+  applyOperands(cmd, table.operands(parsed.modes), parsed.operands, effects);
+  if (parsed.anyOption.length === 0) return;
+  // Every combination of the modes (a table has at most a few).
+  const modes = [...table.allModes];
+  for (let mask = 1; mask < 1 << modes.length; mask++) {
+    const set = new Set(parsed.modes);
+    modes.forEach((mode, bit) => {
+      if (mask & (1 << bit)) set.add(mode);
+    });
+    applyOperands(cmd, table.operands(set), parsed.operands, effects);
+  }
+}
+
 /** Effects of a command whose grammar is fully described by its table. */
 export function tableEffects(cmd: string, table: OptionTable, args: readonly ShellWord[]): CommandEffects {
   const effects = noEffects();
   const parsed = parseArgs(table, args);
   applyOptions(cmd, table, parsed, effects);
-  applyOperands(cmd, table.operands(parsed.modes), parsed.operands, effects);
+  applyTableOperands(cmd, table, parsed, effects);
   return effects;
 }

@@ -4,7 +4,7 @@
  * Only the listing forms are read-only. Also the shared runner that reads one subcommand's
  * arguments against its table.
  */
-import { applyOperands, applyOptions, type CommandEffects, noEffects, refuse } from './command-effects';
+import { applyOptions, applyTableOperands, type CommandEffects, noEffects, refuse } from './command-effects';
 import { GIT_DIFF_OPTIONS, GIT_LOG_OPTIONS, GIT_REV_OPTIONS, gitTable, without } from './git-options';
 import { isUnknownWord, type ParsedArgs, parseArgs } from './option-parse';
 import {
@@ -53,7 +53,7 @@ export function runGitTable(
   const effects = noEffects();
   const parsed = parseArgs(table, args);
   applyOptions(cmd, table, parsed, effects);
-  applyOperands(cmd, table.operands(parsed.modes), parsed.operands, effects);
+  applyTableOperands(cmd, table, parsed, effects);
   for (const operand of parsed.operands) {
     const path = revisionPath(operand.word);
     if (path) effects.reads.push({ word: path, recursive: false });

@@ -112,6 +112,8 @@ export type OptionTable = {
   readonly noOptions: boolean;
   /** The most harmful thing any option can do: what a word that might be any option could do. */
   readonly worstOption?: { name: string; spec: OptionSpec };
+  /** Every mode an option can switch on: what a word that might be any option could switch on. */
+  readonly allModes: ReadonlySet<string>;
 };
 
 /** Effects that make an invocation not read-only whatever the value. */
@@ -187,9 +189,12 @@ export function compileTable(source: TableSource): OptionTable {
   const long = new Map<string, OptionSpec>();
   const longNames: string[] = [];
   const primary = new Map<string, string>();
+  const allModes = new Set<string>();
   let worst: { name: string; spec: OptionSpec } | undefined;
   for (const [names, option] of Object.entries(source.options)) {
     const all = names.split(' ');
+    if (option.mode) allModes.add(option.mode);
+    for (const mode of Object.values(option.valueModes ?? {})) allModes.add(mode);
     const main = all.find((name) => name.length > 1) ?? all[0];
     for (const name of all) {
       primary.set(name, main === undefined ? name : main.length === 1 ? `-${main}` : `--${main}`);
@@ -215,6 +220,7 @@ export function compileTable(source: TableSource): OptionTable {
     numeric: source.numeric ?? false,
     negatable: source.negatable ?? false,
     noOptions: source.noOptions ?? false,
+    allModes,
     ...(worst ? { worstOption: worst } : {}),
   };
 }
