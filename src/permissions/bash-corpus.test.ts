@@ -17,7 +17,9 @@ const BASH_CASES: CorpusCase[] = [
   { cmd: 'ls *.ts', expect: 'allow' },
   { cmd: 'find . -name x', expect: 'allow' },
   { cmd: "sed 's/a/b/' src/x.ts", expect: 'allow' },
-  { cmd: 'xargs grep foo', expect: 'allow' },
+  // xargs adds words from its input: grep reads files only known when it runs.
+  { cmd: 'xargs grep foo', expect: 'ask' },
+  { cmd: 'xargs echo', expect: 'allow' },
   { cmd: '/usr/bin/git status', expect: 'allow' },
   { cmd: 'echo $HOME', expect: 'allow' },
   { cmd: 'a=1', expect: 'allow' },

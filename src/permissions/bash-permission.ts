@@ -233,8 +233,10 @@ class BashEvaluator {
         }
       }
     }
-    if (status === 'no' && unit.readOnlyCommand) status = 'safe';
+    // A wrapper's verdict is its children's: one that refused (a read outside) stays refused.
+    if (status === 'no' && unit.readOnlyCommand && !isTransparentWrapper(unit)) status = 'safe';
     if (status === 'no' && unit.fileWriting && !unit.destructive) status = 'edit';
+    if (status === 'no' && unit.notReadOnly) this.reason(unit.notReadOnly);
     if (status !== 'no' && !isTransparentWrapper(unit)) {
       for (const child of unit.children) status = worst(status, await this.status(child));
     }

@@ -9,7 +9,7 @@
  * (writes into `dir`, not `f`) all did what they say.
  */
 import { basename, dirname, join } from 'node:path';
-import { isReadOnlySed, type ShellWord } from '../services/bash-parser';
+import { analyzeSed, literalWord, type ShellWord, sedPrintsOnly } from '../services/bash-parser';
 import { FILE_WRITING_COMMANDS } from './shell-danger';
 
 /** What a command does as a file edit: whether acceptEdits may take it, and backup files it writes. */
@@ -91,8 +91,11 @@ function sedEdit(args: readonly string[], files: readonly string[]): FileEdit {
   const { inPlace, suffix, rest } = splitInPlace(args);
   if (!inPlace) return NOT_AN_EDIT;
   const backups = suffix === '' ? [] : files.map((file) => backupName(file, suffix));
-  // The one call into sed's script scanner (bash-parser/sed.ts): its verdict on the scripts.
-  return { plainEdit: isReadOnlySed(rest, { fileReads: false }), backups };
+  // The one call into sed's script scanner (bash-parser/sed.ts): text editing only — no `e`,
+  // `r`, `R`, `w`, `W`, no unknown option, and a script that can be seen.
+  const sed = analyzeSed(rest.map(literalWord));
+  const plainEdit = sed.script !== undefined && sedPrintsOnly(sed.script) && !sed.effects.notReadOnly;
+  return { plainEdit, backups };
 }
 
 /** Options of the copy-like commands that run a program or write somewhere not in their arguments. */

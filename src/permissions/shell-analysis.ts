@@ -6,10 +6,15 @@
  */
 import { homedir, tmpdir } from 'node:os';
 import {
+  argsWithInput,
+  BASH_WRAPPER_COMMANDS,
   commandBaseName,
+  commandEffects,
+  hasWrapperTable,
+  type InputWords,
   isFileWrite,
-  isReadOnlyInvocation,
   isSafeEnvAssignment,
+  literalWord,
   nestedCommands,
   type ParsedCommand,
   parseCommand,
@@ -36,6 +41,8 @@ import { expansionEnv, ShellPaths, type TouchedPath } from './shell-paths';
 export type { ShellCwd } from './shell-cd';
 export type { TouchedPath } from './shell-paths';
 
+export type TouchOptions = { recursive?: boolean };
+
 export type ShellUnit = {
   kind: SegmentKind;
   argv: ShellWord[];
@@ -56,6 +63,8 @@ export type ShellUnit = {
   nonAsciiName: boolean;
   dangerousEnv?: string;
   destructive?: string;
+  /** Why the command is not read-only by its option table (`sort -o out writes …`), when it is not. */
+  notReadOnly?: string;
   /** Only searches, reads or lists (by the bash-parser's tables), with no file-writing redirect. */
   readOnly: boolean;
   /** The command itself only reads; its redirects may still write (`ls > out.txt`). */
@@ -127,8 +136,16 @@ class Analyzer {
     this.shellPaths = new ShellPaths(this.paths, expansionEnv(source, this.paths.fs, this.home));
   }
 
-  private touched(word: ShellWord, viaRedirect: boolean, cwd: ShellCwd): TouchedPath[] {
-    return this.shellPaths.touched(word, viaRedirect, cwd);
+  /** The paths a word names from `cwd`; `recursive`: everything below them is read too. */
+  private touched(
+    word: ShellWord,
+    viaRedirect: boolean,
+    cwd: ShellCwd,
+    options: TouchOptions = {},
+  ): TouchedPath[] {
+    const touched = this.shellPaths.touched(word, viaRedirect, cwd);
+    if (options.recursive) for (const path of touched) path.recursive = true;
+    return touched;
   }
 
   async units(parsed: ParsedCommand, depth: number, start: ShellCwd = this.startCwd): Promise<ShellUnit[]> {
@@ -162,6 +179,8 @@ class Analyzer {
     redirects: ShellRedirect[],
     depth: number,
     cwd: ShellCwd = this.startCwd,
+    /** Words `xargs` adds from its input. */
+    input?: InputWords,
   ): Promise<ShellUnit> {
     const first = argv[0];
     const name = kind === 'command' ? commandBaseName(first) : undefined;
@@ -223,43 +242,50 @@ class Analyzer {
       resolve: (path) => resolveUserPath(path, here, this.home),
     });
     if (warning) unit.destructive = warning;
-    const written = new Set(writtenPathArgs(warnName, values));
-    for (const word of args) {
-      if (written.has(word.value)) unit.writes.push(...this.touched(word, false, cwd));
+    // What the command does by its option table; the command as run includes any `xargs` input.
+    const effectArgs = input ? argsWithInput(argv, input).slice(1) : args;
+    const effects = name ? commandEffects(name, effectArgs) : undefined;
+    let writtenValues: string[];
+    if (effects) {
+      for (const use of effects.writes) unit.writes.push(...this.touched(use.word, false, cwd));
+      for (const use of effects.reads)
+        unit.reads.push(...this.touched(use.word, false, cwd, { recursive: use.recursive }));
+      if (effects.notReadOnly) unit.notReadOnly = effects.notReadOnly;
+      if (effects.runs) unit.evalLike ??= effects.runs;
+      writtenValues = effects.writes.filter((use) => !use.word.dynamic).map((use) => use.word.value);
+      // `grep -r` and `rg` do not follow symlinks below their folders; `grep -R` and `rg -L` do.
+      this.shellPaths.markRecursive(unit.reads, warnName, args, cwd);
+    } else {
+      const written = new Set(writtenPathArgs(warnName, values));
+      for (const word of args) {
+        if (written.has(word.value)) unit.writes.push(...this.touched(word, false, cwd));
+      }
+      writtenValues = args.filter((w) => !w.dynamic && written.has(w.value)).map((w) => w.value);
+      // A command without a table: any argument may be a path it reads. A wrapper's arguments
+      // belong to the command it runs, which is a unit of its own.
+      if (!(name && hasWrapperTable(name)) && readOnlyCategory(warnName) !== 'neutral') {
+        for (const word of args) {
+          const eq = word.value.indexOf('=');
+          const isOption = word.value.startsWith('-');
+          if (isOption && !(eq > 0 && /^[~./]/.test(word.value.slice(eq + 1)))) continue;
+          const target = isOption
+            ? {
+                ...word,
+                value: word.value.slice(eq + 1),
+                text: word.text.slice(word.text.indexOf('=') + 1),
+                tilde: word.value[eq + 1] === '~',
+              }
+            : word;
+          unit.reads.push(...this.touched(target, false, cwd));
+        }
+      }
     }
+    // acceptEdits' plain edits (cp, mv, a text-only `sed -i`, …) and the backups they leave.
+    const edit = fileEditOf(warnName, args, writtenValues);
+    unit.fileWriting = edit.plainEdit;
+    for (const backup of edit.backups) unit.writes.push(...this.touched(literalWord(backup), false, cwd));
     if (unit.writes.some((w) => w.path !== undefined && isBlockDevice(w.path)))
       unit.destructive ??= 'writes to a block device, which can destroy a disk';
-    const edit = fileEditOf(
-      warnName,
-      args,
-      args.filter((w) => !w.dynamic && written.has(w.value)).map((w) => w.value),
-    );
-    unit.fileWriting = edit.plainEdit;
-    for (const backup of edit.backups)
-      unit.writes.push(
-        ...this.touched(
-          { text: backup, value: backup, dynamic: false, glob: false, tilde: false },
-          false,
-          cwd,
-        ),
-      );
-    if (readOnlyCategory(warnName) !== 'neutral') {
-      for (const word of args) {
-        const eq = word.value.indexOf('=');
-        const isOption = word.value.startsWith('-');
-        if (isOption && !(eq > 0 && /^[~./]/.test(word.value.slice(eq + 1)))) continue;
-        const target = isOption
-          ? {
-              ...word,
-              value: word.value.slice(eq + 1),
-              text: word.text.slice(word.text.indexOf('=') + 1),
-              tilde: word.value[eq + 1] === '~',
-            }
-          : word;
-        unit.reads.push(...this.touched(target, false, cwd));
-      }
-      this.shellPaths.markRecursive(unit.reads, warnName, args, cwd);
-    }
 
     if (name && PRIVILEGE_WRAPPERS.has(name)) {
       unit.evalLike = `${name} runs a command as another user`;
@@ -270,7 +296,8 @@ class Analyzer {
         unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1, cwd));
     }
     if (name === 'exec') unit.evalLike = 'exec replaces the shell with another program';
-    for (const nested of name ? nestedCommands(argv, redirects) : []) {
+    const nestedList = name ? nestedCommands(input ? argsWithInput(argv, input) : argv, redirects) : [];
+    for (const nested of nestedList) {
       if (nested.kind === 'script') {
         unit.evalLike ??= `${nested.via} runs a code string`;
         if (nested.script !== undefined && depth < MAX_DEPTH) {
@@ -283,25 +310,53 @@ class Analyzer {
         unit.evalLike ??= `${nested.via} nests too deeply to check`;
         continue;
       }
+      if (nested.own) {
+        for (const use of nested.own.reads)
+          unit.reads.push(...this.touched(use.word, false, cwd, { recursive: use.recursive }));
+        for (const use of nested.own.writes) unit.writes.push(...this.touched(use.word, false, cwd));
+        if (nested.own.notReadOnly) unit.notReadOnly ??= nested.own.notReadOnly;
+      }
+      let childCwd: ShellCwd = cwd;
       // `find -execdir` runs its command in each folder it finds.
-      const childCwd: ShellCwd = /^find -(execdir|okdir)$/.test(nested.via)
-        ? { unknown: `${nested.via} runs in each folder find visits` }
-        : cwd;
-      const child = await this.unit('command', nested.argv, nested.env, [], depth + 1, childCwd);
+      if (/^find -(execdir|okdir)$/.test(nested.via))
+        childCwd = { unknown: `${nested.via} runs in each folder find visits` };
+      // `env -C DIR cmd`: cmd's relative paths are relative to DIR.
+      if (nested.chdir) {
+        const dirs = this.touched(nested.chdir, false, cwd);
+        const dir = dirs.length === 1 ? dirs[0]?.path : undefined;
+        if (dir === undefined) {
+          unit.evalLike ??= `${nested.via} runs a command in a folder only known at run time`;
+          childCwd = { unknown: `${nested.via} runs in a folder only known at run time` };
+        } else childCwd = knownCwd(dir);
+      }
+      const child = await this.unit(
+        'command',
+        nested.argv,
+        nested.env,
+        [],
+        depth + 1,
+        childCwd,
+        nested.input,
+      );
       // `xargs sh -c …` and `env … sh -c` run code strings: the wrapper inherits that.
       if (child.evalLike) unit.evalLike ??= `${nested.via} runs ${child.evalLike}`;
       unit.children.push(child);
     }
     const transparent = name !== undefined && TRANSPARENT_WRAPPERS.has(name) && unit.children.length > 0;
+    // `env`, `command -v x`, `nice`: a wrapper that runs nothing only prints.
+    const runsNothing = name !== undefined && hasWrapperTable(name) && nestedList.length === 0;
+    // The same wrappers as the Bash tool's verdict (`nohup` may write nohup.out).
+    const readOnlyWrapper = name !== undefined && BASH_WRAPPER_COMMANDS.has(name);
     const envSafe = env.every((e) => isSafeEnvAssignment(e.name, e.value));
     unit.readOnlyCommand =
       envSafe &&
       !unit.evalLike &&
+      !unit.notReadOnly &&
       unit.writes.every((w) => w.viaRedirect) &&
       name !== undefined &&
-      (transparent
-        ? unit.children.every((c) => c.readOnly)
-        : isReadOnlyInvocation(name, args) && unit.children.every((c) => c.readOnly));
+      ((readOnlyWrapper && (transparent || runsNothing)) ||
+        (effects !== undefined && !effects.notReadOnly)) &&
+      unit.children.every((c) => c.readOnly);
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;
   }
@@ -313,7 +368,8 @@ export function isTransparentWrapper(unit: ShellUnit): boolean {
     unit.name !== undefined &&
     TRANSPARENT_WRAPPERS.has(unit.name) &&
     unit.children.length > 0 &&
-    !unit.evalLike
+    !unit.evalLike &&
+    !unit.notReadOnly
   );
 }
 

@@ -109,8 +109,13 @@ export class ShellPaths {
     }
     if (search.implicitDot) {
       for (const touched of this.touched(literalDot, false, cwd)) {
-        mark(touched);
-        reads.push(touched);
+        // The option tables may have named the implied `.` already.
+        const known = reads.find((read) => read.recursive && read.path === touched.path);
+        if (known) mark(known);
+        else {
+          mark(touched);
+          reads.push(touched);
+        }
       }
     }
   }

@@ -1,181 +1,102 @@
 /**
- * Which `git` invocations only read the repository: a subcommand allowlist plus per-subcommand
- * checks for the list-or-modify commands (`branch`, `tag`, `remote`, `config`, `stash`, `reflog`).
+ * Which `git` invocations only read the project's repository (git 2.39). The global options come
+ * first (git(1), git.c's handle_options: exact names only): the harmless ones change no program
+ * or repository; everything else — `-C`, `-c`, `--git-dir`, `--work-tree`, `--exec-path`,
+ * `--config-env`, `-p`, `--help`, anything unknown — runs git on another repository or with
+ * settings that can run programs, so the line is not read-only. Then the subcommand, read
+ * against its full option table (`git-subcommands.ts`, `git-list-modes.ts`).
+ *
+ * Whether the repository's own configuration (`.git/config`: core.fsmonitor, core.pager, diff
+ * drivers, …) makes a read-only command run code is a separate check on the repository; it hooks
+ * in at `gitEffects`, which has the subcommand at hand.
  */
+import { type CommandEffects, noEffects } from './command-effects';
+import { GIT_LIST_MODES, runGitTable } from './git-list-modes';
+import { GIT_SUBCOMMANDS } from './git-subcommands';
+import { isUnknownWord } from './option-parse';
+import type { ShellWord } from './types';
 
-/** Subcommands that never modify the repository, whatever their arguments (bar `--output`). */
-export const GIT_READ_ONLY_SUBCOMMANDS: ReadonlySet<string> = new Set([
-  'status',
-  'log',
-  'diff',
-  'show',
-  'rev-parse',
-  'ls-files',
-  'ls-tree',
-  'blame',
-  'annotate',
-  'grep',
-  'shortlog',
-  'describe',
-  'cat-file',
-  'show-ref',
-  'for-each-ref',
-  'merge-base',
-  'name-rev',
-  'rev-list',
-  'count-objects',
-  'whatchanged',
-  'check-ignore',
-  'cherry',
-  'show-branch',
-  'var',
-  'version',
-]);
-
-const BRANCH_LIST_FLAGS = new Set([
-  '-a',
-  '--all',
-  '-r',
-  '--remotes',
-  '-v',
-  '-vv',
-  '--verbose',
-  '-l',
-  '--list',
-  '--show-current',
-  '-i',
-  '--ignore-case',
-  '--no-color',
-  '--no-column',
-  '--no-abbrev',
-  '--omit-empty',
-]);
-const TAG_LIST_FLAGS = new Set([
-  '-l',
-  '--list',
-  '-i',
-  '--ignore-case',
-  '--no-column',
-  '--no-color',
-  '--omit-empty',
-]);
-/** Options that take the next word as a value (a commit, a pattern). */
-const LIST_OPTIONS_WITH_VALUE = new Set([
-  '--contains',
-  '--no-contains',
-  '--merged',
-  '--no-merged',
-  '--points-at',
-  '--sort',
-  '--format',
-]);
-const LIST_OPTION_PREFIXES = ['--format=', '--sort=', '--color', '--column', '--abbrev=', '-n'];
-
-/** `git branch`/`git tag` in list mode: positionals are only allowed as patterns after `--list`. */
-function isListInvocation(args: readonly string[], flags: ReadonlySet<string>): boolean {
-  const listMode = args.includes('-l') || args.includes('--list');
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (flags.has(arg)) continue;
-    if (LIST_OPTIONS_WITH_VALUE.has(arg)) {
-      i++;
-      continue;
-    }
-    if (LIST_OPTION_PREFIXES.some((prefix) => arg.startsWith(prefix))) continue;
-    if (arg.includes('=') && LIST_OPTIONS_WITH_VALUE.has(arg.slice(0, arg.indexOf('=')))) continue;
-    if (!arg.startsWith('-') && listMode) continue;
-    return false;
-  }
-  return true;
-}
-
-const CONFIG_READ_FLAGS = [
-  '--get',
-  '--get-all',
-  '--get-regexp',
-  '--get-urlmatch',
-  '--list',
-  '-l',
-  '--get-color',
-];
-const CONFIG_WRITE_FLAGS = [
-  '--add',
-  '--unset',
-  '--unset-all',
-  '--replace-all',
-  '--edit',
-  '-e',
-  '--rename-section',
-  '--remove-section',
-];
-
-function isReadOnlyGitSubcommand(subcommand: string, args: readonly string[]): boolean {
-  // `git log --output=f`, `git diff --output f` write a file.
-  if (args.some((arg) => arg.startsWith('--output'))) return false;
-  if (subcommand === 'grep' && args.some((a) => a === '-O' || a.startsWith('--open-files-in-pager'))) {
-    return false;
-  }
-  if (GIT_READ_ONLY_SUBCOMMANDS.has(subcommand)) return true;
-  const positionals = args.filter((arg) => !arg.startsWith('-'));
-  switch (subcommand) {
-    case 'branch':
-      return isListInvocation(args, BRANCH_LIST_FLAGS);
-    case 'tag':
-      return isListInvocation(args, TAG_LIST_FLAGS);
-    case 'remote':
-      return (
-        args.every((arg) => arg === '-v' || arg === '--verbose') ||
-        positionals[0] === 'get-url' ||
-        positionals[0] === 'show'
-      );
-    case 'config':
-      if (args.some((arg) => CONFIG_WRITE_FLAGS.includes(arg))) return false;
-      return (
-        args.some((arg) => CONFIG_READ_FLAGS.includes(arg)) ||
-        positionals[0] === 'get' ||
-        positionals[0] === 'list'
-      );
-    case 'stash':
-      return positionals[0] === 'list' || positionals[0] === 'show';
-    case 'reflog':
-      return positionals[0] === undefined || positionals[0] === 'show' || /^\d+$/.test(positionals[0]);
-    case 'worktree':
-      return positionals[0] === 'list';
-    default:
-      return false;
-  }
-}
-
-/**
- * `git` global options that are safe before the subcommand. `-c` is not: `-c core.pager=…` or
- * `-c alias.x=!cmd` runs arbitrary programs.
- */
-const GIT_GLOBAL_FLAGS = new Set([
+/** Global options that change nothing about what runs or which repository is read. */
+const HARMLESS_GLOBALS: ReadonlySet<string> = new Set([
   '--no-pager',
   '-P',
-  '--paginate',
-  '-p',
   '--no-optional-locks',
   '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-replace-objects',
+  '--html-path',
+  '--man-path',
+  '--info-path',
 ]);
-const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '--git-dir', '--work-tree', '--namespace']);
 
-/** True when `git <args>` only reads the repository. */
-export function isReadOnlyGit(args: readonly string[]): boolean {
+/** Why a global option spoils the read-only proof, for the refusal line. */
+function globalOptionReason(option: string): string {
+  const name = option.split('=')[0] as string;
+  switch (name) {
+    case '-C':
+    case '--git-dir':
+    case '--work-tree':
+    case '--bare':
+    case '--namespace':
+    case '--super-prefix':
+      return `git ${name} runs git on another repository or work tree, whose configuration can run programs`;
+    case '-c':
+    case '--config-env':
+      return `git ${name} sets configuration, which can run programs`;
+    case '--exec-path':
+      return 'git --exec-path changes where git finds the programs it runs';
+    case '-p':
+    case '--paginate':
+      return `git ${name} pipes the output through a pager program`;
+    case '-h':
+    case '--help':
+      return `git ${name} opens the manual in a viewer the configuration picks`;
+    default:
+      return `git ${option} is not a global option this table knows`;
+  }
+}
+
+/** The subcommand and its arguments after the global options, or why there is none to check. */
+export function splitGitArgs(
+  args: readonly ShellWord[],
+): { sub: string; rest: ShellWord[] } | { refused: string } | { version: true } {
   let i = 0;
   for (; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (GIT_GLOBAL_FLAGS.has(arg)) continue;
-    if (GIT_GLOBAL_WITH_VALUE.has(arg)) {
-      i++;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    if (eq > 0 && GIT_GLOBAL_WITH_VALUE.has(arg.slice(0, eq))) continue;
-    if (arg === '--version') return true;
-    break;
+    const word = args[i] as ShellWord;
+    if (isUnknownWord(word)) return { refused: `git: ${word.text} is only known when it runs` };
+    const value = word.value;
+    if (!value.startsWith('-')) break;
+    if (value === '--version' || value === '-v') return { version: true };
+    if (!HARMLESS_GLOBALS.has(value)) return { refused: globalOptionReason(value) };
   }
-  const subcommand = args[i];
-  if (subcommand === undefined || subcommand.startsWith('-')) return false;
-  return isReadOnlyGitSubcommand(subcommand, args.slice(i + 1));
+  const sub = args[i];
+  if (!sub) return { refused: 'git without a subcommand' };
+  return {
+    sub: sub.value,
+    rest: args.slice(i + 1).map((w) => (w.value === '--end-of-options' ? { ...w, value: '--' } : w)),
+  };
 }
+
+/** What `git ARGS` does. */
+export function gitEffects(args: readonly ShellWord[]): CommandEffects {
+  const split = splitGitArgs(args);
+  if ('version' in split) return noEffects();
+  if ('refused' in split) return { ...noEffects(), notReadOnly: split.refused };
+  const { sub, rest } = split;
+  const table = GIT_SUBCOMMANDS[sub];
+  if (table) return runGitTable(sub, table, rest).effects;
+  const listMode = GIT_LIST_MODES[sub];
+  if (listMode) return listMode(rest);
+  return { ...noEffects(), notReadOnly: `git ${sub} is not a read-only git command` };
+}
+
+/** True when `git ARGS` only reads the repository. */
+export function isReadOnlyGit(args: readonly ShellWord[]): boolean {
+  const effects = gitEffects(args);
+  return !effects.notReadOnly && effects.writes.length === 0;
+}
+
+/** Subcommands read-only in every form their table allows. */
+export const GIT_READ_ONLY_SUBCOMMANDS: ReadonlySet<string> = new Set(Object.keys(GIT_SUBCOMMANDS));

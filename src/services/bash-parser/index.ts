@@ -5,7 +5,8 @@
  * `xargs` or `find -exec` — is allowed, and check redirect targets as writes.
  */
 
-export { GIT_READ_ONLY_SUBCOMMANDS, isReadOnlyGit } from './git';
+export type { CommandEffects, PathUse } from './command-effects';
+export { GIT_READ_ONLY_SUBCOMMANDS, gitEffects, isReadOnlyGit } from './git';
 export { loadBashParser } from './loader';
 export { parseCommand } from './parse';
 export { isReadOnlyCommand, isReadOnlyParsed } from './read-only';
@@ -15,15 +16,22 @@ export {
   BASH_SEARCH_COMMANDS,
   BASH_SEMANTIC_NEUTRAL_COMMANDS,
   BASH_WRAPPER_COMMANDS,
+  commandEffects,
   isReadOnlyInvocation,
   isSafeEnvAssignment,
-  READ_ONLY_ARG_CHECKS,
   type ReadOnlyCategory,
   readOnlyCategory,
   SAFE_ENV_VARS,
 } from './read-only-commands';
 export { HARMLESS_WRITE_TARGETS, isFileWrite } from './redirects';
-export { isReadOnlySed, isSafeSedScript, type SedScriptOptions } from './sed';
+export {
+  analyzeSed,
+  isPureSubstitution,
+  type SedInvocation,
+  type SedScriptEffects,
+  sedPrintsOnly,
+  sedScriptEffects,
+} from './sed';
 export type {
   ParsedCommand,
   RedirectKind,
@@ -33,8 +41,12 @@ export type {
   ShellSegment,
   ShellWord,
 } from './types';
+export { literalWord } from './words';
 export {
+  argsWithInput,
   commandBaseName,
+  hasWrapperTable,
+  type InputWords,
   type NestedCommand,
   nestedCommands,
   SHELL_INTERPRETERS,

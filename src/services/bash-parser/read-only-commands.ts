@@ -1,9 +1,23 @@
 /**
- * The classification tables behind `isReadOnlyCommand` (seed 000 §3.5.1). They are exported so the
- * permission layer and the Bash tool agree on what "only searches, reads or lists" means.
+ * The commands treated as read-only (seed 000 §3.5.1) and, next to them, how each one's arguments
+ * are read: an option table (`tables/`) or a grammar of its own (sed, find, git, jq, xxd, printf,
+ * strings). `commandEffects` is the one source both the Bash tool's read-only verdict and the
+ * permission analysis use, so the two cannot disagree.
+ *
+ * `ack` is not on the list: it loads a `.ackrc` from the project, which can point it at files
+ * outside the project (`--files-from`) without the command line showing it. `locate` is, but it
+ * reads an index of the whole file system, so it counts as reading `/`.
  */
-import { isReadOnlyGit } from './git';
-import { isReadOnlySed } from './sed';
+import { type CommandEffects, tableEffects } from './command-effects';
+import { findEffects } from './find';
+import { gitEffects } from './git';
+import { compileTable, type OptionTable, type TableSource } from './option-table';
+import { sedEffects } from './sed';
+import { jqEffects, printfEffects, stringsEffects, xxdEffects } from './special-commands';
+import { FILE_TABLES } from './tables/files';
+import { SEARCH_TABLES } from './tables/search';
+import { SYSTEM_TABLES } from './tables/system';
+import { TEXT_TABLES } from './tables/text';
 import type { ShellWord } from './types';
 
 export const BASH_SEARCH_COMMANDS: ReadonlySet<string> = new Set([
@@ -12,7 +26,6 @@ export const BASH_SEARCH_COMMANDS: ReadonlySet<string> = new Set([
   'fgrep',
   'rg',
   'ag',
-  'ack',
   'find',
   'fd',
   'fdfind',
@@ -49,8 +62,11 @@ export const BASH_READ_COMMANDS: ReadonlySet<string> = new Set([
   'md5sum',
   'sha1sum',
   'sha256sum',
+  'sha224sum',
+  'sha384sum',
   'sha512sum',
   'shasum',
+  'b2sum',
   'cksum',
   'sed',
   'file',
@@ -121,67 +137,6 @@ export const BASH_WRAPPER_COMMANDS: ReadonlySet<string> = new Set([
   'ksh',
 ]);
 
-type ArgCheck = (args: readonly string[]) => boolean;
-
-const hasAny = (args: readonly string[], banned: readonly string[]) =>
-  args.some((arg) => banned.some((b) => arg === b || (b.startsWith('--') && arg.startsWith(`${b}=`))));
-
-/** Short-option clusters (`-uo`) that contain one of `letters`. */
-const hasShortLetter = (args: readonly string[], letters: string) =>
-  args.some((arg) => /^-[^-]/.test(arg) && [...arg.slice(1)].some((ch) => letters.includes(ch)));
-
-/** Positionals, skipping the value of each option in `withValue`. */
-function positionals(args: readonly string[], withValue: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (withValue.includes(arg)) i++;
-    else if (!arg.startsWith('-') || arg === '-') out.push(arg);
-  }
-  return out;
-}
-
-/**
- * Argument checks for listed commands with options that write, delete or execute. A command
- * with a check is read-only only when all its arguments are static and the check passes.
- */
-export const READ_ONLY_ARG_CHECKS: Readonly<Record<string, ArgCheck>> = {
-  find: (args) =>
-    !hasAny(args, [
-      '-exec',
-      '-execdir',
-      '-ok',
-      '-okdir',
-      '-delete',
-      '-fprint',
-      '-fprint0',
-      '-fprintf',
-      '-fls',
-    ]),
-  rg: (args) => !hasAny(args, ['--pre']),
-  fd: (args) => !hasAny(args, ['-x', '--exec', '-X', '--exec-batch']),
-  fdfind: (args) => !hasAny(args, ['-x', '--exec', '-X', '--exec-batch']),
-  ag: (args) => !hasAny(args, ['--pager']),
-  ack: (args) => !hasAny(args, ['--pager']),
-  sort: (args) => !hasAny(args, ['--output', '--compress-program']) && !hasShortLetter(args, 'o'),
-  // `uniq in out` writes `out`.
-  uniq: (args) => positionals(args, ['-f', '-s', '-w']).length <= 1,
-  // `xxd in out` writes `out`.
-  xxd: (args) =>
-    positionals(args, ['-c', '-g', '-l', '-o', '-s', '-n', '-cols', '-len', '-seek']).length <= 1,
-  base64: (args) => !hasAny(args, ['-o', '--output']),
-  tree: (args) => !hasAny(args, ['-o', '-R']),
-  file: (args) => !hasShortLetter(args, 'C') && !hasAny(args, ['--compile']),
-  sed: isReadOnlySed,
-  git: isReadOnlyGit,
-  // `date -s …` and `date MMDDhhmm` set the clock; `+FORMAT` only prints.
-  date: (args) =>
-    !hasAny(args, ['-s', '--set']) &&
-    positionals(args, ['-d', '-r', '-f', '--date', '--reference', '--file']).every((a) => a.startsWith('+')),
-  // `hostname NAME` renames the machine.
-  hostname: (args) => args.every((a) => a.startsWith('-')) && !hasAny(args, ['-F', '--file', '-b', '--boot']),
-};
-
 export type ReadOnlyCategory = 'search' | 'read' | 'list' | 'neutral';
 
 export function readOnlyCategory(name: string): ReadOnlyCategory | undefined {
@@ -192,14 +147,46 @@ export function readOnlyCategory(name: string): ReadOnlyCategory | undefined {
   return undefined;
 }
 
+/** Commands whose arguments follow a grammar of their own rather than an option table. */
+export const GRAMMAR_COMMANDS: Readonly<Record<string, (args: readonly ShellWord[]) => CommandEffects>> = {
+  sed: sedEffects,
+  find: findEffects,
+  git: gitEffects,
+  jq: jqEffects,
+  xxd: xxdEffects,
+  printf: printfEffects,
+  strings: stringsEffects,
+};
+
+/** The option tables of the listed commands, as written (for the table tests and the manual check). */
+export const OPTION_TABLE_SOURCES: Readonly<Record<string, TableSource>> = {
+  ...TEXT_TABLES,
+  ...SYSTEM_TABLES,
+  ...SEARCH_TABLES,
+  ...FILE_TABLES,
+};
+
+const OPTION_TABLES: ReadonlyMap<string, OptionTable> = new Map(
+  Object.entries(OPTION_TABLE_SOURCES).map(([name, source]) => [name, compileTable(source)]),
+);
+
+/**
+ * What a listed (non-wrapper) command does with these arguments: the paths it reads and writes
+ * and, when it is not read-only, why. Undefined for a command that is not on the lists.
+ */
+export function commandEffects(name: string, args: readonly ShellWord[]): CommandEffects | undefined {
+  if (!readOnlyCategory(name)) return undefined;
+  const grammar = GRAMMAR_COMMANDS[name];
+  if (grammar) return grammar(args);
+  const table = OPTION_TABLES.get(name);
+  if (table) return tableEffects(name, table, args);
+  return { notReadOnly: `${name} has no option table`, reads: [], writes: [] };
+}
+
 /** True when a listed (non-wrapper) command with these arguments only searches, reads or lists. */
 export function isReadOnlyInvocation(name: string, args: readonly ShellWord[]): boolean {
-  if (!readOnlyCategory(name)) return false;
-  const check = READ_ONLY_ARG_CHECKS[name];
-  if (!check) return true;
-  // A dynamic word could expand to any option (`find . $x` with x=-delete).
-  if (args.some((arg) => arg.dynamic || arg.glob)) return false;
-  return check(args.map((arg) => arg.value));
+  const effects = commandEffects(name, args);
+  return effects !== undefined && !effects.notReadOnly && effects.writes.length === 0;
 }
 
 /** Variables that only change formatting or language; setting anything else could change what runs. */
@@ -218,6 +205,7 @@ export const SAFE_ENV_VARS: ReadonlySet<string> = new Set([
   'GREP_COLORS',
   'LS_COLORS',
   'TIME_STYLE',
+  // Options after an operand count as possible operands anyway (see option-parse.ts).
   'POSIXLY_CORRECT',
 ]);
 

@@ -7,18 +7,21 @@ import { parseCommand } from './parse';
 import { BASH_WRAPPER_COMMANDS, isReadOnlyInvocation, isSafeEnvAssignment } from './read-only-commands';
 import { isFileWrite } from './redirects';
 import type { ParsedCommand, ShellRedirect, ShellSegment, ShellWord } from './types';
-import { commandBaseName, nestedCommands } from './wrappers';
+import { argsWithInput, commandBaseName, type InputWords, nestedCommands } from './wrappers';
 
 /** How deep `bash -c "bash -c '…'"` and wrapper chains are followed before giving up. */
 const MAX_NESTING = 4;
 
 async function isReadOnlyArgv(
-  argv: readonly ShellWord[],
+  written: readonly ShellWord[],
   redirects: readonly ShellRedirect[],
   depth: number,
+  input?: InputWords,
 ): Promise<boolean> {
-  const name = commandBaseName(argv[0]);
+  const name = commandBaseName(written[0]);
   if (!name) return false;
+  // `xargs CMD` gives CMD more words from its input: judge CMD with them.
+  const argv = argsWithInput(written, input);
   if (!BASH_WRAPPER_COMMANDS.has(name)) return isReadOnlyInvocation(name, argv.slice(1));
   if (depth >= MAX_NESTING) return false;
   for (const nested of nestedCommands(argv, redirects)) {
@@ -26,8 +29,10 @@ async function isReadOnlyArgv(
       if (nested.script === undefined || !(await isReadOnlyAt(nested.script, depth + 1))) return false;
       continue;
     }
+    if (nested.own && (nested.own.notReadOnly || nested.own.writes.length > 0)) return false;
     if (!nested.env.every(({ name: variable, value }) => isSafeEnvAssignment(variable, value))) return false;
-    if (nested.argv.length > 0 && !(await isReadOnlyArgv(nested.argv, [], depth + 1))) return false;
+    if (nested.argv.length > 0 && !(await isReadOnlyArgv(nested.argv, [], depth + 1, nested.input)))
+      return false;
   }
   // A shell with neither `-c` nor stdin script would have produced a nested entry; bare `env`,
   // `command -v x` and friends run nothing further.

@@ -3,12 +3,28 @@
  * through them: `env X=1 rm f`, `timeout 5 rm f`, `xargs rm`, `find -exec rm`, `sh -c 'rm f'`,
  * `eval "rm f"` and `bash <<EOF` all run `rm`.
  */
+import { applyOptions, type CommandEffects, noEffects, refuse } from './command-effects';
+import { isUnknownWord, parseArgs } from './option-parse';
+import { compileTable, type OptionTable } from './option-table';
+import { WRAPPER_TABLE_SOURCES } from './tables/wrappers';
 import type { ShellRedirect, ShellWord } from './types';
 import { literalWord } from './words';
 
 export type NestedCommand =
-  /** Runs `argv` directly (after the wrapper's own options). `env` carries `env X=1 …` assignments. */
-  | { kind: 'argv'; via: string; argv: ShellWord[]; env: Array<{ name: string; value: ShellWord }> }
+  /**
+   * Runs `argv` directly (after the wrapper's own options). `env` carries `env X=1 …` assignments;
+   * `own` is what the wrapper's options do themselves (`time -o FILE` writes, `xargs -a FILE`
+   * reads); `chdir` is the folder `env -C DIR` runs it in; `input` says `xargs` adds words.
+   */
+  | {
+      kind: 'argv';
+      via: string;
+      argv: ShellWord[];
+      env: Array<{ name: string; value: ShellWord }>;
+      own?: CommandEffects;
+      chdir?: ShellWord;
+      input?: InputWords;
+    }
   /**
    * Runs shell source. `script` is undefined when it cannot be known statically (a dynamic
    * argument, a sourced file, a pipe into `sh`): a checker must then fail closed.
@@ -44,71 +60,65 @@ export const SHELL_INTERPRETERS: ReadonlySet<string> = new Set([
   'mksh',
 ]);
 
-/** Per wrapper: options that take a separate argument, and options that take none. */
-type OptionSpec = { withArg: ReadonlySet<string>; flags: ReadonlySet<string> };
+/** Option tables of the wrappers (coreutils 9.1 / findutils 4.9 / GNU time 1.9 `--help`, bash `help`). */
+const WRAPPER_TABLES: Readonly<Record<string, OptionTable>> = Object.fromEntries(
+  Object.entries(WRAPPER_TABLE_SOURCES).map(([name, source]) => [name, compileTable(source)]),
+);
 
-const spec = (withArg: string[], flags: string[]): OptionSpec => ({
-  withArg: new Set(withArg),
-  flags: new Set(flags),
-});
+/** True for the wrappers with an option table: what they run is a unit of its own. */
+export const hasWrapperTable = (name: string): boolean => Object.hasOwn(WRAPPER_TABLES, name);
 
-const PREFIX_WRAPPERS: Record<string, OptionSpec> = {
-  nice: spec(['-n', '--adjustment'], []),
-  nohup: spec([], []),
-  time: spec([], ['-p']),
-  timeout: spec(
-    ['-s', '--signal', '-k', '--kill-after'],
-    ['--foreground', '--preserve-status', '-v', '--verbose'],
-  ),
-  stdbuf: spec(['-i', '-o', '-e', '--input', '--output', '--error'], []),
-  builtin: spec([], []),
-  exec: spec(['-a'], ['-c', '-l']),
-  command: spec([], ['-p']),
-  xargs: spec(
-    ['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--max-lines'],
-    ['-0', '-r', '-t', '-p', '-x', '--null', '--no-run-if-empty', '--verbose', '--interactive', '--exit'],
-  ),
-  env: spec(['-u', '--unset', '-C', '--chdir'], ['-i', '-', '-0', '--null', '--ignore-environment']),
+/** Words the program is given from input (`xargs`): appended, or put in place of a replace string. */
+export type InputWords = { replace?: string };
+
+/** Stands for the words `xargs` reads from its input: any number of unknown words. */
+export const INPUT_WORDS: ShellWord = {
+  text: '(words from input)',
+  value: '',
+  dynamic: true,
+  glob: true,
+  tilde: false,
 };
 
-/** Index of the first word after the wrapper's options, or -1 when an option is not understood. */
-function skipOptions(args: readonly ShellWord[], options: OptionSpec, wrapper: string): number {
-  let i = 0;
-  while (i < args.length) {
-    const word = args[i] as ShellWord;
-    const value = word.value;
-    if (value === '--') return i + 1;
-    if (options.flags.has(value)) {
-      i += 1;
-      continue;
-    }
-    if (!value.startsWith('-') || value === '-') break;
-    if (options.withArg.has(value)) {
-      i += 2;
-      continue;
-    }
-    const eq = value.indexOf('=');
-    if (eq > 0 && options.withArg.has(value.slice(0, eq))) {
-      i += 1;
-      continue;
-    }
-    // Glued short options: `-n5`, `-oL`, `-I{}`; `nice -5` is an old spelling of `-n 5`.
-    const short = value.slice(0, 2);
-    if (value.length > 2 && !value.startsWith('--') && options.withArg.has(short)) {
-      i += 1;
-      continue;
-    }
-    if (wrapper === 'nice' && /^-\d+$/.test(value)) {
-      i += 1;
-      continue;
-    }
-    if (wrapper === 'xargs' && /^-[iel]/.test(value)) {
-      i += 1;
-      continue;
-    }
-    return -1;
+/** The arguments as the program will receive them: input words appended or substituted. */
+export function argsWithInput(argv: readonly ShellWord[], input: InputWords | undefined): ShellWord[] {
+  if (!input) return [...argv];
+  const { replace } = input;
+  if (replace === undefined) return [...argv, INPUT_WORDS];
+  return argv.map((word, i) =>
+    i > 0 && replace !== '' && word.value.includes(replace) ? { ...word, dynamic: true } : word,
+  );
+}
+
+/** The wrapper's own options: what they read or write, the folder they switch to, the input words. */
+function wrapperOptions(
+  name: string,
+  args: readonly ShellWord[],
+): { start: number; own: CommandEffects; chdir?: ShellWord; input?: InputWords } | undefined {
+  const table = WRAPPER_TABLES[name] as OptionTable;
+  const parsed = parseArgs(table, args);
+  if (parsed.problem || parsed.anyOption.some((w) => !parsed.operands.some((o) => o.word === w)))
+    return undefined;
+  const own = noEffects();
+  const chdirOption = parsed.options.find((o) => o.spec.effect === 'chdir');
+  applyOptions(name, table, { ...parsed, options: parsed.options.filter((o) => o !== chdirOption) }, own);
+  const out: { start: number; own: CommandEffects; chdir?: ShellWord; input?: InputWords } = {
+    start: parsed.firstOperand,
+    own,
+  };
+  if (chdirOption?.value) {
+    if (isUnknownWord(chdirOption.value))
+      refuse(
+        own,
+        `${name} ${chdirOption.spelling} ${chdirOption.value.text}: the folder is only known when it runs`,
+      );
+    out.chdir = chdirOption.value;
   }
-  return i;
+  if (name === 'xargs') {
+    const replace = parsed.options.filter((o) => o.name === '-I' || o.name === '--replace').pop();
+    out.input = replace ? { replace: replace.value?.value ?? '{}' } : {};
+  }
+  return out;
 }
 
 function shellScript(
@@ -152,11 +162,14 @@ function shellScript(
 }
 
 const FIND_EXEC_ACTIONS: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+const FD_EXEC_OPTIONS: ReadonlySet<string> = new Set(['-x', '--exec', '-X', '--exec-batch']);
 
-function findExecs(args: readonly ShellWord[]): NestedCommand[] {
+/** `find … -exec CMD… ;` and `fd … -x CMD…`: the command runs on what they find. */
+function findExecs(tool: string, args: readonly ShellWord[]): NestedCommand[] {
+  const actions = tool === 'find' ? FIND_EXEC_ACTIONS : FD_EXEC_OPTIONS;
   const nested: NestedCommand[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (!FIND_EXEC_ACTIONS.has((args[i] as ShellWord).value)) continue;
+    if (!actions.has((args[i] as ShellWord).value)) continue;
     const via = (args[i] as ShellWord).value;
     const argv: ShellWord[] = [];
     for (i++; i < args.length; i++) {
@@ -164,7 +177,7 @@ function findExecs(args: readonly ShellWord[]): NestedCommand[] {
       if (value === ';' || value === '+') break;
       argv.push(args[i] as ShellWord);
     }
-    nested.push({ kind: 'argv', via: `find ${via}`, argv, env: [] });
+    nested.push({ kind: 'argv', via: `${tool} ${via}`, argv, env: [] });
   }
   return nested;
 }
@@ -188,19 +201,21 @@ export function nestedCommands(
   }
   if (name === 'source' || name === '.') return [{ kind: 'script', via: name, script: undefined }];
   if (SHELL_INTERPRETERS.has(name)) return [shellScript(name, args, redirects)];
-  if (name === 'find') return findExecs(args);
-  const options = PREFIX_WRAPPERS[name];
-  if (!options) return [];
+  if (name === 'find' || name === 'fd' || name === 'fdfind') return findExecs(name, args);
+  if (!WRAPPER_TABLES[name]) return [];
   // `env -S 'cmd args'` splits a string into a command line: treat it as shell source.
   if (name === 'env' && args.some((w) => w.value === '-S' || w.value.startsWith('--split-string'))) {
     return [{ kind: 'script', via: 'env -S', script: undefined }];
   }
   // `command -v x` and `command -V x` only look a name up.
   if (name === 'command' && args.some((w) => w.value === '-v' || w.value === '-V')) return [];
-  let start = skipOptions(args, options, name);
-  if (start < 0) return [{ kind: 'script', via: name, script: undefined }];
+  const options = wrapperOptions(name, args);
+  if (!options) return [{ kind: 'script', via: name, script: undefined }];
+  let start = options.start;
   const env: Array<{ name: string; value: ShellWord }> = [];
   if (name === 'env') {
+    // A lone `-` is an old spelling of `-i`.
+    if (args[start]?.value === '-' && !isUnknownWord(args[start] as ShellWord)) start++;
     for (; start < args.length; start++) {
       const word = args[start] as ShellWord;
       const match = ASSIGNMENT_WORD.exec(word.value);
@@ -212,9 +227,14 @@ export function nestedCommands(
   // `timeout` takes its duration before the command.
   if (name === 'timeout') start++;
   const rest = args.slice(start);
+  const extra = {
+    own: options.own,
+    ...(options.chdir ? { chdir: options.chdir } : {}),
+    ...(options.input ? { input: options.input } : {}),
+  };
   if (rest.length === 0) {
     // Bare `xargs` runs `echo`; bare `env` prints the environment; the others run nothing.
-    return name === 'xargs' ? [{ kind: 'argv', via: name, argv: [literalWord('echo')], env }] : [];
+    return name === 'xargs' ? [{ kind: 'argv', via: name, argv: [literalWord('echo')], env, ...extra }] : [];
   }
-  return [{ kind: 'argv', via: name, argv: rest, env }];
+  return [{ kind: 'argv', via: name, argv: rest, env, ...extra }];
 }
