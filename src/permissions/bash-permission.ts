@@ -153,10 +153,14 @@ class BashEvaluator {
         }
       }
     }
-    if (unit.kind !== 'command') return this.writesOk(unit, unit.dangerousEnv ? 'no' : 'safe');
+    if (unit.kind !== 'command') {
+      if (unit.dangerousEnv) this.reason(unit.dangerousEnv);
+      if (unit.evalLike) this.reason(unit.evalLike);
+      return this.writesOk(unit, unit.dangerousEnv || unit.evalLike ? 'no' : 'safe');
+    }
     if (unit.argv[0]?.dynamic)
       this.reason(`the command name ${unit.argv[0].text} is only known when it runs`);
-    if (unit.dangerousEnv) this.reason(`${unit.dangerousEnv}= changes which code runs`);
+    if (unit.dangerousEnv) this.reason(unit.dangerousEnv);
     if (unit.nonAsciiName)
       this.reason(`the command name \`${unit.argv[0]?.text}\` contains non-ASCII characters`);
     if (unit.evalLike) this.reason(unit.evalLike);
@@ -205,7 +209,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   for (const unit of allUnits(analysis.units)) {
     if (unit.destructive && !result.warnings.includes(unit.destructive))
       result.warnings.push(unit.destructive);
-    if (unit.dangerousEnv) result.hardReasons.push(`${unit.dangerousEnv}= prefix`);
+    if (unit.dangerousEnv) result.hardReasons.push(unit.dangerousEnv);
     if (unit.nonAsciiName) result.hardReasons.push('non-ASCII command name');
   }
   if (analysis.forkBomb)

@@ -6,7 +6,11 @@
  */
 import { homedir, tmpdir } from 'node:os';
 import {
+  builtinAssignedNames,
+  builtinCodeStrings,
+  builtinReason,
   commandBaseName,
+  dangerousEnvReason,
   isFileWrite,
   isReadOnlyInvocation,
   isSafeEnvAssignment,
@@ -24,7 +28,6 @@ import {
   FILE_WRITING_COMMANDS,
   hasNonAsciiName,
   isBlockDevice,
-  isDangerousEnvVar,
   isForkBomb,
   writtenPathArgs,
 } from './shell-danger';
@@ -43,13 +46,20 @@ export type ShellUnit = {
   text: string;
   env: Array<{ name: string; value: ShellWord }>;
   redirects: ShellRedirect[];
-  /** Why this unit runs code no prefix rule can vouch for (`eval`, `sh -c`, `exec`, `source`). */
+  /**
+   * Why this unit runs code no prefix rule can vouch for (`eval`, `sh -c`, `exec`, `source`, or
+   * a value evaluated as code: `[[ $x -eq 1 ]]`, `${a[$i]}`, `printf -v "$n"`).
+   */
   evalLike?: string;
   /** A word holds `$(…)`, backticks or `<(…)`: what runs depends on another command's output. */
   substitution: boolean;
   /** The command was named by a path (`/bin/rm`, `./x`): allow rules never match it by base name. */
   pathName: boolean;
   nonAsciiName: boolean;
+  /**
+   * Why the environment this unit runs with (or sets for what follows: `export PAGER=…`,
+   * `read LD_PRELOAD`) can change which code runs, as one readable line.
+   */
   dangerousEnv?: string;
   destructive?: string;
   /** Only searches, reads or lists (by the bash-parser's tables), with no file-writing redirect. */
@@ -91,7 +101,6 @@ const TRANSPARENT_WRAPPERS = new Set([
   'env',
   'xargs',
 ]);
-const SUBSTITUTION = /\$\(|`|[<>]\(/;
 
 export const defaultTempDirs = (): string[] => [...new Set(['/tmp', '/var/tmp', tmpdir()])];
 
@@ -112,8 +121,24 @@ class Analyzer {
 
   async units(parsed: ParsedCommand, depth: number): Promise<ShellUnit[]> {
     const out: ShellUnit[] = [];
+    // A variable set earlier in the line (`export PAGER=…; git log`) reaches what runs after it.
+    let taint: string | undefined;
     for (const segment of parsed.segments) {
-      out.push(await this.unit(segment.kind, segment.argv, segment.assignments, segment.redirects, depth));
+      const unit = await this.unit(
+        segment.kind,
+        segment.argv,
+        segment.assignments,
+        segment.redirects,
+        depth,
+        segment.evaluates,
+      );
+      const sets = variablesSetBy(segment.kind, segment.argv, segment.assignments, segment.loopVariable);
+      const setsDangerous = sets.map(settingReason).find(Boolean);
+      if (setsDangerous) unit.dangerousEnv ??= setsDangerous;
+      if (taint && unit.kind === 'command') unit.dangerousEnv ??= `${taint}, set earlier in the line`;
+      taint ??= setsDangerous;
+      if (unit.dangerousEnv) unit.readOnly = unit.readOnlyCommand = false;
+      out.push(unit);
     }
     return out;
   }
@@ -124,6 +149,7 @@ class Analyzer {
     env: Array<{ name: string; value: ShellWord }>,
     redirects: ShellRedirect[],
     depth: number,
+    evaluates?: string,
   ): Promise<ShellUnit> {
     const first = argv[0];
     const name = kind === 'command' ? commandBaseName(first) : undefined;
@@ -135,8 +161,7 @@ class Analyzer {
       text: argv.map((w) => w.text).join(' '),
       env,
       redirects,
-      substitution:
-        argv.some((w) => SUBSTITUTION.test(w.text)) || env.some((e) => SUBSTITUTION.test(e.value.text)),
+      substitution: argv.some((w) => w.substitution) || env.some((e) => e.value.substitution === true),
       pathName: raw.includes('/'),
       nonAsciiName: hasNonAsciiName(raw),
       readOnly: false,
@@ -150,10 +175,11 @@ class Analyzer {
     if (kind === 'command' && first && !first.dynamic)
       unit.denyName = raw.slice(raw.lastIndexOf('/') + 1).normalize('NFKC');
     if (name) unit.name = name;
-    const assignedInDeclaration =
-      kind === 'declaration' ? args.map((w) => w.value.split('=')[0] as string) : [];
-    const risky = [...env.map((e) => e.name), ...assignedInDeclaration].find(isDangerousEnvVar);
+    const risky = env.map((e) => dangerousEnvReason(e.name, e.value)).find(Boolean);
     if (risky) unit.dangerousEnv = risky;
+    const evaluated =
+      evaluates ?? (kind === 'command' || kind === 'declaration' ? builtinReason(argv) : undefined);
+    if (evaluated) unit.evalLike = evaluated;
 
     for (const redirect of redirects) {
       if (!redirect.target || redirect.kind === 'dup' || redirect.kind === 'close') continue;
@@ -161,7 +187,8 @@ class Analyzer {
       else if (redirect.kind === 'read') unit.reads.push(this.touched(redirect.target, true));
     }
     if (kind !== 'command' || !first) {
-      unit.readOnlyCommand = env.every((e) => isSafeEnvAssignment(e.name, e.value)) && !risky;
+      unit.readOnlyCommand =
+        env.every((e) => isSafeEnvAssignment(e.name, e.value)) && !risky && !unit.evalLike;
       unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
       return unit;
     }
@@ -205,6 +232,10 @@ class Analyzer {
         unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1));
     }
     if (name === 'exec') unit.evalLike = 'exec replaces the shell with another program';
+    // `trap 'rm -rf x' EXIT`: the code runs later, but deny rules must see it now.
+    for (const code of depth < MAX_DEPTH ? builtinCodeStrings(argv) : []) {
+      unit.scriptChildren.push(...(await this.units(await parseCommand(code), depth + 1)));
+    }
     for (const nested of name ? nestedCommands(argv, redirects) : []) {
       if (nested.kind === 'script') {
         unit.evalLike ??= `${nested.via} runs a code string`;
@@ -236,6 +267,42 @@ class Analyzer {
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;
   }
+}
+
+/** `name` is the source text when the name itself is computed (`export "$v"`). */
+type VariableSet = { name: string; value?: ShellWord; computed?: boolean };
+
+function settingReason(set: VariableSet): string | undefined {
+  if (set.computed) return `${set.name} sets a variable whose name is only known when it runs`;
+  return dangerousEnvReason(set.name, set.value);
+}
+
+/**
+ * The shell variables a segment sets for the rest of the line: plain assignments, declarations
+ * (`export`, `declare -x`, `readonly`), a loop variable, and builtins such as `read NAME` and
+ * `printf -v NAME`. A name computed at run time comes back as its source text.
+ */
+function variablesSetBy(
+  kind: SegmentKind,
+  argv: readonly ShellWord[],
+  assignments: ReadonlyArray<{ name: string; value: ShellWord }>,
+  loopVariable: string | undefined,
+): VariableSet[] {
+  if (kind === 'assignment') return assignments.map(({ name, value }) => ({ name, value }));
+  if (kind === 'compound') return loopVariable === undefined ? [] : [{ name: loopVariable }];
+  if (kind === 'declaration') {
+    return argv.slice(1).flatMap((word): VariableSet[] => {
+      if (!word.dynamic && /^[-+]/.test(word.value)) return [];
+      const eq = word.value.indexOf('=');
+      const literalName = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(word.text);
+      if (word.dynamic && !literalName) return [{ name: word.text, computed: true }];
+      if (eq < 0) return [{ name: word.value }];
+      return [{ name: word.value.slice(0, eq), value: { ...word, value: word.value.slice(eq + 1) } }];
+    });
+  }
+  if (kind === 'command')
+    return builtinAssignedNames(argv).map(({ name, computed }) => (computed ? { name, computed } : { name }));
+  return [];
 }
 
 /** Wrappers like `timeout`/`xargs` add nothing of their own: rules are checked on what they run. */

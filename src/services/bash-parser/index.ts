@@ -5,6 +5,8 @@
  * `xargs` or `find -exec` — is allowed, and check redirect targets as writes.
  */
 
+export { builtinAssignedNames, builtinCodeStrings, builtinReason } from './builtin-evaluation';
+export { dangerousEnvReason, isDangerousEnvVar, isSafeEnvAssignment, SAFE_ENV_VARS } from './env-vars';
 export { GIT_READ_ONLY_SUBCOMMANDS, isReadOnlyGit } from './git';
 export { loadBashParser } from './loader';
 export { parseCommand } from './parse';
@@ -16,11 +18,9 @@ export {
   BASH_SEMANTIC_NEUTRAL_COMMANDS,
   BASH_WRAPPER_COMMANDS,
   isReadOnlyInvocation,
-  isSafeEnvAssignment,
   READ_ONLY_ARG_CHECKS,
   type ReadOnlyCategory,
   readOnlyCategory,
-  SAFE_ENV_VARS,
 } from './read-only-commands';
 export { HARMLESS_WRITE_TARGETS, isFileWrite } from './redirects';
 export { isReadOnlySed, isSafeSedScript } from './sed';
