@@ -182,6 +182,7 @@ class BashEvaluator {
       }
     }
     if (status === 'no' && unit.readOnlyCommand) status = 'safe';
+    if (status === 'no' && unit.readOnlyBlocker) this.reason(unit.readOnlyBlocker);
     if (status === 'no' && unit.fileWriting && !unit.destructive) status = 'edit';
     if (status !== 'no' && !isTransparentWrapper(unit)) {
       for (const child of unit.children) status = worst(status, await this.status(child));
@@ -202,7 +203,11 @@ const touchesOnlyKnown = (paths: readonly TouchedPath[]) => paths.every((p) => p
 export async function evaluateBash(command: string, env: EvaluationEnv): Promise<Evaluation> {
   const evaluator = new BashEvaluator(env);
   const result = evaluator.result;
-  const analysis = await analyzeShellCommand(command, { cwd: env.roots.cwd, home: env.roots.home });
+  const analysis = await analyzeShellCommand(command, {
+    cwd: env.roots.cwd,
+    home: env.roots.home,
+    ...(env.gitConfig ? { gitConfig: env.gitConfig } : {}),
+  });
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
 

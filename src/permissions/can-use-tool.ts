@@ -14,6 +14,7 @@ import {
   startSpeculativeClassification,
 } from './classifier';
 import type { Evaluation, EvaluationEnv } from './evaluation';
+import { GitConfigSafety } from './git-config-safety';
 import { askMessage, callLabel, headlessDenyMessage, planModeMessage } from './messages';
 import { parseRule } from './rule-string';
 import { evaluateTool, type ToolFacts } from './tool-rules';
@@ -62,12 +63,15 @@ export type CreateCanUseToolOptions = {
   }) => Promise<PermissionDecision | undefined>;
   /** Called for each rule an "always allow" answer adds (e.g. to show or persist it). */
   onSessionRule?: (rule: PermissionRule) => void;
+  /** Checks git repositories' own configuration; one per session (it caches per directory). */
+  gitConfig?: GitConfigSafety;
 };
 
 type Ask = { evaluation: Evaluation; hard: boolean; note?: string; reason?: DecisionReason };
 
 export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn {
   const sessionRules: PermissionRule[] = [];
+  const gitConfig = options.gitConfig ?? new GitConfigSafety();
   const tools = () => (typeof options.tools === 'function' ? options.tools() : options.tools);
   const cwd = () =>
     typeof options.cwd === 'function' ? options.cwd() : (options.cwd ?? options.projectRoot);
@@ -103,6 +107,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
       rules: [...context.rules, ...sessionRules],
       roots: { projectRoot: options.projectRoot, cwd: here, home },
       workingDirs: [options.projectRoot, ...context.additionalDirectories.map((d) => resolve(here, d))],
+      gitConfig,
     };
     const command = request.input.command;
     const evaluation =

@@ -4,6 +4,7 @@
  * directories, and what to tell the person asked. Both the Bash and the other-tool evaluators
  * produce it; `createCanUseTool` turns it into a decision for the current mode.
  */
+import type { GitConfigSafety } from './git-config-safety';
 import type { PathRoots } from './path-rules';
 import type { PermissionRule } from './types';
 
@@ -44,6 +45,8 @@ export type EvaluationEnv = {
   roots: PathRoots & { home: string };
   /** The project root and the added directories. */
   workingDirs: readonly string[];
+  /** The session's check of git repository configuration (read-only git needs it). */
+  gitConfig?: GitConfigSafety;
 };
 
 /** Policy rules first, so a reason names the policy when both a policy and a user rule match. */

@@ -22,6 +22,7 @@ import {
   type ShellRedirect,
   type ShellWord,
 } from '../services/bash-parser';
+import type { GitConfigSafety, GitConfigVerdict } from './git-config-safety';
 import { resolveUserPath } from './path-rules';
 import {
   destructiveWarning,
@@ -66,6 +67,11 @@ export type ShellUnit = {
   readOnly: boolean;
   /** The command itself only reads; its redirects may still write (`ls > out.txt`). */
   readOnlyCommand: boolean;
+  /**
+   * Why a command whose arguments are read-only is not read-only here: git on a repository whose
+   * own configuration can run programs (or whose configuration could not be checked).
+   */
+  readOnlyBlocker?: string;
   /** mkdir/touch/mv/cp/… or `sed -i`: what acceptEdits treats as a file edit. */
   fileWriting: boolean;
   reads: TouchedPath[];
@@ -84,7 +90,13 @@ export type ShellAnalysis = {
   forkBomb: boolean;
 };
 
-export type ShellAnalysisOptions = { cwd: string; home?: string; tempDirs?: readonly string[] };
+export type ShellAnalysisOptions = {
+  cwd: string;
+  home?: string;
+  tempDirs?: readonly string[];
+  /** The session's check of git repository configuration; without it git is never read-only. */
+  gitConfig?: GitConfigSafety;
+};
 
 const MAX_DEPTH = 4;
 const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas', 'pkexec']);
@@ -107,12 +119,37 @@ export const defaultTempDirs = (): string[] => [...new Set(['/tmp', '/var/tmp', 
 class Analyzer {
   private readonly home: string;
   private readonly tempDirs: readonly string[];
+  /** One answer per directory for the whole line: `git status && git log` asks git once. */
+  private readonly gitVerdicts = new Map<string, Promise<GitConfigVerdict>>();
   constructor(private readonly options: ShellAnalysisOptions) {
     this.home = options.home ?? homedir();
     this.tempDirs = options.tempDirs ?? defaultTempDirs();
   }
 
   private resolve = (path: string) => resolveUserPath(path, this.options.cwd, this.home);
+
+  /**
+   * Why `git <args>`, run in `directory`, is not read-only although its arguments are: the
+   * repository it would use has configuration that can run a program. An unknown directory, or
+   * one git is pointed away from with `--git-dir`/`--work-tree`, cannot be checked.
+   */
+  private async gitRepositoryBlocker(
+    args: readonly ShellWord[],
+    directory: string | undefined,
+  ): Promise<string | undefined> {
+    const target = gitTargetDirectory(args, directory, this.resolve);
+    if (typeof target !== 'string') return target.unknown;
+    const check = this.options.gitConfig;
+    if (!check)
+      return 'git is not read-only here: its repository was not checked for settings that run programs';
+    let verdict = this.gitVerdicts.get(target);
+    if (!verdict) {
+      verdict = check.check(target);
+      this.gitVerdicts.set(target, verdict);
+    }
+    const result = await verdict;
+    return result.harmless ? undefined : `git is not read-only here: ${result.reason}`;
+  }
 
   private touched(word: ShellWord, viaRedirect: boolean): TouchedPath {
     if (word.dynamic || (word.tilde && !/^~(\/|$)/.test(word.value))) return { text: word.text, viaRedirect };
@@ -264,9 +301,50 @@ class Analyzer {
       (transparent
         ? unit.children.every((c) => c.readOnly)
         : isReadOnlyInvocation(name, args) && unit.children.every((c) => c.readOnly));
+    if (name === 'git' && unit.readOnlyCommand) {
+      const blocker = await this.gitRepositoryBlocker(args, this.options.cwd);
+      if (blocker) {
+        unit.readOnlyCommand = false;
+        unit.readOnlyBlocker = blocker;
+      }
+    }
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;
   }
+}
+
+/**
+ * The directory git works from: the unit's directory moved by leading `-C` options. Pointing git
+ * elsewhere with `--git-dir`/`--work-tree`, or a `-C` only known at run time, makes it unknown.
+ */
+function gitTargetDirectory(
+  args: readonly ShellWord[],
+  directory: string | undefined,
+  resolvePath: (path: string) => string,
+): string | { unknown: string } {
+  if (directory === undefined)
+    return {
+      unknown: 'git is not read-only here: the directory it runs in is only known when the command runs',
+    };
+  let target = directory;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as ShellWord;
+    if (word.dynamic)
+      return { unknown: `git is not read-only here: its option ${word.text} is only known when it runs` };
+    const value = word.value;
+    if (!value.startsWith('-')) break;
+    if (/^--(git-dir|work-tree)(=|$)/.test(value))
+      return {
+        unknown: `git is not read-only here: ${value.split('=')[0]} points it at a repository whose settings are not checked`,
+      };
+    if (value === '-C') {
+      const next = args[++i];
+      if (!next || next.dynamic)
+        return { unknown: 'git is not read-only here: the directory given to -C is only known when it runs' };
+      target = resolvePath(next.value.startsWith('/') ? next.value : `${target}/${next.value}`);
+    }
+  }
+  return target;
 }
 
 /** `name` is the source text when the name itself is computed (`export "$v"`). */

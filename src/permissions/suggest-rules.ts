@@ -7,6 +7,7 @@
  */
 import { homedir } from 'node:os';
 import { evaluateBash } from './bash-permission';
+import { GitConfigSafety } from './git-config-safety';
 import type { PermissionRule } from './types';
 
 export type SuggestOptions = {
@@ -23,6 +24,7 @@ export async function suggestRulesFor(command: string, options: SuggestOptions =
     rules: options.rules ?? [],
     roots: { projectRoot, cwd: options.cwd ?? projectRoot, home: options.home ?? homedir() },
     workingDirs: [projectRoot, ...(options.additionalDirectories ?? [])],
+    gitConfig: new GitConfigSafety(),
   });
   return evaluation.denied ? [] : evaluation.suggestions;
 }
