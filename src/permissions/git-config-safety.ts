@@ -16,7 +16,6 @@
  * file and directory that decides it: the directories git's discovery looks at, the config files,
  * the index, the hooks. Any change there, or a change while the probe ran, means probing again.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -206,26 +205,32 @@ export class GitConfigSafety {
 
   private git(args: string[], cwd: string, env = this.env): Promise<GitResult> {
     return new Promise((done) => {
-      execFile(
-        'git',
-        args,
-        { cwd, env, timeout: this.timeoutMs, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-          done({ code, stdout, stderr: error && code === -1 ? `${stderr}${error.message}` : stderr });
-        },
-      ).stdin?.end();
+      // child_process loads on the first probe, not when the session starts.
+      process
+        .getBuiltinModule('node:child_process')
+        .execFile(
+          'git',
+          args,
+          { cwd, env, timeout: this.timeoutMs, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
+          (error, stdout, stderr) => {
+            const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+            done({ code, stdout, stderr: error && code === -1 ? `${stderr}${error.message}` : stderr });
+          },
+        )
+        .stdin?.end();
     });
   }
 
   private async probe(directory: string, depth: number, nested: { count: number }): Promise<Probe> {
     this.probeCount++;
-    const [location, config] = await Promise.all([
+    // Three questions at once; the index is listed from the top (`:/`) wherever `directory` is.
+    const [location, config, index] = await Promise.all([
       this.git(
         ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--show-toplevel'],
         directory,
       ),
       this.git(['config', '--list', '--show-scope', '--show-origin', '-z'], directory),
+      this.git(['ls-files', '--stage', '-z', '--full-name', '--', ':/'], directory, this.indexEnv),
     ]);
     const [gitDir, commonDir, topLevel] = location.stdout.split('\n');
     const paths = discoveryPaths(directory, gitDir ? discoveryStop(directory, gitDir) : undefined);
@@ -262,7 +267,9 @@ export class GitConfigSafety {
     const hookProblem = this.hookProblem(entries, common, topLevel || gitDir, paths);
     if (hookProblem) return this.refuse(`${where} has ${hookProblem}`, paths);
     if (!topLevel) return { verdict: HARMLESS, paths };
-    return this.submodules(topLevel, depth, nested, paths);
+    if (index.code !== 0)
+      return this.refuse(`git could not list the repository's index: ${firstLine(index.stderr)}`, paths);
+    return this.submodules(index.stdout, topLevel, depth, nested, paths);
   }
 
   private refuse(reason: string, paths: string[]): Probe {
@@ -325,15 +332,13 @@ export class GitConfigSafety {
    * index whose folder holds a repository, `.gitmodules` or not): each one is checked the same way.
    */
   private async submodules(
+    index: string,
     topLevel: string,
     depth: number,
     nested: { count: number },
     paths: string[],
   ): Promise<Probe> {
-    const listed = await this.git(['ls-files', '--stage', '-z'], topLevel, this.indexEnv);
-    if (listed.code !== 0)
-      return this.refuse(`git could not list the repository's index: ${firstLine(listed.stderr)}`, paths);
-    for (const record of listed.stdout.split('\0')) {
+    for (const record of index.split('\0')) {
       if (!record.startsWith('160000 ')) continue;
       const folder = join(topLevel, record.slice(record.indexOf('\t') + 1));
       paths.push(folder, join(folder, '.git'));

@@ -1,11 +1,12 @@
 /**
  * Real git repositories for the tests of git-config-safety and the Bash tool's neutral git
- * environment: a work tree with a commit and a tracked file changed in place (so `git status`
- * hashes it and `git diff` has something to show), in a clean environment (no system or user
+ * environment: a work tree with a commit, a tracked file changed in place (so `git status` hashes
+ * it and `git diff` has something to show) and one only touched (so refreshing the index writes
+ * it back), in a clean environment (no system or user
  * configuration, an empty home), with helpers to plant what a hostile repository would carry.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export type PlantedRepo = {
@@ -53,9 +54,13 @@ export function makePlantedRepo(root: string): PlantedRepo {
   git('config', 'user.email', 'a@example.invalid');
   git('config', 'user.name', 'n');
   write('f.txt', 'hello\n');
-  git('add', 'f.txt');
+  write('g.txt', 'same\n');
+  git('add', 'f.txt', 'g.txt');
   git('commit', '-qm', 'init');
-  // Same size, new content, and an mtime the index has not seen: status must hash it.
+  // Same size, new content: status must hash f.txt (and run a clean filter on it).
   write('f.txt', 'hellp\n');
+  // Same content, another mtime: refreshing the index updates g.txt's entry and writes the index
+  // back, which is what runs post-index-change.
+  utimesSync(join(work, 'g.txt'), new Date('2001-01-01'), new Date('2001-01-01'));
   return { work, marker, touch: `touch '${marker}'`, env, git, write, script };
 }

@@ -138,6 +138,7 @@ const ROWS: Row[] = [
   { construct: 'case 1 in $x) :;; esac', evaluates: false },
   // Heredocs and here-strings expand like double-quoted strings, unless the delimiter is quoted.
   { construct: 'cat <<EOF\n${a[$x]}\nEOF', evaluates: true },
+  { construct: 'cat <<EOF\n$((x))\nEOF', evaluates: true },
   { construct: 'cat <<"EOF"\n${a[$x]}\nEOF', evaluates: false },
   { construct: "cat <<'EOF'\n$((x))\nEOF", evaluates: false },
   { construct: 'cat <<< "${a[$x]}"', evaluates: true },

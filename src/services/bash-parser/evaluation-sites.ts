@@ -89,6 +89,8 @@ function parameterExpansionReason(node: Node): string | undefined {
 export function expansionReason(node: Node): string | undefined {
   switch (node.type) {
     case 'command_substitution':
+      // In a heredoc body the grammar reads `$((x))` as `$( (x) )`; bash reads arithmetic.
+      return node.text.startsWith('$((') ? arithmeticReason(node.text) : undefined;
     case 'process_substitution':
       return undefined;
     case 'arithmetic_expansion': {
