@@ -6,7 +6,6 @@
  */
 import { homedir, tmpdir } from 'node:os';
 import {
-  builtinAssignedNames,
   builtinCodeStrings,
   builtinReason,
   commandBaseName,
@@ -23,6 +22,7 @@ import {
   type ShellWord,
 } from '../services/bash-parser';
 import type { GitConfigSafety, GitConfigVerdict } from './git-config-safety';
+import { gitTargetDirectory } from './git-target';
 import { resolveUserPath } from './path-rules';
 import {
   destructiveWarning,
@@ -32,6 +32,7 @@ import {
   isForkBomb,
   writtenPathArgs,
 } from './shell-danger';
+import { settingReason, variablesSetBy } from './shell-variables';
 
 /** A path a unit touches; `path` is absolute, or undefined when only the running shell knows it. */
 export type TouchedPath = { path?: string; text: string; viaRedirect: boolean };
@@ -311,76 +312,6 @@ class Analyzer {
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;
   }
-}
-
-/**
- * The directory git works from: the unit's directory moved by leading `-C` options. Pointing git
- * elsewhere with `--git-dir`/`--work-tree`, or a `-C` only known at run time, makes it unknown.
- */
-function gitTargetDirectory(
-  args: readonly ShellWord[],
-  directory: string | undefined,
-  resolvePath: (path: string) => string,
-): string | { unknown: string } {
-  if (directory === undefined)
-    return {
-      unknown: 'git is not read-only here: the directory it runs in is only known when the command runs',
-    };
-  let target = directory;
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i] as ShellWord;
-    if (word.dynamic)
-      return { unknown: `git is not read-only here: its option ${word.text} is only known when it runs` };
-    const value = word.value;
-    if (!value.startsWith('-')) break;
-    if (/^--(git-dir|work-tree)(=|$)/.test(value))
-      return {
-        unknown: `git is not read-only here: ${value.split('=')[0]} points it at a repository whose settings are not checked`,
-      };
-    if (value === '-C') {
-      const next = args[++i];
-      if (!next || next.dynamic)
-        return { unknown: 'git is not read-only here: the directory given to -C is only known when it runs' };
-      target = resolvePath(next.value.startsWith('/') ? next.value : `${target}/${next.value}`);
-    }
-  }
-  return target;
-}
-
-/** `name` is the source text when the name itself is computed (`export "$v"`). */
-type VariableSet = { name: string; value?: ShellWord; computed?: boolean };
-
-function settingReason(set: VariableSet): string | undefined {
-  if (set.computed) return `${set.name} sets a variable whose name is only known when it runs`;
-  return dangerousEnvReason(set.name, set.value);
-}
-
-/**
- * The shell variables a segment sets for the rest of the line: plain assignments, declarations
- * (`export`, `declare -x`, `readonly`), a loop variable, and builtins such as `read NAME` and
- * `printf -v NAME`. A name computed at run time comes back as its source text.
- */
-function variablesSetBy(
-  kind: SegmentKind,
-  argv: readonly ShellWord[],
-  assignments: ReadonlyArray<{ name: string; value: ShellWord }>,
-  loopVariable: string | undefined,
-): VariableSet[] {
-  if (kind === 'assignment') return assignments.map(({ name, value }) => ({ name, value }));
-  if (kind === 'compound') return loopVariable === undefined ? [] : [{ name: loopVariable }];
-  if (kind === 'declaration') {
-    return argv.slice(1).flatMap((word): VariableSet[] => {
-      if (!word.dynamic && /^[-+]/.test(word.value)) return [];
-      const eq = word.value.indexOf('=');
-      const literalName = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(word.text);
-      if (word.dynamic && !literalName) return [{ name: word.text, computed: true }];
-      if (eq < 0) return [{ name: word.value }];
-      return [{ name: word.value.slice(0, eq), value: { ...word, value: word.value.slice(eq + 1) } }];
-    });
-  }
-  if (kind === 'command')
-    return builtinAssignedNames(argv).map(({ name, computed }) => (computed ? { name, computed } : { name }));
-  return [];
 }
 
 /** Wrappers like `timeout`/`xargs` add nothing of their own: rules are checked on what they run. */

@@ -8,7 +8,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { isHarmlessSubscript, isLiteralArithmetic, nameEvaluatesSubscript } from './arithmetic';
-import type { ShellWord } from './types';
+import type { ShellRedirect, ShellSegment, ShellWord } from './types';
 
 const RUNS = 'which can run commands';
 
@@ -202,4 +202,24 @@ export function descriptorVariableReason(wordText: string): string | undefined {
   const match = /^\{([A-Za-z_][A-Za-z0-9_]*\[.*\])\}$/s.exec(wordText);
   if (!match || !nameEvaluatesSubscript(match[1] as string)) return undefined;
   return `the redirect \`${shown(wordText)}\` assigns through a subscript bash evaluates as arithmetic, ${RUNS}`;
+}
+
+/** The first reason any word or redirect of a segment gives for evaluating a value as code. */
+export function wordsReason(
+  words: readonly ShellWord[],
+  assignments: ShellSegment['assignments'],
+  redirects: readonly ShellRedirect[],
+): string | undefined {
+  return (
+    words.find((w) => w.evaluates)?.evaluates ??
+    assignments.find((a) => a.value.evaluates)?.value.evaluates ??
+    redirects.find((r) => r.evaluates)?.evaluates
+  );
+}
+
+/** `[[ … ]]` recognises operators before expansion; `[ … ]` is the `test` builtin. */
+export function testExpressionReason(words: readonly ShellWord[]): string | undefined {
+  if (words[0]?.text === '[[') return doubleBracketReason(words);
+  const operands = words.at(-1)?.text === ']' ? words.slice(1, -1) : words.slice(1);
+  return testBuiltinReason(operands, words.map((w) => w.text).join(' '));
 }

@@ -9,8 +9,8 @@ import {
   arrayKeysReason,
   assignmentNameReason,
   descriptorVariableReason,
-  doubleBracketReason,
-  testBuiltinReason,
+  testExpressionReason,
+  wordsReason,
 } from './evaluation-sites';
 import { loadBashParser } from './loader';
 import { parseFileRedirect, parseHeredoc, parseHerestring, REDIRECT_NODE_TYPES } from './redirects';
@@ -27,30 +27,10 @@ import { decodeWord, literalWord } from './words';
 
 type WalkState = { context: SegmentContext; inherited: ShellRedirect[] };
 
+type Collector = Omit<ParsedCommand, 'source' | 'parseError'>;
+
 /** What a segment adds beyond its words: why it evaluates code, the loop variable it assigns. */
 type SegmentExtras = { evaluates?: string | undefined; loopVariable?: string };
-
-/** The first reason any word or redirect of a segment gives for evaluating a value as code. */
-function wordsReason(
-  words: readonly ShellWord[],
-  assignments: ShellSegment['assignments'],
-  redirects: readonly ShellRedirect[],
-): string | undefined {
-  return (
-    words.find((w) => w.evaluates)?.evaluates ??
-    assignments.find((a) => a.value.evaluates)?.value.evaluates ??
-    redirects.find((r) => r.evaluates)?.evaluates
-  );
-}
-
-/** `[[ … ]]` recognises operators before expansion; `[ … ]` is the `test` builtin. */
-function testReason(words: readonly ShellWord[]): string | undefined {
-  if (words[0]?.text === '[[') return doubleBracketReason(words);
-  const operands = words.at(-1)?.text === ']' ? words.slice(1, -1) : words.slice(1);
-  return testBuiltinReason(operands, words.map((w) => w.text).join(' '));
-}
-
-type Collector = Omit<ParsedCommand, 'source' | 'parseError'>;
 
 const ROOT_CONTEXT: SegmentContext = {
   inCommandSubstitution: false,
@@ -110,7 +90,7 @@ class Walker {
       case 'test_command': {
         const words = testWords(node);
         const redirects = [...state.inherited];
-        const evaluates = wordsReason(words, [], redirects) ?? testReason(words);
+        const evaluates = wordsReason(words, [], redirects) ?? testExpressionReason(words);
         this.emit('test', words, [], redirects, node, state, node.endIndex, { evaluates });
         this.nested(node, state);
         break;
