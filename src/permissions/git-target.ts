@@ -3,12 +3,10 @@
  * `-C` options. `--git-dir`/`--work-tree` (a repository named outright) and anything only known at
  * run time leave it unknown, with the reason as one line.
  */
+import { resolve } from 'node:path';
 import type { ShellWord } from '../services/bash-parser';
 
-/**
- * The directory git works from: the unit's directory moved by leading `-C` options. Pointing git
- * elsewhere with `--git-dir`/`--work-tree`, or a `-C` only known at run time, makes it unknown.
- */
+/** `resolvePath` resolves `~` and absolute paths the way the shell analysis does. */
 export function gitTargetDirectory(
   args: readonly ShellWord[],
   directory: string | undefined,
@@ -33,7 +31,8 @@ export function gitTargetDirectory(
       const next = args[++i];
       if (!next || next.dynamic)
         return { unknown: 'git is not read-only here: the directory given to -C is only known when it runs' };
-      target = resolvePath(next.value.startsWith('/') ? next.value : `${target}/${next.value}`);
+      // Relative to where the previous -C left git; `~` and absolute paths stand alone.
+      target = /^[~/]/.test(next.value) ? resolvePath(next.value) : resolve(target, next.value);
     }
   }
   return target;

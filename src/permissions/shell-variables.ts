@@ -6,6 +6,7 @@
 import {
   builtinAssignedNames,
   dangerousEnvReason,
+  hasWrittenName,
   type SegmentKind,
   type ShellWord,
 } from '../services/bash-parser';
@@ -35,8 +36,7 @@ export function variablesSetBy(
     return argv.slice(1).flatMap((word): VariableSet[] => {
       if (!word.dynamic && /^[-+]/.test(word.value)) return [];
       const eq = word.value.indexOf('=');
-      const literalName = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(word.text);
-      if (word.dynamic && !literalName) return [{ name: word.text, computed: true }];
+      if (!hasWrittenName(word)) return [{ name: word.text, computed: true }];
       if (eq < 0) return [{ name: word.value }];
       return [{ name: word.value.slice(0, eq), value: { ...word, value: word.value.slice(eq + 1) } }];
     });

@@ -113,6 +113,14 @@ function trapReason(args: readonly ShellWord[]): string | undefined {
 }
 
 /**
+ * A declaration argument whose name is written out (`a=1`, `a[0]=$x`, `a+=x`): only the value is
+ * computed. Any other computed word (`"$kv"`) may expand to a name such as `a[$(cmd)]=1`.
+ */
+export function hasWrittenName(word: ShellWord): boolean {
+  return !word.dynamic || /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(word.text);
+}
+
+/**
  * `declare`/`typeset`/`local`/`export`/`readonly`. Calibrated: `declare`, `typeset` and `local`
  * evaluate subscripts in a name (also one computed by an expansion: `declare "$y"`), `-i` makes
  * later assignments arithmetic and `-n` makes a name a reference resolved on use; all five
@@ -132,10 +140,7 @@ function declarationReason(keyword: string, args: readonly ShellWord[]): string 
   }
   for (const word of args) {
     if (!word.dynamic && /^[-+]/.test(word.value)) continue;
-    // An assignment written out (`a=1`, `a[0]=$x`) has a literal name; any other computed word
-    // may expand to `a[$(cmd)]=1`.
-    const literalName = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.exec(word.text);
-    if (word.dynamic && !literalName && assigns)
+    if (word.dynamic && !hasWrittenName(word) && assigns)
       return `\`${keyword} ${shown(word.text)}\` assigns through a computed name, ${RUNS}`;
     const eq = word.value.indexOf('=');
     const name = eq < 0 ? word.value : word.value.slice(0, eq).replace(/\+$/, '');

@@ -5,7 +5,12 @@
  * `xargs` or `find -exec` — is allowed, and check redirect targets as writes.
  */
 
-export { builtinAssignedNames, builtinCodeStrings, builtinReason } from './builtin-evaluation';
+export {
+  builtinAssignedNames,
+  builtinCodeStrings,
+  builtinReason,
+  hasWrittenName,
+} from './builtin-evaluation';
 export { dangerousEnvReason, isDangerousEnvVar, isSafeEnvAssignment, SAFE_ENV_VARS } from './env-vars';
 export { GIT_READ_ONLY_SUBCOMMANDS, isReadOnlyGit } from './git';
 export { loadBashParser } from './loader';
