@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,16 @@ describe('gatherGitStatus', () => {
     expect(facts.gitStatus).toContain('Current branch: trunk');
     expect(facts.gitStatus).toContain('?? b.txt');
     expect(facts.gitStatus).toContain('first commit');
+  });
+
+  it('never runs what a planted repository configures, and says why the status is missing', async () => {
+    const dir = repo();
+    const marker = join(dir, 'M');
+    execFileSync('git', ['config', 'core.fsmonitor', `touch '${marker}'; false`], { cwd: dir });
+    const facts = await gatherGitStatus(dir);
+    expect(facts.isGitRepo).toBe(true);
+    expect(facts.gitStatus).toMatch(/^\(not gathered: the repository sets `core\.fsmonitor`/);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('says a plain folder is not a repository', async () => {

@@ -6,6 +6,8 @@
  */
 import { release } from 'node:os';
 import { findGitRoot } from '../config/git-root';
+import { GitConfigSafety } from '../permissions/git-config-safety';
+import { neutralGitEnv } from '../permissions/git-neutral-env';
 import type { EnvironmentFacts } from './system-prompt';
 
 const GIT_TIMEOUT_MS = 2_000;
@@ -14,11 +16,15 @@ const MAX_STATUS_CHARS = 2_000;
 function git(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     // child_process loads here, on first use: outside a repository it is not needed to start.
-    process
-      .getBuiltinModule('node:child_process')
-      .execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 }, (error, stdout) => {
+    process.getBuiltinModule('node:child_process').execFile(
+      'git',
+      args,
+      // The repository may be planted: its monitor, hooks and pager stay off (git-neutral-env).
+      { cwd, env: neutralGitEnv(process.env), timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 },
+      (error, stdout) => {
         resolve(error ? undefined : stdout.trimEnd());
-      });
+      },
+    );
   });
 }
 
@@ -46,8 +52,15 @@ export function mayBeInGitRepo(
   return Boolean(env.GIT_DIR) || findGitRoot(cwd) !== undefined;
 }
 
-export async function gatherGitStatus(cwd: string): Promise<GitFacts> {
+/**
+ * Status and recent commits, asked only of a repository whose own configuration cannot make
+ * `git status` run a program (a clean filter or a `core.fsmonitor` runs before the first turn,
+ * with no one asked): otherwise the prompt says why they are missing.
+ */
+export async function gatherGitStatus(cwd: string, gitConfig = new GitConfigSafety()): Promise<GitFacts> {
   if (!mayBeInGitRepo(cwd)) return { isGitRepo: false };
+  const verdict = await gitConfig.check(cwd);
+  if (!verdict.harmless) return { isGitRepo: true, gitStatus: `(not gathered: ${verdict.reason})` };
   const [status, log] = await Promise.all([
     git(cwd, ['--no-optional-locks', 'status', '--short', '--branch']),
     git(cwd, ['--no-optional-locks', 'log', '--oneline', '-n', '5']),

@@ -209,10 +209,14 @@ class BashEvaluator {
         }
       }
     }
-    if (unit.kind !== 'command') return this.writesOk(unit, unit.dangerousEnv ? 'no' : 'safe');
+    if (unit.kind !== 'command') {
+      if (unit.dangerousEnv) this.reason(unit.dangerousEnv);
+      if (unit.evalLike) this.reason(unit.evalLike);
+      return this.writesOk(unit, unit.dangerousEnv || unit.evalLike ? 'no' : 'safe');
+    }
     if (unit.argv[0]?.dynamic)
       this.reason(`the command name ${unit.argv[0].text} is only known when it runs`);
-    if (unit.dangerousEnv) this.reason(`${unit.dangerousEnv}= changes which code runs`);
+    if (unit.dangerousEnv) this.reason(unit.dangerousEnv);
     if (unit.nonAsciiName)
       this.reason(`the command name \`${unit.argv[0]?.text}\` contains non-ASCII characters`);
     if (unit.evalLike) this.reason(unit.evalLike);
@@ -235,6 +239,7 @@ class BashEvaluator {
     }
     // A wrapper's verdict is its children's: one that refused (a read outside) stays refused.
     if (status === 'no' && unit.readOnlyCommand && !isTransparentWrapper(unit)) status = 'safe';
+    if (status === 'no' && unit.readOnlyBlocker) this.reason(unit.readOnlyBlocker);
     if (status === 'no' && unit.fileWriting && !unit.destructive) status = 'edit';
     if (status === 'no' && unit.notReadOnly) this.reason(unit.notReadOnly);
     if (status !== 'no' && !isTransparentWrapper(unit)) {
@@ -279,6 +284,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     cwd: env.roots.cwd,
     home: env.roots.home,
     paths: env.paths,
+    ...(env.gitConfig ? { gitConfig: env.gitConfig } : {}),
   });
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
@@ -287,7 +293,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   for (const unit of allUnits(analysis.units)) {
     if (unit.destructive && !result.warnings.includes(unit.destructive))
       result.warnings.push(unit.destructive);
-    if (unit.dangerousEnv) result.hardReasons.push(`${unit.dangerousEnv}= prefix`);
+    if (unit.dangerousEnv) result.hardReasons.push(unit.dangerousEnv);
     if (unit.nonAsciiName) result.hardReasons.push('non-ASCII command name');
   }
   if (analysis.forkBomb)

@@ -15,6 +15,7 @@ import {
 } from './classifier';
 import type { Evaluation, EvaluationEnv } from './evaluation';
 import { FolderWalks } from './folder-walks';
+import { GitConfigSafety } from './git-config-safety';
 import { askMessage, callLabel, headlessDenyMessage, planModeMessage } from './messages';
 import { defaultProtectedPaths, type ProtectedPaths } from './protected-paths';
 import { diskPathFs, type PathFs, RealPaths } from './real-paths';
@@ -74,6 +75,8 @@ export type CreateCanUseToolOptions = {
   onSessionRule?: (rule: PermissionRule) => void;
   /** Where symlinks are resolved and folders listed (default: the disk; tests pass a fake). */
   fs?: PathFs;
+  /** Checks git repositories' own configuration; one per session (it caches per directory). */
+  gitConfig?: GitConfigSafety;
 };
 
 type Ask = { evaluation: Evaluation; hard: boolean; note?: string; reason?: DecisionReason };
@@ -82,6 +85,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
   const sessionRules: PermissionRule[] = [];
   // Folders walked for recursive searches, kept while one model reply's calls are decided.
   const walks = new FolderWalks();
+  const gitConfig = options.gitConfig ?? new GitConfigSafety();
   const tools = () => (typeof options.tools === 'function' ? options.tools() : options.tools);
   const cwd = () =>
     typeof options.cwd === 'function' ? options.cwd() : (options.cwd ?? options.projectRoot);
@@ -124,6 +128,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseToolFn
       protection,
       paths: new RealPaths(options.fs ?? diskPathFs),
       walks,
+      gitConfig,
     };
     const command = request.input.command;
     const evaluation =

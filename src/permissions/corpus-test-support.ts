@@ -84,7 +84,15 @@ export function caseRules(c: CorpusCase): PermissionRule[] {
 }
 
 export async function runCase(c: CorpusCase, extra: Partial<CreateCanUseToolOptions> = {}): Promise<Verdict> {
-  let asked = false;
+  return (await decideCase(c, extra)).verdict;
+}
+
+/** The verdict and, when the person was asked, the question they saw. */
+export async function decideCase(
+  c: CorpusCase,
+  extra: Partial<CreateCanUseToolOptions> = {},
+): Promise<{ verdict: Verdict; question?: string }> {
+  let question: string | undefined;
   const canUseTool = createCanUseTool({
     getContext: () => ({
       mode: c.mode ?? 'default',
@@ -95,8 +103,8 @@ export async function runCase(c: CorpusCase, extra: Partial<CreateCanUseToolOpti
     projectRoot: PROJECT,
     home: HOME,
     fs: emptyPathFs,
-    prompt: async () => {
-      asked = true;
+    prompt: async (request) => {
+      question = request.message;
       return { behavior: 'deny', message: 'asked' };
     },
     ...extra,
@@ -110,8 +118,8 @@ export async function runCase(c: CorpusCase, extra: Partial<CreateCanUseToolOpti
     isReadOnly: CORPUS_TOOLS.find((t) => t.name === toolName)?.tier === 'read',
     signal: new AbortController().signal,
   });
-  if (asked) return 'ask';
-  return decision.behavior === 'allow' ? 'allow' : 'deny';
+  if (question !== undefined) return { verdict: 'ask', question };
+  return { verdict: decision.behavior === 'allow' ? 'allow' : 'deny' };
 }
 
 export const caseLabel = (c: CorpusCase): string =>

@@ -5,6 +5,7 @@
  * produce it; `createCanUseTool` turns it into a decision for the current mode.
  */
 import type { FolderWalks } from './folder-walks';
+import type { GitConfigSafety } from './git-config-safety';
 import type { PathRoots } from './path-rules';
 import type { ProtectedPaths, ProtectedWrite } from './protected-paths';
 import type { RealPaths } from './real-paths';
@@ -56,6 +57,8 @@ export type EvaluationEnv = {
   paths: RealPaths;
   /** The session's walks of folders searched recursively, kept for the turn (default: none kept). */
   walks?: FolderWalks;
+  /** The session's check of git repository configuration (read-only git needs it). */
+  gitConfig?: GitConfigSafety;
 };
 
 /** Policy rules first, so a reason names the policy when both a policy and a user rule match. */

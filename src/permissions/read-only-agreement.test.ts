@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isReadOnlyCommand } from '../services/bash-parser';
+import type { GitConfigSafety } from './git-config-safety';
 import { DANGER_CASES } from './option-danger-cases';
 import { analyzeShellCommand } from './shell-analysis';
 
@@ -31,9 +32,19 @@ const LINES = [
   'time ls',
 ];
 
+/**
+ * The repository's own configuration is a fact about the machine, not the line: the analysis
+ * checks it on top of the tables (git-config-safety.ts). Here every repository is harmless.
+ */
+const harmlessRepositories = { check: async () => ({ harmless: true }) } as unknown as GitConfigSafety;
+
 describe('the Bash tool and the permission analysis agree on read-only', () => {
   it.each(LINES)('%s', async (line) => {
-    const analysis = await analyzeShellCommand(line, { cwd: '/home/u/proj', home: '/home/u' });
+    const analysis = await analyzeShellCommand(line, {
+      cwd: '/home/u/proj',
+      home: '/home/u',
+      gitConfig: harmlessRepositories,
+    });
     const units = !analysis.parseError && !analysis.hasSubstitution && analysis.units.length > 0;
     const analysed = units && analysis.units.every((u) => u.readOnly && !u.evalLike);
     expect(analysed).toBe(await isReadOnlyCommand(line));

@@ -8,8 +8,11 @@ import { homedir, tmpdir } from 'node:os';
 import {
   argsWithInput,
   BASH_WRAPPER_COMMANDS,
+  builtinCodeStrings,
+  builtinReason,
   commandBaseName,
   commandEffects,
+  dangerousEnvReason,
   hasWrapperTable,
   type InputWords,
   isFileWrite,
@@ -24,6 +27,8 @@ import {
   type ShellWord,
 } from '../services/bash-parser';
 import { fileEditOf } from './file-edit-commands';
+import type { GitConfigSafety, GitConfigVerdict } from './git-config-safety';
+import { gitTargetDirectory } from './git-target';
 import { resolveUserPath } from './path-rules';
 import { diskPathFs, RealPaths } from './real-paths';
 import { knownCwd, type ShellCwd } from './shell-cd';
@@ -32,11 +37,11 @@ import {
   destructiveWarning,
   hasNonAsciiName,
   isBlockDevice,
-  isDangerousEnvVar,
   isForkBomb,
   writtenPathArgs,
 } from './shell-danger';
 import { expansionEnv, ShellPaths, type TouchedPath } from './shell-paths';
+import { settingReason, variablesSetBy } from './shell-variables';
 
 export type { ShellCwd } from './shell-cd';
 export type { TouchedPath } from './shell-paths';
@@ -54,13 +59,20 @@ export type ShellUnit = {
   text: string;
   env: Array<{ name: string; value: ShellWord }>;
   redirects: ShellRedirect[];
-  /** Why this unit runs code no prefix rule can vouch for (`eval`, `sh -c`, `exec`, `source`). */
+  /**
+   * Why this unit runs code no prefix rule can vouch for (`eval`, `sh -c`, `exec`, `source`, or
+   * a value evaluated as code: `[[ $x -eq 1 ]]`, `${a[$i]}`, `printf -v "$n"`).
+   */
   evalLike?: string;
   /** A word holds `$(…)`, backticks or `<(…)`: what runs depends on another command's output. */
   substitution: boolean;
   /** The command was named by a path (`/bin/rm`, `./x`): allow rules never match it by base name. */
   pathName: boolean;
   nonAsciiName: boolean;
+  /**
+   * Why the environment this unit runs with (or sets for what follows: `export PAGER=…`,
+   * `read LD_PRELOAD`) can change which code runs, as one readable line.
+   */
   dangerousEnv?: string;
   destructive?: string;
   /** Why the command is not read-only by its option table (`sort -o out writes …`), when it is not. */
@@ -69,6 +81,11 @@ export type ShellUnit = {
   readOnly: boolean;
   /** The command itself only reads; its redirects may still write (`ls > out.txt`). */
   readOnlyCommand: boolean;
+  /**
+   * Why a command whose arguments are read-only is not read-only here: git on a repository whose
+   * own configuration can run programs (or whose configuration could not be checked).
+   */
+  readOnlyBlocker?: string;
   /** mkdir/touch/mv/cp/… or a pure `sed -i`: what acceptEdits treats as a file edit (file-edit-commands.ts). */
   fileWriting: boolean;
   reads: TouchedPath[];
@@ -95,6 +112,8 @@ export type ShellAnalysisOptions = {
   tempDirs?: readonly string[];
   /** Resolves symlinks and lists folders for globs (default: the disk). */
   paths?: RealPaths;
+  /** The session's check of git repository configuration; without it git is never read-only. */
+  gitConfig?: GitConfigSafety;
 };
 
 const MAX_DEPTH = 4;
@@ -112,7 +131,6 @@ const TRANSPARENT_WRAPPERS = new Set([
   'env',
   'xargs',
 ]);
-const SUBSTITUTION = /\$\(|`|[<>]\(/;
 
 export const defaultTempDirs = (): string[] => [...new Set(['/tmp', '/var/tmp', tmpdir()])];
 
@@ -123,6 +141,8 @@ class Analyzer {
   private readonly shellPaths: ShellPaths;
   private readonly cdpathMentioned: boolean;
   readonly startCwd: ShellCwd;
+  /** One answer per directory for the whole line: `git status && git log` asks git once. */
+  private readonly gitVerdicts = new Map<string, Promise<GitConfigVerdict>>();
 
   constructor(
     private readonly options: ShellAnalysisOptions,
@@ -148,6 +168,41 @@ class Analyzer {
     return touched;
   }
 
+  /**
+   * Why `git <args>`, run in `directory`, is not read-only although its arguments are: the
+   * repository it would use has configuration that can run a program. An unknown directory, or
+   * one git is pointed away from with `--git-dir`/`--work-tree`, cannot be checked.
+   */
+  private async gitRepositoryBlocker(
+    args: readonly ShellWord[],
+    directory: string | undefined,
+  ): Promise<string | undefined> {
+    const target = gitTargetDirectory(args, directory, (path) =>
+      resolveUserPath(path, directory ?? this.options.cwd, this.home),
+    );
+    if (typeof target !== 'string') return target.unknown;
+    const check = this.options.gitConfig;
+    if (!check)
+      return 'git is not read-only here: its repository was not checked for settings that run programs';
+    let verdict = this.gitVerdicts.get(target);
+    if (!verdict) {
+      verdict = check.check(target);
+      this.gitVerdicts.set(target, verdict);
+    }
+    const result = await verdict;
+    return result.harmless ? undefined : `git is not read-only here: ${result.reason}`;
+  }
+
+  /** The blocker for git in every folder the line may have moved it to (`cd a || cd b`). */
+  private async gitBlockerIn(args: readonly ShellWord[], cwd: ShellCwd): Promise<string | undefined> {
+    if ('unknown' in cwd) return this.gitRepositoryBlocker(args, undefined);
+    for (const dir of cwd.dirs) {
+      const blocker = await this.gitRepositoryBlocker(args, dir);
+      if (blocker) return blocker;
+    }
+    return undefined;
+  }
+
   async units(parsed: ParsedCommand, depth: number, start: ShellCwd = this.startCwd): Promise<ShellUnit[]> {
     const cwdOf = await cwdOfSegments(parsed, start, {
       home: this.shellPaths.expansion.home,
@@ -156,17 +211,26 @@ class Analyzer {
       paths: this.paths,
     });
     const out: ShellUnit[] = [];
+    // A variable set earlier in the line (`export PAGER=…; git log`) reaches what runs after it.
+    let taint: string | undefined;
     for (const segment of parsed.segments) {
-      out.push(
-        await this.unit(
-          segment.kind,
-          segment.argv,
-          segment.assignments,
-          segment.redirects,
-          depth,
-          cwdOf(segment),
-        ),
+      const unit = await this.unit(
+        segment.kind,
+        segment.argv,
+        segment.assignments,
+        segment.redirects,
+        depth,
+        cwdOf(segment),
+        undefined,
+        segment.evaluates,
       );
+      const sets = variablesSetBy(segment.kind, segment.argv, segment.assignments, segment.loopVariable);
+      const setsDangerous = sets.map(settingReason).find(Boolean);
+      if (setsDangerous) unit.dangerousEnv ??= setsDangerous;
+      if (taint && unit.kind === 'command') unit.dangerousEnv ??= `${taint}, set earlier in the line`;
+      taint ??= setsDangerous;
+      if (unit.dangerousEnv) unit.readOnly = unit.readOnlyCommand = false;
+      out.push(unit);
     }
     return out;
   }
@@ -181,6 +245,8 @@ class Analyzer {
     cwd: ShellCwd = this.startCwd,
     /** Words `xargs` adds from its input. */
     input?: InputWords,
+    /** Why the segment's syntax evaluates a value as code (evaluation-sites.ts), when it does. */
+    evaluates?: string,
   ): Promise<ShellUnit> {
     const first = argv[0];
     const name = kind === 'command' ? commandBaseName(first) : undefined;
@@ -192,8 +258,7 @@ class Analyzer {
       text: argv.map((w) => w.text).join(' '),
       env,
       redirects,
-      substitution:
-        argv.some((w) => SUBSTITUTION.test(w.text)) || env.some((e) => SUBSTITUTION.test(e.value.text)),
+      substitution: argv.some((w) => w.substitution) || env.some((e) => e.value.substitution === true),
       pathName: raw.includes('/'),
       nonAsciiName: hasNonAsciiName(raw),
       readOnly: false,
@@ -208,10 +273,11 @@ class Analyzer {
     if (kind === 'command' && first && !first.dynamic)
       unit.denyName = raw.slice(raw.lastIndexOf('/') + 1).normalize('NFKC');
     if (name) unit.name = name;
-    const assignedInDeclaration =
-      kind === 'declaration' ? args.map((w) => w.value.split('=')[0] as string) : [];
-    const risky = [...env.map((e) => e.name), ...assignedInDeclaration].find(isDangerousEnvVar);
+    const risky = env.map((e) => dangerousEnvReason(e.name, e.value)).find(Boolean);
     if (risky) unit.dangerousEnv = risky;
+    const evaluated =
+      evaluates ?? (kind === 'command' || kind === 'declaration' ? builtinReason(argv) : undefined);
+    if (evaluated) unit.evalLike = evaluated;
 
     for (const redirect of redirects) {
       if (!redirect.target || redirect.kind === 'dup' || redirect.kind === 'close') continue;
@@ -227,7 +293,8 @@ class Analyzer {
         recursive: false,
       });
     if (kind !== 'command' || !first) {
-      unit.readOnlyCommand = env.every((e) => isSafeEnvAssignment(e.name, e.value)) && !risky;
+      unit.readOnlyCommand =
+        env.every((e) => isSafeEnvAssignment(e.name, e.value)) && !risky && !unit.evalLike;
       unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
       return unit;
     }
@@ -296,6 +363,10 @@ class Analyzer {
         unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1, cwd));
     }
     if (name === 'exec') unit.evalLike = 'exec replaces the shell with another program';
+    // `trap 'rm -rf x' EXIT`: the code runs later, but deny rules must see it now.
+    for (const code of depth < MAX_DEPTH ? builtinCodeStrings(argv) : []) {
+      unit.scriptChildren.push(...(await this.units(await parseCommand(code), depth + 1, cwd)));
+    }
     const nestedList = name ? nestedCommands(input ? argsWithInput(argv, input) : argv, redirects) : [];
     for (const nested of nestedList) {
       if (nested.kind === 'script') {
@@ -357,6 +428,13 @@ class Analyzer {
       ((readOnlyWrapper && (transparent || runsNothing)) ||
         (effects !== undefined && !effects.notReadOnly)) &&
       unit.children.every((c) => c.readOnly);
+    if (name === 'git' && unit.readOnlyCommand) {
+      const blocker = await this.gitBlockerIn(args, cwd);
+      if (blocker) {
+        unit.readOnlyCommand = false;
+        unit.readOnlyBlocker = blocker;
+      }
+    }
     unit.readOnly = unit.readOnlyCommand && unit.writes.length === 0;
     return unit;
   }

@@ -5,45 +5,11 @@
  */
 import { isWithin } from './path-rules';
 
-/** Variables that change which program or library runs, or inject code into the shell or tool. */
-const DANGEROUS_ENV_VARS: ReadonlySet<string> = new Set([
-  'PATH',
-  'BASH_ENV',
-  'ENV',
-  'IFS',
-  'PS4',
-  'PROMPT_COMMAND',
-  'SHELLOPTS',
-  'BASHOPTS',
-  'CDPATH',
-  'HOME',
-  'PYTHONPATH',
-  'PYTHONSTARTUP',
-  'PYTHONHOME',
-  'NODE_OPTIONS',
-  'NODE_PATH',
-  'PERL5OPT',
-  'PERL5LIB',
-  'PERLLIB',
-  'RUBYOPT',
-  'RUBYLIB',
-  'JAVA_TOOL_OPTIONS',
-  '_JAVA_OPTIONS',
-  'PAGER',
-  'EDITOR',
-  'VISUAL',
-  'LESSOPEN',
-  'LESSCLOSE',
-  'BROWSER',
-  'TMPDIR',
-  'ZDOTDIR',
-]);
-const DANGEROUS_ENV_PREFIXES = ['LD_', 'DYLD_', 'GIT_', 'NPM_CONFIG_', 'BASH_FUNC_'];
-
-export function isDangerousEnvVar(name: string): boolean {
-  const upper = name.toUpperCase();
-  return DANGEROUS_ENV_VARS.has(upper) || DANGEROUS_ENV_PREFIXES.some((prefix) => upper.startsWith(prefix));
-}
+/**
+ * Variables that change which program or library runs, or inject code into the shell or a tool:
+ * the table lives beside the read-only proof's allowlist (bash-parser/env-vars.ts).
+ */
+export { dangerousEnvReason, isDangerousEnvVar } from '../services/bash-parser';
 
 /** A command name with anything but printable ASCII (Cyrillic `ѕudo`, fullwidth `ｒｍ`) never matches an allow rule. */
 export function hasNonAsciiName(name: string): boolean {

@@ -7,6 +7,7 @@
  */
 import { homedir } from 'node:os';
 import { evaluateBash } from './bash-permission';
+import { GitConfigSafety } from './git-config-safety';
 import { diskPathFs, RealPaths } from './real-paths';
 import type { PermissionRule } from './types';
 
@@ -25,6 +26,7 @@ export async function suggestRulesFor(command: string, options: SuggestOptions =
     roots: { projectRoot, cwd: options.cwd ?? projectRoot, home: options.home ?? homedir() },
     workingDirs: [projectRoot, ...(options.additionalDirectories ?? [])],
     paths: new RealPaths(diskPathFs),
+    gitConfig: new GitConfigSafety(),
   });
   return evaluation.denied ? [] : evaluation.suggestions;
 }

@@ -5,7 +5,14 @@
  * `xargs` or `find -exec` — is allowed, and check redirect targets as writes.
  */
 
+export {
+  builtinAssignedNames,
+  builtinCodeStrings,
+  builtinReason,
+  hasWrittenName,
+} from './builtin-evaluation';
 export type { CommandEffects, PathUse } from './command-effects';
+export { dangerousEnvReason, isDangerousEnvVar, isSafeEnvAssignment, SAFE_ENV_VARS } from './env-vars';
 export { GIT_READ_ONLY_SUBCOMMANDS, gitEffects, isReadOnlyGit } from './git';
 export { loadBashParser } from './loader';
 export { parseCommand } from './parse';
@@ -18,10 +25,8 @@ export {
   BASH_WRAPPER_COMMANDS,
   commandEffects,
   isReadOnlyInvocation,
-  isSafeEnvAssignment,
   type ReadOnlyCategory,
   readOnlyCategory,
-  SAFE_ENV_VARS,
 } from './read-only-commands';
 export { HARMLESS_WRITE_TARGETS, isFileWrite } from './redirects';
 export {

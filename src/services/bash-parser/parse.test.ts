@@ -28,7 +28,8 @@ describe('parseCommand: splitting', () => {
     const source =
       '(cd a; ls); { pwd; }; if t; then x; elif y; then z; else w; fi; while r; do s; done; ' +
       'for i in 1 2; do u; done; case $v in a) p;; *) q;; esac; fn() { inner; }';
-    expect((await argvs(source)).map((argv) => argv?.[0])).toEqual([
+    const commands = (await parseCommand(source)).segments.filter((s) => s.kind !== 'compound');
+    expect(commands.map((s) => s.argv[0]?.value)).toEqual([
       'cd',
       'ls',
       'pwd',

@@ -4,6 +4,14 @@
  * bodies — with its words, env prefix, redirects and surroundings.
  */
 import type { Node } from 'web-tree-sitter';
+import {
+  arithmeticCommandReason,
+  arrayKeysReason,
+  assignmentNameReason,
+  descriptorVariableReason,
+  testExpressionReason,
+  wordsReason,
+} from './evaluation-sites';
 import { loadBashParser } from './loader';
 import { parseFileRedirect, parseHeredoc, parseHerestring, REDIRECT_NODE_TYPES } from './redirects';
 import { declarationWords, parseAssignment, testWords } from './segment-words';
@@ -15,11 +23,14 @@ import type {
   ShellSegment,
   ShellWord,
 } from './types';
-import { decodeWord } from './words';
+import { decodeWord, literalWord } from './words';
 
 type WalkState = { context: SegmentContext; inherited: ShellRedirect[] };
 
 type Collector = Omit<ParsedCommand, 'source' | 'parseError'>;
+
+/** What a segment adds beyond its words: why it evaluates code, the loop variable it assigns. */
+type SegmentExtras = { evaluates?: string | undefined; loopVariable?: string };
 
 const ROOT_CONTEXT: SegmentContext = {
   inCommandSubstitution: false,
@@ -76,9 +87,26 @@ class Walker {
       case 'unset_command':
         this.declaration(node, state);
         break;
-      case 'test_command':
-        this.emit('test', testWords(node), [], [...state.inherited], node, state);
+      case 'test_command': {
+        const words = testWords(node);
+        const redirects = [...state.inherited];
+        const evaluates = wordsReason(words, [], redirects) ?? testExpressionReason(words);
+        this.emit('test', words, [], redirects, node, state, node.endIndex, { evaluates });
         this.nested(node, state);
+        break;
+      }
+      case 'compound_statement':
+        if (node.firstChild?.type === '((') this.arithmeticCommand(node, state);
+        this.children(node, state);
+        break;
+      case 'c_style_for_statement':
+        this.arithmeticCommand(node, state);
+        this.children(node, state);
+        break;
+      case 'for_statement':
+      case 'case_statement':
+        this.compoundWords(node, state);
+        this.children(node, state);
         break;
       case 'command_substitution':
       case 'process_substitution':
@@ -189,7 +217,10 @@ class Walker {
     const kind: SegmentKind =
       argv.length > 0 ? 'command' : assignments.length > 0 ? 'assignment' : 'redirection';
     const end = Math.max(node.endIndex, ...redirectNodes.filter(isInlineRedirect).map((r) => r.endIndex));
-    this.emit(kind, argv, assignments, [...state.inherited, ...redirects], node, state, end);
+    const allRedirects = [...state.inherited, ...redirects];
+    const evaluates =
+      wordsReason(argv, assignments, allRedirects) ?? this.descriptorVariables(node, redirectNodes);
+    this.emit(kind, argv, assignments, allRedirects, node, state, end, { evaluates });
     for (const child of node.namedChildren) if (child) this.nested(child, state);
     for (const child of redirectNodes) this.redirectInsides(child, state);
   }
@@ -246,16 +277,71 @@ class Walker {
     }
   }
 
+  /**
+   * `{name[x]}>f` assigns a descriptor number to a subscripted name. The grammar leaves the
+   * `{…}` word as an argument, so it is recognised by touching the redirect that follows it.
+   */
+  private descriptorVariables(node: Node, redirectNodes: readonly Node[]): string | undefined {
+    const starts = new Set(redirectNodes.map((r) => r.startIndex));
+    for (const child of node.namedChildren) {
+      if (!child || !starts.has(child.endIndex)) continue;
+      const reason = descriptorVariableReason(child.text);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
+
   private assignmentOnly(node: Node, state: WalkState): void {
     const nodes = node.type === 'variable_assignments' ? node.namedChildren : [node];
     const assignments = nodes.filter((n): n is Node => n !== null).map((n) => parseAssignment(n));
-    this.emit('assignment', [], assignments, [...state.inherited], node, state);
+    const redirects = [...state.inherited];
+    // Calibrated: `a[x]=1` and `a=([x]=1)` evaluate `x`; as a prefix (`a[x]=1 cmd`) bash
+    // rejects the name instead, which is why this is checked here and not for commands.
+    const evaluates =
+      wordsReason([], assignments, redirects) ??
+      assignments.map((a) => assignmentNameReason(a.name) ?? arrayKeysReason(a.value.value)).find(Boolean);
+    this.emit('assignment', [], assignments, redirects, node, state, node.endIndex, { evaluates });
     this.nested(node, state);
   }
 
   private declaration(node: Node, state: WalkState): void {
-    this.emit('declaration', declarationWords(node), [], [...state.inherited], node, state);
+    const words = declarationWords(node);
+    const redirects = [...state.inherited];
+    const evaluates = wordsReason(words, [], redirects);
+    this.emit('declaration', words, [], redirects, node, state, node.endIndex, { evaluates });
     this.nested(node, state);
+  }
+
+  /** `(( … ))` and the header of `for (( … ))`: arithmetic the shell evaluates itself. */
+  private arithmeticCommand(node: Node, state: WalkState): void {
+    const header = node.type === 'c_style_for_statement' ? node.childForFieldName('body') : null;
+    const end = header ? header.startIndex : node.endIndex;
+    const text = this.source.slice(node.startIndex, end).trim();
+    const redirects = [...state.inherited];
+    const evaluates = arithmeticCommandReason(node) ?? wordsReason([], [], redirects);
+    this.emit('compound', [literalWord(text)], [], redirects, node, state, node.startIndex + text.length, {
+      evaluates,
+    });
+  }
+
+  /** The words a `for`/`select` list or a `case` subject and its patterns expand. */
+  private compoundWords(node: Node, state: WalkState): void {
+    const valueNodes =
+      node.type === 'case_statement'
+        ? [
+            ...node.childrenForFieldName('value'),
+            ...node.namedChildren.flatMap((item) =>
+              item?.type === 'case_item' ? item.childrenForFieldName('value') : [],
+            ),
+          ]
+        : node.childrenForFieldName('value');
+    const words = valueNodes.filter((n): n is Node => n !== null).map((n) => decodeWord(n));
+    const redirects = [...state.inherited];
+    const extras: SegmentExtras = { evaluates: wordsReason(words, [], redirects) };
+    const variable = node.type === 'for_statement' ? node.childForFieldName('variable') : null;
+    if (variable) extras.loopVariable = variable.text;
+    const end = Math.max(variable?.endIndex ?? node.startIndex, ...valueNodes.map((n) => n?.endIndex ?? 0));
+    this.emit('compound', words, [], redirects, node, state, end, extras);
   }
 
   private emit(
@@ -266,8 +352,9 @@ class Walker {
     node: Node,
     state: WalkState,
     endIndex = node.endIndex,
+    extras: SegmentExtras = {},
   ): void {
-    this.out.segments.push({
+    const segment: ShellSegment = {
       kind,
       argv,
       assignments,
@@ -276,7 +363,10 @@ class Walker {
       text: this.source.slice(node.startIndex, endIndex),
       startIndex: node.startIndex,
       endIndex,
-    });
+    };
+    if (extras.evaluates) segment.evaluates = extras.evaluates;
+    if (extras.loopVariable !== undefined) segment.loopVariable = extras.loopVariable;
+    this.out.segments.push(segment);
   }
 }
 

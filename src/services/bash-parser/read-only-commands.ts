@@ -188,29 +188,3 @@ export function isReadOnlyInvocation(name: string, args: readonly ShellWord[]): 
   const effects = commandEffects(name, args);
   return effects !== undefined && !effects.notReadOnly && effects.writes.length === 0;
 }
-
-/** Variables that only change formatting or language; setting anything else could change what runs. */
-export const SAFE_ENV_VARS: ReadonlySet<string> = new Set([
-  'LANG',
-  'LANGUAGE',
-  'TZ',
-  'NO_COLOR',
-  'FORCE_COLOR',
-  'CLICOLOR',
-  'CLICOLOR_FORCE',
-  'COLUMNS',
-  'LINES',
-  'TERM',
-  'GREP_COLOR',
-  'GREP_COLORS',
-  'LS_COLORS',
-  'TIME_STYLE',
-  // Options after an operand count as possible operands anyway (see option-parse.ts).
-  'POSIXLY_CORRECT',
-]);
-
-/** True for an env assignment that cannot change which program runs or what it does beyond output. */
-export function isSafeEnvAssignment(name: string, value: ShellWord): boolean {
-  if (value.dynamic) return false;
-  return SAFE_ENV_VARS.has(name) || /^LC_[A-Z]+$/.test(name);
-}

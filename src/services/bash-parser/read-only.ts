@@ -3,8 +3,10 @@
  * lists, nothing writes to a file, and nothing hides what runs. Any doubt answers false — the
  * cost of a false "no" is a permission prompt; the cost of a false "yes" is an unasked write.
  */
+import { builtinAssignedNames, builtinReason } from './builtin-evaluation';
+import { isDangerousEnvVar, isSafeEnvAssignment } from './env-vars';
 import { parseCommand } from './parse';
-import { BASH_WRAPPER_COMMANDS, isReadOnlyInvocation, isSafeEnvAssignment } from './read-only-commands';
+import { BASH_WRAPPER_COMMANDS, isReadOnlyInvocation } from './read-only-commands';
 import { isFileWrite } from './redirects';
 import type { ParsedCommand, ShellRedirect, ShellSegment, ShellWord } from './types';
 import { argsWithInput, commandBaseName, type InputWords, nestedCommands } from './wrappers';
@@ -22,6 +24,11 @@ async function isReadOnlyArgv(
   if (!name) return false;
   // `xargs CMD` gives CMD more words from its input: judge CMD with them.
   const argv = argsWithInput(written, input);
+  // `printf -v "$x"`, `[ -v "$x" ]`: a builtin that evaluates an argument, or assigns a variable
+  // an exported one (`PAGER`) would hand to the programs after it.
+  if (builtinReason(argv)) return false;
+  if (builtinAssignedNames(argv).some(({ name: set, computed }) => computed || isDangerousEnvVar(set)))
+    return false;
   if (!BASH_WRAPPER_COMMANDS.has(name)) return isReadOnlyInvocation(name, argv.slice(1));
   if (depth >= MAX_NESTING) return false;
   for (const nested of nestedCommands(argv, redirects)) {
@@ -43,6 +50,7 @@ function isReadOnlyDeclaration(segment: ShellSegment): boolean {
   const keyword = segment.argv[0]?.value;
   if (keyword !== 'export' && keyword !== 'declare' && keyword !== 'local' && keyword !== 'typeset')
     return false;
+  if (builtinReason(segment.argv)) return false;
   return segment.argv.slice(1).every((word) => {
     if (word.dynamic) return false;
     const eq = word.value.indexOf('=');
@@ -52,6 +60,7 @@ function isReadOnlyDeclaration(segment: ShellSegment): boolean {
 }
 
 async function isReadOnlySegment(segment: ShellSegment, depth: number): Promise<boolean> {
+  if (segment.evaluates) return false;
   if (segment.redirects.some(isFileWrite)) return false;
   if (!segment.assignments.every(({ name, value }) => isSafeEnvAssignment(name, value))) return false;
   switch (segment.kind) {
@@ -59,6 +68,9 @@ async function isReadOnlySegment(segment: ShellSegment, depth: number): Promise<
     case 'assignment':
     case 'redirection':
       return true;
+    case 'compound':
+      // `for PAGER in …` assigns the loop variable; exported, programs in the body would see it.
+      return segment.loopVariable === undefined || !isDangerousEnvVar(segment.loopVariable);
     case 'declaration':
       return isReadOnlyDeclaration(segment);
     case 'command':

@@ -4,6 +4,7 @@
  * duplicate a descriptor).
  */
 import type { Node } from 'web-tree-sitter';
+import { expansionReason } from './evaluation-sites';
 import type { RedirectKind, ShellRedirect, ShellWord } from './types';
 import { decodeWord } from './words';
 
@@ -84,6 +85,7 @@ export function parseFileRedirect(node: Node, inherited: boolean, fdOverride?: n
   };
   if (fd !== undefined) redirect.fd = fd;
   if (target) redirect.target = target;
+  if (target?.evaluates) redirect.evaluates = target.evaluates;
   return { redirect, strayArguments };
 }
 
@@ -98,6 +100,7 @@ export function parseHerestring(node: Node, inherited: boolean, fd?: number): Sh
   };
   if (fd !== undefined) redirect.fd = fd;
   if (targetNode) redirect.target = decodeWord(targetNode);
+  if (redirect.target?.evaluates) redirect.evaluates = redirect.target.evaluates;
   return redirect;
 }
 
@@ -106,10 +109,14 @@ export function parseHeredoc(node: Node, inherited: boolean, fd?: number): Shell
   let operator = '<<';
   let delimiterText = '';
   let body = '';
+  let bodyNode: Node | undefined;
   for (const child of node.children) {
     if (child.type === '<<' || child.type === '<<-') operator = child.type;
     else if (child.type === 'heredoc_start') delimiterText = child.text;
-    else if (child.type === 'heredoc_body') body = child.text;
+    else if (child.type === 'heredoc_body') {
+      body = child.text;
+      bodyNode = child;
+    }
   }
   const quoted = /['"\\]/.test(delimiterText);
   const redirect: ShellRedirect = {
@@ -121,5 +128,8 @@ export function parseHeredoc(node: Node, inherited: boolean, fd?: number): Shell
     heredoc: { delimiter: delimiterText.replace(/['"\\]/g, ''), quoted, body },
   };
   if (fd !== undefined) redirect.fd = fd;
+  // An unquoted delimiter makes the body expand like a double-quoted string.
+  const evaluates = !quoted && bodyNode ? expansionReason(bodyNode) : undefined;
+  if (evaluates) redirect.evaluates = evaluates;
   return redirect;
 }

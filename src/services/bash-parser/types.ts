@@ -19,6 +19,13 @@ export type ShellWord = {
   glob: boolean;
   /** Starts with an unquoted `~`: the shell expands it to a home directory. */
   tilde: boolean;
+  /**
+   * Why expanding this word evaluates a value as code (an arithmetic subscript `${a[x]}`, `$((x))`,
+   * `${!x}`, `${x@P}`): a variable may hold `a[$(cmd)]`. Absent when nothing is evaluated.
+   */
+  evaluates?: string;
+  /** Contains `$(…)`, backticks, `<(…)` or `>(…)`: part of its value is another command's output. */
+  substitution?: true;
 };
 
 export type RedirectKind =
@@ -45,6 +52,8 @@ export type ShellRedirect = {
   /** The redirect belongs to an enclosing compound (`{ a; b; } > f`) rather than this command. */
   inherited: boolean;
   text: string;
+  /** Why expanding the target or an unquoted heredoc body evaluates a value as code. */
+  evaluates?: string;
 };
 
 export type SegmentKind =
@@ -57,7 +66,13 @@ export type SegmentKind =
   /** `[[ … ]]`, `[ … ]` written as a test expression (`argv` holds its words). */
   | 'test'
   /** Redirects with no command at all, e.g. `> file` (which truncates `file`). */
-  | 'redirection';
+  | 'redirection'
+  /**
+   * The part of a compound command the shell evaluates itself: the words of a `for`/`select`
+   * list or a `case` subject and patterns, or the expression of `(( … ))` and `for (( … ))`.
+   * It runs no program (`argv` holds those words; `loopVariable` the variable a loop assigns).
+   */
+  | 'compound';
 
 /** Where a segment sits. Flags are true when any enclosing construct is of that kind. */
 export type SegmentContext = {
@@ -88,6 +103,16 @@ export type ShellSegment = {
   text: string;
   startIndex: number;
   endIndex: number;
+  /**
+   * Why running this segment evaluates a value as code although nothing in it looks like code:
+   * an expansion in a word, prefix value or redirect (see `ShellWord.evaluates`), an arithmetic
+   * test `[[ $x -eq 1 ]]`, `[[ -v $x ]]`, `(( x ))`, a subscripted assignment `a[x]=1`, a
+   * `{a[x]}>f` redirect. Builtins that evaluate arguments (`let`, `printf -v`, `read`, `declare
+   * -i`, …) are judged on the argv by `builtinReason`, so wrappers see them too.
+   */
+  evaluates?: string;
+  /** For a `for`/`select` header: the variable the loop assigns each word to. */
+  loopVariable?: string;
 };
 
 export type ParsedCommand = {

@@ -3,6 +3,7 @@
  * the value is static, with flags for anything only the running shell can know.
  */
 import type { Node } from 'web-tree-sitter';
+import { expansionReason } from './evaluation-sites';
 import type { ShellWord } from './types';
 
 /** Node types whose value is computed by the shell at run time. */
@@ -127,13 +128,22 @@ export function decodeWord(node: Node): ShellWord {
   const acc: Accumulator = { value: '', dynamic: false, glob: false };
   collect(node, acc);
   const lead = firstLeaf(node);
-  return {
+  const word: ShellWord = {
     text: node.text,
     value: acc.value,
     dynamic: acc.dynamic,
     glob: acc.glob,
     tilde: lead.type === 'word' && lead.text.startsWith('~'),
   };
+  const evaluates = acc.dynamic ? expansionReason(node) : undefined;
+  if (evaluates) word.evaluates = evaluates;
+  if (acc.dynamic && containsSubstitution(node)) word.substitution = true;
+  return word;
+}
+
+function containsSubstitution(node: Node): boolean {
+  if (node.type === 'command_substitution' || node.type === 'process_substitution') return true;
+  return node.namedChildren.some((child) => child !== null && containsSubstitution(child));
 }
 
 /** A word with a literal value, for words synthesized from text (heredoc delimiters, fds). */

@@ -207,10 +207,12 @@ export function nestedCommands(
   if (name === 'env' && args.some((w) => w.value === '-S' || w.value.startsWith('--split-string'))) {
     return [{ kind: 'script', via: 'env -S', script: undefined }];
   }
-  // `command -v x` and `command -V x` only look a name up.
-  if (name === 'command' && args.some((w) => w.value === '-v' || w.value === '-V')) return [];
   const options = wrapperOptions(name, args);
   if (!options) return [{ kind: 'script', via: name, script: undefined }];
+  // `command -v x` and `command -V x` only look a name up — when the option is `command`'s own:
+  // in `command printf -v NAME …` the `-v` is printf's, and printf runs.
+  const lookup = args.slice(0, options.start).some((w) => /^-[pvV]*[vV][pvV]*$/.test(w.value));
+  if (name === 'command' && lookup) return [];
   let start = options.start;
   const env: Array<{ name: string; value: ShellWord }> = [];
   if (name === 'env') {

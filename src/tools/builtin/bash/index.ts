@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from '../../../lib/zod';
+import { neutralGitEnv } from '../../../permissions/git-neutral-env';
 import { isReadOnlyCommand } from '../../../services/bash-parser';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError, type ToolResult } from '../../tool';
@@ -72,13 +73,20 @@ async function startingCwd(context: ToolUseContext): Promise<{ cwd: string; note
   };
 }
 
-function runInBackground(input: BashInput, context: ToolUseContext, cwd: string): ToolResult<BashOutput> {
+type ShellEnv = ToolUseContext['env'];
+
+function runInBackground(
+  input: BashInput,
+  context: ToolUseContext,
+  cwd: string,
+  env: ShellEnv,
+): ToolResult<BashOutput> {
   const shell = startBackgroundShell({
     sessionId: context.sessionId,
     sessionDir: context.sessionDir,
     command: input.command,
     cwd,
-    env: context.env,
+    env,
     ...(input.description ? { description: input.description } : {}),
     ...(input.timeout !== undefined ? { timeoutMs: input.timeout } : {}),
     onExit: (ended) =>
@@ -103,6 +111,7 @@ async function runInForeground(
   input: BashInput,
   context: ToolUseContext,
   start: { cwd: string; note?: string },
+  env: ShellEnv,
 ): Promise<ToolResult<BashOutput>> {
   const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
   let run: Awaited<ReturnType<typeof runCommand>>;
@@ -110,7 +119,7 @@ async function runInForeground(
     run = await runCommand({
       command: input.command,
       cwd: start.cwd,
-      env: context.env,
+      env,
       timeoutMs,
       signal: context.abortSignal,
       outputBudget: outputBudget(context.env),
@@ -188,7 +197,10 @@ export const bashTool = buildTool<BashInput, BashOutput>({
   mapResultToContent,
   async call(input, context) {
     const start = await startingCwd(context);
-    if (input.run_in_background) return runInBackground(input, context, start.cwd);
-    return runInForeground(input, context, start);
+    // A command proven read-only runs with git's repository hooks, monitor and pager switched
+    // off: a planted .git/config stays inert even if the permission check missed a key.
+    const env = (await readOnlyOrFalse(input.command)) ? neutralGitEnv(context.env) : context.env;
+    if (input.run_in_background) return runInBackground(input, context, start.cwd, env);
+    return runInForeground(input, context, start, env);
   },
 });
