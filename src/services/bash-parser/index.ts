@@ -6,7 +6,7 @@
  */
 
 export { GIT_READ_ONLY_SUBCOMMANDS, isReadOnlyGit } from './git';
-export { loadBashParser } from './loader';
+export { bashParserProblem, loadBashParser } from './loader';
 export { parseCommand } from './parse';
 export { isReadOnlyCommand, isReadOnlyParsed } from './read-only';
 export {

@@ -28,14 +28,32 @@ function preferBaselineWasm(): void {
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }
 
+const CORE_WASM = 'web-tree-sitter/web-tree-sitter.wasm';
+const BASH_WASM = 'tree-sitter-bash/tree-sitter-bash.wasm';
+
+/**
+ * Why the parser cannot load here (its package or a wasm file is missing), or undefined when its
+ * files are in place. Resolution only: nothing is read or compiled.
+ */
+export function bashParserProblem(): string | undefined {
+  for (const specifier of [CORE_WASM, BASH_WASM]) {
+    try {
+      resolveWasm(specifier);
+    } catch {
+      return `the shell parser's ${specifier} is not installed, so no command can be checked. Reinstall Yoke (npm install).`;
+    }
+  }
+  return undefined;
+}
+
 async function createParser(): Promise<Parser> {
   // Imported before the flag changes: in the built CLI this import runs the runtime's bundle,
   // whose code cache can only be saved while the flags are still a fresh start's.
   const { Parser: ParserClass, Language } = await import('web-tree-sitter');
   preferBaselineWasm();
-  const coreWasm = resolveWasm('web-tree-sitter/web-tree-sitter.wasm');
+  const coreWasm = resolveWasm(CORE_WASM);
   await ParserClass.init({ locateFile: () => coreWasm });
-  const bash = await Language.load(resolveWasm('tree-sitter-bash/tree-sitter-bash.wasm'));
+  const bash = await Language.load(resolveWasm(BASH_WASM));
   const parser = new ParserClass();
   parser.setLanguage(bash);
   return parser;

@@ -6,7 +6,7 @@ import { buildTool, ToolError } from '../../tool';
 import { pathForModel, sortNewestFirst } from '../glob/search-results';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
-import { runRipgrep } from '../shared/ripgrep';
+import { ripgrepAvailability, runRipgrep } from '../shared/ripgrep';
 import { buildGrepArgs } from './args';
 import prompt from './prompt.md';
 import { type GrepOutput, renderGrepResult } from './render';
@@ -84,6 +84,7 @@ export const grepTool = buildTool<GrepInput, GrepOutput>({
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
   interruptBehavior: () => 'cancel',
+  availability: ripgrepAvailability,
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
   mapResultToContent: (output) => renderGrepResult(output, undefined),
   async call(input, context) {

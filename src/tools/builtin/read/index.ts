@@ -16,6 +16,7 @@ import { IMAGE_EXTENSIONS, sniffImageType } from './image-info';
 import { type NotebookCellView, notebookBlocks, notebookCellViews } from './notebook-view';
 import { preparePdf } from './pdf';
 import prompt from './prompt.md';
+import { imageResizerAvailability } from './resizer-availability';
 import { DEFAULT_OUTPUT_CHARS, describeTextView, LARGE_OUTPUT_CHARS, renderTextView } from './text-view';
 
 /** Bigger text files are searched (Grep) or sliced (Bash), not loaded whole into memory. */
@@ -81,6 +82,7 @@ export const readTool = buildTool<ReadInput, ReadOutput>({
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
   interruptBehavior: () => 'cancel',
+  availability: () => imageResizerAvailability(),
   toAutoClassifierInput: (input) => input.file_path,
   mapResultToContent: (output) => {
     if (output.type === 'text') return textContent(output.file, 0);
