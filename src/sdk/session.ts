@@ -25,6 +25,12 @@ export type StreamJsonSessionOptions<Options extends StreamJsonCliOptions> = {
   env: Readonly<Record<string, string | undefined>>;
   /** Called after each assistant or result frame has been written. */
   onReply?: () => void;
+  /**
+   * Aborted when the process is told to stop (a signal): the running turn is interrupted and
+   * still gets its result frame, queued turns are dropped, stdin is no longer read. Not stdin's
+   * end, which lets the queued turns finish first (§6).
+   */
+  stop?: AbortSignal;
 };
 
 /** Runs the session until stdin ends and queued turns finish. Returns the exit code. */
@@ -61,9 +67,20 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
     this.writer = new NdjsonWriter(options.stdout);
     this.channel = new ControlChannel((message) => this.writer.write(message));
     this.hostOnlyStates = Boolean(options.env.CLAUDE_CODE_SDK_READS_SESSION_STATE);
+    options.stop?.addEventListener('abort', () => this.stopNow(), { once: true });
+  }
+
+  private stopNow(): void {
+    this.stopping = true;
+    this.queue.drain();
+    this.queue.close();
+    this.running?.abort.abort();
+    this.channel.close('Yoke is shutting down, so the host can no longer answer.');
+    this.options.stdin.destroy();
   }
 
   async run(): Promise<number> {
+    if (this.options.stop?.aborted) this.stopNow();
     const failed = new Promise<Error>((resolve) => {
       this.fatal = resolve;
     });
