@@ -1,17 +1,18 @@
 /**
  * Whether Read can shrink images: `sharp` and its prebuilt native part for this platform must be
- * installed. Checked by module resolution only; loading sharp costs tens of milliseconds that a
- * start must not pay for a tool that may never read an image.
+ * installed. Checked by looking for the files only; loading sharp costs tens of milliseconds that
+ * a start must not pay for a tool that may never read an image.
  */
-import { createRequire } from 'node:module';
+import { findInstalledFile } from '../../../lib/installed-files';
 import type { ToolAvailability } from '../../tool';
 
 /** The native packages sharp tries for this platform, in its own order (glibc, musl, then wasm). */
-function nativeCandidates(platform: string, arch: string): string[] {
+function nativePackages(platform: string, arch: string): string[] {
   const names = [`@img/sharp-${platform}-${arch}`];
   if (platform === 'linux') names.push(`@img/sharp-linuxmusl-${arch}`);
   names.push('@img/sharp-wasm32');
-  return names.map((name) => `${name}/sharp.node`);
+  // Hoisted beside sharp, or inside it.
+  return names.flatMap((name) => [`${name}/package.json`, `sharp/node_modules/${name}/package.json`]);
 }
 
 export function imageResizerAvailability(
@@ -21,21 +22,10 @@ export function imageResizerAvailability(
 ): ToolAvailability {
   const consequence =
     'images too large for the API (over 5 MB encoded, or 8000 pixels on a side) cannot be shrunk, so Read refuses them';
-  let sharpMain: string;
-  try {
-    sharpMain = createRequire(from).resolve('sharp');
-  } catch {
+  if (!findInstalledFile(from, ['sharp/package.json'])) {
     return { status: 'degraded', reason: `${consequence} (the sharp package is not installed).` };
   }
-  const requireFromSharp = createRequire(sharpMain);
-  for (const candidate of nativeCandidates(platform, arch)) {
-    try {
-      requireFromSharp.resolve(candidate);
-      return { status: 'available' };
-    } catch {
-      // Not this one: sharp would try the next.
-    }
-  }
+  if (findInstalledFile(from, nativePackages(platform, arch))) return { status: 'available' };
   return {
     status: 'degraded',
     reason:

@@ -8,8 +8,8 @@
  * `--omit=optional`, a platform without a prebuilt binary, or `USE_BUILTIN_RIPGREP=0`).
  */
 import { accessSync, constants } from 'node:fs';
-import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
+import { findInstalledFile } from '../../../lib/installed-files';
 import { type ToolAvailability, ToolError } from '../../tool';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -36,33 +36,25 @@ function isExecutable(path: string): boolean {
 type BundledLookup = { path: string } | { problem: string };
 
 /**
- * `@vscode/ripgrep`'s binary, located the way that package locates it (its platform package,
- * resolved from the package itself) without running its ES module. `from` is where resolution
- * starts: this module, which in the built CLI is dist/app.js of whatever layout npm installed.
+ * `@vscode/ripgrep`'s binary: its platform package beside it (as npm hoists it) or inside it.
+ * `from` is where the lookup starts: this module, which in the built CLI is dist/app.js of
+ * whatever layout npm installed.
  */
 export function bundledRipgrep(
   from: string = import.meta.url,
-  platform = process.platform,
-  arch = process.arch,
+  platform: string = process.platform,
+  arch: string = process.arch,
 ): BundledLookup {
-  const requireHere = createRequire(from);
-  let main: string;
-  try {
-    main = requireHere.resolve('@vscode/ripgrep');
-  } catch {
+  const platformPackage = `@vscode/ripgrep-${platform}-${arch}`;
+  const binary = `${platformPackage}/bin/${platform === 'win32' ? 'rg.exe' : 'rg'}`;
+  const path = findInstalledFile(from, [binary, `@vscode/ripgrep/node_modules/${binary}`]);
+  if (path) return isExecutable(path) ? { path } : { problem: `${path} is not executable` };
+  if (!findInstalledFile(from, ['@vscode/ripgrep/package.json'])) {
     return { problem: 'the @vscode/ripgrep package is not installed' };
   }
-  const platformPackage = `@vscode/ripgrep-${platform}-${arch}`;
-  const binaryName = platform === 'win32' ? 'rg.exe' : 'rg';
-  let path: string;
-  try {
-    path = createRequire(main).resolve(`${platformPackage}/bin/${binaryName}`);
-  } catch {
-    return {
-      problem: `${platformPackage}, the package that holds its binary for this platform, is not installed`,
-    };
-  }
-  return isExecutable(path) ? { path } : { problem: `${path} is not executable` };
+  return {
+    problem: `${platformPackage}, the package that holds its binary for this platform, is not installed`,
+  };
 }
 
 let bundledCache: BundledLookup | undefined;
