@@ -5,6 +5,9 @@
  * signal's number when a signal or a closed stdout ended the run (cli/shutdown.ts).
  */
 import { startWriteJournal } from '../config/write-journal';
+import { preferBaselineWasmFromFirstConnection } from '../lib/v8-flags';
+import type { AnyTool } from '../tools/tool';
+import { preloadBashAfterFirstRequest, preloadBashWhenIdle } from './bash-preload';
 import type { CliOptions } from './cli-options';
 import type { DebugLog } from './debug-log';
 import { CliUsageError } from './errors';
@@ -30,6 +33,7 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
 
   // From here on a signal ends the run cleanly; before, there is nothing to clean up.
   const shutdown = new Shutdown({ outputs: [stdout] });
+  preferBaselineWasmFromFirstConnection();
   try {
     void startWriteJournal(context.env);
     const { engine, selection, tools, warnings } = await createSessionEngine(
@@ -39,6 +43,7 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
       context.log,
     );
     for (const warning of warnings) context.log.warn(warning);
+    preloadBashAfterFirstRequest(tools);
     context.log.debug(
       `model ${selection.model} via ${selection.providerName}; tools: ${tools.map((t) => t.name).join(', ')}`,
     );
@@ -70,15 +75,21 @@ async function runStreamJson(options: CliOptions, context: PrintContext): Promis
   }
   const { runStreamJsonSession } = await import('../sdk/session');
   const shutdown = new Shutdown({ outputs: [stdout] });
+  preferBaselineWasmFromFirstConnection();
   void startWriteJournal(context.env);
+  let tools: readonly AnyTool[] = [];
   try {
     const code = await runStreamJsonSession({
       cliOptions: options,
       createEngine: async (sessionOptions) => {
         const setup = await createSessionEngine(sessionOptions, context.env, context.cwd, context.log);
         for (const warning of setup.warnings) context.log.warn(warning);
+        tools = setup.tools;
+        preloadBashAfterFirstRequest(tools);
         return setup;
       },
+      // A session that waits for its host at start has time to spare before the first request.
+      whenIdle: () => preloadBashWhenIdle(tools),
       stdin: process.stdin,
       stdout: stdout.writable,
       stderr: stderr.writable,

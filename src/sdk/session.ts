@@ -31,6 +31,11 @@ export type StreamJsonSessionOptions<Options extends StreamJsonCliOptions> = {
    * end, which lets the queued turns finish first (§6).
    */
   stop?: AbortSignal;
+  /**
+   * Called once, the first time the session waits for its host with the engine built and no turn
+   * running or queued: a moment for background work that must not delay a turn.
+   */
+  whenIdle?: () => void;
 };
 
 /** Runs the session until stdin ends and queued turns finish. Returns the exit code. */
@@ -58,6 +63,9 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
   private fatal: ((error: Error) => void) | undefined;
   /** Set when the session gives up on stdin itself, so the aborted read is not reported. */
   private stopping = false;
+  /** A turn taken from the queue that has not finished (set before `running`, which waits for the engine). */
+  private turnInProgress = false;
+  private idleReported = false;
   /** The host reads the initialize answer before the first turn's frames, as the real CLI sends them. */
   private initializeAnswered: Promise<void> | undefined;
 
@@ -211,6 +219,8 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       (setup) => {
         this.settled = setup;
         this.defaultModel = setup.engine.currentModel;
+        // After the turn that may be waiting for this engine has had its chance to start.
+        setImmediate(() => this.reportIdle());
         return setup;
       },
       (error: Error) => {
@@ -224,6 +234,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
 
   private async runTurns(): Promise<void> {
     for (let turn = await this.queue.next(); turn; turn = await this.queue.next()) {
+      this.turnInProgress = true;
       let engine: EngineSetup['engine'];
       try {
         engine = (await this.engineSetup()).engine;
@@ -232,7 +243,16 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       }
       await this.initializeAnswered;
       await this.runTurn(engine, turn);
+      this.turnInProgress = false;
+      this.reportIdle();
     }
+  }
+
+  private reportIdle(): void {
+    if (this.idleReported || this.stopping || !this.settled) return;
+    if (this.turnInProgress || !this.queue.isEmpty()) return;
+    this.idleReported = true;
+    this.options.whenIdle?.();
   }
 
   private async runTurn(engine: EngineSetup['engine'], turn: QueuedTurn): Promise<void> {
