@@ -34,8 +34,9 @@ export function signalAllGroups(signal: NodeJS.Signals): void {
 
 /** Tracks the group a shell leads (its pid is the group id, as it was spawned detached). */
 export function trackGroup(pgid: number): void {
-  // Groups whose members are all gone are dropped first, so the set stays small and no id the
-  // OS has since given to an unrelated group is ever signalled.
+  // Groups whose members are all gone are dropped (here and when signalling), so the set stays
+  // small and an id is signalled only while its group may still have members — an unrelated
+  // group could only reuse it after the PIDs wrapped around in between.
   for (const known of groups) if (!groupExists(known)) groups.delete(known);
   groups.add(pgid);
   if (exitHookInstalled) return;
