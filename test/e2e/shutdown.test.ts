@@ -203,6 +203,23 @@ describe('shutting down on a signal', () => {
   });
 });
 
+describe('the end of a run', () => {
+  it('ends the jobs a finished command left running in its group', async () => {
+    const cwd = await tempProject();
+    const job = marker();
+    server.reset([
+      { reply: { content: [bash(`sleep ${job} & echo started`)] } },
+      { match: { lastToolResultContains: 'started' }, reply: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+    const run = await startRun(['start a job'], cwd);
+    run.child.stdin.end();
+    const { code } = await run.exited;
+    expect(run.stdout()).toBe('done\n');
+    expect(code).toBe(0);
+    await expectNoSurvivors([job]);
+  });
+});
+
 describe('a reader that goes away', () => {
   it('ends the run quietly when stdout is closed mid-run', async () => {
     const cwd = await tempProject();
