@@ -6,7 +6,7 @@
 // - dist/vendor/*.js, packages most starts never touch (src/lib/vendor.ts): kept out of app.js,
 //   whose every byte each start reads, deserializes and instantiates.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +130,9 @@ await build({
   },
   banner: { js: '#!/usr/bin/env node' },
 });
+// npm sets the bin's mode when it installs or links the package, not when dist/ is rebuilt: a
+// `npm link`ed yoke would stop running after the next build without this.
+chmodSync(join(dist, 'yoke.js'), 0o755);
 
 // 6. The first run after install should already be a fast one (scripts/warm-code-cache.mjs).
 if (process.env.YOKE_BUILD_NO_WARM !== '1') {

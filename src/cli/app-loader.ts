@@ -6,6 +6,7 @@
  * keeps its own cache, so whichever comes first does not decide for the others.
  */
 import { runCachedScript } from '../lib/cached-script';
+import { beforeV8FlagsChange } from '../lib/v8-flags';
 
 /** What the app bundle exports (src/cli/run.ts). */
 export type AppExports = typeof import('./run');
@@ -39,6 +40,9 @@ export function startApp(
   const kind = startKind(argv);
   const app = runCachedScript<AppExports>(appPath, { name: `app-${kind}`, id: buildId }, env);
   if (kind === 'other') process.once('exit', () => app.saveCodeCache());
+  // A run switches V8 flags before its first connection (lib/v8-flags.ts); a cache saved after
+  // that would not fit the next start, so it is saved then, with what the start compiled so far.
+  beforeV8FlagsChange(() => app.saveCodeCache());
   let startupOver = false;
   return app.exports.run([...argv], {
     codeCache: app.codeCache,

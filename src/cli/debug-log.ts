@@ -5,6 +5,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { errorLine } from './errors';
+import { stderr as processStderr } from './std-streams';
 
 export type DebugLogOptions = {
   debug: boolean;
@@ -22,9 +23,8 @@ export type DebugLog = {
 };
 
 export function createDebugLog(options: DebugLogOptions): DebugLog {
-  // process.stderr is created on first use, and creating it costs milliseconds of a start that
-  // may never print a line; so it is looked up only when there is something to write.
-  const stderr = options.stderr ?? { write: (text: string) => process.stderr.write(text) };
+  // process.stderr is created on first write (std-streams.ts): a start may never print a line.
+  const stderr = options.stderr ?? processStderr;
   const enabled = options.debug || options.debugFile !== undefined;
   const toDebugTarget = (line: string) => {
     const stamped = `${new Date().toISOString()} ${line}\n`;

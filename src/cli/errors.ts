@@ -1,4 +1,5 @@
 import { ModelError } from '../model/errors';
+import { stderr } from './std-streams';
 
 /** A bad flag, value or combination: one line for the user, exit code 1, never a stack. */
 export class CliUsageError extends Error {
@@ -19,9 +20,9 @@ export function errorLine(error: unknown): string {
  * Stack traces only with --debug.
  */
 export function reportCliError(error: unknown, debug: boolean): number {
-  process.stderr.write(`yoke: ${errorLine(error)}\n`);
+  stderr.write(`yoke: ${errorLine(error)}\n`);
   if (debug && !(error instanceof CliUsageError) && error instanceof Error && error.stack) {
-    process.stderr.write(`${error.stack}\n`);
+    stderr.write(`${error.stack}\n`);
   }
   return 1;
 }

@@ -1,13 +1,20 @@
 /**
  * `yoke -p`: one headless run. A text prompt (argument or stdin) runs one turn and prints it in
  * the chosen output format; `--input-format stream-json` hands stdin and stdout to the SDK
- * protocol. Returns the exit code: 0 when the last result succeeded, 1 otherwise.
+ * protocol. Returns the exit code: 0 when the last result succeeded, 1 otherwise, and 128 + the
+ * signal's number when a signal or a closed stdout ended the run (cli/shutdown.ts).
  */
+import { startWriteJournal } from '../config/write-journal';
+import { preferBaselineWasmFromFirstConnection } from '../lib/v8-flags';
+import type { AnyTool } from '../tools/tool';
+import { preloadBashAfterFirstRequest, preloadBashWhenIdle } from './bash-preload';
 import type { CliOptions } from './cli-options';
 import type { DebugLog } from './debug-log';
 import { CliUsageError } from './errors';
 import { createOutputSink } from './output/sink';
 import { createSessionEngine, type Env } from './session-setup';
+import { Shutdown } from './shutdown';
+import { stderr, stdout } from './std-streams';
 import { readStdinPrompt } from './stdin';
 
 export type PrintContext = {
@@ -24,38 +31,40 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
   const prompt = options.prompt ?? (await readStdinPrompt());
   if (!prompt.trim()) throw new CliUsageError('no prompt given: pass it as an argument or on stdin.');
 
-  const { engine, selection, tools, warnings } = await createSessionEngine(
-    options,
-    context.env,
-    context.cwd,
-    context.log,
-  );
-  for (const warning of warnings) context.log.warn(warning);
-  context.log.debug(
-    `model ${selection.model} via ${selection.providerName}; tools: ${tools.map((t) => t.name).join(', ')}`,
-  );
-
-  // The streams are looked up on first write: creating process.stdout or process.stderr costs
-  // milliseconds, and text or json output writes nothing before the model has answered.
-  const sink = await createOutputSink(options.outputFormat, options.verbose, {
-    stdout: { write: (text: string) => process.stdout.write(text) },
-    stderr: { write: (text: string) => process.stderr.write(text) },
-  });
-  // Ctrl-C ends the turn the normal way, so the output still gets its result.
-  const onSigint = () => engine.interrupt();
-  process.once('SIGINT', onSigint);
+  // From here on a signal ends the run cleanly; before, there is nothing to clean up.
+  const shutdown = new Shutdown({ outputs: [stdout] });
+  preferBaselineWasmFromFirstConnection();
   try {
-    for await (const message of engine.submitMessage(prompt)) {
-      if (message.type === 'result')
-        context.log.debug(`result: ${message.subtype} after ${message.num_turns} turns`);
-      sink.write(message);
-      if (message.type === 'assistant' || message.type === 'result') context.startupComplete?.();
+    void startWriteJournal(context.env);
+    const { engine, selection, tools, warnings } = await createSessionEngine(
+      options,
+      context.env,
+      context.cwd,
+      context.log,
+    );
+    for (const warning of warnings) context.log.warn(warning);
+    preloadBashAfterFirstRequest(tools);
+    context.log.debug(
+      `model ${selection.model} via ${selection.providerName}; tools: ${tools.map((t) => t.name).join(', ')}`,
+    );
+    const sink = await createOutputSink(options.outputFormat, options.verbose, { stdout, stderr });
+    try {
+      // A signal during the set-up means no turn at all; one during the turn ends it the normal
+      // way (an interrupted turn still gets its result).
+      if (shutdown.signal.aborted) return shutdown.exitCode(1);
+      for await (const message of engine.submitMessage(prompt, { signal: shutdown.signal })) {
+        if (message.type === 'result')
+          context.log.debug(`result: ${message.subtype} after ${message.num_turns} turns`);
+        sink.write(message);
+        if (message.type === 'assistant' || message.type === 'result') context.startupComplete?.();
+      }
+    } finally {
+      await engine.close();
     }
+    return shutdown.exitCode(sink.finish());
   } finally {
-    process.off('SIGINT', onSigint);
-    await engine.close();
+    shutdown.dispose();
   }
-  return sink.finish();
 }
 
 async function runStreamJson(options: CliOptions, context: PrintContext): Promise<number> {
@@ -65,17 +74,31 @@ async function runStreamJson(options: CliOptions, context: PrintContext): Promis
     );
   }
   const { runStreamJsonSession } = await import('../sdk/session');
-  return runStreamJsonSession({
-    cliOptions: options,
-    createEngine: async (sessionOptions) => {
-      const setup = await createSessionEngine(sessionOptions, context.env, context.cwd, context.log);
-      for (const warning of setup.warnings) context.log.warn(warning);
-      return setup;
-    },
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: context.env,
-    onReply: context.startupComplete,
-  });
+  const shutdown = new Shutdown({ outputs: [stdout] });
+  preferBaselineWasmFromFirstConnection();
+  void startWriteJournal(context.env);
+  let tools: readonly AnyTool[] = [];
+  try {
+    const code = await runStreamJsonSession({
+      cliOptions: options,
+      createEngine: async (sessionOptions) => {
+        const setup = await createSessionEngine(sessionOptions, context.env, context.cwd, context.log);
+        for (const warning of setup.warnings) context.log.warn(warning);
+        tools = setup.tools;
+        preloadBashAfterFirstRequest(tools);
+        return setup;
+      },
+      // A session that waits for its host at start has time to spare before the first request.
+      whenIdle: () => preloadBashWhenIdle(tools),
+      stdin: process.stdin,
+      stdout: stdout.writable,
+      stderr: stderr.writable,
+      env: context.env,
+      onReply: context.startupComplete,
+      stop: shutdown.signal,
+    });
+    return shutdown.exitCode(code);
+  } finally {
+    shutdown.dispose();
+  }
 }

@@ -10,6 +10,7 @@ import { createDebugLog } from './debug-log';
 import { reportCliError } from './errors';
 import { parseCliArgs } from './parse-args';
 import { buildProgram } from './program';
+import { stderr } from './std-streams';
 import { runSubcommand, SUBCOMMANDS } from './subcommands';
 import { checkAvailableFeatures } from './unavailable';
 
@@ -42,7 +43,7 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
       return await runSubcommand(argv, { cwd: process.cwd(), env: process.env });
     }
     const parsed = parseCliArgs(argv);
-    for (const warning of parsed.warnings) process.stderr.write(`yoke: warning: ${warning}\n`);
+    for (const warning of parsed.warnings) stderr.write(`yoke: warning: ${warning}\n`);
     options = parsed.options;
   } catch (error) {
     // Help and version are "errors" to commander; their output is already written.
@@ -54,9 +55,7 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
   if (hooks.codeCache) log.debug(`code cache: ${hooks.codeCache}`);
   try {
     if (!options.print) {
-      process.stderr.write(
-        'yoke: the interactive UI is not available yet; use -p "<prompt>" for a headless run.\n',
-      );
+      stderr.write('yoke: the interactive UI is not available yet; use -p "<prompt>" for a headless run.\n');
       return 1;
     }
     checkAvailableFeatures(options);

@@ -92,6 +92,32 @@ describe('selectSessionTools', () => {
     expect(pool).toContain('Read');
     expect(pool).not.toContain('Write');
   });
+
+  it('leaves out Grep and Glob where ripgrep cannot be found, with one reason for both', () => {
+    const setup = permissionSetup([]);
+    const noRipgrep = { USE_BUILTIN_RIPGREP: '0', PATH: mkdtempSync(join(tmpdir(), 'yoke-no-rg-')) };
+    const selection = selectSessionTools(setup.permissionContext, undefined, [], noRipgrep);
+    const offered = selection.tools.map((t) => t.name);
+    expect(offered).not.toContain('Grep');
+    expect(offered).not.toContain('Glob');
+    expect(offered).toContain('Read');
+    const ripgrep = selection.availability.filter((p) => p.reason.includes('ripgrep'));
+    expect(ripgrep).toEqual([
+      {
+        status: 'unavailable',
+        tools: ['Glob', 'Grep'],
+        reason: expect.stringContaining('USE_BUILTIN_RIPGREP=0'),
+      },
+    ]);
+  });
+
+  it('checks only the tools the session would offer', () => {
+    const setup = permissionSetup([]);
+    const noRipgrep = { USE_BUILTIN_RIPGREP: '0', PATH: mkdtempSync(join(tmpdir(), 'yoke-no-rg-')) };
+    const selection = selectSessionTools(setup.permissionContext, ['Read', 'Bash'], [], noRipgrep);
+    expect(selection.tools.map((t) => t.name)).toEqual(['Bash', 'Read']);
+    expect(selection.availability).toEqual([]);
+  });
 });
 
 describe('createPermissionSetup', () => {

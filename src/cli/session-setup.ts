@@ -16,6 +16,7 @@ import type { ModelSelection } from '../model/select';
 import type { ThinkingConfig } from '../model/types';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
+import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import { createPermissionSetup, requestedPermissionMode, sessionProtectedPaths } from './session-permissions';
@@ -50,6 +51,8 @@ export type SessionSetup = {
   permissionContext: ToolPermissionContext;
   /** Non-fatal problems with the options, one line each, for the caller to show. */
   warnings: string[];
+  /** Tools left out or limited on this machine, and why (also among `warnings`, as one line each). */
+  toolAvailability: AvailabilityProblem[];
 };
 
 import type { Env } from './session-settings';
@@ -243,7 +246,12 @@ export async function createSessionEngine(
       tools: () => tools,
     },
   });
-  const selected = selectSessionTools(permissions.permissionContext, options.tools, options.extraTools);
+  const selected = selectSessionTools(
+    permissions.permissionContext,
+    options.tools,
+    options.extraTools,
+    sessionEnv,
+  );
   tools = selected.tools;
   // Said once on stderr by the caller, and in every `system/init` for an SDK host.
   const warnings = [
@@ -304,6 +312,7 @@ export async function createSessionEngine(
     selection,
     tools,
     permissionContext: permissions.permissionContext,
-    warnings,
+    warnings: [...warnings, ...selected.availability.map(describeAvailabilityProblem)],
+    toolAvailability: selected.availability,
   };
 }

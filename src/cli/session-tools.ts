@@ -1,13 +1,20 @@
 /**
  * The tool pool of a session: registered built-ins filtered by mode and blanket deny rules
- * (`assembleToolPool`), narrowed to `--tools` when given, then the extra (MCP/SDK) tools.
+ * (`assembleToolPool`), narrowed to `--tools` when given, then the extra (MCP/SDK) tools; last,
+ * the tools that cannot work on this machine are taken out (tools/availability.ts).
  */
 import { canonicalToolName } from '../permissions/rule-string';
 import type { ToolPermissionContext } from '../permissions/types';
+import { type AvailabilityProblem, checkToolAvailability } from '../tools/availability';
 import { assembleToolPool, findToolByName, getAllBaseTools } from '../tools/registry';
 import type { AnyTool } from '../tools/tool';
 
-export type ToolSelection = { tools: AnyTool[]; warnings: string[] };
+export type ToolSelection = {
+  tools: AnyTool[];
+  warnings: string[];
+  /** Tools left out or limited because something they need is missing here (for `/doctor`). */
+  availability: AvailabilityProblem[];
+};
 
 /**
  * `only`: undefined keeps every built-in; otherwise just the named ones (names or legacy
@@ -17,8 +24,18 @@ export function selectSessionTools(
   permissionContext: ToolPermissionContext,
   only: readonly string[] | undefined,
   extraTools: readonly AnyTool[] = [],
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): ToolSelection {
-  const pool = assembleToolPool(permissionContext, extraTools);
+  const chosen = chooseTools(assembleToolPool(permissionContext, extraTools), only);
+  // Only the tools this session would offer are checked: `--tools Read` says nothing of ripgrep.
+  const { offered, problems } = checkToolAvailability(chosen.tools, env);
+  return { tools: offered, warnings: chosen.warnings, availability: problems };
+}
+
+function chooseTools(
+  pool: AnyTool[],
+  only: readonly string[] | undefined,
+): { tools: AnyTool[]; warnings: string[] } {
   if (only === undefined) return { tools: pool, warnings: [] };
   const builtins = getAllBaseTools();
   const chosen = new Set<string>();

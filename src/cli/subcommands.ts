@@ -4,6 +4,7 @@
  * text and return an exit code.
  */
 import { CliUsageError } from './errors';
+import { stdout } from './std-streams';
 
 export const SUBCOMMANDS = ['permissions', 'sessions', 'trust'] as const;
 
@@ -17,7 +18,7 @@ export async function runSubcommand(
   context: { cwd: string; env: Record<string, string | undefined> },
 ): Promise<number> {
   const [command, action, ...rest] = argv;
-  const print = (line: string) => process.stdout.write(`${line}\n`);
+  const print = (line: string) => stdout.write(`${line}\n`);
   if (command === 'permissions') {
     const { runPermissionsList, runPermissionsRemove } = await import('./commands/permissions');
     if (action === 'list' && rest.length === 0) return runPermissionsList({ ...context, print });
@@ -30,7 +31,8 @@ export async function runSubcommand(
   if (command === 'sessions') {
     const { sessionsListCommand } = await import('./commands/sessions');
     const all = rest.length === 1 && rest[0] === '--all';
-    if (action === 'list' && (rest.length === 0 || all)) return sessionsListCommand({ ...context, all });
+    if (action === 'list' && (rest.length === 0 || all))
+      return sessionsListCommand({ ...context, all, write: (text) => stdout.write(text) });
     throw new CliUsageError(USAGE.sessions);
   }
   if (command === 'trust') {

@@ -77,3 +77,36 @@ describe('writeFileAtomic', () => {
     expect(await readFile(join(path, 'inside.txt'), 'utf8')).toBe('keep');
   });
 });
+
+describe('writeFileAtomic when a step fails', () => {
+  const steps = ['open', 'write', 'sync', 'rename'] as const;
+  for (const failing of steps) {
+    it(`keeps the old file and removes the temp file when "${failing}" fails`, async () => {
+      const path = join(dir, 'data.json');
+      await writeFile(path, 'old');
+      const seen: string[] = [];
+      const write = writeFileAtomic(path, Buffer.from('new'), {
+        beforeStep: (step) => {
+          seen.push(step);
+          if (step === failing) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+        },
+      });
+      await expect(write).rejects.toThrow('no space left on device');
+      expect(seen).toEqual(steps.slice(0, steps.indexOf(failing) + 1));
+      expect(await readFile(path, 'utf8')).toBe('old');
+      expect(await readdir(dir)).toEqual(['data.json']);
+    });
+  }
+
+  it('creates no file at all when a new file fails', async () => {
+    const path = join(dir, 'new.txt');
+    await expect(
+      writeFileAtomic(path, Buffer.from('x'), {
+        beforeStep: (step) => {
+          if (step === 'sync') throw new Error('I/O error');
+        },
+      }),
+    ).rejects.toThrow('I/O error');
+    expect(await readdir(dir)).toEqual([]);
+  });
+});

@@ -9,6 +9,7 @@
  * results must not reach the consumer before the tool_use they answer.
  */
 import { ConnectionError } from '../model/errors';
+import { estimateBlockTokens } from '../model/tokens';
 import type { ModelRequest, Provider, StopReason, StreamEvent, ToolUseBlock, Usage } from '../model/types';
 import { type AssistantMessage, type Message, messageText } from '../session/messages';
 import type { StreamingToolExecutor } from '../tools/streaming-executor';
@@ -22,6 +23,8 @@ export type ModelAttemptInput = {
   signal: AbortSignal;
   /** A fresh executor: one per response, since `stream_reset` discards the old one. */
   createExecutor: () => StreamingToolExecutor;
+  /** The request's estimated input tokens, for a response cut off before any usage arrived. */
+  estimatedInputTokens?: number;
 };
 
 type Tagged =
@@ -48,6 +51,9 @@ export class ModelAttempt {
   private readonly answered = new Set<string>();
   private toolStream: AsyncGenerator<QueryEvent> | undefined;
   private toolNext: Promise<Tagged> | undefined;
+  private startedAt = Date.now();
+  /** What `message_start` reported: the input side of the bill, known before the response ends. */
+  private startUsage: Usage | undefined;
 
   constructor(private readonly input: ModelAttemptInput) {
     this.executor = input.createExecutor();
@@ -70,6 +76,7 @@ export class ModelAttempt {
   async *run(): AsyncGenerator<QueryEvent, void> {
     const { provider, request, signal } = this.input;
     const startedAt = Date.now();
+    this.startedAt = startedAt;
     let iterator: AsyncIterator<StreamEvent> | undefined;
     try {
       iterator = provider.stream(request, signal)[Symbol.asyncIterator]();
@@ -108,6 +115,7 @@ export class ModelAttempt {
       yield* this.resetAttempt();
       return;
     }
+    if (event.type === 'message_start') this.startUsage = event.usage;
     if (event.type === 'message_stop') {
       this.stop = { reason: event.stopReason, usage: event.usage };
       this.finalizeWithheld(event.stopReason, event.usage);
@@ -163,6 +171,24 @@ export class ModelAttempt {
     ];
     if (content.length === 0) return undefined;
     return this.assembler.messageFor(content, { aborted: true });
+  }
+
+  /**
+   * The usage of a response an interrupt cut short, which never got its `message_stop`: the
+   * input as `message_start` reported it (or as estimated, where a wire reports usage only at
+   * the end), the output estimated from what had streamed. Undefined when the response had not
+   * started, or finished.
+   */
+  partialUsage(): { usage: Usage; apiDurationMs: number } | undefined {
+    if (!this.startUsage || this.stop) return undefined;
+    const streamed = [...this.messages.flatMap((m) => m.message.content), ...this.assembler.partialText()];
+    const outputTokens = streamed.reduce((sum, block) => sum + estimateBlockTokens(block), 0);
+    const usage: Usage = {
+      ...this.startUsage,
+      inputTokens: this.startUsage.inputTokens || (this.input.estimatedInputTokens ?? 0),
+      outputTokens: Math.max(this.startUsage.outputTokens, outputTokens),
+    };
+    return { usage, apiDurationMs: Date.now() - this.startedAt };
   }
 
   /** Waits for every started tool call and yields the rest of the results. */

@@ -184,6 +184,35 @@ describe('QueryEngine.submitMessage', () => {
     expect('errors' in result && result.errors.length).toBe(1);
   });
 
+  it('counts the usage and cost of what streamed before an interrupt', async () => {
+    let e: QueryEngine | undefined;
+    let events = 0;
+    const provider = new FakeProvider(
+      [
+        {
+          reply: { content: [{ type: 'text', text: 'a long answer that keeps going and going and going' }] },
+          delayMs: 1,
+        },
+      ],
+      {
+        // Before each event: the interrupt comes after message_start and a few text deltas.
+        sleep: async () => {
+          if (++events === 6) e?.interrupt();
+        },
+      },
+    );
+    ({ engine: e } = engine(provider));
+    const messages = await turn(e);
+    const result = resultOf(messages);
+    expect(result.terminal_reason).toBe('aborted_streaming');
+    const streamed = messages.find((m) => m.type === 'assistant');
+    expect(JSON.stringify(streamed)).toContain('a long answer');
+    expect(result.usage.input_tokens).toBeGreaterThan(0);
+    expect(result.usage.output_tokens).toBeGreaterThan(0);
+    expect(result.total_cost_usd).toBeGreaterThan(0);
+    expect(e.totalCostUsd).toBe(result.total_cost_usd);
+  });
+
   it('reports a blocked prompt from a UserPromptSubmit hook without calling the model', async () => {
     const { engine: e, provider } = engine([text('unused')], {
       hooks: { ...noopHooks, userPromptSubmit: async () => ({ blocked: { reason: 'no secrets please' } }) },

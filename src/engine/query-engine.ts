@@ -156,7 +156,9 @@ export class QueryEngine {
     const abort = new AbortController();
     this.turnAbort = abort;
     const onOuterAbort = () => abort.abort();
-    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    // A stop that came before the turn began still counts: the turn ends as interrupted.
+    if (options.signal?.aborted) abort.abort();
+    else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
     try {
       if (!this.started) {
         this.started = true;

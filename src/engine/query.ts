@@ -118,6 +118,7 @@ class QueryLoop {
       provider: this.provider,
       request,
       signal: this.signal,
+      estimatedInputTokens: estimated,
       createExecutor: () =>
         new StreamingToolExecutor({
           context: { ...state.toolUseContext, messages: state.messages },
@@ -301,10 +302,13 @@ class QueryLoop {
   /** Phase 5: an interrupt while the model was streaming. */
   private async *abortStreaming(attempt: ModelAttempt): Step {
     const { state } = this;
+    // What streamed before the interrupt was billed: it counts in the turn's usage and cost.
+    const partial = attempt.partialUsage();
+    if (partial) yield { type: 'model_usage', model: this.model, ...partial };
     // What the consumer saw stays in history; what had not been shown becomes one aborted message.
     state.messages.push(...attempt.releasedMessages());
-    const partial = attempt.abortedMessage();
-    if (partial) yield* this.append(partial);
+    const aborted = attempt.abortedMessage();
+    if (aborted) yield* this.append(aborted);
     // The executor answers calls it never ran ("interrupted") and lets blocking ones finish.
     yield* attempt.drainTools();
     yield* attempt.answerUnanswered('Interrupted by user: the tool call was not run.');

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeCacheFileName, runCachedScript } from './cached-script';
-import { markV8FlagsChanged } from './v8-flags';
 
 /** A stand-in for dist/app.js: a CommonJS script exporting `run`, big enough to be worth caching. */
 function fakeApp(): { appPath: string; root: string } {
@@ -22,6 +21,16 @@ const load = (path: string, id: string, env: Record<string, string>) =>
   runCachedScript<{ run(argv: string[]): Promise<number> }>(path, { name: 'app', id }, env);
 
 const env = (root: string) => ({ XDG_CACHE_HOME: join(root, 'user-cache'), HOME: root });
+/** The flag state lib/v8-flags.ts keeps on globalThis. */
+const flagState = () => {
+  const holder = globalThis as Record<
+    symbol,
+    { baseline: boolean; beforeChange: (() => void)[] } | undefined
+  >;
+  holder[Symbol.for('yoke.v8Flags')] ??= { baseline: false, beforeChange: [] };
+  return holder[Symbol.for('yoke.v8Flags')] as { baseline: boolean };
+};
+
 const cacheFiles = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8cache')) : [];
 
@@ -91,16 +100,21 @@ describe('runCachedScript', () => {
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 
-  it('saves nothing once a V8 flag changed at run time, since the next start could not use it', () => {
+  it('saves nothing once the V8 flags changed at run time, since the next start could not use it', () => {
     const { appPath, root } = fakeApp();
     const app = load(appPath, 'b', env(root));
-    markV8FlagsChanged();
+    // As preferBaselineWasm records a switch (without switching V8 in this test process).
+    const flags = flagState();
+    flags.baseline = true;
     try {
       app.saveCodeCache();
+      expect(cacheFiles(join(root, '.cache'))).toEqual([]);
+      // A bundle read after the switch keeps a cache of its own, named for the flags.
+      load(appPath, 'b', env(root)).saveCodeCache();
+      expect(cacheFiles(join(root, '.cache'))).toEqual([codeCacheFileName({ name: 'app-liftoff', id: 'b' })]);
     } finally {
-      delete (globalThis as Record<symbol, unknown>)[Symbol.for('yoke.v8FlagsChanged')];
+      flags.baseline = false;
     }
-    expect(cacheFiles(join(root, '.cache'))).toEqual([]);
   });
 
   it('lets the warm-up save a provisional cache that the first real run replaces', async () => {

@@ -7,7 +7,8 @@
  * Caches live next to the bundle (`dist/.cache/`, an install the user owns) or else in the user
  * cache folder, one file per bundle build, Node version and CPU. V8 itself checks only the
  * source length, so the build id in the name is what keeps a rebuilt bundle from running another
- * build's bytecode.
+ * build's bytecode. V8 also refuses a cache made under other flags, so the flags' tag
+ * (lib/v8-flags.ts) is part of the name, and a cache is saved only under the flags it was read with.
  *
  * Bundled into the entry too, so it imports cheap Node built-ins only.
  */
@@ -16,7 +17,7 @@ import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
-import { v8FlagsChanged } from './v8-flags';
+import { v8FlagsTag } from './v8-flags';
 
 /**
  * How a run compiled the bundle: from a cache a run saved (`used`), from the one the build's
@@ -109,10 +110,12 @@ function removeStaleCaches(dir: string, identity: ScriptIdentity, saved: string)
 /** `distDir` is the install's bundle folder (dist/), whose `.cache` is tried first. */
 export function runCachedScript<Exports>(
   scriptPath: string,
-  identity: ScriptIdentity,
+  scriptIdentity: ScriptIdentity,
   env: CacheEnv,
   distDir: string = dirname(scriptPath),
 ): CachedScript<Exports> {
+  const flags = v8FlagsTag();
+  const identity = flags ? { ...scriptIdentity, name: `${scriptIdentity.name}-${flags}` } : scriptIdentity;
   // Bundles are ASCII (esbuild escapes the rest), so latin1 reads them without UTF-8 decoding.
   const source = readFileSync(scriptPath, 'latin1');
   const enabled = env.YOKE_CODE_CACHE !== 'off';
@@ -153,8 +156,8 @@ export function runCachedScript<Exports>(
     exports: module.exports,
     codeCache,
     saveCodeCache() {
-      // A cache made after a flag change would not fit the next run; a later run saves one.
-      if (!needsSave || v8FlagsChanged()) return;
+      // Made under flags other than the ones it was read with, it would not fit the next run.
+      if (!needsSave || v8FlagsTag() !== flags) return;
       needsSave = false;
       // A refused cache is replaced where it was found; a new one goes to the first place we can write.
       const targets = cached ? [cached.dir, ...dirs.filter((d) => d !== cached.dir)] : dirs;

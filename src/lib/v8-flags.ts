@@ -1,18 +1,69 @@
 /**
- * V8 flags are process-wide, and a V8 code cache only fits a process started with the same
- * flags. Code that changes a flag at run time (the bash parser's wasm tier) marks it here first,
- * so the entry does not save a code cache that the next start would have to throw away. The mark
- * lives on `globalThis` under a registered symbol because the entry and the app are separate
- * bundles. (No `node:v8` import here: the entry must not pay for loading it.)
+ * Yoke runs its wasm in V8's baseline tier only (`--liftoff-only`):
+ * - the bash parser's 1.4 MB grammar parses a command line in microseconds even there, while
+ *   tiering it up to optimized code burns about a second of CPU on a background thread — on a
+ *   small machine that delays the very command the parse was for;
+ * - fetch's HTTP parser (undici's llhttp) is wasm too: its tier-up, started while the first
+ *   response is read, is still running when a short run ends, and Node's exit waits for V8's
+ *   background tasks — about 100 ms added to every `yoke -p` that never loaded the bash parser.
+ *
+ * A V8 flag cannot simply be set at start, though. Once any flag changes, V8 refuses code caches
+ * made under the old flags: Node's own, for every built-in module loaded afterwards (they then
+ * compile from source, about 3x slower), and Yoke's (lib/cached-script.ts). So the flag is set as
+ * late as it can be — right before the first HTTP connection, when undici compiles llhttp (the
+ * tier is fixed per wasm module when it is compiled), or before the bash parser loads, whichever
+ * comes first — and at that moment:
+ * - the built-in modules a run needs from then on (fetch's stack, TLS, DNS) are loaded first;
+ * - code caches that would be saved later under the new flags are saved now (`beforeChange`);
+ * - every code cache records the flags it was made under (`v8FlagsTag`), so a bundle loaded after
+ *   the change keeps a cache of its own.
+ * The state lives on `globalThis` under a registered symbol: the entry and the app are separate
+ * bundles and both read it.
  */
-const CHANGED = Symbol.for('yoke.v8FlagsChanged');
+type FlagState = { baseline: boolean; beforeChange: (() => void)[] };
 
-/** Call right before `v8.setFlagsFromString`. */
-export function markV8FlagsChanged(): void {
-  (globalThis as Record<symbol, unknown>)[CHANGED] = true;
+const KEY = Symbol.for('yoke.v8Flags');
+
+function state(): FlagState {
+  const holder = globalThis as Record<symbol, FlagState | undefined>;
+  holder[KEY] ??= { baseline: false, beforeChange: [] };
+  return holder[KEY];
 }
 
-/** Whether anything changed a V8 flag since this process started. */
-export function v8FlagsChanged(): boolean {
-  return (globalThis as Record<symbol, unknown>)[CHANGED] === true;
+/** Which flags code compiled now runs under: part of a code cache's name ('' at start). */
+export function v8FlagsTag(): string {
+  return state().baseline ? 'liftoff' : '';
+}
+
+/** Runs `hook` right before the flags change (to save a code cache made under the start's flags). */
+export function beforeV8FlagsChange(hook: () => void): void {
+  state().beforeChange.push(hook);
+}
+
+/** Switches wasm to the baseline tier for the rest of the process; later calls do nothing. */
+export function preferBaselineWasm(): void {
+  const current = state();
+  if (current.baseline) return;
+  // What the run loads from here on, loaded while Node's code cache still fits: `Headers` brings
+  // in fetch's whole stack (undici, HTTP/2, TLS, web streams); DNS comes with the first connection.
+  new Headers();
+  process.getBuiltinModule('node:dns');
+  for (const hook of current.beforeChange.splice(0)) hook();
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  current.baseline = true;
+}
+
+/**
+ * Switches before the process's first HTTP connection: undici announces it on
+ * `diagnostics_channel` right before it connects, and compiles llhttp after that.
+ */
+export function preferBaselineWasmFromFirstConnection(): void {
+  if (state().baseline) return;
+  const channels = process.getBuiltinModule('node:diagnostics_channel');
+  const channel = 'undici:client:beforeConnect';
+  const onConnect = () => {
+    channels.unsubscribe(channel, onConnect);
+    preferBaselineWasm();
+  };
+  channels.subscribe(channel, onConnect);
 }

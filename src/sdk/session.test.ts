@@ -60,7 +60,12 @@ function scriptedEngine(seen: { prompt: string; clientUuid?: string }[]): Sessio
 }
 
 function start(
-  options: { cliOptions?: Record<string, unknown>; env?: Record<string, string>; engineError?: string } = {},
+  options: {
+    cliOptions?: Record<string, unknown>;
+    env?: Record<string, string>;
+    engineError?: string;
+    stop?: AbortSignal;
+  } = {},
 ) {
   const stdin = new PassThrough();
   const lines: Line[] = [];
@@ -101,6 +106,7 @@ function start(
     stdout,
     stderr: stderrStream,
     env: options.env ?? {},
+    ...(options.stop ? { stop: options.stop } : {}),
   });
   return {
     send: (message: Line) => stdin.write(`${JSON.stringify(message)}\n`),
@@ -189,6 +195,37 @@ describe('runStreamJsonSession', () => {
     expect(s.lines.find((l) => l.type === 'control_response')?.response.response).toEqual({
       still_queued: [],
     });
+  });
+
+  it('a stop (a signal) interrupts the running turn, drops the queued ones and stops reading stdin', async () => {
+    const stop = new AbortController();
+    const s = start({ stop: stop.signal });
+    s.send(user('be slow'));
+    await s.waitFor((l) => l.type === 'assistant');
+    s.send(user('queued behind it'));
+    // Lines are handled in order: once this is answered, the queued turn is in the queue.
+    s.send(control('m', { subtype: 'set_model', model: 'model-b' }));
+    await s.waitFor((l) => l.type === 'control_response');
+    stop.abort();
+    // stdin is never ended by the host here: the session ends by itself.
+    expect(await s.done).toBe(1);
+    expect(s.seen.map((t) => t.prompt)).toEqual(['be slow']);
+    const order = s.lines.map(summary);
+    expect(order.slice(order.indexOf('assistant'))).toEqual([
+      'assistant',
+      'response:m',
+      'result/error_during_execution',
+      'state:idle',
+    ]);
+  });
+
+  it('the end of stdin is not a stop: queued turns still run', async () => {
+    const s = start();
+    s.send(user('first'));
+    s.send(user('second'));
+    s.end();
+    expect(await s.done).toBe(0);
+    expect(s.seen.map((t) => t.prompt)).toEqual(['first', 'second']);
   });
 
   it('answers control requests while a turn runs, and refuses unknown subtypes', async () => {

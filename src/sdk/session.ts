@@ -25,6 +25,17 @@ export type StreamJsonSessionOptions<Options extends StreamJsonCliOptions> = {
   env: Readonly<Record<string, string | undefined>>;
   /** Called after each assistant or result frame has been written. */
   onReply?: () => void;
+  /**
+   * Aborted when the process is told to stop (a signal): the running turn is interrupted and
+   * still gets its result frame, queued turns are dropped, stdin is no longer read. Not stdin's
+   * end, which lets the queued turns finish first (§6).
+   */
+  stop?: AbortSignal;
+  /**
+   * Called once, the first time the session waits for its host with the engine built and no turn
+   * running or queued: a moment for background work that must not delay a turn.
+   */
+  whenIdle?: () => void;
 };
 
 /** Runs the session until stdin ends and queued turns finish. Returns the exit code. */
@@ -52,6 +63,9 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
   private fatal: ((error: Error) => void) | undefined;
   /** Set when the session gives up on stdin itself, so the aborted read is not reported. */
   private stopping = false;
+  /** A turn taken from the queue that has not finished (set before `running`, which waits for the engine). */
+  private turnInProgress = false;
+  private idleReported = false;
   /** The host reads the initialize answer before the first turn's frames, as the real CLI sends them. */
   private initializeAnswered: Promise<void> | undefined;
 
@@ -61,9 +75,20 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
     this.writer = new NdjsonWriter(options.stdout);
     this.channel = new ControlChannel((message) => this.writer.write(message));
     this.hostOnlyStates = Boolean(options.env.CLAUDE_CODE_SDK_READS_SESSION_STATE);
+    options.stop?.addEventListener('abort', () => this.stopNow(), { once: true });
+  }
+
+  private stopNow(): void {
+    this.stopping = true;
+    this.queue.drain();
+    this.queue.close();
+    this.running?.abort.abort();
+    this.channel.close('Yoke is shutting down, so the host can no longer answer.');
+    this.options.stdin.destroy();
   }
 
   async run(): Promise<number> {
+    if (this.options.stop?.aborted) this.stopNow();
     const failed = new Promise<Error>((resolve) => {
       this.fatal = resolve;
     });
@@ -194,6 +219,8 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       (setup) => {
         this.settled = setup;
         this.defaultModel = setup.engine.currentModel;
+        // After the turn that may be waiting for this engine has had its chance to start.
+        setImmediate(() => this.reportIdle());
         return setup;
       },
       (error: Error) => {
@@ -207,6 +234,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
 
   private async runTurns(): Promise<void> {
     for (let turn = await this.queue.next(); turn; turn = await this.queue.next()) {
+      this.turnInProgress = true;
       let engine: EngineSetup['engine'];
       try {
         engine = (await this.engineSetup()).engine;
@@ -215,7 +243,16 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       }
       await this.initializeAnswered;
       await this.runTurn(engine, turn);
+      this.turnInProgress = false;
+      this.reportIdle();
     }
+  }
+
+  private reportIdle(): void {
+    if (this.idleReported || this.stopping || !this.settled) return;
+    if (this.turnInProgress || !this.queue.isEmpty()) return;
+    this.idleReported = true;
+    this.options.whenIdle?.();
   }
 
   private async runTurn(engine: EngineSetup['engine'], turn: QueuedTurn): Promise<void> {

@@ -39,6 +39,10 @@ export class TurnQueue {
     return this.items.splice(0);
   }
 
+  isEmpty(): boolean {
+    return this.items.length === 0;
+  }
+
   waitingIds(): string[] {
     return this.items.flatMap((turn) => (turn.uuid ? [turn.uuid] : []));
   }

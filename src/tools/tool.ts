@@ -39,6 +39,17 @@ export class ToolError extends Error {
 
 export type ToolInput = Record<string, unknown>;
 
+/**
+ * Whether a tool can work on this machine, where it needs something beyond Node (a binary, a
+ * native module, a wasm file). `unavailable`: the tool is not offered, since every call would
+ * fail; `degraded`: offered, but part of it cannot work. `reason` is one line for the user that
+ * says what is missing and how to get it.
+ */
+export type ToolAvailability =
+  | { status: 'available' }
+  | { status: 'unavailable'; reason: string }
+  | { status: 'degraded'; reason: string };
+
 export interface Tool<In extends ToolInput = ToolInput, Out = unknown> {
   readonly name: string;
   /** Legacy names the runner, rules and hooks also accept (e.g. `KillShell` for `TaskStop`). */
@@ -62,6 +73,8 @@ export interface Tool<In extends ToolInput = ToolInput, Out = unknown> {
   /** On user interrupt: `cancel` aborts the call; `block` lets it finish. */
   interruptBehavior(): 'cancel' | 'block';
   isEnabled(): boolean;
+  /** Checked when a session assembles its pool (cheap: file lookups, no module loads). */
+  availability(env: Readonly<Record<string, string | undefined>>): ToolAvailability;
   /** The compact text an auto-mode classifier judges; security-relevant tools override it. */
   toAutoClassifierInput(input: In): string;
   call(
@@ -130,6 +143,7 @@ export function buildTool<In extends ToolInput, Out>(def: ToolDefinition<In, Out
     isDestructive: () => false,
     interruptBehavior: () => 'block',
     isEnabled: () => true,
+    availability: () => ({ status: 'available' }),
     toAutoClassifierInput: () => '',
     mapResultToContent: defaultMapResult,
     ...rest,

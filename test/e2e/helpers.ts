@@ -21,33 +21,22 @@ export function runYoke(
     bin?: string;
   } = {},
 ): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, ...options.env };
-    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-    const child = spawn(process.execPath, [options.bin ?? YOKE_BIN, ...args], {
-      cwd: options.cwd,
-      env: env as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`yoke ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    if (options.input !== undefined) child.stdin.end(options.input);
-    else child.stdin.end();
+  const running = startYoke(args, options);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    running.child.kill('SIGKILL');
+  }, options.timeoutMs ?? 30_000);
+  if (options.input !== undefined) running.child.stdin.end(options.input);
+  else running.child.stdin.end();
+  return running.exited.then(({ code }) => {
+    clearTimeout(timer);
+    if (timedOut) {
+      throw new Error(
+        `yoke ${args.join(' ')} timed out\nstdout: ${running.stdout()}\nstderr: ${running.stderr()}`,
+      );
+    }
+    return { code, stdout: running.stdout(), stderr: running.stderr() };
   });
 }
 
@@ -75,4 +64,41 @@ export function fileExists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+export type RunningYoke = {
+  child: import('node:child_process').ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves when the process has exited and its output streams closed. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+/** Starts the built CLI and leaves it running: for tests that signal it or feed stdin over time. */
+export function startYoke(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; bin?: string } = {},
+): RunningYoke {
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+  const child = spawn(process.execPath, [options.bin ?? YOKE_BIN, ...args], {
+    cwd: options.cwd,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  // A child that exits before reading its stdin must not fail the test with EPIPE.
+  child.stdin.on('error', () => {});
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal }));
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }

@@ -67,6 +67,41 @@ describe('output sinks', () => {
     expect(bad.out).toEqual({ stdout: '', stderr: 'yoke: it broke; twice\n' });
   });
 
+  it('text: an interrupted turn prints the text already written, then the reason', async () => {
+    const assistant = (id: string, text: string) =>
+      ({
+        type: 'assistant',
+        message: { id, content: [{ type: 'text', text }] },
+        session_id: 's',
+        uuid: `${id}-${text}`,
+      }) as unknown as SDKMessage;
+    const interrupted: SDKResultMessage = {
+      ...failure,
+      errors: ['The turn was interrupted by the user.'],
+      terminal_reason: 'aborted_streaming',
+    };
+    const out = streams();
+    const sink = await createOutputSink('text', false, out.streams);
+    sink.write(assistant('msg_1', 'Looking at the tests.'));
+    // Two blocks of the response the interrupt cut short.
+    sink.write(assistant('msg_2', 'The bug is in '));
+    sink.write(assistant('msg_2', 'parse.ts, where'));
+    sink.write(interrupted);
+    expect(sink.finish()).toBe(1);
+    expect(out.out).toEqual({
+      stdout: 'The bug is in parse.ts, where\n',
+      stderr: 'yoke: The turn was interrupted by the user.\n',
+    });
+
+    // Any other failure keeps stdout for answers only.
+    const failed = streams();
+    const other = await createOutputSink('text', false, failed.streams);
+    other.write(assistant('msg_3', 'Half an answer'));
+    other.write(failure);
+    other.finish();
+    expect(failed.out.stdout).toBe('');
+  });
+
   it('json: the result object, or every message with verbose', async () => {
     const plain = streams();
     const sink = await createOutputSink('json', false, plain.streams);

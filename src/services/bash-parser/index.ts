@@ -14,7 +14,7 @@ export {
 export type { CommandEffects, PathUse } from './command-effects';
 export { dangerousEnvReason, isDangerousEnvVar, isSafeEnvAssignment, SAFE_ENV_VARS } from './env-vars';
 export { GIT_READ_ONLY_SUBCOMMANDS, gitEffects, isReadOnlyGit } from './git';
-export { loadBashParser } from './loader';
+export { bashParserProblem, loadBashParser } from './loader';
 export { parseCommand } from './parse';
 export { isReadOnlyCommand, isReadOnlyParsed } from './read-only';
 export {

@@ -1,10 +1,12 @@
 /**
  * Lazy singleton for the tree-sitter bash parser. Loading costs a few tens of milliseconds and
- * two wasm files, so it happens on first use, never at startup (principle 8).
+ * two wasm files, so it never happens at startup (principle 8): on first use, or in the
+ * background once a session's first request is out (tools/builtin/bash/preload.ts).
  */
 import { createRequire } from 'node:module';
 import type { Parser } from 'web-tree-sitter';
-import { markV8FlagsChanged } from '../../lib/v8-flags';
+import { findInstalledFile } from '../../lib/installed-files';
+import { preferBaselineWasm } from '../../lib/v8-flags';
 
 let parserPromise: Promise<Parser> | undefined;
 
@@ -17,25 +19,30 @@ function resolveWasm(specifier: string): string {
   return createRequire(import.meta.url).resolve(specifier);
 }
 
+const CORE_WASM = 'web-tree-sitter/web-tree-sitter.wasm';
+const BASH_WASM = 'tree-sitter-bash/tree-sitter-bash.wasm';
+
 /**
- * Parsing a command line takes microseconds even in V8's baseline wasm tier, but tiering the
- * 1.4 MB grammar up to optimized code burns about a second of CPU on a background thread — on a
- * small machine that delays the very command the parse was for. Yoke's other wasm (none today)
- * would share the setting, which is why it is applied only here, right before the first load.
+ * Why the parser cannot load here (its package or a wasm file is missing), or undefined when its
+ * files are in place. A look for the files only: nothing is read or compiled.
  */
-function preferBaselineWasm(): void {
-  markV8FlagsChanged();
-  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+export function bashParserProblem(): string | undefined {
+  for (const file of [CORE_WASM, BASH_WASM]) {
+    if (!findInstalledFile(import.meta.url, [file])) {
+      return `the shell parser's ${file} is not installed, so no command can be checked. Reinstall Yoke (npm install).`;
+    }
+  }
+  return undefined;
 }
 
 async function createParser(): Promise<Parser> {
-  // Imported before the flag changes: in the built CLI this import runs the runtime's bundle,
-  // whose code cache can only be saved while the flags are still a fresh start's.
+  // Imported first: in the built CLI this runs the runtime's bundle through its code cache, which
+  // is read and saved under the flags of the moment (lib/v8-flags.ts).
   const { Parser: ParserClass, Language } = await import('web-tree-sitter');
   preferBaselineWasm();
-  const coreWasm = resolveWasm('web-tree-sitter/web-tree-sitter.wasm');
+  const coreWasm = resolveWasm(CORE_WASM);
   await ParserClass.init({ locateFile: () => coreWasm });
-  const bash = await Language.load(resolveWasm('tree-sitter-bash/tree-sitter-bash.wasm'));
+  const bash = await Language.load(resolveWasm(BASH_WASM));
   const parser = new ParserClass();
   parser.setLanguage(bash);
   return parser;

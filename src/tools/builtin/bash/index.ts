@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from '../../../lib/zod';
 import { neutralGitEnv } from '../../../permissions/git-neutral-env';
-import { isReadOnlyCommand } from '../../../services/bash-parser';
+import { bashParserProblem, isReadOnlyCommand } from '../../../services/bash-parser';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError, type ToolResult } from '../../tool';
 import { resolveNextCwd } from './cwd';
@@ -193,6 +193,11 @@ export const bashTool = buildTool<BashInput, BashOutput>({
   isConcurrencySafe: (input) => readOnlyOrFalse(input.command),
   isReadOnly: (input) => readOnlyOrFalse(input.command),
   interruptBehavior: () => 'cancel',
+  // Without the parser no command can be proven safe or matched against rules: every call would fail.
+  availability: () => {
+    const problem = bashParserProblem();
+    return problem ? { status: 'unavailable', reason: problem } : { status: 'available' };
+  },
   toAutoClassifierInput: (input) => input.command,
   mapResultToContent,
   async call(input, context) {

@@ -6,6 +6,7 @@
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { trackGroup } from './process-groups';
 
 /** How long a process group gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
@@ -73,7 +74,7 @@ const WRAPPER_SCRIPT = [
 export function spawnShell(params: SpawnShellParams): ChildProcess {
   const shell = resolveShell(params.env);
   // child_process loads on the first command, not when the tool registers at start.
-  return process
+  const child = process
     .getBuiltinModule('node:child_process')
     .spawn(shell, ['-c', WRAPPER_SCRIPT, shell, params.cwdFile ?? '', params.command], {
       cwd: params.cwd,
@@ -82,6 +83,9 @@ export function spawnShell(params: SpawnShellParams): ChildProcess {
       detached: true,
       windowsHide: true,
     });
+  // Jobs a command leaves running (`server &`) outlive its shell; Yoke's exit ends them too.
+  if (child.pid !== undefined) trackGroup(child.pid);
+  return child;
 }
 
 /** Sends a signal to a whole process group; a group that is already gone is not an error. */

@@ -1,7 +1,8 @@
 /**
  * Background shells: commands started with `run_in_background`, their output files and their
  * status, per session. Kept in this module (not in AppState, which is plain data) because each
- * entry owns a live process; every shell dies with its session and with the Yoke process.
+ * entry owns a live process; every shell dies with its session, and with the Yoke process
+ * (process-groups.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
@@ -52,22 +53,6 @@ function sessionShells(sessionId: string): SessionShells {
   return entry;
 }
 
-let exitHookInstalled = false;
-
-/**
- * An exit handler cannot wait for a grace period, so the groups get SIGKILL straight away; a
- * server left running after Yoke quit would hold its port and files with nobody to stop it.
- */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const { shells } of sessions.values()) {
-      for (const shell of shells.values()) if (shell.status === 'running') signalGroup(shell.pid, 'SIGKILL');
-    }
-  });
-}
-
 function snapshot(record: ShellRecord): BackgroundShellInfo {
   const { child: _c, done: _d, readOffset: _r, decoder: _x, timer: _t, stopRequested: _s, ...info } = record;
   return { ...info };
@@ -87,7 +72,6 @@ export type StartShellParams = {
 };
 
 export function startBackgroundShell(params: StartShellParams): BackgroundShellInfo {
-  installExitHook();
   const session = sessionShells(params.sessionId);
   const id = `bash_${++session.counter}`;
   const dir = join(params.sessionDir, 'shells');

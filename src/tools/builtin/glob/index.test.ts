@@ -5,13 +5,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseRule } from '../../../permissions/rule-string';
 import { emptyPermissionContext } from '../../../permissions/types';
 import { ToolError } from '../../tool';
-import { loadOptionalModule } from '../shared/optional-module';
 import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
 import { type GlobOutput, globTool } from './index';
 
 let root: string;
-// With @vscode/ripgrep installed its bundled binary is used and PATH does not matter.
-const hasBundledRipgrep = (await loadOptionalModule('@vscode/ripgrep')) !== undefined;
 
 /** Writes a file with an mtime `age` seconds in the past, so "newest first" is deterministic. */
 function file(relativePath: string, age = 100): string {
@@ -133,9 +130,11 @@ describe('Glob', () => {
     await expect(callTool(globTool, { pattern: '*' }, context)).rejects.toThrow(/interrupted/);
   });
 
-  it.skipIf(hasBundledRipgrep)('explains how to install ripgrep when it cannot be found', async () => {
+  it('explains how to get ripgrep when it cannot be found', async () => {
     file('a.md');
-    const context = makeTestContext({ cwd: root, env: { PATH: join(root, 'no-bin') } });
-    await expect(callTool(globTool, { pattern: '*' }, context)).rejects.toThrow(/Install it/);
+    // The bundled binary switched off, and no rg on PATH.
+    const env = { USE_BUILTIN_RIPGREP: '0', PATH: join(root, 'no-bin') };
+    const context = makeTestContext({ cwd: root, env });
+    await expect(callTool(globTool, { pattern: '*' }, context)).rejects.toThrow(/install ripgrep/);
   });
 });

@@ -7,7 +7,7 @@ import { buildTool, ToolError } from '../../tool';
 import { denyExclusions, skippedNote } from '../shared/deny-exclusions';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
-import { runRipgrep } from '../shared/ripgrep';
+import { ripgrepAvailability, runRipgrep } from '../shared/ripgrep';
 import { compileGlob } from './glob-pattern';
 import prompt from './prompt.md';
 import { pathForModel, sortNewestFirst } from './search-results';
@@ -93,6 +93,7 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
   interruptBehavior: () => 'cancel',
+  availability: ripgrepAvailability,
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
   mapResultToContent: (output) => renderForModel(output, undefined),
   async call(input, context) {

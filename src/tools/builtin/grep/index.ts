@@ -9,7 +9,7 @@ import { denyExclusions } from '../shared/deny-exclusions';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
 import { describeSpecialFile, specialFileRefusal } from '../shared/regular-file';
-import { type RipgrepOptions, runRipgrep } from '../shared/ripgrep';
+import { type RipgrepOptions, ripgrepAvailability, runRipgrep } from '../shared/ripgrep';
 import { buildGrepArgs, listingArgs } from './args';
 import prompt from './prompt.md';
 import { type GrepOutput, renderGrepResult } from './render';
@@ -110,6 +110,7 @@ export const grepTool = buildTool<GrepInput, GrepOutput>({
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
   interruptBehavior: () => 'cancel',
+  availability: ripgrepAvailability,
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
   mapResultToContent: (output) => renderGrepResult(output, undefined),
   async call(input, context) {

@@ -17,6 +17,7 @@ import { IMAGE_EXTENSIONS, sniffImageType } from './image-info';
 import { dropDamagedImages, type NotebookCellView, notebookBlocks, notebookCellViews } from './notebook-view';
 import { MAX_PDF_BYTES, pdfTooLarge, preparePdf } from './pdf';
 import prompt from './prompt.md';
+import { imageResizerAvailability } from './resizer-availability';
 import { scanTextFile, type TextScan } from './text-scan';
 import {
   DEFAULT_LINE_LIMIT,
@@ -90,6 +91,7 @@ export const readTool = buildTool<ReadInput, ReadOutput>({
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
   interruptBehavior: () => 'cancel',
+  availability: () => imageResizerAvailability(),
   toAutoClassifierInput: (input) => input.file_path,
   mapResultToContent: (output) => {
     if (output.type === 'text') return textContent(textViewOf(output.file));

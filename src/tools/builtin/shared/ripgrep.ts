@@ -1,54 +1,107 @@
 /**
  * Finds and runs ripgrep for the search tools (Glob, Grep). ripgrep is fast, parallel and already
  * knows .gitignore/.ignore, which is what a model searching a project expects.
+ *
+ * The binary comes from npm: `@vscode/ripgrep` depends on one optional package per platform
+ * (`@vscode/ripgrep-linux-x64`, …) that holds a prebuilt `rg`, so `npm install` alone provides it
+ * with no download and no install script. `rg` on PATH is the fallback (an install made with
+ * `--omit=optional`, a platform without a prebuilt binary, or `USE_BUILTIN_RIPGREP=0`).
  */
-import { access, constants } from 'node:fs/promises';
+import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ToolError } from '../../tool';
-import { loadOptionalModule } from './optional-module';
+import { findInstalledFile } from '../../../lib/installed-files';
+import { type ToolAvailability, ToolError } from '../../tool';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+const BINARY_NAME = process.platform === 'win32' ? 'rg.exe' : 'rg';
+
 const INSTALL_HINT =
-  'ripgrep (rg) is not installed or not on PATH. Install it (e.g. `apt install ripgrep`, ' +
-  '`brew install ripgrep`, or `npm install @vscode/ripgrep`) and try again.';
+  'Reinstall Yoke with its optional dependencies (`npm install` without `--omit=optional`) or ' +
+  'install ripgrep (e.g. `apt install ripgrep`, `brew install ripgrep`).';
 
-let bundledPath: Promise<string | undefined> | undefined;
+export type RipgrepLookup =
+  | { found: true; path: string; source: 'bundled' | 'path' }
+  | { found: false; reason: string };
 
-async function isExecutable(path: string): Promise<boolean> {
+function isExecutable(path: string): boolean {
   try {
-    await access(path, constants.X_OK);
+    accessSync(path, constants.X_OK);
     return true;
   } catch {
     return false;
   }
 }
 
-/** `@vscode/ripgrep`'s binary when that package is installed and its download succeeded. */
-function bundledRipgrep(): Promise<string | undefined> {
-  bundledPath ??= loadOptionalModule<{ rgPath?: string }>('@vscode/ripgrep').then(async (mod) =>
-    mod?.rgPath && (await isExecutable(mod.rgPath)) ? mod.rgPath : undefined,
-  );
-  return bundledPath;
+type BundledLookup = { path: string } | { problem: string };
+
+/**
+ * `@vscode/ripgrep`'s binary: its platform package beside it (as npm hoists it) or inside it.
+ * `from` is where the lookup starts: this module, which in the built CLI is dist/app.js of
+ * whatever layout npm installed.
+ */
+export function bundledRipgrep(
+  from: string = import.meta.url,
+  platform: string = process.platform,
+  arch: string = process.arch,
+): BundledLookup {
+  const platformPackage = `@vscode/ripgrep-${platform}-${arch}`;
+  const binary = `${platformPackage}/bin/${platform === 'win32' ? 'rg.exe' : 'rg'}`;
+  const path = findInstalledFile(from, [binary, `@vscode/ripgrep/node_modules/${binary}`]);
+  if (path) return isExecutable(path) ? { path } : { problem: `${path} is not executable` };
+  if (!findInstalledFile(from, ['@vscode/ripgrep/package.json'])) {
+    return { problem: 'the @vscode/ripgrep package is not installed' };
+  }
+  return {
+    problem: `${platformPackage}, the package that holds its binary for this platform, is not installed`,
+  };
 }
 
-async function ripgrepOnPath(env: Env): Promise<string | undefined> {
-  const names = process.platform === 'win32' ? ['rg.exe', 'rg'] : ['rg'];
+let bundledCache: BundledLookup | undefined;
+
+function ripgrepOnPath(env: Env): string | undefined {
+  const names = process.platform === 'win32' ? [BINARY_NAME, 'rg'] : [BINARY_NAME];
   for (const dir of (env.PATH ?? process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     for (const name of names) {
       const candidate = join(dir, name);
-      if (await isExecutable(candidate)) return candidate;
+      if (isExecutable(candidate)) return candidate;
     }
   }
   return undefined;
 }
 
-/** The rg binary to run: the bundled one first (a known version), else `rg` on PATH. */
-export async function resolveRipgrep(env: Env): Promise<string> {
-  const path = (await bundledRipgrep()) ?? (await ripgrepOnPath(env));
-  if (!path) throw new ToolError(INSTALL_HINT);
-  return path;
+/**
+ * The rg binary to run: the bundled one first (a known version), else `rg` on PATH.
+ * `USE_BUILTIN_RIPGREP=0` (Claude Code's switch) skips the bundled one.
+ */
+export function locateRipgrep(env: Env): RipgrepLookup {
+  const useBundled = env.USE_BUILTIN_RIPGREP?.trim() !== '0';
+  let bundledProblem = 'the bundled ripgrep is switched off (USE_BUILTIN_RIPGREP=0)';
+  if (useBundled) {
+    // An install does not change under a running process, so one lookup serves the session.
+    bundledCache ??= bundledRipgrep();
+    if ('path' in bundledCache) return { found: true, path: bundledCache.path, source: 'bundled' };
+    bundledProblem = bundledCache.problem;
+  }
+  const onPath = ripgrepOnPath(env);
+  if (onPath) return { found: true, path: onPath, source: 'path' };
+  return {
+    found: false,
+    reason: `ripgrep was not found: ${bundledProblem}, and no \`rg\` is on PATH. ${INSTALL_HINT}`,
+  };
+}
+
+/** Grep and Glob are not offered without ripgrep: every call would fail. */
+export function ripgrepAvailability(env: Env): ToolAvailability {
+  const lookup = locateRipgrep(env);
+  return lookup.found ? { status: 'available' } : { status: 'unavailable', reason: lookup.reason };
+}
+
+export function resolveRipgrep(env: Env): string {
+  const lookup = locateRipgrep(env);
+  if (!lookup.found) throw new ToolError(lookup.reason);
+  return lookup.path;
 }
 
 export type RipgrepOptions = {
@@ -74,7 +127,7 @@ const MAX_STDERR_CHARS = 4000;
 
 /** Runs rg with an argv (never through a shell) and collects stdout as lines. */
 export async function runRipgrep(args: readonly string[], options: RipgrepOptions): Promise<RipgrepResult> {
-  const rg = await resolveRipgrep(options.env);
+  const rg = resolveRipgrep(options.env);
   if (options.signal.aborted) throw new ToolError('The search was interrupted.');
   return new Promise((resolvePromise, reject) => {
     // child_process loads on the first search, not when the tools register at start.
