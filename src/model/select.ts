@@ -5,6 +5,7 @@
  * the vendor SDKs, which `--version` and `--help` must not pay for.
  */
 
+import { isLocalBaseUrl } from './endpoint';
 import { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
 import { type RetryOptions, withRetry } from './retry';
@@ -17,6 +18,7 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 export const ANTHROPIC_CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
 
 export type { Env };
+export { isLocalBaseUrl };
 
 export type SelectModelOptions = {
   /** `--model`: an id or an alias (opus, sonnet, haiku). */
@@ -55,26 +57,6 @@ export function providerForModel(model: string): SelectableProvider | undefined 
     return 'openai';
   }
   return undefined;
-}
-
-/**
- * True for hosts that are this machine or a private network: such servers (Ollama, vLLM,
- * LM Studio) need no API key. Anything unparsable counts as not local.
- */
-export function isLocalBaseUrl(baseUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local')) return true;
-  if (host === '::1' || host === '0.0.0.0') return true;
-  const octets = host.split('.');
-  if (octets.length !== 4 || !octets.every((o) => /^\d{1,3}$/.test(o))) return false;
-  const [a, b] = octets.map(Number) as [number, number];
-  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
 }
 
 function hasAnthropicCredentials(env: Env): boolean {
