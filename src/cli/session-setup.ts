@@ -164,6 +164,7 @@ export async function createSessionEngine(
     baseUrl: merged.baseUrl,
     fallbackModel: options.fallbackModel,
     env: sessionEnv,
+    timeouts: merged.apiTimeouts,
   });
   registerCoreTools();
 
@@ -267,6 +268,12 @@ export async function createSessionEngine(
     selection,
     tools,
     permissionContext: permissions.permissionContext,
-    warnings: [...settings.warnings, ...session.warnings, ...permissions.warnings, ...selected.warnings],
+    warnings: [
+      ...settings.warnings,
+      ...selection.warnings,
+      ...session.warnings,
+      ...permissions.warnings,
+      ...selected.warnings,
+    ],
   };
 }

@@ -16,6 +16,7 @@ import { createUserMessage, lastUserPromptText, type Message } from '../session/
 import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool } from '../tools/tool';
+import { apiNotices } from './api-notices';
 import { createAttachmentsStage, withAttachments } from './context/attachments';
 import { type ContextManager, createContextPipeline } from './context/pipeline';
 import { gatherEnvironment } from './environment';
@@ -254,6 +255,7 @@ export class QueryEngine {
           break;
         }
         const event = next.value;
+        for (const notice of apiNotices(event)) this.config.onNotification?.(notice);
         if (event.type === 'model_usage') {
           const costUsd = this.costTracker.add(event.model, event.usage, event.apiDurationMs);
           this.config.transcript?.recordUsage?.({ model: event.model, usage: event.usage, costUsd });

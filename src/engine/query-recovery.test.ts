@@ -166,9 +166,24 @@ describe('query: model fallback', () => {
     expect(usage.map((e) => e.type === 'model_usage' && e.model)).toEqual(['claude-haiku-4-5']);
   });
 
-  it('ends with model_error on overload when no fallback is configured', async () => {
+  it('ends with model_error on overload when no fallback is configured, suggesting one', async () => {
     const { terminal } = await runQuery([new OverloadedError('Overloaded', undefined, { status: 529 })]);
-    expect(terminal).toMatchObject({ reason: 'model_error', message: 'Overloaded (HTTP 529)' });
+    expect(terminal).toMatchObject({
+      reason: 'model_error',
+      message:
+        'Overloaded (HTTP 529) — Try again later, or pass --fallback-model <model> to switch when this one ' +
+        'is overloaded.',
+    });
+  });
+
+  it('does not suggest --fallback-model when the fallback is overloaded too', async () => {
+    const fallbackProvider = new FakeProvider([
+      new OverloadedError('Overloaded too', undefined, { status: 529 }),
+    ]);
+    const { terminal } = await runQuery([new OverloadedError('Overloaded', undefined, { status: 529 })], {
+      fallback: { provider: fallbackProvider, model: 'claude-haiku-4-5' },
+    });
+    expect(terminal).toMatchObject({ reason: 'model_error', message: 'Overloaded too (HTTP 529)' });
   });
 
   it('drops a partial attempt cut by the overload and answers the tool_use it had shown', async () => {

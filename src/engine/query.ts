@@ -28,6 +28,7 @@ import type {
   Transition,
 } from './query-types';
 import {
+  adviseFallbackModel,
   apiErrorMessage,
   classifyModelError,
   errorText,
@@ -283,6 +284,7 @@ class QueryLoop {
         return undefined;
       }
     }
+    if (kind === 'overloaded' && !params.fallback) adviseFallbackModel(error);
     return yield* this.fail(TERMINAL_FOR_ERROR[kind], errorText(error), error);
   }
 

@@ -65,6 +65,15 @@ export function fallbackNotice(from: string, to: string, error: unknown): System
   );
 }
 
+/** An overloaded model with no fallback configured: say how to get one next time. */
+export function adviseFallbackModel(error: unknown): void {
+  if (error instanceof ModelError) {
+    error.withAdvice(
+      'Try again later, or pass --fallback-model <model> to switch when this one is overloaded.',
+    );
+  }
+}
+
 /** The synthetic assistant message that shows the user why the turn failed. */
 export function apiErrorMessage(text: string, model: string) {
   return createAssistantMessage(

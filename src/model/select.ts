@@ -5,10 +5,11 @@
  * the vendor SDKs, which `--version` and `--help` must not pay for.
  */
 
-import { isLocalBaseUrl } from './endpoint';
+import { BASE_URL_VARIABLE, type Endpoint, isLocalBaseUrl } from './endpoint';
 import { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
 import { type RetryOptions, withRetry } from './retry';
+import { type ApiTimeoutSettings, type ApiTimeouts, resolveApiTimeouts } from './timeouts';
 import type { Env, Provider } from './types';
 
 export const PROVIDER_NAMES = ['anthropic', 'openai'] as const;
@@ -30,6 +31,8 @@ export type SelectModelOptions = {
   /** `--fallback-model`: used by the query loop after repeated 529 overloaded errors. */
   fallbackModel?: string;
   env: Env;
+  /** The settings' `apiTimeouts`; `API_TIMEOUT_MS` in `env` sets the first-byte wait. */
+  timeouts?: ApiTimeoutSettings;
   retry?: RetryOptions;
 };
 
@@ -39,6 +42,11 @@ export type ModelSelection = {
   model: string;
   /** Already wrapped with `withRetry`. */
   provider: Provider;
+  /** Where requests go and what set it. */
+  endpoint: Endpoint;
+  timeouts: ApiTimeouts;
+  /** Problems with the settings or variables that were ignored, one line each. */
+  warnings: string[];
   fallbackModel?: string;
 };
 
@@ -106,26 +114,62 @@ function checkFallback(providerName: SelectableProvider, model: string, fallback
   }
 }
 
+type Built = { provider: Provider; endpoint: Endpoint; timeouts: ApiTimeouts; warnings: string[] };
+
 async function createProvider(
   providerName: SelectableProvider,
   baseUrl: string | undefined,
   env: Env,
-): Promise<Provider> {
+  timeoutSettings: ApiTimeoutSettings | undefined,
+): Promise<Built> {
+  const fromSetting = has(baseUrl) ? baseUrl.trim() : undefined;
+  const variable = BASE_URL_VARIABLE[providerName];
+  const baseUrlSource =
+    fromSetting !== undefined ? 'the "baseUrl" setting' : has(env[variable]) ? variable : undefined;
   if (providerName === 'anthropic') {
     if (!hasAnthropicCredentials(env)) throw new MissingCredentialsError(ANTHROPIC_CREDENTIAL_VARIABLES);
-    const { AnthropicProvider, anthropicOptionsFromEnv } = await import('./anthropic');
+    const { AnthropicProvider, anthropicOptionsFromEnv, DEFAULT_ANTHROPIC_BASE_URL } = await import(
+      './anthropic'
+    );
     const options = anthropicOptionsFromEnv(env);
-    if (has(baseUrl)) options.baseURL = baseUrl.trim();
-    return new AnthropicProvider(options);
+    if (fromSetting !== undefined) options.baseURL = fromSetting;
+    const endpoint: Endpoint = {
+      api: 'anthropic',
+      baseUrl: options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL,
+      ...(baseUrlSource ? { baseUrlSource } : {}),
+      keyVariables: ANTHROPIC_CREDENTIAL_VARIABLES.filter((name) => has(env[name])),
+    };
+    const { timeouts, warnings } = resolveApiTimeouts({
+      baseUrl: endpoint.baseUrl,
+      settings: timeoutSettings,
+      env,
+    });
+    return {
+      provider: new AnthropicProvider({ ...options, timeouts, endpoint }),
+      endpoint,
+      timeouts,
+      warnings,
+    };
   }
-  const { OpenAIProvider, openAIOptionsFromEnv } = await import('./openai');
+  const { OpenAIProvider, openAIOptionsFromEnv, OPENAI_DEFAULT_BASE_URL } = await import('./openai');
   const options = openAIOptionsFromEnv(env);
-  if (has(baseUrl)) options.baseURL = baseUrl.trim();
+  if (fromSetting !== undefined) options.baseURL = fromSetting;
   // Local servers need no key: the provider then sends no Authorization header at all.
   if (!options.apiKey && !(options.baseURL !== undefined && isLocalBaseUrl(options.baseURL))) {
     throw new MissingCredentialsError(['OPENAI_API_KEY']);
   }
-  return new OpenAIProvider(options);
+  const endpoint: Endpoint = {
+    api: 'openai',
+    baseUrl: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
+    ...(baseUrlSource ? { baseUrlSource } : {}),
+    keyVariables: options.apiKey ? ['OPENAI_API_KEY'] : [],
+  };
+  const { timeouts, warnings } = resolveApiTimeouts({
+    baseUrl: endpoint.baseUrl,
+    settings: timeoutSettings,
+    env,
+  });
+  return { provider: new OpenAIProvider({ ...options, timeouts, endpoint }), endpoint, timeouts, warnings };
 }
 
 /** Resolves flags and environment into a ready, retrying provider and a concrete model id. */
@@ -139,8 +183,20 @@ export async function selectModel(options: SelectModelOptions): Promise<ModelSel
     : undefined;
   if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
 
-  const inner = await createProvider(providerName, options.baseUrl, options.env);
-  const selection: ModelSelection = { providerName, model, provider: withRetry(inner, options.retry) };
+  const built = await createProvider(providerName, options.baseUrl, options.env, options.timeouts);
+  const retry: RetryOptions = {
+    totalMs: built.timeouts.totalMs,
+    firstByteMs: built.timeouts.firstByteMs,
+    ...options.retry,
+  };
+  const selection: ModelSelection = {
+    providerName,
+    model,
+    provider: withRetry(built.provider, retry),
+    endpoint: built.endpoint,
+    timeouts: built.timeouts,
+    warnings: built.warnings,
+  };
   if (fallbackModel !== undefined) selection.fallbackModel = fallbackModel;
   return selection;
 }
