@@ -13,7 +13,7 @@ import {
   ModelNotFoundError,
   UnreachableError,
 } from './errors';
-import { findDeadline } from './http/deadline';
+import { findDeadline, formatDuration } from './http/deadline';
 import { MODEL_ALIASES } from './models';
 
 /** Socket errors that mean nothing is listening at the address, or the address does not exist. */
@@ -42,12 +42,13 @@ export function connectionFailure(
   const name = apiName(endpoint);
   const deadline = findDeadline(err);
   if (deadline) {
+    const wait = formatDuration(deadline.waitedMs);
     const text =
       deadline.phase === 'connect'
-        ? `Could not connect to ${name}${baseUrlOrigin(endpoint)}: ${deadline.message}`
+        ? `Could not connect to ${name}${baseUrlOrigin(endpoint)} within ${wait}`
         : deadline.phase === 'first_byte'
-          ? `No answer from ${name}: ${deadline.message}`
-          : `${capitalize(name)} stopped sending mid-response: ${deadline.message}`;
+          ? `No answer from ${name}: connected, but nothing came back within ${wait}`
+          : `${capitalize(name)} stopped sending mid-response: nothing received for ${wait}`;
     return new ConnectionError(text, context.midStream, options);
   }
   const code = socketCode(err);

@@ -13,6 +13,7 @@ import {
   PromptTooLongError,
   RateLimitError,
   ServerError,
+  UnreachableError,
 } from '../errors';
 import type { ModelRequest, StreamEvent } from '../types';
 import {
@@ -290,15 +291,31 @@ describe('AnthropicProvider.stream errors during the stream', () => {
     expect((error as ConnectionError).midStream).toBe(false);
   });
 
-  it('throws a ConnectionError naming the cause when the connection is refused', async () => {
+  it('fails fast when nothing listens at the base URL, naming the variable and asking about the server', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
-    const error = await errorFor({
-      kind: 'network-error',
-      error: new TypeError('fetch failed', { cause: refused }),
+    const { fetch, requests } = fakeFetch({ kind: 'network-error', error: refused });
+    const { error } = await drain(
+      new AnthropicProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', fetch }),
+    );
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect((error as UnreachableError).retryable).toBe(false);
+    expect((error as Error).message).toBe(
+      'Cannot reach the server at http://127.0.0.1:9 (set by ANTHROPIC_BASE_URL): connection refused ' +
+        '(connect ECONNREFUSED 127.0.0.1:9). Is the server running, and is ANTHROPIC_BASE_URL right?',
+    );
+    expect(requests).toHaveLength(1);
+  });
+
+  it('says to check the network when the default API host cannot be resolved', async () => {
+    const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND api.anthropic.com'), {
+      code: 'ENOTFOUND',
     });
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).midStream).toBe(false);
-    expect(error.message).toContain('ECONNREFUSED');
+    const error = await errorFor({ kind: 'network-error', error: unknownHost });
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect(error.message).toBe(
+      'Cannot reach the Anthropic API: no such host (getaddrinfo ENOTFOUND api.anthropic.com). Check your ' +
+        'network connection.',
+    );
   });
 
   it('throws a retryable ConnectionError naming the wait when no answer comes in time', async () => {
@@ -309,7 +326,7 @@ describe('AnthropicProvider.stream errors during the stream', () => {
     expect((error as ConnectionError).retryable).toBe(true);
     expect((error as ConnectionError).deadline?.phase).toBe('first_byte');
     expect((error as ConnectionError).message).toBe(
-      'No answer from the Anthropic API: connected, but no response within 20 ms',
+      'No answer from the Anthropic API: connected, but nothing came back within 20 ms',
     );
   });
 
@@ -322,7 +339,7 @@ describe('AnthropicProvider.stream errors during the stream', () => {
     expect((error as ConnectionError).midStream).toBe(true);
     expect((error as ConnectionError).deadline?.phase).toBe('idle');
     expect((error as ConnectionError).message).toMatch(
-      /stopped sending mid-response: .*nothing received for 20 ms/,
+      /^The Anthropic API stopped sending mid-response: nothing received for 20 ms$/,
     );
   });
 });

@@ -192,7 +192,9 @@ describe('classifyOpenAIError through the SDK', () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).retryable).toBe(true);
     expect((error as ConnectionError).deadline?.phase).toBe('first_byte');
-    expect((error as ConnectionError).message).toMatch(/no response within 20 ms/);
+    expect((error as ConnectionError).message).toMatch(
+      /^No answer from the OpenAI API: connected, but nothing came back within 20 ms$/,
+    );
   });
 
   it('an error object inside the stream becomes a typed error', async () => {
