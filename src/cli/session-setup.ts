@@ -17,6 +17,7 @@ import type { PermissionPrompt, ToolPermissionContext } from '../permissions/typ
 import { projectDir } from '../session/transcript-paths';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
+import { sessionModels } from './session-models';
 import { createPermissionSetup } from './session-permissions';
 import { autoCompactEnabled, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
@@ -168,7 +169,7 @@ export async function createSessionEngine(
   });
   registerCoreTools();
 
-  const [session, memory] = await Promise.all([
+  const [session, memory, models] = await Promise.all([
     resolveSession({
       cwd,
       env: sessionEnv,
@@ -181,6 +182,7 @@ export async function createSessionEngine(
       persist: options.sessionPersistence,
     }),
     memoryPromise,
+    sessionModels(merged.models, selection, sessionEnv, log),
   ]);
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
@@ -226,6 +228,7 @@ export async function createSessionEngine(
     fallback: selection.fallbackModel
       ? { provider: selection.provider, model: selection.fallbackModel }
       : undefined,
+    models: models.catalog,
     tools,
     canUseTool: permissions.canUseTool,
     hooks,
@@ -271,6 +274,7 @@ export async function createSessionEngine(
     warnings: [
       ...settings.warnings,
       ...selection.warnings,
+      ...models.warnings,
       ...session.warnings,
       ...permissions.warnings,
       ...selected.warnings,

@@ -13,16 +13,22 @@ export type SettingsJson = Record<string, unknown>;
 export async function editSettingsFile(
   path: string,
   mutate: (json: SettingsJson) => SettingsJson,
+  options: { mode?: number } = {},
 ): Promise<SettingsJson> {
-  const current = await readJson(path);
+  const current = await readJsonObject(path);
   const next = mutate(structuredClone(current));
-  // A new settings file gets 0644; an existing one keeps its mode.
-  await writeFileAtomic(path, Buffer.from(`${JSON.stringify(next, null, 2)}\n`), { mode: 0o644 });
+  // A new settings file gets 0644 unless told otherwise; an existing one keeps its mode.
+  await writeFileAtomic(path, Buffer.from(`${JSON.stringify(next, null, 2)}\n`), {
+    mode: options.mode ?? 0o644,
+  });
   return next;
 }
 
-/** Refuses to edit a file it cannot parse: rewriting it would destroy the user's content. */
-async function readJson(path: string): Promise<SettingsJson> {
+/**
+ * The file's JSON object (`{}` if it does not exist). Refuses a file it cannot parse: rewriting
+ * it would destroy the user's content.
+ */
+export async function readJsonObject(path: string): Promise<SettingsJson> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -25,6 +25,23 @@ const truncated = (value: string) => ({
   stopReason: 'max_tokens' as const,
 });
 
+describe('query: a small context window', () => {
+  it('asks for at most a fifth of the window as output, half for the retry with a raised limit', async () => {
+    const { provider, terminal } = await runQuery([truncated('Cut off'), text('Done.')], {
+      contextWindowFor: () => 20_000,
+    });
+    const [first, second] = requestsOf(provider);
+    expect(first!.maxTokens).toBe(4_000);
+    expect(second!.maxTokens).toBe(10_000);
+    expect(terminal.reason).toBe('completed');
+  });
+
+  it('leaves the large windows of the table alone', async () => {
+    const { provider } = await runQuery([text('Done.')], { contextWindowFor: () => 200_000 });
+    expect(requestsOf(provider)[0]!.maxTokens).toBe(32_000);
+  });
+});
+
 describe('query: max_tokens recovery', () => {
   it('retries the same request with an escalated limit and never shows the truncated attempt', async () => {
     const { events, terminal, provider } = await runQuery([

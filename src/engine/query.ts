@@ -34,6 +34,7 @@ import {
   errorText,
   escalatedMaxTokens,
   fallbackNotice,
+  fitOutputToWindow,
   INTERRUPT_MESSAGE,
   interruptMessage,
   MAX_OUTPUT_TOKENS_RECOVERY_LIMIT,
@@ -102,7 +103,7 @@ class QueryLoop {
     }
 
     const request = this.buildRequest();
-    const limit = params.blockingLimitTokens ?? contextWindowFor(this.model) - request.maxTokens;
+    const limit = params.blockingLimitTokens ?? this.contextWindow() - request.maxTokens;
     const estimated = estimateRequestTokens(request, this.projection.tokens);
     if (estimated >= limit) {
       return yield* this.fail(
@@ -140,6 +141,10 @@ class QueryLoop {
     return yield* this.stopPhase(attempt);
   }
 
+  private contextWindow(): number {
+    return (this.params.contextWindowFor ?? contextWindowFor)(this.model);
+  }
+
   private buildRequest(): ModelRequest {
     const { params, state } = this;
     const { tools, builtinToolCount } = toolSchemas(state.toolUseContext.tools);
@@ -150,8 +155,16 @@ class QueryLoop {
       maxTokens:
         // An escalated limit may exceed what a fallback model allows.
         state.maxOutputTokensOverride !== undefined
-          ? Math.min(state.maxOutputTokensOverride, maxOutputTokensFor(this.model))
-          : (params.maxOutputTokens ?? defaultMaxTokensFor(this.model)),
+          ? fitOutputToWindow(
+              Math.min(state.maxOutputTokensOverride, maxOutputTokensFor(this.model)),
+              this.contextWindow(),
+              'escalated',
+            )
+          : fitOutputToWindow(
+              params.maxOutputTokens ?? defaultMaxTokensFor(this.model),
+              this.contextWindow(),
+              'default',
+            ),
     };
     if (tools.length > 0) {
       request.tools = tools;

@@ -5,6 +5,7 @@
  * the vendor SDKs, which `--version` and `--help` must not pay for.
  */
 
+import type { ContextLengthLookup } from './catalog';
 import { BASE_URL_VARIABLE, type Endpoint, isLocalBaseUrl } from './endpoint';
 import { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
@@ -47,6 +48,8 @@ export type ModelSelection = {
   timeouts: ApiTimeouts;
   /** Problems with the settings or variables that were ignored, one line each. */
   warnings: string[];
+  /** Asks the server for a model's context length (OpenAI-compatible servers only). */
+  contextLookup?: ContextLengthLookup;
   fallbackModel?: string;
 };
 
@@ -114,7 +117,16 @@ function checkFallback(providerName: SelectableProvider, model: string, fallback
   }
 }
 
-type Built = { provider: Provider; endpoint: Endpoint; timeouts: ApiTimeouts; warnings: string[] };
+type Built = {
+  provider: Provider;
+  endpoint: Endpoint;
+  timeouts: ApiTimeouts;
+  warnings: string[];
+  contextLookup?: ContextLengthLookup;
+};
+
+/** A model list or details answer is small and quick; a server that takes longer is not waited for. */
+const LOOKUP_FIRST_BYTE_MS = 30_000;
 
 async function createProvider(
   providerName: SelectableProvider,
@@ -169,7 +181,22 @@ async function createProvider(
     settings: timeoutSettings,
     env,
   });
-  return { provider: new OpenAIProvider({ ...options, timeouts, endpoint }), endpoint, timeouts, warnings };
+  const contextLookup: ContextLengthLookup = async (model, signal) => {
+    const [{ fetchContextLength }, { createTransport }] = await Promise.all([
+      import('./openai/context-length'),
+      import('./http/transport'),
+    ]);
+    const firstByteMs = Math.min(timeouts.firstByteMs, LOOKUP_FIRST_BYTE_MS);
+    const fetch = createTransport({ ...timeouts, firstByteMs });
+    return fetchContextLength(model, signal, { endpoint, fetch, apiKey: options.apiKey });
+  };
+  return {
+    provider: new OpenAIProvider({ ...options, timeouts, endpoint }),
+    endpoint,
+    timeouts,
+    warnings,
+    contextLookup,
+  };
 }
 
 /** Resolves flags and environment into a ready, retrying provider and a concrete model id. */
@@ -197,6 +224,7 @@ export async function selectModel(options: SelectModelOptions): Promise<ModelSel
     timeouts: built.timeouts,
     warnings: built.warnings,
   };
+  if (built.contextLookup) selection.contextLookup = built.contextLookup;
   if (fallbackModel !== undefined) selection.fallbackModel = fallbackModel;
   return selection;
 }
