@@ -84,11 +84,14 @@ describe('a server that does not answer', () => {
     expect(server.requests.filter((r) => r.path === '/v1/messages')).toHaveLength(2);
   });
 
-  it('takes the first-byte wait from API_TIMEOUT_MS', async () => {
+  it('takes the first-byte wait from API_TIMEOUT_MS; --debug adds what lies behind the line', async () => {
     server.reset([{ fault: { type: 'silent' } }, { reply: hello }]);
-    const { code, stderr } = await yoke([], { API_TIMEOUT_MS: '700' });
+    const { code, stderr } = await yoke(['--debug'], { API_TIMEOUT_MS: '700' });
     expect(code).toBe(0);
     expect(stderr).toContain('connected, but nothing came back within 700 ms; retrying in');
+    expect(stderr).toMatch(
+      /\[debug\] retry 1\/8 after ConnectionError; waited 700 ms for a first byte; the retry waits 700 ms; causes: ConnectionError: No answer .* ← TransportDeadlineError: connected, but no response within 700 ms/,
+    );
   });
 
   it('ends a stream that stalls mid-response by the between-chunks wait and starts it again', async () => {
