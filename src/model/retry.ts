@@ -18,7 +18,7 @@ import {
   ModelError,
   OverloadedError,
 } from './errors';
-import { formatDuration } from './http/deadline';
+import { formatDuration, timerDelay } from './http/deadline';
 import type { ModelRequest, Provider, RetryEvent, StreamEvent } from './types';
 
 /** Time and randomness, injected so tests never really sleep. */
@@ -207,13 +207,10 @@ class AttemptSignal {
   ) {
     if (outer?.aborted) this.controller.abort();
     outer?.addEventListener('abort', this.forward, { once: true });
-    this.timer = setTimeout(
-      () => {
-        this.cut = true;
-        this.controller.abort();
-      },
-      Math.max(0, remainingMs),
-    );
+    this.timer = setTimeout(() => {
+      this.cut = true;
+      this.controller.abort();
+    }, timerDelay(remainingMs));
   }
 
   get signal(): AbortSignal {

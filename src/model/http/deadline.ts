@@ -43,6 +43,16 @@ function deadlineText(phase: DeadlinePhase, ms: number): string {
   }
 }
 
+/**
+ * The longest delay a Node timer takes; a longer one fires at once (with a warning). A wait set to
+ * more than this — some 24 days — is as good as no limit.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+export function timerDelay(ms: number): number {
+  return Math.min(Math.max(0, ms), MAX_TIMER_MS);
+}
+
 /** "850 ms", "12 s", "2.5 min": short and exact enough for a status line. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

@@ -6,7 +6,7 @@
  * configuration error the caller reports), no cookies, no proxies (Node's fetch has none either).
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { TransportDeadlineError } from './deadline';
+import { TransportDeadlineError, timerDelay } from './deadline';
 import type { FetchLike } from './timed-fetch';
 
 type Protocol = 'http:' | 'https:';
@@ -85,7 +85,7 @@ function exchange(
       if (!socket.connecting) return;
       connectTimer = setTimeout(
         () => req.destroy(new TransportDeadlineError('connect', connect.ms)),
-        connect.ms,
+        timerDelay(connect.ms),
       );
       // TLS counts as part of connecting: a handshake that never completes is the same failure.
       socket.once(connect.secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));

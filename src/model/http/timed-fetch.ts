@@ -5,7 +5,7 @@
  * slow or loading model makes long. After that, every read that waits longer than `idleMs` for
  * the next chunk fails the body with a TransportDeadlineError and closes the connection.
  */
-import { TransportDeadlineError, type TransportTimeouts } from './deadline';
+import { TransportDeadlineError, type TransportTimeouts, timerDelay } from './deadline';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -28,7 +28,7 @@ export function withDeadlines(
       timer = setTimeout(() => {
         expired = new TransportDeadlineError(phase, ms);
         controller.abort(expired);
-      }, ms);
+      }, timerDelay(ms));
     };
     const disarm = () => clearTimeout(timer);
     const release = () => {
