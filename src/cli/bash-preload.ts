@@ -5,13 +5,12 @@
  * overlaps the model's time to first token instead.
  *
  * Not before the first request has left: its body is built and sent on the main thread, which
- * the preload would compete for. fetch (undici, under both providers' SDKs) reports on
+ * the preload would compete for. The model transport (model/http) reports on
  * `diagnostics_channel` when a request body has been sent, so that is the trigger.
  */
+import { REQUEST_SENT_CHANNEL } from '../model/http/request-sent';
 import { preloadBash } from '../tools/builtin/bash/preload';
 import type { AnyTool } from '../tools/tool';
-
-const BODY_SENT = 'undici:request:bodySent';
 
 /** Only a pool with Bash ever parses a command line or starts a shell. */
 const offersBash = (tools: readonly AnyTool[]) => tools.some((tool) => tool.name === 'Bash');
@@ -23,11 +22,11 @@ export function preloadBashAfterFirstRequest(tools: readonly AnyTool[]): void {
   if (!offersBash(tools)) return;
   const channels = process.getBuiltinModule('node:diagnostics_channel');
   const onSent = () => {
-    channels.unsubscribe(BODY_SENT, onSent);
-    // Out of undici's own call stack, after the I/O it has queued.
+    channels.unsubscribe(REQUEST_SENT_CHANNEL, onSent);
+    // Out of the transport's own call stack, after the I/O it has queued.
     setImmediate(start);
   };
-  channels.subscribe(BODY_SENT, onSent);
+  channels.subscribe(REQUEST_SENT_CHANNEL, onSent);
 }
 
 /** Prepares Bash on the next turn of the event loop (a session idle at start, waiting for its host). */

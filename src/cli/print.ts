@@ -5,7 +5,6 @@
  * signal's number when a signal or a closed stdout ended the run (cli/shutdown.ts).
  */
 import { startWriteJournal } from '../config/write-journal';
-import { preferBaselineWasmFromFirstConnection } from '../lib/v8-flags';
 import type { AnyTool } from '../tools/tool';
 import { preloadBashAfterFirstRequest, preloadBashWhenIdle } from './bash-preload';
 import type { CliOptions } from './cli-options';
@@ -33,7 +32,6 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
 
   // From here on a signal ends the run cleanly; before, there is nothing to clean up.
   const shutdown = new Shutdown({ outputs: [stdout] });
-  preferBaselineWasmFromFirstConnection();
   try {
     void startWriteJournal(context.env);
     const { engine, selection, tools, warnings } = await createSessionEngine(
@@ -75,7 +73,6 @@ async function runStreamJson(options: CliOptions, context: PrintContext): Promis
   }
   const { runStreamJsonSession } = await import('../sdk/session');
   const shutdown = new Shutdown({ outputs: [stdout] });
-  preferBaselineWasmFromFirstConnection();
   void startWriteJournal(context.env);
   let tools: readonly AnyTool[] = [];
   try {

@@ -19,6 +19,7 @@ import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
+import { sessionModels } from './session-models';
 import { createPermissionSetup, requestedPermissionMode, sessionProtectedPaths } from './session-permissions';
 import { autoCompactEnabled, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
@@ -188,10 +189,11 @@ export async function createSessionEngine(
     baseUrl: merged.baseUrl,
     fallbackModel: options.fallbackModel,
     env: sessionEnv,
+    timeouts: merged.apiTimeouts,
   });
   registerCoreTools();
 
-  const [session, memory] = await Promise.all([
+  const [session, memory, models] = await Promise.all([
     resolveSession({
       cwd,
       env: sessionEnv,
@@ -204,6 +206,7 @@ export async function createSessionEngine(
       persist: options.sessionPersistence,
     }),
     memoryPromise,
+    sessionModels(merged.models, selection, sessionEnv, log),
   ]);
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
@@ -257,6 +260,8 @@ export async function createSessionEngine(
   const warnings = [
     ...settings.warnings,
     ...trustWarnings,
+    ...selection.warnings,
+    ...models.warnings,
     ...session.warnings,
     ...permissions.warnings,
     ...selected.warnings,
@@ -269,6 +274,7 @@ export async function createSessionEngine(
     fallback: selection.fallbackModel
       ? { provider: selection.provider, model: selection.fallbackModel }
       : undefined,
+    models: models.catalog,
     tools,
     canUseTool: permissions.canUseTool,
     hooks,

@@ -71,6 +71,26 @@ export const permissionsSettingsSchema = z.looseObject({
   disableBypassPermissionsMode: z.optional(z.literal('disable')),
 });
 
+const milliseconds = z.number().check(z.int(), z.positive());
+
+/** How long a model API request may wait (src/model/timeouts.ts has the defaults). */
+export const apiTimeoutsSchema = z.looseObject({
+  connectMs: z.optional(milliseconds),
+  firstByteMs: z.optional(milliseconds),
+  streamIdleMs: z.optional(milliseconds),
+  totalMs: z.optional(milliseconds),
+});
+
+const usdPerMillionTokens = z.number().check(z.nonnegative());
+
+/** What Yoke cannot know of a model it has no table entry for; prices in USD per million tokens. */
+export const modelDeclarationSchema = z.looseObject({
+  contextWindow: z.optional(z.number().check(z.int(), z.minimum(1024))),
+  inputPrice: z.optional(usdPerMillionTokens),
+  outputPrice: z.optional(usdPerMillionTokens),
+});
+export type ModelDeclaration = z.infer<typeof modelDeclarationSchema>;
+
 export const settingsSchema = z.looseObject({
   permissions: z.optional(permissionsSettingsSchema),
   hooks: z.optional(hooksSettingsSchema),
@@ -85,6 +105,9 @@ export const settingsSchema = z.looseObject({
   model: z.optional(z.string()),
   provider: z.optional(z.string()),
   baseUrl: z.optional(z.string()),
+  apiTimeouts: z.optional(apiTimeoutsSchema),
+  /** Model id → context window and prices, for models Yoke's table does not know. */
+  models: z.optional(z.record(z.string(), modelDeclarationSchema)),
   apiKeyHelper: z.optional(z.string()),
   includeCoAuthoredBy: z.optional(z.boolean()),
   cleanupPeriodDays: z.optional(z.number().check(z.minimum(1))),

@@ -2,6 +2,7 @@
  * Everything a QueryEngine is built from (seed 000 §3.1's `QueryEngineConfig`).
  */
 import type { HookRunner } from '../hooks/types';
+import type { ModelCatalog } from '../model/catalog';
 import type { Provider, ThinkingConfig } from '../model/types';
 import type { CanUseToolFn, ToolPermissionContext } from '../permissions/types';
 import type { Message } from '../session/messages';
@@ -19,6 +20,11 @@ export type QueryEngineConfig = {
   provider: Provider;
   model: string;
   fallback?: { provider: Provider; model: string };
+  /**
+   * The session's model facts (settings' `models`, server-reported context lengths): prices for
+   * cost, the context window for compaction. The built-in table alone when absent.
+   */
+  models?: ModelCatalog;
   /** The assembled tool pool (built-ins, then MCP), as the model will see it. */
   tools: readonly AnyTool[];
   canUseTool: CanUseToolFn;

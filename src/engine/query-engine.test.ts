@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { noopHooks } from '../hooks/types';
-import { ServerError } from '../model/errors';
+import { OverloadedError, ServerError } from '../model/errors';
+import { withRetry } from '../model/retry';
 import type { Provider } from '../model/types';
 import { allowAll } from '../permissions/types';
 import { FakeProvider, type FakeScript } from '../testing/fake-provider';
+import type { ToolNotification } from '../tools/context';
 import { QueryEngine, type QueryEngineConfig } from './query-engine';
 import { callTool, echoTool, text } from './query-test-support';
 import type { SDKMessage, SDKResultMessage } from './sdk-messages';
@@ -245,5 +247,64 @@ describe('QueryEngine.submitMessage', () => {
     await turn(e, 'again');
     await e.close();
     expect(events).toEqual(['SessionStart', 'PostSampling', 'PostSampling', 'StopFailure', 'SessionEnd']);
+  });
+});
+
+describe('QueryEngine and a misbehaving model API', () => {
+  it('reports the whole answer after a max_tokens continuation, not only its last part', async () => {
+    // Already at the escalated limit, so the loop keeps the cut response and asks for the rest.
+    const cut = {
+      content: [{ type: 'text' as const, text: 'The first half, ' }],
+      stopReason: 'max_tokens' as const,
+    };
+    const { engine: e } = engine([cut, text('and the second half.')], { maxOutputTokens: 64_000 });
+    const result = resultOf(await turn(e));
+    expect(result).toMatchObject({ subtype: 'success', result: 'The first half, and the second half.' });
+  });
+
+  it('emits a system/api_retry frame and tells the user on the notification sink', async () => {
+    const failing = new ServerError('Internal server error', { status: 500, requestId: 'req_1' });
+    const inner = new FakeProvider([failing, text('Recovered.')]);
+    const provider = withRetry(inner, { clock: { random: () => 0.5, sleep: async () => {} } });
+    const notices: ToolNotification[] = [];
+    const { engine: e } = engine(provider, { onNotification: (n) => notices.push(n) });
+    const messages = await turn(e);
+    const retry = messages.find((m) => m.type === 'system' && m.subtype === 'api_retry');
+    expect(retry).toEqual({
+      type: 'system',
+      subtype: 'api_retry',
+      attempt: 1,
+      max_retries: 8,
+      retry_delay_ms: 250,
+      error_status: 500,
+      error: 'server_error',
+      session_id: e.sessionId,
+      uuid: expect.any(String),
+    });
+    expect(resultOf(messages).result).toBe('Recovered.');
+    expect(notices[0]).toEqual({
+      level: 'warning',
+      message:
+        'API request failed: Internal server error (HTTP 500) [request req_1]; retrying in 250 ms (retry 1 of 8)',
+    });
+    expect(notices[1]?.level).toBe('info');
+    expect(notices[1]?.message).toContain('causes: ServerError: Internal server error');
+  });
+
+  it('announces the switch to the fallback model on the notification sink', async () => {
+    const overloaded = new OverloadedError('Overloaded', undefined, { status: 529 });
+    const notices: ToolNotification[] = [];
+    const { engine: e } = engine([overloaded], {
+      fallback: { provider: new FakeProvider([text('From the fallback.')]), model: 'claude-haiku-4-5' },
+      onNotification: (n) => notices.push(n),
+    });
+    expect(resultOf(await turn(e)).result).toBe('From the fallback.');
+    expect(notices).toEqual([
+      {
+        level: 'warning',
+        message:
+          'Switched to claude-haiku-4-5 because claude-opus-5-5 is overloaded (Overloaded (HTTP 529)).',
+      },
+    ]);
   });
 });

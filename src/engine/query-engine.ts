@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HookRunner, noopHooks } from '../hooks/types';
+import { ModelCatalog } from '../model/catalog';
 import { CostTracker } from '../model/cost';
 import type { SystemPart, ThinkingConfig, UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
@@ -16,10 +17,12 @@ import { createUserMessage, lastUserPromptText, type Message } from '../session/
 import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool } from '../tools/tool';
+import { apiNotices } from './api-notices';
 import { createAttachmentsStage, withAttachments } from './context/attachments';
 import { type ContextManager, createContextPipeline } from './context/pipeline';
 import { gatherEnvironment } from './environment';
 import { buildInitMessage } from './init-message';
+import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
@@ -45,7 +48,9 @@ export class QueryEngine {
   private mutableMessages: Message[];
   private readonly readFileState = new ReadFileState();
   private appState: AppState = initialAppState();
-  private readonly costTracker = new CostTracker();
+  /** Prices and context windows (settings, server, table), for cost and compaction. */
+  private readonly models: ModelCatalog;
+  private readonly costTracker: CostTracker;
   private readonly permissionDenials: SDKPermissionDenial[] = [];
   private model: string;
   private permissionContext: ToolPermissionContext;
@@ -61,6 +66,8 @@ export class QueryEngine {
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
+    this.models = config.models ?? new ModelCatalog();
+    this.costTracker = new CostTracker(this.models);
     this.sessionId = config.sessionId ?? randomUUID();
     this.mutableMessages = [...(config.initialMessages ?? [])];
     this.model = config.model;
@@ -120,6 +127,7 @@ export class QueryEngine {
 
   setModel(model: string): void {
     this.model = model;
+    void this.models.learn(model);
   }
 
   setPermissionMode(mode: PermissionMode): void {
@@ -139,6 +147,7 @@ export class QueryEngine {
     if (this.closed) return;
     this.closed = true;
     this.turnAbort?.abort();
+    this.models.dispose();
     const { killAllShells } = await import('../tools/builtin/bash/shells');
     await killAllShells(this.sessionId);
     if (this.started) {
@@ -234,16 +243,12 @@ export class QueryEngine {
         maxTurns: this.config.maxTurns === undefined ? undefined : this.config.maxTurns - turnCount,
         maxOutputTokens: this.config.maxOutputTokens,
         thinking: this.thinkingOverride ?? this.config.thinking,
-        contextPipeline: withTranscriptSync(
-          this.config.transcript,
-          this.withAttachments(
-            this.config.contextManagement ? this.context().contextPipeline : this.config.contextPipeline,
-          ),
-        ),
+        contextPipeline: this.turnPipeline(),
         reactiveCompact: this.config.contextManagement
           ? this.context().reactiveCompact
           : this.config.reactiveCompact,
         taskBudget: this.config.taskBudget,
+        contextWindowFor: (model) => this.models.contextWindow(model),
         isBudgetExhausted: () =>
           this.config.maxBudgetUsd !== undefined &&
           this.costTracker.total().costUsd >= this.config.maxBudgetUsd,
@@ -257,6 +262,7 @@ export class QueryEngine {
           break;
         }
         const event = next.value;
+        for (const notice of apiNotices(event)) this.config.onNotification?.(notice);
         if (event.type === 'model_usage') {
           const costUsd = this.costTracker.add(event.model, event.usage, event.apiDurationMs);
           this.config.transcript?.recordUsage?.({ model: event.model, usage: event.usage, costUsd });
@@ -324,6 +330,7 @@ export class QueryEngine {
 
   private context(): ContextManager {
     this.contextManager ??= createContextPipeline({
+      contextWindowFor: (model) => this.models.contextWindow(model),
       ...this.config.contextManagement,
       provider: this.config.provider,
       model: () => this.model,
@@ -341,13 +348,20 @@ export class QueryEngine {
     this.config.transcript?.append(message);
   }
 
-  /** Puts the attachments stage (nested memory files) before the other stages, when configured. */
-  private withAttachments(pipeline: ContextPipeline | undefined): ContextPipeline | undefined {
+  /**
+   * What runs before each model call: nested memory files attached (when configured), the
+   * model's facts settled, the context stages, then the transcript synced with what they changed.
+   */
+  private turnPipeline(): ContextPipeline | undefined {
+    const stages = this.config.contextManagement
+      ? this.context().contextPipeline
+      : this.config.contextPipeline;
+    const settled = settleModelFacts(this.models, () => this.model, stages);
     const nested = this.config.nestedMemory;
-    if (!nested) return pipeline;
     // A resumed history's tool calls happened in an earlier session: only new ones load files.
-    this.attachments ??= createAttachmentsStage(nested, this.config.initialMessages ?? []);
-    return withAttachments(this.attachments, pipeline);
+    if (nested) this.attachments ??= createAttachmentsStage(nested, this.config.initialMessages ?? []);
+    const pipeline = this.attachments ? withAttachments(this.attachments, settled) : settled;
+    return withTranscriptSync(this.config.transcript, pipeline);
   }
 
   private toolUseContext(tools: readonly AnyTool[], signal: AbortSignal): ToolUseContext {

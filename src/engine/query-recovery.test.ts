@@ -25,6 +25,23 @@ const truncated = (value: string) => ({
   stopReason: 'max_tokens' as const,
 });
 
+describe('query: a small context window', () => {
+  it('asks for at most a fifth of the window as output, half for the retry with a raised limit', async () => {
+    const { provider, terminal } = await runQuery([truncated('Cut off'), text('Done.')], {
+      contextWindowFor: () => 20_000,
+    });
+    const [first, second] = requestsOf(provider);
+    expect(first!.maxTokens).toBe(4_000);
+    expect(second!.maxTokens).toBe(10_000);
+    expect(terminal.reason).toBe('completed');
+  });
+
+  it('leaves the large windows of the table alone', async () => {
+    const { provider } = await runQuery([text('Done.')], { contextWindowFor: () => 200_000 });
+    expect(requestsOf(provider)[0]!.maxTokens).toBe(32_000);
+  });
+});
+
 describe('query: max_tokens recovery', () => {
   it('retries the same request with an escalated limit and never shows the truncated attempt', async () => {
     const { events, terminal, provider } = await runQuery([
@@ -166,9 +183,24 @@ describe('query: model fallback', () => {
     expect(usage.map((e) => e.type === 'model_usage' && e.model)).toEqual(['claude-haiku-4-5']);
   });
 
-  it('ends with model_error on overload when no fallback is configured', async () => {
+  it('ends with model_error on overload when no fallback is configured, suggesting one', async () => {
     const { terminal } = await runQuery([new OverloadedError('Overloaded', undefined, { status: 529 })]);
-    expect(terminal).toMatchObject({ reason: 'model_error', message: 'Overloaded (HTTP 529)' });
+    expect(terminal).toMatchObject({
+      reason: 'model_error',
+      message:
+        'Overloaded (HTTP 529) — Try again later, or pass --fallback-model <model> to switch when this one ' +
+        'is overloaded.',
+    });
+  });
+
+  it('does not suggest --fallback-model when the fallback is overloaded too', async () => {
+    const fallbackProvider = new FakeProvider([
+      new OverloadedError('Overloaded too', undefined, { status: 529 }),
+    ]);
+    const { terminal } = await runQuery([new OverloadedError('Overloaded', undefined, { status: 529 })], {
+      fallback: { provider: fallbackProvider, model: 'claude-haiku-4-5' },
+    });
+    expect(terminal).toMatchObject({ reason: 'model_error', message: 'Overloaded too (HTTP 529)' });
   });
 
   it('drops a partial attempt cut by the overload and answers the tool_use it had shown', async () => {

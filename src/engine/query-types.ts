@@ -105,6 +105,8 @@ export type QueryParams = {
   isBudgetExhausted?: () => boolean;
   /** Tokens the model may be given before a call is refused (`blocking_limit`); defaults to the window. */
   blockingLimitTokens?: number;
+  /** The context window of a model; the built-in table's when absent. */
+  contextWindowFor?: (model: string) => number;
   /** Where the loop runs: the main thread, a subagent, a compaction. */
   querySource?: 'main' | 'agent' | 'compact' | 'side';
   /** How many Stop-hook blocks one turn honours before it ends anyway (default 8). */

@@ -28,12 +28,14 @@ import type {
   Transition,
 } from './query-types';
 import {
+  adviseFallbackModel,
   apiErrorMessage,
   classifyModelError,
   DEFAULT_STOP_HOOK_BLOCK_CAP,
   errorText,
   escalatedMaxTokens,
   fallbackNotice,
+  fitOutputToWindow,
   INTERRUPT_MESSAGE,
   interruptMessage,
   MAX_OUTPUT_TOKENS_RECOVERY_LIMIT,
@@ -104,7 +106,7 @@ class QueryLoop {
     }
 
     const request = this.buildRequest();
-    const limit = params.blockingLimitTokens ?? contextWindowFor(this.model) - request.maxTokens;
+    const limit = params.blockingLimitTokens ?? this.contextWindow() - request.maxTokens;
     const estimated = estimateRequestTokens(request, this.projection.tokens);
     if (estimated >= limit) {
       return yield* this.fail(
@@ -143,6 +145,10 @@ class QueryLoop {
     return yield* this.stopPhase(attempt);
   }
 
+  private contextWindow(): number {
+    return (this.params.contextWindowFor ?? contextWindowFor)(this.model);
+  }
+
   private buildRequest(): ModelRequest {
     const { params, state } = this;
     const { tools, builtinToolCount } = toolSchemas(state.toolUseContext.tools);
@@ -153,8 +159,16 @@ class QueryLoop {
       maxTokens:
         // An escalated limit may exceed what a fallback model allows.
         state.maxOutputTokensOverride !== undefined
-          ? Math.min(state.maxOutputTokensOverride, maxOutputTokensFor(this.model))
-          : (params.maxOutputTokens ?? defaultMaxTokensFor(this.model)),
+          ? fitOutputToWindow(
+              Math.min(state.maxOutputTokensOverride, maxOutputTokensFor(this.model)),
+              this.contextWindow(),
+              'escalated',
+            )
+          : fitOutputToWindow(
+              params.maxOutputTokens ?? defaultMaxTokensFor(this.model),
+              this.contextWindow(),
+              'default',
+            ),
     };
     if (tools.length > 0) {
       request.tools = tools;
@@ -296,6 +310,7 @@ class QueryLoop {
         return undefined;
       }
     }
+    if (kind === 'overloaded' && !params.fallback) adviseFallbackModel(error);
     return yield* this.fail(TERMINAL_FOR_ERROR[kind], errorText(error), error);
   }
 

@@ -23,6 +23,22 @@ export const MAX_OUTPUT_TOKENS_RECOVERY_LIMIT = 3;
 export const INTERRUPT_MESSAGE = '[Request interrupted by user]';
 export const INTERRUPT_MESSAGE_FOR_TOOL_USE = '[Request interrupted by user for tool use]';
 
+/**
+ * The most of a context window a response may take: a normal request leaves 80 % to the
+ * conversation, which is where auto-compaction starts; the retry with a raised limit after a cut-off
+ * response may take half. So a small window (a local model's, or one a setting declares) still
+ * leaves room to send anything at all. The table's models are within these shares already.
+ */
+export const MAX_OUTPUT_SHARE = { default: 0.2, escalated: 0.5 } as const;
+
+export function fitOutputToWindow(
+  maxTokens: number,
+  contextWindow: number,
+  kind: keyof typeof MAX_OUTPUT_SHARE,
+): number {
+  return Math.max(1, Math.min(maxTokens, Math.floor(contextWindow * MAX_OUTPUT_SHARE[kind])));
+}
+
 /** The escalated max_tokens for a retry, or undefined when escalating would not raise it. */
 export function escalatedMaxTokens(model: string, current: number): number | undefined {
   const escalated = Math.min(ESCALATED_MAX_TOKENS, maxOutputTokensFor(model));
@@ -78,6 +94,15 @@ export function fallbackNotice(from: string, to: string, error: unknown): System
     `Switched to ${to} because ${from} is overloaded (${errorText(error)}).`,
     { level: 'warning', data: { from, to } },
   );
+}
+
+/** An overloaded model with no fallback configured: say how to get one next time. */
+export function adviseFallbackModel(error: unknown): void {
+  if (error instanceof ModelError) {
+    error.withAdvice(
+      'Try again later, or pass --fallback-model <model> to switch when this one is overloaded.',
+    );
+  }
 }
 
 /** The synthetic assistant message that shows the user why the turn failed. */

@@ -2,9 +2,26 @@
  * Converts the loop's internal messages and stream events into SDK wire messages.
  */
 import { randomUUID } from 'node:crypto';
-import type { StreamEvent, Usage } from '../model/types';
+import {
+  AuthError,
+  ConnectionError,
+  InvalidRequestError,
+  type ModelError,
+  ModelNotFoundError,
+  OverloadedError,
+  RateLimitError,
+  ServerError,
+} from '../model/errors';
+import type { RetryEvent, StreamEvent, Usage } from '../model/types';
 import type { AssistantMessage, SystemMessage, UserMessage } from '../session/messages';
-import type { SDKAssistantMessage, SDKSystemNoticeMessage, SDKUsage, SDKUserMessage } from './sdk-messages';
+import type {
+  SDKApiErrorCategory,
+  SDKApiRetryMessage,
+  SDKAssistantMessage,
+  SDKSystemNoticeMessage,
+  SDKUsage,
+  SDKUserMessage,
+} from './sdk-messages';
 
 export function toSdkUsage(usage: Usage): SDKUsage {
   return {
@@ -99,9 +116,40 @@ export function toSdkSystemNotice(message: SystemMessage, sessionId: string): SD
   };
 }
 
+/** The SDK's name for what went wrong; a failure without an HTTP answer is `unknown`. */
+export function apiErrorCategory(error: ModelError): SDKApiErrorCategory {
+  if (error instanceof RateLimitError) return 'rate_limit';
+  if (error instanceof OverloadedError) return 'overloaded';
+  if (error instanceof AuthError) return 'authentication_failed';
+  if (error instanceof ModelNotFoundError) return 'model_not_found';
+  if (error instanceof InvalidRequestError) return 'invalid_request';
+  if (error instanceof ServerError) return 'server_error';
+  if (error instanceof ConnectionError) return 'unknown';
+  return 'unknown';
+}
+
+export function toSdkApiRetry(event: RetryEvent, sessionId: string): SDKApiRetryMessage {
+  const frame: SDKApiRetryMessage = {
+    type: 'system',
+    subtype: 'api_retry',
+    attempt: event.attempt,
+    max_retries: event.maxRetries,
+    retry_delay_ms: event.delayMs,
+    error_status: event.error.status ?? null,
+    error: apiErrorCategory(event.error),
+    session_id: sessionId,
+    uuid: newUuid(),
+  };
+  if (event.noResponse) {
+    frame.no_response = { waited_ms: event.noResponse.waitedMs, retry_wait_ms: event.noResponse.retryWaitMs };
+  }
+  return frame;
+}
+
 /**
  * A normalized stream event as the Messages-API raw events the SDK expects in `stream_event`
- * frames. `message_stop` becomes `message_delta` + `message_stop`; `stream_reset` has no raw form.
+ * frames. `message_stop` becomes `message_delta` + `message_stop`; `stream_reset` and `retry` have no
+ * raw form (a retry becomes its own `system/api_retry` frame).
  */
 export function toRawStreamEvents(event: StreamEvent): Record<string, unknown>[] {
   switch (event.type) {
@@ -173,8 +221,11 @@ export function toRawStreamEvents(event: StreamEvent): Record<string, unknown>[]
         { type: 'message_stop' },
       ];
     case 'stream_reset':
+    case 'retry':
       return [];
   }
 }
 
-export const newUuid = (): string => randomUUID();
+export function newUuid(): string {
+  return randomUUID();
+}

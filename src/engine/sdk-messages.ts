@@ -104,6 +104,34 @@ export type SDKSystemNoticeMessage = Envelope & {
   [key: string]: unknown;
 };
 
+/** Why an API request failed, in the SDK's words (`SDKAssistantMessageError`). */
+export type SDKApiErrorCategory =
+  | 'authentication_failed'
+  | 'billing_error'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'invalid_request'
+  | 'model_not_found'
+  | 'server_error'
+  | 'unknown'
+  | 'max_output_tokens';
+
+/**
+ * A request failed and is retried after `retry_delay_ms` (the SDK's `SDKAPIRetryMessage`).
+ * `error_status` is null for failures without an HTTP response (connection, no answer in time);
+ * `no_response` only when no answer came within the first-byte wait.
+ */
+export type SDKApiRetryMessage = Envelope & {
+  type: 'system';
+  subtype: 'api_retry';
+  attempt: number;
+  max_retries: number;
+  retry_delay_ms: number;
+  error_status: number | null;
+  error: SDKApiErrorCategory;
+  no_response?: { waited_ms: number; retry_wait_ms: number };
+};
+
 export type SDKStreamEvent = Envelope & {
   type: 'stream_event';
   /** A Messages-API raw stream event (message_start, content_block_delta, …). */
@@ -153,5 +181,6 @@ export type SDKMessage =
   | SDKAssistantMessage
   | SDKUserMessage
   | SDKSystemNoticeMessage
+  | SDKApiRetryMessage
   | SDKStreamEvent
   | SDKResultMessage;

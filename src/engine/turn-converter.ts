@@ -6,11 +6,21 @@
  * frame has been written; blocks are never shown interleaved.
  */
 import type { QueryEvent } from './query-types';
-import { newUuid, toRawStreamEvents, toSdkAssistant, toSdkSystemNotice, toSdkUser } from './sdk-convert';
+import {
+  newUuid,
+  toRawStreamEvents,
+  toSdkApiRetry,
+  toSdkAssistant,
+  toSdkSystemNotice,
+  toSdkUser,
+} from './sdk-convert';
 import type { SDKMessage, SDKStreamEvent, SDKSystemNoticeMessage } from './sdk-messages';
 
 export class TurnConverter {
-  /** The text of the last assistant response with text, for `result.result`. */
+  /**
+   * The text of the last assistant response with text, for `result.result`. A response that
+   * continues one cut off by max_tokens adds to it: the answer is both parts.
+   */
   lastAssistantText = '';
   /** Distinct model responses seen this turn. */
   responses = 0;
@@ -19,6 +29,9 @@ export class TurnConverter {
   /** Stream events waiting for an assistant frame; `held[0]` is always a content_block_stop. */
   private held: SDKStreamEvent[] = [];
   private apiMessageId: string | undefined;
+  /** Set when the loop asked the model to continue a truncated response; the next one extends it. */
+  private continuationPending = false;
+  private continuing = false;
 
   constructor(
     private readonly sessionId: string,
@@ -29,6 +42,11 @@ export class TurnConverter {
   *convert(event: QueryEvent): Generator<SDKMessage> {
     switch (event.type) {
       case 'stream_event': {
+        // Retries are reported whether or not partial messages are on.
+        if (event.event.type === 'retry') {
+          yield toSdkApiRetry(event.event, this.sessionId);
+          return;
+        }
         if (!this.includePartialMessages) return;
         // A retried stream drops the old attempt's blocks: their assistant frames never come.
         if (event.event.type === 'stream_reset') yield* this.flush();
@@ -73,6 +91,9 @@ export class TurnConverter {
         yield frame;
         return;
       }
+      case 'transition':
+        if (event.transition.reason === 'max_output_tokens_recovery') this.continuationPending = true;
+        return;
       default:
         return;
     }
@@ -99,10 +120,14 @@ export class TurnConverter {
     if (messageId !== this.lastResponseId) {
       this.responses++;
       this.lastResponseId = messageId;
+      this.continuing = this.continuationPending;
+      this.continuationPending = false;
     }
     if (!text) return;
-    // Blocks of one response arrive as separate frames; the result is the whole response's text.
-    this.lastAssistantText = messageId === this.lastAssistantId ? this.lastAssistantText + text : text;
+    // Blocks of one response arrive as separate frames; the result is the whole response's text,
+    // and a continuation's text goes on from the truncated response's.
+    const extend = messageId === this.lastAssistantId || this.continuing;
+    this.lastAssistantText = extend ? this.lastAssistantText + text : text;
     this.lastAssistantId = messageId;
   }
 }

@@ -1,19 +1,16 @@
 /**
- * Yoke runs its wasm in V8's baseline tier only (`--liftoff-only`):
- * - the bash parser's 1.4 MB grammar parses a command line in microseconds even there, while
- *   tiering it up to optimized code burns about a second of CPU on a background thread — on a
- *   small machine that delays the very command the parse was for;
- * - fetch's HTTP parser (undici's llhttp) is wasm too: its tier-up, started while the first
- *   response is read, is still running when a short run ends, and Node's exit waits for V8's
- *   background tasks — about 100 ms added to every `yoke -p` that never loaded the bash parser.
+ * Yoke runs its wasm in V8's baseline tier only (`--liftoff-only`): the bash parser's 1.4 MB
+ * grammar parses a command line in microseconds even there, while tiering it up to optimized code
+ * burns about a second of CPU on a background thread — on a small machine that delays the very
+ * command the parse was for, and Node's exit waits for such background work. (The model transport
+ * and WebFetch use node:http, whose parser is native, so no other wasm runs.)
  *
  * A V8 flag cannot simply be set at start, though. Once any flag changes, V8 refuses code caches
  * made under the old flags: Node's own, for every built-in module loaded afterwards (they then
  * compile from source, about 3x slower), and Yoke's (lib/cached-script.ts). So the flag is set as
- * late as it can be — right before the first HTTP connection, when undici compiles llhttp (the
- * tier is fixed per wasm module when it is compiled), or before the bash parser loads, whichever
- * comes first — and at that moment:
- * - the built-in modules a run needs from then on (fetch's stack, TLS, DNS) are loaded first;
+ * late as it can be — right before the bash parser compiles its wasm (the tier is fixed per wasm
+ * module when it is compiled) — and at that moment:
+ * - the built-in modules a run needs from then on (fetch's classes, TLS, DNS) are loaded first;
  * - code caches that would be saved later under the new flags are saved now (`beforeChange`);
  * - every code cache records the flags it was made under (`v8FlagsTag`), so a bundle loaded after
  *   the change keeps a cache of its own.
@@ -51,19 +48,4 @@ export function preferBaselineWasm(): void {
   for (const hook of current.beforeChange.splice(0)) hook();
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   current.baseline = true;
-}
-
-/**
- * Switches before the process's first HTTP connection: undici announces it on
- * `diagnostics_channel` right before it connects, and compiles llhttp after that.
- */
-export function preferBaselineWasmFromFirstConnection(): void {
-  if (state().baseline) return;
-  const channels = process.getBuiltinModule('node:diagnostics_channel');
-  const channel = 'undici:client:beforeConnect';
-  const onConnect = () => {
-    channels.unsubscribe(channel, onConnect);
-    preferBaselineWasm();
-  };
-  channels.subscribe(channel, onConnect);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ModelCatalog } from './catalog';
 import { CostTracker, costOfUsage, isPriced } from './cost';
 import type { Usage } from './types';
 
@@ -104,5 +105,30 @@ describe('CostTracker', () => {
     expect(t.total().costUsd).toBe(0);
     expect(t.unpricedModels()).toEqual(['qwen2.5-coder']);
     expect(t.byModel()['qwen2.5-coder']).toMatchObject({ inputTokens: 1000, contextWindow: 128_000 });
+  });
+});
+
+describe('CostTracker with a session catalog', () => {
+  it("counts a declared model's cost and reports its declared window", () => {
+    const tracker = new CostTracker(
+      new ModelCatalog({ 'qwen3:8b': { contextWindow: 32_768, inputPrice: 0.5, outputPrice: 2 } }),
+    );
+    const cost = tracker.add(
+      'qwen3:8b',
+      usage({ inputTokens: 2_000_000, outputTokens: 1_000_000, cacheReadInputTokens: 1_000_000 }),
+    );
+    expect(cost).toBeCloseTo(2 * 0.5 + 1 * 2 + 1 * 0.5, 9);
+    expect(tracker.byModel()['qwen3:8b']).toMatchObject({ contextWindow: 32_768, costUSD: cost });
+    expect(tracker.unpricedModels()).toEqual([]);
+  });
+
+  it('reports the window a server answered with after the request was counted', async () => {
+    const catalog = new ModelCatalog({}, async () => 8_192);
+    const tracker = new CostTracker(catalog);
+    tracker.add('local', usage({ inputTokens: 10 }));
+    expect(tracker.byModel().local?.contextWindow).toBe(128_000);
+    await catalog.learn('local');
+    expect(tracker.byModel().local?.contextWindow).toBe(8_192);
+    expect(tracker.unpricedModels()).toEqual(['local']);
   });
 });

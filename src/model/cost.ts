@@ -3,7 +3,8 @@
  * SDK result's `modelUsage` so the engine can hand it over unchanged.
  */
 
-import { contextWindowFor, getModelInfo, maxOutputTokensFor, resolveModelAlias } from './models';
+import { ModelCatalog, type ModelPrice } from './catalog';
+import { getModelInfo, resolveModelAlias } from './models';
 import { addUsage, emptyUsage, type Usage } from './types';
 
 const PER_MILLION = 1_000_000;
@@ -18,9 +19,11 @@ export function isPriced(model: string): boolean {
  * cache breakpoints request. Unknown models cost 0; use `isPriced` to tell "free" from "unknown".
  */
 export function costOfUsage(model: string, usage: Usage): number {
-  const info = getModelInfo(model);
-  if (!info) return 0;
-  const p = info.price;
+  return costAt(getModelInfo(model)?.price, usage);
+}
+
+function costAt(p: ModelPrice | undefined, usage: Usage): number {
+  if (!p) return 0;
   return (
     (usage.inputTokens * p.input +
       usage.outputTokens * p.output +
@@ -50,6 +53,9 @@ export type CostTotal = {
   requests: number;
 };
 
+/** The model facts a tracker needs; a session's ModelCatalog, or the built-in table alone. */
+export type ModelFacts = Pick<ModelCatalog, 'price' | 'contextWindow' | 'maxOutputTokens'>;
+
 /** Per-session accumulator: call `add` once per completed API request. */
 export class CostTracker {
   private readonly models = new Map<string, ModelUsage>();
@@ -58,13 +64,15 @@ export class CostTracker {
   private apiDurationMs = 0;
   private requests = 0;
 
+  constructor(private readonly facts: ModelFacts = new ModelCatalog()) {}
+
   /**
    * Records one request and returns its cost in USD. `webSearchRequests` counts server-side web
    * searches the API billed for this request, reported through to `modelUsage`.
    */
   add(model: string, usage: Usage, apiDurationMs = 0, webSearchRequests = 0): number {
     const id = resolveModelAlias(model);
-    const cost = costOfUsage(id, usage);
+    const cost = costAt(this.facts.price(id), usage);
     this.usage = addUsage(this.usage, usage);
     this.costUsd += cost;
     this.apiDurationMs += apiDurationMs;
@@ -79,8 +87,8 @@ export class CostTracker {
         cacheCreationInputTokens: 0,
         webSearchRequests: 0,
         costUSD: 0,
-        contextWindow: contextWindowFor(id),
-        maxOutputTokens: maxOutputTokensFor(id),
+        contextWindow: this.facts.contextWindow(id),
+        maxOutputTokens: this.facts.maxOutputTokens(id),
       };
       this.models.set(id, entry);
     }
@@ -102,15 +110,24 @@ export class CostTracker {
     };
   }
 
-  /** A copy keyed by resolved model id, ready to serialize as `modelUsage`. */
+  /**
+   * A copy keyed by resolved model id, ready to serialize as `modelUsage`. The limits are read
+   * now: a context window the server reported after the first request counts.
+   */
   byModel(): Record<string, ModelUsage> {
     const out: Record<string, ModelUsage> = {};
-    for (const [id, entry] of this.models) out[id] = { ...entry };
+    for (const [id, entry] of this.models) {
+      out[id] = {
+        ...entry,
+        contextWindow: this.facts.contextWindow(id),
+        maxOutputTokens: this.facts.maxOutputTokens(id),
+      };
+    }
     return out;
   }
 
   /** Models used in this session that the price table does not know (their cost counts as 0). */
   unpricedModels(): string[] {
-    return [...this.models.keys()].filter((id) => !isPriced(id));
+    return [...this.models.keys()].filter((id) => this.facts.price(id) === undefined);
   }
 }

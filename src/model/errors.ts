@@ -2,6 +2,8 @@
  * Typed model errors. Providers classify every failure into one of these so that the retry layer
  * and the query loop can decide by type, and the user gets one readable line.
  */
+import type { Endpoint } from './endpoint';
+import { findDeadline, type TransportDeadlineError } from './http/deadline';
 
 export type ModelErrorOptions = {
   status?: number;
@@ -16,6 +18,10 @@ export type ClassifyContext = {
   midStream?: boolean;
   /** The request id from the response headers, for errors that do not carry their own. */
   requestId?: string;
+  /** The model the request asked for, to name it when the API does not know it. */
+  model?: string;
+  /** Where the request went and what set it, so errors can name the variable to fix. */
+  endpoint?: Endpoint;
 };
 
 export class ModelError extends Error {
@@ -23,6 +29,8 @@ export class ModelError extends Error {
   readonly status: number | undefined;
   readonly requestId: string | undefined;
   readonly retryable: boolean;
+  /** What the user can do about it, added by whoever knows (the retry layer, the query loop). */
+  advice: string | undefined;
 
   constructor(message: string, options: ModelErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -31,12 +39,19 @@ export class ModelError extends Error {
     this.retryable = options.retryable ?? false;
   }
 
-  /** One line for the user: the message plus the request id when the API gave one. */
+  /** Adds a sentence of advice (kept in order when several layers add one); returns the error. */
+  withAdvice(text: string): this {
+    this.advice = this.advice === undefined ? text : `${this.advice} ${text}`;
+    return this;
+  }
+
+  /** One line for the user: the message, the status and request id when the API gave them, advice. */
   describe(): string {
     const parts = [this.message];
     if (this.status !== undefined) parts.push(`(HTTP ${this.status})`);
     if (this.requestId) parts.push(`[request ${this.requestId}]`);
-    return parts.join(' ');
+    const line = parts.join(' ');
+    return this.advice === undefined ? line : `${line} — ${this.advice}`;
   }
 }
 
@@ -107,7 +122,10 @@ export function shouldRetryHeader(
   return undefined;
 }
 
-/** Network failure: refused, reset, timed out, or the stream dropped mid-response. Retried. */
+/**
+ * Network failure: reset, out of time, or the stream dropped mid-response. Retried unless the
+ * classifier knows better (see UnreachableError).
+ */
 export class ConnectionError extends ModelError {
   override name = 'ConnectionError';
   constructor(
@@ -115,8 +133,32 @@ export class ConnectionError extends ModelError {
     readonly midStream = false,
     options: ModelErrorOptions = {},
   ) {
-    super(message, { ...options, retryable: true });
+    super(message, { ...options, retryable: options.retryable ?? true });
   }
+
+  /** The wait that ran out, when one of the transport's deadlines ended the request. */
+  get deadline(): TransportDeadlineError | undefined {
+    return findDeadline(this.cause);
+  }
+}
+
+/**
+ * Nothing answers at the address (refused, no such host, no route): the base URL is wrong or the
+ * server is not running. Retrying cannot fix that, so it fails at once and names the setting.
+ */
+export class UnreachableError extends ConnectionError {
+  override name = 'UnreachableError';
+  constructor(message: string, options: ModelErrorOptions = {}) {
+    super(message, false, { ...options, retryable: false });
+  }
+}
+
+/**
+ * A successful status with something that is not the API's answer, typically an HTML page from a
+ * proxy, a captive portal or a login wall. The same request would get the same page: not retried.
+ */
+export class InvalidResponseError extends ModelError {
+  override name = 'InvalidResponseError';
 }
 
 /** 413, or a 400 saying the prompt is too long. Carries the counts the API reported. */
@@ -140,6 +182,18 @@ export class MediaError extends ModelError {
 /** Any other 4xx: the request itself is wrong. Not retried. */
 export class InvalidRequestError extends ModelError {
   override name = 'InvalidRequestError';
+}
+
+/** A 404 for the requested model: the id is wrong or the server does not serve it. */
+export class ModelNotFoundError extends InvalidRequestError {
+  override name = 'ModelNotFoundError';
+  constructor(
+    message: string,
+    readonly model: string,
+    options: ModelErrorOptions = {},
+  ) {
+    super(message, options);
+  }
 }
 
 /** A timer sleep that rejects with AbortedError as soon as the signal aborts. */

@@ -10,6 +10,7 @@ import {
   RateLimitError,
   ServerError,
 } from './errors';
+import { TransportDeadlineError } from './http/deadline';
 import { computeBackoffMs, type RetryClock, type RetryInfo, realClock, withRetry } from './retry';
 import { emptyUsage, type ModelRequest, type Provider, type StreamEvent } from './types';
 
@@ -22,15 +23,19 @@ const stop: StreamEvent = { type: 'message_stop', stopReason: 'end_turn', usage:
 /** One scripted attempt: the events it yields, then the error it throws (if any). */
 type Attempt = { events?: StreamEvent[]; error?: Error };
 
+async function* play(attempt: Attempt): AsyncGenerator<StreamEvent> {
+  for (const e of attempt.events ?? []) yield e;
+  if (attempt.error) throw attempt.error;
+}
+
 function scripted(attempts: Attempt[]): Provider & { calls: number } {
   const p = {
     name: 'fake' as const,
     calls: 0,
-    async *stream(): AsyncGenerator<StreamEvent> {
+    stream(): AsyncGenerator<StreamEvent> {
       const a = attempts[p.calls++];
       if (!a) throw new Error('no more scripted attempts');
-      for (const e of a.events ?? []) yield e;
-      if (a.error) throw a.error;
+      return play(a);
     },
   };
   return p;
@@ -38,15 +43,24 @@ function scripted(attempts: Attempt[]): Provider & { calls: number } {
 
 const ok: Attempt = { events: [start, text, stop] };
 
-/** Records requested sleeps; never waits. `random` returns a fixed value. */
-function fakeClock(random = 0.5): RetryClock & { sleeps: number[] } {
+/**
+ * Records requested sleeps and advances its own time by them; never waits. `random` returns a
+ * fixed value; `elapse` moves time on as if a request had taken that long.
+ */
+function fakeClock(random = 0.5): RetryClock & { sleeps: number[]; elapse(ms: number): void } {
   const sleeps: number[] = [];
+  let time = 1_000_000;
   return {
     sleeps,
     random: () => random,
+    now: () => time,
+    elapse: (ms) => {
+      time += ms;
+    },
     sleep: async (ms, signal) => {
       if (signal?.aborted) throw new AbortedError();
       sleeps.push(ms);
+      time += ms;
     },
   };
 }
@@ -56,6 +70,11 @@ async function collect(iter: AsyncIterable<StreamEvent>): Promise<StreamEvent[]>
   for await (const e of iter) out.push(e);
   return out;
 }
+
+/** The events without the retry announcements (for tests about what the consumer's content is). */
+const content = (events: StreamEvent[]) => events.filter((e) => e.type !== 'retry');
+const retries = (events: StreamEvent[]) =>
+  events.flatMap((e) => (e.type === 'retry' ? [[e.attempt, e.maxRetries, e.delayMs, e.error.name]] : []));
 
 describe('computeBackoffMs', () => {
   it('grows exponentially from 500 ms and caps at 32 s', () => {
@@ -82,12 +101,16 @@ describe('computeBackoffMs', () => {
 });
 
 describe('withRetry', () => {
-  it('retries errors thrown before any event silently and succeeds', async () => {
+  it('retries errors thrown before any event, announcing each retry before its wait', async () => {
     const p = scripted([{ error: new ServerError('500') }, { error: new ConnectionError('refused') }, ok]);
     const clock = fakeClock();
     const infos: RetryInfo[] = [];
     const events = await collect(withRetry(p, { clock, onRetry: (i) => infos.push(i) }).stream(request));
-    expect(events).toEqual([start, text, stop]);
+    expect(content(events)).toEqual([start, text, stop]);
+    expect(retries(events)).toEqual([
+      [1, 8, 250, 'ServerError'],
+      [2, 8, 500, 'ConnectionError'],
+    ]);
     expect(p.calls).toBe(3);
     expect(clock.sleeps).toEqual([250, 500]);
     expect(infos.map((i) => [i.attempt, i.delayMs, i.error.name])).toEqual([
@@ -122,15 +145,6 @@ describe('withRetry', () => {
     expect(clock.sleeps).toEqual([450]);
   });
 
-  it('rethrows at once when retry-after exceeds the cap', async () => {
-    const err = new RateLimitError('429', 3_600_000);
-    const p = scripted([{ error: err }, ok]);
-    const clock = fakeClock();
-    await expect(collect(withRetry(p, { clock }).stream(request))).rejects.toBe(err);
-    expect(p.calls).toBe(1);
-    expect(clock.sleeps).toEqual([]);
-  });
-
   it('retries overloaded only up to its own max, then throws OverloadedError', async () => {
     const p = scripted(Array.from({ length: 10 }, () => ({ error: new OverloadedError('529') })));
     const clock = fakeClock();
@@ -150,7 +164,13 @@ describe('withRetry', () => {
     const events = await collect(
       withRetry(p, { clock: fakeClock(), maxOverloadedRetries: 2 }).stream(request),
     );
-    expect(events).toEqual([start, text, stop]);
+    expect(content(events)).toEqual([start, text, stop]);
+    // Each error is counted against its own budget.
+    expect(retries(events)).toEqual([
+      [1, 2, 250, 'OverloadedError'],
+      [2, 8, 500, 'ServerError'],
+      [2, 2, 1000, 'OverloadedError'],
+    ]);
     const p2 = scripted([
       { error: new OverloadedError('529') },
       { error: new ServerError('500') },
@@ -166,7 +186,7 @@ describe('withRetry', () => {
   it('yields stream_reset after a mid-stream drop and restarts from scratch', async () => {
     const p = scripted([{ events: [start, text], error: new ConnectionError('socket hang up', true) }, ok]);
     const events = await collect(withRetry(p, { clock: fakeClock() }).stream(request));
-    expect(events).toEqual([
+    expect(content(events)).toEqual([
       start,
       text,
       { type: 'stream_reset', attempt: 1, reason: 'socket hang up' },
@@ -174,6 +194,115 @@ describe('withRetry', () => {
       text,
       stop,
     ]);
+    expect(events.findIndex((e) => e.type === 'retry')).toBe(3);
+  });
+
+  it('says why it gave up: attempts used', async () => {
+    const p = scripted(Array.from({ length: 5 }, () => ({ error: new ServerError('down') })));
+    const run = collect(withRetry(p, { clock: fakeClock(), maxRetries: 2 }).stream(request));
+    await expect(run).rejects.toMatchObject({ advice: 'Gave up after 3 attempts.' });
+  });
+
+  it('fails at once, saying so, when retry-after is beyond the total wait', async () => {
+    const err = new RateLimitError('Rate limited', 600_000, { status: 429 });
+    const p = scripted([{ error: err }, ok]);
+    const clock = fakeClock();
+    await expect(collect(withRetry(p, { clock, totalMs: 300_000 }).stream(request))).rejects.toBe(err);
+    expect(p.calls).toBe(1);
+    expect(clock.sleeps).toEqual([]);
+    expect(err.describe()).toBe(
+      'Rate limited (HTTP 429) — The API asks to wait 10 min before retrying, longer than Yoke waits ' +
+        '(5 min, apiTimeouts.totalMs); try again later.',
+    );
+  });
+
+  it('makes no retry that would start after the total wait', async () => {
+    const clock = fakeClock(0.999);
+    const p = {
+      name: 'fake' as const,
+      calls: 0,
+      stream(): AsyncGenerator<StreamEvent> {
+        p.calls++;
+        clock.elapse(2_500);
+        return play({ error: new ConnectionError('reset') });
+      },
+    };
+    const run = collect(withRetry(p, { clock, totalMs: 10_000 }).stream(request));
+    await expect(run).rejects.toMatchObject({
+      advice:
+        'Gave up after 3 attempts over 9 s: the next try would pass the 10 s limit (apiTimeouts.totalMs).',
+    });
+    expect(p.calls).toBe(3);
+  });
+
+  it('starts the total wait afresh after a response made progress', async () => {
+    const clock = fakeClock(0);
+    let calls = 0;
+    const p: Provider = {
+      name: 'fake',
+      async *stream() {
+        calls++;
+        if (calls === 1) {
+          yield start;
+          clock.elapse(50_000);
+          throw new ConnectionError('dropped', true);
+        }
+        clock.elapse(8_000);
+        if (calls === 2) throw new ConnectionError('reset');
+        yield* [start, text, stop];
+      },
+    };
+    const events = await collect(withRetry(p, { clock, totalMs: 10_000 }).stream(request));
+    expect(content(events).at(-1)).toEqual(stop);
+    expect(calls).toBe(3);
+  });
+
+  it('reports how long a silent server was waited for, and how long the retry will wait', async () => {
+    const deadline = new TransportDeadlineError('first_byte', 120_000);
+    const silent = new ConnectionError('No answer', false, { cause: deadline });
+    const clock = fakeClock(0);
+    const p = scripted([{ error: silent }, ok]);
+    clock.elapse(0);
+    const events = await collect(
+      withRetry(p, { clock, totalMs: 300_000, firstByteMs: 120_000 }).stream(request),
+    );
+    const retry = events.find((e) => e.type === 'retry');
+    expect(retry).toMatchObject({ attempt: 1, noResponse: { waitedMs: 120_000, retryWaitMs: 120_000 } });
+  });
+
+  it('cuts an attempt still waiting for its first event when the total wait runs out', async () => {
+    const p: Provider = {
+      name: 'fake',
+      // Answers nothing until aborted, like a server that accepted the request and went silent.
+      stream: (_request, signal) =>
+        (async function* () {
+          await new Promise((_resolve, reject) =>
+            signal?.addEventListener('abort', () => reject(new AbortedError()), { once: true }),
+          );
+          yield start;
+        })(),
+    };
+    const run = collect(withRetry(p, { clock: fakeClock(), totalMs: 20 }).stream(request));
+    const error = await run.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).retryable).toBe(false);
+    expect((error as Error).message).toBe(
+      'No answer from the model API within 20 ms (apiTimeouts.totalMs), 1 attempt.',
+    );
+  });
+
+  it('never cuts a response that has started streaming', async () => {
+    const p: Provider = {
+      name: 'fake',
+      async *stream() {
+        yield start;
+        // Longer than the total wait: a streaming response is not bounded by it.
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        yield* [text, stop];
+      },
+    };
+    const events = await collect(withRetry(p, { clock: fakeClock(), totalMs: 10 }).stream(request));
+    expect(events).toEqual([start, text, stop]);
   });
 
   it.each([

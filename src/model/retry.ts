@@ -2,10 +2,24 @@
  * Retries for any Provider: exponential backoff with full jitter, retry-after honoured, a separate
  * budget for 529 overloaded (so the query loop can switch to the fallback model early), and
  * `stream_reset` when a stream dies after it already produced events.
+ *
+ * The wait is bounded: a request may go `totalMs` without progress (no event received), retries
+ * and their waits included, before its error is reported. A retry that would start after that
+ * bound is not made; an attempt still waiting for its first event when the bound passes is cut.
+ * A response that has started streaming is never cut; its progress starts the bound afresh.
+ * Every retry is announced with a `retry` event before its wait, so the user hears of it.
  */
 
-import { AbortedError, abortableSleep, isAbortError, ModelError, OverloadedError } from './errors';
-import type { ModelRequest, Provider, StreamEvent } from './types';
+import {
+  AbortedError,
+  abortableSleep,
+  ConnectionError,
+  isAbortError,
+  ModelError,
+  OverloadedError,
+} from './errors';
+import { formatDuration, timerDelay } from './http/deadline';
+import type { ModelRequest, Provider, RetryEvent, StreamEvent } from './types';
 
 /** Time and randomness, injected so tests never really sleep. */
 export type RetryClock = {
@@ -13,14 +27,11 @@ export type RetryClock = {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** A number in [0, 1). */
   random(): number;
+  /** The current time in ms; `Date.now` when absent (a fake clock that never advances is fine). */
+  now?(): number;
 };
 
-export type RetryInfo = {
-  /** 1 for the first retry. */
-  attempt: number;
-  delayMs: number;
-  error: ModelError;
-};
+export type RetryInfo = Omit<RetryEvent, 'type'>;
 
 export type BackoffOptions = {
   baseDelayMs: number;
@@ -33,8 +44,10 @@ export type RetryOptions = Partial<BackoffOptions> & {
   maxRetries?: number;
   /** Retries of 529 overloaded; past this the OverloadedError is thrown for the fallback model. */
   maxOverloadedRetries?: number;
-  /** A server asking for a longer wait than this is not waited for: the error is rethrown. */
-  maxRetryAfterMs?: number;
+  /** How long a request may go without progress, waits included, before its error is reported. */
+  totalMs?: number;
+  /** One attempt's first-byte wait, reported with a retry after a silent server. */
+  firstByteMs?: number;
   clock?: RetryClock;
   onRetry?: (info: RetryInfo) => void;
 };
@@ -46,11 +59,15 @@ export const DEFAULT_BACKOFF: Readonly<BackoffOptions> = {
 };
 export const DEFAULT_MAX_RETRIES = 8;
 export const DEFAULT_MAX_OVERLOADED_RETRIES = 3;
-export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+export const DEFAULT_RETRY_TOTAL_MS = 300_000;
+
+/** Where the bound comes from, for the messages that cite it. */
+const TOTAL_SETTING = 'apiTimeouts.totalMs';
 
 export const realClock: RetryClock = {
   sleep: abortableSleep,
   random: Math.random,
+  now: Date.now,
 };
 
 /**
@@ -69,16 +86,15 @@ export function computeBackoffMs(
   return Math.floor(random() * ceiling);
 }
 
-type Budget = { retries: number; overloaded: number };
-
-type Resolved = Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions, 'onRetry'>;
+type Resolved = Required<Omit<RetryOptions, 'onRetry' | 'firstByteMs'>> &
+  Pick<RetryOptions, 'onRetry' | 'firstByteMs'>;
 
 function resolveOptions(options: RetryOptions): Resolved {
   return {
     ...DEFAULT_BACKOFF,
     maxRetries: DEFAULT_MAX_RETRIES,
     maxOverloadedRetries: DEFAULT_MAX_OVERLOADED_RETRIES,
-    maxRetryAfterMs: DEFAULT_MAX_RETRY_AFTER_MS,
+    totalMs: DEFAULT_RETRY_TOTAL_MS,
     clock: realClock,
     ...stripUndefined(options),
   };
@@ -88,21 +104,130 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** One request's retry state: the budgets spent and the start of the current wait. */
+class RetryState {
+  retries = 0;
+  overloaded = 0;
+  windowStart: number;
+
+  constructor(private readonly o: Resolved) {
+    this.windowStart = this.now();
+  }
+
+  now(): number {
+    return this.o.clock.now?.() ?? Date.now();
+  }
+
+  get attempts(): number {
+    return this.retries + 1;
+  }
+
+  /** Time left before the bound, from now. */
+  remaining(): number {
+    return this.windowStart + this.o.totalMs - this.now();
+  }
+
+  /** A response made progress: the bound counts from here. */
+  progressed(): void {
+    this.windowStart = this.now();
+  }
+
+  /**
+   * Decides whether `error` is retried: the retry to announce, or the error to throw (with advice
+   * on why no retry is made). Counts the attempt only when it will be retried.
+   */
+  plan(error: unknown): { retry: RetryInfo } | { fail: unknown } {
+    const o = this.o;
+    if (!(error instanceof ModelError) || !error.retryable) return { fail: error };
+    const tried = `after ${this.attempts} attempt${this.attempts === 1 ? '' : 's'}`;
+    if (this.retries >= o.maxRetries) return { fail: error.withAdvice(`Gave up ${tried}.`) };
+    const overloaded = error instanceof OverloadedError;
+    if (overloaded && this.overloaded >= o.maxOverloadedRetries) {
+      return { fail: error.withAdvice(`Still overloaded ${tried}.`) };
+    }
+    const retryAfterMs = 'retryAfterMs' in error ? (error.retryAfterMs as number | undefined) : undefined;
+    if (retryAfterMs !== undefined && retryAfterMs > o.totalMs) {
+      return {
+        fail: error.withAdvice(
+          `The API asks to wait ${formatDuration(retryAfterMs)} before retrying, longer than Yoke waits ` +
+            `(${formatDuration(o.totalMs)}, ${TOTAL_SETTING}); try again later.`,
+        ),
+      };
+    }
+    const backoff = computeBackoffMs(this.retries + 1, o, () => o.clock.random());
+    const delayMs = Math.max(backoff, retryAfterMs ?? 0);
+    if (delayMs >= this.remaining()) {
+      return {
+        fail: error.withAdvice(
+          `Gave up ${tried} over ${formatDuration(this.now() - this.windowStart)}: the next try would pass ` +
+            `the ${formatDuration(o.totalMs)} limit (${TOTAL_SETTING}).`,
+        ),
+      };
+    }
+    this.retries++;
+    if (overloaded) this.overloaded++;
+    const info: RetryInfo = {
+      attempt: overloaded ? this.overloaded : this.retries,
+      maxRetries: overloaded ? o.maxOverloadedRetries : o.maxRetries,
+      delayMs,
+      error,
+    };
+    const deadline = error instanceof ConnectionError ? error.deadline : undefined;
+    if (deadline?.phase === 'first_byte') {
+      const nextWait = Math.min(o.firstByteMs ?? deadline.waitedMs, this.remaining() - delayMs);
+      info.noResponse = { waitedMs: deadline.waitedMs, retryWaitMs: Math.max(0, Math.round(nextWait)) };
+    }
+    return { retry: info };
+  }
+
+  /** The error for an attempt the bound cut while it still waited for its first event. */
+  cutOff(last: ModelError | undefined): ConnectionError {
+    const error = new ConnectionError(
+      `No answer from the model API within ${formatDuration(this.o.totalMs)} (${TOTAL_SETTING}), ` +
+        `${this.attempts} attempt${this.attempts === 1 ? '' : 's'}.`,
+      false,
+      { retryable: false, ...(last ? { cause: last } : {}) },
+    );
+    return last ? error.withAdvice(`Before that: ${last.message}`) : error;
+  }
+}
+
 /**
- * Decides whether `error` is retried. Returns the delay, or undefined to rethrow. Counts the
- * attempt into `budget` only when it will be retried.
+ * The signal one attempt runs under: the caller's, plus the bound's cut-off while no event has
+ * arrived. Real timers on purpose: a test clock's sleep returns at once and would cut every attempt.
  */
-function planRetry(error: unknown, budget: Budget, o: Resolved): number | undefined {
-  if (!(error instanceof ModelError) || !error.retryable) return undefined;
-  if (budget.retries >= o.maxRetries) return undefined;
-  const overloaded = error instanceof OverloadedError;
-  if (overloaded && budget.overloaded >= o.maxOverloadedRetries) return undefined;
-  const retryAfterMs = 'retryAfterMs' in error ? (error.retryAfterMs as number | undefined) : undefined;
-  if (retryAfterMs !== undefined && retryAfterMs > o.maxRetryAfterMs) return undefined;
-  budget.retries++;
-  if (overloaded) budget.overloaded++;
-  const backoff = computeBackoffMs(budget.retries, o, () => o.clock.random());
-  return Math.max(backoff, retryAfterMs ?? 0);
+class AttemptSignal {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  cut = false;
+
+  constructor(
+    private readonly outer: AbortSignal | undefined,
+    remainingMs: number,
+  ) {
+    if (outer?.aborted) this.controller.abort();
+    outer?.addEventListener('abort', this.forward, { once: true });
+    this.timer = setTimeout(() => {
+      this.cut = true;
+      this.controller.abort();
+    }, timerDelay(remainingMs));
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The first event arrived: from now on only the caller (and the transport) end the attempt. */
+  progressed(): void {
+    clearTimeout(this.timer);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this.forward);
+  }
+
+  private readonly forward = () => this.controller.abort();
 }
 
 function abortedOr(error: unknown, signal: AbortSignal | undefined): unknown {
@@ -127,27 +252,38 @@ export function withRetry(provider: Provider, options: RetryOptions = {}): Provi
   const o = resolveOptions(options);
 
   async function* stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
-    const budget: Budget = { retries: 0, overloaded: 0 };
+    const state = new RetryState(o);
+    let last: ModelError | undefined;
     while (true) {
       if (signal?.aborted) throw new AbortedError();
+      const attempt = new AttemptSignal(signal, state.remaining());
       let yielded = false;
       try {
-        for await (const event of provider.stream(request, signal)) {
-          yielded = true;
+        for await (const event of provider.stream(request, attempt.signal)) {
+          if (!yielded) {
+            yielded = true;
+            attempt.progressed();
+          }
           yield event;
         }
         return;
       } catch (error) {
+        if (attempt.cut && !signal?.aborted) throw state.cutOff(last);
         const err = abortedOr(error, signal);
         if (err instanceof AbortedError) throw err;
-        const delayMs = planRetry(err, budget, o);
-        if (delayMs === undefined) throw err;
-        const modelError = err as ModelError;
-        o.onRetry?.({ attempt: budget.retries, delayMs, error: modelError });
+        if (yielded) state.progressed();
+        const plan = state.plan(err);
+        if ('fail' in plan) throw plan.fail;
+        const info = plan.retry;
+        last = info.error;
+        o.onRetry?.(info);
         // The consumer has partial content from this attempt: tell it to drop that before the
-        // retry starts over. Before the first event nothing needs discarding, so stay silent.
-        if (yielded) yield { type: 'stream_reset', attempt: budget.retries, reason: modelError.message };
-        await wait(delayMs, signal, o);
+        // retry starts over. Before the first event nothing needs discarding.
+        if (yielded) yield { type: 'stream_reset', attempt: state.retries, reason: info.error.message };
+        yield { type: 'retry', ...info };
+        await wait(info.delayMs, signal, o);
+      } finally {
+        attempt.dispose();
       }
     }
   }
@@ -156,7 +292,7 @@ export function withRetry(provider: Provider, options: RetryOptions = {}): Provi
   const countTokens = provider.countTokens?.bind(provider);
   if (countTokens) {
     wrapped.countTokens = async (request, signal) => {
-      const budget: Budget = { retries: 0, overloaded: 0 };
+      const state = new RetryState(o);
       while (true) {
         if (signal?.aborted) throw new AbortedError();
         try {
@@ -164,10 +300,10 @@ export function withRetry(provider: Provider, options: RetryOptions = {}): Provi
         } catch (error) {
           const err = abortedOr(error, signal);
           if (err instanceof AbortedError) throw err;
-          const delayMs = planRetry(err, budget, o);
-          if (delayMs === undefined) throw err;
-          o.onRetry?.({ attempt: budget.retries, delayMs, error: err as ModelError });
-          await wait(delayMs, signal, o);
+          const plan = state.plan(err);
+          if ('fail' in plan) throw plan.fail;
+          o.onRetry?.(plan.retry);
+          await wait(plan.retry.delayMs, signal, o);
         }
       }
     };

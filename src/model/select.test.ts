@@ -126,7 +126,47 @@ describe('selectModel', () => {
     expect(s.model).toBe('claude-sonnet-5-5');
     expect(s.provider.name).toBe('anthropic');
     expect(s.fallbackModel).toBeUndefined();
-    expect(built.anthropic).toEqual([{ apiKey: 'sk-ant-test', baseURL: 'https://gw.example.com' }]);
+    expect(built.anthropic).toEqual([
+      {
+        apiKey: 'sk-ant-test',
+        baseURL: 'https://gw.example.com',
+        timeouts: { connectMs: 10_000, firstByteMs: 120_000, idleMs: 60_000, totalMs: 300_000 },
+        endpoint: {
+          api: 'anthropic',
+          baseUrl: 'https://gw.example.com',
+          baseUrlSource: 'ANTHROPIC_BASE_URL',
+          keyVariables: ['ANTHROPIC_API_KEY'],
+        },
+      },
+    ]);
+    expect(s.endpoint.baseUrlSource).toBe('ANTHROPIC_BASE_URL');
+  });
+
+  it('waits longer for the first byte of a local server, and takes the settings and API_TIMEOUT_MS', async () => {
+    const local = await selectModel({
+      env: { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', OPENAI_MODEL: 'm' },
+    });
+    expect(local.timeouts).toEqual({
+      connectMs: 10_000,
+      firstByteMs: 600_000,
+      idleMs: 60_000,
+      totalMs: 1_200_000,
+    });
+    const set = await selectModel({
+      env: KEY,
+      timeouts: { connectMs: 2_000, firstByteMs: 30_000, streamIdleMs: 5_000, totalMs: 90_000 },
+    });
+    expect(set.timeouts).toEqual({ connectMs: 2_000, firstByteMs: 30_000, idleMs: 5_000, totalMs: 90_000 });
+    const env = await selectModel({
+      env: { ...KEY, API_TIMEOUT_MS: '45000' },
+      timeouts: { firstByteMs: 30_000 },
+    });
+    expect(env.timeouts.firstByteMs).toBe(45_000);
+    const bad = await selectModel({ env: { ...KEY, API_TIMEOUT_MS: 'soon' } });
+    expect(bad.timeouts.firstByteMs).toBe(120_000);
+    expect(bad.warnings).toEqual([
+      'API_TIMEOUT_MS="soon" is not a positive number of milliseconds; it is ignored.',
+    ]);
   });
 
   it('resolves aliases, and --base-url overrides the environment', async () => {
@@ -138,7 +178,13 @@ describe('selectModel', () => {
     });
     expect(s.model).toBe('claude-opus-5-5');
     expect(s.fallbackModel).toBe('claude-sonnet-5-5');
-    expect(built.anthropic).toEqual([{ authToken: 'tok', baseURL: 'http://127.0.0.1:4000' }]);
+    expect(built.anthropic).toMatchObject([
+      {
+        authToken: 'tok',
+        baseURL: 'http://127.0.0.1:4000',
+        endpoint: { baseUrlSource: 'the "baseUrl" setting', keyVariables: ['ANTHROPIC_AUTH_TOKEN'] },
+      },
+    ]);
   });
 
   it('names the variables when Anthropic credentials are missing', async () => {
@@ -158,7 +204,12 @@ describe('selectModel', () => {
     expect(s.providerName).toBe('openai');
     expect(s.model).toBe('gpt-4o');
     expect(s.provider.name).toBe('openai');
-    expect(built.openai).toEqual([{ apiKey: 'sk-openai' }]);
+    expect(built.openai).toMatchObject([{ apiKey: 'sk-openai' }]);
+    expect(s.endpoint).toEqual({
+      api: 'openai',
+      baseUrl: 'https://api.openai.com/v1',
+      keyVariables: ['OPENAI_API_KEY'],
+    });
   });
 
   it('defaults the openai model to OPENAI_MODEL, else gpt-4.1', async () => {
@@ -175,7 +226,8 @@ describe('selectModel', () => {
     });
     expect(s.providerName).toBe('openai');
     expect(s.model).toBe('qwen3');
-    expect(built.openai).toEqual([{ baseURL: 'http://localhost:11434/v1' }]);
+    expect(built.openai).toMatchObject([{ baseURL: 'http://localhost:11434/v1' }]);
+    expect((built.openai[0] as OpenAIProviderOptions).apiKey).toBeUndefined();
   });
 
   it('names OPENAI_API_KEY when a remote server has no key', async () => {
@@ -207,7 +259,10 @@ describe('selectModel', () => {
     const request: ModelRequest = { model: s.model, system: [], messages: [], maxTokens: 10 };
     const events: StreamEvent[] = [];
     for await (const e of s.provider.stream(request)) events.push(e);
-    expect(events).toEqual([{ type: 'text_delta', index: 0, text: 'attempt 3' }]);
+    expect(events.filter((e) => e.type !== 'retry')).toEqual([
+      { type: 'text_delta', index: 0, text: 'attempt 3' },
+    ]);
+    expect(events.filter((e) => e.type === 'retry')).toHaveLength(2);
     expect(sleeps).toHaveLength(2);
   });
 });

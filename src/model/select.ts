@@ -5,9 +5,12 @@
  * the vendor SDKs, which `--version` and `--help` must not pay for.
  */
 
+import type { ContextLengthLookup } from './catalog';
+import { BASE_URL_VARIABLE, type Endpoint, isLocalBaseUrl } from './endpoint';
 import { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
 import { type RetryOptions, withRetry } from './retry';
+import { type ApiTimeoutSettings, type ApiTimeouts, resolveApiTimeouts } from './timeouts';
 import type { Env, Provider } from './types';
 
 export const PROVIDER_NAMES = ['anthropic', 'openai'] as const;
@@ -17,6 +20,7 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 export const ANTHROPIC_CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
 
 export type { Env };
+export { isLocalBaseUrl };
 
 export type SelectModelOptions = {
   /** `--model`: an id or an alias (opus, sonnet, haiku). */
@@ -28,6 +32,8 @@ export type SelectModelOptions = {
   /** `--fallback-model`: used by the query loop after repeated 529 overloaded errors. */
   fallbackModel?: string;
   env: Env;
+  /** The settings' `apiTimeouts`; `API_TIMEOUT_MS` in `env` sets the first-byte wait. */
+  timeouts?: ApiTimeoutSettings;
   retry?: RetryOptions;
 };
 
@@ -37,6 +43,13 @@ export type ModelSelection = {
   model: string;
   /** Already wrapped with `withRetry`. */
   provider: Provider;
+  /** Where requests go and what set it. */
+  endpoint: Endpoint;
+  timeouts: ApiTimeouts;
+  /** Problems with the settings or variables that were ignored, one line each. */
+  warnings: string[];
+  /** Asks the server for a model's context length (OpenAI-compatible servers only). */
+  contextLookup?: ContextLengthLookup;
   fallbackModel?: string;
 };
 
@@ -55,26 +68,6 @@ export function providerForModel(model: string): SelectableProvider | undefined 
     return 'openai';
   }
   return undefined;
-}
-
-/**
- * True for hosts that are this machine or a private network: such servers (Ollama, vLLM,
- * LM Studio) need no API key. Anything unparsable counts as not local.
- */
-export function isLocalBaseUrl(baseUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local')) return true;
-  if (host === '::1' || host === '0.0.0.0') return true;
-  const octets = host.split('.');
-  if (octets.length !== 4 || !octets.every((o) => /^\d{1,3}$/.test(o))) return false;
-  const [a, b] = octets.map(Number) as [number, number];
-  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
 }
 
 function hasAnthropicCredentials(env: Env): boolean {
@@ -124,26 +117,86 @@ function checkFallback(providerName: SelectableProvider, model: string, fallback
   }
 }
 
+type Built = {
+  provider: Provider;
+  endpoint: Endpoint;
+  timeouts: ApiTimeouts;
+  warnings: string[];
+  contextLookup?: ContextLengthLookup;
+};
+
+/** A model list or details answer is small and quick; a server that takes longer is not waited for. */
+const LOOKUP_FIRST_BYTE_MS = 30_000;
+
 async function createProvider(
   providerName: SelectableProvider,
   baseUrl: string | undefined,
   env: Env,
-): Promise<Provider> {
+  timeoutSettings: ApiTimeoutSettings | undefined,
+): Promise<Built> {
+  const fromSetting = has(baseUrl) ? baseUrl.trim() : undefined;
+  const variable = BASE_URL_VARIABLE[providerName];
+  const baseUrlSource =
+    fromSetting !== undefined ? 'the "baseUrl" setting' : has(env[variable]) ? variable : undefined;
   if (providerName === 'anthropic') {
     if (!hasAnthropicCredentials(env)) throw new MissingCredentialsError(ANTHROPIC_CREDENTIAL_VARIABLES);
-    const { AnthropicProvider, anthropicOptionsFromEnv } = await import('./anthropic');
+    const { AnthropicProvider, anthropicOptionsFromEnv, DEFAULT_ANTHROPIC_BASE_URL } = await import(
+      './anthropic'
+    );
     const options = anthropicOptionsFromEnv(env);
-    if (has(baseUrl)) options.baseURL = baseUrl.trim();
-    return new AnthropicProvider(options);
+    if (fromSetting !== undefined) options.baseURL = fromSetting;
+    const endpoint: Endpoint = {
+      api: 'anthropic',
+      baseUrl: options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL,
+      ...(baseUrlSource ? { baseUrlSource } : {}),
+      keyVariables: ANTHROPIC_CREDENTIAL_VARIABLES.filter((name) => has(env[name])),
+    };
+    const { timeouts, warnings } = resolveApiTimeouts({
+      baseUrl: endpoint.baseUrl,
+      settings: timeoutSettings,
+      env,
+    });
+    return {
+      provider: new AnthropicProvider({ ...options, timeouts, endpoint }),
+      endpoint,
+      timeouts,
+      warnings,
+    };
   }
-  const { OpenAIProvider, openAIOptionsFromEnv } = await import('./openai');
+  const { OpenAIProvider, openAIOptionsFromEnv, OPENAI_DEFAULT_BASE_URL } = await import('./openai');
   const options = openAIOptionsFromEnv(env);
-  if (has(baseUrl)) options.baseURL = baseUrl.trim();
+  if (fromSetting !== undefined) options.baseURL = fromSetting;
   // Local servers need no key: the provider then sends no Authorization header at all.
   if (!options.apiKey && !(options.baseURL !== undefined && isLocalBaseUrl(options.baseURL))) {
     throw new MissingCredentialsError(['OPENAI_API_KEY']);
   }
-  return new OpenAIProvider(options);
+  const endpoint: Endpoint = {
+    api: 'openai',
+    baseUrl: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
+    ...(baseUrlSource ? { baseUrlSource } : {}),
+    keyVariables: options.apiKey ? ['OPENAI_API_KEY'] : [],
+  };
+  const { timeouts, warnings } = resolveApiTimeouts({
+    baseUrl: endpoint.baseUrl,
+    settings: timeoutSettings,
+    env,
+  });
+  const contextLookup: ContextLengthLookup = async (model, signal) => {
+    const [{ fetchContextLength }, { createTransport }] = await Promise.all([
+      import('./openai/context-length'),
+      import('./http/transport'),
+    ]);
+    const firstByteMs = Math.min(timeouts.firstByteMs, LOOKUP_FIRST_BYTE_MS);
+    const fetch = createTransport({ ...timeouts, firstByteMs });
+    return fetchContextLength(model, signal, { endpoint, fetch, apiKey: options.apiKey });
+  };
+  return {
+    provider: new OpenAIProvider({ ...options, timeouts, endpoint }),
+    endpoint,
+    timeouts,
+    warnings,
+    contextLookup,
+  };
 }
 
 /** Resolves flags and environment into a ready, retrying provider and a concrete model id. */
@@ -157,8 +210,21 @@ export async function selectModel(options: SelectModelOptions): Promise<ModelSel
     : undefined;
   if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
 
-  const inner = await createProvider(providerName, options.baseUrl, options.env);
-  const selection: ModelSelection = { providerName, model, provider: withRetry(inner, options.retry) };
+  const built = await createProvider(providerName, options.baseUrl, options.env, options.timeouts);
+  const retry: RetryOptions = {
+    totalMs: built.timeouts.totalMs,
+    firstByteMs: built.timeouts.firstByteMs,
+    ...options.retry,
+  };
+  const selection: ModelSelection = {
+    providerName,
+    model,
+    provider: withRetry(built.provider, retry),
+    endpoint: built.endpoint,
+    timeouts: built.timeouts,
+    warnings: built.warnings,
+  };
+  if (built.contextLookup) selection.contextLookup = built.contextLookup;
   if (fallbackModel !== undefined) selection.fallbackModel = fallbackModel;
   return selection;
 }

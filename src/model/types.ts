@@ -6,6 +6,8 @@
  * translate (both ways, keeping tool-call ids).
  */
 
+import type { ModelError } from './errors';
+
 export type Base64ImageSource = {
   type: 'base64';
   media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
@@ -123,6 +125,8 @@ export type BlockStart =
  * block), then `message_stop` with the stop reason and the final usage.
  * `stream_reset` means the transport failed mid-stream and the request is being retried from the
  * start: everything received since `message_start` must be discarded.
+ * `retry` says a request failed and is sent again after `delayMs`; it comes before the wait, so the
+ * user learns of the failure while it is being waited out.
  */
 export type StreamEvent =
   | { type: 'message_start'; messageId: string; model: string; requestId?: string; usage: Usage }
@@ -139,7 +143,19 @@ export type StreamEvent =
       malformedInput?: string;
     }
   | { type: 'message_stop'; stopReason: StopReason; stopSequence?: string | null; usage: Usage }
-  | { type: 'stream_reset'; attempt: number; reason: string };
+  | { type: 'stream_reset'; attempt: number; reason: string }
+  | RetryEvent;
+
+export type RetryEvent = {
+  type: 'retry';
+  /** 1 for the first retry; counted within the error's own budget (overloaded has its own). */
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  error: ModelError;
+  /** Set when no answer came within the first-byte wait: how long it waited, and will wait next. */
+  noResponse?: { waitedMs: number; retryWaitMs: number };
+};
 
 /** A model backend: streams one request's response as normalized events. */
 export interface Provider {

@@ -8,6 +8,7 @@ import {
   createSdkMcpServer,
   type Options,
   query,
+  type SDKAPIRetryMessage,
   type SDKMessage,
   type SDKResultMessage,
   type SDKUserMessage,
@@ -305,5 +306,29 @@ describe('the Agent SDK drives Yoke', () => {
       'Two.',
     ]);
     expect(messages.filter((m) => m.type === 'system' && m.subtype === 'init')).toHaveLength(2);
+  });
+
+  it('(i) passes a retry on to the host as its system/api_retry message, and says it on stderr', async () => {
+    const h = await harness([{ fault: { type: 'overloaded' } }, text('After the retry.')]);
+    const { messages, error } = await collect(query({ prompt: 'hello', options: h.options }));
+    expect(error, h.stderr()).toBeUndefined();
+    const retries = messages.filter(
+      (m): m is SDKAPIRetryMessage => m.type === 'system' && m.subtype === 'api_retry',
+    );
+    expect(retries).toEqual([
+      {
+        type: 'system',
+        subtype: 'api_retry',
+        attempt: 1,
+        max_retries: 3,
+        retry_delay_ms: expect.any(Number),
+        error_status: 529,
+        error: 'overloaded',
+        uuid: expect.any(String),
+        session_id: expect.any(String),
+      },
+    ]);
+    expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'After the retry.' });
+    expect(h.stderr()).toMatch(/yoke: warning: API request failed: Overloaded \(HTTP 529\).*retry 1 of 3/);
   });
 });

@@ -2,7 +2,7 @@
  * The Bash tool gets ready in the background (tools/builtin/bash/preload.ts): in a `-p` run once
  * the first request is out, in a stream-json session while it waits for its host. Seen from
  * outside through the code cache: loading the shell parser runs the web-tree-sitter bundle,
- * whose cache is saved next to dist/ as it loads — under the baseline-wasm flags.
+ * whose cache is saved next to dist/ as it loads.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -45,7 +45,7 @@ describe('preparing Bash in the background', () => {
     });
     expect(code).toBe(0);
     expect(stdout).toBe('hello\n');
-    expect(parserCaches(cacheDir)).toEqual([expect.stringMatching(/^vendor-web-tree-sitter-liftoff-/)]);
+    expect(parserCaches(cacheDir)).toEqual([expect.stringMatching(/^vendor-web-tree-sitter-/)]);
   });
 
   it('does not when the session offers no Bash', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { noopHooks } from '../../hooks/types';
 import * as z from '../../lib/zod';
+import { ModelCatalog, type ModelDeclaration } from '../../model/catalog';
 import { selectModel } from '../../model/select';
 import { allowAll } from '../../permissions/types';
 import { type MockServer, startMockServer } from '../../testing/mock-server';
@@ -42,25 +43,52 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function engineFor(scenario: ScenarioInput | ((dir: string) => ScenarioInput), contextWindow: number) {
+/**
+ * Where the window comes from: the pipeline option; the settings' `models` declaration; or an
+ * OpenAI-compatible server's model list (`max_model_len`), asked in the background.
+ */
+type WindowSource = number | { declared: number } | { served: number };
+
+async function engineFor(scenario: ScenarioInput | ((dir: string) => ScenarioInput), window: WindowSource) {
   const dir = await mkdtemp(join(tmpdir(), 'yoke-ctx-e2e-'));
-  server = await startMockServer({ scenario: typeof scenario === 'function' ? scenario(dir) : scenario });
-  const { provider, model } = await selectModel({
+  const turns = typeof scenario === 'function' ? scenario(dir) : scenario;
+  const served = typeof window === 'object' && 'served' in window ? window.served : undefined;
+  server = await startMockServer({
+    scenario: {
+      models: served === undefined ? [] : [{ id: MODEL, maxModelLen: served }],
+      turns: turns as never,
+    },
+  });
+  const selection = await selectModel({
     model: MODEL,
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
+    provider: served === undefined ? 'anthropic' : 'openai',
+    env:
+      served === undefined
+        ? { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+        : { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'test-key' },
     retry: { maxRetries: 0 },
   });
+  const { provider, model } = selection;
+  const declared: Record<string, ModelDeclaration> =
+    typeof window === 'object' && 'declared' in window ? { [MODEL]: { contextWindow: window.declared } } : {};
+  const models = new ModelCatalog(declared, selection.contextLookup);
+  void models.learn(model);
   const engine = new QueryEngine({
     cwd: dir,
     provider,
     model,
+    models,
     tools: [readTool],
     canUseTool: allowAll,
     hooks: noopHooks,
     sessionDir: join(dir, 'session'),
     environment: { cwd: dir, platform: 'linux', date: '2026-01-01', isGitRepo: false, model },
     contextManagement: {
-      contextWindow,
+      // A number overrides the window for the pipeline alone; otherwise the session's window
+      // rules the whole loop, so the file re-attached after compaction must fit it too.
+      ...(typeof window === 'number'
+        ? { contextWindow: window }
+        : { recentFiles: { count: 5, maxTokensPerFile: 200 } }),
       memoryFiles: [{ path: '/repo/AGENTS.md', content: 'Always answer in English.' }],
       microcompact: { triggerFraction: 1 },
     },
@@ -79,6 +107,49 @@ const bodyOf = (s: MockServer, i: number) =>
     system?: { text: string }[];
     messages: unknown[];
   };
+
+const NOTES = `notes line one\n${'release step and details '.repeat(400)}`;
+
+/** Reads notes.md; the summary of a compaction; the answer after it (or without one). */
+const readNotesScenario = (dir: string): ScenarioInput => [
+  {
+    match: { lastUserTextContains: 'start' },
+    reply: {
+      content: [{ type: 'tool_use', name: 'Read', input: { file_path: join(dir, 'notes.md') } }],
+      // Reported usage plus the estimate of the file content crosses 80 % of 3,000 tokens.
+      usage: { inputTokens: 500, outputTokens: 20 },
+    },
+  },
+  { match: { lastUserTextContains: COMPACT_REQUEST }, reply: { content: [{ type: 'text', text: SUMMARY }] } },
+  { match: { lastUserTextContains: SUMMARY_INTRO }, reply: { content: [{ type: 'text', text: 'Done.' }] } },
+  {
+    match: { lastToolResultContains: 'notes line one' },
+    reply: { content: [{ type: 'text', text: 'Not compacted.' }] },
+  },
+];
+
+describe('the context window that drives auto-compaction', () => {
+  it.each<[string, WindowSource]>([
+    ['declared in the settings', { declared: 3_000 }],
+    ["reported by an OpenAI-compatible server's max_model_len", { served: 3_000 }],
+  ])('is the one %s', async (_source, window) => {
+    const { engine, dir } = await engineFor(readNotesScenario, window);
+    await writeFile(join(dir, 'notes.md'), NOTES);
+    const result = await turn(engine, 'start: read the notes');
+    // With the 128,000-token default the notes would fit and no compaction would happen.
+    expect(result).toMatchObject({ subtype: 'success', result: 'Done.' });
+    expect(engine.messages[0]).toMatchObject({ subtype: 'compact_boundary', data: { trigger: 'auto' } });
+    expect(result.modelUsage[MODEL]?.contextWindow).toBe(3_000);
+  });
+
+  it('is the default for a model nothing describes, so the notes fit', async () => {
+    const { engine, dir } = await engineFor(readNotesScenario, { served: 0 });
+    await writeFile(join(dir, 'notes.md'), NOTES);
+    const result = await turn(engine, 'start: read the notes');
+    expect(result).toMatchObject({ subtype: 'success', result: 'Not compacted.' });
+    expect(result.modelUsage[MODEL]?.contextWindow).toBe(128_000);
+  });
+});
 
 describe('context pipeline end to end (mock server)', () => {
   it('auto-compacts past the threshold and the next request carries the summary and essentials', async () => {

@@ -40,6 +40,8 @@ export type ContextPipelineOptions = Omit<EssentialsSource, 'getAppState' | 'rea
   autoCompactThreshold?: number;
   /** Overrides the model's context window (tests, proxies with smaller limits). */
   contextWindow?: number;
+  /** The session's context window for a model (settings, server, table); the table's when absent. */
+  contextWindowFor?: (model: string) => number;
   /** Off unless given. */
   snip?: { keepTurns: number };
   /** Off unless true. */
@@ -91,7 +93,7 @@ export function contextTokens(messages: readonly Message[], overhead: number, fr
 
 export function createContextPipeline(options: ContextPipelineOptions): ContextManager {
   const model = typeof options.model === 'function' ? options.model : () => options.model as string;
-  const windowFor = () => options.contextWindow ?? contextWindowFor(model());
+  const windowFor = () => options.contextWindow ?? (options.contextWindowFor ?? contextWindowFor)(model());
   const budget = new ToolResultBudget({
     perResultTokens: options.budgets?.perResultTokens ?? 25_000,
     perTurnTokens: options.budgets?.perTurnTokens ?? 50_000,

@@ -8,9 +8,9 @@ import {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk/error';
+import { authFailure, connectionFailure, notFoundFailure, redirectFailure } from '../endpoint-errors';
 import {
   AbortedError,
-  AuthError,
   type ClassifyContext,
   ConnectionError,
   InvalidRequestError,
@@ -26,6 +26,8 @@ import {
   ServerError,
   shouldRetryHeader,
 } from '../errors';
+import { findDeadline } from '../http/deadline';
+import { anthropicEndpoint } from './client';
 
 /** Error codes seen on sockets that dropped, were refused or timed out (Node and undici). */
 const NETWORK_CODES = new Set([
@@ -62,28 +64,18 @@ export function classifyAnthropicError(err: unknown, context: ClassifyContext = 
   if (err instanceof ModelError || err instanceof AbortedError) return err;
   if (err instanceof APIUserAbortError || isAbortError(err)) return new AbortedError();
   const midStream = context.midStream ?? false;
+  const endpoint = context.endpoint ?? anthropicEndpoint({});
+  const failure = { midStream, requestId: context.requestId };
   if (err instanceof APIConnectionTimeoutError) {
     return new ConnectionError('The Anthropic API did not respond in time.', midStream, {
       requestId: context.requestId,
       cause: err,
     });
   }
-  if (err instanceof APIConnectionError) {
-    return new ConnectionError(`Could not reach the Anthropic API: ${describeCause(err)}`, midStream, {
-      requestId: context.requestId,
-      cause: err,
-    });
+  if (err instanceof APIConnectionError || findDeadline(err) || isNetworkFailure(err)) {
+    return connectionFailure(err, endpoint, failure);
   }
-  if (err instanceof APIError) return classifyApiError(err, context.requestId);
-  if (isNetworkFailure(err)) {
-    const what = midStream
-      ? 'The connection to the Anthropic API dropped'
-      : 'Could not reach the Anthropic API';
-    return new ConnectionError(`${what}: ${describeCause(err)}`, midStream, {
-      requestId: context.requestId,
-      cause: err,
-    });
-  }
+  if (err instanceof APIError) return classifyApiError(err, context);
   if (err instanceof SyntaxError) {
     // The SDK throws this for an SSE event whose data is not JSON: a corrupted transfer.
     return new ConnectionError(`The Anthropic API sent a malformed stream: ${err.message}`, midStream, {
@@ -95,23 +87,30 @@ export function classifyAnthropicError(err: unknown, context: ClassifyContext = 
   return new ModelError(message, { requestId: context.requestId, cause: err });
 }
 
-function classifyApiError(err: APIError, fallbackRequestId: string | undefined): Error {
+function classifyApiError(err: APIError, context: ClassifyContext): Error {
   const status = err.status;
   const type = err.type;
   const options: ModelErrorOptions = {
     status,
-    requestId: err.requestID ?? fallbackRequestId,
+    requestId: err.requestID ?? context.requestId,
     cause: err,
   };
+  const endpoint = context.endpoint ?? anthropicEndpoint({});
   const message = readableMessage(err);
   if (status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error') {
-    return new AuthError(message, options);
+    return authFailure(message, status, endpoint, options);
   }
   if (status === 429 || type === 'rate_limit_error') {
     return new RateLimitError(message, retryAfterFromHeaders(err.headers), options);
   }
   if (status === 529 || type === 'overloaded_error') {
     return new OverloadedError(message, retryAfterFromHeaders(err.headers), options);
+  }
+  if (status !== undefined && status >= 300 && status < 400) {
+    return redirectFailure(err.headers?.get('location') ?? null, endpoint, options);
+  }
+  if (status === 404 || type === 'not_found_error') {
+    return notFoundFailure(message, type ?? undefined, endpoint, { ...options, model: context.model });
   }
   const isRequestError =
     (status !== undefined && status >= 400 && status < 500) ||
@@ -155,14 +154,4 @@ function isNetworkFailure(err: unknown): boolean {
     current = current.cause;
   }
   return false;
-}
-
-/** The innermost message is the one that names the actual problem (e.g. "ECONNREFUSED"). */
-function describeCause(err: unknown): string {
-  let message = err instanceof Error ? err.message : String(err);
-  for (let current = err, depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (current.message) message = current.message;
-    current = current.cause;
-  }
-  return message;
 }

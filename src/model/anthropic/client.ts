@@ -5,6 +5,10 @@
  */
 import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Endpoint } from '../endpoint';
+import type { TransportTimeouts } from '../http/deadline';
+import { createTransport, SDK_TIMEOUT_OFF_MS } from '../http/transport';
+import { resolveApiTimeouts } from '../timeouts';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
@@ -16,10 +20,13 @@ export type AnthropicProviderOptions = {
   /** Sent as `Authorization: Bearer <token>` (gateways, OAuth). */
   authToken?: string;
   baseURL?: string;
+  /** The HTTP layer under the deadlines; Node sockets by default (tests pass a fake). */
   fetch?: AnthropicFetch;
   defaultHeaders?: Record<string, string>;
-  /** Time allowed until the response headers arrive; the SDK default (10 minutes) otherwise. */
-  timeoutMs?: number;
+  /** The connect, first-byte and between-chunks deadlines; the defaults for the base URL otherwise. */
+  timeouts?: TransportTimeouts;
+  /** What set the base URL and the key, for error messages; derived from the options otherwise. */
+  endpoint?: Endpoint;
 };
 
 /** Reads ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL; blank values count as unset. */
@@ -62,18 +69,35 @@ export class YokeAnthropicClient extends BaseAnthropic {
   }
 }
 
+/** The endpoint the options describe, when the caller did not say what set them. */
+export function anthropicEndpoint(options: AnthropicProviderOptions): Endpoint {
+  if (options.endpoint) return options.endpoint;
+  const keyVariables = [
+    ...(options.apiKey ? ['ANTHROPIC_API_KEY'] : []),
+    ...(options.authToken ? ['ANTHROPIC_AUTH_TOKEN'] : []),
+  ];
+  return {
+    api: 'anthropic',
+    baseUrl: options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL,
+    ...(options.baseURL !== undefined ? { baseUrlSource: 'ANTHROPIC_BASE_URL' } : {}),
+    keyVariables,
+  };
+}
+
 export function createAnthropicClient(options: AnthropicProviderOptions): YokeAnthropicClient {
   const headers: Record<string, string> = { ...options.defaultHeaders };
   if (options.apiKey) headers['x-api-key'] = options.apiKey;
+  const baseURL = options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL;
+  const timeouts = options.timeouts ?? resolveApiTimeouts({ baseUrl: baseURL, env: {} }).timeouts;
   return new YokeAnthropicClient({
     // `null` (not undefined) keeps the SDK from reading ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN
     // itself; the key goes in a header because the SDK would send it as a Bearer token.
     apiKey: null,
     authToken: options.authToken ?? null,
-    baseURL: options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL,
+    baseURL,
     defaultHeaders: headers,
     maxRetries: 0,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+    fetch: createTransport(timeouts, options.fetch),
+    timeout: SDK_TIMEOUT_OFF_MS,
   });
 }

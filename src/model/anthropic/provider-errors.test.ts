@@ -4,13 +4,16 @@ import {
   AuthError,
   ConnectionError,
   InvalidRequestError,
+  InvalidResponseError,
   MediaError,
   MissingCredentialsError,
   type ModelError,
+  ModelNotFoundError,
   OverloadedError,
   PromptTooLongError,
   RateLimitError,
   ServerError,
+  UnreachableError,
 } from '../errors';
 import type { ModelRequest, StreamEvent } from '../types';
 import {
@@ -72,19 +75,97 @@ const partialEvents = messageEvents([
 
 describe('AnthropicProvider.stream errors from HTTP responses', () => {
   it.each([
-    [401, 'authentication_error', 'invalid x-api-key'],
-    [403, 'permission_error', 'Your API key does not have permission to use the specified resource.'],
+    [
+      401,
+      'authentication_error',
+      'invalid x-api-key',
+      'rejected the key in ANTHROPIC_API_KEY (invalid x-api-key)',
+    ],
+    [
+      403,
+      'permission_error',
+      'Your API key does not have permission to use the specified resource.',
+      'refused the request made with the key in ANTHROPIC_API_KEY (Your API key does not have permission',
+    ],
   ])(
-    'classifies %i as AuthError with the API message, status and request id',
-    async (status, type, message) => {
+    'classifies %i as AuthError naming the key variable, with status and request id',
+    async (status, type, message, expected) => {
       const error = await errorFor(apiError(status, type, message));
       expect(error).toBeInstanceOf(AuthError);
-      expect(error.message).toBe(message);
+      expect(error.message).toContain(expected);
       expect(error.status).toBe(status);
       expect(error.requestId).toBe(REQUEST_ID);
       expect(error.retryable).toBe(false);
     },
   );
+
+  it('names ANTHROPIC_AUTH_TOKEN when the bearer token was refused', async () => {
+    const { fetch } = fakeFetch(apiError(401, 'authentication_error', 'invalid bearer token'));
+    const { error } = await drain(new AnthropicProvider({ authToken: 'tok', fetch }));
+    expect((error as Error).message).toContain('the key in ANTHROPIC_AUTH_TOKEN');
+  });
+
+  it('names the model and the aliases for a 404 about the model', async () => {
+    const error = await errorFor(apiError(404, 'not_found_error', 'model: claude-opus-5-5'));
+    expect(error).toBeInstanceOf(ModelNotFoundError);
+    expect((error as ModelNotFoundError).model).toBe('claude-opus-5-5');
+    expect(error.message).toBe(
+      'The Anthropic API does not know the model "claude-opus-5-5" (model: claude-opus-5-5). Check --model ' +
+        'or the "model" setting; aliases: opus → claude-opus-5-5, sonnet → claude-sonnet-5-5, haiku → claude-haiku-5-5.',
+    );
+    expect(error.retryable).toBe(false);
+  });
+
+  it('says a 404 for a path is a base URL mistake', async () => {
+    const { fetch } = fakeFetch({ kind: 'text', status: 404, body: 'Not Found' });
+    const { error } = await drain(
+      new AnthropicProvider({ apiKey: 'sk-test', baseURL: 'https://gw.example.com/v1', fetch }),
+    );
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).not.toBeInstanceOf(ModelNotFoundError);
+    expect((error as Error).message).toBe(
+      'The server at https://gw.example.com/v1 has no such endpoint (Not Found). Check ANTHROPIC_BASE_URL. ' +
+        'The base URL is the server root, without /v1.',
+    );
+  });
+
+  it('fails at once on a 200 HTML page instead of reading it as a dropped stream', async () => {
+    const page = '<html><head><title>Sign in - Corporate Proxy</title></head><body>Log in</body></html>';
+    const { fetch, requests } = fakeFetch({
+      kind: 'text',
+      status: 200,
+      body: page,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    });
+    const { error } = await drain(
+      new AnthropicProvider({ apiKey: 'sk-test', baseURL: 'https://gw.example.com', fetch }),
+    );
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as InvalidResponseError).retryable).toBe(false);
+    expect((error as Error).message).toBe(
+      'The server at https://gw.example.com answered with an HTML page instead of an event stream ' +
+        '("Sign in - Corporate Proxy"). Check ANTHROPIC_BASE_URL: it should be the API\'s address, not a web ' +
+        "page or a proxy's login.",
+    );
+    expect(requests).toHaveLength(1);
+  });
+
+  it('follows no redirect and names the variable to update', async () => {
+    const { fetch } = fakeFetch({
+      kind: 'text',
+      status: 301,
+      body: '',
+      headers: { location: 'https://new.example.com/' },
+    });
+    const { error } = await drain(
+      new AnthropicProvider({ apiKey: 'sk-test', baseURL: 'http://old.example.com', fetch }),
+    );
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as Error).message).toBe(
+      'The server at http://old.example.com redirected the request to https://new.example.com/. Set ' +
+        'ANTHROPIC_BASE_URL to the address it moved to.',
+    );
+  });
 
   it('classifies 429 as RateLimitError waiting as long as retry-after says', async () => {
     const error = await errorFor(
@@ -140,15 +221,15 @@ describe('AnthropicProvider.stream errors from HTTP responses', () => {
     expect(error.message).toBe(message);
   });
 
-  it.each([
-    [400, 'invalid_request_error', 'messages: roles must alternate between "user" and "assistant"'],
-    [404, 'not_found_error', 'model: claude-nope'],
-  ])('classifies other %i errors as InvalidRequestError', async (status, type, message) => {
-    const error = await errorFor(apiError(status, type, message));
-    expect(error).toBeInstanceOf(InvalidRequestError);
-    expect(error.message).toBe(message);
-    expect(error.retryable).toBe(false);
-  });
+  it.each([[400, 'invalid_request_error', 'messages: roles must alternate between "user" and "assistant"']])(
+    'classifies other %i errors as InvalidRequestError',
+    async (status, type, message) => {
+      const error = await errorFor(apiError(status, type, message));
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error.message).toBe(message);
+      expect(error.retryable).toBe(false);
+    },
+  );
 
   it('classifies 500 as ServerError and a non-JSON 502 body as ServerError with that text', async () => {
     const internal = await errorFor(apiError(500, 'api_error', 'Internal server error'));
@@ -210,22 +291,56 @@ describe('AnthropicProvider.stream errors during the stream', () => {
     expect((error as ConnectionError).midStream).toBe(false);
   });
 
-  it('throws a ConnectionError naming the cause when the connection is refused', async () => {
+  it('fails fast when nothing listens at the base URL, naming the variable and asking about the server', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
-    const error = await errorFor({
-      kind: 'network-error',
-      error: new TypeError('fetch failed', { cause: refused }),
-    });
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).midStream).toBe(false);
-    expect(error.message).toContain('ECONNREFUSED');
+    const { fetch, requests } = fakeFetch({ kind: 'network-error', error: refused });
+    const { error } = await drain(
+      new AnthropicProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', fetch }),
+    );
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect((error as UnreachableError).retryable).toBe(false);
+    expect((error as Error).message).toBe(
+      'Cannot reach the server at http://127.0.0.1:9 (set by ANTHROPIC_BASE_URL): connection refused ' +
+        '(connect ECONNREFUSED 127.0.0.1:9). Is the server running, and is ANTHROPIC_BASE_URL right?',
+    );
+    expect(requests).toHaveLength(1);
   });
 
-  it('throws a ConnectionError when the response headers do not arrive within timeoutMs', async () => {
+  it('says to check the network when the default API host cannot be resolved', async () => {
+    const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND api.anthropic.com'), {
+      code: 'ENOTFOUND',
+    });
+    const error = await errorFor({ kind: 'network-error', error: unknownHost });
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect(error.message).toBe(
+      'Cannot reach the Anthropic API: no such host (getaddrinfo ENOTFOUND api.anthropic.com). Check your ' +
+        'network connection.',
+    );
+  });
+
+  it('throws a retryable ConnectionError naming the wait when no answer comes in time', async () => {
     const { fetch } = fakeFetch({ kind: 'stall' });
-    const { error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch, timeoutMs: 20 }));
+    const timeouts = { connectMs: 5_000, firstByteMs: 20, idleMs: 5_000 };
+    const { error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch, timeouts }));
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).message).toMatch(/did not respond in time/);
+    expect((error as ConnectionError).retryable).toBe(true);
+    expect((error as ConnectionError).deadline?.phase).toBe('first_byte');
+    expect((error as ConnectionError).message).toBe(
+      'No answer from the Anthropic API: connected, but nothing came back within 20 ms',
+    );
+  });
+
+  it('throws a mid-stream ConnectionError when the stream stalls between chunks', async () => {
+    const { fetch } = fakeFetch({ kind: 'sse', events: partialEvents, ending: 'hang' });
+    const timeouts = { connectMs: 5_000, firstByteMs: 5_000, idleMs: 20 };
+    const { error, events } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch, timeouts }));
+    expect(events.length).toBeGreaterThan(0);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).midStream).toBe(true);
+    expect((error as ConnectionError).deadline?.phase).toBe('idle');
+    expect((error as ConnectionError).message).toMatch(
+      /^The Anthropic API stopped sending mid-response: nothing received for 20 ms$/,
+    );
   });
 });
 

@@ -3,11 +3,18 @@
  * owns retrying), every failure thrown as a typed model error.
  */
 
+import type { Endpoint } from '../endpoint';
+import { assertEventStream } from '../endpoint-errors';
 import { AbortedError, ConnectionError, MissingCredentialsError } from '../errors';
 import type { ModelRequest, Provider, StreamEvent } from '../types';
 import { classifyAnthropicError } from './classify-error';
 import type { YokeAnthropicClient } from './client';
-import { type AnthropicProviderOptions, createAnthropicClient, hasAnthropicCredentials } from './client';
+import {
+  type AnthropicProviderOptions,
+  anthropicEndpoint,
+  createAnthropicClient,
+  hasAnthropicCredentials,
+} from './client';
 import { toCountTokensParams, toMessagesParams } from './request';
 import { AnthropicStreamNormalizer } from './stream-normalizer';
 
@@ -17,10 +24,12 @@ export class AnthropicProvider implements Provider {
   readonly name = 'anthropic' as const;
   private readonly client: YokeAnthropicClient;
   private readonly hasCredentials: boolean;
+  private readonly endpoint: Endpoint;
 
   constructor(options: AnthropicProviderOptions = {}) {
     this.client = createAnthropicClient(options);
     this.hasCredentials = hasAnthropicCredentials(options);
+    this.endpoint = anthropicEndpoint(options);
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
@@ -29,10 +38,13 @@ export class AnthropicProvider implements Provider {
     let requestId: string | undefined;
     let yielded = false;
     try {
-      const { data: events, request_id } = await this.client.messages
-        .create({ ...params, stream: true }, { signal })
-        .withResponse();
+      const {
+        data: events,
+        response,
+        request_id,
+      } = await this.client.messages.create({ ...params, stream: true }, { signal }).withResponse();
       requestId = request_id ?? undefined;
+      await assertEventStream(response, this.endpoint, requestId ? { requestId } : {});
       const normalizer = new AnthropicStreamNormalizer(requestId);
       for await (const raw of events) {
         for (const event of normalizer.push(raw)) {
@@ -54,7 +66,12 @@ export class AnthropicProvider implements Provider {
       }
     } catch (err) {
       if (signal?.aborted) throw new AbortedError();
-      throw classifyAnthropicError(err, { midStream: yielded, requestId });
+      throw classifyAnthropicError(err, {
+        midStream: yielded,
+        requestId,
+        model: request.model,
+        endpoint: this.endpoint,
+      });
     }
   }
 
@@ -65,7 +82,7 @@ export class AnthropicProvider implements Provider {
       return result.input_tokens;
     } catch (err) {
       if (signal?.aborted) throw new AbortedError();
-      throw classifyAnthropicError(err);
+      throw classifyAnthropicError(err, { model: request.model, endpoint: this.endpoint });
     }
   }
 

@@ -6,6 +6,7 @@ import {
   InvalidRequestError,
   MediaError,
   type ModelError,
+  ModelNotFoundError,
   OverloadedError,
   PromptTooLongError,
   RateLimitError,
@@ -32,9 +33,45 @@ describe('classifyOpenAIError through the SDK', () => {
     expect(e.status).toBe(status);
     expect(e.requestId).toBe('req_err');
     expect(e.retryable).toBe(false);
-    expect(e.message).toBe('The model API rejected the credentials: Incorrect API key provided: sk-bad.');
-    expect(e.describe()).toBe(
-      `The model API rejected the credentials: Incorrect API key provided: sk-bad. (HTTP ${status}) [request req_err]`,
+    expect(e.message).toContain('the key in OPENAI_API_KEY (Incorrect API key provided: sk-bad)');
+    expect(e.describe()).toMatch(
+      new RegExp(`^The OpenAI API .* \\(HTTP ${status}\\) \\[request req_err\\]$`),
+    );
+  });
+
+  it('401 from a keyless local server says to set OPENAI_API_KEY', async () => {
+    const { error } = await run(
+      { kind: 'error', status: 401, body: errorBody('Unauthorized') },
+      { provider: { apiKey: undefined, baseURL: 'http://127.0.0.1:8000/v1' } },
+    );
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as Error).message).toBe(
+      'The server at http://127.0.0.1:8000/v1 wants an API key (Unauthorized): set OPENAI_API_KEY.',
+    );
+  });
+
+  it.each([
+    [
+      'OpenAI',
+      { code: 'model_not_found' },
+      'The model `gpt-test` does not exist or you do not have access to it.',
+    ],
+    ['vLLM', { type: 'NotFoundError', code: 404 }, 'The model `gpt-test` does not exist.'],
+    ['Ollama', { type: 'api_error' }, 'model "gpt-test" not found, try pulling it first'],
+  ])('a %s 404 for the model names it and the aliases', async (_server, extra, message) => {
+    const error = await failWith(404, errorBody(message, extra));
+    expect(error).toBeInstanceOf(ModelNotFoundError);
+    expect((error as Error).message).toMatch(/does not know the model "gpt-test" .*aliases: opus → /);
+  });
+
+  it('a 404 that is not about a model points at the base URL', async () => {
+    const { error } = await run(
+      { kind: 'error', status: 404, body: '404 page not found' },
+      { provider: { baseURL: 'http://127.0.0.1:11434' } },
+    );
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as Error).message).toMatch(
+      /has no such endpoint .*Check OPENAI_BASE_URL\. An OpenAI-compatible base URL usually ends in \/v1\.$/,
     );
   });
 
@@ -149,10 +186,15 @@ describe('classifyOpenAIError through the SDK', () => {
     expect((error as ConnectionError).message).toContain('ECONNREFUSED');
   });
 
-  it('a request that outlives timeoutMs is a ConnectionError', async () => {
-    const { error } = await run({ kind: 'stall' }, { provider: { timeoutMs: 20 } });
+  it('a request that gets no answer within the first-byte wait is a retryable ConnectionError', async () => {
+    const timeouts = { connectMs: 5_000, firstByteMs: 20, idleMs: 5_000 };
+    const { error } = await run({ kind: 'stall' }, { provider: { timeouts } });
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).message).toMatch(/timed out/);
+    expect((error as ConnectionError).retryable).toBe(true);
+    expect((error as ConnectionError).deadline?.phase).toBe('first_byte');
+    expect((error as ConnectionError).message).toMatch(
+      /^No answer from the OpenAI API: connected, but nothing came back within 20 ms$/,
+    );
   });
 
   it('an error object inside the stream becomes a typed error', async () => {

@@ -3,9 +3,9 @@
  * so that the retry layer and the query loop decide by type and the user reads one clear line.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { authFailure, connectionFailure, notFoundFailure, redirectFailure } from '../endpoint-errors';
 import {
   AbortedError,
-  AuthError,
   type ClassifyContext,
   ConnectionError,
   InvalidRequestError,
@@ -21,16 +21,19 @@ import {
   ServerError,
   shouldRetryHeader,
 } from '../errors';
+import { findDeadline } from '../http/deadline';
+import { openAIEndpoint } from './endpoint';
 
 export function classifyOpenAIError(err: unknown, context: ClassifyContext = {}): Error {
   if (err instanceof ModelError || err instanceof AbortedError) return err;
   if (isAbortError(err)) return new AbortedError();
   const midStream = context.midStream ?? false;
+  const endpoint = context.endpoint ?? openAIEndpoint({});
   if (err instanceof APIConnectionTimeoutError) {
     return new ConnectionError('The model API timed out.', midStream, { cause: err });
   }
-  if (err instanceof APIConnectionError) {
-    return new ConnectionError(`Could not reach the model API: ${causeText(err)}`, midStream, { cause: err });
+  if (err instanceof APIConnectionError || findDeadline(err)) {
+    return connectionFailure(err, endpoint, { midStream, requestId: context.requestId });
   }
   if (err instanceof APIError) return classifyApiError(err, context);
   if (err instanceof SyntaxError) {
@@ -41,11 +44,7 @@ export function classifyOpenAIError(err: unknown, context: ClassifyContext = {})
   }
   // Anything else surfaced while reading the body is the transport failing (socket closed,
   // "terminated", ECONNRESET): retryable, and mid-stream once events have been emitted.
-  const message = err instanceof Error ? err.message : String(err);
-  return new ConnectionError(`Connection to the model API failed: ${message}`, midStream, {
-    requestId: context.requestId,
-    cause: err,
-  });
+  return connectionFailure(err, endpoint, { midStream, requestId: context.requestId });
 }
 
 function classifyApiError(err: APIError, context: ClassifyContext): Error {
@@ -59,8 +58,15 @@ function classifyApiError(err: APIError, context: ClassifyContext): Error {
     return new PromptTooLongError(`Prompt is too long: ${detail}`, counts.actual, counts.limit, options);
   }
   if (status === undefined) return classifyStreamedError(err, detail, options);
-  if (status === 401 || status === 403) {
-    return new AuthError(`The model API rejected the credentials: ${detail}`, options);
+  const endpoint = context.endpoint ?? openAIEndpoint({});
+  if (status === 401 || status === 403) return authFailure(detail, status, endpoint, options);
+  if (status >= 300 && status < 400)
+    return redirectFailure(headers?.get('location') ?? null, endpoint, options);
+  if (status === 404) {
+    return notFoundFailure(detail, typeof err.code === 'string' ? err.code : undefined, endpoint, {
+      ...options,
+      model: context.model,
+    });
   }
   if (status === 429) {
     // Exhausted billing quota comes as 429 too, but waiting does not fix it.
@@ -131,13 +137,4 @@ function detailOf(err: APIError): string {
   const stripped =
     err.status === undefined ? err.message : err.message.replace(new RegExp(`^${err.status} `), '');
   return stripped && stripped !== 'status code (no body)' ? stripped : 'no details given';
-}
-
-function causeText(err: APIConnectionError): string {
-  const cause = (err as { cause?: unknown }).cause;
-  if (cause instanceof Error) {
-    const inner = (cause as { cause?: unknown }).cause;
-    return inner instanceof Error ? `${cause.message} (${inner.message})` : cause.message;
-  }
-  return err.message;
 }

@@ -3,9 +3,15 @@
  * LM Studio) through the official SDK's Chat Completions API.
  */
 import OpenAI from 'openai';
+import type { Endpoint } from '../endpoint';
+import { assertEventStream } from '../endpoint-errors';
 import { AbortedError, MissingCredentialsError } from '../errors';
+import type { TransportTimeouts } from '../http/deadline';
+import { createTransport, type FetchLike, SDK_TIMEOUT_OFF_MS } from '../http/transport';
+import { resolveApiTimeouts } from '../timeouts';
 import type { ModelRequest, Provider, StreamEvent } from '../types';
 import { classifyOpenAIError } from './classify-error';
+import { openAIEndpoint } from './endpoint';
 import { ChatStreamNormalizer } from './stream-normalizer';
 import { isOpenAIPlatform, OPENAI_DEFAULT_BASE_URL, toChatCompletionParams } from './translate-request';
 
@@ -14,10 +20,13 @@ export type OpenAIProviderOptions = {
   apiKey?: string;
   /** Defaults to https://api.openai.com/v1. */
   baseURL?: string;
-  fetch?: typeof globalThis.fetch;
+  /** The HTTP layer under the deadlines; Node sockets by default (tests pass a fake). */
+  fetch?: FetchLike;
   defaultHeaders?: Record<string, string>;
-  /** Per-request timeout; the SDK's default (10 minutes) when unset. */
-  timeoutMs?: number;
+  /** The connect, first-byte and between-chunks deadlines; the defaults for the base URL otherwise. */
+  timeouts?: TransportTimeouts;
+  /** What set the base URL and the key, for error messages; derived from the options otherwise. */
+  endpoint?: Endpoint;
 };
 
 /** Reads OPENAI_API_KEY and OPENAI_BASE_URL; empty values count as unset. */
@@ -35,19 +44,22 @@ export class OpenAIProvider implements Provider {
   private readonly client: OpenAI;
   private readonly baseURL: string;
   private readonly missingKey: boolean;
+  private readonly endpoint: Endpoint;
   private generatedIds = 0;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.baseURL = options.baseURL ?? OPENAI_DEFAULT_BASE_URL;
     this.missingKey = !options.apiKey && isOpenAIPlatform(this.baseURL);
+    this.endpoint = openAIEndpoint(options);
+    const timeouts = options.timeouts ?? resolveApiTimeouts({ baseUrl: this.baseURL, env: {} }).timeouts;
     this.client = new OpenAI({
       // Explicit values so the SDK never falls back to its own environment lookups.
       apiKey: options.apiKey || 'none',
       baseURL: this.baseURL,
       // Yoke's retry layer owns retries, stream resets and fallback.
       maxRetries: 0,
-      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      timeout: SDK_TIMEOUT_OFF_MS,
+      fetch: createTransport(timeouts, options.fetch),
       // Without a key, send no Authorization header at all rather than a made-up one.
       defaultHeaders: { ...(options.apiKey ? {} : { Authorization: null }), ...options.defaultHeaders },
     });
@@ -64,6 +76,7 @@ export class OpenAIProvider implements Provider {
         .create(params, signal ? { signal } : {})
         .withResponse();
       requestId = response.headers.get('x-request-id') ?? undefined;
+      await assertEventStream(response, this.endpoint, requestId ? { requestId } : {});
       normalizer = new ChatStreamNormalizer({
         ...(requestId ? { requestId } : {}),
         model: request.model,
@@ -78,6 +91,8 @@ export class OpenAIProvider implements Provider {
       throw classifyOpenAIError(err, {
         midStream: normalizer?.hasStarted ?? false,
         ...(requestId ? { requestId } : {}),
+        model: request.model,
+        endpoint: this.endpoint,
       });
     }
   }

@@ -61,7 +61,12 @@ export function streamErrorMessage(fault: { errorType: string; message?: string 
  * The HTTP error for a fault that replaces the whole response; undefined for faults that act
  * inside a stream. A stream fault on a non-streaming request becomes the equivalent HTTP error.
  */
-export function faultResponse(api: ApiKind, fault: Fault, streaming: boolean): ErrorResponse | undefined {
+export function faultResponse(
+  api: ApiKind,
+  fault: Fault,
+  streaming: boolean,
+  model: string,
+): ErrorResponse | undefined {
   switch (fault.type) {
     case 'http':
       return errorResponse(
@@ -98,7 +103,16 @@ export function faultResponse(api: ApiKind, fault: Fault, streaming: boolean): E
       return errorResponse(api, statusForErrorType(fault.errorType), streamErrorMessage(fault), {
         anthropicType: fault.errorType,
       });
+    case 'unknown_model':
+      return api === 'anthropic'
+        ? errorResponse(api, 404, `model: ${model}`, { anthropicType: 'not_found_error' })
+        : errorResponse(api, 404, `The model \`${model}\` does not exist or you do not have access to it.`, {
+            openaiCode: 'model_not_found',
+          });
     case 'disconnect':
+    case 'silent':
+    case 'stall':
+    case 'html_page':
       return undefined;
   }
 }

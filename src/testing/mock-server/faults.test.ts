@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parsePromptTooLong } from '../../model/errors';
 import { readSse, type SseEvent } from '../sse';
 import type { ScenarioInput } from './scenario';
@@ -167,5 +167,89 @@ describe('mock server: faults', () => {
     expect(body.error.type).toBe('api_error');
     expect(body.error.message).toMatch(/no turn for this request.*request #2.*"hi".*all 1 turns are used up/);
     expect(s.requests[1]?.turnIndex).toBeUndefined();
+  });
+
+  it('silent: accepts the request and sends nothing, not even headers', async () => {
+    const s = await start([{ fault: { type: 'silent' } }]);
+    const pending = anthropic(s, true);
+    await vi.waitFor(() => expect(s.requests).toHaveLength(1));
+    // fetch resolves at the headers; it can only fail here if none were ever sent.
+    await s.close();
+    server = undefined;
+    await expect(pending).rejects.toThrow();
+  });
+
+  it('stall: sends N events, then nothing while the connection stays open', async () => {
+    const s = await start([
+      { reply: text('one two three four five six'), fault: { type: 'stall', afterEvents: 2 } },
+    ]);
+    const res = await openai(s, true);
+    expect(res.status).toBe(200);
+    const reading = drain(res);
+    await vi.waitFor(() => expect(s.requests).toHaveLength(1));
+    await s.close();
+    server = undefined;
+    const { events, error } = await reading;
+    expect(events).toHaveLength(2);
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('html_page: answers a web page with status 200 where the API should be', async () => {
+    const s = await start([{ fault: { type: 'html_page', title: 'Proxy login' } }]);
+    const res = await anthropic(s, true);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toContain('<title>Proxy login</title>');
+  });
+
+  it("unknown_model: each API's own 404 naming the requested model", async () => {
+    const s = await start([{ fault: { type: 'unknown_model' }, repeat: 2 }]);
+    const a = await anthropic(s);
+    expect(a.status).toBe(404);
+    expect(await a.json()).toEqual({
+      type: 'error',
+      error: { type: 'not_found_error', message: 'model: m' },
+    });
+    const o = await openai(s);
+    expect(o.status).toBe(404);
+    expect(await o.json()).toMatchObject({
+      error: {
+        code: 'model_not_found',
+        message: 'The model `m` does not exist or you do not have access to it.',
+      },
+    });
+  });
+});
+
+describe('mock server: model information routes', () => {
+  it("lists the scenario's models with vLLM's max_model_len, and Ollama's context_length", async () => {
+    const s = await start({
+      requireAuth: false,
+      models: [{ id: 'qwen-local', maxModelLen: 32768, contextLength: 40960 }, { id: 'plain' }],
+      turns: [],
+    });
+    const list = await fetch(`${s.url}/v1/models`);
+    expect(await list.json()).toEqual({
+      object: 'list',
+      data: [
+        { id: 'qwen-local', object: 'model', created: 0, owned_by: 'mock', max_model_len: 32768 },
+        { id: 'plain', object: 'model', created: 0, owned_by: 'mock' },
+      ],
+    });
+    const show = await fetch(`${s.url}/api/show`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen-local' }),
+    });
+    expect(await show.json()).toMatchObject({ model_info: { 'llama.context_length': 40960 } });
+    const missing = await fetch(`${s.url}/api/show`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'nope' }),
+    });
+    expect(missing.status).toBe(404);
+    expect(s.requests.map((r) => [r.method, r.path, r.turnIndex])).toEqual([
+      ['GET', '/v1/models', undefined],
+      ['POST', '/api/show', undefined],
+      ['POST', '/api/show', undefined],
+    ]);
   });
 });

@@ -29,6 +29,29 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Resolves once `signal` aborts: the client hung up or the server is closing. */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** A small web page, as a proxy or captive portal sends where the API should answer. */
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  title: string,
+  headers: Record<string, string>,
+): void {
+  const escaped = title.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c] ?? c);
+  const page = `<!DOCTYPE html>\n<html><head><title>${escaped}</title></head>\n<body><h1>${escaped}</h1><form><input name="user"></form></body></html>\n`;
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(page),
+    ...headers,
+  });
+  res.end(page);
+}
+
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -60,6 +83,8 @@ export type StreamOptions = {
   delayMs: number;
   /** Destroy the socket after this many events instead of ending the response. */
   disconnectAfter?: number;
+  /** Stop after this many events and keep the connection open, sending nothing more. */
+  stallAfter?: number;
   signal: AbortSignal;
 };
 
@@ -75,7 +100,7 @@ export async function sendSse(
     ...options.headers,
   });
   res.flushHeaders();
-  const limit = options.disconnectAfter ?? events.length;
+  const limit = options.disconnectAfter ?? options.stallAfter ?? events.length;
   for (const event of events.slice(0, limit)) {
     await sleep(options.delayMs, options.signal);
     if (options.signal.aborted || res.destroyed) return;
@@ -85,6 +110,10 @@ export async function sendSse(
   }
   if (options.disconnectAfter !== undefined) {
     res.socket?.destroy();
+    return;
+  }
+  if (options.stallAfter !== undefined) {
+    await untilAborted(options.signal);
     return;
   }
   res.end();

@@ -82,6 +82,18 @@ const faultObjectSchema = z.discriminatedUnion('type', [
     limitTokens: tokenCount,
   }),
   z.strictObject({ type: z.literal('disconnect'), afterEvents: tokenCount }),
+  /** Accepts the request and never answers: no status, no headers, the socket held open. */
+  z.strictObject({ type: z.literal('silent') }),
+  /** Sends `afterEvents` SSE events, then nothing more, the socket held open. */
+  z.strictObject({ type: z.literal('stall'), afterEvents: tokenCount }),
+  /** A web page where the API should be: a proxy's login page, a captive portal. */
+  z.strictObject({
+    type: z.literal('html_page'),
+    status: z._default(z.number().check(z.int(), z.minimum(200), z.maximum(599)), 200),
+    title: z._default(z.string(), 'Sign in to continue'),
+  }),
+  /** The API's own 404 for a model it does not serve, naming the requested model. */
+  z.strictObject({ type: z.literal('unknown_model') }),
   z.strictObject({
     type: z.literal('stream_error'),
     errorType: z._default(z.string(), 'overloaded_error'),
@@ -136,9 +148,20 @@ export const scenarioTurnSchema = z
     }),
   );
 
+/** A model the server lists, with the context length its kind of server reports. */
+const servedModelSchema = z.strictObject({
+  id: z.string().check(z.minLength(1)),
+  /** vLLM: `max_model_len` in `GET /v1/models`. */
+  maxModelLen: z.optional(tokenCount),
+  /** Ollama: `<arch>.context_length` in `POST /api/show`'s `model_info`. */
+  contextLength: z.optional(tokenCount),
+});
+
 const scenarioObjectSchema = z.strictObject({
   /** Set to false to accept requests without an API key. */
   requireAuth: z._default(z.boolean(), true),
+  /** Models for `GET /v1/models` and Ollama's `POST /api/show`; these requests consume no turn. */
+  models: z._default(z.array(servedModelSchema), []),
   /** Default per-event delay for every turn. */
   chunkDelayMs: z._default(z.number().check(z.nonnegative()), 0),
   turns: z.array(scenarioTurnSchema),
@@ -158,6 +181,7 @@ export type ScriptedReplyInput = z.input<typeof scriptedReplySchema>;
 export type ScriptedContentBlock = z.output<typeof contentBlockSchema>;
 export type TurnMatch = z.output<typeof matchSchema>;
 export type Fault = z.output<typeof faultSchema>;
+export type ServedModel = z.output<typeof servedModelSchema>;
 
 /** A scenario that failed to load or validate; the message is one line naming the bad field. */
 export class ScenarioError extends Error {

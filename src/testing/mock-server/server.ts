@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { anthropicEvents, anthropicMessage, type OutgoingEvent } from './anthropic-wire';
 import { type ErrorResponse, errorResponse, faultResponse, streamErrorMessage } from './errors';
-import { readBody, sendJson, sendSse, sleep } from './http-io';
+import { readBody, sendHtml, sendJson, sendSse, sleep, untilAborted } from './http-io';
+import { infoResponse, infoRoute } from './info-routes';
 import { openaiChunks, openaiCompletion, openaiErrorType } from './openai-wire';
 import type { ApiKind, RecordedRequest } from './recorded-request';
 import { viewRequest } from './recorded-request';
@@ -106,6 +107,14 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     const idHeaders: Record<string, string> =
       api === 'anthropic' ? { 'request-id': requestId } : { 'x-request-id': requestId };
 
+    const info = infoRoute(record.method, path);
+    if (info) {
+      if (scenario.requireAuth && !hasApiKey(headers)) {
+        return sendError(res, idHeaders, errorResponse('openai', 401, 'mock server: an API key is required'));
+      }
+      const answer = infoResponse(info, scenario.models, body);
+      return sendJson(res, answer.status, answer.body, idHeaders);
+    }
     if (!route) {
       return sendError(
         res,
@@ -149,7 +158,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     const delayMs = turn.chunkDelayMs ?? scenario.chunkDelayMs;
 
     if (turn.fault) {
-      const error = faultResponse(api, turn.fault, streaming);
+      const error = faultResponse(api, turn.fault, streaming, json.model);
       if (error) {
         await sleep(delayMs, signal);
         if (signal.aborted) return;
@@ -159,6 +168,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
         res.socket?.destroy();
         return;
       }
+      if (turn.fault.type === 'silent') return untilAborted(signal);
+      if (turn.fault.type === 'html_page')
+        return sendHtml(res, turn.fault.status, turn.fault.title, idHeaders);
     }
 
     let scripted: ScriptedReply;
@@ -182,6 +194,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     let events = renderEvents(api, reply, json.model, includeUsage(json.stream_options));
     let disconnectAfter: number | undefined;
     if (turn.fault?.type === 'disconnect') disconnectAfter = turn.fault.afterEvents;
+    const stallAfter = turn.fault?.type === 'stall' ? turn.fault.afterEvents : undefined;
     if (turn.fault?.type === 'stream_error') {
       const message = streamErrorMessage(turn.fault);
       const errorEvent: OutgoingEvent =
@@ -199,6 +212,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       delayMs,
       signal,
       ...(disconnectAfter !== undefined ? { disconnectAfter } : {}),
+      ...(stallAfter !== undefined ? { stallAfter } : {}),
     });
   }
 

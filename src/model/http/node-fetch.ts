@@ -1,0 +1,165 @@
+/**
+ * A fetch for the model APIs on node:http / node:https, because the connection wait must be a
+ * setting: Node's built-in fetch fixes its connect timeout and offers no way to change it without
+ * the undici package. It speaks what the SDKs need — a request with a body, the response headers
+ * and a streamed body — and nothing more: no redirects (an API base URL that redirects is a
+ * configuration error the caller reports), no cookies, no proxies (Node's fetch has none either).
+ */
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { TransportDeadlineError, timerDelay } from './deadline';
+import { announceRequestSent } from './request-sent';
+import type { FetchLike } from './timed-fetch';
+
+type Protocol = 'http:' | 'https:';
+
+export type NodeFetchOptions = { connectMs: number };
+
+export function createNodeFetch(options: NodeFetchOptions): FetchLike {
+  const agents = new Map<Protocol, Agent>();
+  const modules = {
+    'http:': () => import('node:http'),
+    'https:': () => import('node:https'),
+  };
+
+  async function agentFor(protocol: Protocol) {
+    const mod = await modules[protocol]();
+    let agent = agents.get(protocol);
+    if (!agent) {
+      agent = new mod.Agent({ keepAlive: true });
+      agents.set(protocol, agent);
+    }
+    return { request: mod.request, agent };
+  }
+
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new TypeError(`unsupported protocol ${url.protocol} in ${request.url}`);
+    }
+    const signal = init?.signal ?? undefined;
+    if (signal?.aborted) throw abortReason(signal);
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    if (body) headers['content-length'] = String(body.length);
+    const { request: send, agent } = await agentFor(url.protocol);
+    const requestOptions: RequestOptions = { method: request.method, headers, agent };
+    const connect = { ms: options.connectMs, secure: url.protocol === 'https:' };
+    // A kept-alive socket the server closed at the same moment fails before any answer; Node's
+    // documented remedy is to send once more on a fresh socket.
+    try {
+      return await exchange(() => send(url, requestOptions), body, signal, connect);
+    } catch (error) {
+      if (!(error instanceof StaleSocketError)) throw error;
+      return exchange(() => send(url, requestOptions), body, signal, connect);
+    }
+  };
+}
+
+class StaleSocketError extends Error {}
+
+function exchange(
+  open: () => ClientRequest,
+  body: Buffer | undefined,
+  signal: AbortSignal | undefined,
+  connect: { ms: number; secure: boolean },
+): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    // The signal may have fired while the body was read or the module loaded.
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    const req = open();
+    let connectTimer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => req.destroy(abortReason(signal as AbortSignal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const cleanup = () => {
+      clearTimeout(connectTimer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+
+    req.once('socket', (socket) => {
+      if (!socket.connecting) return;
+      connectTimer = setTimeout(
+        () => req.destroy(new TransportDeadlineError('connect', connect.ms)),
+        timerDelay(connect.ms),
+      );
+      // TLS counts as part of connecting: a handshake that never completes is the same failure.
+      socket.once(connect.secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+    });
+    req.once('error', (error) => {
+      cleanup();
+      reject(req.reusedSocket && isReset(error) ? new StaleSocketError(error.message) : error);
+    });
+    req.once('response', (res) => {
+      clearTimeout(connectTimer);
+      resolve(toResponse(res, signal, () => signal?.removeEventListener('abort', onAbort)));
+    });
+    req.end(body, announceRequestSent);
+  });
+}
+
+function isReset(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+function toResponse(res: IncomingMessage, signal: AbortSignal | undefined, done: () => void): Response {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    headers.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
+  }
+  const status = res.statusCode ?? 0;
+  const init = { status, statusText: res.statusMessage ?? '', headers };
+  if (status === 204 || status === 205 || status === 304) {
+    res.resume();
+    res.once('end', done);
+    return new Response(null, init);
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(stream) {
+      res.on('data', (chunk: Buffer) => {
+        stream.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((stream.desiredSize ?? 0) <= 0) res.pause();
+      });
+      res.once('end', () => {
+        done();
+        stream.close();
+      });
+      res.once('error', (error) => {
+        done();
+        // An abort destroys the response with the signal's reason; report that, not "aborted".
+        stream.error(signal?.aborted ? abortReason(signal) : error);
+      });
+      res.once('close', () => {
+        if (!res.complete) {
+          done();
+          try {
+            stream.error(
+              signal?.aborted ? abortReason(signal) : new Error('the connection closed mid-response'),
+            );
+          } catch {
+            // Already closed or errored.
+          }
+        }
+      });
+    },
+    pull() {
+      res.resume();
+    },
+    cancel() {
+      done();
+      res.destroy();
+    },
+  });
+  return new Response(body, init);
+}
+
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
+}
