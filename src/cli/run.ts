@@ -10,7 +10,7 @@ import { createDebugLog } from './debug-log';
 import { reportCliError } from './errors';
 import { parseCliArgs } from './parse-args';
 import { buildProgram } from './program';
-import { runSubcommand, SUBCOMMANDS } from './subcommands';
+import { runSubcommand, SUBCOMMANDS, subcommandTypo } from './subcommands';
 import { checkAvailableFeatures } from './unavailable';
 
 async function runMockServer(argv: string[]): Promise<number> {
@@ -33,6 +33,17 @@ export type RunHooks = {
   startupComplete?: () => void;
 };
 
+/** Until the interactive UI lands, every run needs -p: say how to write this one with it. */
+function withoutPrintHint(options: CliOptions): string {
+  const resume =
+    options.resume !== undefined ? `--resume ${options.resume}` : options.continue ? '--continue' : undefined;
+  if (resume) {
+    const prompt = options.prompt === undefined ? '"<prompt>"' : JSON.stringify(options.prompt);
+    return `${resume} needs -p until the interactive UI is available: yoke -p ${resume} ${prompt}`;
+  }
+  return 'the interactive UI is not available yet; use -p "<prompt>" for a headless run.';
+}
+
 export async function run(argv: string[], hooks: RunHooks = {}): Promise<number> {
   const debugRequested = argv.some((a) => a === '--debug' || a === '-d' || a.startsWith('--debug='));
   let options: CliOptions;
@@ -41,6 +52,8 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
     if ((SUBCOMMANDS as readonly string[]).includes(argv[0] ?? '')) {
       return await runSubcommand(argv, { cwd: process.cwd(), env: process.env });
     }
+    const typo = subcommandTypo(argv);
+    if (typo) throw typo;
     const parsed = parseCliArgs(argv);
     for (const warning of parsed.warnings) process.stderr.write(`yoke: warning: ${warning}\n`);
     options = parsed.options;
@@ -54,9 +67,7 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
   if (hooks.codeCache) log.debug(`code cache: ${hooks.codeCache}`);
   try {
     if (!options.print) {
-      process.stderr.write(
-        'yoke: the interactive UI is not available yet; use -p "<prompt>" for a headless run.\n',
-      );
+      process.stderr.write(`yoke: ${withoutPrintHint(options)}\n`);
       return 1;
     }
     checkAvailableFeatures(options);

@@ -95,7 +95,7 @@ describe('resolveSession', () => {
     const { sessionId } = writeSession(env, `${cwd}/elsewhere`, conversation(1));
     const text = await failure(resolveSession({ cwd, env, model, resume: sessionId }));
     expect(text).toContain(`was started in ${cwd}/elsewhere`);
-    expect(text).toContain(`yoke --resume ${sessionId}`);
+    expect(text).toContain(`yoke -p --resume ${sessionId} "<prompt>"`);
   });
 
   it('--continue picks the newest session of this folder, and says so when there is none', async () => {
