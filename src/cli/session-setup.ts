@@ -157,9 +157,11 @@ export async function createSessionEngine(
   const sessionEnv = settings.env;
   const [{ selectModel }, { QueryEngine }, { registerCoreTools }, { resolveSession }, memoryFiles] =
     await modules;
+  // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
+  const memorySources = options.settingSources;
   const memoryPromise = options.bare
     ? Promise.resolve([])
-    : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv });
+    : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
   const selection = await selectModel({
     model: options.model ?? merged.model,
     provider: options.provider ?? merged.provider,
@@ -244,7 +246,12 @@ export async function createSessionEngine(
     ),
     nestedMemory: options.bare
       ? undefined
-      : { projectRoot: cwd, env: sessionEnv, alreadyLoaded: memory.map((file) => file.path) },
+      : {
+          projectRoot: cwd,
+          env: sessionEnv,
+          alreadyLoaded: memory.map((file) => file.path),
+          sources: memorySources,
+        },
     maxTurns: options.maxTurns,
     stopHookBlockCap: merged.stopHookBlockCap,
     maxBudgetUsd: options.maxBudgetUsd,

@@ -1,7 +1,8 @@
 /**
  * What the settings files ask for that Yoke will not do, through the built CLI: every problem of
  * a broken file with what was kept and dropped, unknown keys with the nearest known one, Claude
- * Code keys Yoke does not act on, and the sandbox said plainly.
+ * Code keys Yoke does not act on, the sandbox said plainly, and `--setting-sources` choosing the
+ * memory files as well.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -92,5 +93,27 @@ describe('settings problems', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('settings require a sandbox (sandbox.failIfUnavailable in');
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('--setting-sources and memory files', () => {
+  it("loads only the chosen sources' memory files; an empty list loads none", async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    await mkdir(join(home, '.claude'), { recursive: true });
+    await writeFile(join(home, '.claude', 'CLAUDE.md'), 'USER-MEMORY\n');
+    await writeFile(join(cwd, 'CLAUDE.md'), 'PROJECT-MEMORY\n');
+    await writeFile(join(cwd, 'CLAUDE.local.md'), 'LOCAL-MEMORY\n');
+    const env = mockEnv(server.url, home);
+    const sent = async (sources: string[]) => {
+      answer();
+      await runYoke(['-p', 'hi', ...sources], { cwd, env });
+      const body = JSON.stringify(server.requests[0]?.body);
+      return ['USER', 'PROJECT', 'LOCAL'].filter((kind) => body.includes(`${kind}-MEMORY`));
+    };
+    expect(await sent([])).toEqual(['USER', 'PROJECT', 'LOCAL']);
+    expect(await sent(['--setting-sources=project'])).toEqual(['PROJECT']);
+    expect(await sent(['--setting-sources', 'user,local'])).toEqual(['USER', 'LOCAL']);
+    expect(await sent(['--setting-sources='])).toEqual([]);
   });
 });
