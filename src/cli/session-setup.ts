@@ -17,7 +17,7 @@ import type { PermissionPrompt, ToolPermissionContext } from '../permissions/typ
 import { projectDir } from '../session/transcript-paths';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
-import { createPermissionSetup } from './session-permissions';
+import { checkAddDirs, createPermissionSetup } from './session-permissions';
 import { autoCompactEnabled, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
 import { checkAvailableFeatures } from './unavailable';
@@ -144,6 +144,7 @@ export async function createSessionEngine(
   checkAvailableFeatures(options);
   // Everything on the way to the first model request starts at once: git (for the system
   // prompt), the settings files, and the big modules, so their waits overlap.
+  checkAddDirs(options.addDirs, cwd);
   const gitFacts = gatherGitStatus(cwd);
   const modules = Promise.all([
     import('../model/select'),
