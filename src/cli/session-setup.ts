@@ -9,7 +9,7 @@ import type { HooksSettings } from '../config/settings-schema';
 import { environmentFacts, gatherGitStatus } from '../engine/environment';
 import { permissionRequestDecision } from '../hooks/permission-request';
 import type { YokeHookRunner } from '../hooks/runner';
-import type { HookCallbackInvoker, HookRunner, SdkHookMatcher } from '../hooks/types';
+import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import type { ModelSelection } from '../model/select';
 import type { ThinkingConfig } from '../model/types';
@@ -88,6 +88,7 @@ async function sessionHooks(
   cwd: string,
   live: { sessionId: string; transcriptPath: string; engine: () => QueryEngineType | undefined },
   report: (text: string, level: string) => void,
+  onLifecycle: (event: HookLifecycle) => void,
 ): Promise<HookRunner> {
   const sdk = options.sdkHooks && options.sdkHooks.matchers.length > 0 ? options.sdkHooks : undefined;
   const commands = options.bare ? undefined : settingsHooks;
@@ -105,6 +106,7 @@ async function sessionHooks(
     env,
     projectDir: cwd,
     onMessage: report,
+    onLifecycle,
   });
 }
 
@@ -142,9 +144,9 @@ export async function createSessionEngine(
   log: SessionLog = silentLog,
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
+  checkAddDirs(options.addDirs, cwd);
   // Everything on the way to the first model request starts at once: git (for the system
   // prompt), the settings files, and the big modules, so their waits overlap.
-  checkAddDirs(options.addDirs, cwd);
   const gitFacts = gatherGitStatus(cwd);
   const modules = Promise.all([
     import('../model/select'),
@@ -152,12 +154,19 @@ export async function createSessionEngine(
     import('../tools/builtin'),
     import('../session/resume'),
     import('../config/memory/memory-files'),
+    import('../engine/hook-frames'),
   ]);
   const settings = await loadSessionSettings(options, env, cwd);
   const merged = settings.loaded.merged;
   const sessionEnv = settings.env;
-  const [{ selectModel }, { QueryEngine }, { registerCoreTools }, { resolveSession }, memoryFiles] =
-    await modules;
+  const [
+    { selectModel },
+    { QueryEngine },
+    { registerCoreTools },
+    { resolveSession },
+    memoryFiles,
+    { HookFrameQueue },
+  ] = await modules;
   // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
   const memorySources = options.settingSources;
   const memoryPromise = options.bare
@@ -198,6 +207,7 @@ export async function createSessionEngine(
 
   let engine: QueryEngineType | undefined;
   let tools: AnyTool[] = [];
+  const hookFrames = new HookFrameQueue(options.includeHookEvents);
   const hooks = await sessionHooks(
     options,
     merged.hooks,
@@ -205,6 +215,7 @@ export async function createSessionEngine(
     cwd,
     { sessionId: session.sessionId, transcriptPath: session.transcriptPath, engine: () => engine },
     (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
+    hookFrames.push,
   );
   const permissions = createPermissionSetup({
     options,
@@ -260,11 +271,13 @@ export async function createSessionEngine(
     jsonSchema: options.jsonSchema,
     thinking: thinkingConfig(options),
     includePartialMessages: options.includePartialMessages,
+    hookFrames,
     apiKeySource: apiKeySource(selection, sessionEnv),
     initExtras: { ...options.initExtras, warnings: [...(options.initExtras?.warnings ?? []), ...warnings] },
     env: sessionEnv,
     sessionId: session.sessionId,
-    sessionDir: join(projectDir(sessionEnv, cwd), session.sessionId),
+    // Not kept: the engine uses a temp folder and removes it when the session ends.
+    sessionDir: options.sessionPersistence ? join(projectDir(sessionEnv, cwd), session.sessionId) : undefined,
     initialMessages: session.messages,
     transcript,
     contextManagement: {
