@@ -8,6 +8,7 @@ import type { HooksSettings } from '../config/settings-schema';
 import { commandGroup, createHookTestBed, type HookTestBed } from '../hooks/runner-test-support';
 import { allowAll } from '../permissions/types';
 import { FakeProvider, type FakeScript } from '../testing/fake-provider';
+import type { ToolNotification } from '../tools/context';
 import { HookFrameQueue } from './hook-frames';
 import { QueryEngine } from './query-engine';
 import { callTool, echoTool, text } from './query-test-support';
@@ -23,6 +24,7 @@ afterEach(async () => {
 
 function engineWith(settingsHooks: HooksSettings, script: FakeScript, includeAllEvents = false) {
   const provider = new FakeProvider(script);
+  const notices: ToolNotification[] = [];
   const frames = new HookFrameQueue(includeAllEvents);
   const echoed: string[] = [];
   const engine = new QueryEngine({
@@ -38,9 +40,10 @@ function engineWith(settingsHooks: HooksSettings, script: FakeScript, includeAll
     canUseTool: allowAll,
     hooks: bed.runner(settingsHooks, { onLifecycle: frames.push }),
     hookFrames: frames,
+    onNotification: (notice) => notices.push(notice),
     environment: { cwd: bed.dir, platform: 'linux', date: '2026-11-29', isGitRepo: false, model: 'm' },
   });
-  return { engine, provider, echoed };
+  return { engine, provider, echoed, notices };
 }
 
 async function turn(engine: QueryEngine, prompt = 'hello'): Promise<SDKMessage[]> {
@@ -95,6 +98,16 @@ describe('SessionStart hooks', () => {
       exit_code: 0,
       outcome: 'success',
     });
+  });
+
+  it('show their systemMessage to the user as a warning, not to the model', async () => {
+    const hook = await bed.script('note.sh', `echo '{"systemMessage":"Nightly build is red."}'`);
+    const { engine, provider, notices } = engineWith({ SessionStart: [commandGroup(undefined, [hook])] }, [
+      text('ok'),
+    ]);
+    await turn(engine);
+    expect(notices).toEqual([{ level: 'warning', message: 'Nightly build is red.' }]);
+    expect(JSON.stringify(provider.requests[0]?.messages)).not.toContain('Nightly build');
   });
 
   it('report a failing hook as an error outcome with its exit code', async () => {

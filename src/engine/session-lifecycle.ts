@@ -15,7 +15,8 @@ export async function startSession(
   notify?: (notification: ToolNotification) => void,
 ): Promise<string[]> {
   const start = await hooks.sessionStart(input, signal);
-  for (const message of start.systemMessages ?? []) notify?.({ level: 'info', message });
+  // `systemMessage` is a warning for the user (compat-surface §2.5), as from any other hook.
+  for (const message of start.systemMessages ?? []) notify?.({ level: 'warning', message });
   return start.additionalContext ?? [];
 }
 
