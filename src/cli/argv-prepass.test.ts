@@ -75,4 +75,32 @@ describe('prepassArgv', () => {
     expect(looksLikeFlag('-')).toBe(false);
     expect(prepass(['--max-turns', '-1']).args).toEqual(['--max-turns=-1']);
   });
+
+  it('stops on a near miss of a flag that takes a value, naming the flag meant', () => {
+    expect(() => prepass(['-p', '--max-turn', '3', 'hi'])).toThrow(
+      'unknown option --max-turn; did you mean --max-turns? (not running without it)',
+    );
+    expect(() => prepass(['--max-budget-us=1'])).toThrow('did you mean --max-budget-usd?');
+    expect(() => prepass(['--allowedtools', 'Bash'])).toThrow(CliUsageError);
+  });
+
+  it('warns on a near miss of a boolean flag, suggests it, and keeps the next word as the prompt', () => {
+    const result = prepass(['-p', '--verbos', 'hello']);
+    expect(result.args).toEqual(['--print', 'hello']);
+    expect(result.warnings).toEqual(['ignoring unknown option --verbos; did you mean --verbose?']);
+  });
+
+  it('ignores a Claude Code flag Yoke lacks, even when it is close to one of Yoke flags', () => {
+    // --sdk-url is passed by the Agent SDK; --system-prompt-file is in Claude Code's reference.
+    const result = prepass(['--sdk-url', 'ws://x', '--system-prompt-file', 'f.txt', '-p', 'hi']);
+    expect(result.args).toEqual(['--print', 'hi']);
+    expect(result.warnings).toEqual([
+      'ignoring --sdk-url and its value "ws://x": a Claude Code option Yoke does not support yet',
+      'ignoring --system-prompt-file and its value "f.txt": a Claude Code option Yoke does not support yet',
+    ]);
+  });
+
+  it('keeps ignoring flags that are far from every known one', () => {
+    expect(prepass(['--frobnicate', '-p']).warnings).toEqual(['ignoring unknown option --frobnicate']);
+  });
 });

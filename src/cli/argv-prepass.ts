@@ -6,9 +6,15 @@
  * - a known flag becomes its canonical long form: `--name=value` or bare `--name`;
  * - an unknown flag is dropped with a one-line warning, together with the next token when that
  *   token does not look like a flag (it is taken to be the flag's value; the warning names it);
+ *   the warning suggests the nearest flag of Yoke's;
+ * - an unknown flag that is a near miss of a flag taking a value (`--max-turn 3`) stops the run:
+ *   running on without the limit, budget or rule the user meant is worse than not running. A
+ *   flag Claude Code knows is never taken for a typo — newer SDKs pass flags Yoke does not have;
  * - everything after `--` is positional.
  */
 import type { Command } from 'commander';
+import { nearestName } from '../lib/edit-distance';
+import { CLAUDE_CODE_FLAGS } from './claude-code-flags';
 import { CliUsageError } from './errors';
 
 export type FlagKind = 'boolean' | 'value' | 'optional';
@@ -37,6 +43,32 @@ export function looksLikeFlag(token: string): boolean {
   return token.startsWith('-') && token !== '-' && !/^-\d/.test(token);
 }
 
+type UnknownFlag = {
+  /** What the warning calls the flag (`unknown option `, or nothing), and what it adds after it. */
+  what: string;
+  hint: string;
+  /** Set when the flag must stop the run: the one line to stop with. */
+  stop?: string;
+  /** A near miss of a boolean flag: it is taken to have no value. */
+  bare?: boolean;
+};
+
+function unknownFlag(name: string, table: FlagTable): UnknownFlag {
+  if (CLAUDE_CODE_FLAGS.has(name)) {
+    return { what: '', hint: ': a Claude Code option Yoke does not support yet' };
+  }
+  const near = name.startsWith('--') ? nearestName(name, table.keys()) : undefined;
+  if (near === undefined) return { what: 'unknown option ', hint: '' };
+  if (table.get(near)?.kind === 'value') {
+    return {
+      what: 'unknown option ',
+      hint: '',
+      stop: `unknown option ${name}; did you mean ${near}? (not running without it)`,
+    };
+  }
+  return { what: 'unknown option ', hint: `; did you mean ${near}?`, bare: true };
+}
+
 const TRUE_VALUES = /^(true|1|yes|)$/i;
 const FALSE_VALUES = /^(false|0|no)$/i;
 
@@ -60,12 +92,15 @@ export function prepassArgv(argv: readonly string[], table: FlagTable): PrepassR
     const next = argv[i + 1];
 
     if (!spec) {
-      if (value === undefined && next !== undefined && !looksLikeFlag(next)) {
+      const unknown = unknownFlag(name, table);
+      if (unknown.stop) throw new CliUsageError(unknown.stop);
+      // A near miss of a boolean flag takes no value: the next word is the prompt.
+      if (value === undefined && !unknown.bare && next !== undefined && !looksLikeFlag(next)) {
         value = next;
         i++;
       }
       const detail = value === undefined ? '' : ` and its value ${JSON.stringify(value)}`;
-      warnings.push(`ignoring unknown option ${name}${detail}`);
+      warnings.push(`ignoring ${unknown.what}${name}${detail}${unknown.hint}`);
       continue;
     }
 

@@ -132,7 +132,15 @@ describe('parseCliArgs', () => {
     [['--output-format=xml'], '--output-format must be one of text, json, stream-json'],
     [['--permission-mode=yolo'], '--permission-mode must be one of'],
     [['--setting-sources=user,team'], '--setting-sources must be one of user, project, local'],
-    [['--json-schema=[1]'], '--json-schema must be a JSON object.'],
+    [['--json-schema=[1]'], '--json-schema must be a JSON object (got an array).'],
+    [
+      ['--json-schema={"type":"object",}'],
+      '--json-schema is not valid JSON: column 18: expected a property name in double quotes, found \'}\' (at "}").',
+    ],
+    [
+      ['--json-schema={"type": obj}'],
+      '--json-schema is not valid JSON: column 10: unexpected \'o\' (at "obj}").',
+    ],
     [['--agents={"a":1}'], '--agents: the definition of "a" must be a JSON object.'],
     [['--effort=extreme'], '--effort must be one of'],
     [['--thinking=sometimes'], '--thinking must be one of'],

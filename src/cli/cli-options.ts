@@ -2,6 +2,7 @@
  * The validated command line: commander's raw strings → one typed `CliOptions`. A bad value is
  * one `CliUsageError` line naming the flag and what it accepts.
  */
+import { locateJsonError } from '../config/json-error';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types';
 import { CliUsageError } from './errors';
 import { splitCommaList, splitRuleList } from './list-values';
@@ -111,14 +112,29 @@ function positiveNumber(flag: string, value: unknown): number | undefined {
 
 function jsonObject(flag: string, value: unknown): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
+  const text = String(value);
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(String(value)) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
-  } catch {
-    // reported below
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CliUsageError(`${flag} is not valid JSON: ${jsonErrorPlace(text, error as Error)}.`);
   }
-  throw new CliUsageError(`${flag} must be a JSON object.`);
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+    return parsed as Record<string, unknown>;
+  const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
+  throw new CliUsageError(`${flag} must be a JSON object (got ${kind}).`);
+}
+
+/** Where JSON text went wrong, and the text from there: `column 12: expected ',' or '}' (at "x}")`. */
+function jsonErrorPlace(text: string, error: Error): string {
+  const where = locateJsonError(text);
+  if (!where) return error.message;
+  const line = text.split('\n')[where.line - 1] ?? '';
+  const rest = line.slice(where.column - 1);
+  const at =
+    rest === '' ? 'at the end' : `at ${JSON.stringify(rest.length > 24 ? `${rest.slice(0, 24)}…` : rest)}`;
+  const place = where.line > 1 ? `line ${where.line}, column ${where.column}` : `column ${where.column}`;
+  return `${place}: ${where.message} (${at})`;
 }
 
 function agentsJson(value: unknown): Record<string, Record<string, unknown>> | undefined {

@@ -6,6 +6,7 @@
  */
 import { Command, Option } from 'commander';
 import { PERMISSION_MODES } from '../permissions/types';
+import { NO_EFFECT_FLAGS, UNAVAILABLE_FLAGS } from './unavailable';
 
 /** Collects every occurrence of a repeatable flag. */
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -21,8 +22,11 @@ const FLAGS: FlagSpec[] = [
   ['--input-format <format>', 'with -p: text (default) or stream-json (SDK messages on stdin)'],
   ['--verbose', 'json: print every message as an array; required for stream-json with -p'],
   ['--include-partial-messages', 'stream-json: also emit stream_event frames as the model writes'],
-  ['--include-hook-events', 'stream-json: also emit hook lifecycle messages'],
-  ['--replay-user-messages', 'stream-json input: echo user messages back on stdout', { hidden: true }],
+  [
+    '--include-hook-events',
+    'stream-json: hook_started/hook_response frames for every hook (SessionStart always)',
+  ],
+  ['--replay-user-messages', 'stream-json input: echo user messages back on stdout'],
   ['--model <model>', 'model id or alias (opus, sonnet, haiku)'],
   ['--fallback-model <model>', 'model to switch to when the main one is overloaded'],
   ['--provider <provider>', 'model API: anthropic or openai (OpenAI-compatible servers)'],
@@ -31,9 +35,9 @@ const FLAGS: FlagSpec[] = [
   ['--task-budget <tokens>', 'token budget the model is told about for the task', { hidden: true }],
   ['--max-thinking-tokens <n>', 'enable extended thinking with this token budget (0 turns it off)'],
   ['--thinking <mode>', 'thinking: adaptive, enabled or disabled'],
-  ['--thinking-display <mode>', 'how thinking is shown', { hidden: true }],
+  ['--thinking-display <mode>', 'how thinking is shown'],
   ['--effort <level>', 'reasoning effort: low, medium, high, xhigh, max'],
-  ['--betas <list>', 'API beta headers to send', { repeat: true, hidden: true }],
+  ['--betas <list>', 'API beta headers to send', { repeat: true }],
   ['--system-prompt <text>', "replace Yoke's system prompt"],
   ['--append-system-prompt <text>', 'append to the system prompt'],
   [
@@ -53,7 +57,7 @@ const FLAGS: FlagSpec[] = [
   ],
   ['--permission-mode <mode>', `permission mode: ${PERMISSION_MODES.join(', ')}`],
   ['--permission-prompt-tool <tool>', 'who answers permission prompts: "stdio" (the SDK host)'],
-  ['--permission-prompts <who>', 'host or none', { hidden: true }],
+  ['--permission-prompts <who>', 'who is asked when a call needs approval: host or none'],
   ['--dangerously-skip-permissions', 'allow every tool call without asking (bypassPermissions mode)'],
   ['--allow-dangerously-skip-permissions', 'allow switching into bypassPermissions mode later'],
   [
@@ -62,7 +66,7 @@ const FLAGS: FlagSpec[] = [
   ],
   ['--json-schema <schema>', 'make the final answer a JSON object matching this JSON Schema'],
   ['--settings <file-or-json>', 'extra settings: a file path or a JSON object'],
-  ['--managed-settings <json>', 'managed (policy) settings as JSON', { hidden: true }],
+  ['--managed-settings <json>', 'managed (policy) settings as JSON; they win over every other source'],
   ['--setting-sources <list>', 'which settings to load: user, project, local (empty for none)'],
   ['--project-config-root <dir>', 'where project settings are read from', { hidden: true }],
   ['--add-dir <dir>', 'another directory tools may use (repeatable)', { repeat: true }],
@@ -71,15 +75,15 @@ const FLAGS: FlagSpec[] = [
   ['-c, --continue', 'continue the most recent session in this directory'],
   ['--fork-session', 'with --resume/--continue: continue in a new session'],
   ['--resume-session-at <uuid>', 'with --resume: drop the history after this message'],
-  ['--resume-drops-turn <uuid>', 'with --resume: drop this turn', { hidden: true }],
+  ['--resume-drops-turn <uuid>', 'with --resume: drop this turn'],
   ['--no-session-persistence', 'do not save the session to disk'],
   ['--no-auto-compact', 'never compact automatically; a full context ends the turn instead'],
-  ['--session-mirror', 'mirror the transcript to the SDK host', { hidden: true }],
+  ['--session-mirror', 'mirror the transcript to the SDK host'],
   ['--mcp-config <json-or-file>', 'MCP servers to connect (repeatable)', { repeat: true }],
   ['--strict-mcp-config', 'use only the servers from --mcp-config'],
   ['--agents <json>', 'custom subagents as JSON'],
-  ['--agent <name>', 'run as this agent', { hidden: true }],
-  ['--plugin-dir <dir>', 'load a plugin from this folder', { repeat: true, hidden: true }],
+  ['--agent <name>', 'run as this agent'],
+  ['--plugin-dir <dir>', 'load a plugin from this folder', { repeat: true }],
   ['--plugin-dir-no-mcp', 'skip MCP servers of --plugin-dir plugins', { hidden: true }],
   ['--bare', 'minimal mode: no hooks, memory files, plugins or MCP discovery'],
   ['--await-initialize', 'stream-json: wait for the initialize request', { hidden: true }],
@@ -96,6 +100,42 @@ const FLAGS: FlagSpec[] = [
   ['-d, --debug [filter]', 'write debug lines to stderr and print stack traces for errors'],
   ['--debug-file <path>', 'write debug lines to this file instead of stderr'],
 ];
+
+/** `(not available yet)` or `(accepted; no effect yet)` for the flags of unavailable.ts. */
+function statusNote(flags: string): string {
+  const long = flags.split(/[ ,]+/).find((part) => part.startsWith('--'));
+  const unavailable = UNAVAILABLE_FLAGS.find((entry) => entry.flag === long);
+  if (unavailable) return ` ${unavailable.helpNote ?? '(not available yet)'}`;
+  return long !== undefined && NO_EFFECT_FLAGS.includes(long) ? ' (accepted; no effect yet)' : '';
+}
+
+const HELP_FOOTER = `
+Commands:
+  yoke permissions list             every permission rule with its source and file
+  yoke permissions remove <rule>    revoke a rule from .yoke/settings.local.json
+  yoke trust [dir]                  trust a folder: its project settings may widen permissions
+  yoke trust --list | --remove [dir]  the trusted folders; take a folder's trust back
+  yoke sessions [list] [--all]      saved sessions of this folder (or all), newest first
+
+Environment:
+  ANTHROPIC_API_KEY                 Anthropic API key (ANTHROPIC_AUTH_TOKEN: a bearer token instead)
+  ANTHROPIC_BASE_URL                another Anthropic-compatible endpoint (a proxy or gateway)
+  OPENAI_API_KEY, OPENAI_BASE_URL   OpenAI, or an OpenAI-compatible server (Ollama, vLLM, LM Studio)
+  OPENAI_MODEL                      the model --provider openai uses without --model (gpt-4.1)
+  YOKE_HOME                         Yoke's settings and sessions folder (~/.yoke)
+  CLAUDE_CONFIG_DIR                 Claude Code's folder, read for compatibility (~/.claude)
+  YOKE_MANAGED_SETTINGS             the managed policy file (/etc/yoke/managed-settings.json)
+  API_TIMEOUT_MS                    how long to wait for a model's first byte (setting apiTimeouts)
+  YOKE_FAST_MODEL                   the small model of WebFetch summaries and auto mode
+  YOKE_WEBFETCH_ALLOW_HOSTS         private hosts WebFetch may reach, comma-separated
+  BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
+  CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
+  YOKE_CODE_CACHE=off               start without the V8 code cache
+  USE_BUILTIN_RIPGREP=0             Grep and Glob use rg from PATH instead of the bundled ripgrep
+  XDG_CACHE_HOME                    where the code cache goes when the install folder is read-only
+
+Unknown flags are ignored with a warning (newer SDKs pass flags Yoke does not have yet), except a
+near miss of a flag that takes a value (--max-turn 3): that stops with the flag meant.`;
 
 export type ProgramHandlers = {
   /** Called with the positional prompt and commander's raw option values. */
@@ -128,23 +168,12 @@ export function buildProgram(handlers: ProgramHandlers): Command {
 
   program.argument('[prompt]', 'what to ask; read from stdin when omitted with -p');
   for (const [flags, description, options = {}] of FLAGS) {
-    const option = new Option(flags, description);
+    const option = new Option(flags, `${description}${statusNote(flags)}`);
     if (options.repeat) option.argParser(collect);
     if (options.hidden) option.hideHelp();
     program.addOption(option);
   }
-  program.addHelpText(
-    'after',
-    [
-      '',
-      'Commands:',
-      '  yoke permissions list             every permission rule with its source and file',
-      '  yoke permissions remove <rule>    revoke a rule from .yoke/settings.local.json',
-      '  yoke trust [dir]                  trust a folder: its project settings may widen permissions',
-      "  yoke trust --list | --remove [dir]  the trusted folders; take a folder's trust back",
-      '  yoke sessions list [--all]        saved sessions of this folder (or all), newest first',
-    ].join('\n'),
-  );
+  program.addHelpText('after', HELP_FOOTER);
   program.action((prompt: string | undefined, raw: Record<string, unknown>) => handlers.onRoot(prompt, raw));
   return program;
 }

@@ -11,7 +11,7 @@ import { reportCliError } from './errors';
 import { parseCliArgs } from './parse-args';
 import { buildProgram } from './program';
 import { stderr } from './std-streams';
-import { runSubcommand, SUBCOMMANDS } from './subcommands';
+import { runSubcommand, SUBCOMMANDS, subcommandTypo } from './subcommands';
 import { checkAvailableFeatures } from './unavailable';
 
 async function runMockServer(argv: string[]): Promise<number> {
@@ -34,6 +34,17 @@ export type RunHooks = {
   startupComplete?: () => void;
 };
 
+/** Until the interactive UI lands, every run needs -p: say how to write this one with it. */
+function withoutPrintHint(options: CliOptions): string {
+  const resume =
+    options.resume !== undefined ? `--resume ${options.resume}` : options.continue ? '--continue' : undefined;
+  if (resume) {
+    const prompt = options.prompt === undefined ? '"<prompt>"' : JSON.stringify(options.prompt);
+    return `${resume} needs -p until the interactive UI is available: yoke -p ${resume} ${prompt}`;
+  }
+  return 'the interactive UI is not available yet; use -p "<prompt>" for a headless run.';
+}
+
 export async function run(argv: string[], hooks: RunHooks = {}): Promise<number> {
   const debugRequested = argv.some((a) => a === '--debug' || a === '-d' || a.startsWith('--debug='));
   let options: CliOptions;
@@ -42,6 +53,8 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
     if ((SUBCOMMANDS as readonly string[]).includes(argv[0] ?? '')) {
       return await runSubcommand(argv, { cwd: process.cwd(), env: process.env });
     }
+    const typo = subcommandTypo(argv);
+    if (typo) throw typo;
     const parsed = parseCliArgs(argv);
     for (const warning of parsed.warnings) stderr.write(`yoke: warning: ${warning}\n`);
     options = parsed.options;
@@ -55,7 +68,7 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
   if (hooks.codeCache) log.debug(`code cache: ${hooks.codeCache}`);
   try {
     if (!options.print) {
-      stderr.write('yoke: the interactive UI is not available yet; use -p "<prompt>" for a headless run.\n');
+      stderr.write(`yoke: ${withoutPrintHint(options)}\n`);
       return 1;
     }
     checkAvailableFeatures(options);

@@ -2,6 +2,7 @@
  * The permission side of a session: the permission context (settings rules by source, CLI rules,
  * mode, extra directories) and the five-level `canUseTool` pipeline. The one place it is chosen.
  */
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { claudeHome, managedSettingsPath, yokeHome } from '../config/paths';
@@ -22,6 +23,7 @@ import type {
   ToolPermissionContext,
 } from '../permissions/types';
 import type { CliOptions } from './cli-options';
+import { CliUsageError } from './errors';
 
 export type PermissionSetup = {
   permissionContext: ToolPermissionContext;
@@ -33,6 +35,23 @@ type PermissionOptions = Pick<
   CliOptions,
   'permissionMode' | 'dangerouslySkipPermissions' | 'allowedTools' | 'disallowedTools' | 'addDirs'
 >;
+
+/**
+ * `--add-dir` must name folders that exist: a typo would otherwise leave tools refused (or asking)
+ * everywhere the user meant to allow, with nothing saying why.
+ */
+export function checkAddDirs(addDirs: readonly string[], cwd: string): void {
+  for (const dir of addDirs) {
+    const path = resolve(cwd, dir);
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(path).isDirectory();
+    } catch {
+      throw new CliUsageError(`--add-dir ${dir}: no such folder (${path}).`);
+    }
+    if (!isFolder) throw new CliUsageError(`--add-dir ${dir}: ${path} is a file, not a folder.`);
+  }
+}
 
 /** The mode the flags ask for; undefined lets the settings' `defaultMode` decide. */
 export function requestedPermissionMode(options: PermissionOptions): PermissionMode | undefined {

@@ -16,7 +16,7 @@ export type SessionSettings = {
 };
 
 export async function loadSessionSettings(
-  options: Pick<CliOptions, 'settings' | 'settingSources'>,
+  options: Pick<CliOptions, 'settings' | 'settingSources' | 'managedSettings'>,
   env: Env,
   cwd: string,
 ): Promise<SessionSettings> {
@@ -26,14 +26,11 @@ export async function loadSessionSettings(
     env,
     cliSettings: options.settings,
     settingSources: options.settingSources,
+    managedSettings: options.managedSettings,
   });
-  const warnings = [
-    ...loaded.errors.map(
-      (e) =>
-        `settings: ${e.file}${e.keyPath ? ` (${e.keyPath})` : ''}: ${e.message} — this file's other keys still apply`,
-    ),
-    ...loaded.warnings,
-  ];
+  if (loaded.fatal) throw new Error(loaded.fatal);
+  // Each error already names its file, place and what was dropped or kept.
+  const warnings = [...loaded.errors.map((e) => e.message), ...loaded.warnings];
   const merged = loaded.merged;
   const sessionEnv: Env = { ...env, ...(merged.env ?? {}) };
   const allowedHosts = merged.webFetch?.allowedHosts;

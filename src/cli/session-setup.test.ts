@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -168,6 +168,17 @@ describe('createSessionEngine', () => {
   it('refuses flags whose feature is not available yet', async () => {
     await expect(createSessionEngine(options(['--mcp-config', '{}']), {}, '/w')).rejects.toThrow(
       'not available yet: MCP servers (--mcp-config)',
+    );
+  });
+
+  it('refuses an --add-dir that is not an existing folder, naming it', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'yoke-add-dir-'));
+    writeFileSync(join(base, 'file.txt'), '');
+    await expect(createSessionEngine(options(['--add-dir', 'nope']), {}, base)).rejects.toThrow(
+      `--add-dir nope: no such folder (${join(base, 'nope')}).`,
+    );
+    await expect(createSessionEngine(options(['--add-dir', 'file.txt']), {}, base)).rejects.toThrow(
+      `--add-dir file.txt: ${join(base, 'file.txt')} is a file, not a folder.`,
     );
   });
 

@@ -10,7 +10,7 @@ import type { HooksSettings } from '../config/settings-schema';
 import { environmentFacts, gatherGitStatus } from '../engine/environment';
 import { permissionRequestDecision } from '../hooks/permission-request';
 import type { YokeHookRunner } from '../hooks/runner';
-import type { HookCallbackInvoker, HookRunner, SdkHookMatcher } from '../hooks/types';
+import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import type { ModelSelection } from '../model/select';
 import type { ThinkingConfig } from '../model/types';
@@ -20,7 +20,12 @@ import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import { sessionModels } from './session-models';
-import { createPermissionSetup, requestedPermissionMode, sessionProtectedPaths } from './session-permissions';
+import {
+  checkAddDirs,
+  createPermissionSetup,
+  requestedPermissionMode,
+  sessionProtectedPaths,
+} from './session-permissions';
 import { autoCompactEnabled, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
 import { ignoredProjectSettings, projectHooksRun, sessionTrust, withoutProjectHooks } from './session-trust';
@@ -94,6 +99,7 @@ async function sessionHooks(
   cwd: string,
   live: { sessionId: string; transcriptPath: string; engine: () => QueryEngineType | undefined },
   report: (text: string, level: string) => void,
+  onLifecycle: (event: HookLifecycle) => void,
 ): Promise<HookRunner> {
   const sdk = options.sdkHooks && options.sdkHooks.matchers.length > 0 ? options.sdkHooks : undefined;
   const commands = options.bare ? undefined : settingsHooks;
@@ -111,6 +117,7 @@ async function sessionHooks(
     env,
     projectDir: cwd,
     onMessage: report,
+    onLifecycle,
   });
 }
 
@@ -148,6 +155,7 @@ export async function createSessionEngine(
   log: SessionLog = silentLog,
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
+  checkAddDirs(options.addDirs, cwd);
   // Everything on the way to the first model request starts at once: git (for the system
   // prompt), the settings files, and the big modules, so their waits overlap.
   const gitFacts = gatherGitStatus(cwd);
@@ -157,6 +165,7 @@ export async function createSessionEngine(
     import('../tools/builtin'),
     import('../session/resume'),
     import('../config/memory/memory-files'),
+    import('../engine/hook-frames'),
   ]);
   const [settings, trust] = await Promise.all([
     loadSessionSettings(options, env, cwd),
@@ -178,11 +187,19 @@ export async function createSessionEngine(
     ? merged.hooks
     : mergeSettings(withoutProjectHooks(settings.loaded.sources)).hooks;
   const sessionEnv = settings.env;
-  const [{ selectModel }, { QueryEngine }, { registerCoreTools }, { resolveSession }, memoryFiles] =
-    await modules;
+  const [
+    { selectModel },
+    { QueryEngine },
+    { registerCoreTools },
+    { resolveSession },
+    memoryFiles,
+    { HookFrameQueue },
+  ] = await modules;
+  // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
+  const memorySources = options.settingSources;
   const memoryPromise = options.bare
     ? Promise.resolve([])
-    : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv });
+    : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
   const selection = await selectModel({
     model: options.model ?? merged.model,
     provider: options.provider ?? merged.provider,
@@ -220,6 +237,7 @@ export async function createSessionEngine(
 
   let engine: QueryEngineType | undefined;
   let tools: AnyTool[] = [];
+  const hookFrames = new HookFrameQueue(options.includeHookEvents);
   const hooks = await sessionHooks(
     options,
     hookSettings,
@@ -227,6 +245,7 @@ export async function createSessionEngine(
     cwd,
     { sessionId: session.sessionId, transcriptPath: session.transcriptPath, engine: () => engine },
     (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
+    hookFrames.push,
   );
   const permissions = createPermissionSetup({
     options,
@@ -290,7 +309,12 @@ export async function createSessionEngine(
     ),
     nestedMemory: options.bare
       ? undefined
-      : { projectRoot: cwd, env: sessionEnv, alreadyLoaded: memory.map((file) => file.path) },
+      : {
+          projectRoot: cwd,
+          env: sessionEnv,
+          alreadyLoaded: memory.map((file) => file.path),
+          sources: memorySources,
+        },
     maxTurns: options.maxTurns,
     stopHookBlockCap: merged.stopHookBlockCap,
     maxBudgetUsd: options.maxBudgetUsd,
@@ -298,11 +322,13 @@ export async function createSessionEngine(
     jsonSchema: options.jsonSchema,
     thinking: thinkingConfig(options),
     includePartialMessages: options.includePartialMessages,
+    hookFrames,
     apiKeySource: apiKeySource(selection, sessionEnv),
     initExtras: { ...options.initExtras, warnings: [...(options.initExtras?.warnings ?? []), ...warnings] },
     env: sessionEnv,
     sessionId: session.sessionId,
-    sessionDir: join(projectDir(sessionEnv, cwd), session.sessionId),
+    // Not kept: the engine uses a temp folder and removes it when the session ends.
+    sessionDir: options.sessionPersistence ? join(projectDir(sessionEnv, cwd), session.sessionId) : undefined,
     initialMessages: session.messages,
     transcript,
     contextManagement: {

@@ -1,17 +1,52 @@
 /**
  * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>`,
- * `yoke sessions list [--all]` and `yoke trust [dir] | --list | --remove [dir]`. They print plain
- * text and return an exit code.
+ * `yoke sessions [list] [--all]` and `yoke trust [dir] | --list | --remove [dir]`. They print plain
+ * text and return an exit code. A mistyped command or verb gets the nearest one suggested instead
+ * of being taken for a prompt.
  */
+import { nearestName, typoBudget } from '../lib/edit-distance';
 import { CliUsageError } from './errors';
 import { stdout } from './std-streams';
 
 export const SUBCOMMANDS = ['permissions', 'sessions', 'trust'] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
 
-const USAGE = {
-  permissions: 'usage: yoke permissions list | yoke permissions remove <rule>',
-  sessions: 'usage: yoke sessions list [--all]',
+const VERBS: Record<Subcommand, readonly string[]> = {
+  permissions: ['list', 'remove'],
+  sessions: ['list'],
+  // `yoke trust` takes a folder, not a verb.
+  trust: [],
 };
+
+const USAGE: Record<Subcommand, string> = {
+  permissions: 'usage: yoke permissions list | yoke permissions remove <rule>',
+  sessions: 'usage: yoke sessions [list] [--all]',
+  trust: 'usage: yoke trust [dir] | yoke trust --list | yoke trust --remove [dir]',
+};
+
+/** Verbs are short: one slip (`lst`) is always worth a suggestion. */
+const verbBudget = (verb: string) => Math.max(1, typoBudget(verb));
+
+function badVerb(command: Subcommand, verb: string | undefined): CliUsageError {
+  const near = verb === undefined ? undefined : nearestName(verb, VERBS[command], verbBudget);
+  if (near)
+    return new CliUsageError(
+      `unknown command "${command} ${verb}"; did you mean \`yoke ${command} ${near}\`?`,
+    );
+  return new CliUsageError(USAGE[command]);
+}
+
+/**
+ * When argv starts with a near miss of a subcommand (`yoke sesions list`) and is not a headless
+ * run (which would take the word as its prompt), the error that suggests the command meant.
+ */
+export function subcommandTypo(argv: readonly string[]): CliUsageError | undefined {
+  const first = argv[0];
+  if (first === undefined || first.startsWith('-') || /\s/.test(first)) return undefined;
+  if (argv.some((arg) => arg === '-p' || arg === '--print' || arg.startsWith('--print='))) return undefined;
+  const near = nearestName(first, SUBCOMMANDS);
+  return near ? new CliUsageError(`unknown command "${first}"; did you mean \`yoke ${near}\`?`) : undefined;
+}
 
 export async function runSubcommand(
   argv: readonly string[],
@@ -26,14 +61,19 @@ export async function runSubcommand(
       await runPermissionsRemove({ ...context, rule: rest[0], print });
       return 0;
     }
-    throw new CliUsageError(USAGE.permissions);
+    throw action === 'list' || action === 'remove'
+      ? new CliUsageError(USAGE.permissions)
+      : badVerb(command, action);
   }
   if (command === 'sessions') {
+    // `yoke sessions` alone lists, like `yoke sessions list`.
+    const [verb, ...flags] =
+      action === undefined || action.startsWith('-') ? ['list', ...argv.slice(1)] : [action, ...rest];
+    if (verb !== 'list') throw badVerb(command, verb);
+    const all = flags.length === 1 && flags[0] === '--all';
+    if (flags.length > 0 && !all) throw new CliUsageError(USAGE.sessions);
     const { sessionsListCommand } = await import('./commands/sessions');
-    const all = rest.length === 1 && rest[0] === '--all';
-    if (action === 'list' && (rest.length === 0 || all))
-      return sessionsListCommand({ ...context, all, write: (text) => stdout.write(text) });
-    throw new CliUsageError(USAGE.sessions);
+    return sessionsListCommand({ ...context, all, write: (text) => stdout.write(text) });
   }
   if (command === 'trust') {
     const { runTrustCommand } = await import('./commands/trust');

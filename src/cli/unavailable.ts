@@ -11,7 +11,13 @@ export class FeatureUnavailableError extends Error {
   }
 }
 
-type UnavailableFlag = { flag: string; feature: string; used: (options: CliOptions) => boolean };
+type UnavailableFlag = {
+  flag: string;
+  feature: string;
+  used: (options: CliOptions) => boolean;
+  /** What `--help` adds to the flag's line, when only some of its values are missing. */
+  helpNote?: string;
+};
 
 /** The table behind the README's feature list; order is the order of the checks. */
 export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
@@ -30,14 +36,32 @@ export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
     flag: '--permission-prompt-tool',
     feature: 'MCP permission prompt tools (--permission-prompt-tool <mcp tool>)',
     used: (o) => o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio',
+    helpNote: '(an MCP tool: not available yet)',
   },
   {
     flag: '--agents',
     feature: 'custom subagents (--agents)',
     used: (o) => o.agents !== undefined && Object.keys(o.agents).length > 0,
+    helpNote: '(not available yet; {} is accepted)',
   },
   { flag: '--agent', feature: 'running as an agent (--agent)', used: (o) => o.agent !== undefined },
   { flag: '--plugin-dir', feature: 'plugins (--plugin-dir)', used: (o) => o.pluginDirs.length > 0 },
+];
+
+/**
+ * Flags that are accepted — so SDK argv and scripts written for Claude Code run — but change
+ * nothing yet. `--help` marks them, as it marks `UNAVAILABLE_FLAGS`.
+ */
+export const NO_EFFECT_FLAGS: readonly string[] = [
+  '--effort',
+  '--betas',
+  '--thinking-display',
+  '--replay-user-messages',
+  '--permission-prompts',
+  '--project-config-root',
+  '--plugin-dir-no-mcp',
+  // Nothing to restrict until MCP servers from config exist.
+  '--strict-mcp-config',
 ];
 
 /** Throws `FeatureUnavailableError` for the first flag that needs a missing feature. */

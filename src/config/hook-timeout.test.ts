@@ -43,7 +43,7 @@ describe('hook timeouts in a settings file', () => {
 
   it('loads every value as the timeout that applies, and keeps the rest of the file', () => {
     const parsed = parseSettingsText(text, '/p/.yoke/settings.json');
-    expect(parsed.error).toBeUndefined();
+    expect(parsed.errors).toBeUndefined();
     const [guard, ok] = parsed.settings?.hooks?.PreToolUse?.[0]?.hooks ?? [];
     expect(guard?.timeout).toBe(600);
     expect(ok?.timeout).toBe(10);

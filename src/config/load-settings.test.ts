@@ -177,6 +177,23 @@ describe('loadSettings precedence', () => {
   });
 });
 
+describe('loadSettings with --managed-settings', () => {
+  it("adds the host's policy settings above every other source, named by the flag", async () => {
+    await put(files().policy, { model: 'policy-file' });
+    const loaded = await loadSettings({
+      cwd,
+      env,
+      cliSettings: '{"model":"cli","permissions":{"allow":["Bash"]}}',
+      managedSettings: '{"model":"host","permissions":{"deny":["Bash(rm:*)"]}}',
+    });
+    expect(loaded.merged.model).toBe('host');
+    expect(loaded.sources.at(-1)).toMatchObject({ source: 'policySettings' });
+    expect(loaded.rules).toContainEqual({ rule: 'Bash(rm:*)', behavior: 'deny', source: 'policySettings' });
+    const bad = await loadSettings({ cwd, env, managedSettings: '{"model": }' });
+    expect(bad.errors[0]?.message).toContain('--managed-settings at line 1, column 11');
+  });
+});
+
 describe('loadSettings with bad files', () => {
   it('reports a JSON syntax error with line and column and loads the other sources', async () => {
     const f = files();
@@ -190,19 +207,25 @@ describe('loadSettings with bad files', () => {
     expect(loaded.errors[0]?.message).toContain('line 3, column 20');
   });
 
-  it('names the file and key path of a wrong type and keeps the valid keys', async () => {
+  it('lists every problem with its file and key path, what was dropped, and keeps the valid keys', async () => {
     const f = files();
-    await put(f.policy, { model: 42, permissions: { deny: ['Bash(rm *)', 7] } });
+    await put(f.policy, {
+      model: 42,
+      permissions: { deny: ['Bash(rm *)', 7, 'Read(./.env)', false], defaultMode: 'yolo' },
+    });
     await put(f.yokeUser, { model: 'user' });
     const loaded = await loadSettings({ cwd, env });
-    expect(loaded.errors).toHaveLength(1);
-    const [error] = loaded.errors;
-    expect(error?.file).toBe(f.policy);
-    expect(error?.keyPath).toBe('permissions.deny[1]');
-    expect(error?.message).toMatch(/managed-settings\.json: permissions\.deny\[1\]: .*expected string/);
-    expect(error?.message).toContain('1 more problem');
+    expect(loaded.errors.map((e) => [e.file, e.keyPath])).toEqual([
+      [f.policy, 'model'],
+      [f.policy, 'permissions.defaultMode'],
+      [f.policy, 'permissions.deny[1]'],
+      [f.policy, 'permissions.deny[3]'],
+    ]);
+    expect(loaded.errors[2]?.message).toMatch(
+      /managed-settings\.json: permissions\.deny\[1\]: .*expected string.*; dropped permissions\.deny\[1\], kept the rest of the file$/,
+    );
     expect(loaded.merged.model).toBe('user');
-    expect(loaded.merged.permissions?.deny).toEqual(['Bash(rm *)']);
+    expect(loaded.merged.permissions?.deny).toEqual(['Bash(rm *)', 'Read(./.env)']);
   });
 
   it('drops a command hook without a command and keeps its siblings', async () => {
@@ -213,6 +236,9 @@ describe('loadSettings with bad files', () => {
     });
     const loaded = await loadSettings({ cwd, env });
     expect(loaded.errors[0]?.keyPath).toBe('hooks.PreToolUse[0].hooks[0].command');
+    expect(loaded.errors[0]?.message).toContain(
+      'dropped hooks.PreToolUse[0].hooks[0], kept the rest of the file',
+    );
     expect(loaded.merged.hooks?.PreToolUse?.[0]?.hooks).toEqual([{ type: 'command', command: 'ok' }]);
   });
 

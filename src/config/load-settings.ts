@@ -1,6 +1,6 @@
 /**
  * Loads every settings source, lowest precedence first: user < project < local < `--settings` <
- * managed policy. Within user, project and local the `.claude/` file loads before the `.yoke/`
+ * managed policy (the files, then `--managed-settings`). Within user, project and local the `.claude/` file loads before the `.yoke/`
  * one, so Yoke's file wins a conflict. All files are read in parallel.
  */
 import { existsSync } from 'node:fs';
@@ -15,6 +15,7 @@ import {
   type SettingsError,
 } from './settings-file';
 import { collectRules, mergeSettings, type SettingsRule, type SettingsSource } from './settings-merge';
+import { settingsNotices } from './settings-notices';
 import type { Settings } from './settings-schema';
 
 export type LoadSettingsOptions = {
@@ -24,18 +25,22 @@ export type LoadSettingsOptions = {
   cliSettings?: string;
   /** `--setting-sources`: which of user/project/local load; CLI and policy always load. */
   settingSources?: readonly SettingsFileSource[];
+  /** `--managed-settings`: policy settings as JSON from the host (the SDK's `managedSettings`). */
+  managedSettings?: string;
 };
 
 export type LoadedSettings = {
   merged: Settings;
   /** The sources that loaded, lowest precedence first; one entry per file. */
   sources: SettingsSource[];
-  /** One entry per bad file; loading went on without the bad parts. */
+  /** One entry per problem, each naming its file; loading went on without the bad parts. */
   errors: SettingsError[];
   /** Values that loaded in a corrected form, one line each naming the file. */
   warnings: string[];
   /** Every permission rule tagged with its source, in the order of `sources`. */
   rules: SettingsRule[];
+  /** Set when the settings forbid running (a sandbox Yoke cannot provide); see settings-notices. */
+  fatal?: string;
 };
 
 const FILE_SOURCES: readonly { name: SettingsFileSource; source: RuleSource }[] = [
@@ -58,6 +63,10 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   }
   if (options.cliSettings !== undefined) pending.push(cliSource(options.cliSettings, cwd));
   pending.push(...(await policySources(env)));
+  if (options.managedSettings !== undefined) {
+    const read = Promise.resolve(parseSettingsText(options.managedSettings, MANAGED_FLAG));
+    pending.push({ source: 'policySettings', read });
+  }
 
   const sources: SettingsSource[] = [];
   const errors: SettingsError[] = [];
@@ -65,7 +74,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const results = await Promise.all(pending.map((p) => p.read));
   results.forEach((result, i) => {
     const { source, path } = pending[i] as Pending;
-    if (result.error) errors.push(result.error);
+    errors.push(...(result.errors ?? []));
     warnings.push(...(result.warnings ?? []));
     if (!result.settings) return;
     sources.push(
@@ -74,7 +83,23 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
         : { source, path, settings: result.settings },
     );
   });
-  return { merged: mergeSettings(sources), sources, errors, warnings, rules: collectRules(sources) };
+  const notices = settingsNotices(sources.map((s) => ({ label: labelOf(s), settings: s.settings })));
+  warnings.push(...notices.warnings);
+  const loaded: LoadedSettings = {
+    merged: mergeSettings(sources),
+    sources,
+    errors,
+    warnings,
+    rules: collectRules(sources),
+  };
+  return notices.fatal === undefined ? loaded : { ...loaded, fatal: notices.fatal };
+}
+
+const MANAGED_FLAG = '--managed-settings';
+
+/** How messages name a source: its file, or the flag that carried it inline. */
+function labelOf(source: SettingsSource): string {
+  return source.path ?? (source.source === 'policySettings' ? MANAGED_FLAG : '--settings');
 }
 
 /** Inline JSON when it looks like an object, otherwise a path; a named file must exist. */
@@ -84,8 +109,8 @@ function cliSource(value: string, cwd: string): Pending {
   }
   const path = resolve(cwd, value);
   const read = readSettingsFile(path).then((result): ParsedSettings => {
-    if (result.settings || result.error) return result;
-    return { error: { file: path, message: `Settings file given with --settings not found: ${path}` } };
+    if (result.settings || result.errors) return result;
+    return { errors: [{ file: path, message: `Settings file given with --settings not found: ${path}` }] };
   });
   return { source: 'cliArg', path, read };
 }

@@ -1,6 +1,8 @@
 /**
- * The `settings.json` keys Yoke acts on (compat-surface §3.2, §2.1). Objects are loose: Claude Code
- * files carry many keys Yoke does not use, and those must pass through untouched, not fail.
+ * The `settings.json` keys Yoke acts on (compat-surface §3.2, §2.1) — and only those: a key listed
+ * here counts as implemented (`settings-notices.ts` names every other key that a file sets). Objects
+ * are loose: Claude Code files carry many keys Yoke does not use, and those must pass through
+ * untouched, not fail.
  */
 import * as z from '../lib/zod';
 import { PERMISSION_MODES } from '../permissions/types';
@@ -108,14 +110,10 @@ export const settingsSchema = z.looseObject({
   apiTimeouts: z.optional(apiTimeoutsSchema),
   /** Model id → context window and prices, for models Yoke's table does not know. */
   models: z.optional(z.record(z.string(), modelDeclarationSchema)),
-  apiKeyHelper: z.optional(z.string()),
-  includeCoAuthoredBy: z.optional(z.boolean()),
-  cleanupPeriodDays: z.optional(z.number().check(z.minimum(1))),
   autoCompact: z.optional(z.boolean()),
   autoCompactEnabled: z.optional(z.boolean()),
   /** Fraction of the context window (0–1] at which automatic compaction starts. */
   autoCompactThreshold: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  autoCompactWindow: z.optional(z.number().check(z.int(), z.positive())),
   webFetch: z.optional(z.looseObject({ allowedHosts: z.optional(z.array(z.string())) })),
   // Clamped like Claude Code does, so an extreme value cannot flood the context or starve it.
   bashOutputMaxChars: z.optional(

@@ -11,6 +11,7 @@ import type { ToolNotification } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import type { NestedMemoryConfig } from './context/attachments';
 import type { ContextManagementConfig } from './context/pipeline';
+import type { HookFrameQueue } from './hook-frames';
 import type { InitExtras } from './init-message';
 import type { ContextPipeline, ReactiveCompact } from './query-types';
 import type { EnvironmentFacts } from './system-prompt';
@@ -47,7 +48,10 @@ export type QueryEngineConfig = {
   thinking?: ThinkingConfig;
   maxOutputTokens?: number;
   sessionId?: string;
-  /** Where session files go (persisted results, shell output); a temp folder by default. */
+  /**
+   * Where session files go (persisted results, shell output). Without it they go to a temp folder
+   * that `close()` removes: nothing of a session that is not kept stays on disk.
+   */
   sessionDir?: string;
   env?: Readonly<Record<string, string | undefined>>;
   initialMessages?: Message[];
@@ -65,6 +69,8 @@ export type QueryEngineConfig = {
    */
   contextManagement?: ContextManagementConfig;
   includePartialMessages?: boolean;
+  /** Where the hook runner's lifecycle events wait to be written as stream-json hook frames. */
+  hookFrames?: HookFrameQueue;
   /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */
   initExtras?: InitExtras;
   apiKeySource?: string;

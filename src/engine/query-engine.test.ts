@@ -219,8 +219,22 @@ describe('QueryEngine.submitMessage', () => {
     const { engine: e, provider } = engine([text('unused')], {
       hooks: { ...noopHooks, userPromptSubmit: async () => ({ blocked: { reason: 'no secrets please' } }) },
     });
-    const result = resultOf(await turn(e));
-    expect(result).toMatchObject({ is_error: true, errors: ['no secrets please'] });
+    const messages = await turn(e);
+    // As Claude Code reports it (compat-surface §9): a success with no turn, the reason beside it.
+    expect(resultOf(messages)).toMatchObject({
+      subtype: 'success',
+      is_error: false,
+      result: '',
+      num_turns: 0,
+      terminal_reason: 'hook_stopped',
+    });
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        subtype: 'informational',
+        tag: 'hook_stopped',
+        content: 'no secrets please',
+      }),
+    );
     expect(provider.requests).toHaveLength(0);
   });
 
@@ -236,7 +250,14 @@ describe('QueryEngine.submitMessage', () => {
 
   it('fires SessionStart once, PostSampling per response, StopFailure on an API failure, and SessionEnd on close', async () => {
     const events: string[] = [];
-    const hooks = { ...noopHooks, notify: async (event: string) => void events.push(event) };
+    const hooks = {
+      ...noopHooks,
+      notify: async (event: string) => void events.push(event),
+      sessionStart: async () => {
+        events.push('SessionStart');
+        return {};
+      },
+    };
     const { engine: e } = engine(
       [callTool('a'), text('ok'), new ServerError('upstream broke', { retryable: false })],
       {

@@ -4,7 +4,6 @@
  * exactly one `result`.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HookRunner, noopHooks } from '../hooks/types';
@@ -18,17 +17,17 @@ import { type AppState, initialAppState, type ToolUseContext } from '../tools/co
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool } from '../tools/tool';
 import { apiNotices } from './api-notices';
-import { createAttachmentsStage, withAttachments } from './context/attachments';
-import { type ContextManager, createContextPipeline } from './context/pipeline';
+import { EngineContext } from './engine-context';
 import { gatherEnvironment } from './environment';
 import { buildInitMessage } from './init-message';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
-import type { ContextPipeline, Terminal } from './query-types';
-import { buildResultMessage } from './result-message';
+import type { Terminal } from './query-types';
+import { buildResultMessage, hookStopNotices, type ResultInput } from './result-message';
 import type { SDKMessage, SDKPermissionDenial, SDKSystemInitMessage } from './sdk-messages';
+import { endSession, startSession } from './session-lifecycle';
 import type { StructuredOutputCapture } from './structured-output';
 import { buildSystemPrompt, type EnvironmentFacts } from './system-prompt';
 import { withTranscriptSync } from './transcript-sync';
@@ -59,10 +58,11 @@ export class QueryEngine {
   private turnAbort: AbortController | undefined;
   private thinkingOverride: ThinkingConfig | undefined;
   private readonly sessionDir: string;
-  private contextManager: ContextManager | undefined;
-  private attachments: ReturnType<typeof createAttachmentsStage> | undefined;
+  private readonly context: EngineContext;
   private started = false;
   private closed = false;
+  /** SessionStart hook context, recorded just before the first prompt that is not blocked. */
+  private sessionContext: string[] = [];
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
@@ -75,6 +75,17 @@ export class QueryEngine {
     this.permissionContext = config.permissionContext ?? emptyPermissionContext();
     this.environment = config.environment;
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
+    this.context = new EngineContext({
+      config,
+      provider: config.provider,
+      model: () => this.model,
+      hooks: this.hooks,
+      getAppState: () => this.appState,
+      readFileState: this.readFileState,
+      sessionDir: this.sessionDir,
+      contextWindowFor: (model) => this.models.contextWindow(model),
+      settleModelFacts: (stages) => settleModelFacts(this.models, () => this.model, stages),
+    });
   }
 
   private get hooks(): HookRunner {
@@ -148,13 +159,15 @@ export class QueryEngine {
     this.closed = true;
     this.turnAbort?.abort();
     this.models.dispose();
-    const { killAllShells } = await import('../tools/builtin/bash/shells');
-    await killAllShells(this.sessionId);
-    if (this.started) {
-      const done = new AbortController();
-      await this.hooks.notify('SessionEnd', { reason }, done.signal);
-    }
-    this.config.transcript?.close?.();
+    await endSession({
+      hooks: this.hooks,
+      sessionId: this.sessionId,
+      started: this.started,
+      reason,
+      transcript: this.config.transcript,
+      // A session that is not kept (no sessionDir given) leaves no folder behind.
+      ownedDir: this.config.sessionDir === undefined ? this.sessionDir : undefined,
+    });
   }
 
   async *submitMessage(
@@ -172,7 +185,9 @@ export class QueryEngine {
       if (!this.started) {
         this.started = true;
         const source = this.mutableMessages.length > 0 ? 'resume' : 'startup';
-        await this.hooks.notify('SessionStart', { source, model: this.model }, abort.signal);
+        const input = { source, model: this.model } as const;
+        this.sessionContext = await startSession(this.hooks, input, abort.signal, this.config.onNotification);
+        yield* this.hookFrames();
       }
       yield* this.runTurn(prompt, options.clientUuid, abort.signal, startedAt);
     } finally {
@@ -201,25 +216,21 @@ export class QueryEngine {
     const promptText =
       typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
     const submitted = await hooks.userPromptSubmit({ prompt: promptText }, signal);
+    yield* this.hookFrames();
     if (submitted.blocked) {
-      yield buildResultMessage({
-        sessionId: this.sessionId,
-        terminal: {
-          reason: 'hook_stopped',
-          turnCount: 0,
-          message: submitted.blocked.reason,
-          messages: this.mutableMessages,
-        },
-        startedAt,
-        cost: this.costTracker,
-        costAtStart,
-        denials: this.permissionDenials,
-        lastAssistantText: '',
-        numTurns: 0,
-      });
+      const { reason } = submitted.blocked;
+      const blocked: Terminal = {
+        reason: 'hook_stopped',
+        turnCount: 0,
+        message: reason,
+        messages: this.mutableMessages,
+      };
+      yield* this.finish(blocked, { startedAt, costAtStart, lastAssistantText: '', numTurns: 0 });
       return;
     }
     const userMessage = createUserMessage(prompt, clientUuid ? { clientUuid } : {});
+    for (const context of this.sessionContext) this.record(createUserMessage(context, { isMeta: true }));
+    this.sessionContext = [];
     this.record(userMessage);
     for (const context of submitted.additionalContext ?? []) {
       this.record(createUserMessage(context, { isMeta: true }));
@@ -243,10 +254,8 @@ export class QueryEngine {
         maxTurns: this.config.maxTurns === undefined ? undefined : this.config.maxTurns - turnCount,
         maxOutputTokens: this.config.maxOutputTokens,
         thinking: this.thinkingOverride ?? this.config.thinking,
-        contextPipeline: this.turnPipeline(),
-        reactiveCompact: this.config.contextManagement
-          ? this.context().reactiveCompact
-          : this.config.reactiveCompact,
+        contextPipeline: withTranscriptSync(this.config.transcript, this.context.pipeline()),
+        reactiveCompact: this.context.reactiveCompact(),
         taskBudget: this.config.taskBudget,
         contextWindowFor: (model) => this.models.contextWindow(model),
         isBudgetExhausted: () =>
@@ -276,6 +285,7 @@ export class QueryEngine {
             tool_input: event.toolInput,
           });
         }
+        yield* this.hookFrames();
         yield* converter.convert(event);
       }
       yield* converter.flush();
@@ -302,16 +312,35 @@ export class QueryEngine {
       );
     }
 
+    yield* this.finish(
+      { ...terminal, turnCount },
+      {
+        startedAt,
+        costAtStart,
+        lastAssistantText: converter.lastAssistantText,
+        numTurns: converter.responses,
+        structuredOutput: this.config.jsonSchema ? capture : undefined,
+      },
+    );
+  }
+
+  /** The end of a turn: hook frames still queued, the notice of a hook's stop, the result. */
+  private *finish(
+    terminal: Terminal,
+    turn: Pick<
+      ResultInput,
+      'startedAt' | 'costAtStart' | 'lastAssistantText' | 'numTurns' | 'structuredOutput'
+    >,
+  ): Generator<SDKMessage> {
+    yield* this.hookFrames();
+    yield* hookStopNotices(terminal, this.sessionId);
     yield buildResultMessage({
+      ...turn,
       sessionId: this.sessionId,
-      terminal: { ...terminal, turnCount },
-      startedAt,
+      terminal,
       cost: this.costTracker,
-      costAtStart,
       denials: this.permissionDenials,
-      lastAssistantText: converter.lastAssistantText,
-      numTurns: converter.responses,
-      structuredOutput: this.config.jsonSchema ? capture : undefined,
+      maxBudgetUsd: this.config.maxBudgetUsd,
     });
   }
 
@@ -321,25 +350,13 @@ export class QueryEngine {
    * the transcript and the UI; throws, leaving the history as it was, when the summary call fails.
    */
   async compact(instructions?: string, options: { signal?: AbortSignal } = {}): Promise<Message[]> {
-    const { messages } = await this.context().compact(this.mutableMessages, instructions, options.signal);
+    const { messages } = await this.context
+      .managed()
+      .compact(this.mutableMessages, instructions, options.signal);
     this.mutableMessages = messages;
     // The writer skips uuids it already has, so a caller that appends these too adds no lines.
     for (const message of messages) this.config.transcript?.append(message);
     return [...messages];
-  }
-
-  private context(): ContextManager {
-    this.contextManager ??= createContextPipeline({
-      contextWindowFor: (model) => this.models.contextWindow(model),
-      ...this.config.contextManagement,
-      provider: this.config.provider,
-      model: () => this.model,
-      hooks: this.hooks,
-      getAppState: () => this.appState,
-      readFileState: this.readFileState,
-      sessionDir: this.sessionDir,
-    });
-    return this.contextManager;
   }
 
   /** Adds a message the engine itself creates to history and to the transcript. */
@@ -348,24 +365,12 @@ export class QueryEngine {
     this.config.transcript?.append(message);
   }
 
-  /**
-   * What runs before each model call: nested memory files attached (when configured), the
-   * model's facts settled, the context stages, then the transcript synced with what they changed.
-   */
-  private turnPipeline(): ContextPipeline | undefined {
-    const stages = this.config.contextManagement
-      ? this.context().contextPipeline
-      : this.config.contextPipeline;
-    const settled = settleModelFacts(this.models, () => this.model, stages);
-    const nested = this.config.nestedMemory;
-    // A resumed history's tool calls happened in an earlier session: only new ones load files.
-    if (nested) this.attachments ??= createAttachmentsStage(nested, this.config.initialMessages ?? []);
-    const pipeline = this.attachments ? withAttachments(this.attachments, settled) : settled;
-    return withTranscriptSync(this.config.transcript, pipeline);
+  /** Hook frames queued since the last call (see HookFrameQueue). */
+  private hookFrames() {
+    return this.config.hookFrames?.drain(this.sessionId) ?? [];
   }
 
   private toolUseContext(tools: readonly AnyTool[], signal: AbortSignal): ToolUseContext {
-    mkdirSync(this.sessionDir, { recursive: true });
     return {
       cwd: this.cwd,
       projectRoot: this.config.cwd,

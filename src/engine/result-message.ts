@@ -7,7 +7,7 @@ import { ModelError } from '../model/errors';
 import type { Usage } from '../model/types';
 import type { Terminal } from './query-types';
 import { toSdkUsage } from './sdk-convert';
-import type { SDKPermissionDenial, SDKResultMessage } from './sdk-messages';
+import type { SDKPermissionDenial, SDKResultMessage, SDKSystemNoticeMessage } from './sdk-messages';
 import type { StructuredOutputCapture } from './structured-output';
 
 export type ResultInput = {
@@ -22,8 +22,15 @@ export type ResultInput = {
   /** Model responses in this turn (`num_turns`). */
   numTurns: number;
   structuredOutput?: StructuredOutputCapture;
+  /** `--max-budget-usd`, so a spent budget's message can name it. */
+  maxBudgetUsd?: number;
   now?: number;
 };
+
+/** Dollars for messages: cents at least, and up to four decimals for small sums (`$0.50`, `$0.0012`). */
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(4).replace(/0{1,2}$/, '')}`;
+}
 
 function usageSince(total: Usage, start: Usage): Usage {
   return {
@@ -71,6 +78,12 @@ export function buildResultMessage(input: ResultInput): SDKResultMessage {
     uuid: randomUUID(),
   };
 
+  // A hook's `continue: false` is the user's own stop, not a failure (compat-surface §2.5: the
+  // result is empty, terminal_reason says why); `hookStopNotice` tells the user the reason.
+  if (terminal.reason === 'hook_stopped') {
+    return { ...common, subtype: 'success', is_error: false, result: '', terminal_reason: 'hook_stopped' };
+  }
+
   if (terminal.reason === 'completed') {
     const structured = input.structuredOutput;
     if (structured && !structured.provided) {
@@ -93,7 +106,11 @@ export function buildResultMessage(input: ResultInput): SDKResultMessage {
     };
   }
 
-  const errors = [terminalErrorText(terminal)];
+  const errors = [
+    terminal.reason === 'budget_exhausted' && input.maxBudgetUsd !== undefined
+      ? `Reached the maximum budget of ${formatUsd(input.maxBudgetUsd)} (--max-budget-usd); this session has cost ${formatUsd(total.costUsd)}.`
+      : terminalErrorText(terminal),
+  ];
   const subtype =
     terminal.reason === 'max_turns'
       ? 'error_max_turns'
@@ -101,4 +118,22 @@ export function buildResultMessage(input: ResultInput): SDKResultMessage {
         ? 'error_max_budget_usd'
         : 'error_during_execution';
   return { ...common, subtype, is_error: true, errors, result: errors[0], terminal_reason: terminal.reason };
+}
+
+/**
+ * What a hook's `continue: false` stopped, for the user (its `stopReason`), written just before
+ * the result; the text and json printers show it on stderr. None for any other ending.
+ */
+export function hookStopNotices(terminal: Terminal, sessionId: string): SDKSystemNoticeMessage[] {
+  if (terminal.reason !== 'hook_stopped') return [];
+  const notice: SDKSystemNoticeMessage = {
+    type: 'system',
+    subtype: 'informational',
+    level: 'warning',
+    tag: 'hook_stopped',
+    content: terminalErrorText(terminal),
+    session_id: sessionId,
+    uuid: randomUUID(),
+  };
+  return [notice];
 }

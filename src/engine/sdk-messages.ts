@@ -132,6 +132,30 @@ export type SDKApiRetryMessage = Envelope & {
   no_response?: { waited_ms: number; retry_wait_ms: number };
 };
 
+/** A hook began running (agent-sdk-protocol §5.7). */
+export type SDKHookStartedMessage = Envelope & {
+  type: 'system';
+  subtype: 'hook_started';
+  hook_id: string;
+  /** The labelled event, e.g. `SessionStart:startup` or `PreToolUse:Bash`. */
+  hook_name: string;
+  hook_event: string;
+};
+
+/** A hook finished: what it printed and how it ended. */
+export type SDKHookResponseMessage = Envelope & {
+  type: 'system';
+  subtype: 'hook_response';
+  hook_id: string;
+  hook_name: string;
+  hook_event: string;
+  output: string;
+  stdout: string;
+  stderr: string;
+  exit_code?: number;
+  outcome: 'success' | 'error' | 'cancelled';
+};
+
 export type SDKStreamEvent = Envelope & {
   type: 'stream_event';
   /** A Messages-API raw stream event (message_start, content_block_delta, …). */
@@ -182,5 +206,7 @@ export type SDKMessage =
   | SDKUserMessage
   | SDKSystemNoticeMessage
   | SDKApiRetryMessage
+  | SDKHookStartedMessage
+  | SDKHookResponseMessage
   | SDKStreamEvent
   | SDKResultMessage;

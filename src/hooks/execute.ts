@@ -20,7 +20,17 @@ export type ExecuteContext = {
   invoke?: HookCallbackInvoker;
 };
 
-export async function executeHook(hook: PlannedHook, ctx: ExecuteContext): Promise<HookVerdict> {
+/** A hook's verdict and what it printed (for the stream-json hook frames). */
+export type HookExecution = {
+  verdict: HookVerdict;
+  stdout: string;
+  stderr: string;
+  exitCode?: number;
+  /** The user interrupted the run: the hook's answer was not waited for. */
+  cancelled: boolean;
+};
+
+export async function executeHook(hook: PlannedHook, ctx: ExecuteContext): Promise<HookExecution> {
   const timeoutMs = hook.timeoutSeconds * 1000;
   if (hook.kind === 'command') {
     const run = await runCommand({
@@ -32,15 +42,31 @@ export async function executeHook(hook: PlannedHook, ctx: ExecuteContext): Promi
       timeoutMs,
       signal: ctx.signal,
     });
-    return interpretCommandRun(ctx.event, ctx.label, hook.name, run, hook.timeoutSeconds, hook.onFailure);
+    return {
+      verdict: interpretCommandRun(ctx.event, ctx.label, hook.name, run, hook.timeoutSeconds, hook.onFailure),
+      stdout: run.stdout,
+      stderr: run.stderr,
+      ...(run.exitCode === null ? {} : { exitCode: run.exitCode }),
+      cancelled: run.aborted,
+    };
   }
-  return executeCallback(hook, ctx, timeoutMs);
+  let output: unknown;
+  const verdict = await executeCallback(hook, ctx, timeoutMs, (value) => {
+    output = value;
+  });
+  return {
+    verdict,
+    stdout: output === undefined ? '' : JSON.stringify(output),
+    stderr: '',
+    cancelled: ctx.signal.aborted,
+  };
 }
 
 async function executeCallback(
   hook: Extract<PlannedHook, { kind: 'callback' }>,
   ctx: ExecuteContext,
   timeoutMs: number,
+  onOutput: (value: unknown) => void,
 ): Promise<HookVerdict> {
   const who = `${ctx.label} hook "${hook.name}"`;
   if (!ctx.invoke) return { hookName: hook.name, error: `${who} has no SDK host to call; skipped` };
@@ -68,6 +94,7 @@ async function executeCallback(
         error: `${who} timed out after ${hook.timeoutSeconds}s; continuing without its verdict`,
       };
     }
+    onOutput(outcome.output);
     return interpretJson(ctx.event, ctx.label, hook.name, outcome.output);
   } catch (error) {
     if (ctx.signal.aborted) return { hookName: hook.name };

@@ -3,19 +3,22 @@
  * hooks and SDK callbacks. All matching hooks of an event run in parallel; their verdicts are
  * combined, and every failure is reported through `onMessage` instead of passing silently.
  */
+import { randomUUID } from 'node:crypto';
 import type { HooksSettings } from '../config/settings-schema';
 import type { RuleCallRoots } from '../permissions/rule-matches-call';
 import type { PermissionDecision } from '../permissions/types';
 import { combineVerdicts, emptyHookRunResult, type HookRunResult } from './combine';
-import { executeHook } from './execute';
+import { executeHook, type HookExecution } from './execute';
 import { matchTargetFor } from './matcher';
 import { CONDITIONAL_EVENTS, type PlannedToolCall, planHooks } from './plan';
 import type {
   HookCallbackInvoker,
+  HookLifecycle,
   HookRunner,
   PostToolUseOutcome,
   PreToolUseOutcome,
   SdkHookMatcher,
+  SessionStartOutcome,
   StopOutcome,
   ToolHookInput,
   UserPromptSubmitOutcome,
@@ -40,6 +43,8 @@ export type HookRunnerOptions = {
   /** `CLAUDE_PROJECT_DIR` / `YOKE_PROJECT_DIR`; defaults to the session cwd at each call. */
   projectDir?: string;
   onMessage?: (text: string, level: HookMessageLevel) => void;
+  /** Told when each hook starts and what it answered (stream-json's hook frames). */
+  onLifecycle?: (event: HookLifecycle) => void;
 };
 
 export type RunHooksExtra = {
@@ -108,14 +113,19 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     };
     const label = matchTarget === undefined ? event : `${event}:${matchTarget}`;
     const ctx = { event, label, input, cwd: base.cwd, env, signal };
+    const lifecycle = options.onLifecycle;
     const verdicts = await Promise.all(
-      hooks.map((hook) =>
-        executeHook(hook, {
+      hooks.map(async (hook) => {
+        const hookId = randomUUID();
+        lifecycle?.({ phase: 'started', hookId, hookName: label, hookEvent: event });
+        const execution = await executeHook(hook, {
           ...ctx,
           ...(extra.toolUseId === undefined ? {} : { toolUseId: extra.toolUseId }),
           ...(options.sdkHooks ? { invoke: options.sdkHooks.invoke } : {}),
-        }),
-      ),
+        });
+        lifecycle?.(responseOf(execution, { hookId, hookName: label, hookEvent: event }));
+        return execution.verdict;
+      }),
     );
     const result = combineVerdicts(event, label, verdicts);
     for (const verdict of verdicts) if (verdict.debug) report(verdict.debug, 'debug');
@@ -184,12 +194,39 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       return outcome;
     },
 
+    async sessionStart(input, signal) {
+      const result = await runHooks('SessionStart', input, input.source, signal);
+      const outcome: SessionStartOutcome = {};
+      if (result.additionalContext.length > 0) outcome.additionalContext = result.additionalContext;
+      if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
+      // SessionStart cannot block (compat-surface §2.4); a blocking answer is still shown.
+      for (const error of result.blockingErrors) report(`SessionStart hook error: ${error}`, 'warning');
+      return outcome;
+    },
+
     async notify(event, payload, signal) {
       const result = await runHooks(event, payload, matchTargetFor(event, payload), signal);
       for (const message of result.systemMessages) report(message, 'info');
       // These events cannot block; a blocking answer is still worth showing (compat-surface §2.4).
       for (const error of result.blockingErrors) report(`${event} hook error: ${error}`, 'warning');
     },
+  };
+}
+
+function responseOf(
+  execution: HookExecution,
+  names: { hookId: string; hookName: string; hookEvent: string },
+): HookLifecycle {
+  const { verdict, stdout, stderr } = execution;
+  const failed = verdict.error !== undefined || verdict.blockingError !== undefined;
+  return {
+    phase: 'response',
+    ...names,
+    output: [stdout.trim(), stderr.trim()].filter((text) => text !== '').join('\n'),
+    stdout,
+    stderr,
+    ...(execution.exitCode === undefined ? {} : { exitCode: execution.exitCode }),
+    outcome: execution.cancelled ? 'cancelled' : failed ? 'error' : 'success',
   };
 }
 

@@ -80,6 +80,32 @@ export type StopOutcome = {
   systemMessages?: string[];
 };
 
+export type SessionStartOutcome = {
+  /** Context for the model: plain stdout and `additionalContext`, labelled as compat-surface §2.7 words them. */
+  additionalContext?: string[];
+  systemMessages?: string[];
+};
+
+/**
+ * One hook's run as the stream-json `system/hook_started` and `system/hook_response` frames
+ * report it (agent-sdk-protocol §5.7). `hookName` is the labelled event (`SessionStart:startup`).
+ */
+export type HookLifecycle =
+  | { phase: 'started'; hookId: string; hookName: string; hookEvent: string }
+  | {
+      phase: 'response';
+      hookId: string;
+      hookName: string;
+      hookEvent: string;
+      /** stdout and stderr together, as a person would have seen them. */
+      output: string;
+      stdout: string;
+      stderr: string;
+      /** A command's exit code; absent for SDK callbacks and commands that never exited. */
+      exitCode?: number;
+      outcome: 'success' | 'error' | 'cancelled';
+    };
+
 export type UserPromptSubmitOutcome = {
   blocked?: { reason: string };
   additionalContext?: string[];
@@ -109,7 +135,8 @@ export interface HookRunner {
     signal: AbortSignal,
   ): Promise<StopOutcome>;
   userPromptSubmit(input: { prompt: string }, signal: AbortSignal): Promise<UserPromptSubmitOutcome>;
-  /** Fire-and-report events without outcomes (SessionStart, Notification, PostSampling, StopFailure, …). */
+  sessionStart(input: { source: string; model: string }, signal: AbortSignal): Promise<SessionStartOutcome>;
+  /** Fire-and-report events without outcomes (Notification, PostSampling, StopFailure, SessionEnd, …). */
   notify(event: string, payload: Record<string, unknown>, signal: AbortSignal): Promise<void>;
 }
 
@@ -119,5 +146,6 @@ export const noopHooks: HookRunner = {
   postToolUseFailure: async () => ({}),
   stop: async () => ({ blockingErrors: [] }),
   userPromptSubmit: async () => ({}),
+  sessionStart: async () => ({}),
   notify: async () => {},
 };

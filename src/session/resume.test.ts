@@ -7,6 +7,7 @@ import { loadTranscript } from './transcript-loader';
 import { transcriptPath } from './transcript-paths';
 import { INTERRUPTED_TOOL_RESULT } from './transcript-repair';
 import { assistant, conversation, TEST_MODEL, tempHome, writeSession } from './transcript-test-support';
+import { TranscriptWriter } from './transcript-writer';
 
 const model = TEST_MODEL;
 
@@ -24,6 +25,25 @@ async function failure(promise: Promise<unknown>): Promise<string> {
     return (error as Error).message;
   }
   throw new Error('expected resolveSession to fail');
+}
+
+/** A session whose last run ended between a Bash call and its result. */
+function cutOffSession(env: Record<string, string>, cwd: string) {
+  const call = assistant([{ type: 'tool_use', id: 'toolu_cut', name: 'Bash', input: { command: 'make' } }]);
+  return { call, ...writeSession(env, cwd, [createUserMessage('build it'), call]) };
+}
+
+/** Resumes a session, collecting the warnings it reports. */
+async function resumeNoting(env: Record<string, string>, cwd: string, sessionId: string) {
+  const warnings: string[] = [];
+  const resolved = await resolveSession({
+    cwd,
+    env,
+    model,
+    resume: sessionId,
+    onWarning: (w) => warnings.push(w),
+  });
+  return { resolved, warnings };
 }
 
 describe('resolveSession', () => {
@@ -95,7 +115,7 @@ describe('resolveSession', () => {
     const { sessionId } = writeSession(env, `${cwd}/elsewhere`, conversation(1));
     const text = await failure(resolveSession({ cwd, env, model, resume: sessionId }));
     expect(text).toContain(`was started in ${cwd}/elsewhere`);
-    expect(text).toContain(`yoke --resume ${sessionId}`);
+    expect(text).toContain(`yoke -p --resume ${sessionId} "<prompt>"`);
   });
 
   it('--continue picks the newest session of this folder, and says so when there is none', async () => {
@@ -170,16 +190,8 @@ describe('resolveSession', () => {
 
   it('answers a tool call a crash cut off with a synthetic interrupted result', async () => {
     const { env, cwd } = tempHome();
-    const call = assistant([{ type: 'tool_use', id: 'toolu_cut', name: 'Bash', input: { command: 'make' } }]);
-    const { sessionId } = writeSession(env, cwd, [createUserMessage('build it'), call]);
-    const warnings: string[] = [];
-    const resolved = await resolveSession({
-      cwd,
-      env,
-      model,
-      resume: sessionId,
-      onWarning: (w) => warnings.push(w),
-    });
+    const { call, sessionId } = cutOffSession(env, cwd);
+    const { resolved, warnings } = await resumeNoting(env, cwd, sessionId);
     expect(resolved.messages).toHaveLength(3);
     expect(resolved.messages[2]).toMatchObject({
       type: 'user',
@@ -192,5 +204,34 @@ describe('resolveSession', () => {
     expect(warnings.join()).toMatch(/1 tool call\(s\) were cut off/);
     // The synthetic answer is not on disk: new lines chain to the last real message.
     expect(resolved.parentUuid).toBe(call.uuid);
+  });
+
+  it('records a repair it reported, so the next resume repairs quietly, and reports a new one', async () => {
+    const { env, cwd } = tempHome();
+    const { call, sessionId, path } = cutOffSession(env, cwd);
+    const resume = () => resumeNoting(env, cwd, sessionId);
+    expect((await resume()).warnings).toHaveLength(1);
+    const again = await resume();
+    expect(again.warnings).toEqual([]);
+    // Still repaired in memory: the API needs every call answered.
+    expect(again.resolved.messages).toHaveLength(3);
+
+    // A later run is cut off too: only the new call is reported.
+    const next = assistant([{ type: 'tool_use', id: 'toolu_new', name: 'Bash', input: { command: 'ls' } }]);
+    const writer = new TranscriptWriter({ path, sessionId, cwd, parentUuid: call.uuid });
+    writer.append(next);
+    writer.close();
+    const third = await resume();
+    expect(third.warnings).toEqual([
+      '1 tool call(s) were cut off by the end of the last run; marked as interrupted',
+    ]);
+  });
+
+  it('leaves the file alone without session persistence', async () => {
+    const { env, cwd } = tempHome();
+    const { sessionId, path } = cutOffSession(env, cwd);
+    const before = readFileSync(path, 'utf8');
+    await resolveSession({ cwd, env, model, resume: sessionId, persist: false });
+    expect(readFileSync(path, 'utf8')).toBe(before);
   });
 });

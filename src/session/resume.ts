@@ -76,16 +76,24 @@ export async function resolveSession(options: ResolveSessionOptions): Promise<Re
   };
   const loaded = await loadTranscript(source.path, { resumeAt: options.resumeSessionAt, onWarning: warn });
   const repaired = repairToolPairs(loaded.messages);
-  if (repaired.synthesized > 0) {
-    warn(
-      `${repaired.synthesized} tool call(s) were cut off by the end of the last run; marked as interrupted`,
-    );
+  // The repair is redone on every resume; the user hears about each one once (a tool-repair line).
+  const answered = repaired.synthesized.filter((id) => !loaded.reportedRepairs.has(id));
+  const dropped = repaired.droppedResults.filter((id) => !loaded.reportedRepairs.has(id));
+  if (answered.length > 0) {
+    warn(`${answered.length} tool call(s) were cut off by the end of the last run; marked as interrupted`);
   }
-  if (repaired.droppedResults > 0)
-    warn(`${repaired.droppedResults} tool result(s) without their tool call were dropped`);
+  if (dropped.length > 0) warn(`${dropped.length} tool result(s) without their tool call were dropped`);
   const messages = stripForeignThinking(repaired.messages, options.model);
 
   if (!options.forkSession) {
+    if (options.persist !== false && answered.length + dropped.length > 0) {
+      const writer = new TranscriptWriter({ path: source.path, sessionId: source.sessionId, cwd });
+      try {
+        writer.recordToolRepair({ answered, dropped });
+      } finally {
+        writer.close();
+      }
+    }
     return {
       sessionId: source.sessionId,
       messages,

@@ -3,6 +3,7 @@
  * the sessions they most likely meant (by id prefix and edit distance, with age and first prompt).
  */
 import type { Env } from '../config/paths';
+import { editDistance } from '../lib/edit-distance';
 import {
   allSessionFiles,
   formatAge,
@@ -19,23 +20,6 @@ export class SessionResolveError extends Error {
 }
 
 const MAX_SUGGESTIONS = 5;
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
 
 /** How far a typed id is from a session id: a typo in a prefix counts like one in the full id. */
 function distance(query: string, sessionId: string): number {
@@ -84,7 +68,7 @@ export async function findSessionFile(env: Env, cwd: string, query: string): Pro
     const other = await summarizeSession(elsewhere[0] as SessionFile);
     const dir = other.cwd ?? other.projectDir;
     throw new SessionResolveError(
-      `Session ${other.sessionId} was started in ${dir}, not ${cwd}. Resume it there: cd ${JSON.stringify(dir)} && yoke --resume ${other.sessionId}`,
+      `Session ${other.sessionId} was started in ${dir}, not ${cwd}. Resume it there: cd ${JSON.stringify(dir)} && yoke -p --resume ${other.sessionId} "<prompt>"`,
     );
   }
 
@@ -96,14 +80,16 @@ export async function findSessionFile(env: Env, cwd: string, query: string): Pro
     .map((x) => x.f);
   const head = `No session "${query}" in ${cwd}.`;
   if (nearest.length === 0) {
-    throw new SessionResolveError(`${head} No sessions are saved yet; start one with \`yoke\`.`);
+    throw new SessionResolveError(
+      `${head} No sessions are saved yet; start one with \`yoke -p "<prompt>"\`.`,
+    );
   }
   const lines = await suggestionLines(nearest, localDir);
   throw new SessionResolveError(
     [
       `${head} Nearest matches${local.length > 0 ? '' : ' in other folders'}:`,
       ...lines,
-      'Resume one with `yoke --resume <id>`; `yoke sessions list --all` shows every session.',
+      'Resume one with `yoke -p --resume <id> "<prompt>"`; `yoke sessions list --all` shows every session.',
     ].join('\n'),
   );
 }

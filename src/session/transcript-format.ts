@@ -38,6 +38,22 @@ export type ContentReplacementLine = {
   replacements: ContentReplacement[];
 };
 
+/**
+ * A resume repaired the history it read (transcript-repair.ts): tool calls a crash cut off got a
+ * synthetic "interrupted" result, results without their call were dropped. The repair is redone
+ * in memory on every resume; this line only records that the user was told, so later resumes of
+ * the same file stay quiet about it.
+ */
+export type ToolRepairLine = {
+  type: 'tool-repair';
+  sessionId: string;
+  timestamp: string;
+  /** tool_use ids answered with a synthetic result. */
+  answered: string[];
+  /** tool_use ids of results dropped for want of their call. */
+  dropped: string[];
+};
+
 /** One API request's spend: `yoke sessions list` sums these for the cost column. */
 export type CostLine = {
   type: 'cost';

@@ -32,6 +32,8 @@ export type LoadedTranscript = {
   compactBoundaryUuid?: string;
   /** Message lines read (all branches, before compaction was applied). */
   messageLines: number;
+  /** tool_use ids whose repair an earlier resume already reported (`tool-repair` lines). */
+  reportedRepairs: Set<string>;
   warnings: string[];
 };
 
@@ -72,6 +74,7 @@ export async function loadTranscript(
   const entries: Entry[] = [];
   const byUuid = new Map<string, Entry>();
   const replacements: Replacements = { results: new Map(), messages: new Map() };
+  const reportedRepairs = new Set<string>();
   let sessionId: string | undefined;
   let cwd: string | undefined;
 
@@ -98,6 +101,11 @@ export async function loadTranscript(
       if (cwd === undefined && typeof record.cwd === 'string') cwd = record.cwd;
       if (record.type === 'content-replacement') {
         collectReplacements(record.replacements, replacements);
+        return;
+      }
+      if (record.type === 'tool-repair') {
+        for (const id of [record.answered, record.dropped].flat())
+          if (typeof id === 'string') reportedRepairs.add(id);
         return;
       }
       const message = lineToMessage(record);
@@ -144,6 +152,7 @@ export async function loadTranscript(
     ...(cwd !== undefined ? { cwd } : {}),
     ...(boundary >= 0 ? { compactBoundaryUuid: (chain[boundary] as Message).uuid } : {}),
     messageLines: entries.length,
+    reportedRepairs,
     warnings,
   };
 }

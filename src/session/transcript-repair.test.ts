@@ -14,7 +14,7 @@ describe('repairToolPairs', () => {
       result('a'),
       assistant([{ type: 'text', text: 'done' }]),
     ];
-    expect(repairToolPairs(history)).toEqual({ messages: history, synthesized: 0, droppedResults: 0 });
+    expect(repairToolPairs(history)).toEqual({ messages: history, synthesized: [], droppedResults: [] });
   });
 
   it('answers calls a crash cut off, before the next response, and drops orphaned results', () => {
@@ -25,8 +25,8 @@ describe('repairToolPairs', () => {
     const next = createUserMessage('continue');
     const later = assistant([{ type: 'text', text: 'ok' }]);
     const report = repairToolPairs([createUserMessage('go'), result('zzz'), call, result('a'), next, later]);
-    expect(report.synthesized).toBe(1);
-    expect(report.droppedResults).toBe(1);
+    expect(report.synthesized).toEqual(['b']);
+    expect(report.droppedResults).toEqual(['zzz']);
     const ids = report.messages.map((m) =>
       m.type === 'user' && Array.isArray(m.message.content) && m.message.content[0]?.type === 'tool_result'
         ? m.message.content[0].tool_use_id

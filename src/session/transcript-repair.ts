@@ -9,7 +9,13 @@ import { createToolResultMessage, type Message, stripThinking } from './messages
 export const INTERRUPTED_TOOL_RESULT =
   'Interrupted: the session ended before this tool call finished, so it has no result. Check the state before relying on it.';
 
-export type RepairReport = { messages: Message[]; synthesized: number; droppedResults: number };
+export type RepairReport = {
+  messages: Message[];
+  /** tool_use ids answered with a synthetic "interrupted" result. */
+  synthesized: string[];
+  /** tool_use ids of results removed because their call is not in the history. */
+  droppedResults: string[];
+};
 
 /**
  * Every tool_use gets a tool_result in the user messages that follow its response (a synthetic
@@ -20,8 +26,8 @@ export function repairToolPairs(messages: readonly Message[]): RepairReport {
   const out: Message[] = [];
   let open: string[] = [];
   let inResponse = false;
-  let synthesized = 0;
-  let droppedResults = 0;
+  const synthesized: string[] = [];
+  const droppedResults: string[] = [];
 
   const answerOpen = () => {
     for (const id of open) {
@@ -33,7 +39,7 @@ export function repairToolPairs(messages: readonly Message[]): RepairReport {
           is_error: true,
         }),
       );
-      synthesized++;
+      synthesized.push(id);
     }
     open = [];
   };
@@ -63,7 +69,7 @@ export function repairToolPairs(messages: readonly Message[]): RepairReport {
         open.splice(index, 1);
         return true;
       }
-      droppedResults++;
+      droppedResults.push(block.tool_use_id);
       return false;
     });
     if (content.length === message.message.content.length) out.push(message);

@@ -23,6 +23,7 @@ import {
   type ContentReplacementLine,
   type CostLine,
   messageToLine,
+  type ToolRepairLine,
   type TranscriptEnvelope,
   toWireUsage,
 } from './transcript-format';
@@ -154,6 +155,17 @@ export class TranscriptWriter implements TranscriptSink {
     // Only what is still in history is tracked, so compacted-away results are not retained.
     this.toolResults = seen;
     this.recordContentReplacements(replacements);
+  }
+
+  /** Notes that a resume repaired (and reported) these tool calls; see `ToolRepairLine`. */
+  recordToolRepair(repair: { answered: string[]; dropped: string[] }): void {
+    const line: ToolRepairLine = {
+      type: 'tool-repair',
+      sessionId: this.envelope.sessionId,
+      timestamp: new Date().toISOString(),
+      ...repair,
+    };
+    this.writeLine(line);
   }
 
   recordUsage(entry: { model: string; usage: Usage; costUsd: number }): void {

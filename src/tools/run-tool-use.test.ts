@@ -245,6 +245,26 @@ describe('runToolUse: hooks and permissions', () => {
     expect(events[0]).toMatchObject({ type: 'permission_denied' });
   });
 
+  it('does not run the call when a PreToolUse hook says continue: false, even with an allow', async () => {
+    const call = vi.fn(async () => ({ data: { path: 'a.ts', limit: null } }));
+    const canUseTool = vi.fn<CanUseToolFn>(allowAll);
+    const preToolUse = vi.fn<HookRunner['preToolUse']>(async () => ({
+      preventContinuation: { stopReason: 'Frozen.' },
+      permissionDecision: { behavior: 'allow' },
+    }));
+    const { result, text, returned, events } = await run([readTool({ call })], undefined, {
+      hooks: hooks({ preToolUse }),
+      canUseTool,
+    });
+    expect(call).not.toHaveBeenCalled();
+    expect(canUseTool).not.toHaveBeenCalled();
+    expect(result.is_error).toBe(true);
+    expect(text).toBe('The call did not run: a PreToolUse hook stopped the turn. Frozen.');
+    expect(returned.preventContinuation).toEqual({ stopReason: 'Frozen.' });
+    // A stop is not a refusal: nothing is listed among the permission denials.
+    expect(events.some((e) => e.type === 'permission_denied')).toBe(false);
+  });
+
   it('appends PostToolUse context and blocking errors and passes preventContinuation up', async () => {
     const postToolUse = vi.fn<HookRunner['postToolUse']>(async () => ({
       additionalContext: ['Lint is clean.'],

@@ -109,6 +109,12 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
     notifyAll(context, pre.systemMessages);
     notes.push(...(pre.additionalContext ?? []));
     preventContinuation = pre.preventContinuation;
+    // `continue: false` stops the turn here: the call the hook saw never runs.
+    if (preventContinuation) {
+      speculative?.cancel();
+      const text = `The call did not run: a PreToolUse hook stopped the turn. ${preventContinuation.stopReason}`;
+      return failed(text, notes, { preventContinuation });
+    }
     if (pre.updatedInput) {
       const rechecked = await checkToolInput(tool, pre.updatedInput, context);
       if (!rechecked.ok) return failed(rechecked.message, notes, { preventContinuation });

@@ -2,29 +2,16 @@
  * The command line of the built binary: flag forms, unknown flags, bad values, flags of features
  * that are not available yet, and where flags end up in the model request.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { tempProject } from './helpers';
+import { useWorkspace } from './workspace';
 
-let server: MockServer;
-let home: string;
-let cwd: string;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-  cwd = await tempProject();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-const answer = (text = 'ok') => server.reset([{ reply: { content: [{ type: 'text', text }] } }]);
-const yoke = (args: string[]) => runYoke(args, { cwd, env: mockEnv(server.url, home) });
+const ws = useWorkspace();
+const { answer, yoke } = ws;
 type RequestBody = { tools?: { name: string }[]; system?: unknown; thinking?: unknown };
-const firstBody = () => server.requests[0]?.body as RequestBody;
+const firstBody = () => ws.server.requests[0]?.body as RequestBody;
 
 describe('yoke without -p', () => {
   it('says the interactive UI is not available and exits 1', async () => {
@@ -53,6 +40,8 @@ describe('flag forms', () => {
 
   it('accepts --x=v, --x v, bare booleans, empty values and repeated lists', async () => {
     answer('fine');
+    await mkdir(join(ws.cwd, 'a'), { recursive: true });
+    await mkdir(join(ws.cwd, 'b'), { recursive: true });
     const { code, stdout, stderr } = await yoke([
       '--print',
       '--setting-sources=',
@@ -68,7 +57,7 @@ describe('flag forms', () => {
       'go',
     ]);
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'fine\n', stderr: '' });
-    expect(server.requests[0]?.body).toMatchObject({ model: expect.stringContaining('haiku') });
+    expect(ws.server.requests[0]?.body).toMatchObject({ model: expect.stringContaining('haiku') });
   });
 
   it('warns once per unknown flag, with or without a value, and still runs', async () => {
@@ -96,7 +85,10 @@ describe('flag forms', () => {
       ['--output-format', 'yaml'],
       'yoke: --output-format must be one of text, json, stream-json (got "yaml").',
     ],
-    [['--json-schema', 'not json'], 'yoke: --json-schema must be a JSON object.'],
+    [
+      ['--json-schema', 'not json'],
+      'yoke: --json-schema is not valid JSON: column 1: unexpected \'n\' (at "not json").',
+    ],
     [['--model'], 'yoke: --model needs a value, e.g. --model=<value>.'],
     [
       ['--input-format=stream-json'],

@@ -4,10 +4,15 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserMessage } from '../../src/session/messages';
+import { transcriptPath } from '../../src/session/transcript-paths';
+import { assistant } from '../../src/session/transcript-test-support';
+import { TranscriptWriter } from '../../src/session/transcript-writer';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
+import { fileExists, mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
 
 let server: MockServer;
 
@@ -184,5 +189,59 @@ describe('sessions', () => {
     const toolUses = JSON.stringify(sent.messages).match(/"type":"tool_use"/g)?.length ?? 0;
     const toolResults = JSON.stringify(sent.messages).match(/"type":"tool_result"/g)?.length ?? 0;
     expect(toolResults).toBe(toolUses);
+  });
+
+  it('--no-session-persistence leaves no session folder, even after a large tool output', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    server.reset([
+      {
+        reply: {
+          content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'seq 1 20000' } }],
+        },
+      },
+      reply('counted'),
+    ]);
+    const run = await runYoke(
+      ['-p', 'count', '--no-session-persistence', '--allowedTools', 'Bash(seq:*)', '--output-format', 'json'],
+      { cwd, env: mockEnv(server.url, home) },
+    );
+    const { session_id: id, result } = JSON.parse(run.stdout) as { session_id: string; result: string };
+    expect(result).toBe('counted');
+    // The output was too large to inline, so it went to a file in the session folder...
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('saved to');
+    // ...which is gone with the session, as is any folder under the projects folder.
+    expect(await fileExists(join(home, 'projects'))).toBe(false);
+    expect(await fileExists(join(tmpdir(), 'yoke-sessions', id))).toBe(false);
+  });
+
+  it('reports a repaired cut-off tool call on the first resume only', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    const env = mockEnv(server.url, home);
+    const sessionId = crypto.randomUUID();
+    const writer = new TranscriptWriter({
+      path: transcriptPath(env, cwd, sessionId),
+      sessionId,
+      cwd,
+    });
+    writer.appendMany([
+      createUserMessage('build it'),
+      assistant([{ type: 'tool_use', id: 'toolu_cut', name: 'Bash', input: { command: 'make' } }]),
+    ]);
+    writer.close();
+    server.reset([reply('first'), reply('second')]);
+    const first = await runYoke(['-p', 'go on', '--continue'], { cwd, env });
+    expect(first.stderr).toBe(
+      'yoke: warning: 1 tool call(s) were cut off by the end of the last run; marked as interrupted\n',
+    );
+    const second = await runYoke(['-p', 'and on', '--continue'], { cwd, env });
+    expect({ code: second.code, stdout: second.stdout, stderr: second.stderr }).toEqual({
+      code: 0,
+      stdout: 'second\n',
+      stderr: '',
+    });
+    // The model still gets every call answered.
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('toolu_cut');
   });
 });

@@ -118,6 +118,51 @@ describe('output sinks', () => {
     expect(JSON.parse(verbose.out.stdout)).toEqual([init, success]);
   });
 
+  const refusal = {
+    type: 'system',
+    subtype: 'permission_denied',
+    tool_name: 'Bash',
+    tool_use_id: 't1',
+    message:
+      'Permission for Bash: touch x was not granted. To allow it, add "Bash(touch x)" to permissions.allow.',
+    session_id: 's',
+    uuid: 'd',
+  } as SDKMessage;
+  const hookStop = {
+    type: 'system',
+    subtype: 'informational',
+    level: 'warning',
+    tag: 'hook_stopped',
+    content: 'Deploys are frozen.',
+    session_id: 's',
+    uuid: 'h',
+  } as SDKMessage;
+
+  it('text: a refused call and a hook stop are stderr lines, the refusal naming the rule to add', async () => {
+    const s = streams();
+    const sink = await createOutputSink('text', false, s.streams);
+    sink.write(refusal);
+    sink.write(hookStop);
+    sink.write({ ...success, result: '' });
+    expect(sink.finish()).toBe(0);
+    expect(s.out).toEqual({
+      stdout: '\n',
+      stderr:
+        'yoke: Permission for Bash: touch x was not granted. To allow it, add "Bash(touch x)" to permissions.allow.\n' +
+        'yoke: a hook stopped the turn: Deploys are frozen.\n',
+    });
+  });
+
+  it('json: only the hook stop reaches stderr (refusals are in permission_denials)', async () => {
+    const s = streams();
+    const sink = await createOutputSink('json', false, s.streams);
+    sink.write(refusal);
+    sink.write(hookStop);
+    sink.write(success);
+    sink.finish();
+    expect(s.out.stderr).toBe('yoke: a hook stopped the turn: Deploys are frozen.\n');
+  });
+
   it('stream-json: one line per message as it arrives; no result is exit 1', async () => {
     const s = streams();
     const sink = await createOutputSink('stream-json', true, s.streams);

@@ -29,6 +29,20 @@ export function resultErrorLine(result: SDKResultMessage): string {
   return errors.join('; ') || result.result || `the turn ended with ${result.subtype}`;
 }
 
+/**
+ * A frame a person running `yoke -p` should see as it happens, as one stderr line: a refused tool
+ * call (its message names the rule that would allow it) and a hook's `continue: false` stop.
+ * The machine-readable formats carry both in their own frames and fields.
+ */
+export function stderrNotice(message: SDKMessage, { refusals }: { refusals: boolean }): string | undefined {
+  if (message.type !== 'system') return undefined;
+  if (message.subtype === 'permission_denied' && refusals) return `yoke: ${String(message.message)}\n`;
+  if (message.subtype === 'informational' && message.tag === 'hook_stopped') {
+    return `yoke: a hook stopped the turn: ${String(message.content)}\n`;
+  }
+  return undefined;
+}
+
 export async function createOutputSink(
   format: OutputFormat,
   verbose: boolean,

@@ -1,9 +1,17 @@
 /**
- * `--output-format text`: the final assistant text on stdout; an error result is one stderr line.
- * An interrupted turn (Ctrl-C, a signal) still prints the text the model had written by then.
+ * `--output-format text`: the final assistant text on stdout; an error result is one stderr line,
+ * and so is each refused tool call and a hook's stop, as they happen. An interrupted turn (Ctrl-C,
+ * a signal) still prints the text the model had written by then.
  */
 import type { SDKResultMessage } from '../../engine/sdk-messages';
-import { exitCodeFor, isErrorResult, type OutputSink, resultErrorLine, type SinkStreams } from './sink';
+import {
+  exitCodeFor,
+  isErrorResult,
+  type OutputSink,
+  resultErrorLine,
+  type SinkStreams,
+  stderrNotice,
+} from './sink';
 
 const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
@@ -19,6 +27,8 @@ export function createTextSink(streams: SinkStreams): OutputSink {
   return {
     write(message) {
       if (message.type === 'result') result = message;
+      const notice = stderrNotice(message, { refusals: true });
+      if (notice) streams.stderr.write(notice);
       if (message.type !== 'assistant') return;
       const text = message.message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       if (!text) return;

@@ -88,6 +88,46 @@ describe('loadMemoryFiles', () => {
   });
 });
 
+describe('loadMemoryFiles with --setting-sources', () => {
+  async function layout(): Promise<string> {
+    await put('home/.claude/CLAUDE.md', 'user');
+    await put('repo/.git/HEAD', 'x');
+    await put('repo/CLAUDE.md', 'repo shared');
+    await put('repo/app/AGENTS.md', 'app shared');
+    await put('repo/app/CLAUDE.local.md', 'app local');
+    return join(base, 'repo/app');
+  }
+  const contents = async (sources: ('user' | 'project' | 'local')[] | undefined) =>
+    (await loadMemoryFiles({ cwd: await layout(), env, sources })).map((f) => f.content);
+
+  it('loads each kind only when its source is selected', async () => {
+    expect(await contents(undefined)).toEqual(['user', 'repo shared', 'app shared', 'app local']);
+    expect(await contents(['user'])).toEqual(['user']);
+    expect(await contents(['project'])).toEqual(['repo shared', 'app shared']);
+    expect(await contents(['local'])).toEqual(['app local']);
+    expect(await contents(['user', 'local'])).toEqual(['user', 'app local']);
+  });
+
+  it("loads none for an empty list (the SDK's settingSources: [])", async () => {
+    expect(await contents([])).toEqual([]);
+  });
+
+  it('applies to the files of subfolders loaded later, too', async () => {
+    await put('repo/.git/HEAD', 'x');
+    await put('repo/lib/CLAUDE.md', 'lib shared');
+    await put('repo/lib/CLAUDE.local.md', 'lib local');
+    const root = join(base, 'repo');
+    const touched = join(root, 'lib/x.ts');
+    const only = async (sources: ('user' | 'project' | 'local')[]) =>
+      (await new NestedMemoryTracker({ projectRoot: root, env, sources }).filesFor(touched)).map(
+        (f) => f.content,
+      );
+    expect(await only(['local'])).toEqual(['lib local']);
+    expect(await only(['project'])).toEqual(['lib shared']);
+    expect(await only([])).toEqual([]);
+  });
+});
+
 describe('findImports', () => {
   it('ignores e-mail addresses, code spans and fenced blocks, and trims sentence punctuation', () => {
     const text = 'mail a@b.com, read @./a.md. `@b.md`\n~~~\n@c.md\n~~~\n@/abs/d.md';

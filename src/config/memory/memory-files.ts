@@ -7,13 +7,20 @@
 import { homedir } from 'node:os';
 import { dirname, join, parse, relative, resolve, sep } from 'node:path';
 import { findGitRoot } from '../git-root';
-import { claudeHome, type Env, PROJECT_CLAUDE_DIR, PROJECT_YOKE_DIR, yokeHome } from '../paths';
+import {
+  claudeHome,
+  type Env,
+  PROJECT_CLAUDE_DIR,
+  PROJECT_YOKE_DIR,
+  type SettingsFileSource,
+  yokeHome,
+} from '../paths';
 import { type MemoryFile, type MemoryKind, readIfPresent, withImports } from './memory-imports';
 
 export type { MemoryFile, MemoryKind } from './memory-imports';
 
 /** The shared memory files a folder may hold, in load order. */
-export function folderMemoryPaths(dir: string): { path: string; kind: MemoryKind }[] {
+export function folderMemoryPaths(dir: string): { path: string; kind: 'project' | 'local' }[] {
   return [
     { path: join(dir, 'AGENTS.md'), kind: 'project' },
     { path: join(dir, 'CLAUDE.md'), kind: 'project' },
@@ -24,7 +31,7 @@ export function folderMemoryPaths(dir: string): { path: string; kind: MemoryKind
   ];
 }
 
-export function userMemoryPaths(env: Env): { path: string; kind: MemoryKind }[] {
+export function userMemoryPaths(env: Env): { path: string; kind: 'user' }[] {
   return [
     { path: join(claudeHome(env), 'CLAUDE.md'), kind: 'user' },
     { path: join(yokeHome(env), 'AGENTS.md'), kind: 'user' },
@@ -76,11 +83,29 @@ export async function readMemoryCandidates(
   return expanded.flat();
 }
 
+/**
+ * Whether a memory file of this kind loads under `--setting-sources`, which selects memory files
+ * as it selects settings files (as in Claude Code): `user` the user's own files, `project` the
+ * shared files of the project and its parents, `local` the `*.local.md` ones. Undefined: all.
+ */
+export function memoryKindSelected(
+  kind: Exclude<MemoryKind, 'nested'>,
+  sources: readonly SettingsFileSource[] | undefined,
+): boolean {
+  return sources === undefined || sources.includes(kind);
+}
+
 /** Every memory file that applies at start-up, in the order they go into the prompt. */
-export async function loadMemoryFiles(options: { cwd: string; env: Env }): Promise<MemoryFile[]> {
-  const { cwd, env } = options;
+export async function loadMemoryFiles(options: {
+  cwd: string;
+  env: Env;
+  sources?: readonly SettingsFileSource[];
+}): Promise<MemoryFile[]> {
+  const { cwd, env, sources } = options;
   const folders = await memoryFolders(cwd, env);
-  const candidates = [...userMemoryPaths(env), ...folders.flatMap(folderMemoryPaths)];
+  const candidates = [...userMemoryPaths(env), ...folders.flatMap(folderMemoryPaths)].filter((c) =>
+    memoryKindSelected(c.kind, sources),
+  );
   return readMemoryCandidates(candidates, homeOf(env), new Set());
 }
 

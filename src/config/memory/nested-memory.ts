@@ -6,18 +6,32 @@
  */
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { Env } from '../paths';
-import { folderMemoryPaths, homeOf, isWithin, readMemoryCandidates } from './memory-files';
+import type { Env, SettingsFileSource } from '../paths';
+import {
+  folderMemoryPaths,
+  homeOf,
+  isWithin,
+  memoryKindSelected,
+  readMemoryCandidates,
+} from './memory-files';
 import type { MemoryFile } from './memory-imports';
 
 export class NestedMemoryTracker {
   private readonly loaded = new Set<string>();
   private readonly root: string;
   private readonly home: string;
+  private readonly sources: readonly SettingsFileSource[] | undefined;
 
-  constructor(options: { projectRoot: string; env: Env; alreadyLoaded?: Iterable<string> }) {
+  constructor(options: {
+    projectRoot: string;
+    env: Env;
+    alreadyLoaded?: Iterable<string>;
+    /** `--setting-sources`: which kinds of memory file load (undefined: all). */
+    sources?: readonly SettingsFileSource[];
+  }) {
     this.root = resolve(options.projectRoot);
     this.home = homeOf(options.env);
+    this.sources = options.sources;
     for (const path of options.alreadyLoaded ?? []) this.loaded.add(resolve(path));
   }
 
@@ -49,6 +63,7 @@ export class NestedMemoryTracker {
     }
     const candidates = folders
       .flatMap(folderMemoryPaths)
+      .filter((c) => memoryKindSelected(c.kind, this.sources))
       .map((c) => ({ path: c.path, kind: 'nested' as const }));
     // The shared set marks every candidate probed, so a folder without files is not probed again.
     return readMemoryCandidates(candidates, this.home, this.loaded);

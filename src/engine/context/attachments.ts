@@ -8,7 +8,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { NestedMemoryTracker } from '../../config/memory/nested-memory';
-import type { Env } from '../../config/paths';
+import type { Env, SettingsFileSource } from '../../config/paths';
 import { createUserMessage, type Message, type UserMessage } from '../../session/messages';
 import type { ContextPipeline } from '../query-types';
 
@@ -17,6 +17,8 @@ export type NestedMemoryConfig = {
   env: Env;
   /** Memory files already in the system prompt: never attached again. */
   alreadyLoaded?: Iterable<string>;
+  /** `--setting-sources`: which kinds of memory file load (undefined: all). */
+  sources?: readonly SettingsFileSource[];
 };
 
 /** The tool input fields that name a file or folder a tool works on. */

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_SETTINGS_KEYS } from './claude-settings-keys';
+import { settingsNotices } from './settings-notices';
+import { settingsSchema } from './settings-schema';
+
+const user = '/home/u/.claude/settings.json';
+const project = '/p/.yoke/settings.json';
+
+describe('settingsNotices', () => {
+  it('is silent for the keys Yoke acts on and for $schema', () => {
+    const settings = { $schema: 'x', model: 'sonnet', permissions: { allow: ['Read'], defaultMode: 'plan' } };
+    expect(settingsNotices([{ label: project, settings }])).toEqual({ warnings: [] });
+  });
+
+  it('names an unknown key with the nearest known one, top level and in permissions', () => {
+    const { warnings } = settingsNotices([
+      { label: project, settings: { modle: 'x', permissions: { alow: ['Read'] }, frobnicate: 1 } },
+    ]);
+    expect(warnings).toEqual([
+      `settings ${project}: unknown key "modle" (did you mean "model"?); it has no effect`,
+      `settings ${project}: unknown key "frobnicate"; it has no effect`,
+      `settings ${project}: unknown key "permissions.alow" (did you mean "permissions.allow"?); it has no effect`,
+    ]);
+  });
+
+  it('names every Claude Code key Yoke does not act on in one line, with the files that set it', () => {
+    const { warnings } = settingsNotices([
+      { label: user, settings: { statusLine: { type: 'command', command: 'x' }, enabledPlugins: {} } },
+      {
+        label: project,
+        settings: {
+          statusLine: { type: 'command', command: 'y' },
+          permissions: { disableAutoMode: 'disable' },
+        },
+      },
+    ]);
+    expect(warnings).toEqual([
+      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${user}, ${project}), enabledPlugins (${user}), permissions.disableAutoMode (${project})`,
+    ]);
+  });
+
+  it('derives the list from data: every Claude Code key outside the schema is named, none inside it', () => {
+    const settings = Object.fromEntries(CLAUDE_CODE_SETTINGS_KEYS.map((key) => [key, null]));
+    const [line] = settingsNotices([{ label: user, settings }]).warnings;
+    const list = (line ?? '').split('so they have no effect: ')[1] ?? '';
+    const named = new Set(list.split(`(${user})`).map((item) => item.replace(/^, /, '').trim()));
+    for (const key of CLAUDE_CODE_SETTINGS_KEYS) {
+      const implemented = key in settingsSchema.def.shape || key === '$schema';
+      expect(named.has(key), key).toBe(!implemented);
+    }
+  });
+
+  it('says plainly that commands are not sandboxed when a file enables the sandbox', () => {
+    const { warnings, fatal } = settingsNotices([{ label: user, settings: { sandbox: { enabled: true } } }]);
+    expect(fatal).toBeUndefined();
+    expect(warnings).toEqual([
+      `settings: sandbox.enabled is set (${user}), but Yoke has no sandbox: Bash commands are NOT sandboxed — they run with your user's full access, limited only by permission rules and hooks`,
+    ]);
+  });
+
+  it('lists a sandbox that is off like any other key Yoke does not act on', () => {
+    const { warnings } = settingsNotices([{ label: user, settings: { sandbox: { enabled: false } } }]);
+    expect(warnings).toEqual([expect.stringContaining('so they have no effect: sandbox (')]);
+  });
+
+  it('refuses to run when the sandbox is required (failIfUnavailable)', () => {
+    const { fatal } = settingsNotices([
+      { label: user, settings: { sandbox: { enabled: true, failIfUnavailable: true } } },
+    ]);
+    expect(fatal).toContain(`settings require a sandbox (sandbox.failIfUnavailable in ${user})`);
+  });
+});

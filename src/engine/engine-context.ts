@@ -1,0 +1,74 @@
+/**
+ * The context pipeline as one conversation uses it: the configured stages (budgets, microcompact,
+ * auto-compact; or a caller's own pipeline), the attachments stage before them (nested memory
+ * files), and reactive compaction. Built on first use and kept for the conversation's life.
+ */
+import type { HookRunner } from '../hooks/types';
+import type { Provider } from '../model/types';
+import type { AppState } from '../tools/context';
+import type { ReadFileState } from '../tools/read-file-state';
+import { createAttachmentsStage, withAttachments } from './context/attachments';
+import { type ContextManager, createContextPipeline } from './context/pipeline';
+import type { QueryEngineConfig } from './query-engine-config';
+import type { ContextPipeline, ReactiveCompact } from './query-types';
+
+export type EngineContextDeps = {
+  config: Pick<
+    QueryEngineConfig,
+    'contextManagement' | 'contextPipeline' | 'reactiveCompact' | 'nestedMemory' | 'initialMessages'
+  >;
+  provider: Provider;
+  model: () => string;
+  hooks: HookRunner;
+  getAppState: () => AppState;
+  readFileState: ReadFileState;
+  sessionDir: string;
+  /** The context window of a model (the session's model catalog drives auto-compaction). */
+  contextWindowFor: (model: string) => number;
+  /** Wraps the stages so the model's facts (its window from the server) are settled before them. */
+  settleModelFacts: (stages: ContextPipeline | undefined) => ContextPipeline | undefined;
+};
+
+export class EngineContext {
+  private manager: ContextManager | undefined;
+  private attachments: ReturnType<typeof createAttachmentsStage> | undefined;
+
+  constructor(private readonly deps: EngineContextDeps) {}
+
+  /** The pipeline of context management, built on first use (and what `/compact` runs). */
+  managed(): ContextManager {
+    const { deps } = this;
+    this.manager ??= createContextPipeline({
+      contextWindowFor: deps.contextWindowFor,
+      ...deps.config.contextManagement,
+      provider: deps.provider,
+      model: deps.model,
+      hooks: deps.hooks,
+      getAppState: deps.getAppState,
+      readFileState: deps.readFileState,
+      sessionDir: deps.sessionDir,
+    });
+    return this.manager;
+  }
+
+  /**
+   * What runs before each model call: the attachments stage, the model's facts settled, then the
+   * configured stages.
+   */
+  pipeline(): ContextPipeline | undefined {
+    const { config } = this.deps;
+    const stages = this.deps.settleModelFacts(
+      config.contextManagement ? this.managed().contextPipeline : config.contextPipeline,
+    );
+    const nested = config.nestedMemory;
+    if (!nested) return stages;
+    // A resumed history's tool calls happened in an earlier session: only new ones load files.
+    this.attachments ??= createAttachmentsStage(nested, config.initialMessages ?? []);
+    return withAttachments(this.attachments, stages);
+  }
+
+  reactiveCompact(): ReactiveCompact | undefined {
+    const { config } = this.deps;
+    return config.contextManagement ? this.managed().reactiveCompact : config.reactiveCompact;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * What the settings files ask for that Yoke will not do, through the built CLI: every problem of
+ * a broken file with what was kept and dropped, unknown keys with the nearest known one, Claude
+ * Code keys Yoke does not act on, the sandbox said plainly, and `--setting-sources` choosing the
+ * memory files as well.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject } from './helpers';
+
+let server: MockServer;
+beforeAll(async () => {
+  server = await startMockServer({ scenario: [] });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function project(settings: unknown) {
+  const cwd = await tempProject();
+  const home = await tempProject('yoke-home-');
+  await mkdir(join(cwd, '.yoke'));
+  const file = join(cwd, '.yoke', 'settings.json');
+  await writeFile(file, JSON.stringify(settings));
+  return { cwd, home, file, env: mockEnv(server.url, home) };
+}
+
+const answer = () => server.reset([{ reply: { content: [{ type: 'text', text: 'ok' }] } }]);
+const lines = (stderr: string) => stderr.trim().split('\n');
+
+describe('settings problems', () => {
+  it('lists every problem of a file, each with what was dropped, and runs with the rest', async () => {
+    const { cwd, env, file } = await project({
+      model: 'claude-haiku-4-5',
+      permissions: { allow: ['Read', 42], defaultMode: 'yolo' },
+      env: { TOKEN: ['not', 'a', 'string'] },
+    });
+    answer();
+    // Trusted, so the only lines are the file's problems (not the untrusted allow rule's notice).
+    const { code, stdout, stderr } = await runYoke(['-p', 'hi', '--trust'], { cwd, env });
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'ok\n' });
+    expect(lines(stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^yoke: warning: Invalid settings ${file}: env\\.TOKEN: .*; dropped env\\.TOKEN, kept the rest of the file$`,
+        ),
+      ),
+      expect.stringMatching(
+        /permissions\.allow\[1\]: .*; dropped permissions\.allow\[1\], kept the rest of the file$/,
+      ),
+      expect.stringMatching(
+        /permissions\.defaultMode: .*; dropped permissions\.defaultMode, kept the rest of the file$/,
+      ),
+    ]);
+    // What was kept still applies.
+    expect(server.requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5' });
+  });
+
+  it('names an unknown key with the nearest known key, and the Claude Code keys Yoke ignores', async () => {
+    const { cwd, env, file } = await project({
+      modle: 'opus',
+      statusLine: { type: 'command', command: 'echo hi' },
+      enabledPlugins: { 'x@y': true },
+    });
+    answer();
+    const { code, stderr } = await runYoke(['-p', 'hi'], { cwd, env });
+    expect(code).toBe(0);
+    expect(lines(stderr)).toEqual([
+      `yoke: warning: settings ${file}: unknown key "modle" (did you mean "model"?); it has no effect`,
+      `yoke: warning: settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${file}), enabledPlugins (${file})`,
+    ]);
+  });
+
+  it('says plainly that commands are not sandboxed, in stream-json system/init too', async () => {
+    const { cwd, env } = await project({ sandbox: { enabled: true } });
+    answer();
+    const { code, stdout, stderr } = await runYoke(
+      ['-p', 'hi', '--output-format', 'stream-json', '--verbose'],
+      { cwd, env },
+    );
+    expect(code).toBe(0);
+    expect(stderr).toContain('Bash commands are NOT sandboxed');
+    const init = JSON.parse(stdout.split('\n')[0] as string) as { subtype: string; warnings?: string[] };
+    expect(init.subtype).toBe('init');
+    expect(init.warnings?.join('\n')).toContain('Bash commands are NOT sandboxed');
+  });
+
+  it('refuses to run when the settings require a sandbox', async () => {
+    const { cwd, env } = await project({ sandbox: { enabled: true, failIfUnavailable: true } });
+    answer();
+    const { code, stderr } = await runYoke(['-p', 'hi'], { cwd, env });
+    expect(code).toBe(1);
+    expect(stderr).toContain('settings require a sandbox (sandbox.failIfUnavailable in');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('--setting-sources and memory files', () => {
+  it("loads only the chosen sources' memory files; an empty list loads none", async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    await mkdir(join(home, '.claude'), { recursive: true });
+    await writeFile(join(home, '.claude', 'CLAUDE.md'), 'USER-MEMORY\n');
+    await writeFile(join(cwd, 'CLAUDE.md'), 'PROJECT-MEMORY\n');
+    await writeFile(join(cwd, 'CLAUDE.local.md'), 'LOCAL-MEMORY\n');
+    const env = mockEnv(server.url, home);
+    const sent = async (sources: string[]) => {
+      answer();
+      await runYoke(['-p', 'hi', ...sources], { cwd, env });
+      const body = JSON.stringify(server.requests[0]?.body);
+      return ['USER', 'PROJECT', 'LOCAL'].filter((kind) => body.includes(`${kind}-MEMORY`));
+    };
+    expect(await sent([])).toEqual(['USER', 'PROJECT', 'LOCAL']);
+    expect(await sent(['--setting-sources=project'])).toEqual(['PROJECT']);
+    expect(await sent(['--setting-sources', 'user,local'])).toEqual(['USER', 'LOCAL']);
+    expect(await sent(['--setting-sources='])).toEqual([]);
+  });
+});
