@@ -5,6 +5,7 @@
  * those rows run a harmless spelling that sets what is already set). A row is skipped only when a
  * program it needs is not installed here, and says which.
  */
+
 import { execFile } from 'node:child_process';
 import {
   chmodSync,
@@ -20,7 +21,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { withCalibrationTools } from './calibration-tools';
 import { DANGER_CASES, type DangerCase } from './option-danger-cases';
+
+// `rg` is the ripgrep Yoke ships, `fd` Debian's fdfind (calibration-tools.ts).
+process.env.PATH = withCalibrationTools();
 
 const SECRET = 'SECRET-TOKEN-93';
 const OLD = new Date('2000-01-01T00:00:00Z');

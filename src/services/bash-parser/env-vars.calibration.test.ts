@@ -5,15 +5,20 @@
  * checks that the table refuses the variable. The shared objects for the loader rows are compiled
  * here with gcc; .ci/run must provide it so CI never skips them.
  */
+
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withCalibrationTools } from '../../permissions/calibration-tools';
 import { builtinReason } from './builtin-evaluation';
 import { dangerousEnvReason, isSafeEnvAssignment } from './env-vars';
 import type { ShellWord } from './types';
 import { literalWord } from './words';
+
+// `rg` is the ripgrep Yoke ships, `fd` Debian's fdfind (calibration-tools.ts).
+process.env.PATH = withCalibrationTools();
 
 const has = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
 const word = (value: string): ShellWord => literalWord(value);

@@ -4,8 +4,10 @@
  * each option the tool's own `--help` describes takes a value exactly when the table says so (a
  * wrong arity would hide the next word, which may be a path, from the checks).
  */
+
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { withCalibrationTools } from '../../permissions/calibration-tools';
 import { GIT_LIST_MODE_TABLES } from './git-list-modes';
 import { GIT_SUBCOMMANDS } from './git-subcommands';
 import { compileTable, type OptionArity, type OptionTable, UNSAFE_EFFECTS } from './option-table';
@@ -22,6 +24,9 @@ import { SED_TABLE } from './sed';
 import { JQ_TABLE } from './special-commands';
 import { WRAPPER_TABLE_SOURCES } from './tables/wrappers';
 import { hasWrapperTable, SHELL_INTERPRETERS } from './wrappers';
+
+// `rg` is the ripgrep Yoke ships, `fd` Debian's fdfind (calibration-tools.ts).
+process.env.PATH = withCalibrationTools();
 
 const LISTED = [
   ...BASH_SEARCH_COMMANDS,
@@ -69,8 +74,13 @@ describe('option tables', () => {
   });
 });
 
+/**
+ * One option token: its name and value spelling, ending where a help line's token ends (a comma,
+ * two spaces, or the line's end) — so prose that starts with an option (`-e/--regexp flag, …`,
+ * `--type-clear is used`) is not read as one.
+ */
 const OPTION_TOKEN =
-  /^-{1,2}([A-Za-z0-9][\w-]*)(\[=?[^\]]*\]|=\S+| <[^>]+>(?:\.\.\.)?| [A-Za-z][\w-]*(?=,|\s{2}|$))?/;
+  /^-{1,2}([A-Za-z0-9][\w-]*)(\[=?[^\]]*\]|=\S+| <[^>]+>(?:\.\.\.)?| [A-Za-z][\w-]*(?=,|\s{2}|$))?(?=,|\s{2}|\s*$)/;
 
 /** The option tokens at the start of a `--help` line: `-o, --output=FILE`, `-c  --format=FORMAT`. */
 type HelpToken = { name: string; arity: OptionArity; value?: string };

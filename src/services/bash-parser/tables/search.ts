@@ -354,7 +354,9 @@ const LOCATE: TableSource = {
     '0 null': FLAG,
     'S statistics': FLAG,
     'q quiet': FLAG,
-    'r regexp': VALUE,
+    // plocate (Debian's locate): a switch; mlocate's `-r REGEXP` takes the pattern as its value.
+    // Either way the word after it is a pattern, never a path.
+    'r regexp': FLAG,
     regex: FLAG,
     'w wholename': FLAG,
     'h help': FLAG,
