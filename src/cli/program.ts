@@ -126,7 +126,8 @@ Environment:
   CLAUDE_CONFIG_DIR                 Claude Code's folder, read for compatibility (~/.claude)
   YOKE_MANAGED_SETTINGS             the managed policy file (/etc/yoke/managed-settings.json)
   API_TIMEOUT_MS                    how long to wait for a model's first byte (setting apiTimeouts)
-  YOKE_FAST_MODEL                   the small model of WebFetch summaries and auto mode
+  ANTHROPIC_SMALL_FAST_MODEL        the fast model of WebFetch and auto mode (setting smallFastModel)
+  YOKE_FAST_MODEL                   Yoke's name for it; wins over ANTHROPIC_SMALL_FAST_MODEL
   YOKE_WEBFETCH_ALLOW_HOSTS         private hosts WebFetch may reach, comma-separated
   BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli

@@ -12,14 +12,20 @@ import { errorLine } from './errors';
 
 export async function sessionModels(
   declared: Record<string, ModelDeclaration> | undefined,
-  selection: Pick<ModelSelection, 'model' | 'fallbackModel' | 'contextLookup'>,
+  selection: Pick<ModelSelection, 'model' | 'fallbackModel' | 'contextLookup'> & { fastModel?: string },
   env: Env,
   log: { debug(text: string): void },
 ): Promise<{ catalog: ModelCatalog; warnings: string[] }> {
   const catalog = new ModelCatalog(declared ?? {}, selection.contextLookup, (id, error) =>
     log.debug(`could not ask the server for the context length of ${id}: ${errorLine(error)}`),
   );
-  const ids = [selection.model, ...(selection.fallbackModel ? [selection.fallbackModel] : [])];
+  const ids = [
+    ...new Set([
+      selection.model,
+      ...(selection.fallbackModel ? [selection.fallbackModel] : []),
+      ...(selection.fastModel ? [selection.fastModel] : []),
+    ]),
+  ];
   // Started now, answered while the first request is on its way; nothing waits for it.
   for (const id of ids) void catalog.learn(id);
   const warnings = catalog.ignoredDeclarations();

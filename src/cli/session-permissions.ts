@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { claudeHome, managedSettingsPath, yokeHome } from '../config/paths';
 import type { SettingsSource } from '../config/settings-merge';
+import type { SideCallClient } from '../model/side-call';
 import {
   type CreateCanUseToolOptions,
   createCanUseTool,
@@ -115,6 +116,8 @@ export function createPermissionSetup(input: {
   /** The files whose writes always ask; the user folders under HOME when absent. */
   protectedPaths?: ProtectedPaths;
   live: LiveSession;
+  /** The session's side calls: the `auto` mode classifier is one. */
+  sideCalls: SideCallClient;
   permissionPrompt?: PermissionPrompt;
   permissionRequestHook?: CreateCanUseToolOptions['permissionRequestHook'];
 }): PermissionSetup {
@@ -143,8 +146,8 @@ export function createPermissionSetup(input: {
     cwd: () => input.live.cwd() ?? cwd,
     prompt: input.permissionPrompt,
     permissionRequestHook: input.permissionRequestHook,
-    // Only consulted in `auto` mode; the model is selected on first use.
-    classifier: createModelClassifier({ env: input.env }),
+    // Only consulted in `auto` mode.
+    classifier: createModelClassifier({ sideCalls: input.sideCalls }),
     getUserRequest: () => input.live.userRequest(),
   });
   return { permissionContext, canUseTool, warnings };

@@ -2,7 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CostTracker } from '../model/cost';
+import { createSideCallClient } from '../model/side-call';
 import type { CanUseToolFn, PermissionPrompt } from '../permissions/types';
+import { FakeProvider } from '../testing/fake-provider';
 import { coreTools } from '../tools/builtin';
 import { registerBuiltinTools, resetBuiltinTools } from '../tools/registry';
 import { parseCliArgs } from './parse-args';
@@ -20,6 +23,12 @@ function permissionSetup(argv: string[], permissionPrompt?: PermissionPrompt) {
     cwd: '/w',
     env: {},
     permissionPrompt,
+    // No call here reaches the classifier: a side call would fail on the empty script.
+    sideCalls: createSideCallClient({
+      provider: new FakeProvider([]),
+      fastModel: () => 'claude-haiku-5-5',
+      usage: new CostTracker(),
+    }),
     live: {
       permissionContext: () => undefined,
       cwd: () => undefined,

@@ -7,16 +7,21 @@
 import { join } from 'node:path';
 import { mergeSettings } from '../config/settings-merge';
 import type { HooksSettings } from '../config/settings-schema';
+import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts, gatherGitStatus } from '../engine/environment';
 import { permissionRequestDecision } from '../hooks/permission-request';
 import type { YokeHookRunner } from '../hooks/runner';
 import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
+import { CostTracker } from '../model/cost';
+import { chooseFastModel } from '../model/fast-model';
 import type { ModelSelection } from '../model/select';
+import { createSideCallClient } from '../model/side-call';
 import type { ThinkingConfig } from '../model/types';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
+import type { ToolNotification } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import { sessionModels } from './session-models';
@@ -27,7 +32,7 @@ import {
   sessionProtectedPaths,
 } from './session-permissions';
 import { autoCompactEnabled, loadSessionSettings } from './session-settings';
-import { selectSessionTools } from './session-tools';
+import { selectSessionTools, withSessionInstances } from './session-tools';
 import { ignoredProjectSettings, projectHooksRun, sessionTrust, withoutProjectHooks } from './session-trust';
 import { checkAvailableFeatures } from './unavailable';
 
@@ -166,6 +171,7 @@ export async function createSessionEngine(
     import('../session/resume'),
     import('../config/memory/memory-files'),
     import('../engine/hook-frames'),
+    import('../tools/builtin/web-fetch'),
   ]);
   const [settings, trust] = await Promise.all([
     loadSessionSettings(options, env, cwd),
@@ -194,6 +200,7 @@ export async function createSessionEngine(
     { resolveSession },
     memoryFiles,
     { HookFrameQueue },
+    { createWebFetchTool },
   ] = await modules;
   // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
   const memorySources = options.settingSources;
@@ -209,6 +216,11 @@ export async function createSessionEngine(
     timeouts: merged.apiTimeouts,
   });
   registerCoreTools();
+  const fast = chooseFastModel({
+    providerName: selection.providerName,
+    setting: merged.smallFastModel,
+    env: sessionEnv,
+  });
 
   const [session, memory, models] = await Promise.all([
     resolveSession({
@@ -223,7 +235,12 @@ export async function createSessionEngine(
       persist: options.sessionPersistence,
     }),
     memoryPromise,
-    sessionModels(merged.models, selection, sessionEnv, log),
+    sessionModels(
+      merged.models,
+      { ...selection, ...(fast.model ? { fastModel: fast.model } : {}) },
+      sessionEnv,
+      log,
+    ),
   ]);
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
@@ -237,6 +254,18 @@ export async function createSessionEngine(
 
   let engine: QueryEngineType | undefined;
   let tools: AnyTool[] = [];
+  const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
+  // The session's spending and its side calls (compaction summaries, WebFetch, the classifier):
+  // one tracker for every request, one client on the session's provider, base URL and keys.
+  const costs = new CostTracker(models.catalog);
+  const sideCalls = createSideCallClient({
+    provider: selection.provider,
+    fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
+    usage: costs,
+    onRetry: (retry) => {
+      for (const notice of sideCallRetryNotices(retry)) notify(notice);
+    },
+  });
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
   const hooks = await sessionHooks(
     options,
@@ -261,6 +290,7 @@ export async function createSessionEngine(
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
     permissionRequestHook: permissionRequestHook(hooks),
+    sideCalls,
     live: {
       permissionContext: () => engine?.currentPermissionContext,
       cwd: () => engine?.currentCwd,
@@ -274,12 +304,13 @@ export async function createSessionEngine(
     options.extraTools,
     sessionEnv,
   );
-  tools = selected.tools;
+  tools = withSessionInstances(selected.tools, [createWebFetchTool({ sideCalls })]);
   // Said once on stderr by the caller, and in every `system/init` for an SDK host.
   const warnings = [
     ...settings.warnings,
     ...trustWarnings,
     ...selection.warnings,
+    ...fast.warnings,
     ...models.warnings,
     ...session.warnings,
     ...permissions.warnings,
@@ -294,6 +325,8 @@ export async function createSessionEngine(
       ? { provider: selection.provider, model: selection.fallbackModel }
       : undefined,
     models: models.catalog,
+    costs,
+    sideCalls,
     tools,
     canUseTool: permissions.canUseTool,
     hooks,
@@ -337,7 +370,7 @@ export async function createSessionEngine(
         ? { autoCompactThreshold: merged.autoCompactThreshold }
         : {}),
     },
-    onNotification: (n) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message)),
+    onNotification: notify,
   });
   return {
     engine,

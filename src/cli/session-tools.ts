@@ -32,6 +32,20 @@ export function selectSessionTools(
   return { tools: offered, warnings: chosen.warnings, availability: problems };
 }
 
+/**
+ * Built-ins made for this session (over its side calls) in place of the registered instances of
+ * the same name, in the pool's order. Each takes the registered instance's JSON Schema, which the
+ * build prepared once, instead of converting its own.
+ */
+export function withSessionInstances(pool: readonly AnyTool[], instances: readonly AnyTool[]): AnyTool[] {
+  return pool.map((tool) => {
+    const own = instances.find((instance) => instance.name === tool.name);
+    if (!own) return tool;
+    Object.defineProperty(own, 'inputJsonSchema', { value: tool.inputJsonSchema, enumerable: true });
+    return own;
+  });
+}
+
 function chooseTools(
   pool: AnyTool[],
   only: readonly string[] | undefined,

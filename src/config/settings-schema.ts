@@ -105,6 +105,8 @@ export const settingsSchema = z.looseObject({
     z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String))),
   ),
   model: z.optional(z.string()),
+  /** The model of side calls (WebFetch, the auto-mode classifier); see src/model/fast-model.ts. */
+  smallFastModel: z.optional(z.string()),
   provider: z.optional(z.string()),
   baseUrl: z.optional(z.string()),
   apiTimeouts: z.optional(apiTimeoutsSchema),

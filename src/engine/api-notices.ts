@@ -5,6 +5,7 @@
  * stderr, so stdout keeps only the answer or the protocol.
  */
 import { formatDuration } from '../model/http/deadline';
+import { SIDE_CALL_LABELS, type SideCallRetry } from '../model/side-call';
 import type { RetryEvent } from '../model/types';
 import type { SystemMessage } from '../session/messages';
 import type { ToolNotification } from '../tools/context';
@@ -39,6 +40,16 @@ export function retryNotices(event: RetryEvent): ToolNotification[] {
     { level: 'warning', message: line },
     { level: 'info', message: details.join('; ') },
   ];
+}
+
+/**
+ * The notices of a side call's retry (a compaction summary, WebFetch, the classifier): the same
+ * lines, led by what the call was for, so the user can tell it from the conversation's own.
+ */
+export function sideCallRetryNotices({ purpose, event }: SideCallRetry): ToolNotification[] {
+  const label = SIDE_CALL_LABELS[purpose];
+  const lead = label.charAt(0).toUpperCase() + label.slice(1);
+  return retryNotices(event).map((notice) => ({ ...notice, message: `${lead}: ${notice.message}` }));
 }
 
 /** The notice for a switch to the fallback model, or undefined for any other system message. */

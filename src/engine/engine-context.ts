@@ -4,7 +4,7 @@
  * files), and reactive compaction. Built on first use and kept for the conversation's life.
  */
 import type { HookRunner } from '../hooks/types';
-import type { Provider } from '../model/types';
+import type { SideCallClient } from '../model/side-call';
 import type { AppState } from '../tools/context';
 import type { ReadFileState } from '../tools/read-file-state';
 import { createAttachmentsStage, withAttachments } from './context/attachments';
@@ -17,7 +17,7 @@ export type EngineContextDeps = {
     QueryEngineConfig,
     'contextManagement' | 'contextPipeline' | 'reactiveCompact' | 'nestedMemory' | 'initialMessages'
   >;
-  provider: Provider;
+  sideCalls: SideCallClient;
   model: () => string;
   hooks: HookRunner;
   getAppState: () => AppState;
@@ -41,7 +41,7 @@ export class EngineContext {
     this.manager ??= createContextPipeline({
       contextWindowFor: deps.contextWindowFor,
       ...deps.config.contextManagement,
-      provider: deps.provider,
+      sideCalls: deps.sideCalls,
       model: deps.model,
       hooks: deps.hooks,
       getAppState: deps.getAppState,

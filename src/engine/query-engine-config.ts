@@ -3,6 +3,8 @@
  */
 import type { HookRunner } from '../hooks/types';
 import type { ModelCatalog } from '../model/catalog';
+import type { CostTracker } from '../model/cost';
+import type { SideCallClient } from '../model/side-call';
 import type { Provider, ThinkingConfig } from '../model/types';
 import type { CanUseToolFn, ToolPermissionContext } from '../permissions/types';
 import type { Message } from '../session/messages';
@@ -26,6 +28,16 @@ export type QueryEngineConfig = {
    * cost, the context window for compaction. The built-in table alone when absent.
    */
   models?: ModelCatalog;
+  /**
+   * The session's cost tracker, when the composition root shares it with side calls made outside
+   * the engine (WebFetch, the auto-mode classifier); the engine keeps its own otherwise.
+   */
+  costs?: CostTracker;
+  /**
+   * The session's side-call client (the compaction summary goes through it); without one the
+   * engine makes its own over `provider`, counting into its cost tracker.
+   */
+  sideCalls?: SideCallClient;
   /** The assembled tool pool (built-ins, then MCP), as the model will see it. */
   tools: readonly AnyTool[];
   canUseTool: CanUseToolFn;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { type HookRunner, noopHooks } from '../hooks/types';
 import { ModelCatalog } from '../model/catalog';
 import { CostTracker } from '../model/cost';
+import { createSideCallClient, type SideCallClient } from '../model/side-call';
 import type { SystemPart, ThinkingConfig, UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
@@ -16,7 +17,7 @@ import { createUserMessage, lastUserPromptText, type Message } from '../session/
 import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool } from '../tools/tool';
-import { apiNotices } from './api-notices';
+import { apiNotices, sideCallRetryNotices } from './api-notices';
 import { EngineContext } from './engine-context';
 import { gatherEnvironment } from './environment';
 import { buildInitMessage } from './init-message';
@@ -50,6 +51,8 @@ export class QueryEngine {
   /** Prices and context windows (settings, server, table), for cost and compaction. */
   private readonly models: ModelCatalog;
   private readonly costTracker: CostTracker;
+  private readonly sideCalls: SideCallClient;
+  private readonly stopCostLines: () => void;
   private readonly permissionDenials: SDKPermissionDenial[] = [];
   private model: string;
   private permissionContext: ToolPermissionContext;
@@ -67,7 +70,20 @@ export class QueryEngine {
   constructor(config: QueryEngineConfig) {
     this.config = config;
     this.models = config.models ?? new ModelCatalog();
-    this.costTracker = new CostTracker(this.models);
+    this.costTracker = config.costs ?? new CostTracker(this.models);
+    // Every request of the session, side calls included, gets its cost line in the transcript.
+    const transcript = config.transcript;
+    this.stopCostLines = this.costTracker.onAdd((entry) => transcript?.recordUsage?.(entry));
+    this.sideCalls =
+      config.sideCalls ??
+      createSideCallClient({
+        provider: config.provider,
+        fastModel: () => this.model,
+        usage: this.costTracker,
+        onRetry: (retry) => {
+          for (const notice of sideCallRetryNotices(retry)) config.onNotification?.(notice);
+        },
+      });
     this.sessionId = config.sessionId ?? randomUUID();
     this.mutableMessages = [...(config.initialMessages ?? [])];
     this.model = config.model;
@@ -77,7 +93,7 @@ export class QueryEngine {
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
     this.context = new EngineContext({
       config,
-      provider: config.provider,
+      sideCalls: this.sideCalls,
       model: () => this.model,
       hooks: this.hooks,
       getAppState: () => this.appState,
@@ -159,6 +175,7 @@ export class QueryEngine {
     this.closed = true;
     this.turnAbort?.abort();
     this.models.dispose();
+    this.stopCostLines();
     await endSession({
       hooks: this.hooks,
       sessionId: this.sessionId,
@@ -273,8 +290,7 @@ export class QueryEngine {
         const event = next.value;
         for (const notice of apiNotices(event)) this.config.onNotification?.(notice);
         if (event.type === 'model_usage') {
-          const costUsd = this.costTracker.add(event.model, event.usage, event.apiDurationMs);
-          this.config.transcript?.recordUsage?.({ model: event.model, usage: event.usage, costUsd });
+          this.costTracker.add(event.model, event.usage, event.apiDurationMs);
           await hooks.notify('PostSampling', { model: event.model, usage: event.usage }, signal);
         } else if (event.type === 'message') {
           this.config.transcript?.append(event.message);

@@ -132,3 +132,18 @@ describe('CostTracker with a session catalog', () => {
     expect(tracker.unpricedModels()).toEqual(['local']);
   });
 });
+
+describe('CostTracker listeners', () => {
+  it('tells each listener of every request with its cost, until it unsubscribes', () => {
+    const tracker = new CostTracker();
+    const seen: unknown[] = [];
+    const stop = tracker.onAdd((entry) => seen.push(entry));
+    tracker.add('haiku', usage({ inputTokens: 1_000_000 }));
+    stop();
+    tracker.add('haiku', usage({ inputTokens: 1_000_000 }));
+    expect(seen).toEqual([
+      { model: 'claude-haiku-5-5', usage: usage({ inputTokens: 1_000_000 }), costUsd: 1 },
+    ]);
+    expect(tracker.total().requests).toBe(2);
+  });
+});

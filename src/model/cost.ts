@@ -56,9 +56,16 @@ export type CostTotal = {
 /** The model facts a tracker needs; a session's ModelCatalog, or the built-in table alone. */
 export type ModelFacts = Pick<ModelCatalog, 'price' | 'contextWindow' | 'maxOutputTokens'>;
 
-/** Per-session accumulator: call `add` once per completed API request. */
+/** One request as `add` recorded it. */
+export type CostEntry = { model: string; usage: Usage; costUsd: number };
+
+/**
+ * Per-session accumulator: call `add` once per completed API request, the conversation's and the
+ * side calls' alike (compaction summaries, WebFetch's answers, the auto-mode classifier).
+ */
 export class CostTracker {
   private readonly models = new Map<string, ModelUsage>();
+  private readonly listeners = new Set<(entry: CostEntry) => void>();
   private usage: Usage = emptyUsage();
   private costUsd = 0;
   private apiDurationMs = 0;
@@ -98,7 +105,14 @@ export class CostTracker {
     entry.cacheCreationInputTokens += usage.cacheCreationInputTokens;
     entry.webSearchRequests += webSearchRequests;
     entry.costUSD += cost;
+    for (const listener of this.listeners) listener({ model: id, usage, costUsd: cost });
     return cost;
+  }
+
+  /** Calls `listener` after every `add` (the transcript's cost lines); returns the unsubscribe. */
+  onAdd(listener: (entry: CostEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   total(): CostTotal {

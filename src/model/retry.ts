@@ -247,8 +247,18 @@ async function wait(delayMs: number, signal: AbortSignal | undefined, o: Resolve
   if (signal?.aborted) throw new AbortedError();
 }
 
+/** A provider wrapped by `withRetry`: it can hand out the same provider under other retry options. */
+export type RetryingProvider = Provider & {
+  /** The same provider, its transport and bounds, with some retry options changed. */
+  withRetryOptions(overrides: RetryOptions): RetryingProvider;
+};
+
+export function isRetrying(provider: Provider): provider is RetryingProvider {
+  return typeof (provider as Partial<RetryingProvider>).withRetryOptions === 'function';
+}
+
 /** Wraps `provider` so that `stream()` and `countTokens()` retry transient failures. */
-export function withRetry(provider: Provider, options: RetryOptions = {}): Provider {
+export function withRetry(provider: Provider, options: RetryOptions = {}): RetryingProvider {
   const o = resolveOptions(options);
 
   async function* stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
@@ -288,7 +298,11 @@ export function withRetry(provider: Provider, options: RetryOptions = {}): Provi
     }
   }
 
-  const wrapped: Provider = { name: provider.name, stream };
+  const wrapped: RetryingProvider = {
+    name: provider.name,
+    stream,
+    withRetryOptions: (overrides) => withRetry(provider, { ...options, ...overrides }),
+  };
   const countTokens = provider.countTokens?.bind(provider);
   if (countTokens) {
     wrapped.countTokens = async (request, signal) => {

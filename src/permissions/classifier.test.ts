@@ -1,5 +1,8 @@
 /** The auto-mode classifier: strict answers, fail-closed errors, speculation, and one real call. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CostTracker } from '../model/cost';
+import { selectModel } from '../model/select';
+import { createSideCallClient } from '../model/side-call';
 import { startMockServer } from '../testing/mock-server';
 import { createCanUseTool } from './can-use-tool';
 import {
@@ -115,30 +118,59 @@ describe('the model classifier against the mock server', () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(async () => close?.());
 
-  it('sends the action and the user request to the fast model and parses its answer', async () => {
-    const server = await startMockServer({
-      scenario: [
-        {
-          reply: {
-            content: [{ type: 'text', text: '{"decision":"allow","reason":"runs the project tests"}' }],
-          },
-        },
-      ],
+  const ALLOW = '{"decision":"allow","reason":"runs the project tests"}';
+
+  /** The session's side calls over the provider `selectModel` makes for this environment. */
+  async function sessionSideCalls(env: Record<string, string>, fastModel?: string) {
+    const selection = await selectModel({ env });
+    const costs = new CostTracker();
+    const sideCalls = createSideCallClient({
+      provider: selection.provider,
+      fastModel: () => fastModel ?? selection.model,
+      usage: costs,
     });
-    close = server.close;
-    const classifier = createModelClassifier({
-      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url },
-    });
-    const verdict = await classifySafely(classifier, {
+    return { sideCalls, costs };
+  }
+
+  const judge = (classifier: AutoClassifier) =>
+    classifySafely(classifier, {
       toolName: 'Bash',
       action: 'npm test',
       userRequest: 'run the tests',
       signal: signal(),
     });
-    expect(verdict).toEqual({ behavior: 'allow', reason: 'runs the project tests' });
-    const body = JSON.stringify(server.requests[0]?.body);
-    expect(body).toContain('npm test');
-    expect(body).toContain('run the tests');
-    expect(body).toContain('claude-');
+
+  it('sends the action and the user request to the fast model on the session provider', async () => {
+    const server = await startMockServer({
+      scenario: [{ reply: { content: [{ type: 'text', text: ALLOW }] } }],
+    });
+    close = server.close;
+    const { sideCalls, costs } = await sessionSideCalls(
+      { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url },
+      'claude-haiku-5-5',
+    );
+    expect(await judge(createModelClassifier({ sideCalls }))).toEqual({
+      behavior: 'allow',
+      reason: 'runs the project tests',
+    });
+    const body = server.requests[0]?.body as { model: string; temperature: number };
+    expect(server.requests[0]?.path).toBe('/v1/messages');
+    expect(body.model).toBe('claude-haiku-5-5');
+    expect(body.temperature).toBe(0);
+    expect(JSON.stringify(body)).toContain('npm test');
+    expect(JSON.stringify(body)).toContain('run the tests');
+    expect(Object.keys(costs.byModel())).toEqual(['claude-haiku-5-5']);
+  });
+
+  it('retries once at most: a permission check does not wait through the session schedule', async () => {
+    const server = await startMockServer({
+      scenario: [{ fault: 500, repeat: 2 }, { reply: { content: [{ type: 'text', text: ALLOW }] } }],
+    });
+    close = server.close;
+    const { sideCalls } = await sessionSideCalls({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const verdict = await judge(createModelClassifier({ sideCalls }));
+    expect(verdict.behavior).toBe('ask');
+    expect(verdict.reason).toMatch(/^the classifier failed: Internal server error \(mock fault\)/);
+    expect(server.requests).toHaveLength(2);
   });
 });

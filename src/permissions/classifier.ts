@@ -4,8 +4,7 @@
  * the call to a person — any error, timeout or answer that is not exactly the expected JSON is
  * an `ask`, so a broken or confused classifier fails closed.
  */
-import { DEFAULT_FAST_ANTHROPIC_MODEL } from '../model/models';
-import { type Env, type ModelSelection, selectModel } from '../model/select';
+import type { SideCallClient } from '../model/side-call';
 import type { ClassifierVerdict, SpeculativeClassification } from './types';
 
 export type ClassifierRequest = {
@@ -52,26 +51,16 @@ export function parseClassifierAnswer(text: string): ClassifierVerdict {
 }
 
 export type ModelClassifierOptions = {
-  env: Env;
-  /** Injected in tests; defaults to `selectModel`. */
-  select?: typeof selectModel;
+  /** The session's side calls: its provider, its fast model, its cost tracker. */
+  sideCalls: SideCallClient;
 };
 
-/** The classifier backed by the fast model (`YOKE_FAST_MODEL`, else the default fast model). */
+/** The classifier backed by the session's fast model, as one of its side calls. */
 export function createModelClassifier(options: ModelClassifierOptions): AutoClassifier {
-  let selection: Promise<ModelSelection> | undefined;
   return async ({ toolName, action, userRequest, signal }) => {
-    selection ??= (options.select ?? selectModel)({
-      model: options.env.YOKE_FAST_MODEL ?? DEFAULT_FAST_ANTHROPIC_MODEL,
-      env: options.env,
-      // A permission check must not wait through a long retry schedule.
-      retry: { maxRetries: 1 },
-    });
-    const { provider, model } = await selection;
-    let text = '';
-    const stream = provider.stream(
+    const { text } = await options.sideCalls.complete(
       {
-        model,
+        purpose: 'classifier',
         system: [{ text: SYSTEM_PROMPT }],
         messages: [
           {
@@ -81,13 +70,11 @@ export function createModelClassifier(options: ModelClassifierOptions): AutoClas
         ],
         maxTokens: 200,
         temperature: 0,
+        // A permission check must not wait through a long retry schedule.
+        maxRetries: 1,
       },
       signal,
     );
-    for await (const event of stream) {
-      if (event.type === 'text_delta') text += event.text;
-      if (event.type === 'stream_reset') text = '';
-    }
     return parseClassifierAnswer(text);
   };
 }

@@ -7,9 +7,9 @@
  * never answers at all, so which wait ends it is certain; no test measures a duration.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { closedPort } from '../../src/testing/closed-port';
 import { type MockServer, type ScenarioInput, startMockServer } from '../../src/testing/mock-server';
 import { mockEnv, runYoke, tempProject } from './helpers';
 
@@ -55,16 +55,6 @@ function frames(stdout: string): Record<string, unknown>[] {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/** A local port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 describe('a server that does not answer', () => {

@@ -6,7 +6,7 @@
  */
 import type { HookRunner } from '../../hooks/types';
 import { defaultMaxTokensFor } from '../../model/models';
-import type { Provider } from '../../model/types';
+import type { SideCallClient } from '../../model/side-call';
 import {
   createSystemMessage,
   createUserMessage,
@@ -20,7 +20,8 @@ import { summarizeConversation } from './summarize';
 export type CompactTrigger = 'auto' | 'manual';
 
 export type CompactDeps = EssentialsSource & {
-  provider: Provider;
+  /** The session's side calls: the summary is one, and its cost counts in the session's. */
+  sideCalls: SideCallClient;
   model: () => string;
   hooks: HookRunner;
   /** max_tokens of the summary call; the model's default output limit when absent. */
@@ -57,7 +58,7 @@ export async function compactMessages(
   let summary: string;
   try {
     summary = await summarizeConversation({
-      provider: deps.provider,
+      sideCalls: deps.sideCalls,
       model,
       messages,
       instructions,

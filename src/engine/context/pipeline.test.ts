@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type HookRunner, noopHooks } from '../../hooks/types';
+import { CostTracker } from '../../model/cost';
 import { ServerError } from '../../model/errors';
+import { createSideCallClient } from '../../model/side-call';
 import type { Message } from '../../session/messages';
 import { FakeProvider, type FakeScript } from '../../testing/fake-provider';
 import type { AppState } from '../../tools/context';
@@ -31,8 +33,9 @@ async function setup(script: FakeScript, overrides: Record<string, unknown> = {}
   const appState: AppState = {
     todos: [{ content: 'Run the tests', status: 'in_progress', activeForm: 'Running the tests' }],
   };
+  const costs = new CostTracker();
   const manager = createContextPipeline({
-    provider,
+    sideCalls: createSideCallClient({ provider, fastModel: () => 'claude-haiku-4-5', usage: costs }),
     model: 'claude-sonnet-4-5',
     hooks,
     getAppState: () => appState,
@@ -44,7 +47,7 @@ async function setup(script: FakeScript, overrides: Record<string, unknown> = {}
     microcompact: { triggerFraction: 1 },
     ...overrides,
   });
-  return { manager, provider, hookCalls, file };
+  return { manager, provider, hookCalls, file, costs };
 }
 
 const state = (messages: Message[]) =>
@@ -64,13 +67,18 @@ describe('createContextPipeline: auto-compact', () => {
   });
 
   it('past the threshold summarizes, then re-attaches memory, todos and recently read files', async () => {
-    const { manager, provider, hookCalls, file } = await setup([
-      { content: [{ type: 'text', text: SUMMARY }] },
+    const { manager, provider, hookCalls, file, costs } = await setup([
+      { content: [{ type: 'text', text: SUMMARY }], usage: { inputTokens: 17_000, outputTokens: 300 } },
     ]);
     const messages = conversation(40, 1_600); // ~17k tokens of a 20k window
     const out = await run(manager, messages);
     expect(provider.requests).toHaveLength(1);
     const request = provider.requests[0];
+    // The main model reads the conversation (the fast one's window may not hold it); it is paid for.
+    expect(request?.model).toBe('claude-sonnet-4-5');
+    expect(costs.byModel()).toEqual({
+      'claude-sonnet-4-5': expect.objectContaining({ inputTokens: 17_000, outputTokens: 300 }),
+    });
     expect(request?.system[0]?.text).toBe(COMPACT_SYSTEM_PROMPT);
     expect(JSON.stringify(request?.messages.at(-1))).toContain(COMPACT_REQUEST);
     expect(hookCalls).toEqual([

@@ -9,8 +9,8 @@
  */
 import type { HookRunner } from '../../hooks/types';
 import { contextWindowFor } from '../../model/models';
+import type { SideCallClient } from '../../model/side-call';
 import { estimateTextTokens, TOOL_OVERHEAD_TOKENS } from '../../model/tokens';
-import type { Provider } from '../../model/types';
 import type { Message } from '../../session/messages';
 import type { AppState } from '../../tools/context';
 import type { ReadFileState } from '../../tools/read-file-state';
@@ -26,7 +26,8 @@ import { snipHistory } from './snip';
 import { type ContentReplacementCallback, ToolResultBudget } from './tool-result-budget';
 
 export type ContextPipelineOptions = Omit<EssentialsSource, 'getAppState' | 'readFileState'> & {
-  provider: Provider;
+  /** The session's side calls, for the compaction summary. */
+  sideCalls: SideCallClient;
   /** The model for compaction calls and the window size; a function follows model switches. */
   model: string | (() => string);
   hooks: HookRunner;
@@ -194,6 +195,6 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextM
 export type ContextManagementConfig = Partial<
   Omit<
     ContextPipelineOptions,
-    'provider' | 'model' | 'hooks' | 'getAppState' | 'readFileState' | 'sessionDir'
+    'sideCalls' | 'model' | 'hooks' | 'getAppState' | 'readFileState' | 'sessionDir'
   >
 >;

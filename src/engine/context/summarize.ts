@@ -1,9 +1,12 @@
 /**
- * The compaction model call: the conversation so far goes to the same provider and model with a
- * short system prompt of its own, and the reply is a summary the work can continue from.
+ * The compaction model call: the conversation so far goes, as a side call of the session, to the
+ * session's main model (only its window is sure to hold the whole conversation) with a short
+ * system prompt of its own, and the reply is a summary the work can continue from. Its cost
+ * counts in the session's like any other call.
  */
 import { PromptTooLongError } from '../../model/errors';
-import type { MessageParam, Provider, TextBlock } from '../../model/types';
+import type { SideCallClient } from '../../model/side-call';
+import type { MessageParam } from '../../model/types';
 import type { Message } from '../../session/messages';
 import { stripThinking, toApiMessages } from '../api-messages';
 
@@ -50,7 +53,7 @@ function dropOldest(history: MessageParam[]): MessageParam[] | undefined {
 }
 
 export async function summarizeConversation(input: {
-  provider: Provider;
+  sideCalls: SideCallClient;
   model: string;
   messages: readonly Message[];
   instructions?: string;
@@ -72,20 +75,15 @@ export async function summarizeConversation(input: {
 }
 
 async function callOnce(
-  input: { provider: Provider; model: string; maxTokens: number; signal: AbortSignal },
+  input: { sideCalls: SideCallClient; model: string; maxTokens: number; signal: AbortSignal },
   messages: MessageParam[],
 ): Promise<string> {
-  const parts: string[] = [];
   const request = {
+    purpose: 'compaction' as const,
     model: input.model,
     system: [{ text: COMPACT_SYSTEM_PROMPT }],
     messages,
     maxTokens: input.maxTokens,
   };
-  for await (const event of input.provider.stream(request, input.signal)) {
-    if (event.type === 'stream_reset') parts.length = 0;
-    if (event.type === 'block_stop' && event.block.type === 'text')
-      parts.push((event.block as TextBlock).text);
-  }
-  return parts.join('\n');
+  return (await input.sideCalls.complete(request, input.signal)).text;
 }

@@ -161,7 +161,7 @@ describe('classifyAnthropicError', () => {
     expect(classifyAnthropicError(typed)).toBe(typed);
     const unknown = classifyAnthropicError(new Error('something odd')) as ModelError;
     expect(unknown.constructor).toBe(ModelError);
-    expect(unknown.message).toBe('something odd');
+    expect(unknown.message).toBe('Unexpected failure talking to the Anthropic API: something odd');
     expect(unknown.retryable).toBe(false);
   });
 

@@ -99,5 +99,7 @@ export function createAnthropicClient(options: AnthropicProviderOptions): YokeAn
     maxRetries: 0,
     fetch: createTransport(timeouts, options.fetch),
     timeout: SDK_TIMEOUT_OFF_MS,
+    // The SDK would print a garbled stream chunk raw on stderr; the typed error says it in one line.
+    logLevel: 'off',
   });
 }

@@ -65,6 +65,23 @@ function trim(value: number): string {
   return value >= 10 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
 }
 
+/**
+ * The server closed the connection before the response body was complete. Its own class, like
+ * the deadline error, so the failure policy knows it for a dropped connection without a socket
+ * code to go by.
+ */
+export class ConnectionClosedError extends Error {
+  override name = 'ConnectionClosedError';
+  constructor() {
+    super('the connection closed mid-response');
+  }
+}
+
+/** An error the transport itself threw for a connection that went away or went quiet. */
+export function isTransportFailure(error: unknown): boolean {
+  return error instanceof ConnectionClosedError || error instanceof TransportDeadlineError;
+}
+
 /** The deadline error anywhere in an error's cause chain (SDKs wrap what fetch threw). */
 export function findDeadline(error: unknown): TransportDeadlineError | undefined {
   for (let current = error, depth = 0; depth < 6 && current instanceof Error; depth++) {

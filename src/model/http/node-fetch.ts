@@ -6,7 +6,7 @@
  * configuration error the caller reports), no cookies, no proxies (Node's fetch has none either).
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { TransportDeadlineError, timerDelay } from './deadline';
+import { ConnectionClosedError, TransportDeadlineError, timerDelay } from './deadline';
 import { announceRequestSent } from './request-sent';
 import type { FetchLike } from './timed-fetch';
 
@@ -139,9 +139,7 @@ function toResponse(res: IncomingMessage, signal: AbortSignal | undefined, done:
         if (!res.complete) {
           done();
           try {
-            stream.error(
-              signal?.aborted ? abortReason(signal) : new Error('the connection closed mid-response'),
-            );
+            stream.error(signal?.aborted ? abortReason(signal) : new ConnectionClosedError());
           } catch {
             // Already closed or errored.
           }

@@ -173,7 +173,7 @@ describe('classifyOpenAIError through the SDK', () => {
     const server = await failWith(500, '');
     expect(server).toBeInstanceOf(ServerError);
     expect((server as ServerError).retryable).toBe(true);
-    expect((server as ServerError).message).toBe('The model API failed: no details given');
+    expect((server as ServerError).message).toBe('The OpenAI API returned HTTP 500 without a message.');
   });
 
   it('a refused connection is a ConnectionError before any event', async () => {
@@ -224,8 +224,10 @@ describe('classifyOpenAIError directly', () => {
     expect((error as ModelError).requestId).toBe('r1');
   });
 
-  it('an unreadable chunk is a retryable ServerError', () => {
-    const error = classifyOpenAIError(new SyntaxError('Unexpected token'));
-    expect(error).toBeInstanceOf(ServerError);
+  it('an unreadable chunk is a broken transfer, retried like a dropped connection', () => {
+    const error = classifyOpenAIError(new SyntaxError('Unexpected token'), { midStream: true });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).midStream).toBe(true);
+    expect((error as ConnectionError).retryable).toBe(true);
   });
 });

@@ -60,6 +60,8 @@ export class OpenAIProvider implements Provider {
       maxRetries: 0,
       timeout: SDK_TIMEOUT_OFF_MS,
       fetch: createTransport(timeouts, options.fetch),
+      // The SDK would print a garbled stream chunk raw on stderr; the typed error says it in one line.
+      logLevel: 'off',
       // Without a key, send no Authorization header at all rather than a made-up one.
       defaultHeaders: { ...(options.apiKey ? {} : { Authorization: null }), ...options.defaultHeaders },
     });

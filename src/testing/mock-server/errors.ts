@@ -109,6 +109,10 @@ export function faultResponse(
         : errorResponse(api, 404, `The model \`${model}\` does not exist or you do not have access to it.`, {
             openaiCode: 'model_not_found',
           });
+    case 'malformed_chunk':
+      if (streaming) return undefined;
+      // Outside a stream there is no chunk to garble; the closest is a 500 the client retries.
+      return errorResponse(api, 500, 'Malformed response (mock fault)');
     case 'disconnect':
     case 'silent':
     case 'stall':

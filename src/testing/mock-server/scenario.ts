@@ -94,6 +94,8 @@ const faultObjectSchema = z.discriminatedUnion('type', [
   }),
   /** The API's own 404 for a model it does not serve, naming the requested model. */
   z.strictObject({ type: z.literal('unknown_model') }),
+  /** After `afterEvents` events (default 1), one event whose data is cut-off JSON; then the end. */
+  z.strictObject({ type: z.literal('malformed_chunk'), afterEvents: z.optional(tokenCount) }),
   z.strictObject({
     type: z.literal('stream_error'),
     errorType: z._default(z.string(), 'overloaded_error'),

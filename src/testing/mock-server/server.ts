@@ -207,6 +207,10 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
             };
       events = [...events.slice(0, turn.fault.afterEvents ?? 1), errorEvent];
     }
+    if (turn.fault?.type === 'malformed_chunk') {
+      const kept = events.slice(0, turn.fault.afterEvents ?? 1);
+      events = [...kept, garbledEvent(api)];
+    }
     await sendSse(res, events, {
       headers: idHeaders,
       delayMs,
@@ -266,6 +270,16 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       requests.length = 0;
     },
   };
+}
+
+/** An event whose data breaks off mid-JSON, as a corrupted transfer would deliver it. */
+function garbledEvent(api: ApiKind): OutgoingEvent {
+  return api === 'anthropic'
+    ? {
+        event: 'content_block_delta',
+        data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_del',
+      }
+    : { data: '{"id":"chatcmpl-mock","object":"chat.completion.chunk","choices":[{"index":0,"del' };
 }
 
 function includeUsage(streamOptions: unknown): boolean {

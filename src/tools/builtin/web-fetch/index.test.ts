@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CostTracker } from '../../../model/cost';
 import { DEFAULT_FAST_ANTHROPIC_MODEL } from '../../../model/models';
+import { selectModel } from '../../../model/select';
+import { createSideCallClient } from '../../../model/side-call';
 import { startMockServer } from '../../../testing/mock-server';
 import type { ToolUseContext } from '../../context';
 import { ToolError } from '../../tool';
@@ -212,13 +215,31 @@ describe('WebFetch', () => {
     expect(rest.text).not.toContain('offset:');
   });
 
-  it('answers with the real fast-model call through the provider stack', async () => {
+  it("answers with the session's fast model through its side calls, and counts the cost", async () => {
     const mock = await startMockServer({
-      scenario: [{ reply: { content: [{ type: 'text', text: 'Install it with npm install yoke.' }] } }],
+      scenario: [
+        {
+          reply: {
+            content: [{ type: 'text', text: 'Install it with npm install yoke.' }],
+            usage: { inputTokens: 2_000, outputTokens: 100 },
+          },
+        },
+      ],
     });
     try {
-      const ctx = context({ ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test-key' });
-      const { data } = await fetchWith({}, { url: `${base}/article`, prompt: 'How do I install it?' }, ctx);
+      const selection = await selectModel({
+        env: { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test-key' },
+      });
+      const costs = new CostTracker();
+      const sideCalls = createSideCallClient({
+        provider: selection.provider,
+        fastModel: () => DEFAULT_FAST_ANTHROPIC_MODEL,
+        usage: costs,
+      });
+      const { data } = await fetchWith(
+        { sideCalls },
+        { url: `${base}/article`, prompt: 'How do I install it?' },
+      );
       expect(data.result).toBe('Install it with npm install yoke.');
       expect(mock.requests).toHaveLength(1);
       const body = mock.requests[0]!.body as { model: string; messages: Array<{ content: unknown }> };
@@ -226,6 +247,8 @@ describe('WebFetch', () => {
       const sent = JSON.stringify(body.messages);
       expect(sent).toContain('# Install guide');
       expect(sent).toContain('How do I install it?');
+      // claude-haiku-5-5: $1 per million input tokens, $5 per million output tokens.
+      expect(costs.total().costUsd).toBeCloseTo(0.002 + 0.0005, 10);
     } finally {
       await mock.close();
     }

@@ -1,7 +1,7 @@
 /** WebFetch: fetches a web page and answers a prompt about it with a small, fast model. */
 import * as z from '../../../lib/zod';
 import { isAbortError, MissingCredentialsError } from '../../../model/errors';
-import { ModelSelectionError } from '../../../model/select';
+import type { SideCallClient } from '../../../model/side-call';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
 import { isAllowedHost, type LookupAll, parseAllowedHosts } from './address-policy';
@@ -9,7 +9,7 @@ import { fetchPage } from './fetch-page';
 import { type CachedPage, PageCache } from './page-cache';
 import { pageToText } from './page-content';
 import prompt from './prompt.md';
-import { defaultSummarizer, type Summarizer } from './summarize';
+import { type Summarizer, sideCallSummarizer } from './summarize';
 
 /** How much page text the fast model reads per call; `offset` pages through the rest. */
 export const CONTENT_BUDGET_CHARS = 100_000;
@@ -35,7 +35,9 @@ export type WebFetchOutput = {
 };
 
 export type WebFetchDependencies = {
-  /** Answers the prompt over the page; the default calls the fast model. */
+  /** The session's side calls: the page is read by its fast model, at the session's cost. */
+  sideCalls?: SideCallClient;
+  /** Answers the prompt over the page (tests); the fast model through `sideCalls` otherwise. */
   summarize?: Summarizer;
   timeoutMs?: number;
   maxBytes?: number;
@@ -58,7 +60,7 @@ function targetUrl(raw: string, allowPrivateHosts: readonly string[]): URL {
 }
 
 async function answer(
-  summarize: Summarizer,
+  summarize: Summarizer | undefined,
   page: CachedPage,
   input: WebFetchInput,
   context: ToolUseContext,
@@ -75,6 +77,15 @@ async function answer(
       ? `\n\n(The page text has ${page.text.length} characters; this covered ${offset}–${end}. ` +
         `Call WebFetch again with offset: ${end} to read on.)`
       : '';
+  const rawText = (why: string) => {
+    const rawEnd = Math.min(page.text.length, offset + RAW_FALLBACK_CHARS);
+    return (
+      `(No fast model is available to read the page (${why}); here is its text instead.)\n\n` +
+      page.text.slice(offset, rawEnd) +
+      readOn(rawEnd)
+    );
+  };
+  if (!summarize) return rawText('this session has no model for side calls');
   const end = Math.min(page.text.length, offset + CONTENT_BUDGET_CHARS);
   try {
     const text = await summarize({
@@ -82,18 +93,10 @@ async function answer(
       prompt: input.prompt,
       url: page.url,
       signal: context.abortSignal,
-      env: context.env,
     });
     return (text || 'The model gave no answer about this page.') + readOn(end);
   } catch (error) {
-    if (error instanceof MissingCredentialsError || error instanceof ModelSelectionError) {
-      const rawEnd = Math.min(page.text.length, offset + RAW_FALLBACK_CHARS);
-      return (
-        `(No fast model is available to read the page (${error.message}); here is its text instead.)\n\n` +
-        page.text.slice(offset, rawEnd) +
-        readOn(rawEnd)
-      );
-    }
+    if (error instanceof MissingCredentialsError) return rawText(error.message);
     if (context.abortSignal.aborted || isAbortError(error)) throw new ToolError('The fetch was interrupted.');
     throw new ToolError(
       `The page was fetched, but reading it with the fast model failed: ${(error as Error).message}`,
@@ -104,7 +107,7 @@ async function answer(
 /** Builds WebFetch with its own page cache; tests inject the summarizer and limits. */
 export function createWebFetchTool(deps: WebFetchDependencies = {}) {
   const cache = new PageCache(deps.now);
-  const summarize = deps.summarize ?? defaultSummarizer;
+  const summarize = deps.summarize ?? (deps.sideCalls ? sideCallSummarizer(deps.sideCalls) : undefined);
   return buildTool<WebFetchInput, WebFetchOutput>({
     name: 'WebFetch',
     tier: 'read',

@@ -1,10 +1,9 @@
 /**
- * Answers the caller's prompt over a fetched page with a small, fast model, so the main model
- * gets the relevant facts instead of a whole page of tokens.
+ * Answers the caller's prompt over a fetched page with the session's fast model, as one of the
+ * session's side calls (its provider, its key, its cost), so the main model gets the relevant
+ * facts instead of a whole page of tokens.
  */
-import { DEFAULT_FAST_ANTHROPIC_MODEL } from '../../../model/models';
-import { selectModel } from '../../../model/select';
-import type { ModelRequest } from '../../../model/types';
+import type { SideCallClient, SideCallRequest } from '../../../model/side-call';
 
 export type SummarizeRequest = {
   /** The page text (already cut to the budget). */
@@ -12,7 +11,6 @@ export type SummarizeRequest = {
   prompt: string;
   url: string;
   signal: AbortSignal;
-  env: Readonly<Record<string, string | undefined>>;
 };
 
 export type Summarizer = (request: SummarizeRequest) => Promise<string>;
@@ -25,9 +23,9 @@ const SYSTEM = [
   'If the page does not contain the answer, say so plainly. Do not quote long passages word for word.',
 ].join(' ');
 
-export function summarizeRequest(model: string, request: SummarizeRequest): ModelRequest {
+export function summarizeRequest(request: SummarizeRequest): SideCallRequest {
   return {
-    model,
+    purpose: 'web_fetch',
     system: [{ text: SYSTEM }],
     messages: [
       {
@@ -39,20 +37,7 @@ export function summarizeRequest(model: string, request: SummarizeRequest): Mode
   };
 }
 
-/** The default: the fast model (YOKE_FAST_MODEL or the Anthropic default) via the normal provider stack. */
-export const defaultSummarizer: Summarizer = async (request) => {
-  const selection = await selectModel({
-    model: request.env.YOKE_FAST_MODEL ?? DEFAULT_FAST_ANTHROPIC_MODEL,
-    env: { ...request.env },
-  });
-  let text = '';
-  for await (const event of selection.provider.stream(
-    summarizeRequest(selection.model, request),
-    request.signal,
-  )) {
-    // A retried stream starts over; what arrived before the reset is void.
-    if (event.type === 'stream_reset') text = '';
-    else if (event.type === 'text_delta') text += event.text;
-  }
-  return text.trim();
-};
+/** WebFetch's reader: the session's fast model through its side-call client. */
+export function sideCallSummarizer(sideCalls: SideCallClient): Summarizer {
+  return async (request) => (await sideCalls.complete(summarizeRequest(request), request.signal)).text.trim();
+}
