@@ -127,7 +127,6 @@ Environment:
   YOKE_MANAGED_SETTINGS             the managed policy file (/etc/yoke/managed-settings.json)
   API_TIMEOUT_MS                    how long to wait for a model's first byte (setting apiTimeouts)
   YOKE_FAST_MODEL                   the small model of WebFetch summaries and auto mode
-  YOKE_WEBFETCH_ALLOW_HOSTS         private hosts WebFetch may reach, comma-separated
   BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache

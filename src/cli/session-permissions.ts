@@ -117,6 +117,8 @@ export function createPermissionSetup(input: {
   live: LiveSession;
   permissionPrompt?: PermissionPrompt;
   permissionRequestHook?: CreateCanUseToolOptions['permissionRequestHook'];
+  /** The session's checker of git repository configuration (its services own it). */
+  gitConfig?: CreateCanUseToolOptions['gitConfig'];
 }): PermissionSetup {
   const { options, cwd } = input;
   const warnings: string[] = [];
@@ -146,6 +148,7 @@ export function createPermissionSetup(input: {
     // Only consulted in `auto` mode; the model is selected on first use.
     classifier: createModelClassifier({ env: input.env }),
     getUserRequest: () => input.live.userRequest(),
+    ...(input.gitConfig ? { gitConfig: input.gitConfig } : {}),
   });
   return { permissionContext, canUseTool, warnings };
 }

@@ -14,6 +14,7 @@ import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } f
 import { noopHooks } from '../hooks/types';
 import type { ModelSelection } from '../model/select';
 import type { ThinkingConfig } from '../model/types';
+import { GitConfigSafety } from '../permissions/git-config-safety';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
@@ -156,13 +157,14 @@ export async function createSessionEngine(
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
   checkAddDirs(options.addDirs, cwd);
-  // Everything on the way to the first model request starts at once: git (for the system
-  // prompt), the settings files, and the big modules, so their waits overlap.
-  const gitFacts = gatherGitStatus(cwd);
+  // Everything on the way to the first model request starts at once: the settings files and the
+  // big modules, so their waits overlap; git (for the system prompt) as soon as the session's
+  // environment is known, since settings may point git elsewhere.
   const modules = Promise.all([
     import('../model/select'),
     import('../engine/query-engine'),
     import('../tools/builtin'),
+    import('../tools/session-services'),
     import('../session/resume'),
     import('../config/memory/memory-files'),
     import('../engine/hook-frames'),
@@ -187,10 +189,14 @@ export async function createSessionEngine(
     ? merged.hooks
     : mergeSettings(withoutProjectHooks(settings.loaded.sources)).hooks;
   const sessionEnv = settings.env;
+  // One per session: the permission checks and the system prompt's git status share its verdicts.
+  const gitConfig = new GitConfigSafety({ env: sessionEnv });
+  const gitFacts = gatherGitStatus(cwd, { env: sessionEnv, gitConfig });
   const [
     { selectModel },
     { QueryEngine },
-    { registerCoreTools },
+    { createBuiltinTools },
+    { SessionServices, toolSettings },
     { resolveSession },
     memoryFiles,
     { HookFrameQueue },
@@ -208,7 +214,6 @@ export async function createSessionEngine(
     env: sessionEnv,
     timeouts: merged.apiTimeouts,
   });
-  registerCoreTools();
 
   const [session, memory, models] = await Promise.all([
     resolveSession({
@@ -225,6 +230,13 @@ export async function createSessionEngine(
     memoryPromise,
     sessionModels(merged.models, selection, sessionEnv, log),
   ]);
+  // Owned by the engine from here on: its close() disposes them.
+  const services = new SessionServices({
+    env: sessionEnv,
+    settings: toolSettings(merged, sessionEnv),
+    models: models.catalog,
+    gitConfig,
+  });
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
         path: session.transcriptPath,
@@ -261,6 +273,7 @@ export async function createSessionEngine(
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
     permissionRequestHook: permissionRequestHook(hooks),
+    gitConfig,
     live: {
       permissionContext: () => engine?.currentPermissionContext,
       cwd: () => engine?.currentCwd,
@@ -271,6 +284,7 @@ export async function createSessionEngine(
   const selected = selectSessionTools(
     permissions.permissionContext,
     options.tools,
+    createBuiltinTools(),
     options.extraTools,
     sessionEnv,
   );
@@ -293,7 +307,7 @@ export async function createSessionEngine(
     fallback: selection.fallbackModel
       ? { provider: selection.provider, model: selection.fallbackModel }
       : undefined,
-    models: models.catalog,
+    services,
     tools,
     canUseTool: permissions.canUseTool,
     hooks,

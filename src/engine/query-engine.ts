@@ -7,14 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HookRunner, noopHooks } from '../hooks/types';
-import { ModelCatalog } from '../model/catalog';
-import { CostTracker } from '../model/cost';
+import type { ModelCatalog } from '../model/catalog';
+import type { CostTracker } from '../model/cost';
 import type { SystemPart, ThinkingConfig, UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
 import { createUserMessage, lastUserPromptText, type Message } from '../session/messages';
 import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
+import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { apiNotices } from './api-notices';
 import { EngineContext } from './engine-context';
@@ -47,6 +48,7 @@ export class QueryEngine {
   private mutableMessages: Message[];
   private readonly readFileState = new ReadFileState();
   private appState: AppState = initialAppState();
+  private readonly services: SessionServices;
   /** Prices and context windows (settings, server, table), for cost and compaction. */
   private readonly models: ModelCatalog;
   private readonly costTracker: CostTracker;
@@ -66,8 +68,9 @@ export class QueryEngine {
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
-    this.models = config.models ?? new ModelCatalog();
-    this.costTracker = new CostTracker(this.models);
+    this.services = config.services ?? new SessionServices({ env: config.env ?? process.env });
+    this.models = this.services.models;
+    this.costTracker = this.services.costs;
     this.sessionId = config.sessionId ?? randomUUID();
     this.mutableMessages = [...(config.initialMessages ?? [])];
     this.model = config.model;
@@ -151,17 +154,16 @@ export class QueryEngine {
   }
 
   /**
-   * Ends the session: SessionEnd hooks run, background shells die with their process groups,
-   * and the transcript file is closed. Safe to call more than once.
+   * Ends the session: its services are disposed (background shells die with their process
+   * groups), SessionEnd hooks run, and the transcript file is closed. Safe to call more than once.
    */
   async close(reason = 'other'): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.turnAbort?.abort();
-    this.models.dispose();
     await endSession({
+      services: this.services,
       hooks: this.hooks,
-      sessionId: this.sessionId,
       started: this.started,
       reason,
       transcript: this.config.transcript,
@@ -389,6 +391,7 @@ export class QueryEngine {
       messages: this.mutableMessages,
       notify: notifier(this.hooks, this.config.onNotification, signal),
       env: this.config.env ?? process.env,
+      services: this.services,
     };
   }
 
@@ -396,6 +399,7 @@ export class QueryEngine {
     this.environment ??= await gatherEnvironment(
       this.config.cwd,
       this.model,
+      { env: this.config.env ?? process.env, gitConfig: this.services.gitConfig },
       this.permissionContext.additionalDirectories,
     );
     return buildSystemPrompt({

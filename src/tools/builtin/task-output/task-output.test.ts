@@ -2,16 +2,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashTool } from '../bash/index';
-import { killAllShells } from '../bash/shells';
 import { callTool, makeTestContext, resultText } from '../shared/test-context';
 import { type TaskOutputOutput, taskOutputTool } from './index';
 
-const SESSION = 'task-output-test';
-
-afterEach(() => killAllShells(SESSION));
+const contexts: ReturnType<typeof makeTestContext>[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.services.dispose()));
+});
 
 async function startShell(command: string) {
-  const context = makeTestContext({ sessionId: SESSION });
+  const context = makeTestContext();
+  contexts.push(context);
   await callTool(bashTool, { command, run_in_background: true }, context);
   return context;
 }

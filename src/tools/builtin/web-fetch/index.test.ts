@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_FAST_ANTHROPIC_MODEL } from '../../../model/models';
 import { startMockServer } from '../../../testing/mock-server';
 import type { ToolUseContext } from '../../context';
+import { SessionServices } from '../../session-services';
 import { ToolError } from '../../tool';
 import { callTool, makeTestContext, resultText } from '../shared/test-context';
 import {
@@ -13,6 +14,7 @@ import {
   type WebFetchDependencies,
   type WebFetchOutput,
 } from './index';
+import { PageCache } from './page-cache';
 import type { SummarizeRequest } from './summarize';
 
 const ARTICLE = `<!doctype html><html><head><title>T</title><style>.x{color:red}</style></head><body>
@@ -75,11 +77,11 @@ function fakeSummarizer() {
   return { calls, summarize };
 }
 
+/** A session whose settings allow the test server's host, as `webFetch.allowedHosts` would. */
 function context(extraEnv: Record<string, string> = {}, overrides: Partial<ToolUseContext> = {}) {
-  return makeTestContext({
-    env: { PATH: process.env.PATH, YOKE_WEBFETCH_ALLOW_HOSTS: `127.0.0.1:${port}`, ...extraEnv },
-    ...overrides,
-  });
+  const env = { PATH: process.env.PATH, ...extraEnv };
+  const services = new SessionServices({ env, settings: { webFetchAllowedHosts: [`127.0.0.1:${port}`] } });
+  return makeTestContext({ env, services, ...overrides });
 }
 
 async function fetchWith(deps: WebFetchDependencies, input: Record<string, unknown>, ctx = context()) {
@@ -171,9 +173,7 @@ describe('WebFetch', () => {
     const tool = createWebFetchTool({ summarize: fakeSummarizer().summarize });
     const call = callTool(tool, { url: `${base}/article`, prompt: 'x' }, notAllowed);
     await expect(call).rejects.toBeInstanceOf(ToolError);
-    await expect(call).rejects.toThrow(
-      /127\.0\.0\.1 is a loopback address.*webFetch\.allowedHosts.*YOKE_WEBFETCH_ALLOW_HOSTS/,
-    );
+    await expect(call).rejects.toThrow(/127\.0\.0\.1 is a loopback address.*webFetch\.allowedHosts setting/);
     await expect(callTool(tool, { url: 'ftp://example.com/file', prompt: 'x' }, context())).rejects.toThrow(
       /only fetches http and https/,
     );
@@ -191,8 +191,14 @@ describe('WebFetch', () => {
   it('caches a page for 15 minutes per URL', async () => {
     let now = 1_000_000;
     const { calls, summarize } = fakeSummarizer();
-    const tool = createWebFetchTool({ summarize, now: () => now });
-    const ctx = context();
+    const tool = createWebFetchTool({ summarize });
+    const env = { PATH: process.env.PATH };
+    const services = new SessionServices({
+      env,
+      settings: { webFetchAllowedHosts: [`127.0.0.1:${port}`] },
+      webPages: new PageCache(() => now),
+    });
+    const ctx = makeTestContext({ env, services });
     await callTool(tool, { url: `${base}/article`, prompt: 'one' }, ctx);
     await callTool(tool, { url: `${base}/article`, prompt: 'two' }, ctx);
     expect(hits).toEqual(['/article']);

@@ -4,9 +4,9 @@ import { isAbortError, MissingCredentialsError } from '../../../model/errors';
 import { ModelSelectionError } from '../../../model/select';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
-import { isAllowedHost, type LookupAll, parseAllowedHosts } from './address-policy';
+import { isAllowedHost, type LookupAll } from './address-policy';
 import { fetchPage } from './fetch-page';
-import { type CachedPage, PageCache } from './page-cache';
+import type { CachedPage } from './page-cache';
 import { pageToText } from './page-content';
 import prompt from './prompt.md';
 import { defaultSummarizer, type Summarizer } from './summarize';
@@ -41,7 +41,6 @@ export type WebFetchDependencies = {
   maxBytes?: number;
   maxRedirects?: number;
   lookup?: LookupAll;
-  now?: () => number;
 };
 
 function targetUrl(raw: string, allowPrivateHosts: readonly string[]): URL {
@@ -82,7 +81,7 @@ async function answer(
       prompt: input.prompt,
       url: page.url,
       signal: context.abortSignal,
-      env: context.env,
+      sideCalls: context.services.sideCalls,
     });
     return (text || 'The model gave no answer about this page.') + readOn(end);
   } catch (error) {
@@ -101,9 +100,11 @@ async function answer(
   }
 }
 
-/** Builds WebFetch with its own page cache; tests inject the summarizer and limits. */
+/**
+ * Builds WebFetch over its dependencies; tests inject the summarizer, limits and DNS. What a
+ * session owns (its page cache, allowed hosts, fast model) comes from the call's services.
+ */
 export function createWebFetchTool(deps: WebFetchDependencies = {}) {
-  const cache = new PageCache(deps.now);
   const summarize = deps.summarize ?? defaultSummarizer;
   return buildTool<WebFetchInput, WebFetchOutput>({
     name: 'WebFetch',
@@ -118,7 +119,8 @@ export function createWebFetchTool(deps: WebFetchDependencies = {}) {
     mapResultToContent: (output) => output.result,
     async call(input, context) {
       const started = Date.now();
-      const allowPrivateHosts = parseAllowedHosts(context.env.YOKE_WEBFETCH_ALLOW_HOSTS);
+      const cache = context.services.webPages;
+      const allowPrivateHosts = context.services.settings.webFetchAllowedHosts;
       const url = targetUrl(input.url, allowPrivateHosts);
 
       let page = cache.get(url.href);
@@ -172,5 +174,3 @@ export function createWebFetchTool(deps: WebFetchDependencies = {}) {
     },
   });
 }
-
-export const webFetchTool = createWebFetchTool();

@@ -2,9 +2,8 @@
  * Answers the caller's prompt over a fetched page with a small, fast model, so the main model
  * gets the relevant facts instead of a whole page of tokens.
  */
-import { DEFAULT_FAST_ANTHROPIC_MODEL } from '../../../model/models';
-import { selectModel } from '../../../model/select';
 import type { ModelRequest } from '../../../model/types';
+import type { SideCallModel } from '../../session-services';
 
 export type SummarizeRequest = {
   /** The page text (already cut to the budget). */
@@ -12,7 +11,8 @@ export type SummarizeRequest = {
   prompt: string;
   url: string;
   signal: AbortSignal;
-  env: Readonly<Record<string, string | undefined>>;
+  /** The session's side-call model access. */
+  sideCalls: SideCallModel;
 };
 
 export type Summarizer = (request: SummarizeRequest) => Promise<string>;
@@ -39,12 +39,9 @@ export function summarizeRequest(model: string, request: SummarizeRequest): Mode
   };
 }
 
-/** The default: the fast model (YOKE_FAST_MODEL or the Anthropic default) via the normal provider stack. */
+/** The default: the session's fast model, via the normal provider stack. */
 export const defaultSummarizer: Summarizer = async (request) => {
-  const selection = await selectModel({
-    model: request.env.YOKE_FAST_MODEL ?? DEFAULT_FAST_ANTHROPIC_MODEL,
-    env: { ...request.env },
-  });
+  const selection = await request.sideCalls.fast();
   let text = '';
   for await (const event of selection.provider.stream(
     summarizeRequest(selection.model, request),
