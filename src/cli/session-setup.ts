@@ -13,7 +13,7 @@ import type { YokeHookRunner } from '../hooks/runner';
 import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import type { ModelSelection } from '../model/select';
-import type { ThinkingConfig } from '../model/types';
+import { type ThinkingConfig, thinkingForBudget } from '../model/types';
 import { GitConfigSafety } from '../permissions/git-config-safety';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
@@ -71,11 +71,7 @@ export function thinkingConfig(
   options: Pick<CliOptions, 'thinking' | 'maxThinkingTokens'>,
 ): ThinkingConfig | undefined {
   if (options.thinking === 'disabled') return { type: 'disabled' };
-  if (options.maxThinkingTokens !== undefined) {
-    return options.maxThinkingTokens === 0
-      ? { type: 'disabled' }
-      : { type: 'enabled', budgetTokens: options.maxThinkingTokens };
-  }
+  if (options.maxThinkingTokens !== undefined) return thinkingForBudget(options.maxThinkingTokens);
   return options.thinking === undefined ? undefined : { type: 'adaptive' };
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type HookRunner, noopHooks } from '../hooks/types';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTracker } from '../model/cost';
-import type { SystemPart, ThinkingConfig, UserContentBlock } from '../model/types';
+import { type ThinkingConfig, thinkingForBudget, type UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
 import { createUserMessage, lastUserPromptText, type Message } from '../session/messages';
@@ -19,18 +19,16 @@ import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { apiNotices } from './api-notices';
 import { EngineContext } from './engine-context';
-import { gatherEnvironment } from './environment';
-import { buildInitMessage } from './init-message';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
 import type { Terminal } from './query-types';
 import { buildResultMessage, hookStopNotices, type ResultInput } from './result-message';
-import type { SDKMessage, SDKPermissionDenial, SDKSystemInitMessage } from './sdk-messages';
+import type { SDKMessage, SDKPermissionDenial } from './sdk-messages';
+import { SessionDescription } from './session-description';
 import { endSession, startSession } from './session-lifecycle';
 import type { StructuredOutputCapture } from './structured-output';
-import { buildSystemPrompt, type EnvironmentFacts } from './system-prompt';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
 
@@ -48,19 +46,19 @@ export class QueryEngine {
   private mutableMessages: Message[];
   private readonly readFileState = new ReadFileState();
   private appState: AppState = initialAppState();
+  /** Shells, caches, model facts and costs: what the session owns besides the conversation. */
   private readonly services: SessionServices;
-  /** Prices and context windows (settings, server, table), for cost and compaction. */
   private readonly models: ModelCatalog;
   private readonly costTracker: CostTracker;
   private readonly permissionDenials: SDKPermissionDenial[] = [];
   private model: string;
   private permissionContext: ToolPermissionContext;
   private cwd: string;
-  private environment: EnvironmentFacts | undefined;
   private turnAbort: AbortController | undefined;
   private thinkingOverride: ThinkingConfig | undefined;
   private readonly sessionDir: string;
   private readonly context: EngineContext;
+  private readonly description: SessionDescription;
   private started = false;
   private closed = false;
   /** SessionStart hook context, recorded just before the first prompt that is not blocked. */
@@ -76,7 +74,6 @@ export class QueryEngine {
     this.model = config.model;
     this.cwd = config.cwd;
     this.permissionContext = config.permissionContext ?? emptyPermissionContext();
-    this.environment = config.environment;
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
     this.context = new EngineContext({
       config,
@@ -88,6 +85,11 @@ export class QueryEngine {
       sessionDir: this.sessionDir,
       contextWindowFor: (model) => this.models.contextWindow(model),
       settleModelFacts: (stages) => settleModelFacts(this.models, () => this.model, stages),
+    });
+    this.description = new SessionDescription(config, this.services, {
+      sessionId: this.sessionId,
+      model: () => this.model,
+      permissionContext: () => this.permissionContext,
     });
   }
 
@@ -131,12 +133,7 @@ export class QueryEngine {
    * goes back to the configured setting. Applies from the next model call.
    */
   setMaxThinkingTokens(tokens: number | null): void {
-    this.thinkingOverride =
-      tokens === null
-        ? undefined
-        : tokens === 0
-          ? { type: 'disabled' }
-          : { type: 'enabled', budgetTokens: tokens };
+    this.thinkingOverride = tokens === null ? undefined : thinkingForBudget(tokens);
   }
 
   setModel(model: string): void {
@@ -213,7 +210,7 @@ export class QueryEngine {
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
 
-    yield this.initMessage(tools);
+    yield this.description.initMessage(tools);
 
     const promptText =
       typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -238,7 +235,7 @@ export class QueryEngine {
       this.record(createUserMessage(context, { isMeta: true }));
     }
 
-    const systemPrompt = await this.systemPrompt(tools);
+    const systemPrompt = await this.description.systemPrompt(tools);
     let terminal: Terminal;
     let nudges = 0;
     let turnCount = 0;
@@ -393,33 +390,5 @@ export class QueryEngine {
       env: this.config.env ?? process.env,
       services: this.services,
     };
-  }
-
-  private async systemPrompt(tools: readonly AnyTool[]): Promise<SystemPart[]> {
-    this.environment ??= await gatherEnvironment(
-      this.config.cwd,
-      this.model,
-      { env: this.config.env ?? process.env, gitConfig: this.services.gitConfig },
-      this.permissionContext.additionalDirectories,
-    );
-    return buildSystemPrompt({
-      environment: { ...this.environment, model: this.model },
-      toolNames: tools.map((t) => t.name),
-      customSystemPrompt: this.config.customSystemPrompt,
-      appendSystemPrompt: this.config.appendSystemPrompt,
-      memory: this.config.memory,
-    });
-  }
-
-  private initMessage(tools: readonly AnyTool[]): SDKSystemInitMessage {
-    return buildInitMessage({
-      cwd: this.config.cwd,
-      sessionId: this.sessionId,
-      tools,
-      model: this.model,
-      permissionContext: this.permissionContext,
-      apiKeySource: this.config.apiKeySource,
-      extras: this.config.initExtras,
-    });
   }
 }
