@@ -7,19 +7,19 @@
 import { join } from 'node:path';
 import { mergeSettings } from '../config/settings-merge';
 import type { HooksSettings } from '../config/settings-schema';
-import { environmentFacts, gatherGitStatus } from '../engine/environment';
+import { environmentFacts } from '../engine/environment';
 import { permissionRequestDecision } from '../hooks/permission-request';
 import type { YokeHookRunner } from '../hooks/runner';
 import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import type { ModelSelection } from '../model/select';
 import { type ThinkingConfig, thinkingForBudget } from '../model/types';
-import { GitConfigSafety } from '../permissions/git-config-safety';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
+import { startSessionGit } from './session-git';
 import { sessionModels } from './session-models';
 import {
   checkAddDirs,
@@ -153,9 +153,9 @@ export async function createSessionEngine(
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
   checkAddDirs(options.addDirs, cwd);
-  // Everything on the way to the first model request starts at once: the settings files and the
-  // big modules, so their waits overlap; git (for the system prompt) as soon as the session's
-  // environment is known, since settings may point git elsewhere.
+  // Everything on the way to the first model request starts at once: git (for the system
+  // prompt), the settings files, and the big modules, so their waits overlap.
+  const git = startSessionGit(cwd, env);
   const modules = Promise.all([
     import('../model/select'),
     import('../engine/query-engine'),
@@ -186,8 +186,7 @@ export async function createSessionEngine(
     : mergeSettings(withoutProjectHooks(settings.loaded.sources)).hooks;
   const sessionEnv = settings.env;
   // One per session: the permission checks and the system prompt's git status share its verdicts.
-  const gitConfig = new GitConfigSafety({ env: sessionEnv });
-  const gitFacts = gatherGitStatus(cwd, { env: sessionEnv, gitConfig });
+  const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
   const [
     { selectModel },
     { QueryEngine },
