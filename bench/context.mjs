@@ -23,7 +23,7 @@ export { buildTool } from './src/tools/tool';
 export { noopHooks } from './src/hooks/types';
 export { allowAll } from './src/permissions/types';
 export { makeContext } from './src/tools/test-support';
-export { coreTools } from './src/tools/builtin';
+export { createBuiltinTools } from './src/tools/builtin';
 export { z } from 'zod';
 `;
 // Inside the repo so the bundle's external packages resolve from node_modules.
@@ -114,7 +114,7 @@ const quantile = (sorted, q) =>
         return { data: await readFile(input.file_path, 'utf8') };
       },
     });
-    const tools = realTools ? y.coreTools() : [benchReadTool];
+    const tools = realTools ? y.createBuiltinTools() : [benchReadTool];
     const { provider, model } = await y.selectModel({
       model: 'claude-opus-5-5',
       env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },

@@ -99,8 +99,8 @@ const schemaScript = join(dist, 'tool-schemas.js');
 await build({
   ...common,
   stdin: {
-    contents: `import { coreTools } from './src/tools/builtin';
-module.exports = Object.fromEntries(coreTools().map((tool) => [tool.name, tool.inputJsonSchema]));`,
+    contents: `import { createBuiltinTools } from './src/tools/builtin';
+module.exports = Object.fromEntries(createBuiltinTools().map((tool) => [tool.name, tool.inputJsonSchema]));`,
     resolveDir: root,
     sourcefile: 'tool-schemas.js',
   },

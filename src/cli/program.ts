@@ -128,7 +128,6 @@ Environment:
   API_TIMEOUT_MS                    how long to wait for a model's first byte (setting apiTimeouts)
   ANTHROPIC_SMALL_FAST_MODEL        the fast model of WebFetch and auto mode (setting smallFastModel)
   YOKE_FAST_MODEL                   Yoke's name for it; wins over ANTHROPIC_SMALL_FAST_MODEL
-  YOKE_WEBFETCH_ALLOW_HOSTS         private hosts WebFetch may reach, comma-separated
   BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache

@@ -120,6 +120,8 @@ export function createPermissionSetup(input: {
   sideCalls: SideCallClient;
   permissionPrompt?: PermissionPrompt;
   permissionRequestHook?: CreateCanUseToolOptions['permissionRequestHook'];
+  /** The session's checker of git repository configuration (its services own it). */
+  gitConfig?: CreateCanUseToolOptions['gitConfig'];
 }): PermissionSetup {
   const { options, cwd } = input;
   const warnings: string[] = [];
@@ -149,6 +151,7 @@ export function createPermissionSetup(input: {
     // Only consulted in `auto` mode.
     classifier: createModelClassifier({ sideCalls: input.sideCalls }),
     getUserRequest: () => input.live.userRequest(),
+    ...(input.gitConfig ? { gitConfig: input.gitConfig } : {}),
   });
   return { permissionContext, canUseTool, warnings };
 }

@@ -1,7 +1,7 @@
 /**
  * Settings as a session uses them: the merged file settings, their problems as one line each,
- * and the environment tools and providers see (process env plus the settings' `env`, and the
- * settings that tools read through the environment).
+ * and the environment tools and providers see (process env plus the settings' `env`). The
+ * settings tools read reach them through the session's services (tools/session-services.ts).
  */
 import type { LoadedSettings } from '../config/load-settings';
 import type { Env } from '../model/types';
@@ -33,14 +33,6 @@ export async function loadSessionSettings(
   const warnings = [...loaded.errors.map((e) => e.message), ...loaded.warnings];
   const merged = loaded.merged;
   const sessionEnv: Env = { ...env, ...(merged.env ?? {}) };
-  const allowedHosts = merged.webFetch?.allowedHosts;
-  if (allowedHosts && allowedHosts.length > 0) {
-    const existing = sessionEnv.YOKE_WEBFETCH_ALLOW_HOSTS;
-    sessionEnv.YOKE_WEBFETCH_ALLOW_HOSTS = [existing, ...allowedHosts].filter(Boolean).join(',');
-  }
-  if (merged.bashOutputMaxChars !== undefined && sessionEnv.BASH_MAX_OUTPUT_LENGTH === undefined) {
-    sessionEnv.BASH_MAX_OUTPUT_LENGTH = String(merged.bashOutputMaxChars);
-  }
   return { loaded, env: sessionEnv, warnings };
 }
 

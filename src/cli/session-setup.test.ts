@@ -1,13 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CostTracker } from '../model/cost';
 import { createSideCallClient } from '../model/side-call';
 import type { CanUseToolFn, PermissionPrompt } from '../permissions/types';
 import { FakeProvider } from '../testing/fake-provider';
-import { coreTools } from '../tools/builtin';
-import { registerBuiltinTools, resetBuiltinTools } from '../tools/registry';
+import { createBuiltinTools } from '../tools/builtin';
 import { parseCliArgs } from './parse-args';
 import { createPermissionSetup } from './session-permissions';
 import { apiKeySource, createSessionEngine, thinkingConfig } from './session-setup';
@@ -33,7 +32,7 @@ function permissionSetup(argv: string[], permissionPrompt?: PermissionPrompt) {
       permissionContext: () => undefined,
       cwd: () => undefined,
       userRequest: () => '',
-      tools: () => coreTools(),
+      tools: () => createBuiltinTools(),
     },
   });
 }
@@ -60,15 +59,11 @@ describe('apiKeySource', () => {
 });
 
 describe('selectSessionTools', () => {
-  beforeEach(() => {
-    resetBuiltinTools();
-    registerBuiltinTools(coreTools());
-  });
-  afterEach(() => resetBuiltinTools());
+  const builtins = createBuiltinTools();
 
   const names = (argv: string[]) => {
     const setup = permissionSetup(argv);
-    const selection = selectSessionTools(setup.permissionContext, options(argv).tools);
+    const selection = selectSessionTools(setup.permissionContext, options(argv).tools, builtins);
     return { names: selection.tools.map((t) => t.name), warnings: selection.warnings };
   };
 
@@ -105,7 +100,7 @@ describe('selectSessionTools', () => {
   it('leaves out Grep and Glob where ripgrep cannot be found, with one reason for both', () => {
     const setup = permissionSetup([]);
     const noRipgrep = { USE_BUILTIN_RIPGREP: '0', PATH: mkdtempSync(join(tmpdir(), 'yoke-no-rg-')) };
-    const selection = selectSessionTools(setup.permissionContext, undefined, [], noRipgrep);
+    const selection = selectSessionTools(setup.permissionContext, undefined, builtins, [], noRipgrep);
     const offered = selection.tools.map((t) => t.name);
     expect(offered).not.toContain('Grep');
     expect(offered).not.toContain('Glob');
@@ -123,7 +118,7 @@ describe('selectSessionTools', () => {
   it('checks only the tools the session would offer', () => {
     const setup = permissionSetup([]);
     const noRipgrep = { USE_BUILTIN_RIPGREP: '0', PATH: mkdtempSync(join(tmpdir(), 'yoke-no-rg-')) };
-    const selection = selectSessionTools(setup.permissionContext, ['Read', 'Bash'], [], noRipgrep);
+    const selection = selectSessionTools(setup.permissionContext, ['Read', 'Bash'], builtins, [], noRipgrep);
     expect(selection.tools.map((t) => t.name)).toEqual(['Bash', 'Read']);
     expect(selection.availability).toEqual([]);
   });

@@ -8,22 +8,21 @@ import { join } from 'node:path';
 import { mergeSettings } from '../config/settings-merge';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
-import { environmentFacts, gatherGitStatus } from '../engine/environment';
+import { environmentFacts } from '../engine/environment';
 import { permissionRequestDecision } from '../hooks/permission-request';
 import type { YokeHookRunner } from '../hooks/runner';
 import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
-import { CostTracker } from '../model/cost';
 import { chooseFastModel } from '../model/fast-model';
 import type { ModelSelection } from '../model/select';
-import { createSideCallClient } from '../model/side-call';
-import type { ThinkingConfig } from '../model/types';
+import { type ThinkingConfig, thinkingForBudget } from '../model/types';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import type { ToolNotification } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
+import { startSessionGit } from './session-git';
 import { sessionModels } from './session-models';
 import {
   checkAddDirs,
@@ -32,7 +31,7 @@ import {
   sessionProtectedPaths,
 } from './session-permissions';
 import { autoCompactEnabled, loadSessionSettings } from './session-settings';
-import { selectSessionTools, withSessionInstances } from './session-tools';
+import { selectSessionTools } from './session-tools';
 import { ignoredProjectSettings, projectHooksRun, sessionTrust, withoutProjectHooks } from './session-trust';
 import { checkAvailableFeatures } from './unavailable';
 
@@ -75,11 +74,7 @@ export function thinkingConfig(
   options: Pick<CliOptions, 'thinking' | 'maxThinkingTokens'>,
 ): ThinkingConfig | undefined {
   if (options.thinking === 'disabled') return { type: 'disabled' };
-  if (options.maxThinkingTokens !== undefined) {
-    return options.maxThinkingTokens === 0
-      ? { type: 'disabled' }
-      : { type: 'enabled', budgetTokens: options.maxThinkingTokens };
-  }
+  if (options.maxThinkingTokens !== undefined) return thinkingForBudget(options.maxThinkingTokens);
   return options.thinking === undefined ? undefined : { type: 'adaptive' };
 }
 
@@ -163,15 +158,15 @@ export async function createSessionEngine(
   checkAddDirs(options.addDirs, cwd);
   // Everything on the way to the first model request starts at once: git (for the system
   // prompt), the settings files, and the big modules, so their waits overlap.
-  const gitFacts = gatherGitStatus(cwd);
+  const git = startSessionGit(cwd, env);
   const modules = Promise.all([
     import('../model/select'),
     import('../engine/query-engine'),
     import('../tools/builtin'),
+    import('../tools/session-services'),
     import('../session/resume'),
     import('../config/memory/memory-files'),
     import('../engine/hook-frames'),
-    import('../tools/builtin/web-fetch'),
   ]);
   const [settings, trust] = await Promise.all([
     loadSessionSettings(options, env, cwd),
@@ -193,14 +188,16 @@ export async function createSessionEngine(
     ? merged.hooks
     : mergeSettings(withoutProjectHooks(settings.loaded.sources)).hooks;
   const sessionEnv = settings.env;
+  // One per session: the permission checks and the system prompt's git status share its verdicts.
+  const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
   const [
     { selectModel },
     { QueryEngine },
-    { registerCoreTools },
+    { createBuiltinTools },
+    { SessionServices, toolSettings },
     { resolveSession },
     memoryFiles,
     { HookFrameQueue },
-    { createWebFetchTool },
   ] = await modules;
   // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
   const memorySources = options.settingSources;
@@ -215,7 +212,6 @@ export async function createSessionEngine(
     env: sessionEnv,
     timeouts: merged.apiTimeouts,
   });
-  registerCoreTools();
   const fast = chooseFastModel({
     providerName: selection.providerName,
     setting: merged.smallFastModel,
@@ -242,6 +238,24 @@ export async function createSessionEngine(
       log,
     ),
   ]);
+  let engine: QueryEngineType | undefined;
+  const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
+  // Owned by the engine from here on: its close() disposes them. One cost tracker for every
+  // request, and one side-call client (compaction summaries, WebFetch, the classifier) on the
+  // session's provider, base URL and keys.
+  const services = new SessionServices({
+    env: sessionEnv,
+    settings: toolSettings(merged, sessionEnv),
+    models: models.catalog,
+    gitConfig,
+    sideCalls: {
+      provider: selection.provider,
+      fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
+      onRetry: (retry) => {
+        for (const notice of sideCallRetryNotices(retry)) notify(notice);
+      },
+    },
+  });
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
         path: session.transcriptPath,
@@ -252,20 +266,7 @@ export async function createSessionEngine(
       })
     : undefined;
 
-  let engine: QueryEngineType | undefined;
   let tools: AnyTool[] = [];
-  const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
-  // The session's spending and its side calls (compaction summaries, WebFetch, the classifier):
-  // one tracker for every request, one client on the session's provider, base URL and keys.
-  const costs = new CostTracker(models.catalog);
-  const sideCalls = createSideCallClient({
-    provider: selection.provider,
-    fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
-    usage: costs,
-    onRetry: (retry) => {
-      for (const notice of sideCallRetryNotices(retry)) notify(notice);
-    },
-  });
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
   const hooks = await sessionHooks(
     options,
@@ -290,7 +291,8 @@ export async function createSessionEngine(
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
     permissionRequestHook: permissionRequestHook(hooks),
-    sideCalls,
+    sideCalls: services.sideCalls,
+    gitConfig,
     live: {
       permissionContext: () => engine?.currentPermissionContext,
       cwd: () => engine?.currentCwd,
@@ -301,10 +303,11 @@ export async function createSessionEngine(
   const selected = selectSessionTools(
     permissions.permissionContext,
     options.tools,
+    createBuiltinTools(),
     options.extraTools,
     sessionEnv,
   );
-  tools = withSessionInstances(selected.tools, [createWebFetchTool({ sideCalls })]);
+  tools = selected.tools;
   // Said once on stderr by the caller, and in every `system/init` for an SDK host.
   const warnings = [
     ...settings.warnings,
@@ -324,9 +327,7 @@ export async function createSessionEngine(
     fallback: selection.fallbackModel
       ? { provider: selection.provider, model: selection.fallbackModel }
       : undefined,
-    models: models.catalog,
-    costs,
-    sideCalls,
+    services,
     tools,
     canUseTool: permissions.canUseTool,
     hooks,

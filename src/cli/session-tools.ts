@@ -1,12 +1,12 @@
 /**
- * The tool pool of a session: registered built-ins filtered by mode and blanket deny rules
+ * The tool pool of a session: its built-ins filtered by mode and blanket deny rules
  * (`assembleToolPool`), narrowed to `--tools` when given, then the extra (MCP/SDK) tools; last,
  * the tools that cannot work on this machine are taken out (tools/availability.ts).
  */
 import { canonicalToolName } from '../permissions/rule-string';
 import type { ToolPermissionContext } from '../permissions/types';
 import { type AvailabilityProblem, checkToolAvailability } from '../tools/availability';
-import { assembleToolPool, findToolByName, getAllBaseTools } from '../tools/registry';
+import { assembleToolPool, findToolByName } from '../tools/registry';
 import type { AnyTool } from '../tools/tool';
 
 export type ToolSelection = {
@@ -23,35 +23,22 @@ export type ToolSelection = {
 export function selectSessionTools(
   permissionContext: ToolPermissionContext,
   only: readonly string[] | undefined,
+  builtins: readonly AnyTool[],
   extraTools: readonly AnyTool[] = [],
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ToolSelection {
-  const chosen = chooseTools(assembleToolPool(permissionContext, extraTools), only);
+  const chosen = chooseTools(assembleToolPool(permissionContext, builtins, extraTools), builtins, only);
   // Only the tools this session would offer are checked: `--tools Read` says nothing of ripgrep.
   const { offered, problems } = checkToolAvailability(chosen.tools, env);
   return { tools: offered, warnings: chosen.warnings, availability: problems };
 }
 
-/**
- * Built-ins made for this session (over its side calls) in place of the registered instances of
- * the same name, in the pool's order. Each takes the registered instance's JSON Schema, which the
- * build prepared once, instead of converting its own.
- */
-export function withSessionInstances(pool: readonly AnyTool[], instances: readonly AnyTool[]): AnyTool[] {
-  return pool.map((tool) => {
-    const own = instances.find((instance) => instance.name === tool.name);
-    if (!own) return tool;
-    Object.defineProperty(own, 'inputJsonSchema', { value: tool.inputJsonSchema, enumerable: true });
-    return own;
-  });
-}
-
 function chooseTools(
   pool: AnyTool[],
+  builtins: readonly AnyTool[],
   only: readonly string[] | undefined,
 ): { tools: AnyTool[]; warnings: string[] } {
   if (only === undefined) return { tools: pool, warnings: [] };
-  const builtins = getAllBaseTools();
   const chosen = new Set<string>();
   const warnings: string[] = [];
   for (const name of only) {

@@ -22,7 +22,7 @@ const timeoutSeconds = z.pipe(
  * other than `command` (prompt, agent, http, mcp_tool) are accepted so a shared file still loads.
  * (The transform-then-pipe is what classic zod's `preprocess` builds; mini has no `preprocess`.)
  */
-export const hookHandlerSchema = z.pipe(
+const hookHandlerSchema = z.pipe(
   z.transform((value: unknown) => (typeof value === 'string' ? { type: 'command', command: value } : value)),
   z
     .looseObject({
@@ -44,13 +44,11 @@ export const hookHandlerSchema = z.pipe(
       }),
     ),
 );
-export type HookHandlerConfig = z.infer<typeof hookHandlerSchema>;
 
-export const hookMatcherSchema = z.looseObject({
+const hookMatcherSchema = z.looseObject({
   matcher: z.optional(z.string()),
   hooks: z.array(hookHandlerSchema),
 });
-export type HookMatcherConfig = z.infer<typeof hookMatcherSchema>;
 
 /** Event name → matcher groups. Unknown event names are kept: newer files name newer events. */
 export const hooksSettingsSchema = z.record(z.string(), z.array(hookMatcherSchema));
@@ -76,7 +74,7 @@ export const permissionsSettingsSchema = z.looseObject({
 const milliseconds = z.number().check(z.int(), z.positive());
 
 /** How long a model API request may wait (src/model/timeouts.ts has the defaults). */
-export const apiTimeoutsSchema = z.looseObject({
+const apiTimeoutsSchema = z.looseObject({
   connectMs: z.optional(milliseconds),
   firstByteMs: z.optional(milliseconds),
   streamIdleMs: z.optional(milliseconds),
@@ -86,7 +84,7 @@ export const apiTimeoutsSchema = z.looseObject({
 const usdPerMillionTokens = z.number().check(z.nonnegative());
 
 /** What Yoke cannot know of a model it has no table entry for; prices in USD per million tokens. */
-export const modelDeclarationSchema = z.looseObject({
+const modelDeclarationSchema = z.looseObject({
   contextWindow: z.optional(z.number().check(z.int(), z.minimum(1024))),
   inputPrice: z.optional(usdPerMillionTokens),
   outputPrice: z.optional(usdPerMillionTokens),
@@ -127,4 +125,3 @@ export const settingsSchema = z.looseObject({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
-export type PermissionsSettings = z.infer<typeof permissionsSettingsSchema>;

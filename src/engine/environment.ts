@@ -6,21 +6,22 @@
  */
 import { release } from 'node:os';
 import { findGitRoot } from '../config/git-root';
-import { GitConfigSafety } from '../permissions/git-config-safety';
+import type { Env } from '../model/types';
+import type { GitConfigSafety } from '../permissions/git-config-safety';
 import { neutralGitEnv } from '../permissions/git-neutral-env';
 import type { EnvironmentFacts } from './system-prompt';
 
 const GIT_TIMEOUT_MS = 2_000;
 const MAX_STATUS_CHARS = 2_000;
 
-function git(cwd: string, args: string[]): Promise<string | undefined> {
+function git(cwd: string, env: Env, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     // child_process loads here, on first use: outside a repository it is not needed to start.
     process.getBuiltinModule('node:child_process').execFile(
       'git',
       args,
       // The repository may be planted: its monitor, hooks and pager stay off (git-neutral-env).
-      { cwd, env: neutralGitEnv(process.env), timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 },
+      { cwd, env: neutralGitEnv(env), timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 },
       (error, stdout) => {
         resolve(error ? undefined : stdout.trimEnd());
       },
@@ -52,18 +53,22 @@ export function mayBeInGitRepo(
   return Boolean(env.GIT_DIR) || findGitRoot(cwd) !== undefined;
 }
 
+/** How a session asks git: its environment, and its checker of repository configuration (built on that env). */
+export type SessionGit = { env: Env; gitConfig: GitConfigSafety };
+
 /**
  * Status and recent commits, asked only of a repository whose own configuration cannot make
  * `git status` run a program (a clean filter or a `core.fsmonitor` runs before the first turn,
- * with no one asked): otherwise the prompt says why they are missing.
+ * with no one asked): otherwise the prompt says why they are missing. Git runs in the session's
+ * environment, as the Bash tool's git does, and the session's checker judges that same repository.
  */
-export async function gatherGitStatus(cwd: string, gitConfig = new GitConfigSafety()): Promise<GitFacts> {
-  if (!mayBeInGitRepo(cwd)) return { isGitRepo: false };
-  const verdict = await gitConfig.check(cwd);
+export async function gatherGitStatus(cwd: string, session: SessionGit): Promise<GitFacts> {
+  if (!mayBeInGitRepo(cwd, session.env)) return { isGitRepo: false };
+  const verdict = await session.gitConfig.check(cwd);
   if (!verdict.harmless) return { isGitRepo: true, gitStatus: `(not gathered: ${verdict.reason})` };
   const [status, log] = await Promise.all([
-    git(cwd, ['--no-optional-locks', 'status', '--short', '--branch']),
-    git(cwd, ['--no-optional-locks', 'log', '--oneline', '-n', '5']),
+    git(cwd, session.env, ['--no-optional-locks', 'status', '--short', '--branch']),
+    git(cwd, session.env, ['--no-optional-locks', 'log', '--oneline', '-n', '5']),
   ]);
   if (status === undefined) return { isGitRepo: false };
   const [header, ...entries] = status.split('\n');
@@ -98,8 +103,9 @@ export function environmentFacts(
 export async function gatherEnvironment(
   cwd: string,
   model: string,
+  git: SessionGit,
   additionalDirectories: readonly string[] = [],
   now: Date = new Date(),
 ): Promise<EnvironmentFacts> {
-  return environmentFacts(cwd, model, await gatherGitStatus(cwd), additionalDirectories, now);
+  return environmentFacts(cwd, model, await gatherGitStatus(cwd, git), additionalDirectories, now);
 }

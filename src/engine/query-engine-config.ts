@@ -2,14 +2,12 @@
  * Everything a QueryEngine is built from (seed 000 §3.1's `QueryEngineConfig`).
  */
 import type { HookRunner } from '../hooks/types';
-import type { ModelCatalog } from '../model/catalog';
-import type { CostTracker } from '../model/cost';
-import type { SideCallClient } from '../model/side-call';
 import type { Provider, ThinkingConfig } from '../model/types';
 import type { CanUseToolFn, ToolPermissionContext } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { TranscriptSink } from '../session/transcript-writer';
 import type { ToolNotification } from '../tools/context';
+import type { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import type { NestedMemoryConfig } from './context/attachments';
 import type { ContextManagementConfig } from './context/pipeline';
@@ -24,20 +22,11 @@ export type QueryEngineConfig = {
   model: string;
   fallback?: { provider: Provider; model: string };
   /**
-   * The session's model facts (settings' `models`, server-reported context lengths): prices for
-   * cost, the context window for compaction. The built-in table alone when absent.
+   * What the session owns besides its conversation: shells, caches, model facts (prices for cost,
+   * the window for compaction), costs, the settings tools read. The engine owns them from here:
+   * `close()` disposes them. Fresh ones on `env` (the built-in model table alone) when absent.
    */
-  models?: ModelCatalog;
-  /**
-   * The session's cost tracker, when the composition root shares it with side calls made outside
-   * the engine (WebFetch, the auto-mode classifier); the engine keeps its own otherwise.
-   */
-  costs?: CostTracker;
-  /**
-   * The session's side-call client (the compaction summary goes through it); without one the
-   * engine makes its own over `provider`, counting into its cost tracker.
-   */
-  sideCalls?: SideCallClient;
+  services?: SessionServices;
   /** The assembled tool pool (built-ins, then MCP), as the model will see it. */
   tools: readonly AnyTool[];
   canUseTool: CanUseToolFn;

@@ -7,30 +7,29 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HookRunner, noopHooks } from '../hooks/types';
-import { ModelCatalog } from '../model/catalog';
-import { CostTracker } from '../model/cost';
-import { createSideCallClient, type SideCallClient } from '../model/side-call';
-import type { SystemPart, ThinkingConfig, UserContentBlock } from '../model/types';
+import type { ModelCatalog } from '../model/catalog';
+import type { CostTracker } from '../model/cost';
+import type { SideCallClient } from '../model/side-call';
+import { type ThinkingConfig, thinkingForBudget, type UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
 import { createUserMessage, lastUserPromptText, type Message } from '../session/messages';
 import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
+import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { apiNotices, sideCallRetryNotices } from './api-notices';
 import { EngineContext } from './engine-context';
-import { gatherEnvironment } from './environment';
-import { buildInitMessage } from './init-message';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
 import type { Terminal } from './query-types';
 import { buildResultMessage, hookStopNotices, type ResultInput } from './result-message';
-import type { SDKMessage, SDKPermissionDenial, SDKSystemInitMessage } from './sdk-messages';
+import type { SDKMessage, SDKPermissionDenial } from './sdk-messages';
+import { SessionDescription } from './session-description';
 import { endSession, startSession } from './session-lifecycle';
 import type { StructuredOutputCapture } from './structured-output';
-import { buildSystemPrompt, type EnvironmentFacts } from './system-prompt';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
 
@@ -48,7 +47,8 @@ export class QueryEngine {
   private mutableMessages: Message[];
   private readonly readFileState = new ReadFileState();
   private appState: AppState = initialAppState();
-  /** Prices and context windows (settings, server, table), for cost and compaction. */
+  /** Shells, caches, model facts and costs: what the session owns besides the conversation. */
+  private readonly services: SessionServices;
   private readonly models: ModelCatalog;
   private readonly costTracker: CostTracker;
   private readonly sideCalls: SideCallClient;
@@ -57,11 +57,11 @@ export class QueryEngine {
   private model: string;
   private permissionContext: ToolPermissionContext;
   private cwd: string;
-  private environment: EnvironmentFacts | undefined;
   private turnAbort: AbortController | undefined;
   private thinkingOverride: ThinkingConfig | undefined;
   private readonly sessionDir: string;
   private readonly context: EngineContext;
+  private readonly description: SessionDescription;
   private started = false;
   private closed = false;
   /** SessionStart hook context, recorded just before the first prompt that is not blocked. */
@@ -69,27 +69,29 @@ export class QueryEngine {
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
-    this.models = config.models ?? new ModelCatalog();
-    this.costTracker = config.costs ?? new CostTracker(this.models);
+    this.services =
+      config.services ??
+      new SessionServices({
+        env: config.env ?? process.env,
+        sideCalls: {
+          provider: config.provider,
+          fastModel: () => this.model,
+          onRetry: (retry) => {
+            for (const notice of sideCallRetryNotices(retry)) config.onNotification?.(notice);
+          },
+        },
+      });
+    this.models = this.services.models;
+    this.costTracker = this.services.costs;
+    this.sideCalls = this.services.sideCalls;
     // Every request of the session, side calls included, gets its cost line in the transcript.
     const transcript = config.transcript;
     this.stopCostLines = this.costTracker.onAdd((entry) => transcript?.recordUsage?.(entry));
-    this.sideCalls =
-      config.sideCalls ??
-      createSideCallClient({
-        provider: config.provider,
-        fastModel: () => this.model,
-        usage: this.costTracker,
-        onRetry: (retry) => {
-          for (const notice of sideCallRetryNotices(retry)) config.onNotification?.(notice);
-        },
-      });
     this.sessionId = config.sessionId ?? randomUUID();
     this.mutableMessages = [...(config.initialMessages ?? [])];
     this.model = config.model;
     this.cwd = config.cwd;
     this.permissionContext = config.permissionContext ?? emptyPermissionContext();
-    this.environment = config.environment;
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
     this.context = new EngineContext({
       config,
@@ -101,6 +103,11 @@ export class QueryEngine {
       sessionDir: this.sessionDir,
       contextWindowFor: (model) => this.models.contextWindow(model),
       settleModelFacts: (stages) => settleModelFacts(this.models, () => this.model, stages),
+    });
+    this.description = new SessionDescription(config, this.services, {
+      sessionId: this.sessionId,
+      model: () => this.model,
+      permissionContext: () => this.permissionContext,
     });
   }
 
@@ -144,12 +151,7 @@ export class QueryEngine {
    * goes back to the configured setting. Applies from the next model call.
    */
   setMaxThinkingTokens(tokens: number | null): void {
-    this.thinkingOverride =
-      tokens === null
-        ? undefined
-        : tokens === 0
-          ? { type: 'disabled' }
-          : { type: 'enabled', budgetTokens: tokens };
+    this.thinkingOverride = tokens === null ? undefined : thinkingForBudget(tokens);
   }
 
   setModel(model: string): void {
@@ -167,18 +169,17 @@ export class QueryEngine {
   }
 
   /**
-   * Ends the session: SessionEnd hooks run, background shells die with their process groups,
-   * and the transcript file is closed. Safe to call more than once.
+   * Ends the session: its services are disposed (background shells die with their process
+   * groups), SessionEnd hooks run, and the transcript file is closed. Safe to call more than once.
    */
   async close(reason = 'other'): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.turnAbort?.abort();
-    this.models.dispose();
     this.stopCostLines();
     await endSession({
+      services: this.services,
       hooks: this.hooks,
-      sessionId: this.sessionId,
       started: this.started,
       reason,
       transcript: this.config.transcript,
@@ -228,7 +229,7 @@ export class QueryEngine {
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
 
-    yield this.initMessage(tools);
+    yield this.description.initMessage(tools);
 
     const promptText =
       typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -253,7 +254,7 @@ export class QueryEngine {
       this.record(createUserMessage(context, { isMeta: true }));
     }
 
-    const systemPrompt = await this.systemPrompt(tools);
+    const systemPrompt = await this.description.systemPrompt(tools);
     let terminal: Terminal;
     let nudges = 0;
     let turnCount = 0;
@@ -405,33 +406,7 @@ export class QueryEngine {
       messages: this.mutableMessages,
       notify: notifier(this.hooks, this.config.onNotification, signal),
       env: this.config.env ?? process.env,
+      services: this.services,
     };
-  }
-
-  private async systemPrompt(tools: readonly AnyTool[]): Promise<SystemPart[]> {
-    this.environment ??= await gatherEnvironment(
-      this.config.cwd,
-      this.model,
-      this.permissionContext.additionalDirectories,
-    );
-    return buildSystemPrompt({
-      environment: { ...this.environment, model: this.model },
-      toolNames: tools.map((t) => t.name),
-      customSystemPrompt: this.config.customSystemPrompt,
-      appendSystemPrompt: this.config.appendSystemPrompt,
-      memory: this.config.memory,
-    });
-  }
-
-  private initMessage(tools: readonly AnyTool[]): SDKSystemInitMessage {
-    return buildInitMessage({
-      cwd: this.config.cwd,
-      sessionId: this.sessionId,
-      tools,
-      model: this.model,
-      permissionContext: this.permissionContext,
-      apiKeySource: this.config.apiKeySource,
-      extras: this.config.initExtras,
-    });
   }
 }

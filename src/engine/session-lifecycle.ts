@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises';
 import type { HookRunner } from '../hooks/types';
 import type { TranscriptSink } from '../session/transcript-writer';
 import type { ToolNotification } from '../tools/context';
+import type { SessionServices } from '../tools/session-services';
 
 /** Runs the SessionStart hooks; returns the context they gave the model, one text per hook. */
 export async function startSession(
@@ -21,20 +22,19 @@ export async function startSession(
 }
 
 /**
- * Ends a session: background shells die with their process groups, SessionEnd hooks run (when
- * the session ever started), the transcript closes, and a session folder the engine made for a
- * session that is not kept is removed.
+ * Ends a session: its services are disposed (background shells die with their process groups),
+ * SessionEnd hooks run (when the session ever started), the transcript closes, and a session
+ * folder the engine made for a session that is not kept is removed.
  */
 export async function endSession(options: {
+  services: Pick<SessionServices, 'dispose'>;
   hooks: HookRunner;
-  sessionId: string;
   started: boolean;
   reason: string;
   transcript?: TranscriptSink;
   ownedDir?: string;
 }): Promise<void> {
-  const { killAllShells } = await import('../tools/builtin/bash/shells');
-  await killAllShells(options.sessionId);
+  await options.services.dispose();
   if (options.started)
     await options.hooks.notify('SessionEnd', { reason: options.reason }, new AbortController().signal);
   options.transcript?.close?.();

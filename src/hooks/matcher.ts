@@ -5,6 +5,7 @@
  */
 
 const NAME_LIST = /^[\w\s|,-]+$/;
+// Process-wide on purpose: a compiled matcher depends on its text alone, the same in every session.
 const regexCache = new Map<string, RegExp | null>();
 
 /** Whether `matcher` selects `target`; events without a target ignore their matcher. */

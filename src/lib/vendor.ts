@@ -12,6 +12,7 @@ import { type CachedScript, runCachedScript } from './cached-script';
 /** A vendor bundle's exports: each import specifier the app uses, mapped to its module namespace. */
 type VendorModules = Record<string, Record<string, unknown>>;
 
+// Process-wide on purpose, like Node's own module cache: a vendor bundle runs once per process.
 const loaded = new Map<string, VendorModules>();
 
 export function vendorModule(bundle: string, buildId: string, specifier: string): Record<string, unknown> {

@@ -25,6 +25,14 @@ import type {
   Usage,
 } from './types';
 
+/** The session has no model for side calls (services made for a tool test): callers fall back. */
+export class NoSideCallModelError extends Error {
+  override name = 'NoSideCallModelError';
+  constructor() {
+    super('this session has no model for side calls');
+  }
+}
+
 /** What a side call is for; names it in retry notices. */
 export type SideCallPurpose = 'compaction' | 'web_fetch' | 'classifier';
 

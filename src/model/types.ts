@@ -54,6 +54,10 @@ export type ThinkingConfig =
   | { type: 'enabled'; budgetTokens: number }
   | { type: 'adaptive' };
 
+/** A thinking budget as `--max-thinking-tokens` and the SDK give it: 0 turns thinking off. */
+export const thinkingForBudget = (tokens: number): ThinkingConfig =>
+  tokens === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: tokens };
+
 export type ToolChoice =
   | { type: 'auto' }
   | { type: 'any' }

@@ -24,6 +24,8 @@ export type CompiledBashRule = {
   regex?: RegExp;
 };
 
+// Process-wide on purpose: a rule's compiled form depends on its text alone (no cwd, no session),
+// so every session may share it; the keys are rule strings, few per process.
 const cache = new Map<string, Promise<CompiledBashRule>>();
 
 const redirectKey = (r: ShellRedirect) => `${r.operator.replace(/^\d+/, '')} ${r.target?.value ?? ''}`;

@@ -50,6 +50,8 @@ export function resolvePathPattern(content: string, source: RuleSource, roots: P
   return { base, pattern: pattern === '' ? '**' : pattern, anchored };
 }
 
+// Process-wide on purpose: a compiled glob is a pure function of its text, the same for every
+// session, and the patterns come from rules, so the map stays small.
 const regexCache = new Map<string, RegExp>();
 
 /** A glob as a regex over `/`-separated relative paths: `*` stays in a segment, `**` crosses them. */

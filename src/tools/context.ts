@@ -6,6 +6,7 @@ import type { HookRunner } from '../hooks/types';
 import type { ToolPermissionContext } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { ReadFileState } from './read-file-state';
+import type { SessionServices } from './session-services';
 import type { Tool } from './tool';
 
 export type TodoItem = {
@@ -48,4 +49,9 @@ export type ToolUseContext = {
   notify(notification: ToolNotification): void;
   /** Environment for child processes (process env + settings env). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * What the session owns besides the conversation (background shells, caches, costs, the
+   * settings tools read); shared by every loop of the session, never by two sessions.
+   */
+  services: SessionServices;
 };

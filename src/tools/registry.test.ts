@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from '../lib/zod';
 import {
   emptyPermissionContext,
   type PermissionRule,
   type ToolPermissionContext,
 } from '../permissions/types';
-import {
-  assembleToolPool,
-  findToolByName,
-  getAllBaseTools,
-  getTools,
-  registerBuiltinTools,
-  resetBuiltinTools,
-  toolSchemas,
-} from './registry';
+import { assembleToolPool, findToolByName, getTools, toolSchemas } from './registry';
 import { type AnyTool, buildTool, type ToolTier } from './tool';
 
 function fakeTool(name: string, extra: Partial<AnyTool> & { tier?: ToolTier } = {}): AnyTool {
@@ -40,20 +32,6 @@ const withRules = (rules: PermissionRule[], mode: ToolPermissionContext['mode'] 
 });
 
 const names = (tools: readonly AnyTool[]) => tools.map((tool) => tool.name);
-
-afterEach(() => resetBuiltinTools());
-
-describe('built-in registration', () => {
-  it('returns registered tools and replaces a re-registered name', () => {
-    registerBuiltinTools([fakeTool('Read'), fakeTool('Grep')]);
-    const newer = fakeTool('Read', { tier: 'write' });
-    registerBuiltinTools([newer]);
-    expect(names(getAllBaseTools())).toEqual(['Read', 'Grep']);
-    expect(getAllBaseTools()[0]).toBe(newer);
-    resetBuiltinTools();
-    expect(getAllBaseTools()).toEqual([]);
-  });
-});
 
 describe('getTools', () => {
   const tools = [
@@ -91,11 +69,6 @@ describe('getTools', () => {
     expect(names(getTools(emptyPermissionContext('acceptEdits'), tools))).toHaveLength(4);
     expect(names(getTools(emptyPermissionContext('bypassPermissions'), tools))).toHaveLength(4);
   });
-
-  it('defaults to the registered built-ins', () => {
-    registerBuiltinTools(tools);
-    expect(names(getTools(emptyPermissionContext('plan')))).toEqual(['Read', 'Bash']);
-  });
 });
 
 describe('assembleToolPool', () => {
@@ -103,12 +76,8 @@ describe('assembleToolPool', () => {
 
   it('sorts built-ins, then extra tools, each by name, and lets built-ins win a name clash', () => {
     const builtinRead = fakeTool('Read');
-    registerBuiltinTools([
-      fakeTool('Write', { tier: 'write' }),
-      builtinRead,
-      fakeTool('Bash', { tier: 'exec' }),
-    ]);
-    const pool = assembleToolPool(emptyPermissionContext(), [
+    const builtins = [fakeTool('Write', { tier: 'write' }), builtinRead, fakeTool('Bash', { tier: 'exec' })];
+    const pool = assembleToolPool(emptyPermissionContext(), builtins, [
       mcp('mcp__z__search'),
       mcp('Read'),
       mcp('mcp__a__list'),
@@ -118,25 +87,25 @@ describe('assembleToolPool', () => {
   });
 
   it('removes every tool of a server denied as mcp__server, and single MCP tools denied by name', () => {
-    registerBuiltinTools([fakeTool('Read')]);
+    const builtins = [fakeTool('Read')];
     const extra = [
       mcp('mcp__github__list'),
       mcp('mcp__github__open'),
       mcp('mcp__gitlab__list'),
       mcp('mcp__fs__read'),
     ];
-    const pool = assembleToolPool(withRules([deny('mcp__github'), deny('mcp__fs__read')]), extra);
+    const pool = assembleToolPool(withRules([deny('mcp__github'), deny('mcp__fs__read')]), builtins, extra);
     expect(names(pool)).toEqual(['Read', 'mcp__gitlab__list']);
-    const wildcard = assembleToolPool(withRules([deny('mcp__gitlab__*')]), extra);
+    const wildcard = assembleToolPool(withRules([deny('mcp__gitlab__*')]), builtins, extra);
     expect(names(wildcard)).toEqual(['Read', 'mcp__fs__read', 'mcp__github__list', 'mcp__github__open']);
   });
 
   it('keeps write-tier MCP tools out of a plan-mode pool too', () => {
-    const pool = assembleToolPool(emptyPermissionContext('plan'), [
-      mcp('mcp__db__query'),
-      mcp('mcp__db__drop', 'write'),
-      mcp('Bash', 'exec'),
-    ]);
+    const pool = assembleToolPool(
+      emptyPermissionContext('plan'),
+      [],
+      [mcp('mcp__db__query'), mcp('mcp__db__drop', 'write'), mcp('Bash', 'exec')],
+    );
     expect(names(pool)).toEqual(['mcp__db__query']);
   });
 });

@@ -1,32 +1,12 @@
 /**
- * The one place the model's tool pool is assembled (seed 000 §3.3.2). Built-ins register here;
- * `assembleToolPool` filters, sorts and merges them with MCP tools in a fixed order so the request
- * prefix (and with it the prompt cache) only changes when the pool really does.
+ * The one place the model's tool pool is assembled (seed 000 §3.3.2). `assembleToolPool` takes the
+ * session's built-ins (tools/builtin: `createBuiltinTools`) and its extra (MCP, SDK) tools, filters
+ * them and merges them in a fixed order so the request prefix (and with it the prompt cache) only
+ * changes when the pool really does.
  */
 import type { ToolSchema } from '../model/types';
 import type { PermissionMode, PermissionRule, ToolPermissionContext } from '../permissions/types';
 import type { AnyTool, ToolTier } from './tool';
-
-const builtinTools: AnyTool[] = [];
-
-/** Adds built-in tools; a tool registered again under the same name replaces the earlier one. */
-export function registerBuiltinTools(tools: readonly AnyTool[]): void {
-  for (const tool of tools) {
-    const existing = builtinTools.findIndex((t) => t.name === tool.name);
-    if (existing >= 0) builtinTools[existing] = tool;
-    else builtinTools.push(tool);
-  }
-}
-
-/** Empties the registry so each test starts from a known pool. */
-export function resetBuiltinTools(): void {
-  builtinTools.length = 0;
-}
-
-/** Every registered built-in, unfiltered, in registration order. */
-export function getAllBaseTools(): AnyTool[] {
-  return [...builtinTools];
-}
 
 const TIER_RANK: Record<ToolTier, number> = { read: 0, write: 1, exec: 2 };
 
@@ -73,10 +53,7 @@ function isVisible(tool: AnyTool, permissionContext: ToolPermissionContext): boo
 }
 
 /** The tools the model may see under this permission context: enabled, not denied, within tier. */
-export function getTools(
-  permissionContext: ToolPermissionContext,
-  tools: readonly AnyTool[] = getAllBaseTools(),
-): AnyTool[] {
+export function getTools(permissionContext: ToolPermissionContext, tools: readonly AnyTool[]): AnyTool[] {
   return tools.filter((tool) => isVisible(tool, permissionContext));
 }
 
@@ -89,9 +66,10 @@ const byName = (a: AnyTool, b: AnyTool) => (a.name < b.name ? -1 : a.name > b.na
  */
 export function assembleToolPool(
   permissionContext: ToolPermissionContext,
+  builtinTools: readonly AnyTool[],
   extraTools: readonly AnyTool[] = [],
 ): AnyTool[] {
-  const builtins = getTools(permissionContext).sort(byName);
+  const builtins = getTools(permissionContext, builtinTools).sort(byName);
   const extras = getTools(permissionContext, extraTools).sort(byName);
   const seen = new Set<string>();
   const pool: AnyTool[] = [];

@@ -11,6 +11,7 @@ import { emptyPermissionContext } from '../permissions/types';
 import type { AssistantMessage, UserMessage } from '../session/messages';
 import { initialAppState, type ToolNotification, type ToolUseContext } from './context';
 import { ReadFileState } from './read-file-state';
+import { SessionServices } from './session-services';
 import type { AnyTool } from './tool';
 import type { ToolEvent } from './tool-events';
 
@@ -56,6 +57,7 @@ export function makeContext(
     messages: [],
     notify: (notification) => notifications.push(notification),
     env: {},
+    services: new SessionServices({ env: {} }),
     notifications,
     ...overrides,
   };

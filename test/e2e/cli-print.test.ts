@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
-import { coreTools } from '../../src/tools/builtin';
+import { createBuiltinTools } from '../../src/tools/builtin';
 import { toInputJsonSchema } from '../../src/tools/tool';
 import { mockEnv, runYoke, tempProject } from './helpers';
 
@@ -56,7 +56,9 @@ describe('yoke -p', () => {
     await runYoke(['-p', 'hi'], { cwd: await tempProject(), env: mockEnv(server.url, home) });
     const body = server.requests[0]?.body as { tools: { name: string; input_schema: unknown }[] };
     const sent = Object.fromEntries(body.tools.map((t) => [t.name, t.input_schema]));
-    const expected = Object.fromEntries(coreTools().map((t) => [t.name, toInputJsonSchema(t.inputSchema)]));
+    const expected = Object.fromEntries(
+      createBuiltinTools().map((t) => [t.name, toInputJsonSchema(t.inputSchema)]),
+    );
     expect(Object.keys(expected).length).toBeGreaterThan(10);
     expect(sent).toEqual(expected);
   });

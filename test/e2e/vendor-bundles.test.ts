@@ -50,10 +50,11 @@ describe('vendor bundles in the built CLI', () => {
       { reply: { content: [{ type: 'text', text: 'The title is Vendor Test.' }] } },
       { reply: { content: [{ type: 'text', text: 'done' }] } },
     ]);
-    const { code, stdout, stderr } = await runYoke(['-p', 'fetch it', '--allowedTools', 'WebFetch'], {
-      cwd: await tempProject(),
-      env: { ...mockEnv(server.url, home), YOKE_WEBFETCH_ALLOW_HOSTS: '127.0.0.1' },
-    });
+    const allowLocal = JSON.stringify({ webFetch: { allowedHosts: ['127.0.0.1'] } });
+    const { code, stdout, stderr } = await runYoke(
+      ['-p', 'fetch it', '--allowedTools', 'WebFetch', '--settings', allowLocal],
+      { cwd: await tempProject(), env: mockEnv(server.url, home) },
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toBe('done\n');

@@ -17,6 +17,8 @@ function isStageNote(m: Message): boolean {
   return m.message.content.startsWith(SNIP_MARKER_PREFIX) || m.message.content.startsWith(COLLAPSE_PREFIX);
 }
 
+// Process-wide on purpose: a message's estimate is a pure function of the (immutable) message it
+// is keyed by; entries go with their messages.
 const tokenCache = new WeakMap<Message, number>();
 
 /** Estimated tokens a message adds to a request; 0 for what never reaches the model. */

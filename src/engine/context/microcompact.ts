@@ -62,6 +62,8 @@ export function microcompact(
   return { messages: out, freedTokens: gain, cleared: targets.length };
 }
 
+// Process-wide on purpose: the cleared copy is a pure function of the (immutable) message it is
+// keyed by, and a WeakMap lets an entry go with its message, whichever session held it.
 const clearedCache = new WeakMap<UserMessage, UserMessage>();
 
 function clearedMessage(m: UserMessage): UserMessage {

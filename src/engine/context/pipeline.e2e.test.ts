@@ -13,6 +13,7 @@ import { selectModel } from '../../model/select';
 import { allowAll } from '../../permissions/types';
 import { type MockServer, startMockServer } from '../../testing/mock-server';
 import type { ScenarioInput } from '../../testing/mock-server/scenario';
+import { SessionServices } from '../../tools/session-services';
 import { buildTool } from '../../tools/tool';
 import { QueryEngine } from '../query-engine';
 import type { SDKMessage, SDKResultMessage } from '../sdk-messages';
@@ -77,7 +78,7 @@ async function engineFor(scenario: ScenarioInput | ((dir: string) => ScenarioInp
     cwd: dir,
     provider,
     model,
-    models,
+    services: new SessionServices({ env: {}, models, sideCalls: { provider, fastModel: () => model } }),
     tools: [readTool],
     canUseTool: allowAll,
     hooks: noopHooks,

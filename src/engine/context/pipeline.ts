@@ -67,6 +67,7 @@ export type ContextManager = {
 /** After this many auto-compactions fail in a row, stop trying until one succeeds manually. */
 const MAX_AUTO_FAILURES = 3;
 
+// Process-wide on purpose: keyed by a tool pool (never changed once assembled), weakly.
 const toolTokenCache = new WeakMap<readonly AnyTool[], number>();
 function toolTokens(tools: readonly AnyTool[]): number {
   const cached = toolTokenCache.get(tools);

@@ -23,6 +23,7 @@ import {
 import type { ShellWord } from './types';
 import { literalWord } from './words';
 
+// Process-wide on purpose: compiled once from the constant tables above, never changed after.
 const compiled = new Map<TableSource, OptionTable>();
 const compiledTable = (source: TableSource): OptionTable => {
   let table = compiled.get(source);

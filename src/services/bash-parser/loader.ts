@@ -8,6 +8,8 @@ import type { Parser } from 'web-tree-sitter';
 import { findInstalledFile } from '../../lib/installed-files';
 import { preferBaselineWasm } from '../../lib/v8-flags';
 
+// Process-wide on purpose: the parser keeps nothing between parses, and every session loading its
+// own would pay for the wasm again.
 let parserPromise: Promise<Parser> | undefined;
 
 /**

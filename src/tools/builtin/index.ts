@@ -1,10 +1,13 @@
 /**
- * The built-in tools, registered once per process. Tool modules are light (heavy helpers such as
- * the shell parser, turndown or sharp load on first use), so importing them all costs little.
+ * The built-in tools, made fresh for each session by `createBuiltinTools`: the composition root
+ * passes them to `assembleToolPool`. A tool holds no session state (that comes with each call's
+ * `context.services`), so the tools without dependencies are shared constants; a tool with
+ * dependencies (WebFetch's summarizer, limits and DNS) has its own factory. Tool modules are
+ * light (heavy helpers such as the shell parser, turndown or sharp load on first use), so
+ * importing them all costs little.
  */
 
 import type { JsonSchemaObject } from '../../model/types';
-import { registerBuiltinTools } from '../registry';
 import type { AnyTool } from '../tool';
 import { bashTool } from './bash';
 import { editTool } from './edit';
@@ -16,7 +19,7 @@ import { readTool } from './read';
 import { taskOutputTool } from './task-output';
 import { taskStopTool } from './task-stop';
 import { todoWriteTool } from './todo-write';
-import { webFetchTool } from './web-fetch';
+import { createWebFetchTool, type WebFetchDependencies } from './web-fetch';
 import { writeTool } from './write';
 
 /**
@@ -27,19 +30,23 @@ import { writeTool } from './write';
 declare const YOKE_BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchemaObject>>;
 const prebuiltSchemas =
   typeof YOKE_BUILTIN_TOOL_SCHEMAS === 'undefined' ? undefined : YOKE_BUILTIN_TOOL_SCHEMAS;
-let prebuiltApplied = false;
 
 function applyPrebuiltSchemas(tools: readonly AnyTool[]): void {
-  if (prebuiltApplied || !prebuiltSchemas) return;
-  prebuiltApplied = true;
+  if (!prebuiltSchemas) return;
   for (const tool of tools) {
     const schema = prebuiltSchemas[tool.name];
-    // Replaces the converting getter on the tool itself, so the pool keeps the same objects.
+    // Replaces the converting getter on the tool itself, so the pool keeps the same objects. A
+    // shared tool gets the same value again: the schema is a fact of the build, not of a session.
     if (schema) Object.defineProperty(tool, 'inputJsonSchema', { value: schema, enumerable: true });
   }
 }
 
-export function coreTools(): AnyTool[] {
+export type BuiltinToolDeps = {
+  webFetch?: WebFetchDependencies;
+};
+
+/** Every built-in tool, unfiltered (`assembleToolPool` applies the mode, deny rules and order). */
+export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
   const tools = [
     bashTool,
     editTool,
@@ -51,17 +58,9 @@ export function coreTools(): AnyTool[] {
     taskOutputTool,
     taskStopTool,
     todoWriteTool,
-    webFetchTool,
+    createWebFetchTool(deps.webFetch),
     writeTool,
   ];
   applyPrebuiltSchemas(tools);
   return tools;
-}
-
-let registered = false;
-
-export function registerCoreTools(): void {
-  if (registered) return;
-  registerBuiltinTools(coreTools());
-  registered = true;
 }

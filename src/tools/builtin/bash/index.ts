@@ -12,10 +12,8 @@ import { bashParserProblem, isReadOnlyCommand } from '../../../services/bash-par
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError, type ToolResult } from '../../tool';
 import { resolveNextCwd } from './cwd';
-import { outputBudget } from './output';
 import prompt from './prompt.md';
 import { runCommand } from './run-command';
-import { startBackgroundShell } from './shells';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -81,8 +79,7 @@ function runInBackground(
   cwd: string,
   env: ShellEnv,
 ): ToolResult<BashOutput> {
-  const shell = startBackgroundShell({
-    sessionId: context.sessionId,
+  const shell = context.services.shells.start({
     sessionDir: context.sessionDir,
     command: input.command,
     cwd,
@@ -122,7 +119,7 @@ async function runInForeground(
       env,
       timeoutMs,
       signal: context.abortSignal,
-      outputBudget: outputBudget(context.env),
+      outputBudget: context.services.settings.bashOutputMaxChars,
       spillPath: join(context.sessionDir, 'bash-output', `${Date.now()}-${randomUUID().slice(0, 8)}.txt`),
     });
   } catch (error) {

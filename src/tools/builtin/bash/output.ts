@@ -10,10 +10,16 @@ export const DEFAULT_OUTPUT_BUDGET = 30_000;
 const MIN_BUDGET = 4_000;
 const MAX_BUDGET = 128_000;
 
-/** The budget from `BASH_MAX_OUTPUT_LENGTH` when set (clamped), else the default. */
-export function outputBudget(env: Readonly<Record<string, string | undefined>>): number {
-  const configured = Number(env.BASH_MAX_OUTPUT_LENGTH);
-  if (!Number.isFinite(configured) || configured <= 0) return DEFAULT_OUTPUT_BUDGET;
+/**
+ * The session's budget: `BASH_MAX_OUTPUT_LENGTH` when it holds a positive number (a variable users
+ * may set, as in Claude Code), else the `bashOutputMaxChars` setting, else the default; clamped so
+ * an extreme value can neither flood the context nor starve it.
+ */
+export function outputBudget(variable: string | undefined, setting: number | undefined): number {
+  const fromVariable = Number(variable);
+  const configured =
+    variable !== undefined && Number.isFinite(fromVariable) && fromVariable > 0 ? fromVariable : setting;
+  if (configured === undefined) return DEFAULT_OUTPUT_BUDGET;
   return Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, Math.floor(configured)));
 }
 

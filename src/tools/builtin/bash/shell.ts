@@ -11,6 +11,8 @@ import { trackGroup } from './process-groups';
 /** How long a process group gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
 
+// Process-wide on purpose: which bash a PATH finds is a fact of the machine, not of a session
+// (the key is the PATH itself, so sessions with different PATHs get their own answers).
 const shellCache = new Map<string, string>();
 
 /** `bash` from the command's PATH when present (commands are written for it), else `/bin/sh`. */

@@ -1,6 +1,7 @@
 /**
  * Background shells: commands started with `run_in_background`, their output files and their
- * status, per session. Kept in this module (not in AppState, which is plain data) because each
+ * status. One `BackgroundShells` belongs to one session (its SessionServices), so two sessions in
+ * one process never see each other's shells or ids. Kept out of AppState (plain data) because each
  * entry owns a live process; every shell dies with its session, and with the Yoke process
  * (process-groups.ts).
  */
@@ -40,26 +41,13 @@ type ShellRecord = BackgroundShellInfo & {
   stopRequested: boolean;
 };
 
-type SessionShells = { counter: number; shells: Map<string, ShellRecord> };
-
-const sessions = new Map<string, SessionShells>();
-
-function sessionShells(sessionId: string): SessionShells {
-  let entry = sessions.get(sessionId);
-  if (!entry) {
-    entry = { counter: 0, shells: new Map() };
-    sessions.set(sessionId, entry);
-  }
-  return entry;
-}
-
 function snapshot(record: ShellRecord): BackgroundShellInfo {
   const { child: _c, done: _d, readOffset: _r, decoder: _x, timer: _t, stopRequested: _s, ...info } = record;
   return { ...info };
 }
 
 export type StartShellParams = {
-  sessionId: string;
+  /** The session's folder; output goes to `<sessionDir>/shells/<id>.log`. */
   sessionDir: string;
   command: string;
   description?: string;
@@ -71,143 +59,148 @@ export type StartShellParams = {
   onExit?: (shell: BackgroundShellInfo) => void;
 };
 
-export function startBackgroundShell(params: StartShellParams): BackgroundShellInfo {
-  const session = sessionShells(params.sessionId);
-  const id = `bash_${++session.counter}`;
-  const dir = join(params.sessionDir, 'shells');
-  mkdirSync(dir, { recursive: true });
-  const outputPath = join(dir, `${id}.log`);
-  // The shell writes straight into the file: output survives without Yoke reading a pipe.
-  const fd = openSync(outputPath, 'a');
-  let child: ChildProcess;
-  try {
-    child = spawnShell({
-      command: params.command,
-      cwd: params.cwd,
-      env: params.env,
-      stdio: ['ignore', fd, fd],
-    });
-  } finally {
-    closeSync(fd);
-  }
-  child.unref();
-  const record: ShellRecord = {
-    id,
-    command: params.command,
-    cwd: params.cwd,
-    outputPath,
-    status: 'running',
-    exitCode: null,
-    signal: null,
-    startedAt: Date.now(),
-    timedOut: false,
-    child,
-    readOffset: 0,
-    decoder: new StringDecoder('utf8'),
-    stopRequested: false,
-    done: new Promise((resolve) => {
-      const finish = (code: number | null, signal: NodeJS.Signals | null) => {
-        if (record.status !== 'running') return resolve();
-        if (record.timer) clearTimeout(record.timer);
-        record.exitCode = code;
-        record.signal = signal;
-        record.endedAt = Date.now();
-        record.status = record.stopRequested ? 'killed' : code === 0 ? 'completed' : 'failed';
-        // The shell is gone, but jobs it started in the background may still hold the group.
-        signalGroup(record.pid, 'SIGKILL');
-        resolve();
-        params.onExit?.(snapshot(record));
-      };
-      child.once('exit', finish);
-      child.once('error', () => finish(null, null));
-    }),
-  };
-  if (child.pid !== undefined) record.pid = child.pid;
-  if (params.description) record.description = params.description;
-  if (params.timeoutMs !== undefined) {
-    record.timer = setTimeout(() => {
-      record.timedOut = true;
-      void stopRecord(record);
-    }, params.timeoutMs);
-    record.timer.unref();
-  }
-  session.shells.set(id, record);
-  return snapshot(record);
-}
-
 function stopRecord(record: ShellRecord): Promise<void> {
   if (record.status !== 'running') return record.done;
   record.stopRequested = true;
   return terminateGroup(record.child).then(() => record.done);
 }
 
-export function getBackgroundShell(sessionId: string, id: string): BackgroundShellInfo | undefined {
-  const record = sessions.get(sessionId)?.shells.get(id);
-  return record && snapshot(record);
-}
+/** The background shells of one session, numbered `bash_1`, `bash_2`, … in start order. */
+export class BackgroundShells {
+  private readonly shells = new Map<string, ShellRecord>();
+  private counter = 0;
+  private disposed = false;
 
-export function listBackgroundShells(sessionId: string): BackgroundShellInfo[] {
-  return [...(sessions.get(sessionId)?.shells.values() ?? [])].map(snapshot);
-}
-
-function requireRecord(sessionId: string, id: string): ShellRecord {
-  const record = sessions.get(sessionId)?.shells.get(id);
-  if (!record) throw new Error(`No background shell with id ${id}.`);
-  return record;
-}
-
-/** Output written since the previous call for this shell (the whole output on the first call). */
-export async function readNewOutput(sessionId: string, id: string): Promise<string> {
-  const record = requireRecord(sessionId, id);
-  const handle = await open(record.outputPath, 'r');
-  try {
-    const { size } = await handle.stat();
-    if (size <= record.readOffset) return '';
-    const buffer = Buffer.alloc(size - record.readOffset);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, record.readOffset);
-    record.readOffset += bytesRead;
-    return record.decoder.write(buffer.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
+  start(params: StartShellParams): BackgroundShellInfo {
+    // A late call of a session that is ending must not leave a process nobody will stop.
+    if (this.disposed) throw new Error('The session has ended; no background shell can be started.');
+    const id = `bash_${++this.counter}`;
+    const dir = join(params.sessionDir, 'shells');
+    mkdirSync(dir, { recursive: true });
+    const outputPath = join(dir, `${id}.log`);
+    // The shell writes straight into the file: output survives without Yoke reading a pipe.
+    const fd = openSync(outputPath, 'a');
+    let child: ChildProcess;
+    try {
+      child = spawnShell({
+        command: params.command,
+        cwd: params.cwd,
+        env: params.env,
+        stdio: ['ignore', fd, fd],
+      });
+    } finally {
+      closeSync(fd);
+    }
+    child.unref();
+    const record: ShellRecord = {
+      id,
+      command: params.command,
+      cwd: params.cwd,
+      outputPath,
+      status: 'running',
+      exitCode: null,
+      signal: null,
+      startedAt: Date.now(),
+      timedOut: false,
+      child,
+      readOffset: 0,
+      decoder: new StringDecoder('utf8'),
+      stopRequested: false,
+      done: new Promise((resolve) => {
+        const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+          if (record.status !== 'running') return resolve();
+          if (record.timer) clearTimeout(record.timer);
+          record.exitCode = code;
+          record.signal = signal;
+          record.endedAt = Date.now();
+          record.status = record.stopRequested ? 'killed' : code === 0 ? 'completed' : 'failed';
+          // The shell is gone, but jobs it started in the background may still hold the group.
+          signalGroup(record.pid, 'SIGKILL');
+          resolve();
+          params.onExit?.(snapshot(record));
+        };
+        child.once('exit', finish);
+        child.once('error', () => finish(null, null));
+      }),
+    };
+    if (child.pid !== undefined) record.pid = child.pid;
+    if (params.description) record.description = params.description;
+    if (params.timeoutMs !== undefined) {
+      record.timer = setTimeout(() => {
+        record.timedOut = true;
+        void stopRecord(record);
+      }, params.timeoutMs);
+      record.timer.unref();
+    }
+    this.shells.set(id, record);
+    return snapshot(record);
   }
-}
 
-/** Waits until the shell ends, `timeoutMs` passes or `signal` aborts; true when it ended. */
-export async function waitForShell(
-  sessionId: string,
-  id: string,
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const record = requireRecord(sessionId, id);
-  if (record.status !== 'running') return true;
-  if (signal.aborted) return false;
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const gaveUp = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-    onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([record.done.then(() => true as const), gaveUp]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+  get(id: string): BackgroundShellInfo | undefined {
+    const record = this.shells.get(id);
+    return record && snapshot(record);
   }
-}
 
-/** Kills the shell's process group (SIGTERM, then SIGKILL) and returns its final state. */
-export async function stopBackgroundShell(sessionId: string, id: string): Promise<BackgroundShellInfo> {
-  const record = requireRecord(sessionId, id);
-  await stopRecord(record);
-  return snapshot(record);
-}
+  list(): BackgroundShellInfo[] {
+    return [...this.shells.values()].map(snapshot);
+  }
 
-/** Ends every shell of a session with its process group; call when the session ends. */
-export async function killAllShells(sessionId: string): Promise<void> {
-  const session = sessions.get(sessionId);
-  if (!session) return;
-  await Promise.all([...session.shells.values()].map(stopRecord));
-  sessions.delete(sessionId);
+  private require(id: string): ShellRecord {
+    const record = this.shells.get(id);
+    if (!record) throw new Error(`No background shell with id ${id}.`);
+    return record;
+  }
+
+  /** Output written since the previous call for this shell (the whole output on the first call). */
+  async readNewOutput(id: string): Promise<string> {
+    const record = this.require(id);
+    const handle = await open(record.outputPath, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size <= record.readOffset) return '';
+      const buffer = Buffer.alloc(size - record.readOffset);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, record.readOffset);
+      record.readOffset += bytesRead;
+      return record.decoder.write(buffer.subarray(0, bytesRead));
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Waits until the shell ends, `timeoutMs` passes or `signal` aborts; true when it ended. */
+  async wait(id: string, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+    const record = this.require(id);
+    if (record.status !== 'running') return true;
+    if (signal.aborted) return false;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const gaveUp = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+      onAbort = () => resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([record.done.then(() => true as const), gaveUp]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Kills the shell's process group (SIGTERM, then SIGKILL) and returns its final state. */
+  async stop(id: string): Promise<BackgroundShellInfo> {
+    const record = this.require(id);
+    await stopRecord(record);
+    return snapshot(record);
+  }
+
+  /**
+   * Ends every shell with its process group and refuses new ones: the session is over. Safe to
+   * call more than once.
+   */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await Promise.all([...this.shells.values()].map(stopRecord));
+    this.shells.clear();
+  }
 }

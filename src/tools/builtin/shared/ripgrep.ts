@@ -57,6 +57,7 @@ export function bundledRipgrep(
   };
 }
 
+// Process-wide on purpose: where the installation's own ripgrep is, a fact of this install.
 let bundledCache: BundledLookup | undefined;
 
 function ripgrepOnPath(env: Env): string | undefined {

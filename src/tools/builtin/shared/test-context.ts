@@ -1,6 +1,7 @@
 /**
- * A real ToolUseContext for tool tests: fresh read state, a temp session folder, no hooks, the
- * default permission context. Override any field; nothing here is mocked away.
+ * A real ToolUseContext for tool tests: fresh read state and services, a temp session folder, no
+ * hooks, the default permission context. Override any field; nothing here is mocked away. A test
+ * that starts background shells disposes `context.services` when it is done.
  */
 import { mkdtempSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -10,10 +11,12 @@ import { noopHooks } from '../../../hooks/types';
 import { emptyPermissionContext } from '../../../permissions/types';
 import { type AppState, initialAppState, type ToolUseContext } from '../../context';
 import { ReadFileState } from '../../read-file-state';
+import { SessionServices } from '../../session-services';
 import type { AnyTool, ToolResult } from '../../tool';
 
 export function makeTestContext(overrides: Partial<ToolUseContext> = {}): ToolUseContext {
   const cwd = overrides.cwd ?? mkdtempSync(join(tmpdir(), 'yoke-cwd-'));
+  const env = overrides.env ?? { ...process.env };
   let appState: AppState = initialAppState();
   return {
     cwd,
@@ -32,7 +35,8 @@ export function makeTestContext(overrides: Partial<ToolUseContext> = {}): ToolUs
     hooks: noopHooks,
     messages: [],
     notify: () => {},
-    env: { ...process.env },
+    env,
+    services: new SessionServices({ env }),
     ...overrides,
   };
 }

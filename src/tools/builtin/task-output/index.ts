@@ -5,8 +5,7 @@
 import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../tool';
 import { shellDescription, unknownShellMessage } from '../bash/describe-shell';
-import { DEFAULT_OUTPUT_BUDGET, truncateMiddle } from '../bash/output';
-import { getBackgroundShell, listBackgroundShells, readNewOutput, waitForShell } from '../bash/shells';
+import { truncateMiddle } from '../bash/output';
 import prompt from './prompt.md';
 
 export const DEFAULT_WAIT_MS = 30_000;
@@ -62,22 +61,17 @@ export const taskOutputTool = buildTool<TaskOutputInput, TaskOutputOutput>({
   interruptBehavior: () => 'cancel',
   mapResultToContent,
   async call(input, context) {
-    const known = getBackgroundShell(context.sessionId, input.task_id);
-    if (!known)
-      throw new ToolError(unknownShellMessage(input.task_id, listBackgroundShells(context.sessionId)));
+    const { shells } = context.services;
+    const known = shells.get(input.task_id);
+    if (!known) throw new ToolError(unknownShellMessage(input.task_id, shells.list()));
     let retrieval: TaskOutputOutput['retrieval_status'] =
       known.status === 'running' ? 'not_ready' : 'success';
     if (known.status === 'running' && input.block !== false) {
-      const ended = await waitForShell(
-        context.sessionId,
-        input.task_id,
-        input.timeout ?? DEFAULT_WAIT_MS,
-        context.abortSignal,
-      );
+      const ended = await shells.wait(input.task_id, input.timeout ?? DEFAULT_WAIT_MS, context.abortSignal);
       retrieval = ended ? 'success' : 'timeout';
     }
-    const shell = getBackgroundShell(context.sessionId, input.task_id) ?? known;
-    const output = await readNewOutput(context.sessionId, input.task_id);
+    const shell = shells.get(input.task_id) ?? known;
+    const output = await shells.readNewOutput(input.task_id);
     return {
       data: {
         retrieval_status: retrieval,
@@ -87,7 +81,7 @@ export const taskOutputTool = buildTool<TaskOutputInput, TaskOutputOutput>({
           status: shell.status,
           description: shellDescription(shell),
           command: shell.command,
-          output: truncateMiddle(output, DEFAULT_OUTPUT_BUDGET, shell.outputPath),
+          output: truncateMiddle(output, context.services.settings.bashOutputMaxChars, shell.outputPath),
           exitCode: shell.exitCode,
           outputFile: shell.outputPath,
         },

@@ -1,17 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SessionServices } from '../../session-services';
 import { bashTool } from '../bash/index';
-import { killAllShells } from '../bash/shells';
 import { callTool, makeTestContext, resultText } from '../shared/test-context';
 import { type TaskOutputOutput, taskOutputTool } from './index';
 
-const SESSION = 'task-output-test';
+const contexts: ReturnType<typeof makeTestContext>[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.services.dispose()));
+});
 
-afterEach(() => killAllShells(SESSION));
-
-async function startShell(command: string) {
-  const context = makeTestContext({ sessionId: SESSION });
+async function startShell(command: string, overrides: Parameters<typeof makeTestContext>[0] = {}) {
+  const context = makeTestContext(overrides);
+  contexts.push(context);
   await callTool(bashTool, { command, run_in_background: true }, context);
   return context;
 }
@@ -73,5 +75,17 @@ describe('TaskOutput', () => {
     await expect(callTool(taskOutputTool, { task_id: 'bash_9' }, context)).rejects.toThrow(
       'No background task with id bash_9. Known background shells: bash_1.',
     );
+  });
+
+  it("keeps new output within the session's Bash output budget, head and tail", async () => {
+    const env = { ...process.env };
+    const services = new SessionServices({ env, settings: { bashOutputMaxChars: 4_000 } });
+    const context = await startShell('seq 1 5000', { env, services });
+    const result = await callTool<TaskOutputOutput>(taskOutputTool, { task_id: 'bash_1' }, context);
+    const { output, outputFile } = result.data.task;
+    expect(output.length).toBeLessThan(4_300);
+    expect(output.startsWith('1\n2\n3\n')).toBe(true);
+    expect(output.endsWith('4999\n5000\n')).toBe(true);
+    expect(output).toContain(`characters omitted here. The full output is saved at ${outputFile}`);
   });
 });

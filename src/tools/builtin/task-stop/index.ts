@@ -5,7 +5,6 @@
 import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../tool';
 import { shellLabel, shellStatusText, unknownShellMessage } from '../bash/describe-shell';
-import { getBackgroundShell, listBackgroundShells, stopBackgroundShell } from '../bash/shells';
 import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
@@ -40,8 +39,9 @@ export const taskStopTool = buildTool<TaskStopInput, TaskStopOutput>({
   mapResultToContent: (out) => out.message,
   async call(input, context) {
     const id = taskIdOf(input);
-    const before = getBackgroundShell(context.sessionId, id);
-    if (!before) throw new ToolError(unknownShellMessage(id, listBackgroundShells(context.sessionId)));
+    const { shells } = context.services;
+    const before = shells.get(id);
+    if (!before) throw new ToolError(unknownShellMessage(id, shells.list()));
     if (before.status !== 'running') {
       return {
         data: {
@@ -52,7 +52,7 @@ export const taskStopTool = buildTool<TaskStopInput, TaskStopOutput>({
         },
       };
     }
-    const after = await stopBackgroundShell(context.sessionId, id);
+    const after = await shells.stop(id);
     return {
       data: {
         message: `Stopped background shell ${shellLabel(after)}; final status: ${shellStatusText(after)}.`,

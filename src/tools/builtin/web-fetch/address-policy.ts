@@ -22,13 +22,9 @@ const defaultLookup: LookupAll = async (hostname) =>
     }),
   );
 
-/** Parses the comma-separated `host[:port]` list of YOKE_WEBFETCH_ALLOW_HOSTS. */
-export function parseAllowedHosts(value: string | undefined): string[] {
-  if (!value) return [];
-  return value
-    .split(',')
-    .map((entry) => entry.trim().toLowerCase())
-    .filter(Boolean);
+/** The `webFetch.allowedHosts` entries (`host` or `host:port`) as `isAllowedHost` compares them. */
+export function normalizeAllowedHosts(entries: readonly string[]): string[] {
+  return entries.map((entry) => entry.trim().toLowerCase()).filter(Boolean);
 }
 
 /** The hostname without IPv6 brackets, lowercased. */
@@ -76,7 +72,7 @@ function isLocalName(host: string): boolean {
 export function refusal(host: string, detail: string): ToolError {
   return new ToolError(
     `${host} ${detail}, which WebFetch does not reach: it only fetches public web pages. ` +
-      'The user can allow this host with the webFetch.allowedHosts setting or YOKE_WEBFETCH_ALLOW_HOSTS.',
+      'The user can allow this host with the webFetch.allowedHosts setting.',
   );
 }
 

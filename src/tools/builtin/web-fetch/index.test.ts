@@ -2,12 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CostTracker } from '../../../model/cost';
 import { DEFAULT_FAST_ANTHROPIC_MODEL } from '../../../model/models';
 import { selectModel } from '../../../model/select';
-import { createSideCallClient } from '../../../model/side-call';
 import { startMockServer } from '../../../testing/mock-server';
 import type { ToolUseContext } from '../../context';
+import { SessionServices } from '../../session-services';
 import { ToolError } from '../../tool';
 import { callTool, makeTestContext, resultText } from '../shared/test-context';
 import {
@@ -16,6 +15,7 @@ import {
   type WebFetchDependencies,
   type WebFetchOutput,
 } from './index';
+import { PageCache } from './page-cache';
 import type { SummarizeRequest } from './summarize';
 
 const ARTICLE = `<!doctype html><html><head><title>T</title><style>.x{color:red}</style></head><body>
@@ -78,11 +78,11 @@ function fakeSummarizer() {
   return { calls, summarize };
 }
 
+/** A session whose settings allow the test server's host, as `webFetch.allowedHosts` would. */
 function context(extraEnv: Record<string, string> = {}, overrides: Partial<ToolUseContext> = {}) {
-  return makeTestContext({
-    env: { PATH: process.env.PATH, YOKE_WEBFETCH_ALLOW_HOSTS: `127.0.0.1:${port}`, ...extraEnv },
-    ...overrides,
-  });
+  const env = { PATH: process.env.PATH, ...extraEnv };
+  const services = new SessionServices({ env, settings: { webFetchAllowedHosts: [`127.0.0.1:${port}`] } });
+  return makeTestContext({ env, services, ...overrides });
 }
 
 async function fetchWith(deps: WebFetchDependencies, input: Record<string, unknown>, ctx = context()) {
@@ -174,9 +174,7 @@ describe('WebFetch', () => {
     const tool = createWebFetchTool({ summarize: fakeSummarizer().summarize });
     const call = callTool(tool, { url: `${base}/article`, prompt: 'x' }, notAllowed);
     await expect(call).rejects.toBeInstanceOf(ToolError);
-    await expect(call).rejects.toThrow(
-      /127\.0\.0\.1 is a loopback address.*webFetch\.allowedHosts.*YOKE_WEBFETCH_ALLOW_HOSTS/,
-    );
+    await expect(call).rejects.toThrow(/127\.0\.0\.1 is a loopback address.*webFetch\.allowedHosts setting/);
     await expect(callTool(tool, { url: 'ftp://example.com/file', prompt: 'x' }, context())).rejects.toThrow(
       /only fetches http and https/,
     );
@@ -194,8 +192,14 @@ describe('WebFetch', () => {
   it('caches a page for 15 minutes per URL', async () => {
     let now = 1_000_000;
     const { calls, summarize } = fakeSummarizer();
-    const tool = createWebFetchTool({ summarize, now: () => now });
-    const ctx = context();
+    const tool = createWebFetchTool({ summarize });
+    const env = { PATH: process.env.PATH };
+    const services = new SessionServices({
+      env,
+      settings: { webFetchAllowedHosts: [`127.0.0.1:${port}`] },
+      webPages: new PageCache(() => now),
+    });
+    const ctx = makeTestContext({ env, services });
     await callTool(tool, { url: `${base}/article`, prompt: 'one' }, ctx);
     await callTool(tool, { url: `${base}/article`, prompt: 'two' }, ctx);
     expect(hits).toEqual(['/article']);
@@ -230,15 +234,16 @@ describe('WebFetch', () => {
       const selection = await selectModel({
         env: { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test-key' },
       });
-      const costs = new CostTracker();
-      const sideCalls = createSideCallClient({
-        provider: selection.provider,
-        fastModel: () => DEFAULT_FAST_ANTHROPIC_MODEL,
-        usage: costs,
+      const services = new SessionServices({
+        env: { PATH: process.env.PATH },
+        settings: { webFetchAllowedHosts: [`127.0.0.1:${port}`] },
+        sideCalls: { provider: selection.provider, fastModel: () => DEFAULT_FAST_ANTHROPIC_MODEL },
       });
+      const costs = services.costs;
       const { data } = await fetchWith(
-        { sideCalls },
+        {},
         { url: `${base}/article`, prompt: 'How do I install it?' },
+        makeTestContext({ env: { PATH: process.env.PATH }, services }),
       );
       expect(data.result).toBe('Install it with npm install yoke.');
       expect(mock.requests).toHaveLength(1);

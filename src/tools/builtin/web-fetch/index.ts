@@ -1,12 +1,12 @@
 /** WebFetch: fetches a web page and answers a prompt about it with a small, fast model. */
 import * as z from '../../../lib/zod';
 import { isAbortError, MissingCredentialsError } from '../../../model/errors';
-import type { SideCallClient } from '../../../model/side-call';
+import { NoSideCallModelError } from '../../../model/side-call';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
-import { isAllowedHost, type LookupAll, parseAllowedHosts } from './address-policy';
+import { isAllowedHost, type LookupAll } from './address-policy';
 import { fetchPage } from './fetch-page';
-import { type CachedPage, PageCache } from './page-cache';
+import type { CachedPage } from './page-cache';
 import { pageToText } from './page-content';
 import prompt from './prompt.md';
 import { type Summarizer, sideCallSummarizer } from './summarize';
@@ -35,15 +35,15 @@ export type WebFetchOutput = {
 };
 
 export type WebFetchDependencies = {
-  /** The session's side calls: the page is read by its fast model, at the session's cost. */
-  sideCalls?: SideCallClient;
-  /** Answers the prompt over the page (tests); the fast model through `sideCalls` otherwise. */
+  /**
+   * Answers the prompt over the page (tests); otherwise the session's fast model reads it, as one
+   * of its side calls (`context.services.sideCalls`: its provider, its key, its cost).
+   */
   summarize?: Summarizer;
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
   lookup?: LookupAll;
-  now?: () => number;
 };
 
 function targetUrl(raw: string, allowPrivateHosts: readonly string[]): URL {
@@ -60,7 +60,7 @@ function targetUrl(raw: string, allowPrivateHosts: readonly string[]): URL {
 }
 
 async function answer(
-  summarize: Summarizer | undefined,
+  summarize: Summarizer,
   page: CachedPage,
   input: WebFetchInput,
   context: ToolUseContext,
@@ -85,7 +85,6 @@ async function answer(
       readOn(rawEnd)
     );
   };
-  if (!summarize) return rawText('this session has no model for side calls');
   const end = Math.min(page.text.length, offset + CONTENT_BUDGET_CHARS);
   try {
     const text = await summarize({
@@ -96,7 +95,8 @@ async function answer(
     });
     return (text || 'The model gave no answer about this page.') + readOn(end);
   } catch (error) {
-    if (error instanceof MissingCredentialsError) return rawText(error.message);
+    if (error instanceof MissingCredentialsError || error instanceof NoSideCallModelError)
+      return rawText(error.message);
     if (context.abortSignal.aborted || isAbortError(error)) throw new ToolError('The fetch was interrupted.');
     throw new ToolError(
       `The page was fetched, but reading it with the fast model failed: ${(error as Error).message}`,
@@ -104,10 +104,11 @@ async function answer(
   }
 }
 
-/** Builds WebFetch with its own page cache; tests inject the summarizer and limits. */
+/**
+ * Builds WebFetch over its dependencies; tests inject the summarizer, limits and DNS. What a
+ * session owns (its page cache, allowed hosts, fast model) comes from the call's services.
+ */
 export function createWebFetchTool(deps: WebFetchDependencies = {}) {
-  const cache = new PageCache(deps.now);
-  const summarize = deps.summarize ?? (deps.sideCalls ? sideCallSummarizer(deps.sideCalls) : undefined);
   return buildTool<WebFetchInput, WebFetchOutput>({
     name: 'WebFetch',
     tier: 'read',
@@ -121,7 +122,8 @@ export function createWebFetchTool(deps: WebFetchDependencies = {}) {
     mapResultToContent: (output) => output.result,
     async call(input, context) {
       const started = Date.now();
-      const allowPrivateHosts = parseAllowedHosts(context.env.YOKE_WEBFETCH_ALLOW_HOSTS);
+      const cache = context.services.webPages;
+      const allowPrivateHosts = context.services.settings.webFetchAllowedHosts;
       const url = targetUrl(input.url, allowPrivateHosts);
 
       let page = cache.get(url.href);
@@ -162,7 +164,12 @@ export function createWebFetchTool(deps: WebFetchDependencies = {}) {
         cache.set(url.href, page);
       }
 
-      const result = await answer(summarize, page, input, context);
+      const result = await answer(
+        deps.summarize ?? sideCallSummarizer(context.services.sideCalls),
+        page,
+        input,
+        context,
+      );
       const data: WebFetchOutput = {
         bytes: page.bytes,
         code: page.status,
@@ -175,5 +182,3 @@ export function createWebFetchTool(deps: WebFetchDependencies = {}) {
     },
   });
 }
-
-export const webFetchTool = createWebFetchTool();

@@ -1,0 +1,114 @@
+/**
+ * What one session owns besides its conversation: live background shells, the pages WebFetch
+ * fetched, its model facts and what its requests cost, the git-configuration verdicts its
+ * permission checks and system prompt share, its side-call client, and the settings
+ * its tools read. Created by the composition root, carried on every ToolUseContext, and disposed
+ * with the session, so several query loops in one process (subagents, background agents, teams)
+ * never share any of it by accident: nothing here lives in a module.
+ */
+import type { Settings } from '../config/settings-schema';
+import { ModelCatalog } from '../model/catalog';
+import { CostTracker } from '../model/cost';
+import {
+  createSideCallClient,
+  NoSideCallModelError,
+  type SideCallClient,
+  type SideCallRetry,
+} from '../model/side-call';
+import type { Env, Provider } from '../model/types';
+import { GitConfigSafety } from '../permissions/git-config-safety';
+import { outputBudget } from './builtin/bash/output';
+import { BackgroundShells } from './builtin/bash/shells';
+import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
+import { PageCache } from './builtin/web-fetch/page-cache';
+
+/** The settings built-in tools read, resolved once per session from its settings and environment. */
+export type ToolSettings = {
+  /** `webFetch.allowedHosts`: private hosts (`host` or `host:port`, lowercased) WebFetch may reach. */
+  webFetchAllowedHosts: readonly string[];
+  /** Characters of Bash output the model sees inline (`BASH_MAX_OUTPUT_LENGTH`, `bashOutputMaxChars`). */
+  bashOutputMaxChars: number;
+};
+
+export function toolSettings(
+  settings: Pick<Settings, 'webFetch' | 'bashOutputMaxChars'>,
+  env: Env,
+): ToolSettings {
+  return {
+    webFetchAllowedHosts: normalizeAllowedHosts(settings.webFetch?.allowedHosts ?? []),
+    bashOutputMaxChars: outputBudget(env.BASH_MAX_OUTPUT_LENGTH, settings.bashOutputMaxChars),
+  };
+}
+
+/**
+ * Where the session's side calls go (model/side-call.ts): its provider (base URL, key, waits,
+ * retry policy), its fast model, and who hears of their retries. Their cost goes to `costs`.
+ */
+export type SideCallSource = {
+  provider: Provider;
+  /** The model a side call asks when it names none: the session's fast model. */
+  fastModel: () => string;
+  onRetry?: (retry: SideCallRetry) => void;
+};
+
+/** For services made without a provider (tool tests): every side call fails and says why. */
+const noSideCalls: SideCallClient = {
+  fastModel: () => 'none',
+  complete: () => Promise.reject(new NoSideCallModelError()),
+};
+
+export type SessionServicesOptions = {
+  /** The session's environment (process env plus the settings' `env`): what its git and models see. */
+  env: Env;
+  settings?: Partial<ToolSettings>;
+  /** The session's model facts; the built-in table alone when absent. */
+  models?: ModelCatalog;
+  /** Where side calls go; without it they fail with a clear message. */
+  sideCalls?: SideCallSource;
+  /** Replaces the page cache (tests give it a clock). */
+  webPages?: PageCache;
+  /**
+   * The session's checker, when the composition root made it before the services (to start the
+   * prompt's git status early); it must have been built on `env`.
+   */
+  gitConfig?: GitConfigSafety;
+};
+
+export class SessionServices {
+  /** `run_in_background` shells, which TaskOutput and TaskStop reach by id. */
+  readonly shells = new BackgroundShells();
+  readonly webPages: PageCache;
+  /** Prices and context windows: for cost, and for when to compact. */
+  readonly models: ModelCatalog;
+  /** Where every request of the session, main loop or side call, records its usage and cost. */
+  readonly costs: CostTracker;
+  /** One per session: it caches its verdicts per repository, for permission checks and the prompt. */
+  readonly gitConfig: GitConfigSafety;
+  /** Model requests outside the conversation (compaction, WebFetch, the classifier), at `costs`. */
+  readonly sideCalls: SideCallClient;
+  readonly settings: ToolSettings;
+  private disposal: Promise<void> | undefined;
+
+  constructor(options: SessionServicesOptions) {
+    this.webPages = options.webPages ?? new PageCache();
+    this.models = options.models ?? new ModelCatalog();
+    this.costs = new CostTracker(this.models);
+    this.gitConfig = options.gitConfig ?? new GitConfigSafety({ env: options.env });
+    this.sideCalls = options.sideCalls
+      ? createSideCallClient({ ...options.sideCalls, usage: this.costs })
+      : noSideCalls;
+    this.settings = { ...toolSettings({}, options.env), ...options.settings };
+  }
+
+  /**
+   * Ends what the session still runs: background shells die with their process groups, model
+   * lookups stop. Safe to call more than once; every call waits for the same end.
+   */
+  dispose(): Promise<void> {
+    this.disposal ??= (async () => {
+      this.models.dispose();
+      await this.shells.dispose();
+    })();
+    return this.disposal;
+  }
+}
