@@ -2,39 +2,18 @@
  * The shapes of permission decisions. The engine and tools depend on these; the rule engine,
  * modes and prompts that produce them live beside this file.
  */
+import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import type { AssistantMessage } from '../session/messages';
 
-export const PERMISSION_MODES = [
-  'default',
-  'acceptEdits',
-  'plan',
-  'bypassPermissions',
-  'dontAsk',
-  'auto',
-] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
-
-export type RuleBehavior = 'allow' | 'deny' | 'ask';
-export type RuleSource =
-  | 'policySettings'
-  | 'userSettings'
-  | 'projectSettings'
-  | 'localSettings'
-  | 'cliArg'
-  | 'session';
-
-/** A parsed rule: `Bash(npm test:*)` is `{toolName:'Bash', ruleContent:'npm test:*'}`; `Read` has no content. */
-export type PermissionRule = {
-  toolName: string;
-  ruleContent?: string;
-  behavior: RuleBehavior;
-  source: RuleSource;
-  /**
-   * Set when this whole-tool rule stands in for a deny or ask rule that could not be read
-   * (rule-problems.ts); `toolName` is then `*` when not even the tool name could be read.
-   */
-  malformed?: { text: string; problem: string; file?: string };
-};
+// The rule and mode vocabulary lives below config/, which needs it too; the permission layer keeps
+// one module for its types.
+export {
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PermissionRule,
+  type RuleBehavior,
+  type RuleSource,
+} from '../lib/permission-vocabulary';
 
 export type ToolPermissionContext = {
   mode: PermissionMode;
