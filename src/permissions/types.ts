@@ -72,6 +72,22 @@ export type ToolPermissionResult =
   /** No opinion: let rules and mode decide. */
   | { behavior: 'passthrough' };
 
+/**
+ * What a tool's calls touch, as permission rules judge them (compat-surface §3.3). The tool
+ * declares it, so no layer tells tools apart by their names:
+ * - `shell`: `input.command` is a command line; every command in it is judged (`Bash(...)` rules,
+ *   the read-only tables, the paths it reads and writes, protected files).
+ * - `file-read`: reads the file or folder in `file_path`, `notebook_path` or `path` (the working
+ *   directory when none is given); `Read(...)` rules apply.
+ * - `file-glob`: like `file-read`, but searches below the literal base of the glob in `pattern`.
+ * - `file-edit`: writes the file in `file_path` or `notebook_path`; `Edit(...)` rules apply and
+ *   protected files ask.
+ * - `web`: fetches `input.url` from another machine; judged by host (`domain:` rules), and never
+ *   allowed as a plain read.
+ * - `none`: judged by its name, tier and read-only verdict alone.
+ */
+export type ToolAccess = 'shell' | 'file-read' | 'file-glob' | 'file-edit' | 'web' | 'none';
+
 /** An auto-mode classifier's answer: it may allow, or hand the call on to a person. */
 export type ClassifierVerdict = { behavior: 'allow' | 'ask'; reason: string };
 
