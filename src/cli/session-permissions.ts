@@ -1,17 +1,15 @@
 /**
  * The permission side of a session: the permission context (settings rules by source, CLI rules,
- * mode, extra directories) and the five-level `canUseTool` pipeline. The one place it is chosen.
+ * mode, extra directories) and the five-level `canUseTool` decision. The one place it is chosen.
+ * The decision reads each call's cwd, rules and mode from the call itself; what is set up here
+ * belongs to the whole session (protected files, whom to ask, the classifier).
  */
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { claudeHome, managedSettingsPath, yokeHome } from '../config/paths';
 import type { SettingsSource } from '../config/settings-merge';
-import {
-  type CreateCanUseToolOptions,
-  createCanUseTool,
-  type PermissionTool,
-} from '../permissions/can-use-tool';
+import { createCanUseTool } from '../permissions/can-use-tool';
 import { createModelClassifier } from '../permissions/classifier';
 import { type HookCommand, hookScriptPaths } from '../permissions/hook-scripts';
 import { buildPermissionContext } from '../permissions/permission-context';
@@ -20,6 +18,7 @@ import type {
   CanUseToolFn,
   PermissionMode,
   PermissionPrompt,
+  PermissionRequestHook,
   ToolPermissionContext,
 } from '../permissions/types';
 import type { CliOptions } from './cli-options';
@@ -57,14 +56,6 @@ export function checkAddDirs(addDirs: readonly string[], cwd: string): void {
 export function requestedPermissionMode(options: PermissionOptions): PermissionMode | undefined {
   return options.dangerouslySkipPermissions ? 'bypassPermissions' : options.permissionMode;
 }
-
-/** What the pipeline reads live from the running engine. */
-export type LiveSession = {
-  permissionContext(): ToolPermissionContext | undefined;
-  cwd(): string | undefined;
-  userRequest(): string;
-  tools(): readonly PermissionTool[];
-};
 
 /**
  * The files whose writes always ask in this session (protected-paths.ts): the user folders where
@@ -114,9 +105,8 @@ export function createPermissionSetup(input: {
   projectTrusted: boolean;
   /** The files whose writes always ask; the user folders under HOME when absent. */
   protectedPaths?: ProtectedPaths;
-  live: LiveSession;
   permissionPrompt?: PermissionPrompt;
-  permissionRequestHook?: CreateCanUseToolOptions['permissionRequestHook'];
+  permissionRequestHook?: PermissionRequestHook;
 }): PermissionSetup {
   const { options, cwd } = input;
   const warnings: string[] = [];
@@ -135,17 +125,12 @@ export function createPermissionSetup(input: {
     warnings.push(`permission mode ${requested} is disabled by settings; using ${permissionContext.mode}`);
   }
   const canUseTool = createCanUseTool({
-    getContext: () => input.live.permissionContext() ?? permissionContext,
-    tools: () => input.live.tools(),
-    projectRoot: cwd,
     home: input.env.HOME || homedir(),
     ...(input.protectedPaths ? { protectedPaths: input.protectedPaths } : {}),
-    cwd: () => input.live.cwd() ?? cwd,
     prompt: input.permissionPrompt,
     permissionRequestHook: input.permissionRequestHook,
     // Only consulted in `auto` mode; the model is selected on first use.
     classifier: createModelClassifier({ env: input.env }),
-    getUserRequest: () => input.live.userRequest(),
   });
   return { permissionContext, canUseTool, warnings };
 }

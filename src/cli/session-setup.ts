@@ -8,8 +8,6 @@ import { join } from 'node:path';
 import { mergeSettings } from '../config/settings-merge';
 import type { HooksSettings } from '../config/settings-schema';
 import { environmentFacts, gatherGitStatus } from '../engine/environment';
-import { permissionRequestDecision } from '../hooks/permission-request';
-import type { YokeHookRunner } from '../hooks/runner';
 import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import type { ModelSelection } from '../model/select';
@@ -121,29 +119,6 @@ async function sessionHooks(
   });
 }
 
-/** `PermissionRequest` hooks, when the runner has any (the no-op runner has no `runHooks`). */
-function permissionRequestHook(hooks: HookRunner) {
-  const runner = hooks as Partial<YokeHookRunner>;
-  if (!runner.runHooks) return undefined;
-  const runHooks = runner.runHooks;
-  return async (request: {
-    toolName: string;
-    input: Record<string, unknown>;
-    suggestions: readonly string[];
-    signal: AbortSignal;
-    cwd?: string;
-  }) => {
-    const result = await runHooks(
-      'PermissionRequest',
-      { tool_name: request.toolName, tool_input: request.input, permission_suggestions: request.suggestions },
-      request.toolName,
-      request.signal,
-      request.cwd === undefined ? {} : { cwd: request.cwd },
-    );
-    return permissionRequestDecision(result);
-  };
-}
-
 export type SessionLog = { warn(text: string): void; debug(text: string): void };
 
 const silentLog: SessionLog = { warn: () => {}, debug: () => {} };
@@ -236,7 +211,6 @@ export async function createSessionEngine(
     : undefined;
 
   let engine: QueryEngineType | undefined;
-  let tools: AnyTool[] = [];
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
   const hooks = await sessionHooks(
     options,
@@ -260,13 +234,8 @@ export async function createSessionEngine(
     cwd,
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
-    permissionRequestHook: permissionRequestHook(hooks),
-    live: {
-      permissionContext: () => engine?.currentPermissionContext,
-      cwd: () => engine?.currentCwd,
-      userRequest: () => engine?.lastUserPrompt ?? '',
-      tools: () => tools,
-    },
+    permissionRequestHook: ({ input, signal, ...call }) =>
+      hooks.permissionRequest({ ...call, toolInput: input }, signal),
   });
   const selected = selectSessionTools(
     permissions.permissionContext,
@@ -274,7 +243,7 @@ export async function createSessionEngine(
     options.extraTools,
     sessionEnv,
   );
-  tools = selected.tools;
+  const tools = selected.tools;
   // Said once on stderr by the caller, and in every `system/init` for an SDK host.
   const warnings = [
     ...settings.warnings,

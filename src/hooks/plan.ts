@@ -5,7 +5,7 @@
  */
 import { effectiveHookTimeout } from '../config/hook-timeout';
 import type { HooksSettings } from '../config/settings-schema';
-import { type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
+import { type RuleCall, type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
 import { ruleTextProblem } from '../permissions/rule-problems';
 import { isInvalidMatcher, matchesTarget } from './matcher';
 import type { SdkHookMatcher } from './types';
@@ -33,7 +33,7 @@ export const CONDITIONAL_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 /** The call a tool event is about, for `if` conditions. */
-export type PlannedToolCall = { toolName: string; input: Record<string, unknown>; roots: RuleCallRoots };
+export type PlannedToolCall = RuleCall & { roots: RuleCallRoots };
 
 export async function planHooks(
   event: string,
@@ -50,7 +50,7 @@ export async function planHooks(
   const conditionHolds = (rule: string) => {
     let verdict = verdicts.get(rule);
     if (!verdict) {
-      verdict = call ? ruleMatchesCall(rule, call.toolName, call.input, call.roots) : Promise.resolve(false);
+      verdict = call ? ruleMatchesCall(rule, call, call.roots) : Promise.resolve(false);
       verdicts.set(rule, verdict);
     }
     return verdict;

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { permissionRequestDecision } from './permission-request';
 import { commandGroup, createHookTestBed, type HookTestBed, never, toolInput } from './runner-test-support';
 
 let bed: HookTestBed;
@@ -162,7 +161,7 @@ describe('command hook processes', () => {
     const out = join(bed.dir, 'start');
     const hook = await bed.script('start.sh', `cat > ${out}.json\necho "$CLAUDE_ENV_FILE" > ${out}.env`);
     const runner = bed.runner({ SessionStart: [commandGroup(undefined, [hook])] });
-    await runner.runHooks('SessionStart', { source: 'startup' }, 'startup', never(), {
+    await runner.runHooks('SessionStart', { source: 'startup', model: 'm' }, 'startup', never(), {
       env: { CLAUDE_ENV_FILE: '/tmp/env-file' },
     });
     const input = JSON.parse(await readFile(`${out}.json`, 'utf8'));
@@ -216,13 +215,8 @@ describe('replies over the output cap', () => {
   it('denies a permission request instead of going on to ask', async () => {
     const hook = await oversized('PermissionRequest', '"decision":{"behavior":"allow"},"reason":');
     const runner = bed.runner({ PermissionRequest: [commandGroup('Write', [hook])] });
-    const result = await runner.runHooks(
-      'PermissionRequest',
-      { tool_name: 'Write', tool_input: { file_path: 'x' } },
-      'Write',
-      never(),
-    );
-    expect(permissionRequestDecision(result)).toMatchObject({
+    const { toolUseId: _, ...write } = toolInput('Write', { file_path: 'x' });
+    expect(await runner.permissionRequest({ ...write, suggestions: [] }, never())).toMatchObject({
       behavior: 'deny',
       message: expect.stringContaining(`"${hook}" printed more than 1 MiB on stdout`),
     });

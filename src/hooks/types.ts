@@ -2,7 +2,12 @@
  * The hook points the engine and tool runner call. The hooks issue implements `HookRunner` with
  * settings-defined commands and SDK callbacks; until a runner is configured, `noopHooks` is used.
  */
-import type { PermissionDecision } from '../permissions/types';
+import type {
+  HookPermissionDecision,
+  PermissionDecision,
+  PermissionMode,
+  ToolAccess,
+} from '../permissions/types';
 
 export const HOOK_EVENTS = [
   'PreToolUse',
@@ -54,8 +59,9 @@ export type HookCallbackInvoker = (request: {
 }) => Promise<HookJSONOutput>;
 
 export type PreToolUseOutcome = {
-  /** A hook's permission decision; it takes precedence over rules (level 1 of the pipeline). */
-  permissionDecision?: PermissionDecision;
+  /** A hook's permission decision: level 1 of the permission decision (a deny rule still beats its allow). */
+  permissionDecision?: HookPermissionDecision;
+  /** The input the call runs with instead (its permission decision then judges this one). */
   updatedInput?: Record<string, unknown>;
   /** Extra text for the model, attached to the tool result. */
   additionalContext?: string[];
@@ -112,12 +118,22 @@ export type UserPromptSubmitOutcome = {
   systemMessages?: string[];
 };
 
+/** One tool call as its hooks see it, from the call's own context. */
 export type ToolHookInput = {
   toolName: string;
   toolInput: Record<string, unknown>;
   toolUseId: string;
+  /** What the tool touches (tool.ts), for `if` conditions written as permission rules. */
+  access: ToolAccess;
   /** The directory the call runs in, when it differs from the session's (an earlier `cd`). */
   cwd?: string;
+  /** The mode the call is decided in, when it differs from the session's (a subagent's). */
+  permissionMode?: PermissionMode;
+};
+
+/** A `PermissionRequest`: the call as its tool hooks see it (without an id) and the rules offered. */
+export type PermissionRequestHookInput = Omit<ToolHookInput, 'toolUseId'> & {
+  suggestions: readonly string[];
 };
 
 export interface HookRunner {
@@ -130,6 +146,11 @@ export interface HookRunner {
     input: ToolHookInput & { error: string },
     signal: AbortSignal,
   ): Promise<PostToolUseOutcome>;
+  /** A decision the hooks return is final; undefined when none has an opinion. */
+  permissionRequest(
+    input: PermissionRequestHookInput,
+    signal: AbortSignal,
+  ): Promise<PermissionDecision | undefined>;
   stop(
     input: { stopHookActive: boolean; lastAssistantText: string },
     signal: AbortSignal,
@@ -144,6 +165,7 @@ export const noopHooks: HookRunner = {
   preToolUse: async () => ({}),
   postToolUse: async () => ({}),
   postToolUseFailure: async () => ({}),
+  permissionRequest: async () => undefined,
   stop: async () => ({ blockingErrors: [] }),
   userPromptSubmit: async () => ({}),
   sessionStart: async () => ({}),

@@ -3,7 +3,7 @@
  * modes and prompts that produce them live beside this file.
  */
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
-import type { AssistantMessage } from '../session/messages';
+import type { AssistantMessage, Message } from '../session/messages';
 
 // The rule and mode vocabulary lives below config/, which needs it too; the permission layer keeps
 // one module for its types.
@@ -88,43 +88,93 @@ export type ToolPermissionResult =
  */
 export type ToolAccess = 'shell' | 'file-read' | 'file-glob' | 'file-edit' | 'web' | 'none';
 
+/** What the decision knows about a tool: its declared facts (structural, so this layer needs no tool module). */
+export type PermissionTool = {
+  name: string;
+  aliases: readonly string[];
+  tier: 'read' | 'write' | 'exec';
+  isMcp: boolean;
+  access: ToolAccess;
+  /** The compact text an auto-mode classifier judges; empty means the input as JSON. */
+  toAutoClassifierInput(input: Record<string, unknown>): string;
+};
+
+/**
+ * Where one call runs and under which rules, read from the call's own context when it is
+ * decided — never from what the session or the turn started with: an earlier Bash `cd` moves
+ * `cwd`, a mode switch mid-turn changes `permissionContext`, and a subagent brings its own.
+ */
+export type PermissionCallContext = {
+  cwd: string;
+  /** Paths under it (or an added directory) are inside the working directories. */
+  projectRoot: string;
+  permissionContext: ToolPermissionContext;
+  /** The conversation so far: the auto-mode classifier reads the user's latest request from it. */
+  messages: readonly Message[];
+};
+
+/**
+ * Level 1: what the PreToolUse hooks decided. A rewritten input is not part of it: the runner
+ * has already made it the call's input, so the rules judge what will actually run.
+ */
+export type HookPermissionDecision =
+  | { behavior: 'allow'; decisionReason?: DecisionReason }
+  | { behavior: 'deny'; message: string; decisionReason?: DecisionReason }
+  | { behavior: 'ask'; message: string; decisionReason?: DecisionReason };
+
 /** An auto-mode classifier's answer: it may allow, or hand the call on to a person. */
 export type ClassifierVerdict = { behavior: 'allow' | 'ask'; reason: string };
 
 /** A classification started before the PreToolUse hooks (seed 001 step 4b); cancel it when unused. */
 export type SpeculativeClassification = { result: Promise<ClassifierVerdict>; cancel(): void };
 
+/** The facts of one call that the permission decision weighs; the tool runner gathers them. */
 export type CanUseToolRequest = {
-  toolName: string;
+  tool: PermissionTool;
   input: Record<string, unknown>;
   toolUseId: string;
+  context: PermissionCallContext;
+  /** Level 1: what a PreToolUse hook decided. `allow` skips the prompt but not a deny rule. */
+  hookDecision?: HookPermissionDecision;
+  /** The tool's own `checkPermissions`: its deny is final, its ask forces a prompt. */
   toolPermission: ToolPermissionResult;
   isReadOnly: boolean;
-  /**
-   * The directory this call will run in (an earlier Bash `cd` may have moved it). Relative paths
-   * are judged against it, never against where the turn started; defaults to the session's cwd.
-   */
-  cwd?: string;
+  /** The tool says this call may destroy data: it always warns, and no classifier may allow it. */
+  isDestructive: boolean;
   assistantMessage?: AssistantMessage;
-  /** Level 1: what a PreToolUse hook decided. `allow` skips the prompt but not a deny rule. */
-  hookDecision?: PermissionDecision;
-  /** Started by the runner in parallel with the hooks; the pipeline awaits it if it needs it. */
+  /** Started by the runner in parallel with the hooks, for this very input; awaited if needed. */
   speculativeClassification?: SpeculativeClassification;
   signal: AbortSignal;
 };
 
 /**
- * The permission pipeline as the tool runner sees it. The tool is passed structurally (name and
- * checker) to keep this layer free of the tool module.
+ * The permission decision for one call: all five levels, in order (hook → policy → rules → mode
+ * → prompt). The tool runner gathers the facts, calls it once and applies what it returns.
  */
 export type CanUseToolFn = ((request: CanUseToolRequest) => Promise<PermissionDecision>) & {
-  /** Starts the auto-mode classifier early; undefined when this pipeline would not use it. */
+  /** Starts the auto-mode classifier early; undefined when this call would never need it. */
   startSpeculativeClassification?: (request: {
-    toolName: string;
+    tool: PermissionTool;
     input: Record<string, unknown>;
+    context: PermissionCallContext;
     signal: AbortSignal;
   }) => SpeculativeClassification | undefined;
 };
+
+/**
+ * `PermissionRequest` hooks (compat-surface §2.4), asked before anyone is prompted and in every
+ * mode that would otherwise ask: a decision they return is final; undefined means no opinion.
+ */
+export type PermissionRequestHook = (request: {
+  toolName: string;
+  access: ToolAccess;
+  input: Record<string, unknown>;
+  suggestions: readonly string[];
+  /** The call's own working directory and mode, for the hook's input and `if` conditions. */
+  cwd: string;
+  permissionMode: PermissionMode;
+  signal: AbortSignal;
+}) => Promise<PermissionDecision | undefined>;
 
 /**
  * Level 5 of the pipeline: ask someone. The interactive UI shows a dialog; the stream-json
@@ -142,5 +192,5 @@ export type PermissionPrompt = (request: {
   signal: AbortSignal;
 }) => Promise<PermissionDecision>;
 
-/** Allows everything: for tests and `bypassPermissions` wiring. */
+/** Allows every call, hook denials included: for tests of what happens after the decision. */
 export const allowAll: CanUseToolFn = async () => ({ behavior: 'allow' });
