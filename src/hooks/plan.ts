@@ -8,7 +8,7 @@ import type { HooksSettings } from '../config/settings-schema';
 import { type RuleCall, type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
 import { ruleTextProblem } from '../permissions/rule-problems';
 import { isInvalidMatcher, matchesTarget } from './matcher';
-import type { SdkHookMatcher } from './types';
+import type { HookEvent, SdkHookMatcher } from './types';
 
 export type PlannedHook =
   | {
@@ -24,19 +24,18 @@ export type PlannedHook =
 export type PlanProblem = { key: string; message: string };
 
 /** Events about one tool call: the ones where a handler's `if` rule can be checked (§2.2). */
-export const CONDITIONAL_EVENTS: ReadonlySet<string> = new Set([
+export const CONDITIONAL_EVENTS: ReadonlySet<HookEvent> = new Set([
   'PreToolUse',
   'PostToolUse',
   'PostToolUseFailure',
   'PermissionRequest',
-  'PermissionDenied',
 ]);
 
 /** The call a tool event is about, for `if` conditions. */
 export type PlannedToolCall = RuleCall & { roots: RuleCallRoots };
 
 export async function planHooks(
-  event: string,
+  event: HookEvent,
   target: string | undefined,
   settingsHooks: HooksSettings | undefined,
   sdkMatchers: readonly SdkHookMatcher[],

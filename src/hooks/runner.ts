@@ -14,7 +14,9 @@ import { permissionRequestDecision } from './permission-request';
 import { CONDITIONAL_EVENTS, type PlannedToolCall, planHooks } from './plan';
 import type {
   HookCallbackInvoker,
+  HookEvent,
   HookLifecycle,
+  HookPayload,
   HookRunner,
   PermissionRequestHookInput,
   PostToolUseOutcome,
@@ -62,9 +64,9 @@ export type RunHooksExtra = {
 
 export type YokeHookRunner = HookRunner & {
   /** Runs one event's hooks and returns the combined result, for events with richer outputs. */
-  runHooks(
-    event: string,
-    payload: Record<string, unknown>,
+  runHooks<E extends HookEvent>(
+    event: E,
+    payload: HookPayload<E>,
     matchTarget: string | undefined,
     signal: AbortSignal,
     extra?: RunHooksExtra,
@@ -72,15 +74,15 @@ export type YokeHookRunner = HookRunner & {
 };
 
 /** Events that fire outside a permission context carry no `permission_mode` (compat-surface §2.3). */
-const NO_PERMISSION_MODE = new Set(['SessionStart', 'SessionEnd', 'SubagentStart', 'InstructionsLoaded']);
+const NO_PERMISSION_MODE: ReadonlySet<HookEvent> = new Set(['SessionStart', 'SessionEnd']);
 
 export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
   const report = options.onMessage ?? (() => {});
   const reportedProblems = new Set<string>();
 
-  async function runHooks(
-    event: string,
-    payload: Record<string, unknown>,
+  async function runHooks<E extends HookEvent>(
+    event: E,
+    payload: HookPayload<E>,
     matchTarget: string | undefined,
     signal: AbortSignal,
     extra: RunHooksExtra = {},
@@ -140,7 +142,7 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     return result;
   }
 
-  const toolPayload = (input: ToolHookInput) => ({
+  const toolPayload = (input: ToolHookInput): HookPayload<'PreToolUse'> => ({
     tool_name: input.toolName,
     tool_input: input.toolInput,
     tool_use_id: input.toolUseId,
@@ -236,7 +238,7 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
 
 function responseOf(
   execution: HookExecution,
-  names: { hookId: string; hookName: string; hookEvent: string },
+  names: { hookId: string; hookName: string; hookEvent: HookEvent },
 ): HookLifecycle {
   const { verdict, stdout, stderr } = execution;
   const failed = verdict.error !== undefined || verdict.blockingError !== undefined;
@@ -251,24 +253,15 @@ function responseOf(
   };
 }
 
-/**
- * The call a tool event's payload describes, read from the payload itself so every caller of
- * `runHooks` gets `if` conditions; what its tool touches comes from the caller.
- */
-function toolCallOf(
-  event: string,
-  payload: Record<string, unknown>,
+/** The call a tool event's payload describes, for `if` conditions; none for other events. */
+function toolCallOf<E extends HookEvent>(
+  event: E,
+  payload: HookPayload<E>,
   access: ToolAccess,
   roots: RuleCallRoots,
 ): PlannedToolCall | undefined {
-  if (!CONDITIONAL_EVENTS.has(event) || typeof payload.tool_name !== 'string') return undefined;
-  const input = payload.tool_input;
-  return {
-    toolName: payload.tool_name,
-    access,
-    input: typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {},
-    roots,
-  };
+  if (!CONDITIONAL_EVENTS.has(event) || !('tool_name' in payload)) return undefined;
+  return { toolName: payload.tool_name, access, input: payload.tool_input, roots };
 }
 
 function postLike(result: HookRunResult): PostToolUseOutcome {
