@@ -40,9 +40,8 @@ describe('command hook processes', () => {
     const pidFile = join(bed.dir, 'child.pid');
     const hook = await bed.script('hang.sh', `sleep 100 &\necho $! > ${pidFile}\nwait`);
     const runner = bed.runner({ PreToolUse: [commandGroup('Bash', [hook], 1)] });
-    const started = Date.now();
+    // Without the kill the hook would sleep 100 s and the test time out (bench/hooks.mjs times it).
     const outcome = await runner.preToolUse(toolInput(), never());
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(outcome).toEqual({});
     expect(bed.messages).toEqual([
       {
