@@ -1,5 +1,5 @@
 // Permission figures. (a) The decision for a 20-segment compound Bash command through the real
-// pipeline (`createCanUseTool`: parse, per-segment rules, read-only analysis, paths resolved
+// decision (`createCanUseTool`: parse, per-segment rules, read-only analysis, paths resolved
 // through symlinks), with a few allow rules, after the bash parser is loaded and one decision has
 // warmed it up. Analysis only: no Read deny rule, so no folder walk. Median of RUNS decisions;
 // target < 1 ms. (b) The bounded walk a recursive search needs when a Read deny rule exists:
@@ -60,7 +60,32 @@ const segments = [
   'sort -u names.txt | uniq -c',
 ];
 const command = segments.join(' && ');
-const tool = (name, tier) => ({ name, aliases: [], tier, isMcp: false, toAutoClassifierInput: () => '' });
+/** The shell tool's facts as the decision sees them (tools/builtin/bash declares the same). */
+const bash = {
+  name: 'Bash',
+  aliases: [],
+  tier: 'exec',
+  isMcp: false,
+  access: 'shell',
+  toAutoClassifierInput: () => '',
+};
+/** One call of the shell tool, run in `project` under `rules` in default mode. */
+const bashCall = (project, rules, input, extra = {}) => ({
+  tool: bash,
+  input,
+  toolUseId: 'toolu_1',
+  context: {
+    cwd: project,
+    projectRoot: project,
+    permissionContext: { mode: 'default', rules, additionalDirectories: [] },
+    messages: [],
+  },
+  toolPermission: { behavior: 'passthrough' },
+  isReadOnly: false,
+  isDestructive: false,
+  signal: new AbortController().signal,
+  ...extra,
+});
 
 /** Prints median, p90 and min of RUNS warm decisions for `command` with `project` as the project. */
 async function benchDecision(label, project, options = {}) {
@@ -71,21 +96,8 @@ async function benchDecision(label, project, options = {}) {
     'Bash(git status)',
     'Read(/tmp/**)',
   ].map((text) => y.parseRule(text, 'allow', 'projectSettings'));
-  const canUseTool = y.createCanUseTool({
-    getContext: () => ({ mode: 'default', rules, additionalDirectories: [] }),
-    tools: [tool('Bash', 'exec'), tool('Read', 'read'), tool('Edit', 'write')],
-    projectRoot: project,
-    home: '/home/u',
-    ...options,
-  });
-  const request = {
-    toolName: 'Bash',
-    input: { command },
-    toolUseId: 'toolu_1',
-    toolPermission: { behavior: 'passthrough' },
-    isReadOnly: false,
-    signal: new AbortController().signal,
-  };
+  const canUseTool = y.createCanUseTool({ home: '/home/u', ...options });
+  const request = bashCall(project, rules, { command });
   const parsed = await y.parseCommand(command);
   const simple = parsed.segments?.length ?? '?';
   const first = await canUseTool(request);
@@ -120,24 +132,17 @@ await benchDecision('', '/home/u/proj');
       mkdirSync(join(project, `d${d}`));
       for (let f = 0; f < 99; f++) writeFileSync(join(project, `d${d}`, `f${f}.txt`), '');
     }
-    const tool = (name, tier) => ({ name, aliases: [], tier, isMcp: false, toAutoClassifierInput: () => '' });
     const rules = [y.parseRule('Read(.env)', 'deny', 'projectSettings')];
-    const canUseTool = y.createCanUseTool({
-      getContext: () => ({ mode: 'default', rules, additionalDirectories: [] }),
-      tools: [tool('Bash', 'exec'), tool('Read', 'read')],
-      projectRoot: project,
-      home: '/home/u',
-    });
+    const canUseTool = y.createCanUseTool({ home: '/home/u' });
     const decide = (turn) =>
-      canUseTool({
-        toolName: 'Bash',
-        input: { command: 'grep -r KEY .' },
-        toolUseId: 'toolu_1',
-        toolPermission: { behavior: 'passthrough' },
-        isReadOnly: true,
-        assistantMessage: { uuid: turn },
-        signal: new AbortController().signal,
-      });
+      canUseTool(
+        bashCall(
+          project,
+          rules,
+          { command: 'grep -r KEY .' },
+          { isReadOnly: true, assistantMessage: { uuid: turn } },
+        ),
+      );
     const first = await decide('warm');
     const time = async (turnOf) => {
       const times = [];

@@ -12,8 +12,8 @@ import { REQUEST_SENT_CHANNEL } from '../model/http/request-sent';
 import { preloadBash } from '../tools/builtin/bash/preload';
 import type { AnyTool } from '../tools/tool';
 
-/** Only a pool with Bash ever parses a command line or starts a shell. */
-const offersBash = (tools: readonly AnyTool[]) => tools.some((tool) => tool.name === 'Bash');
+/** Only a pool with a shell tool (Bash) ever parses a command line or starts a shell. */
+const offersBash = (tools: readonly AnyTool[]) => tools.some((tool) => tool.access === 'shell');
 
 const start = () => void preloadBash();
 

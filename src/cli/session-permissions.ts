@@ -1,6 +1,8 @@
 /**
  * The permission side of a session: the permission context (settings rules by source, CLI rules,
- * mode, extra directories) and the five-level `canUseTool` pipeline. The one place it is chosen.
+ * mode, extra directories) and the five-level `canUseTool` decision. The one place it is chosen.
+ * The decision reads each call's cwd, rules and mode from the call itself; what is set up here
+ * belongs to the whole session (protected files, whom to ask, the classifier).
  */
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -8,11 +10,7 @@ import { resolve } from 'node:path';
 import { claudeHome, managedSettingsPath, yokeHome } from '../config/paths';
 import type { SettingsSource } from '../config/settings-merge';
 import type { SideCallClient } from '../model/side-call';
-import {
-  type CreateCanUseToolOptions,
-  createCanUseTool,
-  type PermissionTool,
-} from '../permissions/can-use-tool';
+import { type CreateCanUseToolOptions, createCanUseTool } from '../permissions/can-use-tool';
 import { createModelClassifier } from '../permissions/classifier';
 import { type HookCommand, hookScriptPaths } from '../permissions/hook-scripts';
 import { buildPermissionContext } from '../permissions/permission-context';
@@ -21,6 +19,7 @@ import type {
   CanUseToolFn,
   PermissionMode,
   PermissionPrompt,
+  PermissionRequestHook,
   ToolPermissionContext,
 } from '../permissions/types';
 import type { CliOptions } from './cli-options';
@@ -58,14 +57,6 @@ export function checkAddDirs(addDirs: readonly string[], cwd: string): void {
 export function requestedPermissionMode(options: PermissionOptions): PermissionMode | undefined {
   return options.dangerouslySkipPermissions ? 'bypassPermissions' : options.permissionMode;
 }
-
-/** What the pipeline reads live from the running engine. */
-export type LiveSession = {
-  permissionContext(): ToolPermissionContext | undefined;
-  cwd(): string | undefined;
-  userRequest(): string;
-  tools(): readonly PermissionTool[];
-};
 
 /**
  * The files whose writes always ask in this session (protected-paths.ts): the user folders where
@@ -115,11 +106,10 @@ export function createPermissionSetup(input: {
   projectTrusted: boolean;
   /** The files whose writes always ask; the user folders under HOME when absent. */
   protectedPaths?: ProtectedPaths;
-  live: LiveSession;
   /** The session's side calls: the `auto` mode classifier is one. */
   sideCalls: SideCallClient;
   permissionPrompt?: PermissionPrompt;
-  permissionRequestHook?: CreateCanUseToolOptions['permissionRequestHook'];
+  permissionRequestHook?: PermissionRequestHook;
   /** The session's checker of git repository configuration (its services own it). */
   gitConfig?: CreateCanUseToolOptions['gitConfig'];
 }): PermissionSetup {
@@ -140,17 +130,12 @@ export function createPermissionSetup(input: {
     warnings.push(`permission mode ${requested} is disabled by settings; using ${permissionContext.mode}`);
   }
   const canUseTool = createCanUseTool({
-    getContext: () => input.live.permissionContext() ?? permissionContext,
-    tools: () => input.live.tools(),
-    projectRoot: cwd,
     home: input.env.HOME || homedir(),
     ...(input.protectedPaths ? { protectedPaths: input.protectedPaths } : {}),
-    cwd: () => input.live.cwd() ?? cwd,
     prompt: input.permissionPrompt,
     permissionRequestHook: input.permissionRequestHook,
     // Only consulted in `auto` mode.
     classifier: createModelClassifier({ sideCalls: input.sideCalls }),
-    getUserRequest: () => input.live.userRequest(),
     ...(input.gitConfig ? { gitConfig: input.gitConfig } : {}),
   });
   return { permissionContext, canUseTool, warnings };

@@ -8,7 +8,7 @@ import type { CanUseToolFn, PermissionPrompt } from '../permissions/types';
 import { FakeProvider } from '../testing/fake-provider';
 import { createBuiltinTools } from '../tools/builtin';
 import { parseCliArgs } from './parse-args';
-import { createPermissionSetup } from './session-permissions';
+import { createPermissionSetup, type PermissionSetup } from './session-permissions';
 import { apiKeySource, createSessionEngine, thinkingConfig } from './session-setup';
 import { selectSessionTools } from './session-tools';
 
@@ -28,12 +28,6 @@ function permissionSetup(argv: string[], permissionPrompt?: PermissionPrompt) {
       fastModel: () => 'claude-haiku-5-5',
       usage: new CostTracker(),
     }),
-    live: {
-      permissionContext: () => undefined,
-      cwd: () => undefined,
-      userRequest: () => '',
-      tools: () => createBuiltinTools(),
-    },
   });
 }
 
@@ -125,14 +119,21 @@ describe('selectSessionTools', () => {
 });
 
 describe('createPermissionSetup', () => {
-  const request = (toolName: string): Parameters<CanUseToolFn>[0] => ({
-    toolName,
-    input: { file_path: 'a' },
-    toolUseId: 'toolu_1',
-    toolPermission: { behavior: 'passthrough' },
-    isReadOnly: false,
-    signal: new AbortController().signal,
-  });
+  /** A call of the real built-in tool, in the session's project under the setup's rules and mode. */
+  const call = (setup: PermissionSetup, toolName: string): Parameters<CanUseToolFn>[0] => {
+    const tool = createBuiltinTools().find((t) => t.name === toolName);
+    if (!tool) throw new Error(`no built-in ${toolName}`);
+    return {
+      tool,
+      input: { file_path: 'a' },
+      toolUseId: 'toolu_1',
+      context: { cwd: '/w', projectRoot: '/w', permissionContext: setup.permissionContext, messages: [] },
+      toolPermission: { behavior: 'passthrough' },
+      isReadOnly: false,
+      isDestructive: false,
+      signal: new AbortController().signal,
+    };
+  };
 
   it('builds the context from mode, rules and --add-dir', () => {
     const setup = permissionSetup([
@@ -151,7 +152,7 @@ describe('createPermissionSetup', () => {
 
   it('denies a write headlessly with an actionable message', async () => {
     const setup = permissionSetup([]);
-    const decision = await setup.canUseTool(request('Write'));
+    const decision = await setup.canUseTool(call(setup, 'Write'));
     expect(decision.behavior).toBe('deny');
     expect(decision.behavior === 'deny' && decision.message).toContain('permissions.allow');
   });
@@ -163,7 +164,7 @@ describe('createPermissionSetup', () => {
       return { behavior: 'allow' };
     };
     const setup = permissionSetup([], prompt);
-    expect((await setup.canUseTool(request('Write'))).behavior).toBe('allow');
+    expect((await setup.canUseTool(call(setup, 'Write'))).behavior).toBe('allow');
     expect(asked).toEqual(['Write']);
   });
 });

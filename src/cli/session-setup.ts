@@ -9,8 +9,6 @@ import { mergeSettings } from '../config/settings-merge';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
-import { permissionRequestDecision } from '../hooks/permission-request';
-import type { YokeHookRunner } from '../hooks/runner';
 import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import { chooseFastModel } from '../model/fast-model';
@@ -119,29 +117,6 @@ async function sessionHooks(
     onMessage: report,
     onLifecycle,
   });
-}
-
-/** `PermissionRequest` hooks, when the runner has any (the no-op runner has no `runHooks`). */
-function permissionRequestHook(hooks: HookRunner) {
-  const runner = hooks as Partial<YokeHookRunner>;
-  if (!runner.runHooks) return undefined;
-  const runHooks = runner.runHooks;
-  return async (request: {
-    toolName: string;
-    input: Record<string, unknown>;
-    suggestions: readonly string[];
-    signal: AbortSignal;
-    cwd?: string;
-  }) => {
-    const result = await runHooks(
-      'PermissionRequest',
-      { tool_name: request.toolName, tool_input: request.input, permission_suggestions: request.suggestions },
-      request.toolName,
-      request.signal,
-      request.cwd === undefined ? {} : { cwd: request.cwd },
-    );
-    return permissionRequestDecision(result);
-  };
 }
 
 export type SessionLog = { warn(text: string): void; debug(text: string): void };
@@ -266,7 +241,6 @@ export async function createSessionEngine(
       })
     : undefined;
 
-  let tools: AnyTool[] = [];
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
   const hooks = await sessionHooks(
     options,
@@ -290,15 +264,10 @@ export async function createSessionEngine(
     cwd,
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
-    permissionRequestHook: permissionRequestHook(hooks),
+    permissionRequestHook: ({ input, signal, ...call }) =>
+      hooks.permissionRequest({ ...call, toolInput: input }, signal),
     sideCalls: services.sideCalls,
     gitConfig,
-    live: {
-      permissionContext: () => engine?.currentPermissionContext,
-      cwd: () => engine?.currentCwd,
-      userRequest: () => engine?.lastUserPrompt ?? '',
-      tools: () => tools,
-    },
   });
   const selected = selectSessionTools(
     permissions.permissionContext,
@@ -307,7 +276,7 @@ export async function createSessionEngine(
     options.extraTools,
     sessionEnv,
   );
-  tools = selected.tools;
+  const tools = selected.tools;
   // Said once on stderr by the caller, and in every `system/init` for an SDK host.
   const warnings = [
     ...settings.warnings,

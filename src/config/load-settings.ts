@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { RuleSource } from '../permissions/types';
+import type { RuleSource } from '../lib/permission-vocabulary';
 import { type Env, managedSettingsPath, type SettingsFileSource, settingsFilePaths } from './paths';
 import {
   type ParsedSettings,

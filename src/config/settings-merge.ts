@@ -2,7 +2,7 @@
  * Merges settings sources the way Claude Code's `resolveSettings` does (compat-surface §3.1):
  * objects deeply, arrays concatenated, scalars from the highest source that sets them.
  */
-import type { RuleBehavior, RuleSource } from '../permissions/types';
+import type { RuleBehavior, RuleSource } from '../lib/permission-vocabulary';
 import type { HooksSettings, Settings } from './settings-schema';
 
 export type SettingsSource = { source: RuleSource; path?: string; settings: Settings };

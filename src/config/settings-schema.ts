@@ -4,8 +4,9 @@
  * are loose: Claude Code files carry many keys Yoke does not use, and those must pass through
  * untouched, not fail.
  */
+
+import { PERMISSION_MODES } from '../lib/permission-vocabulary';
 import * as z from '../lib/zod';
-import { PERMISSION_MODES } from '../permissions/types';
 import { effectiveHookTimeout } from './hook-timeout';
 
 /**

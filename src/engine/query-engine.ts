@@ -13,7 +13,7 @@ import type { SideCallClient } from '../model/side-call';
 import { type ThinkingConfig, thinkingForBudget, type UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
-import { createUserMessage, lastUserPromptText, type Message } from '../session/messages';
+import { createUserMessage, type Message } from '../session/messages';
 import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import { SessionServices } from '../tools/session-services';
@@ -127,19 +127,9 @@ export class QueryEngine {
     return this.permissionContext.mode;
   }
 
-  /** The live permission context (its mode follows `setPermissionMode`). */
-  get currentPermissionContext(): ToolPermissionContext {
-    return this.permissionContext;
-  }
-
   /** Where tools run now: the project root, or wherever Bash last `cd`-ed inside it. */
   get currentCwd(): string {
     return this.cwd;
-  }
-
-  /** The text of the latest prompt the user typed (for the auto-mode classifier). */
-  get lastUserPrompt(): string {
-    return lastUserPromptText(this.mutableMessages);
   }
 
   get totalCostUsd(): number {
@@ -401,7 +391,7 @@ export class QueryEngine {
       sessionId: this.sessionId,
       sessionDir: this.sessionDir,
       model: this.model,
-      permissionContext: this.permissionContext,
+      getPermissionContext: () => this.permissionContext,
       hooks: this.hooks,
       messages: this.mutableMessages,
       notify: notifier(this.hooks, this.config.onNotification, signal),

@@ -72,10 +72,10 @@ describe('the "if" condition of a hook handler', () => {
     expect(await ran(() => runner.postToolUse({ ...ts, toolResponse: {} }, never()))).toEqual(['on-ts']);
     expect(await ran(() => runner.postToolUse({ ...md, toolResponse: {} }, never()))).toEqual([]);
     expect(await ran(() => runner.postToolUseFailure({ ...md, error: 'x' }, never()))).toEqual([]);
-    const request = (input: Record<string, unknown>) =>
-      runner.runHooks('PermissionRequest', { tool_name: 'Write', tool_input: input }, 'Write', never());
-    expect(await ran(() => request(ts.toolInput))).toEqual(['on-ts']);
-    expect(await ran(() => request(md.toolInput))).toEqual([]);
+    const request = ({ toolUseId: _, ...call }: typeof ts) =>
+      runner.permissionRequest({ ...call, suggestions: [] }, never());
+    expect(await ran(() => request(ts))).toEqual(['on-ts']);
+    expect(await ran(() => request(md))).toEqual([]);
   });
 
   it('still runs the same command from a handler without a condition', async () => {

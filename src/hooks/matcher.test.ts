@@ -34,11 +34,14 @@ describe('matchesTarget', () => {
 
 describe('matchTargetFor', () => {
   it('uses the documented field of each event', () => {
-    expect(matchTargetFor('PreToolUse', { tool_name: 'Bash' })).toBe('Bash');
-    expect(matchTargetFor('SessionStart', { source: 'resume' })).toBe('resume');
-    expect(matchTargetFor('Notification', { notification_type: 'idle' })).toBe('idle');
-    expect(matchTargetFor('PreCompact', { trigger: 'manual' })).toBe('manual');
-    expect(matchTargetFor('StopFailure', { error: { type: 'rate_limit' } })).toBe('rate_limit');
-    expect(matchTargetFor('Stop', { tool_name: 'Bash' })).toBeUndefined();
+    const call = { tool_input: {}, tool_use_id: 'toolu_1' };
+    expect(matchTargetFor('PreToolUse', { tool_name: 'Bash', ...call })).toBe('Bash');
+    expect(matchTargetFor('SessionStart', { source: 'resume', model: 'm' })).toBe('resume');
+    expect(matchTargetFor('Notification', { message: 'waiting', notification_type: 'idle' })).toBe('idle');
+    expect(matchTargetFor('PreCompact', { trigger: 'manual', custom_instructions: null })).toBe('manual');
+    expect(matchTargetFor('StopFailure', { error: 'model_error', error_details: null })).toBe('model_error');
+    expect(
+      matchTargetFor('Stop', { stop_hook_active: false, last_assistant_message: 'done' }),
+    ).toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@
  * other string is a JavaScript regex tested unanchored.
  */
 
+import type { HookEvent, HookPayload } from './types';
+
 const NAME_LIST = /^[\w\s|,-]+$/;
 // Process-wide on purpose: a compiled matcher depends on its text alone, the same in every session.
 const regexCache = new Map<string, RegExp | null>();
@@ -41,36 +43,27 @@ function compile(source: string): RegExp | null {
   return regex;
 }
 
-/** Events whose matcher is ignored (compat-surface §2.4 lists no matcher target for them). */
-const UNMATCHED_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'PostSampling']);
-
-/** What an event's matcher is compared with: the tool name for tool events, else its documented field. */
-export function matchTargetFor(event: string, payload: Record<string, unknown>): string | undefined {
-  if (UNMATCHED_EVENTS.has(event)) return undefined;
-  const field = TARGET_FIELDS[event];
-  const value = field === undefined ? undefined : payload[field];
-  if (typeof value === 'string') return value;
-  // StopFailure carries the error object; its kind is what a matcher names.
-  if (event === 'StopFailure' && typeof value === 'object' && value !== null) {
-    const kind = (value as { type?: unknown }).type;
-    return typeof kind === 'string' ? kind : undefined;
-  }
-  return undefined;
-}
-
-const TARGET_FIELDS: Record<string, string> = {
+/**
+ * The payload field an event's matcher is compared with (compat-surface §2.4): the tool name for
+ * tool events, else the documented field. Events without one (UserPromptSubmit, Stop,
+ * PostSampling) ignore their matcher.
+ */
+const TARGET_FIELDS: { [E in HookEvent]?: keyof HookPayload<E> & string } = {
   PreToolUse: 'tool_name',
   PostToolUse: 'tool_name',
   PostToolUseFailure: 'tool_name',
   PermissionRequest: 'tool_name',
-  PermissionDenied: 'tool_name',
   SessionStart: 'source',
   SessionEnd: 'reason',
   Notification: 'notification_type',
   PreCompact: 'trigger',
-  PostCompact: 'trigger',
-  SubagentStart: 'agent_type',
   SubagentStop: 'agent_type',
   StopFailure: 'error',
-  ConfigChange: 'source',
 };
+
+/** What an event's matcher is compared with; undefined for events that ignore it. */
+export function matchTargetFor<E extends HookEvent>(event: E, payload: HookPayload<E>): string | undefined {
+  const field = TARGET_FIELDS[event];
+  const value = field === undefined ? undefined : payload[field];
+  return typeof value === 'string' ? value : undefined;
+}

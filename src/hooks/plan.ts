@@ -5,10 +5,10 @@
  */
 import { effectiveHookTimeout } from '../config/hook-timeout';
 import type { HooksSettings } from '../config/settings-schema';
-import { type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
+import { type RuleCall, type RuleCallRoots, ruleMatchesCall } from '../permissions/rule-matches-call';
 import { ruleTextProblem } from '../permissions/rule-problems';
 import { isInvalidMatcher, matchesTarget } from './matcher';
-import type { SdkHookMatcher } from './types';
+import type { HookEvent, SdkHookMatcher } from './types';
 
 export type PlannedHook =
   | {
@@ -24,19 +24,18 @@ export type PlannedHook =
 export type PlanProblem = { key: string; message: string };
 
 /** Events about one tool call: the ones where a handler's `if` rule can be checked (§2.2). */
-export const CONDITIONAL_EVENTS: ReadonlySet<string> = new Set([
+export const CONDITIONAL_EVENTS: ReadonlySet<HookEvent> = new Set([
   'PreToolUse',
   'PostToolUse',
   'PostToolUseFailure',
   'PermissionRequest',
-  'PermissionDenied',
 ]);
 
 /** The call a tool event is about, for `if` conditions. */
-export type PlannedToolCall = { toolName: string; input: Record<string, unknown>; roots: RuleCallRoots };
+export type PlannedToolCall = RuleCall & { roots: RuleCallRoots };
 
 export async function planHooks(
-  event: string,
+  event: HookEvent,
   target: string | undefined,
   settingsHooks: HooksSettings | undefined,
   sdkMatchers: readonly SdkHookMatcher[],
@@ -50,7 +49,7 @@ export async function planHooks(
   const conditionHolds = (rule: string) => {
     let verdict = verdicts.get(rule);
     if (!verdict) {
-      verdict = call ? ruleMatchesCall(rule, call.toolName, call.input, call.roots) : Promise.resolve(false);
+      verdict = call ? ruleMatchesCall(rule, call, call.roots) : Promise.resolve(false);
       verdicts.set(rule, verdict);
     }
     return verdict;

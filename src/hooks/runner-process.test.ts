@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { permissionRequestDecision } from './permission-request';
 import { commandGroup, createHookTestBed, type HookTestBed, never, toolInput } from './runner-test-support';
 
 let bed: HookTestBed;
@@ -41,9 +40,8 @@ describe('command hook processes', () => {
     const pidFile = join(bed.dir, 'child.pid');
     const hook = await bed.script('hang.sh', `sleep 100 &\necho $! > ${pidFile}\nwait`);
     const runner = bed.runner({ PreToolUse: [commandGroup('Bash', [hook], 1)] });
-    const started = Date.now();
+    // Without the kill the hook would sleep 100 s and the test time out (bench/hooks.mjs times it).
     const outcome = await runner.preToolUse(toolInput(), never());
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(outcome).toEqual({});
     expect(bed.messages).toEqual([
       {
@@ -162,7 +160,7 @@ describe('command hook processes', () => {
     const out = join(bed.dir, 'start');
     const hook = await bed.script('start.sh', `cat > ${out}.json\necho "$CLAUDE_ENV_FILE" > ${out}.env`);
     const runner = bed.runner({ SessionStart: [commandGroup(undefined, [hook])] });
-    await runner.runHooks('SessionStart', { source: 'startup' }, 'startup', never(), {
+    await runner.runHooks('SessionStart', { source: 'startup', model: 'm' }, 'startup', never(), {
       env: { CLAUDE_ENV_FILE: '/tmp/env-file' },
     });
     const input = JSON.parse(await readFile(`${out}.json`, 'utf8'));
@@ -216,13 +214,8 @@ describe('replies over the output cap', () => {
   it('denies a permission request instead of going on to ask', async () => {
     const hook = await oversized('PermissionRequest', '"decision":{"behavior":"allow"},"reason":');
     const runner = bed.runner({ PermissionRequest: [commandGroup('Write', [hook])] });
-    const result = await runner.runHooks(
-      'PermissionRequest',
-      { tool_name: 'Write', tool_input: { file_path: 'x' } },
-      'Write',
-      never(),
-    );
-    expect(permissionRequestDecision(result)).toMatchObject({
+    const { toolUseId: _, ...write } = toolInput('Write', { file_path: 'x' });
+    expect(await runner.permissionRequest({ ...write, suggestions: [] }, never())).toMatchObject({
       behavior: 'deny',
       message: expect.stringContaining(`"${hook}" printed more than 1 MiB on stdout`),
     });

@@ -6,12 +6,14 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HooksSettings } from '../config/settings-schema';
+import { CORPUS_TOOLS } from '../permissions/corpus-test-support';
 import {
   createHookRunner,
   type HookMessageLevel,
   type HookRunnerOptions,
   type YokeHookRunner,
 } from './runner';
+import type { ToolHookInput } from './types';
 
 export type HookTestBed = {
   dir: string;
@@ -60,10 +62,15 @@ export function commandGroup(matcher: string | undefined, commands: string[], ti
   };
 }
 
-export const toolInput = (toolName = 'Bash', toolInput: Record<string, unknown> = { command: 'ls' }) => ({
+/** A call of the tool by that name, with the access the real tool declares (`none` for others). */
+export const toolInput = (
+  toolName = 'Bash',
+  toolInput: Record<string, unknown> = { command: 'ls' },
+): ToolHookInput => ({
   toolName,
   toolInput,
   toolUseId: 'toolu_1',
+  access: CORPUS_TOOLS.find((tool) => tool.name === toolName)?.access ?? 'none',
 });
 
 export const never = () => new AbortController().signal;

@@ -49,9 +49,10 @@ describe('PreToolUse command hooks', () => {
       .runner({ PreToolUse: [commandGroup('Bash', [hook])] })
       .preToolUse(toolInput(), never());
     expect(outcome.updatedInput).toEqual({ command: 'ls -la' });
-    expect(outcome.permissionDecision).toMatchObject({
+    // The verdict does not repeat the input: the permission decision judges the rewritten one.
+    expect(outcome.permissionDecision).toEqual({
       behavior: 'allow',
-      updatedInput: { command: 'ls -la' },
+      decisionReason: { type: 'hook', hookName: hook },
     });
   });
 
@@ -199,7 +200,7 @@ describe('PreToolUse command hooks', () => {
         { matcher: 'Write', hooks: [{ type: 'command', command: hook, if: 'Write(/sub/notes.txt)' }] },
       ],
     });
-    const write = { toolName: 'Write', toolInput: { file_path: 'notes.txt' }, toolUseId: 'toolu_w' };
+    const write = toolInput('Write', { file_path: 'notes.txt' });
     // From the session cwd (the project root) notes.txt is not sub/notes.txt: the hook does not run.
     expect(await runner.preToolUse(write, never())).toEqual({});
     const outcome = await runner.preToolUse({ ...write, cwd: sub }, never());
@@ -277,9 +278,19 @@ describe('matchers and other events', () => {
   it('runs SessionStart hooks through runHooks and notify by their source', async () => {
     const hook = await bed.script('start.sh', 'echo "welcome back"');
     const runner = bed.runner({ SessionStart: [commandGroup('startup', [hook])] });
-    const started = await runner.runHooks('SessionStart', { source: 'startup' }, 'startup', never());
+    const started = await runner.runHooks(
+      'SessionStart',
+      { source: 'startup', model: 'm' },
+      'startup',
+      never(),
+    );
     expect(started.additionalContext).toEqual(['SessionStart:startup hook success: welcome back']);
-    const resumed = await runner.runHooks('SessionStart', { source: 'resume' }, 'resume', never());
+    const resumed = await runner.runHooks(
+      'SessionStart',
+      { source: 'resume', model: 'm' },
+      'resume',
+      never(),
+    );
     expect(resumed.verdicts).toEqual([]);
   });
 

@@ -6,15 +6,19 @@
 import { randomUUID } from 'node:crypto';
 import type { HooksSettings } from '../config/settings-schema';
 import type { RuleCallRoots } from '../permissions/rule-matches-call';
-import type { PermissionDecision } from '../permissions/types';
+import type { HookPermissionDecision, PermissionMode, ToolAccess } from '../permissions/types';
 import { combineVerdicts, emptyHookRunResult, type HookRunResult } from './combine';
 import { executeHook, type HookExecution } from './execute';
 import { matchTargetFor } from './matcher';
+import { permissionRequestDecision } from './permission-request';
 import { CONDITIONAL_EVENTS, type PlannedToolCall, planHooks } from './plan';
 import type {
   HookCallbackInvoker,
+  HookEvent,
   HookLifecycle,
+  HookPayload,
   HookRunner,
+  PermissionRequestHookInput,
   PostToolUseOutcome,
   PreToolUseOutcome,
   SdkHookMatcher,
@@ -52,13 +56,17 @@ export type RunHooksExtra = {
   env?: Record<string, string>;
   /** The tool call's own working directory: the hook's `cwd` and the root of `if` paths. */
   cwd?: string;
+  /** The tool call's own permission mode: the hook's `permission_mode`. */
+  permissionMode?: PermissionMode;
+  /** What the call's tool touches, for `if` conditions (a tool event without it: `none`). */
+  access?: ToolAccess;
 };
 
 export type YokeHookRunner = HookRunner & {
   /** Runs one event's hooks and returns the combined result, for events with richer outputs. */
-  runHooks(
-    event: string,
-    payload: Record<string, unknown>,
+  runHooks<E extends HookEvent>(
+    event: E,
+    payload: HookPayload<E>,
     matchTarget: string | undefined,
     signal: AbortSignal,
     extra?: RunHooksExtra,
@@ -66,28 +74,29 @@ export type YokeHookRunner = HookRunner & {
 };
 
 /** Events that fire outside a permission context carry no `permission_mode` (compat-surface §2.3). */
-const NO_PERMISSION_MODE = new Set(['SessionStart', 'SessionEnd', 'SubagentStart', 'InstructionsLoaded']);
+const NO_PERMISSION_MODE: ReadonlySet<HookEvent> = new Set(['SessionStart', 'SessionEnd']);
 
 export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
   const report = options.onMessage ?? (() => {});
   const reportedProblems = new Set<string>();
 
-  async function runHooks(
-    event: string,
-    payload: Record<string, unknown>,
+  async function runHooks<E extends HookEvent>(
+    event: E,
+    payload: HookPayload<E>,
     matchTarget: string | undefined,
     signal: AbortSignal,
     extra: RunHooksExtra = {},
   ): Promise<HookRunResult> {
-    const { permission_mode, ...session } = options.base();
+    const { permission_mode: sessionMode, ...session } = options.base();
     const base = extra.cwd === undefined ? session : { ...session, cwd: extra.cwd };
+    const permission_mode = extra.permissionMode ?? sessionMode;
     const projectDir = options.projectDir ?? session.cwd;
     const { hooks, problems } = await planHooks(
       event,
       matchTarget,
       options.settingsHooks,
       options.sdkHooks?.matchers ?? [],
-      toolCallOf(event, payload, { cwd: base.cwd, projectRoot: projectDir }),
+      toolCallOf(event, payload, extra.access ?? 'none', { cwd: base.cwd, projectRoot: projectDir }),
     );
     for (const problem of problems) {
       if (reportedProblems.has(problem.key)) continue;
@@ -133,13 +142,17 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     return result;
   }
 
-  const toolPayload = (input: ToolHookInput) => ({
+  const toolPayload = (input: ToolHookInput): HookPayload<'PreToolUse'> => ({
     tool_name: input.toolName,
     tool_input: input.toolInput,
     tool_use_id: input.toolUseId,
   });
-  const toolExtra = (input: ToolHookInput): RunHooksExtra =>
-    input.cwd === undefined ? { toolUseId: input.toolUseId } : { toolUseId: input.toolUseId, cwd: input.cwd };
+  const toolExtra = (input: ToolHookInput | PermissionRequestHookInput): RunHooksExtra => ({
+    access: input.access,
+    ...('toolUseId' in input ? { toolUseId: input.toolUseId } : {}),
+    ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
+    ...(input.permissionMode === undefined ? {} : { permissionMode: input.permissionMode }),
+  });
 
   return {
     runHooks,
@@ -169,6 +182,16 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       const payload = { ...toolPayload(input), error: input.error };
       const result = await runHooks('PostToolUseFailure', payload, input.toolName, signal, toolExtra(input));
       return withBlocking(postLike(result), result);
+    },
+
+    async permissionRequest(input, signal) {
+      const payload = {
+        tool_name: input.toolName,
+        tool_input: input.toolInput,
+        permission_suggestions: input.suggestions,
+      };
+      const result = await runHooks('PermissionRequest', payload, input.toolName, signal, toolExtra(input));
+      return permissionRequestDecision(result);
     },
 
     async stop(input, signal) {
@@ -215,7 +238,7 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
 
 function responseOf(
   execution: HookExecution,
-  names: { hookId: string; hookName: string; hookEvent: string },
+  names: { hookId: string; hookName: string; hookEvent: HookEvent },
 ): HookLifecycle {
   const { verdict, stdout, stderr } = execution;
   const failed = verdict.error !== undefined || verdict.blockingError !== undefined;
@@ -230,22 +253,15 @@ function responseOf(
   };
 }
 
-/**
- * The call a tool event's payload describes, read from the payload itself so every caller of
- * `runHooks` (the PermissionRequest prompt, `notify` for PermissionDenied) gets `if` conditions.
- */
-function toolCallOf(
-  event: string,
-  payload: Record<string, unknown>,
+/** The call a tool event's payload describes, for `if` conditions; none for other events. */
+function toolCallOf<E extends HookEvent>(
+  event: E,
+  payload: HookPayload<E>,
+  access: ToolAccess,
   roots: RuleCallRoots,
 ): PlannedToolCall | undefined {
-  if (!CONDITIONAL_EVENTS.has(event) || typeof payload.tool_name !== 'string') return undefined;
-  const input = payload.tool_input;
-  return {
-    toolName: payload.tool_name,
-    input: typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {},
-    roots,
-  };
+  if (!CONDITIONAL_EVENTS.has(event) || !('tool_name' in payload)) return undefined;
+  return { toolName: payload.tool_name, access, input: payload.tool_input, roots };
 }
 
 function postLike(result: HookRunResult): PostToolUseOutcome {
@@ -261,8 +277,11 @@ function withBlocking(outcome: PostToolUseOutcome, result: HookRunResult): PostT
   return outcome;
 }
 
-/** The hook verdict as a pipeline decision, worded for the model like compat-surface §2.7. */
-function toPermissionDecision(result: HookRunResult, label: string): PermissionDecision | undefined {
+/**
+ * The hook verdict as level 1 of the permission decision, worded for the model like
+ * compat-surface §2.7. A rewritten input travels apart (`updatedInput`): the decision judges it.
+ */
+function toPermissionDecision(result: HookRunResult, label: string): HookPermissionDecision | undefined {
   const verdict = result.permissionDecision;
   if (!verdict) return undefined;
   const decisionReason = {
@@ -272,9 +291,7 @@ function toPermissionDecision(result: HookRunResult, label: string): PermissionD
   };
   switch (verdict.behavior) {
     case 'allow':
-      return result.updatedInput
-        ? { behavior: 'allow', updatedInput: result.updatedInput, decisionReason }
-        : { behavior: 'allow', decisionReason };
+      return { behavior: 'allow', decisionReason };
     case 'deny':
       return {
         behavior: 'deny',

@@ -107,8 +107,12 @@ describe('SDK callback hooks', () => {
       PreToolUse: [commandGroup('Bash', [command])],
     });
     const outcome = await runner.preToolUse(toolInput(), never());
+    // The rewritten input travels once, apart from the verdict: the permission decision judges it.
+    expect(outcome.permissionDecision).toEqual({
+      behavior: 'allow',
+      decisionReason: { type: 'hook', hookName: command },
+    });
     expect(outcome).toMatchObject({
-      permissionDecision: { behavior: 'allow', updatedInput: { command: 'ls -1' } },
       updatedInput: { command: 'ls -1' },
       additionalContext: ['PreToolUse:Bash hook additional context: from the host'],
     });

@@ -1,25 +1,100 @@
 /**
- * The hook points the engine and tool runner call. The hooks issue implements `HookRunner` with
- * settings-defined commands and SDK callbacks; until a runner is configured, `noopHooks` is used.
+ * The hook events Yoke fires, typed from event name to payload and result, and the hook points
+ * the engine, tool runner and permission decision call. `createHookRunner` implements
+ * `HookRunner` with settings-defined commands and SDK callbacks; without hooks, `noopHooks`.
  */
-import type { PermissionDecision } from '../permissions/types';
+import type { Usage } from '../model/types';
+import type {
+  HookPermissionDecision,
+  PermissionDecision,
+  PermissionMode,
+  ToolAccess,
+} from '../permissions/types';
 
-export const HOOK_EVENTS = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStop',
-  'PreCompact',
-  'SessionStart',
-  'SessionEnd',
-  'Notification',
-  'PermissionRequest',
-  'PostSampling',
-  'StopFailure',
-] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+/** The fields every tool event's stdin carries beyond `BaseHookInput` (compat-surface §2.4). */
+type ToolCallFields = {
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  tool_use_id: string;
+};
+
+/** `startup` and `resume` today; the others come with `/clear`, compaction and forks. */
+export type SessionStartSource = 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
+
+/**
+ * Every event Yoke fires: the fields its hooks get on stdin beyond `BaseHookInput`
+ * (compat-surface §2.4) and what the runner answers the engine. A misspelled event or payload
+ * field is a type error wherever an event is run.
+ */
+export type HookEvents = {
+  PreToolUse: { payload: ToolCallFields; result: PreToolUseOutcome };
+  PostToolUse: { payload: ToolCallFields & { tool_response: unknown }; result: PostToolUseOutcome };
+  PostToolUseFailure: { payload: ToolCallFields & { error: string }; result: PostToolUseOutcome };
+  /** Asked before a person is; no `tool_use_id` (compat-surface §2.4). */
+  PermissionRequest: {
+    payload: {
+      tool_name: string;
+      tool_input: Record<string, unknown>;
+      permission_suggestions: readonly string[];
+    };
+    result: PermissionDecision | undefined;
+  };
+  UserPromptSubmit: { payload: { prompt: string }; result: UserPromptSubmitOutcome };
+  Stop: { payload: { stop_hook_active: boolean; last_assistant_message: string }; result: StopOutcome };
+  SubagentStop: {
+    payload: {
+      stop_hook_active: boolean;
+      agent_id: string;
+      agent_type: string;
+      agent_transcript_path: string;
+      last_assistant_message: string;
+    };
+    result: StopOutcome;
+  };
+  PreCompact: {
+    payload: { trigger: 'manual' | 'auto'; custom_instructions: string | null };
+    result: undefined;
+  };
+  SessionStart: { payload: { source: SessionStartSource; model: string }; result: SessionStartOutcome };
+  SessionEnd: { payload: { reason: string }; result: undefined };
+  Notification: {
+    payload: { message: string; notification_type: string; title?: string };
+    result: undefined;
+  };
+  /** Yoke's own: after each model response, with what it cost. */
+  PostSampling: { payload: { model: string; usage: Usage }; result: undefined };
+  /** The turn ended on an error (`error` is the terminal reason). */
+  StopFailure: { payload: { error: string; error_details: string | null }; result: undefined };
+};
+
+export type HookEvent = keyof HookEvents;
+export type HookPayload<E extends HookEvent> = HookEvents[E]['payload'];
+export type HookResult<E extends HookEvent> = HookEvents[E]['result'];
+
+/** Events hooks only observe: nothing comes back to the engine (`HookRunner.notify`). */
+export type ObservedHookEvent = {
+  [E in HookEvent]: [HookResult<E>] extends [undefined] ? E : never;
+}[HookEvent];
+
+// A record, not a list, so that an event added to `HookEvents` but not here fails to compile.
+const FIRED_EVENTS: Record<HookEvent, true> = {
+  PreToolUse: true,
+  PostToolUse: true,
+  PostToolUseFailure: true,
+  PermissionRequest: true,
+  UserPromptSubmit: true,
+  Stop: true,
+  SubagentStop: true,
+  PreCompact: true,
+  SessionStart: true,
+  SessionEnd: true,
+  Notification: true,
+  PostSampling: true,
+  StopFailure: true,
+};
+
+/** Whether `name` is an event Yoke fires: the names an SDK host may register callbacks for. */
+export const isHookEvent = (name: string): name is HookEvent => Object.hasOwn(FIRED_EVENTS, name);
 
 /** The JSON a hook prints (command hooks) or returns (SDK callbacks), as in compat-surface §2.5. */
 export type HookJSONOutput = {
@@ -54,8 +129,9 @@ export type HookCallbackInvoker = (request: {
 }) => Promise<HookJSONOutput>;
 
 export type PreToolUseOutcome = {
-  /** A hook's permission decision; it takes precedence over rules (level 1 of the pipeline). */
-  permissionDecision?: PermissionDecision;
+  /** A hook's permission decision: level 1 of the permission decision (a deny rule still beats its allow). */
+  permissionDecision?: HookPermissionDecision;
+  /** The input the call runs with instead (its permission decision then judges this one). */
   updatedInput?: Record<string, unknown>;
   /** Extra text for the model, attached to the tool result. */
   additionalContext?: string[];
@@ -91,12 +167,12 @@ export type SessionStartOutcome = {
  * report it (agent-sdk-protocol §5.7). `hookName` is the labelled event (`SessionStart:startup`).
  */
 export type HookLifecycle =
-  | { phase: 'started'; hookId: string; hookName: string; hookEvent: string }
+  | { phase: 'started'; hookId: string; hookName: string; hookEvent: HookEvent }
   | {
       phase: 'response';
       hookId: string;
       hookName: string;
-      hookEvent: string;
+      hookEvent: HookEvent;
       /** stdout and stderr together, as a person would have seen them. */
       output: string;
       stdout: string;
@@ -112,38 +188,55 @@ export type UserPromptSubmitOutcome = {
   systemMessages?: string[];
 };
 
+/** One tool call as its hooks see it, from the call's own context. */
 export type ToolHookInput = {
   toolName: string;
   toolInput: Record<string, unknown>;
   toolUseId: string;
+  /** What the tool touches (tool.ts), for `if` conditions written as permission rules. */
+  access: ToolAccess;
   /** The directory the call runs in, when it differs from the session's (an earlier `cd`). */
   cwd?: string;
+  /** The mode the call is decided in, when it differs from the session's (a subagent's). */
+  permissionMode?: PermissionMode;
 };
 
+/** A `PermissionRequest`: the call as its tool hooks see it (without an id) and the rules offered. */
+export type PermissionRequestHookInput = Omit<ToolHookInput, 'toolUseId'> & {
+  suggestions: readonly string[];
+};
+
+/** The hook points the engine, the tool runner and the permission decision call: one per event with an answer. */
 export interface HookRunner {
-  preToolUse(input: ToolHookInput, signal: AbortSignal): Promise<PreToolUseOutcome>;
+  preToolUse(input: ToolHookInput, signal: AbortSignal): Promise<HookResult<'PreToolUse'>>;
   postToolUse(
     input: ToolHookInput & { toolResponse: unknown },
     signal: AbortSignal,
-  ): Promise<PostToolUseOutcome>;
+  ): Promise<HookResult<'PostToolUse'>>;
   postToolUseFailure(
     input: ToolHookInput & { error: string },
     signal: AbortSignal,
-  ): Promise<PostToolUseOutcome>;
+  ): Promise<HookResult<'PostToolUseFailure'>>;
+  /** A decision the hooks return is final; undefined when none has an opinion. */
+  permissionRequest(
+    input: PermissionRequestHookInput,
+    signal: AbortSignal,
+  ): Promise<HookResult<'PermissionRequest'>>;
   stop(
     input: { stopHookActive: boolean; lastAssistantText: string },
     signal: AbortSignal,
-  ): Promise<StopOutcome>;
-  userPromptSubmit(input: { prompt: string }, signal: AbortSignal): Promise<UserPromptSubmitOutcome>;
-  sessionStart(input: { source: string; model: string }, signal: AbortSignal): Promise<SessionStartOutcome>;
-  /** Fire-and-report events without outcomes (Notification, PostSampling, StopFailure, SessionEnd, …). */
-  notify(event: string, payload: Record<string, unknown>, signal: AbortSignal): Promise<void>;
+  ): Promise<HookResult<'Stop'>>;
+  userPromptSubmit(input: { prompt: string }, signal: AbortSignal): Promise<HookResult<'UserPromptSubmit'>>;
+  sessionStart(input: HookPayload<'SessionStart'>, signal: AbortSignal): Promise<HookResult<'SessionStart'>>;
+  /** Events hooks only observe (Notification, PostSampling, StopFailure, SessionEnd, PreCompact). */
+  notify<E extends ObservedHookEvent>(event: E, payload: HookPayload<E>, signal: AbortSignal): Promise<void>;
 }
 
 export const noopHooks: HookRunner = {
   preToolUse: async () => ({}),
   postToolUse: async () => ({}),
   postToolUseFailure: async () => ({}),
+  permissionRequest: async () => undefined,
   stop: async () => ({ blockingErrors: [] }),
   userPromptSubmit: async () => ({}),
   sessionStart: async () => ({}),

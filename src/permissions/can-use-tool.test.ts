@@ -1,12 +1,12 @@
 /** The pipeline's order: hook, policy, rules, mode, prompt — and what "always allow" adds. */
 import { describe, expect, it, vi } from 'vitest';
 import { createCanUseTool } from './can-use-tool';
-import { CORPUS_TOOLS, HOME, PROJECT } from './corpus-test-support';
+import { corpusRequest, HOME, PROJECT } from './corpus-test-support';
 import { parseRule } from './rule-string';
 import { suggestRulesFor } from './suggest-rules';
 import type {
   CanUseToolRequest,
-  PermissionDecision,
+  HookPermissionDecision,
   PermissionPrompt,
   PermissionRule,
   ToolPermissionContext,
@@ -18,40 +18,55 @@ const rule = (
   source: PermissionRule['source'] = 'userSettings',
 ) => parseRule(text, behavior, source) as PermissionRule;
 
+/** A call before its context is known: the tool, its input, the facts a test sets, and where it runs. */
+type Call = {
+  toolName: string;
+  input: Record<string, unknown>;
+  extra: Partial<CanUseToolRequest>;
+  cwd?: string;
+};
+
+/** The decision for one session; each call runs under `context` (default mode, no rules unless given). */
 function setup(context: Partial<ToolPermissionContext> = {}, prompt?: PermissionPrompt) {
   const onSessionRule = vi.fn();
-  const ctx: ToolPermissionContext = { mode: 'default', rules: [], additionalDirectories: [], ...context };
-  const options = {
-    getContext: () => ctx,
-    tools: CORPUS_TOOLS,
-    projectRoot: PROJECT,
-    home: HOME,
-    onSessionRule,
+  const permissionContext: ToolPermissionContext = {
+    mode: 'default',
+    rules: [],
+    additionalDirectories: [],
+    ...context,
   };
-  const canUseTool = createCanUseTool(prompt ? { ...options, prompt } : options);
+  const decide = createCanUseTool(
+    prompt ? { home: HOME, onSessionRule, prompt } : { home: HOME, onSessionRule },
+  );
+  const canUseTool = (call: Call) =>
+    decide(
+      corpusRequest(
+        call.toolName,
+        call.input,
+        call.cwd === undefined ? { permissionContext } : { permissionContext, cwd: call.cwd },
+        call.extra,
+      ),
+    );
   return { canUseTool, onSessionRule };
 }
 
-const bash = (command: string, extra: Partial<CanUseToolRequest> = {}): CanUseToolRequest => ({
+const bash = (command: string, extra: Partial<CanUseToolRequest> = {}, cwd?: string): Call => ({
   toolName: 'Bash',
   input: { command },
-  toolUseId: 'toolu_1',
-  toolPermission: { behavior: 'passthrough' },
-  isReadOnly: false,
-  signal: new AbortController().signal,
-  ...extra,
+  extra: { isReadOnly: false, ...extra },
+  ...(cwd === undefined ? {} : { cwd }),
 });
 
 describe('createCanUseTool: level order', () => {
   it('a hook deny denies even what a rule allows', async () => {
     const { canUseTool } = setup({ rules: [rule('Bash(npm test)', 'allow')] });
-    const hookDecision: PermissionDecision = { behavior: 'deny', message: 'hook says no' };
+    const hookDecision: HookPermissionDecision = { behavior: 'deny', message: 'hook says no' };
     expect(await canUseTool(bash('npm test', { hookDecision }))).toEqual(hookDecision);
   });
 
   it('a hook allow skips the prompt but not a deny rule', async () => {
     const prompt = vi.fn<PermissionPrompt>();
-    const hookDecision: PermissionDecision = { behavior: 'allow' };
+    const hookDecision: HookPermissionDecision = { behavior: 'allow' };
     const open = setup({}, prompt);
     expect((await open.canUseTool(bash('npm test', { hookDecision }))).behavior).toBe('allow');
     const denied = setup({ rules: [rule('Bash(npm:*)', 'deny')] }, prompt);
@@ -153,7 +168,7 @@ describe('always allow', () => {
     const prompt = vi.fn<PermissionPrompt>(async () => ({ behavior: 'deny', message: 'no' }));
     const { canUseTool } = setup({}, prompt);
     const call = (toolName: string, input: Record<string, unknown>) =>
-      canUseTool({ ...bash(''), toolName, input, isReadOnly: toolName !== 'Edit' });
+      canUseTool({ toolName, input, extra: { isReadOnly: toolName !== 'Edit' } });
     await call('Edit', { file_path: `${PROJECT}/src/a.ts` });
     await call('Read', { file_path: '/etc/hosts' });
     await call('WebFetch', { url: 'https://docs.example.com/x' });
@@ -166,42 +181,94 @@ describe('always allow', () => {
 });
 
 describe("createCanUseTool: the call's own working directory", () => {
-  // The session's cwd is where the last turn ended (sub/); in this turn an earlier call ran
-  // `cd ..`, so the next call runs in the project root. `../x` from there is outside.
-  const sessionInSub = (mode: ToolPermissionContext['mode']) =>
-    createCanUseTool({
-      getContext: () => ({ mode, rules: [], additionalDirectories: [] }),
-      tools: CORPUS_TOOLS,
-      projectRoot: PROJECT,
-      home: HOME,
-      cwd: `${PROJECT}/sub`,
-    });
-  const write = (file_path: string, cwd?: string): CanUseToolRequest => ({
+  // The turn started in sub/; in this turn an earlier call ran `cd ..`, so the next call runs in
+  // the project root. `../x` from there is outside.
+  const write = (file_path: string, cwd: string): Call => ({
     toolName: 'Write',
     input: { file_path, content: 'x' },
-    toolUseId: 'toolu_w',
-    toolPermission: { behavior: 'passthrough' },
-    isReadOnly: false,
-    signal: new AbortController().signal,
-    ...(cwd === undefined ? {} : { cwd }),
+    extra: { isReadOnly: false },
+    cwd,
   });
 
   it('judges a shell write against the directory the call runs in, not where the turn started', async () => {
-    const canUseTool = sessionInSub('acceptEdits');
-    const escaped = await canUseTool(bash('echo x > ../outside.txt', { cwd: PROJECT }));
+    const { canUseTool } = setup({ mode: 'acceptEdits' });
+    const escaped = await canUseTool(bash('echo x > ../outside.txt', {}, PROJECT));
     expect(escaped.behavior).toBe('deny');
     expect(escaped.behavior === 'deny' && escaped.message).toContain(
       'writes ../outside.txt (/home/u/outside.txt) outside the project',
     );
-    expect((await canUseTool(bash('echo x > ../inside.txt', { cwd: `${PROJECT}/sub` }))).behavior).toBe(
-      'allow',
-    );
+    expect((await canUseTool(bash('echo x > ../inside.txt', {}, `${PROJECT}/sub`))).behavior).toBe('allow');
   });
 
-  it('judges a relative Write the same way, and falls back to the session cwd without one', async () => {
-    const canUseTool = sessionInSub('acceptEdits');
+  it('judges a relative Write the same way', async () => {
+    const { canUseTool } = setup({ mode: 'acceptEdits' });
     expect((await canUseTool(write('../notes.txt', PROJECT))).behavior).toBe('deny');
     expect((await canUseTool(write('notes.txt', `${PROJECT}/sub/deeper`))).behavior).toBe('allow');
-    expect((await canUseTool(write('../notes.txt'))).behavior).toBe('allow');
+    expect((await canUseTool(write('../notes.txt', `${PROJECT}/sub`))).behavior).toBe('allow');
+  });
+});
+
+describe("createCanUseTool: each call's own context and facts", () => {
+  it('decides two loops of one session under their own modes and rules, side by side', async () => {
+    const decide = createCanUseTool({ home: HOME });
+    const main: ToolPermissionContext = { mode: 'acceptEdits', rules: [], additionalDirectories: [] };
+    const agent: ToolPermissionContext = {
+      mode: 'plan',
+      rules: [rule('Edit(/docs/**)', 'deny', 'session')],
+      additionalDirectories: [],
+    };
+    const write = (permissionContext: ToolPermissionContext, file: string) =>
+      decide(
+        corpusRequest('Write', { file_path: `${PROJECT}/${file}`, content: 'x' }, { permissionContext }),
+      );
+    const [mainWrite, agentWrite, mainDocs] = await Promise.all([
+      write(main, 'src/a.ts'),
+      write(agent, 'src/a.ts'),
+      write(main, 'docs/a.md'),
+    ]);
+    expect(mainWrite).toMatchObject({
+      behavior: 'allow',
+      decisionReason: { type: 'mode', mode: 'acceptEdits' },
+    });
+    expect(agentWrite).toMatchObject({ behavior: 'deny', decisionReason: { type: 'mode', mode: 'plan' } });
+    // The agent's deny rule is the agent's: the main loop's write to docs/ is not touched by it.
+    expect(mainDocs.behavior).toBe('allow');
+  });
+
+  it('carries a destructive call into every question and refusal as a warning', async () => {
+    const prompt = vi.fn<PermissionPrompt>(async () => ({ behavior: 'deny', message: 'no' }));
+    const asked = setup({}, prompt);
+    const drop = { toolName: 'mcp__db__drop', input: { table: 'users' }, extra: { isDestructive: true } };
+    await asked.canUseTool(drop);
+    const warning = 'Warning: mcp__db__drop reports that this call is destructive';
+    expect(prompt.mock.calls[0]?.[0].message).toContain(warning);
+    const headless = await setup().canUseTool(drop);
+    expect(headless.behavior === 'deny' && headless.message).toContain(warning);
+    // Not destructive, no warning.
+    const quiet = await setup().canUseTool({ ...drop, extra: {} });
+    expect(quiet.behavior === 'deny' && quiet.message).not.toContain('destructive');
+  });
+
+  it("runs the tool's own rewrite whoever allowed the call, unless the allow brings its own", async () => {
+    const toolPermission = { behavior: 'allow' as const, updatedInput: { command: 'npm test -- --ci' } };
+    const ruled = setup({ rules: [rule('Bash(npm test)', 'allow')] });
+    expect(await ruled.canUseTool(bash('npm test', { toolPermission }))).toMatchObject({
+      behavior: 'allow',
+      updatedInput: { command: 'npm test -- --ci' },
+    });
+    // A hook's allow carries no input: the runner has already made the hook's rewrite the call's input.
+    const hooked = await setup().canUseTool(bash('npm test', { hookDecision: { behavior: 'allow' } }));
+    expect(hooked).toEqual({ behavior: 'allow' });
+    // A person who edited the input in the prompt runs what they approved.
+    const edited = { command: 'npm test -- --watch=false' };
+    const prompt = vi.fn<PermissionPrompt>(async () => ({ behavior: 'allow', updatedInput: edited }));
+    const asked = setup({}, prompt);
+    const hookAsk: HookPermissionDecision = { behavior: 'ask', message: 'check it' };
+    expect(await asked.canUseTool(bash('npm test', { toolPermission, hookDecision: hookAsk }))).toMatchObject(
+      {
+        behavior: 'allow',
+        updatedInput: edited,
+      },
+    );
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CostTracker } from '../model/cost';
 import { selectModel } from '../model/select';
 import { createSideCallClient } from '../model/side-call';
+import { createUserMessage } from '../session/messages';
 import { startMockServer } from '../testing/mock-server';
 import { createCanUseTool } from './can-use-tool';
 import {
@@ -11,31 +12,23 @@ import {
   createModelClassifier,
   parseClassifierAnswer,
 } from './classifier';
-import { CORPUS_TOOLS, HOME, PROJECT } from './corpus-test-support';
-import type { CanUseToolRequest, PermissionPrompt } from './types';
+import { corpusRequest, corpusTool, HOME } from './corpus-test-support';
+import type { CanUseToolRequest, PermissionCallContext, PermissionPrompt } from './types';
 
 const signal = () => new AbortController().signal;
 
 function autoPipeline(classifier: AutoClassifier, prompt?: PermissionPrompt) {
-  const options = {
-    getContext: () => ({ mode: 'auto' as const, rules: [], additionalDirectories: [] }),
-    tools: CORPUS_TOOLS,
-    projectRoot: PROJECT,
-    home: HOME,
-    classifier,
-    getUserRequest: () => 'run the tests',
-  };
+  const options = { home: HOME, classifier };
   return createCanUseTool(prompt ? { ...options, prompt } : options);
 }
 
-const bash = (command: string): CanUseToolRequest => ({
-  toolName: 'Bash',
-  input: { command },
-  toolUseId: 'toolu_1',
-  toolPermission: { behavior: 'passthrough' },
-  isReadOnly: false,
-  signal: signal(),
-});
+/** An auto-mode call in a conversation whose user asked to run the tests. */
+const context = {
+  permissionContext: { mode: 'auto' as const, rules: [], additionalDirectories: [] },
+  messages: [createUserMessage('run the tests')],
+};
+const bash = (command: string, extra: Partial<CanUseToolRequest> = {}): CanUseToolRequest =>
+  corpusRequest('Bash', { command }, context, { isReadOnly: false, ...extra });
 
 describe('parseClassifierAnswer', () => {
   it('accepts only the strict tiny JSON', () => {
@@ -99,17 +92,22 @@ describe('auto mode with an injected classifier', () => {
   it('uses a speculative classification started before the hooks, and cancels it when unused', async () => {
     const classifier = vi.fn<AutoClassifier>(async () => ({ behavior: 'allow', reason: 'speculated' }));
     const canUseTool = autoPipeline(classifier);
-    const speculative = canUseTool.startSpeculativeClassification?.({
-      toolName: 'Bash',
-      input: { command: 'npm test' },
-      signal: signal(),
-    });
-    expect(speculative).toBeDefined();
-    const decision = await canUseTool({ ...bash('npm test'), speculativeClassification: speculative });
+    const call = bash('npm test');
+    const speculative = canUseTool.startSpeculativeClassification?.({ ...call, signal: signal() });
+    if (!speculative) throw new Error('a shell call in auto mode should start its classification');
+    const decision = await canUseTool({ ...call, speculativeClassification: speculative });
     expect(decision.decisionReason).toEqual({ type: 'classifier', reason: 'speculated' });
     expect(classifier).toHaveBeenCalledOnce();
+    expect(classifier.mock.calls[0]?.[0]).toMatchObject({ action: 'npm test', userRequest: 'run the tests' });
+    const read = { tool: corpusTool('Read'), input: {}, context: call.context, signal: signal() };
+    expect(canUseTool.startSpeculativeClassification?.(read)).toBeUndefined();
+    // The call's own mode decides, not the session's: outside auto mode nothing starts.
+    const inDefault: PermissionCallContext = {
+      ...call.context,
+      permissionContext: { ...call.context.permissionContext, mode: 'default' },
+    };
     expect(
-      canUseTool.startSpeculativeClassification?.({ toolName: 'Read', input: {}, signal: signal() }),
+      canUseTool.startSpeculativeClassification?.({ ...call, context: inDefault, signal: signal() }),
     ).toBeUndefined();
   });
 });

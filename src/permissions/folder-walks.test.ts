@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AssistantMessage } from '../session/messages';
 import { createCanUseTool } from './can-use-tool';
-import { CORPUS_TOOLS } from './corpus-test-support';
+import { corpusRequest } from './corpus-test-support';
 import { FolderWalks, MAX_WALK_ENTRIES } from './folder-walks';
 import { type EntryKind, type PathFs, RealPaths } from './real-paths';
 import { parseRule } from './rule-string';
+import type { ToolPermissionContext } from './types';
 
 /** An in-memory tree (`path → kind`, links as `path → '->target'`) that counts its listings. */
 function memoryFs(tree: Record<string, string>): PathFs & { listings: number } {
@@ -77,27 +78,21 @@ describe('the pipeline caches walks per model reply', () => {
 
   it('walks a folder once for the read-only calls of one reply, again after a call that may write', async () => {
     const fs = memoryFs(TREE);
-    const canUseTool = createCanUseTool({
-      getContext: () => ({
-        mode: 'default',
-        rules: [parseRule('Read(*.key)', 'deny', 'projectSettings')].filter((r) => r !== undefined),
-        additionalDirectories: [],
-      }),
-      tools: CORPUS_TOOLS,
-      projectRoot: '/p',
-      home: '/home/u',
-      fs,
-    });
+    const canUseTool = createCanUseTool({ home: '/home/u', fs });
+    const permissionContext: ToolPermissionContext = {
+      mode: 'default',
+      rules: [parseRule('Read(*.key)', 'deny', 'projectSettings')].filter((r) => r !== undefined),
+      additionalDirectories: [],
+    };
     const call = (command: string, isReadOnly: boolean, message: AssistantMessage) =>
-      canUseTool({
-        toolName: 'Bash',
-        input: { command },
-        toolUseId: 't',
-        toolPermission: { behavior: 'passthrough' },
-        isReadOnly,
-        assistantMessage: message,
-        signal: new AbortController().signal,
-      });
+      canUseTool(
+        corpusRequest(
+          'Bash',
+          { command },
+          { permissionContext, projectRoot: '/p' },
+          { isReadOnly, assistantMessage: message },
+        ),
+      );
     expect((await call('grep -r x src', true, turn('a'))).behavior).toBe('allow');
     const first = fs.listings;
     await call('grep -r y src', true, turn('a'));

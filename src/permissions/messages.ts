@@ -3,12 +3,21 @@
  * of asking — always naming the exact rule that would allow the call.
  */
 import { describeRule, type Evaluation } from './evaluation';
-import type { PermissionMode } from './types';
+import type { PermissionMode, PermissionTool } from './types';
 
-export function callLabel(toolName: string, input: Record<string, unknown>): string {
-  if (toolName === 'Bash' && typeof input.command === 'string') return `Bash: ${input.command}`;
+/** The call as the person asked sees it: the command line of a shell call, else the tool and its target. */
+export function callLabel(
+  tool: Pick<PermissionTool, 'name' | 'access'>,
+  input: Record<string, unknown>,
+): string {
+  if (tool.access === 'shell' && typeof input.command === 'string') return `${tool.name}: ${input.command}`;
   const target = input.file_path ?? input.notebook_path ?? input.url ?? input.path ?? input.pattern;
-  return typeof target === 'string' ? `${toolName}: ${target}` : toolName;
+  return typeof target === 'string' ? `${tool.name}: ${target}` : tool.name;
+}
+
+/** The warning a destructive call carries into every question and refusal about it. */
+export function destructiveWarning(toolName: string): string {
+  return `${toolName} reports that this call is destructive: it may delete or overwrite data that cannot be recovered`;
 }
 
 export function askMessage(label: string, evaluation: Evaluation, extra?: string): string {

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ruleMatchesCall } from './rule-matches-call';
+import { CORPUS_TOOLS } from './corpus-test-support';
+import { type RuleCall, ruleMatchesCall } from './rule-matches-call';
 
 const roots = { cwd: '/home/u/proj/pkg', projectRoot: '/home/u/proj', home: '/home/u' };
-const bash = (rule: string, command: string) => ruleMatchesCall(rule, 'Bash', { command }, roots);
-const file = (rule: string, tool: string, file_path: string) =>
-  ruleMatchesCall(rule, tool, { file_path }, roots);
+/** A call of the tool by that name, with the access the real tool declares (`none` for others). */
+const callOf = (toolName: string, input: Record<string, unknown>): RuleCall => ({
+  toolName,
+  access: CORPUS_TOOLS.find((tool) => tool.name === toolName)?.access ?? 'none',
+  input,
+});
+const matches = (rule: string, toolName: string, input: Record<string, unknown>) =>
+  ruleMatchesCall(rule, callOf(toolName, input), roots);
+const bash = (rule: string, command: string) => matches(rule, 'Bash', { command });
+const file = (rule: string, tool: string, file_path: string) => matches(rule, tool, { file_path });
 
 describe('ruleMatchesCall for Bash', () => {
   it('matches legacy prefix rules on whole words', async () => {
@@ -43,7 +51,7 @@ describe('ruleMatchesCall for Bash', () => {
   });
 
   it('never matches a call without a command string', async () => {
-    expect(await ruleMatchesCall('Bash(ls:*)', 'Bash', {}, roots)).toBe(false);
+    expect(await matches('Bash(ls:*)', 'Bash', {})).toBe(false);
   });
 });
 
@@ -61,13 +69,11 @@ describe('ruleMatchesCall for other tools', () => {
 
   it('lets an Edit rule cover Write and a Read rule cover Grep, as permission rules do', async () => {
     expect(await file('Edit(*.md)', 'Write', '/home/u/proj/pkg/README.md')).toBe(true);
-    expect(await ruleMatchesCall('Read(src/**)', 'Grep', { pattern: 'x', path: 'src/lib' }, roots)).toBe(
-      true,
-    );
+    expect(await matches('Read(src/**)', 'Grep', { pattern: 'x', path: 'src/lib' })).toBe(true);
   });
 
   it('matches WebFetch by domain, subdomains included', async () => {
-    const fetch = (rule: string, url: string) => ruleMatchesCall(rule, 'WebFetch', { url }, roots);
+    const fetch = (rule: string, url: string) => matches(rule, 'WebFetch', { url });
     expect(await fetch('WebFetch(domain:example.com)', 'https://example.com/a')).toBe(true);
     expect(await fetch('WebFetch(domain:example.com)', 'https://docs.example.com/a')).toBe(true);
     expect(await fetch('WebFetch(domain:example.com)', 'https://example.org/a')).toBe(false);
@@ -76,7 +82,7 @@ describe('ruleMatchesCall for other tools', () => {
   });
 
   it('matches MCP server and tool rules', async () => {
-    const mcp = (rule: string) => ruleMatchesCall(rule, 'mcp__git__status', {}, roots);
+    const mcp = (rule: string) => matches(rule, 'mcp__git__status', {});
     expect(await mcp('mcp__git')).toBe(true);
     expect(await mcp('mcp__git__*')).toBe(true);
     expect(await mcp('mcp__git__status')).toBe(true);
@@ -84,18 +90,29 @@ describe('ruleMatchesCall for other tools', () => {
   });
 
   it('never matches a rule naming another tool', async () => {
-    expect(await ruleMatchesCall('Bash(ls:*)', 'Read', { file_path: '/x', command: 'ls' }, roots)).toBe(
-      false,
-    );
+    expect(await matches('Bash(ls:*)', 'Read', { file_path: '/x', command: 'ls' })).toBe(false);
     expect(await file('Read', 'Edit', '/home/u/proj/a.ts')).toBe(false);
     expect(await bash('Edit(*.ts)', 'ls a.ts')).toBe(false);
-    expect(await ruleMatchesCall('WebFetch', 'WebSearch', { query: 'x' }, roots)).toBe(false);
+    expect(await matches('WebFetch', 'WebSearch', { query: 'x' })).toBe(false);
+  });
+
+  it("goes by the tool's declared access, not its name", async () => {
+    const scribe = {
+      toolName: 'Scribe',
+      access: 'file-edit' as const,
+      input: { file_path: '/home/u/proj/pkg/a.md' },
+    };
+    expect(await ruleMatchesCall('Edit(*.md)', scribe, roots)).toBe(true);
+    const plainBash = { toolName: 'Bash', access: 'none' as const, input: { command: 'git push' } };
+    // Without the shell access the command is not read as a command line: only a bare rule names it.
+    expect(await ruleMatchesCall('Bash(git push:*)', plainBash, roots)).toBe(false);
+    expect(await ruleMatchesCall('Bash', plainBash, roots)).toBe(true);
   });
 
   it('resolves legacy tool-name aliases on both sides', async () => {
     const agent = { subagent_type: 'reviewer', prompt: 'x' };
-    expect(await ruleMatchesCall('Task(reviewer)', 'Agent', agent, roots)).toBe(true);
-    expect(await ruleMatchesCall('Agent(reviewer)', 'Task', agent, roots)).toBe(true);
+    expect(await matches('Task(reviewer)', 'Agent', agent)).toBe(true);
+    expect(await matches('Agent(reviewer)', 'Task', agent)).toBe(true);
   });
 
   it('matches nothing for an unparsable rule', async () => {

@@ -12,9 +12,10 @@
  *     an exact rule from matching.
  *   - a line that does not parse matches: nothing proves the rule's command is absent from it.
  * Other tools reuse the rule matching of tool-rules.ts: path globs for the file tools (an `Edit`
- * rule covers Write and NotebookEdit, a `Read` rule Glob and Grep), `domain:` for WebFetch, MCP
- * server and tool names. A bare tool name matches every call of that tool; a rule naming another
- * tool never matches.
+ * rule covers every tool that edits files, a `Read` rule every tool that reads them), `domain:`
+ * for WebFetch, MCP server and tool names. A bare tool name matches every call of that tool; a
+ * rule naming another tool never matches. Which tools edit, read or run commands is what the
+ * call's tool declares (`ToolAccess`), not its name.
  */
 import { homedir } from 'node:os';
 import { compileBashRule, denyRuleMatchesUnit } from './bash-rule-match';
@@ -24,9 +25,12 @@ import { diskPathFs, RealPaths } from './real-paths';
 import { canonicalToolName, parseRuleValue } from './rule-string';
 import { allUnits, analyzeShellCommand } from './shell-analysis';
 import { ruleMatchesTool, type ToolFacts, targetPath } from './tool-rules';
-import type { RuleSource } from './types';
+import type { RuleSource, ToolAccess } from './types';
 
 export type RuleCallRoots = { cwd: string; projectRoot: string; home?: string };
+
+/** The call a condition is tested on: its tool's name and declared access, and its input. */
+export type RuleCall = { toolName: string; access: ToolAccess; input: Record<string, unknown> };
 
 /**
  * A `/path` pattern is relative to the root of the rule's source. Hook settings from all files are
@@ -38,22 +42,23 @@ const CONDITION_SOURCE: RuleSource = 'projectSettings';
 /** Whether `ruleText` matches this call; an unparsable rule matches nothing (callers report it). */
 export async function ruleMatchesCall(
   ruleText: string,
-  toolName: string,
-  input: Record<string, unknown>,
+  call: RuleCall,
   roots: RuleCallRoots,
 ): Promise<boolean> {
   const rule = parseRuleValue(ruleText);
   if (!rule) return false;
-  if (rule.toolName === 'Bash' && canonicalToolName(toolName) === 'Bash') {
+  const { toolName, input } = call;
+  if (call.access === 'shell' && canonicalToolName(rule.toolName) === canonicalToolName(toolName)) {
     return bashRuleMatches(rule.ruleContent, input, roots);
   }
-  // Only the name and input take part in rule matching; the risk facts are for evaluation.
+  // Only the name, access and input take part in rule matching; the risk facts are for evaluation.
   const facts: ToolFacts = {
     toolName: canonicalToolName(toolName),
     aliases: toolName === canonicalToolName(toolName) ? [] : [toolName],
     input,
     tier: 'exec',
     isMcp: toolName.startsWith('mcp__'),
+    access: call.access,
     isReadOnly: false,
   };
   const env: EvaluationEnv = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCanUseTool } from './can-use-tool';
-import { CORPUS_TOOLS, HOME, PROJECT, runCase } from './corpus-test-support';
+import { corpusRequest, HOME, runCase } from './corpus-test-support';
 import { buildPermissionContext } from './permission-context';
 import { ANY_TOOL, readRule } from './rule-problems';
 
@@ -97,7 +97,7 @@ describe('what a malformed rule does to calls', () => {
       ],
       mode: 'bypassPermissions',
     });
-    return runCase({ ...call, mode: 'bypassPermissions', expect: 'deny' }, { getContext: () => context });
+    return runCase({ ...call, mode: 'bypassPermissions', expect: 'deny' }, { permissionContext: context });
   };
 
   // Calibration: before, `Bash(rm:*` failed to parse and was dropped without a word, so in
@@ -133,20 +133,10 @@ describe('what a malformed rule does to calls', () => {
         { source: 'projectSettings', path: FILE, settings: { permissions: { deny: ['Bash(rm:*'] } } },
       ],
     });
-    const canUseTool = createCanUseTool({
-      getContext: () => context,
-      tools: CORPUS_TOOLS,
-      projectRoot: PROJECT,
-      home: HOME,
-    });
-    const decision = await canUseTool({
-      toolName: 'Bash',
-      input: { command: 'ls' },
-      toolUseId: 'toolu_1',
-      toolPermission: { behavior: 'passthrough' },
-      isReadOnly: true,
-      signal: new AbortController().signal,
-    });
+    const canUseTool = createCanUseTool({ home: HOME });
+    const decision = await canUseTool(
+      corpusRequest('Bash', { command: 'ls' }, { permissionContext: context }, { isReadOnly: true }),
+    );
     expect(decision).toMatchObject({
       behavior: 'deny',
       message: `Denied by rule "Bash(rm:*" (projectSettings, ${FILE}), which is malformed (the closing ")" is missing) and so denies all of Bash until it is fixed.`,

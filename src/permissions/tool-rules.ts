@@ -1,7 +1,8 @@
 /**
- * Rules and facts for every tool but Bash: bare tool names, path rules for the file tools (an
- * `Edit(...)` rule covers Write, MultiEdit and NotebookEdit; a `Read(...)` rule covers Glob and
- * Grep), `WebFetch(domain:…)`, MCP server and tool rules, `Agent(type)` and `Skill(name)`.
+ * Rules and facts for every tool but the shell: bare tool names, path rules for the file tools
+ * (an `Edit(...)` rule covers every tool that edits files, a `Read(...)` rule every tool that
+ * reads or searches them), `WebFetch(domain:…)`, MCP server and tool rules, `Agent(type)` and
+ * `Skill(name)`. Which tools read, edit or fetch is what each tool declares (`ToolAccess`).
  */
 import { relative } from 'node:path';
 import {
@@ -17,10 +18,11 @@ import { isWithin, resolveUserPath } from './path-rules';
 import { markProtected, protectedFileWrite } from './protected-writes';
 import { ANY_TOOL } from './rule-problems';
 import { canonicalToolName } from './rule-string';
-import type { PermissionRule } from './types';
+import type { PermissionRule, ToolAccess } from './types';
 
-export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
-export const READ_TOOLS: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead']);
+/** Rule names whose content is a path pattern (compat-surface §3.3): `Write(src/**)` is a path rule too. */
+const EDIT_RULE_NAMES: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+const READ_RULE_NAMES: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead']);
 
 export type ToolFacts = {
   toolName: string;
@@ -28,15 +30,26 @@ export type ToolFacts = {
   input: Record<string, unknown>;
   tier: 'read' | 'write' | 'exec';
   isMcp: boolean;
+  access: ToolAccess;
   isReadOnly: boolean;
 };
 
+const readsFiles = (access: ToolAccess) => access === 'file-read' || access === 'file-glob';
+
+/** The rule family that judges this tool's paths: `Edit` for editing tools, `Read` for reading ones. */
+function pathFamilyOf(access: ToolAccess): 'Edit' | 'Read' | undefined {
+  if (access === 'file-edit') return 'Edit';
+  return readsFiles(access) ? 'Read' : undefined;
+}
+
 /**
- * The file or folder a call touches, absolute; Glob and Grep default to the working directory,
- * and Glob searches its pattern's literal base (`/etc/*` searches `/etc` whatever `path` says).
+ * The file or folder a call touches, absolute. Any tool's `file_path`, `notebook_path` or `path`
+ * counts (a path outside the working directories asks, whatever the tool); a reading tool given
+ * none works in the working directory, and a glob search searches its pattern's literal base
+ * (`/etc/*` searches `/etc` whatever `path` says).
  */
 export function targetPath(facts: ToolFacts, cwd: string, home: string): string | undefined {
-  const { input, toolName } = facts;
+  const { input, access } = facts;
   const raw =
     typeof input.file_path === 'string'
       ? input.file_path
@@ -44,12 +57,12 @@ export function targetPath(facts: ToolFacts, cwd: string, home: string): string 
         ? input.notebook_path
         : typeof input.path === 'string'
           ? input.path
-          : toolName === 'Glob' || toolName === 'Grep'
+          : readsFiles(access)
             ? cwd
             : undefined;
   if (raw === undefined) return undefined;
   const path = resolveUserPath(raw, cwd, home);
-  if (toolName === 'Glob' && typeof input.pattern === 'string')
+  if (access === 'file-glob' && typeof input.pattern === 'string')
     return splitPatternBase(input.pattern, path).base;
   return path;
 }
@@ -97,12 +110,10 @@ export function ruleMatchesTool(
 ): boolean {
   const ruleTool = canonicalToolName(rule.toolName);
   const content = rule.ruleContent;
-  const pathFamily =
-    (ruleTool === 'Edit' && EDIT_TOOLS.has(facts.toolName)) ||
-    (ruleTool === 'Read' && READ_TOOLS.has(facts.toolName));
+  const pathFamily = ruleTool === pathFamilyOf(facts.access);
   if (!pathFamily && !nameMatches(ruleTool, facts)) return false;
   if (content === undefined) return true;
-  if (pathFamily || EDIT_TOOLS.has(ruleTool) || READ_TOOLS.has(ruleTool)) {
+  if (pathFamily || EDIT_RULE_NAMES.has(ruleTool) || READ_RULE_NAMES.has(ruleTool)) {
     if (target === undefined) return false;
     return rule.behavior === 'allow'
       ? policy.coversRealPath(rule, target)
@@ -115,12 +126,12 @@ export function ruleMatchesTool(
 }
 
 function suggestionFor(facts: ToolFacts, path: string | undefined, env: EvaluationEnv): string {
-  if (facts.toolName === 'WebFetch') {
+  if (facts.access === 'web') {
     const host = hostOf(facts.input.url);
-    return host ? `WebFetch(domain:${host})` : 'WebFetch';
+    return host ? `${facts.toolName}(domain:${host})` : facts.toolName;
   }
-  if (path !== undefined && (EDIT_TOOLS.has(facts.toolName) || READ_TOOLS.has(facts.toolName))) {
-    const family = EDIT_TOOLS.has(facts.toolName) ? 'Edit' : 'Read';
+  const family = pathFamilyOf(facts.access);
+  if (path !== undefined && family !== undefined) {
     const root = env.roots.projectRoot;
     // `/x` is project-relative in project, local and session rules; `//x` is absolute anywhere.
     return isWithin(path, root) && path !== root
@@ -160,16 +171,13 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
     result.allowRule = allow;
   }
   // Network fetches and MCP calls leave the machine: they need a rule even when they only read.
-  const plainRead =
-    facts.tier === 'read' && facts.isReadOnly && !facts.isMcp && facts.toolName !== 'WebFetch';
+  const plainRead = facts.tier === 'read' && facts.isReadOnly && !facts.isMcp && facts.access !== 'web';
   result.readOnly = plainRead && inside;
   result.onlyReads = facts.tier === 'read';
   if (result.readOnly) result.allowed = true;
-  result.editsInside = result.allowed || (EDIT_TOOLS.has(facts.toolName) && path !== undefined && inside);
-  const guarded =
-    EDIT_TOOLS.has(facts.toolName) &&
-    path !== undefined &&
-    protectedFileWrite(path, env, false, target?.resolved);
+  const edits = facts.access === 'file-edit';
+  result.editsInside = result.allowed || (edits && path !== undefined && inside);
+  const guarded = edits && path !== undefined && protectedFileWrite(path, env, false, target?.resolved);
   if (guarded) {
     markProtected(result, [guarded]);
     // Absolute, so the rule means the same file in user settings and on the command line.

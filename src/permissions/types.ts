@@ -2,39 +2,18 @@
  * The shapes of permission decisions. The engine and tools depend on these; the rule engine,
  * modes and prompts that produce them live beside this file.
  */
-import type { AssistantMessage } from '../session/messages';
+import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
+import type { AssistantMessage, Message } from '../session/messages';
 
-export const PERMISSION_MODES = [
-  'default',
-  'acceptEdits',
-  'plan',
-  'bypassPermissions',
-  'dontAsk',
-  'auto',
-] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
-
-export type RuleBehavior = 'allow' | 'deny' | 'ask';
-export type RuleSource =
-  | 'policySettings'
-  | 'userSettings'
-  | 'projectSettings'
-  | 'localSettings'
-  | 'cliArg'
-  | 'session';
-
-/** A parsed rule: `Bash(npm test:*)` is `{toolName:'Bash', ruleContent:'npm test:*'}`; `Read` has no content. */
-export type PermissionRule = {
-  toolName: string;
-  ruleContent?: string;
-  behavior: RuleBehavior;
-  source: RuleSource;
-  /**
-   * Set when this whole-tool rule stands in for a deny or ask rule that could not be read
-   * (rule-problems.ts); `toolName` is then `*` when not even the tool name could be read.
-   */
-  malformed?: { text: string; problem: string; file?: string };
-};
+// The rule and mode vocabulary lives below config/, which needs it too; the permission layer keeps
+// one module for its types.
+export {
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PermissionRule,
+  type RuleBehavior,
+  type RuleSource,
+} from '../lib/permission-vocabulary';
 
 export type ToolPermissionContext = {
   mode: PermissionMode;
@@ -93,43 +72,109 @@ export type ToolPermissionResult =
   /** No opinion: let rules and mode decide. */
   | { behavior: 'passthrough' };
 
+/**
+ * What a tool's calls touch, as permission rules judge them (compat-surface §3.3). The tool
+ * declares it, so no layer tells tools apart by their names:
+ * - `shell`: `input.command` is a command line; every command in it is judged (`Bash(...)` rules,
+ *   the read-only tables, the paths it reads and writes, protected files).
+ * - `file-read`: reads the file or folder in `file_path`, `notebook_path` or `path` (the working
+ *   directory when none is given); `Read(...)` rules apply.
+ * - `file-glob`: like `file-read`, but searches below the literal base of the glob in `pattern`.
+ * - `file-edit`: writes the file in `file_path` or `notebook_path`; `Edit(...)` rules apply and
+ *   protected files ask.
+ * - `web`: fetches `input.url` from another machine; judged by host (`domain:` rules), and never
+ *   allowed as a plain read.
+ * - `none`: judged by its name, tier and read-only verdict alone.
+ */
+export type ToolAccess = 'shell' | 'file-read' | 'file-glob' | 'file-edit' | 'web' | 'none';
+
+/** What the decision knows about a tool: its declared facts (structural, so this layer needs no tool module). */
+export type PermissionTool = {
+  name: string;
+  aliases: readonly string[];
+  tier: 'read' | 'write' | 'exec';
+  isMcp: boolean;
+  access: ToolAccess;
+  /** The compact text an auto-mode classifier judges; empty means the input as JSON. */
+  toAutoClassifierInput(input: Record<string, unknown>): string;
+};
+
+/**
+ * Where one call runs and under which rules, read from the call's own context when it is
+ * decided — never from what the session or the turn started with: an earlier Bash `cd` moves
+ * `cwd`, a mode switch mid-turn changes `permissionContext`, and a subagent brings its own.
+ */
+export type PermissionCallContext = {
+  cwd: string;
+  /** Paths under it (or an added directory) are inside the working directories. */
+  projectRoot: string;
+  permissionContext: ToolPermissionContext;
+  /** The conversation so far: the auto-mode classifier reads the user's latest request from it. */
+  messages: readonly Message[];
+};
+
+/**
+ * Level 1: what the PreToolUse hooks decided. A rewritten input is not part of it: the runner
+ * has already made it the call's input, so the rules judge what will actually run.
+ */
+export type HookPermissionDecision =
+  | { behavior: 'allow'; decisionReason?: DecisionReason }
+  | { behavior: 'deny'; message: string; decisionReason?: DecisionReason }
+  | { behavior: 'ask'; message: string; decisionReason?: DecisionReason };
+
 /** An auto-mode classifier's answer: it may allow, or hand the call on to a person. */
 export type ClassifierVerdict = { behavior: 'allow' | 'ask'; reason: string };
 
 /** A classification started before the PreToolUse hooks (seed 001 step 4b); cancel it when unused. */
 export type SpeculativeClassification = { result: Promise<ClassifierVerdict>; cancel(): void };
 
+/** The facts of one call that the permission decision weighs; the tool runner gathers them. */
 export type CanUseToolRequest = {
-  toolName: string;
+  tool: PermissionTool;
   input: Record<string, unknown>;
   toolUseId: string;
+  context: PermissionCallContext;
+  /** Level 1: what a PreToolUse hook decided. `allow` skips the prompt but not a deny rule. */
+  hookDecision?: HookPermissionDecision;
+  /** The tool's own `checkPermissions`: its deny is final, its ask forces a prompt. */
   toolPermission: ToolPermissionResult;
   isReadOnly: boolean;
-  /**
-   * The directory this call will run in (an earlier Bash `cd` may have moved it). Relative paths
-   * are judged against it, never against where the turn started; defaults to the session's cwd.
-   */
-  cwd?: string;
+  /** The tool says this call may destroy data: it always warns, and no classifier may allow it. */
+  isDestructive: boolean;
   assistantMessage?: AssistantMessage;
-  /** Level 1: what a PreToolUse hook decided. `allow` skips the prompt but not a deny rule. */
-  hookDecision?: PermissionDecision;
-  /** Started by the runner in parallel with the hooks; the pipeline awaits it if it needs it. */
+  /** Started by the runner in parallel with the hooks, for this very input; awaited if needed. */
   speculativeClassification?: SpeculativeClassification;
   signal: AbortSignal;
 };
 
 /**
- * The permission pipeline as the tool runner sees it. The tool is passed structurally (name and
- * checker) to keep this layer free of the tool module.
+ * The permission decision for one call: all five levels, in order (hook → policy → rules → mode
+ * → prompt). The tool runner gathers the facts, calls it once and applies what it returns.
  */
 export type CanUseToolFn = ((request: CanUseToolRequest) => Promise<PermissionDecision>) & {
-  /** Starts the auto-mode classifier early; undefined when this pipeline would not use it. */
+  /** Starts the auto-mode classifier early; undefined when this call would never need it. */
   startSpeculativeClassification?: (request: {
-    toolName: string;
+    tool: PermissionTool;
     input: Record<string, unknown>;
+    context: PermissionCallContext;
     signal: AbortSignal;
   }) => SpeculativeClassification | undefined;
 };
+
+/**
+ * `PermissionRequest` hooks (compat-surface §2.4), asked before anyone is prompted and in every
+ * mode that would otherwise ask: a decision they return is final; undefined means no opinion.
+ */
+export type PermissionRequestHook = (request: {
+  toolName: string;
+  access: ToolAccess;
+  input: Record<string, unknown>;
+  suggestions: readonly string[];
+  /** The call's own working directory and mode, for the hook's input and `if` conditions. */
+  cwd: string;
+  permissionMode: PermissionMode;
+  signal: AbortSignal;
+}) => Promise<PermissionDecision | undefined>;
 
 /**
  * Level 5 of the pipeline: ask someone. The interactive UI shows a dialog; the stream-json
@@ -147,5 +192,5 @@ export type PermissionPrompt = (request: {
   signal: AbortSignal;
 }) => Promise<PermissionDecision>;
 
-/** Allows everything: for tests and `bypassPermissions` wiring. */
+/** Allows every call, hook denials included: for tests of what happens after the decision. */
 export const allowAll: CanUseToolFn = async () => ({ behavior: 'allow' });

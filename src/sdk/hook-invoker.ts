@@ -4,8 +4,8 @@
  * interpreting the output is the hook runner's job, exactly as for command hooks.
  */
 import { effectiveHookTimeout } from '../config/hook-timeout';
-import type { HookCallbackInvoker, HookEvent, HookJSONOutput, SdkHookMatcher } from '../hooks/types';
-import { HOOK_EVENTS } from '../hooks/types';
+import type { HookCallbackInvoker, HookJSONOutput, SdkHookMatcher } from '../hooks/types';
+import { isHookEvent } from '../hooks/types';
 import type { ControlChannel } from './control-channel';
 import type { JsonObject } from './ndjson';
 
@@ -70,7 +70,7 @@ export function parseSdkHooks(hooks: unknown): ParsedSdkHooks {
   const { matchers, unsupportedEvents, blocking } = parsed;
   if (!hooks || typeof hooks !== 'object') return parsed;
   for (const [event, entries] of Object.entries(hooks as Record<string, unknown>)) {
-    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+    if (!isHookEvent(event)) {
       unsupportedEvents.push(event);
       continue;
     }
@@ -80,7 +80,7 @@ export function parseSdkHooks(hooks: unknown): ParsedSdkHooks {
         ? entry.hookCallbackIds.filter((id): id is string => typeof id === 'string')
         : [];
       if (ids.length === 0) continue;
-      const matcher: SdkHookMatcher = { event: event as HookEvent, callbackIds: ids };
+      const matcher: SdkHookMatcher = { event, callbackIds: ids };
       if (typeof entry.matcher === 'string') matcher.matcher = entry.matcher;
       if (entry.timeout !== undefined) {
         const timeout = effectiveHookTimeout(entry.timeout);

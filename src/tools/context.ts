@@ -42,7 +42,11 @@ export type ToolUseContext = {
   /** Set when running inside a subagent. */
   agentId?: string;
   model: string;
-  permissionContext: ToolPermissionContext;
+  /**
+   * The rules and mode this call runs under, read when it is needed: a mode switched mid-turn
+   * applies to the next decision, and a subagent's loop answers with its own.
+   */
+  getPermissionContext(): ToolPermissionContext;
   hooks: HookRunner;
   /** The conversation so far (read-only for tools). */
   messages: readonly Message[];

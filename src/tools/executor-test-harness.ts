@@ -34,6 +34,7 @@ export function harness() {
     options: {
       safe?: boolean;
       interrupt?: 'cancel' | 'block';
+      failureCancelsSiblings?: boolean;
       modifier?: (ctx: ToolUseContext) => ToolUseContext;
     } = {},
   ): AnyTool =>
@@ -42,6 +43,7 @@ export function harness() {
       tier: 'read',
       inputSchema: z.object({ id: z.string() }),
       prompt: name,
+      failureCancelsSiblings: options.failureCancelsSiblings ?? false,
       isConcurrencySafe: () => options.safe ?? false,
       interruptBehavior: () => options.interrupt ?? 'block',
       call: async (input, ctx, onProgress) => {

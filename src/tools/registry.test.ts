@@ -37,7 +37,7 @@ describe('getTools', () => {
   const tools = [
     fakeTool('Read'),
     fakeTool('Edit', { tier: 'write' }),
-    fakeTool('Bash', { tier: 'exec' }),
+    fakeTool('Bash', { tier: 'exec', keptInPlanMode: true }),
     fakeTool('TaskStop', { aliases: ['KillShell'], tier: 'exec' }),
     fakeTool('Off', { isEnabled: () => false }),
   ];
@@ -64,8 +64,11 @@ describe('getTools', () => {
     expect(names(getTools(context, tools))).toContain('Bash');
   });
 
-  it('shows only read-tier tools (and Bash, whose writes the pipeline denies) in plan mode and every tier otherwise', () => {
+  it('shows only read-tier tools (and those kept in plan mode, like Bash) in plan mode and every tier otherwise', () => {
     expect(names(getTools(emptyPermissionContext('plan'), tools))).toEqual(['Read', 'Bash']);
+    // The fact decides, not the name: a Bash without it is hidden like any exec tool.
+    const plainBash = fakeTool('Bash', { tier: 'exec' });
+    expect(names(getTools(emptyPermissionContext('plan'), [plainBash]))).toEqual([]);
     expect(names(getTools(emptyPermissionContext('acceptEdits'), tools))).toHaveLength(4);
     expect(names(getTools(emptyPermissionContext('bypassPermissions'), tools))).toHaveLength(4);
   });

@@ -10,7 +10,7 @@ import type { AnyTool, ToolTier } from './tool';
 
 const TIER_RANK: Record<ToolTier, number> = { read: 0, write: 1, exec: 2 };
 
-/** The highest tier a mode shows the model: plan mode must not even see write/exec tools (Bash excepted, below). */
+/** The highest tier a mode shows the model: plan mode must not even see write/exec tools (but see `keptInPlanMode`). */
 export function maxTierForMode(mode: PermissionMode): ToolTier {
   return mode === 'plan' ? 'read' : 'exec';
 }
@@ -38,17 +38,11 @@ export function isBlanketDenied(tool: AnyTool, permissionContext: ToolPermission
   );
 }
 
-/**
- * Tools plan mode keeps although their tier is higher: Bash is `exec`, but read-only commands
- * (`ls`, `git log`, `rg`) are how a plan gets made. The permission pipeline denies its
- * non-read-only calls in plan mode.
- */
-export const PLAN_MODE_EXTRA_TOOLS: ReadonlySet<string> = new Set(['Bash']);
-
 function isVisible(tool: AnyTool, permissionContext: ToolPermissionContext): boolean {
   if (!tool.isEnabled()) return false;
   if (isBlanketDenied(tool, permissionContext)) return false;
-  if (permissionContext.mode === 'plan' && !tool.isMcp && PLAN_MODE_EXTRA_TOOLS.has(tool.name)) return true;
+  // A tool kept in plan mode declares it; the permission decision denies its calls that change anything.
+  if (permissionContext.mode === 'plan' && tool.keptInPlanMode) return true;
   return TIER_RANK[tool.tier] <= TIER_RANK[maxTierForMode(permissionContext.mode)];
 }
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { type HookRunner, noopHooks } from '../hooks/types';
 import * as z from '../lib/zod';
-import { allowAll, type CanUseToolFn } from '../permissions/types';
+import { createCanUseTool } from '../permissions/can-use-tool';
+import { allowAll, type CanUseToolFn, emptyPermissionContext } from '../permissions/types';
 import type { UserMessage } from '../session/messages';
 import type { ToolUseContext } from './context';
 import { type RunToolUseParams, runToolUse } from './run-tool-use';
@@ -29,6 +30,7 @@ function readTool(overrides: Partial<AnyTool> = {}): AnyTool {
     name: 'Read',
     aliases: ['View'],
     tier: 'read',
+    access: 'file-read',
     inputSchema: readSchema,
     prompt: 'Reads a file.',
     call: async (input) => ({ data: { path: input.file_path, limit: input.limit ?? null } }),
@@ -112,8 +114,9 @@ describe('runToolUse: lookup and input', () => {
 });
 
 describe('runToolUse: hooks and permissions', () => {
-  it('lets a PreToolUse hook deny the call before the permission pipeline', async () => {
-    const canUseTool = vi.fn(allowAll);
+  it('hands a PreToolUse deny to the decision as level 1, which refuses whatever the mode allows', async () => {
+    const decide = createCanUseTool();
+    const canUseTool = vi.fn<CanUseToolFn>(decide);
     const call = vi.fn();
     const { events, result, text } = await run([readTool({ call })], undefined, {
       canUseTool,
@@ -122,11 +125,16 @@ describe('runToolUse: hooks and permissions', () => {
           permissionDecision: { behavior: 'deny', message: 'Blocked by policy hook' },
         }),
       }),
+      contextOverrides: { getPermissionContext: () => emptyPermissionContext('bypassPermissions') },
     });
     expect(result.is_error).toBe(true);
     expect(text).toBe('Blocked by policy hook');
     expect(events[0]).toMatchObject({ type: 'permission_denied', toolName: 'Read', toolUseId: 'toolu_Read' });
-    expect(canUseTool).not.toHaveBeenCalled();
+    expect(canUseTool).toHaveBeenCalledOnce();
+    expect(canUseTool.mock.calls[0]?.[0].hookDecision).toEqual({
+      behavior: 'deny',
+      message: 'Blocked by policy hook',
+    });
     expect(call).not.toHaveBeenCalled();
   });
 
@@ -189,9 +197,11 @@ describe('runToolUse: hooks and permissions', () => {
       canUseTool,
       hooks: hooks({ preToolUse: async () => ({ updatedInput: { file_path: 'c.ts' } }) }),
     });
-    expect(canUseTool).toHaveBeenCalledWith(
-      expect.objectContaining({ toolName: 'Read', input: { file_path: 'c.ts' }, toolUseId: 'toolu_Read' }),
-    );
+    expect(canUseTool.mock.calls[0]?.[0]).toMatchObject({
+      tool: { name: 'Read', access: 'file-read' },
+      input: { file_path: 'c.ts' },
+      toolUseId: 'toolu_Read',
+    });
   });
 
   it('turns a canUseTool deny into an error result and a permission_denied event', async () => {
@@ -236,13 +246,19 @@ describe('runToolUse: hooks and permissions', () => {
     expect(message.toolUseResult).toEqual({ path: 'd.ts', limit: 3 });
   });
 
-  it("refuses when the tool's own checkPermissions denies, whatever canUseTool says", async () => {
+  it("hands the tool's own checkPermissions to the decision, which refuses its deny in any mode", async () => {
     const tool = readTool({
       checkPermissions: async () => ({ behavior: 'deny', message: 'Path is outside the project.' }),
     });
-    const { events, text } = await run([tool], undefined, { canUseTool: allowAll });
+    const { events, text } = await run([tool], undefined, {
+      canUseTool: createCanUseTool(),
+      contextOverrides: { getPermissionContext: () => emptyPermissionContext('bypassPermissions') },
+    });
     expect(text).toBe('Path is outside the project.');
-    expect(events[0]).toMatchObject({ type: 'permission_denied' });
+    expect(events[0]).toMatchObject({
+      type: 'permission_denied',
+      decision: { decisionReason: { type: 'tool', reason: 'Path is outside the project.' } },
+    });
   });
 
   it('does not run the call when a PreToolUse hook says continue: false, even with an allow', async () => {

@@ -2,13 +2,18 @@
  * One tool call from tool_use block to tool_result (seed 001 "runToolUse"): lookup, input checks,
  * PreToolUse hook, permissions, the call itself, PostToolUse hook, result mapping and persistence.
  * Every path ends in exactly one tool_result message; nothing here throws to the loop.
+ *
+ * The permission decision is not made here: the runner gathers its facts (the hook's verdict,
+ * the tool's own check, the read-only and destructive verdicts, the call's context), asks
+ * `canUseTool` once, and applies the answer.
  */
 
-import type { HookRunner } from '../hooks/types';
+import type { HookRunner, PreToolUseOutcome, ToolHookInput } from '../hooks/types';
 import type { ToolResultContent, ToolUseBlock } from '../model/types';
 import type {
   CanUseToolFn,
   CanUseToolRequest,
+  PermissionCallContext,
   PermissionDecision,
   SpeculativeClassification,
 } from '../permissions/types';
@@ -92,16 +97,24 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
   const checked = await checkToolInput(tool, block.input, context);
   if (!checked.ok) return failed(checked.message);
   let input = checked.input;
-  // Hooks see, and judge paths against, the directory this call runs in.
-  const hookInput = () => ({ toolName: tool.name, toolInput: input, toolUseId: block.id, cwd: context.cwd });
+  // Hooks see, and judge paths against, the directory and mode this call runs in.
+  const hookInput = (): ToolHookInput => ({
+    toolName: tool.name,
+    toolInput: input,
+    toolUseId: block.id,
+    access: tool.access,
+    cwd: context.cwd,
+    permissionMode: context.getPermissionContext().mode,
+  });
 
   const notes: string[] = [];
   let preventContinuation: { stopReason: string } | undefined;
   let decision: PermissionDecision;
   // Seed 001 step 4b: an auto-mode classifier may start now, in parallel with the hooks.
   const speculative = params.canUseTool.startSpeculativeClassification?.({
-    toolName: tool.name,
+    tool,
     input,
+    context: permissionCallContext(context),
     signal: beforeCall,
   });
   try {
@@ -111,7 +124,6 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
     preventContinuation = pre.preventContinuation;
     // `continue: false` stops the turn here: the call the hook saw never runs.
     if (preventContinuation) {
-      speculative?.cancel();
       const text = `The call did not run: a PreToolUse hook stopped the turn. ${preventContinuation.stopReason}`;
       return failed(text, notes, { preventContinuation });
     }
@@ -120,18 +132,17 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
       if (!rechecked.ok) return failed(rechecked.message, notes, { preventContinuation });
       input = rechecked.input;
     }
-    // Level 1 of the pipeline: a hook's deny is final; its allow or ask goes to canUseTool, where a
-    // deny rule still beats an allow and an ask forces a prompt.
-    if (pre.permissionDecision?.behavior === 'deny') {
-      speculative?.cancel();
-      decision = pre.permissionDecision;
-    } else {
-      decision = await pipelineDecision(params, tool, input, beforeCall, pre.permissionDecision, speculative);
-    }
+    // A classification of the input before a hook rewrote it says nothing about the new one.
+    const classification = pre.updatedInput ? undefined : speculative;
+    decision = await params.canUseTool(
+      await permissionFacts(params, tool, input, pre, classification, beforeCall),
+    );
   } catch (error) {
-    speculative?.cancel();
     if (beforeCall.aborted) return failed(abortText(beforeCall), notes, { preventContinuation });
     return failed(errorText(error), notes, { preventContinuation });
+  } finally {
+    // Whatever was decided (or thrown), a classification still running is no longer wanted.
+    speculative?.cancel();
   }
 
   if (decision.behavior !== 'allow') {
@@ -148,6 +159,7 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
     if (denial.interrupt) preventContinuation ??= { stopReason: denial.message };
     return failed(denial.message, notes, { preventContinuation });
   }
+  // Whoever allowed the call may have rewritten its input (the tool, a person, a hook): check it again.
   if (decision.updatedInput) {
     const rechecked = await checkToolInput(tool, decision.updatedInput, context);
     if (!rechecked.ok) return failed(rechecked.message, notes, { preventContinuation });
@@ -198,45 +210,44 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
   return settledResult;
 }
 
-/** Levels 2–5 of the permission pipeline: the tool's own check, then rules, mode and prompt. */
-async function pipelineDecision(
+/** Where and under which rules the call runs, read from its own context now (not at turn start). */
+function permissionCallContext(context: ToolUseContext): PermissionCallContext {
+  return {
+    cwd: context.cwd,
+    projectRoot: context.projectRoot,
+    permissionContext: context.getPermissionContext(),
+    messages: context.messages,
+  };
+}
+
+/** Everything the permission decision weighs about this call, for the input that would run. */
+async function permissionFacts(
   params: RunToolUseParams,
   tool: AnyTool,
   input: ToolInput,
-  signal: AbortSignal,
-  hookDecision: PermissionDecision | undefined,
+  pre: PreToolUseOutcome,
   speculative: SpeculativeClassification | undefined,
-): Promise<PermissionDecision> {
-  const toolPermission = await tool.checkPermissions(input, params.context);
-  // A tool refusing its own input is final: no mode or rule can make an unsafe call safe.
-  if (toolPermission.behavior === 'deny') {
-    speculative?.cancel();
-    return {
-      behavior: 'deny',
-      message: toolPermission.message,
-      decisionReason: { type: 'tool', reason: toolPermission.message },
-    };
-  }
+  signal: AbortSignal,
+): Promise<CanUseToolRequest> {
+  const [toolPermission, isReadOnly] = await Promise.all([
+    tool.checkPermissions(input, params.context),
+    tool.isReadOnly(input),
+  ]);
   const request: CanUseToolRequest = {
-    toolName: tool.name,
+    tool,
     input,
     toolUseId: params.block.id,
-    toolPermission,
-    isReadOnly: await tool.isReadOnly(input),
-    assistantMessage: params.assistantMessage,
     // The context this call got is the one it runs in: earlier calls' `cd` already applied.
-    cwd: params.context.cwd,
+    context: permissionCallContext(params.context),
+    toolPermission,
+    isReadOnly,
+    isDestructive: tool.isDestructive(input),
+    assistantMessage: params.assistantMessage,
     signal,
   };
-  if (hookDecision) request.hookDecision = hookDecision;
+  if (pre.permissionDecision) request.hookDecision = pre.permissionDecision;
   if (speculative) request.speculativeClassification = speculative;
-  const decision = await params.canUseTool(request);
-  if (decision.behavior === 'allow' && !decision.updatedInput && toolPermission.behavior === 'allow') {
-    return toolPermission.updatedInput
-      ? { ...decision, updatedInput: toolPermission.updatedInput }
-      : decision;
-  }
-  return decision;
+  return request;
 }
 
 function notifyAll(context: ToolUseContext, messages: readonly string[] | undefined): void {

@@ -98,9 +98,13 @@ describe('StreamingToolExecutor: scheduling', () => {
 });
 
 describe('StreamingToolExecutor: failures and interrupts', () => {
-  it('cancels running siblings when a Bash call fails, but still runs calls queued after', async () => {
+  it('cancels running siblings when a call of a tool that says so fails, but still runs calls queued after', async () => {
     const h = harness();
-    const tools = [h.make('Bash', { safe: true }), h.make('Grep', { safe: true }), h.make('Edit')];
+    const tools = [
+      h.make('Bash', { safe: true, failureCancelsSiblings: true }),
+      h.make('Grep', { safe: true }),
+      h.make('Edit'),
+    ];
     const querySignal = new AbortController().signal;
     const { executor, add } = executorFor(tools, { contextOverrides: { abortSignal: querySignal } });
     add('Grep', 'g1');
@@ -124,10 +128,11 @@ describe('StreamingToolExecutor: failures and interrupts', () => {
     expect(contentText(results[2]!)).toBe('Edit e1 done');
   });
 
-  it('does not cancel siblings when a non-Bash call fails', async () => {
+  it('does not cancel siblings when another tool fails, whatever its name', async () => {
     const h = harness();
-    const { executor, add } = executorFor([h.make('Grep', { safe: true })]);
-    add('Grep', 'bad');
+    // Named like the shell, but without the fact: the name decides nothing.
+    const { executor, add } = executorFor([h.make('Grep', { safe: true }), h.make('Bash', { safe: true })]);
+    add('Bash', 'bad');
     add('Grep', 'good');
     const [, goodSignal] = await Promise.all([h.whenStarted('bad'), h.whenStarted('good')]);
     h.release('bad', 'fail');

@@ -18,7 +18,7 @@ import {
   errorResultMessage,
   errorText,
   NOT_RUN_INTERRUPTED_MESSAGE,
-  SIBLING_BASH_FAILED_MESSAGE,
+  siblingFailedMessage,
   toolResultBlockOf,
 } from './tool-result-message';
 
@@ -44,9 +44,6 @@ type TrackedCall = {
   controller: AbortController;
   signal: AbortSignal | undefined;
 };
-
-// Only a failing shell command makes its siblings pointless (they usually depend on its effect).
-const SIBLING_ABORTING_TOOL = 'Bash';
 
 export class StreamingToolExecutor {
   private readonly calls: TrackedCall[] = [];
@@ -214,8 +211,10 @@ export class StreamingToolExecutor {
       }
     }
     call.status = 'completed';
-    if (call.block.name === SIBLING_ABORTING_TOOL && isErrorResult(call) && !signal.aborted) {
-      this.abortSiblings();
+    // Only a tool that says so makes its siblings pointless by failing (tool.ts).
+    const tool = findToolByName(this.currentContext.tools, call.block.name);
+    if (tool?.failureCancelsSiblings && isErrorResult(call) && !signal.aborted) {
+      this.abortSiblings(tool.name);
     }
     this.applyFinishedInOrder();
     this.processQueue();
@@ -223,10 +222,10 @@ export class StreamingToolExecutor {
   }
 
   /** Cancels calls running now; calls that start later get a fresh controller and still run. */
-  private abortSiblings(): void {
+  private abortSiblings(toolName: string): void {
     const controller = this.siblingController;
     this.siblingController = new AbortController();
-    controller.abort(new ToolError(SIBLING_BASH_FAILED_MESSAGE));
+    controller.abort(new ToolError(siblingFailedMessage(toolName)));
   }
 
   private applyFinishedInOrder(): void {

@@ -52,7 +52,7 @@ export function makeContext(
     sessionId: 'session-test',
     sessionDir,
     model: 'test-model',
-    permissionContext: emptyPermissionContext(),
+    getPermissionContext: () => emptyPermissionContext(),
     hooks: noopHooks,
     messages: [],
     notify: (notification) => notifications.push(notification),

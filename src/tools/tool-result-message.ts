@@ -8,8 +8,9 @@ import { ToolError } from './tool';
 
 export const INTERRUPTED_MESSAGE = 'Interrupted by user: the tool call was stopped before it finished.';
 export const NOT_RUN_INTERRUPTED_MESSAGE = 'Interrupted by user: the tool call was not run.';
-export const SIBLING_BASH_FAILED_MESSAGE =
-  'Cancelled: a sibling Bash command in the same response failed, so this call was stopped.';
+/** Why a call was stopped when a sibling whose failure cancels the others failed (`failureCancelsSiblings`). */
+export const siblingFailedMessage = (toolName: string): string =>
+  `Cancelled: a sibling ${toolName} command in the same response failed, so this call was stopped.`;
 
 /** The text the model gets for a thrown error: a ToolError speaks for itself, others get a prefix. */
 export function errorText(error: unknown): string {

@@ -5,7 +5,7 @@
  */
 import * as z from '../lib/zod';
 import type { JsonSchemaObject, ToolResultContent } from '../model/types';
-import type { ToolPermissionResult } from '../permissions/types';
+import type { ToolAccess, ToolPermissionResult } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { ToolUseContext } from './context';
 
@@ -59,6 +59,18 @@ export interface Tool<In extends ToolInput = ToolInput, Out = unknown> {
   readonly inputJsonSchema: JsonSchemaObject;
   readonly tier: ToolTier;
   readonly isMcp: boolean;
+  /** What its calls touch as permission rules see them: a command line, a file, a URL (`ToolAccess`). */
+  readonly access: ToolAccess;
+  /**
+   * Plan mode offers it although its tier is above `read`: its read-only calls are how a plan
+   * gets made, and the permission decision denies the rest in plan mode (Bash).
+   */
+  readonly keptInPlanMode: boolean;
+  /**
+   * A failed call stops the calls running beside it from the same response: later steps usually
+   * depend on its effect (a shell command). Other failures leave their siblings running.
+   */
+  readonly failureCancelsSiblings: boolean;
   /** Results longer than this are saved to a file and the model gets a preview and the path. */
   readonly maxResultSizeChars: number;
   /** The model-facing description. */
@@ -69,6 +81,10 @@ export interface Tool<In extends ToolInput = ToolInput, Out = unknown> {
   checkPermissions(input: In, context: ToolUseContext): Promise<ToolPermissionResult>;
   isConcurrencySafe(input: In): boolean | Promise<boolean>;
   isReadOnly(input: In): boolean | Promise<boolean>;
+  /**
+   * The call may delete or overwrite data that cannot be recovered (an MCP tool's
+   * `destructiveHint`): the question about it warns so, and no auto-mode classifier may allow it.
+   */
   isDestructive(input: In): boolean;
   /** On user interrupt: `cancel` aborts the call; `block` lets it finish. */
   interruptBehavior(): 'cancel' | 'block';
@@ -127,13 +143,19 @@ function defaultMapResult(output: unknown): ToolResultContent {
   return JSON.stringify(output, null, 2);
 }
 
-/** Builds a tool from a definition, with safe defaults: not concurrent, not read-only, blocking. */
+/**
+ * Builds a tool from a definition, with safe defaults: not concurrent, not read-only, blocking,
+ * touching nothing the permission rules know (`access: 'none'`), hidden in plan mode above `read`.
+ */
 export function buildTool<In extends ToolInput, Out>(def: ToolDefinition<In, Out>): Tool<In, Out> {
   const { prompt, ...rest } = def;
   let jsonSchema = def.inputJsonSchema;
   return {
     aliases: [],
     isMcp: false,
+    access: 'none',
+    keptInPlanMode: false,
+    failureCancelsSiblings: false,
     maxResultSizeChars: DEFAULT_MAX_RESULT_SIZE_CHARS,
     description: () => def.name,
     validateInput: async () => ({ ok: true }),

@@ -98,7 +98,7 @@ describe('Bash tool', () => {
   it('follows a cd into an added directory', async () => {
     const added = mkdtempSync(join(tmpdir(), 'yoke-added-'));
     const context = makeTestContext({
-      permissionContext: { mode: 'default', rules: [], additionalDirectories: [added] },
+      getPermissionContext: () => ({ mode: 'default', rules: [], additionalDirectories: [added] }),
     });
     const { result } = await run(context, { command: `cd ${added}` });
     expect(result.contextModifier?.(context).cwd).toBe(added);

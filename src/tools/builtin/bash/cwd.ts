@@ -34,7 +34,7 @@ function within(root: string, path: string): string | undefined {
  */
 export async function resolveNextCwd(context: ToolUseContext, finalCwd: string): Promise<CwdOutcome> {
   if (finalCwd === (await physical(context.cwd))) return { kind: 'unchanged' };
-  const roots = [context.projectRoot, ...context.permissionContext.additionalDirectories];
+  const roots = [context.projectRoot, ...context.getPermissionContext().additionalDirectories];
   for (const root of roots) {
     const rel = within(await physical(root), finalCwd);
     if (rel === undefined) continue;

@@ -181,6 +181,11 @@ export const bashTool = buildTool<BashInput, BashOutput>({
   name: 'Bash',
   inputSchema,
   tier: 'exec',
+  access: 'shell',
+  // Read-only commands (`ls`, `git log`, `rg`) are how a plan gets made.
+  keptInPlanMode: true,
+  // Later commands of the same response usually depend on the one that failed.
+  failureCancelsSiblings: true,
   prompt,
   // The output is already cut to its budget with the full text saved; never persist it twice.
   maxResultSizeChars: 200_000,

@@ -29,6 +29,7 @@ export type EditOutput = {
 export const editTool = buildTool<EditInput, EditOutput>({
   name: 'Edit',
   tier: 'write',
+  access: 'file-edit',
   inputSchema,
   prompt,
   description: (input) => `Edit ${displayPath(input.file_path)}`,

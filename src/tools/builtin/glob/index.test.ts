@@ -29,7 +29,11 @@ beforeEach(async () => {
 async function glob(input: Record<string, unknown>, cwd = root, deny: string[] = []) {
   const rules = deny.map((text) => parseRule(text, 'deny', 'projectSettings')).filter((r) => r !== undefined);
   const permissionContext = { ...emptyPermissionContext(), rules };
-  const result = await callTool<GlobOutput>(globTool, input, makeTestContext({ cwd, permissionContext }));
+  const result = await callTool<GlobOutput>(
+    globTool,
+    input,
+    makeTestContext({ cwd, getPermissionContext: () => permissionContext }),
+  );
   return { data: result.data, text: resultText(globTool, result) };
 }
 

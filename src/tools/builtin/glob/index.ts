@@ -87,6 +87,7 @@ async function assertDirectory(dir: string, cwd: string): Promise<void> {
 export const globTool = buildTool<GlobInput, GlobOutput>({
   name: 'Glob',
   tier: 'read',
+  access: 'file-glob',
   inputSchema,
   prompt,
   description: (input) => `Glob ${input.pattern}${input.path ? ` in ${input.path}` : ''}`,

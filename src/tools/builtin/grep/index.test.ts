@@ -28,7 +28,11 @@ beforeEach(async () => {
 async function grep(input: GrepInput, cwd = root, deny: string[] = []) {
   const rules = deny.map((text) => parseRule(text, 'deny', 'projectSettings')).filter((r) => r !== undefined);
   const permissionContext = { ...emptyPermissionContext(), rules };
-  const result = await callTool<GrepOutput>(grepTool, input, makeTestContext({ cwd, permissionContext }));
+  const result = await callTool<GrepOutput>(
+    grepTool,
+    input,
+    makeTestContext({ cwd, getPermissionContext: () => permissionContext }),
+  );
   return { data: result.data, text: resultText(grepTool, result) };
 }
 

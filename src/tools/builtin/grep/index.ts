@@ -104,6 +104,7 @@ function stripDotSlash(line: string): string {
 export const grepTool = buildTool<GrepInput, GrepOutput>({
   name: 'Grep',
   tier: 'read',
+  access: 'file-read',
   inputSchema,
   prompt,
   description: (input) => `Grep "${input.pattern}"${input.path ? ` in ${input.path}` : ''}`,

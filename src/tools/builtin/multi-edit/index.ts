@@ -32,6 +32,7 @@ export type MultiEditOutput = {
 export const multiEditTool = buildTool<MultiEditInput, MultiEditOutput>({
   name: 'MultiEdit',
   tier: 'write',
+  access: 'file-edit',
   inputSchema,
   prompt,
   description: (input) => `Edit ${displayPath(input.file_path)} (${input.edits.length} changes)`,

@@ -58,6 +58,7 @@ function escapeForEncoding(json: string, encoding: TextEncodingKind): string {
 export const notebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>({
   name: 'NotebookEdit',
   tier: 'write',
+  access: 'file-edit',
   inputSchema,
   prompt,
   description: (input) => `Edit notebook ${displayPath(input.notebook_path)}`,

@@ -82,6 +82,7 @@ export type ReadOutput =
 export const readTool = buildTool<ReadInput, ReadOutput>({
   name: 'Read',
   tier: 'read',
+  access: 'file-read',
   inputSchema,
   prompt,
   // Read caps its own output; saving it to a file the model would have to Read again helps no one.

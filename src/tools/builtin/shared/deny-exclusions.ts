@@ -13,7 +13,7 @@ import { ToolError } from '../../tool';
 /** The exclusions for searching `root`, given to ripgrep as `searchPath`. */
 export function denyExclusions(context: ToolUseContext, root: string, searchPath: string): SearchExclusions {
   const exclusions = searchExclusions({
-    rules: context.permissionContext.rules,
+    rules: context.getPermissionContext().rules,
     roots: { projectRoot: context.projectRoot, cwd: context.cwd, home: homedir() },
     root,
     searchPath,

@@ -31,7 +31,7 @@ export function makeTestContext(overrides: Partial<ToolUseContext> = {}): ToolUs
     sessionId: 'test-session',
     sessionDir: mkdtempSync(join(tmpdir(), 'yoke-session-')),
     model: 'test-model',
-    permissionContext: emptyPermissionContext(),
+    getPermissionContext: () => emptyPermissionContext(),
     hooks: noopHooks,
     messages: [],
     notify: () => {},

@@ -112,6 +112,7 @@ export function createWebFetchTool(deps: WebFetchDependencies = {}) {
   return buildTool<WebFetchInput, WebFetchOutput>({
     name: 'WebFetch',
     tier: 'read',
+    access: 'web',
     inputSchema,
     prompt,
     description: (input) => `Fetch ${input.url}`,

@@ -28,6 +28,7 @@ export type WriteOutput = {
 export const writeTool = buildTool<WriteInput, WriteOutput>({
   name: 'Write',
   tier: 'write',
+  access: 'file-edit',
   inputSchema,
   prompt,
   description: (input) => `Write ${displayPath(input.file_path)}`,

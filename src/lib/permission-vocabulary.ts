@@ -1,0 +1,37 @@
+/**
+ * The words permission rules and modes are written in, shared by the settings that hold them
+ * (`config/`) and the pipeline that applies them (`permissions/`). They live below both so that
+ * config never imports upward; the rest of the permission types stay in `permissions/types.ts`.
+ */
+
+export const PERMISSION_MODES = [
+  'default',
+  'acceptEdits',
+  'plan',
+  'bypassPermissions',
+  'dontAsk',
+  'auto',
+] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export type RuleBehavior = 'allow' | 'deny' | 'ask';
+export type RuleSource =
+  | 'policySettings'
+  | 'userSettings'
+  | 'projectSettings'
+  | 'localSettings'
+  | 'cliArg'
+  | 'session';
+
+/** A parsed rule: `Bash(npm test:*)` is `{toolName:'Bash', ruleContent:'npm test:*'}`; `Read` has no content. */
+export type PermissionRule = {
+  toolName: string;
+  ruleContent?: string;
+  behavior: RuleBehavior;
+  source: RuleSource;
+  /**
+   * Set when this whole-tool rule stands in for a deny or ask rule that could not be read
+   * (rule-problems.ts); `toolName` is then `*` when not even the tool name could be read.
+   */
+  malformed?: { text: string; problem: string; file?: string };
+};
