@@ -48,6 +48,35 @@ describe('StreamingToolExecutor: scheduling', () => {
     expect(h.maxRunning).toBe(1);
   });
 
+  it("runs the seed's example [Grep, Grep, Write, Read, Read] as three batches", async () => {
+    const h = harness();
+    const tools = [h.make('Grep', { safe: true }), h.make('Write'), h.make('Read', { safe: true })];
+    const { executor, add } = executorFor(tools);
+    add('Grep', 'g1');
+    add('Grep', 'g2');
+    add('Write', 'w');
+    add('Read', 'r1');
+    add('Read', 'r2');
+    await Promise.all([h.whenStarted('g1'), h.whenStarted('g2')]);
+    await settle();
+    expect(h.started).toEqual(['g1', 'g2']);
+
+    h.release('g1');
+    await settle();
+    expect(h.started).toEqual(['g1', 'g2']);
+    h.release('g2');
+    await h.whenStarted('w');
+    await settle();
+    expect(h.started).toEqual(['g1', 'g2', 'w']);
+
+    h.release('w');
+    await Promise.all([h.whenStarted('r1'), h.whenStarted('r2')]);
+    h.release('r2');
+    h.release('r1');
+    expect(ids(await drain(executor))).toEqual(['g1', 'g2', 'w', 'r1', 'r2']);
+    expect(h.maxRunning).toBe(2);
+  });
+
   it('runs at most 10 safe calls at once by default', async () => {
     const h = harness();
     const { executor, add } = executorFor([h.make('Grep', { safe: true })]);

@@ -9,7 +9,7 @@ import type { ToolUseBlock } from '../model/types';
 import type { CanUseToolFn } from '../permissions/types';
 import type { AssistantMessage } from '../session/messages';
 import type { ToolUseContext } from './context';
-import { DEFAULT_MAX_TOOL_CONCURRENCY, isCallConcurrencySafe } from './partition';
+import { DEFAULT_MAX_TOOL_CONCURRENCY, isCallConcurrencySafe } from './concurrency';
 import { findToolByName } from './registry';
 import { type RunToolUseOutcome, runToolUse } from './run-tool-use';
 import { ToolError } from './tool';
