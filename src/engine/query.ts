@@ -51,6 +51,11 @@ import {
   stopHookFeedbackMessage,
   TERMINAL_FOR_ERROR,
 } from './recovery';
+import {
+  MAX_STRUCTURED_OUTPUT_NUDGES,
+  STRUCTURED_OUTPUT_MISSING_TEXT,
+  structuredOutputNudge,
+} from './structured-output-nudge';
 import { TaskBudget } from './task-budget';
 
 type Step = AsyncGenerator<QueryEvent, Terminal | undefined>;
@@ -82,6 +87,7 @@ class QueryLoop {
       maxOutputTokensOverride: undefined,
       stopHookActive: false,
       stopHookBlocks: 0,
+      structuredOutputNudges: 0,
       transition: undefined,
     };
   }
@@ -248,7 +254,24 @@ class QueryLoop {
       });
       return undefined;
     }
-    return this.end('completed');
+    return yield* this.demandStructuredOutput();
+  }
+
+  /** The end of a turn with `--json-schema`: not before the model called StructuredOutput. */
+  private async *demandStructuredOutput(): Step {
+    const { state } = this;
+    const output = this.params.structuredOutput;
+    if (!output || output.provided) return this.end('completed');
+    if (state.structuredOutputNudges >= MAX_STRUCTURED_OUTPUT_NUDGES) {
+      return this.end('structured_output_retry_exhausted', STRUCTURED_OUTPUT_MISSING_TEXT);
+    }
+    state.structuredOutputNudges++;
+    yield* this.append(structuredOutputNudge());
+    yield* this.proceed({
+      reason: 'structured_output_nudge',
+      detail: `${state.structuredOutputNudges}/${MAX_STRUCTURED_OUTPUT_NUDGES}`,
+    });
+    return undefined;
   }
 
   /** A max_tokens stop without tool calls: escalate once, then ask the model to continue. */
