@@ -16,7 +16,6 @@ import { createUserMessage, lastUserPromptText, type Message } from '../session/
 import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool } from '../tools/tool';
-import { apiNotices } from './api-notices';
 import { EngineContext } from './engine-context';
 import { gatherEnvironment } from './environment';
 import { buildInitMessage } from './init-message';
@@ -32,6 +31,7 @@ import type { StructuredOutputCapture } from './structured-output';
 import { buildSystemPrompt, type EnvironmentFacts } from './system-prompt';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
+import { recordLoopEvent, type TurnLedger } from './turn-ledger';
 
 export type { QueryEngineConfig };
 
@@ -260,6 +260,13 @@ export class QueryEngine {
       stopHookBlockCap: this.config.stopHookBlockCap,
       structuredOutput: capture,
     });
+    const ledger: TurnLedger = {
+      costTracker: this.costTracker,
+      transcript: this.config.transcript,
+      hooks,
+      permissionDenials: this.permissionDenials,
+      onNotification: this.config.onNotification,
+    };
     let terminal: Terminal;
     while (true) {
       const next = await loop.next();
@@ -268,20 +275,7 @@ export class QueryEngine {
         break;
       }
       const event = next.value;
-      for (const notice of apiNotices(event)) this.config.onNotification?.(notice);
-      if (event.type === 'model_usage') {
-        const costUsd = this.costTracker.add(event.model, event.usage, event.apiDurationMs);
-        this.config.transcript?.recordUsage?.({ model: event.model, usage: event.usage, costUsd });
-        await hooks.notify('PostSampling', { model: event.model, usage: event.usage }, signal);
-      } else if (event.type === 'message') {
-        this.config.transcript?.append(event.message);
-      } else if (event.type === 'permission_denied') {
-        this.permissionDenials.push({
-          tool_name: event.toolName,
-          tool_use_id: event.toolUseId,
-          tool_input: event.toolInput,
-        });
-      }
+      await recordLoopEvent(ledger, event, signal);
       yield* this.hookFrames();
       yield* converter.convert(event);
     }
