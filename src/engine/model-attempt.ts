@@ -11,7 +11,7 @@
  * `run()` says how the call ended as an `AttemptEnd`; each kind of ending carries the one
  * `finish…()` that completes it, so the loop cannot drain, answer or release in the wrong order.
  */
-import { merge } from '../lib/channel';
+import { type Merged, merge } from '../lib/channel';
 import { ConnectionError } from '../model/errors';
 import { estimateBlockTokens } from '../model/tokens';
 import type { ModelRequest, Provider, StopReason, StreamEvent, ToolUseBlock, Usage } from '../model/types';
@@ -95,6 +95,7 @@ type Item =
   | { source: 'model_end'; error?: unknown }
   | { source: 'tools'; executor: StreamingToolExecutor; event: ToolEvent };
 
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const DISCARDED_TOOL_TEXT = 'Not run: the model response that requested this call was discarded.';
 const NO_RESULT_TEXT = 'The tool call ended without a result.';
 const INTERRUPTED_TOOL_TEXT = 'Interrupted by user: the tool call was not run.';
@@ -115,7 +116,7 @@ export class ModelAttempt {
    * The model's stream and the tool calls' results as one stream. `run()` reads it up to the
    * model's end; a finish reads the rest, which is then only tool results.
    */
-  private readonly items: AsyncGenerator<Item, void>;
+  private readonly items: Merged<Item>;
   private startedAt = Date.now();
   /** What `message_start` reported: the input side of the bill, known before the response ends. */
   private startUsage: Usage | undefined;
@@ -220,34 +221,55 @@ export class ModelAttempt {
     return this.messages;
   }
 
+  // The two sources below are plain iterators, not generators: every streamed event and tool
+  // result passes through them, and a generator's yield costs several promise jobs each time.
+
   /** The model's events as items, then one end item (with the error, if the call failed). */
-  private async *modelItems(): AsyncGenerator<Item, void> {
+  private modelItems(): AsyncIterable<Item> {
     const { provider, request, signal } = this.input;
-    let iterator: AsyncIterator<StreamEvent> | undefined;
-    try {
-      iterator = provider.stream(request, signal)[Symbol.asyncIterator]();
-      while (true) {
-        const step = await iterator.next();
-        if (step.done) break;
-        yield { source: 'model', event: step.value };
+    let stream: AsyncIterator<StreamEvent> | undefined;
+    let ended = false;
+    // An item, not a throw: a throw would make the merge close the tools' side, whose calls
+    // must still be drained (interrupt) or answered (failure).
+    const end = (error?: unknown): IteratorResult<Item> => {
+      ended = true;
+      if (error === undefined) return { done: false, value: { source: 'model_end' } };
+      void stream?.return?.()?.catch(() => {});
+      return { done: false, value: { source: 'model_end', error } };
+    };
+    const item = (step: IteratorResult<StreamEvent>): IteratorResult<Item> =>
+      step.done ? end() : { done: false, value: { source: 'model', event: step.value } };
+    const next = (): Promise<IteratorResult<Item>> => {
+      if (ended) return Promise.resolve(DONE);
+      try {
+        stream ??= provider.stream(request, signal)[Symbol.asyncIterator]();
+        return stream.next().then(item, end);
+      } catch (error) {
+        return Promise.resolve(end(error));
       }
-    } catch (error) {
-      void iterator?.return?.()?.catch(() => {});
-      // An item, not a throw: a throw would make the merge close the tools' side, whose calls
-      // must still be drained (interrupt) or answered (failure).
-      yield { source: 'model_end', error };
-      return;
-    }
-    yield { source: 'model_end' };
+    };
+    return { [Symbol.asyncIterator]: () => ({ next }) };
   }
 
   /** The current executor's events; after a `stream_reset`, the next executor's. */
-  private async *toolItems(): AsyncGenerator<Item, void> {
-    while (true) {
-      const executor = this.executor;
-      for await (const event of executor.results) yield { source: 'tools', executor, event };
-      if (executor === this.executor) return;
-    }
+  private toolItems(): AsyncIterable<Item> {
+    let executor = this.executor;
+    let reader = executor.results[Symbol.asyncIterator]();
+    const item = (step: IteratorResult<ToolEvent>): IteratorResult<Item> | Promise<IteratorResult<Item>> => {
+      if (!step.done) return { done: false, value: { source: 'tools', executor, event: step.value } };
+      if (executor === this.executor) return DONE;
+      // A reset discarded this executor (which ended its results): go on with the new one.
+      executor = this.executor;
+      reader = executor.results[Symbol.asyncIterator]();
+      return reader.next().then(item);
+    };
+    const next = (): Promise<IteratorResult<Item>> => reader.next().then(item);
+    // Closing releases the reader's pending read; the executor's results stay its own.
+    const close = (): Promise<IteratorResult<Item>> => {
+      void reader.return?.();
+      return Promise.resolve(DONE);
+    };
+    return { [Symbol.asyncIterator]: () => ({ next, return: close }) };
   }
 
   private async *onStreamEvent(event: StreamEvent): AsyncGenerator<QueryEvent> {

@@ -268,6 +268,29 @@ describe('merge', () => {
     expect(await quiet.next()).toEqual({ done: false, value: 'for a later reader' });
   });
 
+  it('on abort still yields what had already arrived, then throws, and reads nothing more', async () => {
+    const controller = new AbortController();
+    const a = new Channel<string>();
+    const b = new Channel<string>();
+    const merged = merge([a, b], { signal: controller.signal });
+    const first = merged.next();
+    a.push('a1');
+    expect(await first).toEqual({ done: false, value: 'a1' });
+    a.push('a2');
+    b.push('b1');
+    await settle();
+    controller.abort(new Error('stop'));
+    const rest: string[] = [];
+    await expect(
+      (async () => {
+        for await (const item of merged) rest.push(item);
+      })(),
+    ).rejects.toThrow('stop');
+    // b1 had arrived; a2 had not been asked for, since the reader still held a1.
+    expect(rest).toEqual(['b1']);
+    expect(await a.next()).toEqual({ done: false, value: 'a2' });
+  });
+
   it('does not start the sources when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('too late'));
@@ -287,6 +310,15 @@ describe('merge', () => {
     await expect(collect(merge([broken()], { signal }))).rejects.toThrow('broken');
     for await (const _ of merge([counted('b').source], { signal })) break;
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('refuses a second read while one waits, and still serves the first', async () => {
+    const source = new Channel<string>();
+    const merged = merge([source]);
+    const first = merged.next();
+    await expect(merged.next()).rejects.toThrow('one read at a time');
+    source.push('for the first');
+    expect(await first).toEqual({ done: false, value: 'for the first' });
   });
 
   it('ends at once with no sources', async () => {

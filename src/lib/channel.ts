@@ -138,55 +138,167 @@ export type MergeOptions = {
  * Reads several async iterables as one, yielding items in the order they arrive. It ends when
  * every source has ended. A source that throws ends the merge with its error (after the items
  * that arrived before it) and closes the other sources; so does an abort, and so does the
- * reader leaving early.
+ * reader leaving early (`return()`). The sources are started by the first `next()`; one read
+ * may wait at a time.
  */
-export async function* merge<T>(
-  sources: Iterable<AsyncIterable<T>>,
-  options: MergeOptions = {},
-): AsyncGenerator<T, void, undefined> {
-  const { signal } = options;
-  signal?.throwIfAborted();
-  const iterators = Array.from(sources, (source) => source[Symbol.asyncIterator]());
-  const arrivals = new Channel<Arrival<T>>();
-  const open = new Set<number>();
-  const pull = (index: number): void => {
+export function merge<T>(sources: Iterable<AsyncIterable<T>>, options: MergeOptions = {}): Merged<T> {
+  return new Merge(sources, options.signal);
+}
+
+export interface Merged<T> extends AsyncIterableIterator<T, undefined> {
+  /** Stops reading and closes every source that has not ended. */
+  return(): Promise<IteratorResult<T, undefined>>;
+}
+
+// A hand-written iterator rather than an async generator over a Channel: every item of a model's
+// stream passes through it, and each of those layers costs promise jobs per item. An arrival goes
+// straight to a waiting reader, or waits in `ready` (at most one per source) for the next read.
+class Merge<T> implements Merged<T> {
+  private iterators: AsyncIterator<T>[] = [];
+  private readonly ready: Arrival<T>[] = [];
+  private reader: Waiter<T> | undefined;
+  /** Sources that have not ended. */
+  private readonly open = new Set<number>();
+  /** The source whose item the reader holds: it is asked for the next one when the reader returns. */
+  private taken: number | undefined;
+  private aborted = false;
+  private started = false;
+  private finished = false;
+
+  constructor(
+    private readonly sources: Iterable<AsyncIterable<T>>,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    if (!this.started) {
+      this.started = true;
+      if (this.signal?.aborted) {
+        this.finished = true;
+        return Promise.reject(this.signal.reason);
+      }
+      this.start();
+    } else if (this.taken !== undefined) {
+      const index = this.taken;
+      this.taken = undefined;
+      if (!this.aborted && !this.finished) this.pull(index);
+    }
+    while (!this.finished) {
+      const arrival = this.ready.shift();
+      if (!arrival) break;
+      let result: IteratorResult<T, undefined> | undefined;
+      try {
+        result = this.settle(arrival);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (result) return Promise.resolve(result);
+    }
+    if (this.finished) return Promise.resolve(DONE);
+    if (this.aborted) return Promise.reject(this.abortNow());
+    if (this.reader)
+      return Promise.reject(new Error('merge: one read at a time; await the previous next().'));
+    return new Promise((resolve, reject) => {
+      this.reader = { owner: this, resolve, reject };
+    });
+  }
+
+  async return(): Promise<IteratorResult<T, undefined>> {
+    this.started = true;
+    this.finish();
+    return DONE;
+  }
+
+  [Symbol.asyncIterator](): Merged<T> {
+    return this;
+  }
+
+  private start(): void {
+    this.iterators = Array.from(this.sources, (source) => source[Symbol.asyncIterator]());
+    this.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.iterators.forEach((_, index) => {
+      this.open.add(index);
+      this.pull(index);
+    });
+    if (this.open.size === 0) this.finish();
+  }
+
+  private pull(index: number): void {
     let next: Promise<IteratorResult<T>>;
     try {
-      next = iterators[index]!.next();
+      next = this.iterators[index]!.next();
     } catch (error) {
       next = Promise.reject(error);
     }
     next.then(
-      (result) => arrivals.push({ index, failed: false, result }),
-      (error: unknown) => arrivals.push({ index, failed: true, error }),
+      (result) => this.arrive({ index, failed: false, result }),
+      (error: unknown) => this.arrive({ index, failed: true, error }),
     );
-  };
-  const onAbort = (): void => arrivals.fail(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    iterators.forEach((_, index) => {
-      open.add(index);
-      pull(index);
-    });
-    while (open.size > 0) {
-      const step = await arrivals.next();
-      if (step.done) return;
-      const arrival = step.value;
-      if (arrival.failed) {
-        open.delete(arrival.index);
-        throw arrival.error;
-      }
-      if (arrival.result.done) {
-        open.delete(arrival.index);
-        continue;
-      }
-      yield arrival.result.value;
-      if (!arrivals.closed) pull(arrival.index);
+  }
+
+  private arrive(arrival: Arrival<T>): void {
+    if (this.finished) return;
+    const reader = this.reader;
+    if (!reader) {
+      this.ready.push(arrival);
+      return;
     }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    arrivals.discard();
-    for (const index of open) close(iterators[index]!);
+    // Detached first: settling may finish the merge, which would end a still-attached reader.
+    this.reader = undefined;
+    let result: IteratorResult<T, undefined> | undefined;
+    try {
+      result = this.settle(arrival);
+    } catch (error) {
+      reader.reject(error);
+      return;
+    }
+    if (result) reader.resolve(result);
+    else this.reader = reader;
+  }
+
+  /**
+   * What an arrival means for the reader: the next result, undefined when it must wait on (a
+   * source ended, others are open), or a throw of the source's error.
+   */
+  private settle(arrival: Arrival<T>): IteratorResult<T, undefined> | undefined {
+    if (arrival.failed) {
+      this.open.delete(arrival.index);
+      this.finish();
+      throw arrival.error;
+    }
+    if (arrival.result.done) {
+      this.open.delete(arrival.index);
+      if (this.open.size > 0) return undefined;
+      this.finish();
+      return DONE;
+    }
+    this.taken = arrival.index;
+    return arrival.result;
+  }
+
+  private readonly onAbort = (): void => {
+    this.aborted = true;
+    const reader = this.reader;
+    if (!reader) return;
+    this.reader = undefined;
+    reader.reject(this.abortNow());
+  };
+
+  private abortNow(): unknown {
+    this.finish();
+    return this.signal?.reason;
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.ready.length = 0;
+    for (const index of this.open) close(this.iterators[index]!);
+    this.open.clear();
+    const reader = this.reader;
+    this.reader = undefined;
+    reader?.resolve(DONE);
   }
 }
 
