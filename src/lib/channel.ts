@@ -155,6 +155,8 @@ export interface Merged<T> extends AsyncIterableIterator<T, undefined> {
 // straight to a waiting reader, or waits in `ready` (at most one per source) for the next read.
 class Merge<T> implements Merged<T> {
   private iterators: AsyncIterator<T>[] = [];
+  /** Per source, made once: the callbacks of its pulls, so an item costs no new closures. */
+  private handlers: { item: (result: IteratorResult<T>) => void; error: (error: unknown) => void }[] = [];
   private readonly ready: Arrival<T>[] = [];
   private reader: Waiter<T> | undefined;
   /** Sources that have not ended. */
@@ -215,6 +217,10 @@ class Merge<T> implements Merged<T> {
 
   private start(): void {
     this.iterators = Array.from(this.sources, (source) => source[Symbol.asyncIterator]());
+    this.handlers = this.iterators.map((_, index) => ({
+      item: (result) => this.arrive({ index, failed: false, result }),
+      error: (error) => this.arrive({ index, failed: true, error }),
+    }));
     this.signal?.addEventListener('abort', this.onAbort, { once: true });
     this.iterators.forEach((_, index) => {
       this.open.add(index);
@@ -230,10 +236,8 @@ class Merge<T> implements Merged<T> {
     } catch (error) {
       next = Promise.reject(error);
     }
-    next.then(
-      (result) => this.arrive({ index, failed: false, result }),
-      (error: unknown) => this.arrive({ index, failed: true, error }),
-    );
+    const { item, error } = this.handlers[index]!;
+    next.then(item, error);
   }
 
   private arrive(arrival: Arrival<T>): void {
