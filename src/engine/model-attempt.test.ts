@@ -4,7 +4,8 @@ import { allowAll } from '../permissions/types';
 import type { Message } from '../session/messages';
 import { StreamingToolExecutor } from '../tools/streaming-executor';
 import { collect, deferred, makeContext } from '../tools/test-support';
-import { type AttemptEnd, ModelAttempt } from './model-attempt';
+import type { AttemptEnd } from './attempt-end';
+import { ModelAttempt } from './model-attempt';
 import {
   callTool,
   EventProvider,

@@ -8,18 +8,18 @@
  * response with complete tool calls is a normal tool turn whatever its stop reason, and its tool
  * results must not reach the consumer before the tool_use they answer.
  *
- * `run()` says how the call ended as an `AttemptEnd`; each kind of ending carries the one
- * `finish…()` that completes it, so the loop cannot drain, answer or release in the wrong order.
+ * `run()` says how the call ended as an `AttemptEnd` (attempt-end.ts), which carries the one way
+ * to complete it.
  */
 import { type Merged, merge } from '../lib/channel';
 import { ConnectionError } from '../model/errors';
 import { estimateBlockTokens } from '../model/tokens';
 import type { ModelRequest, Provider, StopReason, StreamEvent, ToolUseBlock, Usage } from '../model/types';
 import { type AssistantMessage, type Message, messageText } from '../session/messages';
-import type { ToolUseContext } from '../tools/context';
 import type { StreamingToolExecutor } from '../tools/streaming-executor';
 import type { ToolEvent } from '../tools/tool-events';
 import { errorResultMessage } from '../tools/tool-result-message';
+import type { AttemptEnd, ResponseStop, ToolTurnResult } from './attempt-end';
 import type { QueryEvent } from './query-types';
 import { StreamAssembler } from './stream-assembler';
 
@@ -32,62 +32,6 @@ export type ModelAttemptInput = {
   /** The request's estimated input tokens, for a response cut off before any usage arrived. */
   estimatedInputTokens?: number;
 };
-
-export type ResponseStop = { reason: StopReason; usage: Usage };
-
-/** What a tool turn adds: history in order, and the state the calls left behind. */
-export type ToolTurnResult = {
-  /** The response's block messages, then the tool results and the messages tools added. */
-  messages: Message[];
-  /** The tool context after every call's context update, in the model's order (Bash's `cd`). */
-  context: ToolUseContext;
-  /** Set when a hook stopped the turn from going on. */
-  preventContinuation: { stopReason: string } | undefined;
-};
-
-/** How a model call ended, each with the one way to complete it. */
-export type AttemptEnd =
-  /** The user interrupted before the response was complete. */
-  | {
-      type: 'aborted';
-      /**
-       * Yields the usage that streamed, an aborted message with what had not been shown, and the
-       * tool results (running calls that block an interrupt finish; queued ones are answered);
-       * returns the messages for history.
-       */
-      finishAbort(): AsyncGenerator<QueryEvent, Message[]>;
-    }
-  /** The call failed. */
-  | {
-      type: 'failed';
-      error: unknown;
-      /** Drops the tool calls; each tool_use already shown gets an error result saying why. */
-      finishError(): AsyncGenerator<QueryEvent, void>;
-    }
-  /** The response asked for tools. */
-  | {
-      type: 'tool_use';
-      stop: ResponseStop;
-      /** Yields every tool result as it comes; returns the turn's history and tool state. */
-      finishToolTurn(): AsyncGenerator<QueryEvent, ToolTurnResult>;
-    }
-  /**
-   * The response ended without tool calls. Nothing runs, so a recovery may drop it unseen by not
-   * finishing it.
-   */
-  | {
-      type: 'answer';
-      stop: ResponseStop;
-      /** The text the model wrote (for stop hooks). */
-      text: string;
-      /** Yields the withheld block messages, with the final usage; returns them for history. */
-      finishAnswer(): Generator<QueryEvent, AssistantMessage[]>;
-    };
-
-export type AbortedEnd = Extract<AttemptEnd, { type: 'aborted' }>;
-export type FailedEnd = Extract<AttemptEnd, { type: 'failed' }>;
-export type ToolUseEnd = Extract<AttemptEnd, { type: 'tool_use' }>;
-export type AnswerEnd = Extract<AttemptEnd, { type: 'answer' }>;
 
 /** One item of the merged stream: the model's events, then its end; tool events any time. */
 type Item =

@@ -18,13 +18,8 @@ import { createSystemMessage, type Message } from '../session/messages';
 import { toolSchemas } from '../tools/registry';
 import { StreamingToolExecutor } from '../tools/streaming-executor';
 import { ApiProjection, stripThinking } from './api-messages';
-import {
-  type AbortedEnd,
-  type AnswerEnd,
-  type FailedEnd,
-  ModelAttempt,
-  type ToolUseEnd,
-} from './model-attempt';
+import type { AbortedEnd, AnswerEnd, FailedEnd, ToolUseEnd } from './attempt-end';
+import { ModelAttempt } from './model-attempt';
 import type {
   QueryEvent,
   QueryParams,
