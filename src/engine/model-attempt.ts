@@ -7,13 +7,19 @@
  * a max_tokens recovery will drop them. The first finished tool_use ends the withholding: a
  * response with complete tool calls is a normal tool turn whatever its stop reason, and its tool
  * results must not reach the consumer before the tool_use they answer.
+ *
+ * `run()` says how the call ended as an `AttemptEnd` (attempt-end.ts), which carries the one way
+ * to complete it.
  */
+import { type Merged, merge } from '../lib/channel';
 import { ConnectionError } from '../model/errors';
 import { estimateBlockTokens } from '../model/tokens';
 import type { ModelRequest, Provider, StopReason, StreamEvent, ToolUseBlock, Usage } from '../model/types';
 import { type AssistantMessage, type Message, messageText } from '../session/messages';
 import type { StreamingToolExecutor } from '../tools/streaming-executor';
+import type { ToolEvent } from '../tools/tool-events';
 import { errorResultMessage } from '../tools/tool-result-message';
+import type { AttemptEnd, ResponseStop, ToolTurnResult } from './attempt-end';
 import type { QueryEvent } from './query-types';
 import { StreamAssembler } from './stream-assembler';
 
@@ -27,89 +33,190 @@ export type ModelAttemptInput = {
   estimatedInputTokens?: number;
 };
 
-type Tagged =
-  | { source: 'model'; result: IteratorResult<StreamEvent> }
-  | { source: 'model_error'; error: unknown }
-  | { source: 'tools'; result: IteratorResult<QueryEvent> };
+/** One item of the merged stream: the model's events, then its end; tool events any time. */
+type Item =
+  | { source: 'model'; event: StreamEvent }
+  | { source: 'model_end'; error?: unknown }
+  | { source: 'tools'; executor: StreamingToolExecutor; event: ToolEvent };
 
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const DISCARDED_TOOL_TEXT = 'Not run: the model response that requested this call was discarded.';
+const NO_RESULT_TEXT = 'The tool call ended without a result.';
+const INTERRUPTED_TOOL_TEXT = 'Interrupted by user: the tool call was not run.';
 
 export class ModelAttempt {
   /** The response's block messages, in order. */
-  messages: AssistantMessage[] = [];
-  toolUses: ToolUseBlock[] = [];
+  private messages: AssistantMessage[] = [];
+  private toolUses: ToolUseBlock[] = [];
   /** Messages the executor produced (tool results and the extra messages tools add), in order. */
-  toolResults: Message[] = [];
-  /** Set once `message_stop` arrived. */
-  stop: { reason: StopReason; usage: Usage } | undefined;
-  /** Set when the call failed (including an abort). */
-  error: unknown;
+  private toolResults: Message[] = [];
+  private stop: ResponseStop | undefined;
   private yieldedCount = 0;
   private withholding = true;
   private executor: StreamingToolExecutor;
   private readonly assembler: StreamAssembler;
   private readonly answered = new Set<string>();
-  private toolStream: AsyncGenerator<QueryEvent> | undefined;
-  private toolNext: Promise<Tagged> | undefined;
+  /**
+   * The model's stream and the tool calls' results as one stream. `run()` reads it up to the
+   * model's end; a finish reads the rest, which is then only tool results.
+   */
+  private readonly items: Merged<Item>;
   private startedAt = Date.now();
   /** What `message_start` reported: the input side of the bill, known before the response ends. */
   private startUsage: Usage | undefined;
+  private finished = false;
 
   constructor(private readonly input: ModelAttemptInput) {
     this.executor = input.createExecutor();
     this.assembler = new StreamAssembler(input.request.model);
+    this.items = merge<Item>([this.modelItems(), this.toolItems()]);
   }
 
-  get toolExecutor(): StreamingToolExecutor {
-    return this.executor;
-  }
-
-  /** The text the model wrote in this response (for stop hooks). */
-  get text(): string {
-    return this.messages.map(messageText).join('');
-  }
-
-  /**
-   * Streams the call. Never throws: a failure ends up in `error`. Events are yielded live; block
-   * messages only once withholding ends (see the file comment) or when `releaseMessages` is called.
-   */
-  async *run(): AsyncGenerator<QueryEvent, void> {
-    const { provider, request, signal } = this.input;
-    const startedAt = Date.now();
-    this.startedAt = startedAt;
-    let iterator: AsyncIterator<StreamEvent> | undefined;
+  /** Streams the call, yielding its events live, and says how it ended. Never throws. */
+  async *run(): AsyncGenerator<QueryEvent, AttemptEnd> {
+    this.startedAt = Date.now();
+    let error: unknown;
     try {
-      iterator = provider.stream(request, signal)[Symbol.asyncIterator]();
-      const source = iterator;
-      const pull = (): Promise<Tagged> =>
-        source.next().then(
-          (result): Tagged => ({ source: 'model', result }),
-          (error): Tagged => ({ source: 'model_error', error }),
-        );
-      let modelNext = pull();
       while (true) {
-        // Tool results first when both are ready, so a finished read is reported without delay.
-        const next = await (this.toolNext ? Promise.race([this.toolNext, modelNext]) : modelNext);
-        if (next.source === 'tools') {
-          yield* this.onToolEvent(next.result);
-          continue;
+        const step = await this.items.next();
+        if (step.done) break;
+        const item = step.value;
+        if (item.source === 'tools') yield* this.onToolItem(item);
+        else if (item.source === 'model') yield* this.onStreamEvent(item.event);
+        else {
+          error = item.error;
+          break;
         }
-        if (next.source === 'model_error') throw next.error;
-        if (next.result.done) break;
-        yield* this.onStreamEvent(next.result.value, startedAt);
-        modelNext = pull();
       }
-    } catch (error) {
-      this.error = error;
-      void iterator?.return?.()?.catch(() => {});
-      return;
+    } catch (failure) {
+      error = failure;
     }
-    if (!this.stop) {
-      this.error = new ConnectionError('The model stream ended before the response was complete.', true);
+    // The response is over: no call will be added, so the results end after the last one's.
+    this.executor.end();
+    if (error === undefined && !this.stop) {
+      error = new ConnectionError('The model stream ended before the response was complete.', true);
     }
+    return this.ending(error);
   }
 
-  private async *onStreamEvent(event: StreamEvent, startedAt: number): AsyncGenerator<QueryEvent> {
+  private ending(error: unknown): AttemptEnd {
+    const stop = this.stop;
+    if (this.input.signal.aborted && !stop) {
+      return { type: 'aborted', finishAbort: () => this.finishOnce(this.finishAbort()) };
+    }
+    if (error !== undefined || !stop) {
+      return { type: 'failed', error, finishError: () => this.finishOnce(this.finishError()) };
+    }
+    if (this.toolUses.length > 0) {
+      return { type: 'tool_use', stop, finishToolTurn: () => this.finishOnce(this.finishToolTurn()) };
+    }
+    return {
+      type: 'answer',
+      stop,
+      text: this.messages.map(messageText).join(''),
+      finishAnswer: () => this.finishOnce(this.finishAnswer()),
+    };
+  }
+
+  private finishOnce<G>(finish: G): G {
+    if (this.finished) throw new Error('ModelAttempt: this model call was already finished.');
+    this.finished = true;
+    return finish;
+  }
+
+  private async *finishToolTurn(): AsyncGenerator<QueryEvent, ToolTurnResult> {
+    yield* this.releaseMessages();
+    yield* this.drainTools();
+    // Safety net: the executor promises one result per call; a transcript must never lack one.
+    yield* this.answerUnanswered(NO_RESULT_TEXT);
+    return {
+      messages: [...this.messages, ...this.toolResults],
+      context: this.executor.context,
+      preventContinuation: this.executor.preventContinuation,
+    };
+  }
+
+  private async *finishAbort(): AsyncGenerator<QueryEvent, Message[]> {
+    // What streamed before the interrupt was billed: it counts in the turn's usage and cost.
+    const partial = this.partialUsage();
+    if (partial) yield { type: 'model_usage', model: this.input.request.model, ...partial };
+    // What the consumer saw stays in history; what had not been shown becomes one aborted message.
+    const history: Message[] = this.messages.slice(0, this.yieldedCount);
+    const aborted = this.abortedMessage();
+    if (aborted) {
+      history.push(aborted);
+      yield { type: 'message', message: aborted };
+    }
+    // The executor answers calls it never ran ("interrupted") and lets blocking ones finish.
+    yield* this.drainTools();
+    yield* this.answerUnanswered(INTERRUPTED_TOOL_TEXT);
+    history.push(...this.toolResults);
+    return history;
+  }
+
+  private async *finishError(): AsyncGenerator<QueryEvent, void> {
+    yield* this.abandon();
+    // Nothing is left to read but what the dropped calls had produced.
+    while (!(await this.items.next()).done) {}
+  }
+
+  private *finishAnswer(): Generator<QueryEvent, AssistantMessage[]> {
+    yield* this.releaseMessages();
+    return this.messages;
+  }
+
+  // The two sources below are plain iterators, not generators: every streamed event and tool
+  // result passes through them, and a generator's yield costs several promise jobs each time.
+
+  /** The model's events as items, then one end item (with the error, if the call failed). */
+  private modelItems(): AsyncIterable<Item> {
+    const { provider, request, signal } = this.input;
+    let stream: AsyncIterator<StreamEvent> | undefined;
+    let ended = false;
+    // An item, not a throw: a throw would make the merge close the tools' side, whose calls
+    // must still be drained (interrupt) or answered (failure).
+    const end = (error?: unknown): IteratorResult<Item> => {
+      ended = true;
+      if (error === undefined) return { done: false, value: { source: 'model_end' } };
+      void stream?.return?.()?.catch(() => {});
+      return { done: false, value: { source: 'model_end', error } };
+    };
+    const item = (step: IteratorResult<StreamEvent>): IteratorResult<Item> =>
+      step.done ? end() : { done: false, value: { source: 'model', event: step.value } };
+    const next = (): Promise<IteratorResult<Item>> => {
+      if (ended) return Promise.resolve(DONE);
+      try {
+        stream ??= provider.stream(request, signal)[Symbol.asyncIterator]();
+        return stream.next().then(item, end);
+      } catch (error) {
+        return Promise.resolve(end(error));
+      }
+    };
+    return { [Symbol.asyncIterator]: () => ({ next }) };
+  }
+
+  /** The current executor's events; after a `stream_reset`, the next executor's. */
+  private toolItems(): AsyncIterable<Item> {
+    let executor = this.executor;
+    let reader = executor.results[Symbol.asyncIterator]();
+    const item = (step: IteratorResult<ToolEvent>): IteratorResult<Item> | Promise<IteratorResult<Item>> => {
+      if (!step.done) return { done: false, value: { source: 'tools', executor, event: step.value } };
+      if (executor === this.executor) return DONE;
+      // A reset discarded this executor (which ended its results): go on with the new one.
+      executor = this.executor;
+      reader = executor.results[Symbol.asyncIterator]();
+      return reader.next().then(item);
+    };
+    const next = (): Promise<IteratorResult<Item>> => reader.next().then(item);
+    // Closing releases the reader's pending read; the executor's results stay its own.
+    const close = (): Promise<IteratorResult<Item>> => {
+      void reader.return?.();
+      return Promise.resolve(DONE);
+    };
+    return { [Symbol.asyncIterator]: () => ({ next, return: close }) };
+  }
+
+  private async *onStreamEvent(event: StreamEvent): AsyncGenerator<QueryEvent> {
     yield { type: 'stream_event', event, model: this.input.request.model };
     if (event.type === 'stream_reset') {
       yield* this.resetAttempt();
@@ -123,7 +230,7 @@ export class ModelAttempt {
         type: 'model_usage',
         model: this.input.request.model,
         usage: event.usage,
-        apiDurationMs: Date.now() - startedAt,
+        apiDurationMs: Date.now() - this.startedAt,
       };
       return;
     }
@@ -140,35 +247,21 @@ export class ModelAttempt {
     this.toolUses.push(block);
     const malformed = event.type === 'block_stop' ? event.malformedInput : undefined;
     this.executor.addTool(block, message, malformed);
-    this.pumpTools();
   }
 
   /** Yields the block messages not yielded yet. */
-  *releaseMessages(): Generator<QueryEvent> {
+  private *releaseMessages(): Generator<QueryEvent> {
     while (this.yieldedCount < this.messages.length) {
       const message = this.messages[this.yieldedCount++]!;
       yield { type: 'message', message };
     }
   }
 
-  /** The block messages the consumer has already seen. */
-  releasedMessages(): AssistantMessage[] {
-    return this.messages.slice(0, this.yieldedCount);
-  }
-
-  /** The block messages still withheld (for the abort path: they become one aborted message). */
-  takeWithheld(): AssistantMessage[] {
+  /** One message with what had arrived before an interrupt, or undefined when nothing had. */
+  private abortedMessage(): AssistantMessage | undefined {
     const withheld = this.messages.slice(this.yieldedCount);
     this.yieldedCount = this.messages.length;
-    return withheld;
-  }
-
-  /** One message with what had arrived before an interrupt, or undefined when nothing had. */
-  abortedMessage(): AssistantMessage | undefined {
-    const content = [
-      ...this.takeWithheld().flatMap((m) => m.message.content),
-      ...this.assembler.partialText(),
-    ];
+    const content = [...withheld.flatMap((m) => m.message.content), ...this.assembler.partialText()];
     if (content.length === 0) return undefined;
     return this.assembler.messageFor(content, { aborted: true });
   }
@@ -179,7 +272,7 @@ export class ModelAttempt {
    * the end), the output estimated from what had streamed. Undefined when the response had not
    * started, or finished.
    */
-  partialUsage(): { usage: Usage; apiDurationMs: number } | undefined {
+  private partialUsage(): { usage: Usage; apiDurationMs: number } | undefined {
     if (!this.startUsage || this.stop) return undefined;
     const streamed = [...this.messages.flatMap((m) => m.message.content), ...this.assembler.partialText()];
     const outputTokens = streamed.reduce((sum, block) => sum + estimateBlockTokens(block), 0);
@@ -191,28 +284,26 @@ export class ModelAttempt {
     return { usage, apiDurationMs: Date.now() - this.startedAt };
   }
 
-  /** Waits for every started tool call and yields the rest of the results. */
-  async *drainTools(): AsyncGenerator<QueryEvent> {
-    while (this.toolNext) {
-      const next = await this.toolNext;
-      if (next.source === 'tools') yield* this.onToolEvent(next.result);
+  /** Reads the rest of the merged stream: the current executor's results, as they come. */
+  private async *drainTools(): AsyncGenerator<QueryEvent> {
+    while (true) {
+      const step = await this.items.next();
+      if (step.done) return;
+      if (step.value.source === 'tools') yield* this.onToolItem(step.value);
     }
-    for await (const event of this.executor.getRemainingResults()) yield* this.record(event);
   }
 
   /**
    * Drops the attempt's tool calls. Tool uses the consumer has already seen still get a result
    * (an error saying why), so the transcript it keeps stays well-formed.
    */
-  *abandon(reason: string = DISCARDED_TOOL_TEXT): Generator<QueryEvent> {
+  private *abandon(): Generator<QueryEvent> {
     this.executor.discard();
-    this.toolStream = undefined;
-    this.toolNext = undefined;
-    yield* this.answerUnanswered(reason);
+    yield* this.answerUnanswered(DISCARDED_TOOL_TEXT);
   }
 
   /** A synthetic error result for every yielded tool_use that has none. */
-  *answerUnanswered(reason: string): Generator<QueryEvent> {
+  private *answerUnanswered(reason: string): Generator<QueryEvent> {
     for (const block of this.toolUses) {
       if (this.answered.has(block.id)) continue;
       this.answered.add(block.id);
@@ -246,31 +337,10 @@ export class ModelAttempt {
     }
   }
 
-  /** Keeps one pending read on the executor's results while the model streams. */
-  private pumpTools(): void {
-    if (this.toolStream) return;
-    const stream = this.executor.getRemainingResults();
-    this.toolStream = stream;
-    this.toolNext = this.pullTools(stream);
-  }
-
-  private pullTools(stream: AsyncGenerator<QueryEvent>): Promise<Tagged> {
-    return stream.next().then((result): Tagged => ({ source: 'tools', result }));
-  }
-
-  private *onToolEvent(result: IteratorResult<QueryEvent>): Generator<QueryEvent> {
-    const stream = this.toolStream;
-    if (result.done || !stream) {
-      // The executor had nothing pending; a later addTool starts a new read.
-      this.toolStream = undefined;
-      this.toolNext = undefined;
-      return;
-    }
-    this.toolNext = this.pullTools(stream);
-    yield* this.record(result.value);
-  }
-
-  private *record(event: QueryEvent): Generator<QueryEvent> {
+  private *onToolItem(item: Extract<Item, { source: 'tools' }>): Generator<QueryEvent> {
+    // Events a discarded executor had produced before the reset belong to no one.
+    if (item.executor !== this.executor) return;
+    const event = item.event;
     if (event.type === 'message') {
       this.toolResults.push(event.message);
       const message = event.message;

@@ -153,13 +153,43 @@ describe('QueryEngine.submitMessage', () => {
     expect(secondRequest).toContain('answer');
   });
 
+  it('reminds a model that answered in text and returns the output it then provides', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
+    const { engine: e, provider } = engine(
+      [
+        text('The answer is 42.'),
+        { content: [{ type: 'tool_use', id: 's1', name: 'StructuredOutput', input: { answer: 42 } }] },
+        text('Done.'),
+      ],
+      { jsonSchema: schema },
+    );
+    const messages = await turn(e);
+    expect(resultOf(messages)).toMatchObject({
+      subtype: 'success',
+      structured_output: { answer: 42 },
+      terminal_reason: 'completed',
+    });
+    expect(provider.requests).toHaveLength(3);
+    // The reminder is part of the conversation, marked synthetic like every message Yoke adds.
+    const reminder = messages.find(
+      (m) => m.type === 'user' && JSON.stringify(m.message.content).includes('StructuredOutput tool yet'),
+    );
+    expect(reminder).toMatchObject({ type: 'user', isSynthetic: true });
+    expect(e.messages.some((m) => m.uuid === reminder?.uuid)).toBe(true);
+  });
+
   it('fails with error_max_structured_output_retries when the model never provides it', async () => {
     const schema = { type: 'object', properties: { answer: { type: 'number' } } };
     const { engine: e, provider } = engine([text('no'), text('still no'), text('never')], {
       jsonSchema: schema,
     });
     const result = resultOf(await turn(e));
-    expect(result).toMatchObject({ subtype: 'error_max_structured_output_retries', is_error: true });
+    expect(result).toMatchObject({
+      subtype: 'error_max_structured_output_retries',
+      is_error: true,
+      errors: ['The model did not provide structured output matching the schema.'],
+      terminal_reason: 'structured_output_retry_exhausted',
+    });
     expect(provider.requests).toHaveLength(3);
   });
 

@@ -18,7 +18,7 @@ import { type AppState, initialAppState, type ToolUseContext } from '../tools/co
 import { ReadFileState } from '../tools/read-file-state';
 import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
-import { apiNotices, sideCallRetryNotices } from './api-notices';
+import { sideCallRetryNotices } from './api-notices';
 import { EngineContext } from './engine-context';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
@@ -32,14 +32,12 @@ import { endSession, startSession } from './session-lifecycle';
 import type { StructuredOutputCapture } from './structured-output';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
+import { recordLoopEvent, type TurnLedger } from './turn-ledger';
 
 export type { QueryEngineConfig };
 
 /** Turns that ended on an API failure rather than a normal stop: `StopFailure` hooks fire. */
 const STOP_FAILURE_REASONS = new Set(['model_error', 'prompt_too_long', 'image_error']);
-
-/** How many times the model is reminded to call StructuredOutput before the turn fails. */
-const MAX_STRUCTURED_OUTPUT_NUDGES = 2;
 
 export class QueryEngine {
   readonly sessionId: string;
@@ -210,11 +208,14 @@ export class QueryEngine {
     signal: AbortSignal,
     startedAt: number,
   ): AsyncGenerator<SDKMessage, void> {
-    const capture: StructuredOutputCapture = { value: undefined, provided: false };
     const tools = [...this.config.tools];
     // Its module brings classic zod, so it loads only for a turn with a JSON schema.
     const schema = this.config.jsonSchema;
-    if (schema) tools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
+    let capture: StructuredOutputCapture | undefined;
+    if (schema) {
+      capture = { value: undefined, provided: false };
+      tools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
+    }
     const hooks = this.hooks;
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
@@ -245,90 +246,67 @@ export class QueryEngine {
     }
 
     const systemPrompt = await this.description.systemPrompt(tools);
+    const loop = query({
+      messages: this.mutableMessages,
+      systemPrompt,
+      toolUseContext: this.toolUseContext(tools, signal),
+      canUseTool: this.config.canUseTool,
+      provider: this.config.provider,
+      model: this.model,
+      fallback: this.config.fallback,
+      hooks,
+      maxTurns: this.config.maxTurns,
+      maxOutputTokens: this.config.maxOutputTokens,
+      thinking: this.thinkingOverride ?? this.config.thinking,
+      contextPipeline: withTranscriptSync(this.config.transcript, this.context.pipeline()),
+      reactiveCompact: this.context.reactiveCompact(),
+      taskBudget: this.config.taskBudget,
+      contextWindowFor: (model) => this.models.contextWindow(model),
+      isBudgetExhausted: () =>
+        this.config.maxBudgetUsd !== undefined &&
+        this.costTracker.total().costUsd >= this.config.maxBudgetUsd,
+      querySource: 'main',
+      stopHookBlockCap: this.config.stopHookBlockCap,
+      structuredOutput: capture,
+    });
+    const ledger: TurnLedger = {
+      costTracker: this.costTracker,
+      transcript: this.config.transcript,
+      hooks,
+      permissionDenials: this.permissionDenials,
+      onNotification: this.config.onNotification,
+    };
     let terminal: Terminal;
-    let nudges = 0;
-    let turnCount = 0;
     while (true) {
-      const context = this.toolUseContext(tools, signal);
-      const loop = query({
-        messages: this.mutableMessages,
-        systemPrompt,
-        toolUseContext: context,
-        canUseTool: this.config.canUseTool,
-        provider: this.config.provider,
-        model: this.model,
-        fallback: this.config.fallback,
-        hooks,
-        maxTurns: this.config.maxTurns === undefined ? undefined : this.config.maxTurns - turnCount,
-        maxOutputTokens: this.config.maxOutputTokens,
-        thinking: this.thinkingOverride ?? this.config.thinking,
-        contextPipeline: withTranscriptSync(this.config.transcript, this.context.pipeline()),
-        reactiveCompact: this.context.reactiveCompact(),
-        taskBudget: this.config.taskBudget,
-        contextWindowFor: (model) => this.models.contextWindow(model),
-        isBudgetExhausted: () =>
-          this.config.maxBudgetUsd !== undefined &&
-          this.costTracker.total().costUsd >= this.config.maxBudgetUsd,
-        querySource: 'main',
-        stopHookBlockCap: this.config.stopHookBlockCap,
-      });
-      while (true) {
-        const next = await loop.next();
-        if (next.done) {
-          terminal = next.value;
-          break;
-        }
-        const event = next.value;
-        for (const notice of apiNotices(event)) this.config.onNotification?.(notice);
-        if (event.type === 'model_usage') {
-          this.costTracker.add(event.model, event.usage, event.apiDurationMs);
-          await hooks.notify('PostSampling', { model: event.model, usage: event.usage }, signal);
-        } else if (event.type === 'message') {
-          this.config.transcript?.append(event.message);
-        } else if (event.type === 'permission_denied') {
-          this.permissionDenials.push({
-            tool_name: event.toolName,
-            tool_use_id: event.toolUseId,
-            tool_input: event.toolInput,
-          });
-        }
-        yield* this.hookFrames();
-        yield* converter.convert(event);
+      const next = await loop.next();
+      if (next.done) {
+        terminal = next.value;
+        break;
       }
-      yield* converter.flush();
-      // The loop's final history (it may have compacted or recovered); ours from now on.
-      this.mutableMessages = terminal.messages;
-      if (terminal.cwd) this.cwd = terminal.cwd;
-      if (STOP_FAILURE_REASONS.has(terminal.reason)) {
-        await hooks.notify(
-          'StopFailure',
-          { error: terminal.reason, error_details: terminal.message ?? null },
-          signal,
-        );
-      }
-      turnCount += terminal.turnCount;
-      const needsNudge =
-        this.config.jsonSchema !== undefined && terminal.reason === 'completed' && !capture.provided;
-      if (!needsNudge || nudges >= MAX_STRUCTURED_OUTPUT_NUDGES) break;
-      nudges++;
-      this.record(
-        createUserMessage(
-          'You have not called the StructuredOutput tool yet. Call it now with your final answer; it is the only way to finish.',
-          { isMeta: true },
-        ),
+      const event = next.value;
+      await recordLoopEvent(ledger, event, signal);
+      yield* this.hookFrames();
+      yield* converter.convert(event);
+    }
+    yield* converter.flush();
+    // The loop's final history (it may have compacted or recovered); ours from now on.
+    this.mutableMessages = terminal.messages;
+    if (terminal.cwd) this.cwd = terminal.cwd;
+    if (STOP_FAILURE_REASONS.has(terminal.reason)) {
+      await hooks.notify(
+        'StopFailure',
+        { error: terminal.reason, error_details: terminal.message ?? null },
+        signal,
       );
     }
 
-    yield* this.finish(
-      { ...terminal, turnCount },
-      {
-        startedAt,
-        costAtStart,
-        lastAssistantText: converter.lastAssistantText,
-        numTurns: converter.responses,
-        structuredOutput: this.config.jsonSchema ? capture : undefined,
-      },
-    );
+    yield* this.finish(terminal, {
+      startedAt,
+      costAtStart,
+      lastAssistantText: converter.lastAssistantText,
+      numTurns: converter.responses,
+      structuredOutput: capture,
+    });
   }
 
   /** The end of a turn: hook frames still queued, the notice of a hook's stop, the result. */

@@ -9,6 +9,7 @@ import type { CanUseToolFn } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
 import type { ToolEvent } from '../tools/tool-events';
+import type { StructuredOutputCapture } from './structured-output';
 
 export type TerminalReason =
   | 'completed'
@@ -21,7 +22,9 @@ export type TerminalReason =
   | 'blocking_limit'
   | 'hook_stopped'
   | 'stop_hook_prevented'
-  | 'budget_exhausted';
+  | 'budget_exhausted'
+  /** `--json-schema`: the model was reminded and still did not call StructuredOutput. */
+  | 'structured_output_retry_exhausted';
 
 export type Terminal = {
   reason: TerminalReason;
@@ -47,6 +50,7 @@ export type TransitionReason =
   | 'collapse_drain_retry'
   | 'stop_hook_blocking'
   | 'token_budget_continuation'
+  | 'structured_output_nudge'
   | 'model_fallback';
 
 export type Transition = { reason: TransitionReason; detail?: string };
@@ -62,6 +66,8 @@ export type QueryState = {
   stopHookActive: boolean;
   /** Stop-hook blocks honoured in this turn, against `stopHookBlockCap`. */
   stopHookBlocks: number;
+  /** Reminders sent to call StructuredOutput, against MAX_STRUCTURED_OUTPUT_NUDGES. */
+  structuredOutputNudges: number;
   transition: Transition | undefined;
 };
 
@@ -111,6 +117,12 @@ export type QueryParams = {
   querySource?: 'main' | 'agent' | 'compact' | 'side';
   /** How many Stop-hook blocks one turn honours before it ends anyway (default 8). */
   stopHookBlockCap?: number;
+  /**
+   * With `--json-schema`: what the StructuredOutput tool captured. The turn does not complete
+   * before it holds a valid output: the model is reminded to call the tool, and when reminders
+   * run out the loop ends with `structured_output_retry_exhausted`.
+   */
+  structuredOutput?: StructuredOutputCapture;
 };
 
 /**

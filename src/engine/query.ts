@@ -18,6 +18,7 @@ import { createSystemMessage, type Message } from '../session/messages';
 import { toolSchemas } from '../tools/registry';
 import { StreamingToolExecutor } from '../tools/streaming-executor';
 import { ApiProjection, stripThinking } from './api-messages';
+import type { AbortedEnd, AnswerEnd, FailedEnd, ToolUseEnd } from './attempt-end';
 import { ModelAttempt } from './model-attempt';
 import type {
   QueryEvent,
@@ -45,6 +46,11 @@ import {
   stopHookFeedbackMessage,
   TERMINAL_FOR_ERROR,
 } from './recovery';
+import {
+  MAX_STRUCTURED_OUTPUT_NUDGES,
+  STRUCTURED_OUTPUT_MISSING_TEXT,
+  structuredOutputNudge,
+} from './structured-output-nudge';
 import { TaskBudget } from './task-budget';
 
 type Step = AsyncGenerator<QueryEvent, Terminal | undefined>;
@@ -76,6 +82,7 @@ class QueryLoop {
       maxOutputTokensOverride: undefined,
       stopHookActive: false,
       stopHookBlocks: 0,
+      structuredOutputNudges: 0,
       transition: undefined,
     };
   }
@@ -129,20 +136,20 @@ class QueryLoop {
           maxConcurrency: params.maxToolConcurrency,
         }),
     });
-    yield* attempt.run();
+    const end = yield* attempt.run();
 
-    if (this.signal.aborted && !attempt.stop) return yield* this.abortStreaming(attempt);
-    if (attempt.error !== undefined) return yield* this.recoverFromError(attempt);
-    this.budget.record(attempt.stop?.usage.outputTokens ?? 0);
+    if (end.type === 'aborted') return yield* this.abortStreaming(end);
+    if (end.type === 'failed') return yield* this.recoverFromError(end);
+    this.budget.record(end.stop.usage.outputTokens);
 
-    if (attempt.toolUses.length > 0) return yield* this.toolTurn(attempt);
-    if (attempt.stop?.reason === 'max_tokens') return yield* this.recoverFromMaxTokens(attempt, request);
-    yield* this.commit(attempt);
+    if (end.type === 'tool_use') return yield* this.toolTurn(end);
+    if (end.stop.reason === 'max_tokens') return yield* this.recoverFromMaxTokens(end, request);
+    yield* this.commit(end);
     if (this.signal.aborted) {
       yield* this.append(interruptMessage(false));
       return this.end('aborted_streaming', INTERRUPT_MESSAGE);
     }
-    return yield* this.stopPhase(attempt);
+    return yield* this.stopPhase(end);
   }
 
   private contextWindow(): number {
@@ -179,19 +186,15 @@ class QueryLoop {
   }
 
   /** Phase 7: the model asked for tools. */
-  private async *toolTurn(attempt: ModelAttempt): Step {
+  private async *toolTurn(end: ToolUseEnd): Step {
     const { state, params } = this;
-    yield* attempt.releaseMessages();
-    yield* attempt.drainTools();
-    // Safety net: the executor promises one result per call; a transcript must never lack one.
-    yield* attempt.answerUnanswered('The tool call ended without a result.');
-    const executor = attempt.toolExecutor;
-    state.toolUseContext = executor.context;
-    state.messages.push(...attempt.messages, ...attempt.toolResults);
+    const turn = yield* end.finishToolTurn();
+    state.toolUseContext = turn.context;
+    state.messages.push(...turn.messages);
     state.turnCount++;
     this.budget.toolTurn();
 
-    const stopped = executor.preventContinuation;
+    const stopped = turn.preventContinuation;
     if (stopped) return this.end('hook_stopped', stopped.stopReason);
     if (this.signal.aborted) {
       yield* this.append(interruptMessage(true));
@@ -210,10 +213,10 @@ class QueryLoop {
   }
 
   /** Phase 6: the model ended without tool calls. */
-  private async *stopPhase(attempt: ModelAttempt): Step {
+  private async *stopPhase(answer: AnswerEnd): Step {
     const { state, params } = this;
     const outcome = await params.hooks.stop(
-      { stopHookActive: state.stopHookActive, lastAssistantText: attempt.text },
+      { stopHookActive: state.stopHookActive, lastAssistantText: answer.text },
       this.signal,
     );
     for (const text of outcome.systemMessages ?? []) {
@@ -237,7 +240,7 @@ class QueryLoop {
       yield* this.proceed({ reason: 'stop_hook_blocking' });
       return undefined;
     }
-    const nudge = this.budget.nudgeAfterStop(attempt.stop?.reason);
+    const nudge = this.budget.nudgeAfterStop(answer.stop.reason);
     if (nudge) {
       yield* this.append(nudge);
       yield* this.proceed({
@@ -246,11 +249,28 @@ class QueryLoop {
       });
       return undefined;
     }
-    return this.end('completed');
+    return yield* this.demandStructuredOutput();
+  }
+
+  /** The end of a turn with `--json-schema`: not before the model called StructuredOutput. */
+  private async *demandStructuredOutput(): Step {
+    const { state } = this;
+    const output = this.params.structuredOutput;
+    if (!output || output.provided) return this.end('completed');
+    if (state.structuredOutputNudges >= MAX_STRUCTURED_OUTPUT_NUDGES) {
+      return this.end('structured_output_retry_exhausted', STRUCTURED_OUTPUT_MISSING_TEXT);
+    }
+    state.structuredOutputNudges++;
+    yield* this.append(structuredOutputNudge());
+    yield* this.proceed({
+      reason: 'structured_output_nudge',
+      detail: `${state.structuredOutputNudges}/${MAX_STRUCTURED_OUTPUT_NUDGES}`,
+    });
+    return undefined;
   }
 
   /** A max_tokens stop without tool calls: escalate once, then ask the model to continue. */
-  private async *recoverFromMaxTokens(attempt: ModelAttempt, request: ModelRequest): Step {
+  private async *recoverFromMaxTokens(answer: AnswerEnd, request: ModelRequest): Step {
     const { state } = this;
     if (state.maxOutputTokensOverride === undefined) {
       const escalated = escalatedMaxTokens(this.model, request.maxTokens);
@@ -265,7 +285,7 @@ class QueryLoop {
       }
     }
     // The truncated response stays: the model continues from where it was cut off.
-    yield* this.commit(attempt);
+    yield* this.commit(answer);
     if (state.maxOutputTokensRecoveryCount < MAX_OUTPUT_TOKENS_RECOVERY_LIMIT) {
       state.maxOutputTokensRecoveryCount++;
       yield* this.append(outputLimitContinuationMessage());
@@ -282,10 +302,10 @@ class QueryLoop {
   }
 
   /** Phase 4: a failed model call. */
-  private async *recoverFromError(attempt: ModelAttempt): Step {
+  private async *recoverFromError(end: FailedEnd): Step {
     const { state, params } = this;
-    const error = attempt.error;
-    yield* attempt.abandon();
+    const error = end.error;
+    yield* end.finishError();
     const kind = classifyModelError(error);
 
     if (kind === 'overloaded' && params.fallback && !this.onFallback) {
@@ -315,27 +335,15 @@ class QueryLoop {
   }
 
   /** Phase 5: an interrupt while the model was streaming. */
-  private async *abortStreaming(attempt: ModelAttempt): Step {
-    const { state } = this;
-    // What streamed before the interrupt was billed: it counts in the turn's usage and cost.
-    const partial = attempt.partialUsage();
-    if (partial) yield { type: 'model_usage', model: this.model, ...partial };
-    // What the consumer saw stays in history; what had not been shown becomes one aborted message.
-    state.messages.push(...attempt.releasedMessages());
-    const aborted = attempt.abortedMessage();
-    if (aborted) yield* this.append(aborted);
-    // The executor answers calls it never ran ("interrupted") and lets blocking ones finish.
-    yield* attempt.drainTools();
-    yield* attempt.answerUnanswered('Interrupted by user: the tool call was not run.');
-    state.messages.push(...attempt.toolResults);
+  private async *abortStreaming(end: AbortedEnd): Step {
+    this.state.messages.push(...(yield* end.finishAbort()));
     yield* this.append(interruptMessage(false));
     return this.end('aborted_streaming', INTERRUPT_MESSAGE);
   }
 
-  /** Yields the attempt's withheld block messages and adds the response to history. */
-  private *commit(attempt: ModelAttempt): Generator<QueryEvent> {
-    yield* attempt.releaseMessages();
-    this.state.messages.push(...attempt.messages);
+  /** Yields the answer's withheld block messages and adds the response to history. */
+  private *commit(answer: AnswerEnd): Generator<QueryEvent> {
+    this.state.messages.push(...(yield* answer.finishAnswer()));
   }
 
   private *append(message: Message): Generator<QueryEvent> {

@@ -84,17 +84,18 @@ export function buildResultMessage(input: ResultInput): SDKResultMessage {
     return { ...common, subtype: 'success', is_error: false, result: '', terminal_reason: 'hook_stopped' };
   }
 
+  if (terminal.reason === 'structured_output_retry_exhausted') {
+    return {
+      ...common,
+      subtype: 'error_max_structured_output_retries',
+      is_error: true,
+      errors: [terminalErrorText(terminal)],
+      terminal_reason: 'structured_output_retry_exhausted',
+    };
+  }
+
   if (terminal.reason === 'completed') {
-    const structured = input.structuredOutput;
-    if (structured && !structured.provided) {
-      return {
-        ...common,
-        subtype: 'error_max_structured_output_retries',
-        is_error: true,
-        errors: ['The model did not provide structured output matching the schema.'],
-        terminal_reason: 'structured_output_retry_exhausted',
-      };
-    }
+    const structured = input.structuredOutput?.provided ? input.structuredOutput : undefined;
     return {
       ...common,
       subtype: 'success',

@@ -182,7 +182,7 @@ type ResultCommon = Envelope & {
   usage: SDKUsage;
   modelUsage: Record<string, SDKModelUsage>;
   permission_denials: SDKPermissionDenial[];
-  terminal_reason: TerminalReason | 'structured_output_retry_exhausted';
+  terminal_reason: TerminalReason;
   /** The HTTP status of the API error that ended the turn, else null. */
   api_error_status: number | null;
 };

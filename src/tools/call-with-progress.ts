@@ -2,6 +2,7 @@
  * Bridges a tool's callback-style progress into the runner's event stream, and stops waiting the
  * moment the call's signal aborts: a tool that ignores its signal cannot hold up an interrupt.
  */
+import { Channel } from '../lib/channel';
 import type { ToolProgress } from './tool';
 
 export type CallOutcome<T> =
@@ -19,29 +20,19 @@ export async function* callWithProgress<T>(
 ): AsyncGenerator<ToolProgress, CallOutcome<T>> {
   if (signal.aborted) return { ok: false, error: signal.reason, aborted: true };
 
-  const pending: ToolProgress[] = [];
+  // Ends with the outcome: progress after it belongs to nobody, the result may be on its way.
+  const progress = new Channel<ToolProgress>();
   let outcome: CallOutcome<T> | undefined;
-  let wake: (() => void) | undefined;
-  const poke = () => {
-    const resume = wake;
-    wake = undefined;
-    resume?.();
-  };
   const settle = (value: CallOutcome<T>) => {
     outcome ??= value;
-    poke();
+    progress.end();
   };
   const onAbort = () => settle({ ok: false, error: signal.reason, aborted: true });
   signal.addEventListener('abort', onAbort, { once: true });
 
   let running: Promise<T>;
   try {
-    running = start((progress) => {
-      // Progress after the outcome belongs to nobody: the result may already be on its way.
-      if (outcome) return;
-      pending.push(progress);
-      poke();
-    });
+    running = start((update) => progress.push(update));
   } catch (error) {
     running = Promise.reject(error);
   }
@@ -51,17 +42,9 @@ export async function* callWithProgress<T>(
   );
 
   try {
-    while (true) {
-      let next = pending.shift();
-      while (next) {
-        yield next;
-        next = pending.shift();
-      }
-      if (outcome) return outcome;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
+    yield* progress;
+    // The channel ends only in `settle`, so the outcome is set.
+    return outcome!;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -98,9 +98,23 @@ export function executorFor(
   return { executor, add, context };
 }
 
+/** Ends the executor's input (the response is complete) and reads every result still to come. */
 export async function drain(executor: StreamingToolExecutor): Promise<ToolEvent[]> {
+  executor.end();
   const events: ToolEvent[] = [];
-  for await (const event of executor.getRemainingResults()) events.push(event);
+  for await (const event of executor.results) events.push(event);
+  return events;
+}
+
+/** Reads the next `count` events while the response may still add calls. */
+export async function take(executor: StreamingToolExecutor, count: number): Promise<ToolEvent[]> {
+  const reader = executor.results[Symbol.asyncIterator]();
+  const events: ToolEvent[] = [];
+  while (events.length < count) {
+    const step = await reader.next();
+    if (step.done) break;
+    events.push(step.value);
+  }
   return events;
 }
 

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { type HookRunner, noopHooks } from '../hooks/types';
 import type { CanUseToolFn } from '../permissions/types';
 import type { ToolUseContext } from './context';
-import { drain, executorFor, harness, ids, settle } from './executor-test-harness';
+import { drain, executorFor, harness, ids, settle, take } from './executor-test-harness';
 import { assistantWith, contentText, toolResults, toolUse } from './test-support';
+import type { ToolEvent } from './tool-events';
 
 describe('StreamingToolExecutor: scheduling', () => {
   it('starts a safe call at once and can finish it before the next tool_use arrives', async () => {
@@ -16,7 +17,7 @@ describe('StreamingToolExecutor: scheduling', () => {
     expect(h.started).toEqual(['g1']);
     h.release('g1');
     // The model is still streaming: nothing else was added, yet g1's result is ready.
-    const early = await drain(executor);
+    const early = await take(executor, 2);
     expect(ids(early)).toEqual(['g1']);
     expect(early[0]).toMatchObject({ type: 'tool_progress', toolName: 'Grep' });
     expect(executor.hasPending).toBe(false);
@@ -46,6 +47,42 @@ describe('StreamingToolExecutor: scheduling', () => {
     h.release('g2');
     expect(ids(await drain(executor))).toEqual(['g1', 'e1', 'g2']);
     expect(h.maxRunning).toBe(1);
+  });
+
+  it("runs the seed's example [Grep, Grep, Write, Read, Read] as three batches", async () => {
+    const h = harness();
+    const tools = [h.make('Grep', { safe: true }), h.make('Write'), h.make('Read', { safe: true })];
+    const { executor, add } = executorFor(tools);
+    add('Grep', 'g1');
+    add('Grep', 'g2');
+    add('Write', 'w');
+    add('Read', 'r1');
+    add('Read', 'r2');
+    await Promise.all([h.whenStarted('g1'), h.whenStarted('g2')]);
+    await settle();
+    expect(h.started).toEqual(['g1', 'g2']);
+
+    h.release('g1');
+    await settle();
+    expect(h.started).toEqual(['g1', 'g2']);
+    h.release('g2');
+    await h.whenStarted('w');
+    await settle();
+    expect(h.started).toEqual(['g1', 'g2', 'w']);
+
+    h.release('w');
+    await Promise.all([h.whenStarted('r1'), h.whenStarted('r2')]);
+    h.release('r2');
+    h.release('r1');
+    expect(ids(await drain(executor))).toEqual(['g1', 'g2', 'w', 'r1', 'r2']);
+    expect(h.maxRunning).toBe(2);
+  });
+
+  it('refuses a call added after the response was complete', () => {
+    const h = harness();
+    const { executor, add } = executorFor([h.make('Grep', { safe: true })]);
+    executor.end();
+    expect(() => add('Grep', 'late')).toThrow('a tool call was added after end()');
   });
 
   it('runs at most 10 safe calls at once by default', async () => {
@@ -87,13 +124,21 @@ describe('StreamingToolExecutor: scheduling', () => {
     h.release('second');
     await settle();
 
-    const sofar = [...executor.getCompletedResults()];
+    const sofar = await take(executor, 2);
     expect(sofar.every((event) => event.type === 'tool_progress')).toBe(true);
-    expect(sofar).toHaveLength(2);
-    expect(ids(sofar)).toEqual([]);
+    const reader = executor.results[Symbol.asyncIterator]();
+    let third: IteratorResult<ToolEvent> | undefined;
+    const reading = reader.next().then((step) => {
+      third = step;
+    });
+    await settle();
+    // 'second' is done, but its result waits for 'first'.
+    expect(third).toBeUndefined();
 
     h.release('first');
-    expect(ids(await drain(executor))).toEqual(['first', 'second']);
+    await reading;
+    expect(ids([third!.value!])).toEqual(['first']);
+    expect(ids(await drain(executor))).toEqual(['second']);
   });
 });
 
@@ -191,7 +236,6 @@ describe('StreamingToolExecutor: failures and interrupts', () => {
     expect(executor.hasPending).toBe(false);
     h.release('g1');
     await settle();
-    expect([...executor.getCompletedResults()]).toEqual([]);
     expect(await drain(executor)).toEqual([]);
     add('Grep', 'late');
     await settle();

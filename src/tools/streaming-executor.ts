@@ -5,11 +5,12 @@
  */
 
 import type { HookRunner } from '../hooks/types';
+import { Channel } from '../lib/channel';
 import type { ToolUseBlock } from '../model/types';
 import type { CanUseToolFn } from '../permissions/types';
 import type { AssistantMessage } from '../session/messages';
+import { DEFAULT_MAX_TOOL_CONCURRENCY, isCallConcurrencySafe } from './concurrency';
 import type { ToolUseContext } from './context';
-import { DEFAULT_MAX_TOOL_CONCURRENCY, isCallConcurrencySafe } from './partition';
 import { findToolByName } from './registry';
 import { type RunToolUseOutcome, runToolUse } from './run-tool-use';
 import { ToolError } from './tool';
@@ -34,7 +35,8 @@ type TrackedCall = {
   block: ToolUseBlock;
   assistantMessage: AssistantMessage;
   malformedInput: string | undefined;
-  status: 'queued' | 'executing' | 'completed' | 'yielded';
+  /** `delivered`: its results are in `results`, after every earlier call's. */
+  status: 'queued' | 'executing' | 'completed' | 'delivered';
   /** Unknown until an async `isConcurrencySafe` answers; the queue waits at such a call. */
   safe: boolean | undefined;
   /** Everything the call produced except progress: permission denials, the tool_result, extras. */
@@ -47,7 +49,8 @@ type TrackedCall = {
 
 export class StreamingToolExecutor {
   private readonly calls: TrackedCall[] = [];
-  private readonly progress: ToolEvent[] = [];
+  /** Progress as it arrives, and each call's results once every earlier call's are in. */
+  private readonly output = new Channel<ToolEvent>();
   private readonly canUseTool: CanUseToolFn;
   private readonly hooks: HookRunner;
   private readonly maxConcurrency: number;
@@ -55,12 +58,11 @@ export class StreamingToolExecutor {
   private currentContext: ToolUseContext;
   private siblingController = new AbortController();
   private stopReason: { stopReason: string } | undefined;
-  private yieldedCount = 0;
-  private appliedCount = 0;
+  private deliveredCount = 0;
+  /** No more calls will be added. */
+  private ended = false;
   private discarded = false;
   private listening = false;
-  private version = 0;
-  private waiters: Array<() => void> = [];
 
   constructor(options: StreamingToolExecutorOptions) {
     this.currentContext = options.context;
@@ -80,13 +82,23 @@ export class StreamingToolExecutor {
     return this.stopReason;
   }
 
-  /** Whether some added call's result has not been yielded yet. */
+  /**
+   * What the calls report, in order: progress as it comes, each call's results (permission
+   * denials, the tool_result, messages the tool adds) in the model's order. It ends once `end()`
+   * was called and every call's results are in, or at `discard()`. One reader at a time.
+   */
+  get results(): AsyncIterable<ToolEvent> {
+    return this.output;
+  }
+
+  /** Whether some added call's results, or some progress, has not been read yet. */
   get hasPending(): boolean {
-    return !this.discarded && this.yieldedCount < this.calls.length;
+    return !this.discarded && (this.deliveredCount < this.calls.length || this.output.size > 0);
   }
 
   addTool(block: ToolUseBlock, assistantMessage: AssistantMessage, malformedInput?: string): void {
     if (this.discarded) return;
+    if (this.ended) throw new Error('StreamingToolExecutor: a tool call was added after end().');
     const call: TrackedCall = {
       block,
       assistantMessage,
@@ -111,41 +123,20 @@ export class StreamingToolExecutor {
     this.processQueue();
   }
 
-  /** Progress so far and every finished result whose predecessors were all yielded. Never waits. */
-  *getCompletedResults(): Generator<ToolEvent> {
-    while (!this.discarded) {
-      const progress = this.progress.shift();
-      if (!progress) break;
-      yield progress;
-    }
-    while (!this.discarded && this.yieldedCount < this.calls.length) {
-      const call = this.calls[this.yieldedCount]!;
-      if (call.status !== 'completed') return;
-      call.status = 'yielded';
-      this.yieldedCount++;
-      for (const event of call.results) yield event;
-    }
+  /** The response is complete: no call will be added, so `results` ends after the last one's. */
+  end(): void {
+    this.ended = true;
+    this.deliverInOrder();
   }
 
-  /** Waits for every call and yields the rest in model order, progress as it arrives. */
-  async *getRemainingResults(): AsyncGenerator<ToolEvent> {
-    while (!this.discarded) {
-      const seen = this.version;
-      yield* this.getCompletedResults();
-      if (!this.hasPending && this.progress.length === 0) return;
-      // Something may have finished while the consumer held a yielded event: look again first.
-      if (this.version === seen) await this.nextChange();
-    }
-  }
-
-  /** Drops this attempt (model fallback): running calls are aborted and nothing more is yielded. */
+  /** Drops this attempt (model fallback): running calls are aborted and nothing more is delivered. */
   discard(): void {
     if (this.discarded) return;
     this.discarded = true;
     const reason = new ToolError('Discarded: the model response that requested this call was dropped.');
     for (const call of this.calls) if (call.status === 'executing') call.controller.abort(reason);
+    this.output.discard();
     this.syncInterruptListener();
-    this.changed();
   }
 
   private canExecute(safe: boolean): boolean {
@@ -173,10 +164,7 @@ export class StreamingToolExecutor {
       this.start(call);
     }
     this.syncInterruptListener();
-    if (finishedAny) {
-      this.applyFinishedInOrder();
-      this.changed();
-    }
+    if (finishedAny) this.deliverInOrder();
   }
 
   private start(call: TrackedCall): void {
@@ -198,9 +186,8 @@ export class StreamingToolExecutor {
       });
       let step = await events.next();
       while (!step.done) {
-        if (step.value.type === 'tool_progress') this.progress.push(step.value);
+        if (step.value.type === 'tool_progress') this.output.push(step.value);
         else call.results.push(step.value);
-        this.changed();
         step = await events.next();
       }
       call.outcome = step.value;
@@ -216,9 +203,8 @@ export class StreamingToolExecutor {
     if (tool?.failureCancelsSiblings && isErrorResult(call) && !signal.aborted) {
       this.abortSiblings(tool.name);
     }
-    this.applyFinishedInOrder();
+    this.deliverInOrder();
     this.processQueue();
-    this.changed();
   }
 
   /** Cancels calls running now; calls that start later get a fresh controller and still run. */
@@ -228,23 +214,34 @@ export class StreamingToolExecutor {
     controller.abort(new ToolError(siblingFailedMessage(toolName)));
   }
 
-  private applyFinishedInOrder(): void {
-    while (!this.discarded && this.appliedCount < this.calls.length) {
-      const call = this.calls[this.appliedCount]!;
-      if (call.status !== 'completed' && call.status !== 'yielded') return;
-      this.appliedCount++;
-      const { contextModifier, preventContinuation } = call.outcome;
-      if (preventContinuation) this.stopReason ??= preventContinuation;
-      if (!contextModifier) continue;
-      try {
-        this.currentContext = contextModifier(this.currentContext);
-      } catch (error) {
-        this.currentContext.notify({
-          level: 'warning',
-          message: `A ${call.block.name} context update failed: ${errorText(error)}`,
-          toolUseId: call.block.id,
-        });
-      }
+  /**
+   * Hands finished calls' results to the reader in the model's order, applying each call's
+   * context update first, so the next call to start (and the reader) sees it.
+   */
+  private deliverInOrder(): void {
+    while (!this.discarded && this.deliveredCount < this.calls.length) {
+      const call = this.calls[this.deliveredCount]!;
+      if (call.status !== 'completed') break;
+      call.status = 'delivered';
+      this.deliveredCount++;
+      this.applyOutcome(call);
+      for (const event of call.results) this.output.push(event);
+    }
+    if (this.ended && this.deliveredCount === this.calls.length) this.output.end();
+  }
+
+  private applyOutcome(call: TrackedCall): void {
+    const { contextModifier, preventContinuation } = call.outcome;
+    if (preventContinuation) this.stopReason ??= preventContinuation;
+    if (!contextModifier) return;
+    try {
+      this.currentContext = contextModifier(this.currentContext);
+    } catch (error) {
+      this.currentContext.notify({
+        level: 'warning',
+        message: `A ${call.block.name} context update failed: ${errorText(error)}`,
+        toolUseId: call.block.id,
+      });
     }
   }
 
@@ -265,17 +262,6 @@ export class StreamingToolExecutor {
     this.listening = needed;
     if (needed) this.interruptSignal.addEventListener('abort', this.onInterrupt, { once: true });
     else this.interruptSignal.removeEventListener('abort', this.onInterrupt);
-  }
-
-  private changed(): void {
-    this.version++;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const wake of waiters) wake();
-  }
-
-  private nextChange(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push(resolve));
   }
 }
 

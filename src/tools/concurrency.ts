@@ -1,15 +1,14 @@
 /**
  * Which tool calls of one model response may run side by side (seed 000 §3.3.3): consecutive
- * concurrency-safe calls form one batch; anything else runs alone, in the order the model chose.
+ * concurrency-safe calls run together; anything else runs alone, in the order the model chose.
+ * The streaming executor applies the rule call by call as the blocks arrive.
  */
 import type { ToolUseBlock } from '../model/types';
 import { findToolByName } from './registry';
 import type { AnyTool } from './tool';
 
-/** How many calls of a concurrency-safe batch run at once unless configured otherwise. */
+/** How many concurrency-safe calls run at once unless configured otherwise. */
 export const DEFAULT_MAX_TOOL_CONCURRENCY = 10;
-
-export type ToolCallBatch = { concurrencySafe: boolean; blocks: ToolUseBlock[] };
 
 /**
  * Whether one call may overlap others. Unknown tools, input that does not parse and a throwing
@@ -34,19 +33,4 @@ export function isCallConcurrencySafe(
   } catch {
     return false;
   }
-}
-
-export async function partitionToolCalls(
-  blocks: readonly ToolUseBlock[],
-  tools: readonly AnyTool[],
-): Promise<ToolCallBatch[]> {
-  const safety = await Promise.all(blocks.map((block) => isCallConcurrencySafe(block, tools)));
-  const batches: ToolCallBatch[] = [];
-  blocks.forEach((block, index) => {
-    const concurrencySafe = safety[index] === true;
-    const last = batches.at(-1);
-    if (concurrencySafe && last?.concurrencySafe) last.blocks.push(block);
-    else batches.push({ concurrencySafe, blocks: [block] });
-  });
-  return batches;
 }
