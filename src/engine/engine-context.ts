@@ -1,7 +1,8 @@
 /**
- * The context pipeline as one conversation uses it: the configured stages (budgets, microcompact,
- * auto-compact; or a caller's own pipeline), the attachments stage before them (nested memory
- * files), and reactive compaction. Built on first use and kept for the conversation's life.
+ * The context pipeline as one conversation uses it: the configured stages (budgets, snip,
+ * microcompact, collapse, auto-compact; or a caller's own pipeline), the attachments stage before
+ * them (nested memory files), and the recoveries from prompt-too-long (collapse drain, reactive
+ * compaction). Built on first use and kept for the conversation's life.
  */
 import type { HookRunner } from '../hooks/types';
 import type { Provider } from '../model/types';
@@ -10,7 +11,7 @@ import type { ReadFileState } from '../tools/read-file-state';
 import { createAttachmentsStage, withAttachments } from './context/attachments';
 import { type ContextManager, createContextPipeline } from './context/pipeline';
 import type { QueryEngineConfig } from './query-engine-config';
-import type { ContextPipeline, ReactiveCompact } from './query-types';
+import type { CollapseDrain, ContextPipeline, ReactiveCompact } from './query-types';
 
 export type EngineContextDeps = {
   config: Pick<
@@ -70,5 +71,10 @@ export class EngineContext {
   reactiveCompact(): ReactiveCompact | undefined {
     const { config } = this.deps;
     return config.contextManagement ? this.managed().reactiveCompact : config.reactiveCompact;
+  }
+
+  /** The collapse drain, when the configured stages collapse context. */
+  collapseDrain(): CollapseDrain | undefined {
+    return this.deps.config.contextManagement ? this.managed().collapseDrain : undefined;
   }
 }

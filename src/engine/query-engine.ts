@@ -256,6 +256,7 @@ export class QueryEngine {
         thinking: this.thinkingOverride ?? this.config.thinking,
         contextPipeline: withTranscriptSync(this.config.transcript, this.context.pipeline()),
         reactiveCompact: this.context.reactiveCompact(),
+        collapseDrain: this.context.collapseDrain(),
         taskBudget: this.config.taskBudget,
         contextWindowFor: (model) => this.models.contextWindow(model),
         isBudgetExhausted: () =>

@@ -58,6 +58,8 @@ export type QueryState = {
   turnCount: number;
   maxOutputTokensRecoveryCount: number;
   hasAttemptedReactiveCompact: boolean;
+  /** The staged collapses were drained after a prompt-too-long answer (once, before compacting). */
+  hasAttemptedCollapseDrain: boolean;
   maxOutputTokensOverride: number | undefined;
   stopHookActive: boolean;
   /** Stop-hook blocks honoured in this turn, against `stopHookBlockCap`. */
@@ -81,6 +83,15 @@ export type ReactiveCompact = (input: {
   signal: AbortSignal;
 }) => Promise<{ messages: Message[]; events?: Message[] } | undefined>;
 
+/**
+ * Called on PromptTooLongError before `reactiveCompact`: commits the staged context collapses at
+ * once. Returns the shorter history, or undefined when there was nothing to fold.
+ */
+export type CollapseDrain = (input: {
+  messages: Message[];
+  signal: AbortSignal;
+}) => Promise<{ messages: Message[]; events: Message[]; folded: number } | undefined>;
+
 export type QueryParams = {
   messages: Message[];
   systemPrompt: SystemPart[];
@@ -99,6 +110,7 @@ export type QueryParams = {
   maxToolConcurrency?: number;
   contextPipeline?: ContextPipeline;
   reactiveCompact?: ReactiveCompact;
+  collapseDrain?: CollapseDrain;
   /** Token budget for the whole turn; the loop nudges the model on until it is spent. */
   taskBudget?: { total: number };
   /** Asked after each model response; returning true ends the loop with `budget_exhausted`. */

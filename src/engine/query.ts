@@ -73,6 +73,7 @@ class QueryLoop {
       turnCount: 0,
       maxOutputTokensRecoveryCount: 0,
       hasAttemptedReactiveCompact: false,
+      hasAttemptedCollapseDrain: false,
       maxOutputTokensOverride: undefined,
       stopHookActive: false,
       stopHookBlocks: 0,
@@ -205,6 +206,7 @@ class QueryLoop {
     }
     state.maxOutputTokensRecoveryCount = 0;
     state.hasAttemptedReactiveCompact = false;
+    state.hasAttemptedCollapseDrain = false;
     yield* this.proceed({ reason: 'next_turn' });
     return undefined;
   }
@@ -299,6 +301,17 @@ class QueryLoop {
       yield* this.append(fallbackNotice(from, this.model, error));
       yield* this.proceed({ reason: 'model_fallback', detail: `${from} → ${this.model}` });
       return undefined;
+    }
+    // Staged collapses first: they cost no model call and keep the most of the conversation.
+    if (kind === 'prompt_too_long' && params.collapseDrain && !state.hasAttemptedCollapseDrain) {
+      state.hasAttemptedCollapseDrain = true;
+      const drained = await params.collapseDrain({ messages: state.messages, signal: this.signal });
+      if (drained) {
+        state.messages = drained.messages;
+        for (const message of drained.events) yield { type: 'message', message };
+        yield* this.proceed({ reason: 'collapse_drain_retry', detail: `${drained.folded} rounds folded` });
+        return undefined;
+      }
     }
     if (kind === 'prompt_too_long' && params.reactiveCompact && !state.hasAttemptedReactiveCompact) {
       state.hasAttemptedReactiveCompact = true;
