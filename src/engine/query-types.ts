@@ -45,6 +45,7 @@ export type TransitionReason =
   | 'max_output_tokens_recovery'
   | 'reactive_compact_retry'
   | 'collapse_drain_retry'
+  | 'media_strip_retry'
   | 'stop_hook_blocking'
   | 'token_budget_continuation'
   | 'model_fallback';
@@ -60,6 +61,8 @@ export type QueryState = {
   hasAttemptedReactiveCompact: boolean;
   /** The staged collapses were drained after a prompt-too-long answer (once, before compacting). */
   hasAttemptedCollapseDrain: boolean;
+  /** Media the API refused were stripped for a retry (once per model call). */
+  hasAttemptedMediaStrip: boolean;
   maxOutputTokensOverride: number | undefined;
   stopHookActive: boolean;
   /** Stop-hook blocks honoured in this turn, against `stopHookBlockCap`. */

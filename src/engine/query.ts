@@ -18,6 +18,7 @@ import { createSystemMessage, type Message } from '../session/messages';
 import { toolSchemas } from '../tools/registry';
 import { StreamingToolExecutor } from '../tools/streaming-executor';
 import { ApiProjection, stripThinking } from './api-messages';
+import { stripRefusedMedia } from './media-recovery';
 import { ModelAttempt } from './model-attempt';
 import type {
   QueryEvent,
@@ -74,6 +75,7 @@ class QueryLoop {
       maxOutputTokensRecoveryCount: 0,
       hasAttemptedReactiveCompact: false,
       hasAttemptedCollapseDrain: false,
+      hasAttemptedMediaStrip: false,
       maxOutputTokensOverride: undefined,
       stopHookActive: false,
       stopHookBlocks: 0,
@@ -207,6 +209,7 @@ class QueryLoop {
     state.maxOutputTokensRecoveryCount = 0;
     state.hasAttemptedReactiveCompact = false;
     state.hasAttemptedCollapseDrain = false;
+    state.hasAttemptedMediaStrip = false;
     yield* this.proceed({ reason: 'next_turn' });
     return undefined;
   }
@@ -320,6 +323,16 @@ class QueryLoop {
         state.messages = compacted.messages;
         for (const message of compacted.events ?? []) yield { type: 'message', message };
         yield* this.proceed({ reason: 'reactive_compact_retry' });
+        return undefined;
+      }
+    }
+    if (kind === 'media' && !state.hasAttemptedMediaStrip) {
+      state.hasAttemptedMediaStrip = true;
+      const stripped = stripRefusedMedia(state.messages, error);
+      if (stripped) {
+        state.messages = stripped.messages;
+        yield* this.append(stripped.notice);
+        yield* this.proceed({ reason: 'media_strip_retry', detail: `${stripped.removed} removed` });
         return undefined;
       }
     }
