@@ -20,6 +20,7 @@ import { apiNotices } from './api-notices';
 import { EngineContext } from './engine-context';
 import { gatherEnvironment } from './environment';
 import { buildInitMessage } from './init-message';
+import { MessageQueue } from './message-queue';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
 import { query } from './query';
@@ -46,6 +47,8 @@ export class QueryEngine {
   private readonly config: QueryEngineConfig;
   private mutableMessages: Message[];
   private readonly readFileState = new ReadFileState();
+  /** Notices and mid-turn prompts waiting for the model's next turn boundary. */
+  private readonly queue = new MessageQueue();
   private appState: AppState = initialAppState();
   /** Prices and context windows (settings, server, table), for cost and compaction. */
   private readonly models: ModelCatalog;
@@ -82,6 +85,7 @@ export class QueryEngine {
       hooks: this.hooks,
       getAppState: () => this.appState,
       readFileState: this.readFileState,
+      queue: this.queue,
       sessionDir: this.sessionDir,
       contextWindowFor: (model) => this.models.contextWindow(model),
       settleModelFacts: (stages) => settleModelFacts(this.models, () => this.model, stages),
@@ -143,6 +147,29 @@ export class QueryEngine {
 
   setPermissionMode(mode: PermissionMode): void {
     this.permissionContext = { ...this.permissionContext, mode };
+  }
+
+  /**
+   * A prompt the user sent while a turn runs: the model reads it at the turn's next boundary
+   * (after the tool results it is working on), as the user's own message. A prompt the turn had
+   * no boundary left for is handed back by `takeQueuedPrompts` once `submitMessage` ends.
+   */
+  enqueuePrompt(content: string | UserContentBlock[], options: { clientUuid?: string } = {}): void {
+    this.queue.enqueue({
+      kind: 'prompt',
+      content,
+      ...(options.clientUuid ? { clientUuid: options.clientUuid } : {}),
+    });
+  }
+
+  /** Prompts queued during the turn that ended before reading them, for the caller to run next. */
+  takeQueuedPrompts(): { content: string | UserContentBlock[]; clientUuid?: string }[] {
+    return this.queue.takePrompts().map(({ kind: _kind, ...prompt }) => prompt);
+  }
+
+  /** The client ids of the prompts `enqueuePrompt` holds for the running turn. */
+  queuedPromptIds(): string[] {
+    return this.queue.promptIds();
   }
 
   /** Aborts the running turn, if any. */
@@ -388,7 +415,7 @@ export class QueryEngine {
       permissionContext: this.permissionContext,
       hooks: this.hooks,
       messages: this.mutableMessages,
-      notify: notifier(this.hooks, this.config.onNotification, signal),
+      notify: notifier(this.hooks, this.config.onNotification, signal, this.queue),
       env: this.config.env ?? process.env,
     };
   }
