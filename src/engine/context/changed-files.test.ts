@@ -64,6 +64,20 @@ describe('ChangedFiles', () => {
     expect(await noticeText(changed)).toContain(`- ${path} changed (60 lines added, 60 removed).`);
   });
 
+  it('tells again when the file goes back to a version it was told about (a revert of its own edit)', async () => {
+    const { path, context, changed } = await setup(`${lines(60)}\n`);
+    const theirs = `${lines(60, 'row')}\n`;
+    await writeElsewhere(path, theirs);
+    expect(await noticeText(changed)).toContain('changed (60 lines added, 60 removed)');
+    await callTool(readTool, { file_path: path }, context);
+    await callTool(editTool, { file_path: path, old_string: 'row 1\n', new_string: 'row one\n' }, context);
+    // Someone reverts the model's edit, back to the version named before.
+    await writeElsewhere(path, theirs);
+    expect(await noticeText(changed)).toBe(
+      `${CHANGED_FILES_INTRO}\n- ${path} changed:\n@@ -1,4 +1,4 @@\n-row one\n+row 1\n row 2\n row 3\n row 4`,
+    );
+  });
+
   it('gives no diff for a file read only in part', async () => {
     const { path, changed } = await setup(`${lines(30)}\n`, { offset: 10, limit: 5 });
     await writeElsewhere(path, `${lines(30).replace('line 2\n', 'line two\n')}\n`);

@@ -30,7 +30,10 @@ type Change =
   | { path: string; kind: 'changed'; summary: string };
 
 export class ChangedFiles {
-  /** Path → the hash of the version already reported without a diff, so it is named once. */
+  /**
+   * Path → the change already reported without a diff (the version the model saw → the version on
+   * disk), so each change is named once.
+   */
   private readonly reported = new Map<string, string>();
 
   constructor(private readonly state: ReadFileState) {}
@@ -77,7 +80,8 @@ export class ChangedFiles {
       this.state.update(path, { ...entry, mtimeMs: info.mtimeMs });
       return undefined;
     }
-    if (this.reported.get(path) === hash) return undefined;
+    const change = `${entry.hash}→${hash}`;
+    if (this.reported.get(path) === change) return undefined;
     const now =
       entry.snapshot !== undefined && bytes.length <= SNAPSHOT_MAX_BYTES
         ? snapshotOf(path, bytes)
@@ -91,10 +95,10 @@ export class ChangedFiles {
         return { path, kind: 'diff', diff: formatPatchSnippet(hunks, MAX_DIFF_LINES) };
       }
       const { added, removed } = countChanges(hunks);
-      this.reported.set(path, hash);
+      this.reported.set(path, change);
       return { path, kind: 'changed', summary: `${added} lines added, ${removed} removed` };
     }
-    this.reported.set(path, hash);
+    this.reported.set(path, change);
     return { path, kind: 'changed', summary: 'content differs' };
   }
 }
