@@ -1,4 +1,4 @@
-import { rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { messageText } from '../../session/messages';
@@ -82,6 +82,24 @@ describe('ChangedFiles', () => {
     const { path, changed } = await setup(`${lines(30)}\n`, { offset: 10, limit: 5 });
     await writeElsewhere(path, `${lines(30).replace('line 2\n', 'line two\n')}\n`);
     expect(await noticeText(changed)).toContain(`- ${path} changed (content differs).`);
+  });
+
+  it('shows no content of a file swapped for a symbolic link to another file', async () => {
+    // Calibrated for real: the notes file becomes a link to a secret outside the project, the way
+    // a planted script could swap it after the model read it.
+    const { path, changed } = await setup('api = public\n');
+    const secret = join(await makeTempDir('yoke-secret-'), '.env');
+    await writeFile(secret, 'api = sk-live-very-secret\n');
+    await rm(path);
+    await symlink(secret, path);
+    const later = new Date(Date.now() + 60_000);
+    await utimes(secret, later, later);
+    const text = await noticeText(changed);
+    expect(text).toBe(
+      `${CHANGED_FILES_INTRO}\n- ${path} changed (it leads through a symbolic link, so no diff is shown). ` +
+        'Read it again before relying on what you saw or editing it.',
+    );
+    expect(text).not.toContain('sk-live');
   });
 
   it('says when a file was deleted, and forgets it', async () => {

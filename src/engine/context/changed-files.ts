@@ -5,11 +5,12 @@
  * command it ran itself. A small change to a small file comes with its diff; the model then knows
  * the file as it is now, so its entry is brought up to date and an edit needs no new Read. Any
  * other change is named once (per version of the file), and the entry stays stale, so the edit
- * tools keep asking for a fresh Read.
+ * tools keep asking for a fresh Read. No diff is shown through a symbolic link: a file swapped for
+ * a link to a secret must not show the secret when Read's permission check would not.
  */
 
 import type { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { createUserMessage, type UserMessage } from '../../session/messages';
 import { countChanges, formatPatchSnippet, makePatch } from '../../tools/builtin/shared/diff';
 import { SNAPSHOT_MAX_BYTES, snapshotOf } from '../../tools/builtin/shared/file-snapshot';
@@ -82,6 +83,12 @@ export class ChangedFiles {
     }
     const change = `${entry.hash}→${hash}`;
     if (this.reported.get(path) === change) return undefined;
+    // A diff shows content: only of the file the path itself names. Through a symbolic link it
+    // could be any file (one a Read rule denies), swapped in after the model read this path.
+    if (!(await leadsNowhereElse(path))) {
+      this.reported.set(path, change);
+      return { path, kind: 'changed', summary: 'it leads through a symbolic link, so no diff is shown' };
+    }
     const now =
       entry.snapshot !== undefined && bytes.length <= SNAPSHOT_MAX_BYTES
         ? snapshotOf(path, bytes)
@@ -100,6 +107,15 @@ export class ChangedFiles {
     }
     this.reported.set(path, change);
     return { path, kind: 'changed', summary: 'content differs' };
+  }
+}
+
+/** True when no symbolic link lies on the path: it resolves to itself. */
+async function leadsNowhereElse(path: string): Promise<boolean> {
+  try {
+    return (await realpath(path)) === path;
+  } catch {
+    return false;
   }
 }
 
