@@ -3,9 +3,10 @@
 // AnthropicProvider against the mock server: for each request, the share of its serialized input
 // (system, tools, messages; cache_control markers removed, since they move every turn by design)
 // that repeats the previous request's prefix. Compaction calls and the first request after one
-// are reported apart; the target for the rest is >= 90 %.
+// are reported apart; the target for the rest is >= 90 %. A variant edits files the agent read, so
+// turn-boundary attachments (changed-file notices) show their effect on the cache.
 // The sources are bundled on the fly with esbuild, so this needs no build of the CLI.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importSources } from './_bundle.mjs';
@@ -19,6 +20,8 @@ export { QueryEngine } from './src/engine/query-engine';
 export { selectModel } from './src/model/select';
 export { startMockServer } from './src/testing/mock-server';
 export { ReadFileState } from './src/tools/read-file-state';
+export { CHANGED_FILES_INTRO } from './src/engine/context/changed-files';
+export { recordFileState } from './src/tools/builtin/shared/freshness';
 export { buildTool } from './src/tools/tool';
 export { noopHooks } from './src/hooks/types';
 export { allowAll } from './src/permissions/types';
@@ -78,7 +81,7 @@ const quantile = (sorted, q) =>
     );
     files.push(path);
   }
-  async function cacheRun(label, { realTools, contextWindow, judged }) {
+  async function cacheRun(label, { realTools, contextWindow, judged, editBehindItsBack }) {
     let call = 0;
     const server = await y.startMockServer({
       scenario: [
@@ -95,6 +98,9 @@ const quantile = (sorted, q) =>
           repeat: 'forever',
           reply: () => {
             call++;
+            // Someone edits a file the agent read: a changed-file notice joins the next request.
+            if (editBehindItsBack && call % 7 === 0)
+              appendFileSync(files[(call + 3) % 10], `Edited at call ${call}.\n`);
             if (call % 10 === 0) return { content: [{ type: 'text', text: `Finished batch ${call / 10}.` }] };
             return { content: [{ type: 'tool_use', name: 'Read', input: { file_path: files[call % 10] } }] };
           },
@@ -110,8 +116,10 @@ const quantile = (sorted, q) =>
       isReadOnly: () => true,
       call: async (input, ctx) => {
         const { readFile } = await import('node:fs/promises');
-        ctx.readFileState.set(input.file_path, { hash: 'h', mtimeMs: 0, readAt: Date.now() });
-        return { data: await readFile(input.file_path, 'utf8') };
+        const text = await readFile(input.file_path, 'utf8');
+        // What the real Read records: the file's hash and mtime (the engine compares them at each boundary).
+        await y.recordFileState(ctx, input.file_path, Buffer.from(text));
+        return { data: text };
       },
     });
     const tools = realTools ? y.createBuiltinTools() : [benchReadTool];
@@ -176,11 +184,24 @@ const quantile = (sorted, q) =>
       `previous request kept as the prefix: ${pct(kept.reduce((s, x) => s + x, 0) / kept.length)} on average; ` +
         `cache-breaking requests (prefix kept < 99 %): ${breaks}/${kept.length}`,
     );
+    if (editBehindItsBack) {
+      const notices = server.requests.filter((r) =>
+        JSON.stringify(r.body?.messages ?? []).includes(y.CHANGED_FILES_INTRO),
+      );
+      const first = notices.length > 0 ? server.requests.indexOf(notices[0]) + 1 : 0;
+      console.log(`changed-file notices: first in request ${first}, carried by ${notices.length} requests`);
+    }
     if (afterCompaction.length > 0)
       console.log(`first request after each compaction: ${afterCompaction.map(pct).join(', ')}`);
   }
   // The session as a user runs it: Yoke's real tool pool and the model's own window.
   await cacheRun("real tool pool, the model's window (target applies)", { realTools: true, judged: true });
+  // Attachments (here changed-file notices) are appended after what was sent: no cache break.
+  await cacheRun('real tool pool, files edited behind its back', {
+    realTools: true,
+    judged: true,
+    editBehindItsBack: true,
+  });
   // A tiny window, so microcompact fires within the 30 calls and its one cache break is visible.
   await cacheRun('one small tool, 20k window (microcompact stress)', {
     realTools: false,

@@ -183,12 +183,15 @@ describe('two sessions in one process', () => {
     expect(todoB?.result).toMatchObject({ oldTodos: [], newTodos: [todo('B: only')] });
     expect(todoA2?.result).toMatchObject({ oldTodos: [todo('A: first')] });
 
-    // Read-file state: A's read did not count for B, and B's later edit made A's read stale.
+    // Read-file state: A's read did not count for B, and B's later edit reached A as a change to
+    // a file A had read: at A's next turn boundary A was shown the change (its own read state
+    // brought up to date, engine/context/changed-files.ts), so A's edit of the old text finds
+    // nothing to replace and writes nothing.
     expect(editB1).toMatchObject({ isError: true });
     expect(editB1?.text).toContain('has not been read in this conversation');
     expect(editB2).toMatchObject({ isError: false });
     expect(editA).toMatchObject({ isError: true });
-    expect(editA?.text).toContain('was modified since you last read it');
+    expect(editA?.text).toContain('old_string was not found');
     expect(readFileSync(file, 'utf8')).toBe('changed by B\n');
 
     // Settings: A's bashOutputMaxChars cut its output; B kept the default and all of it.

@@ -4,6 +4,7 @@
  * settings tools read reach them through the session's services (tools/session-services.ts).
  */
 import type { LoadedSettings } from '../config/load-settings';
+import type { ContextManagementConfig } from '../engine/context/pipeline';
 import type { Env } from '../model/types';
 import type { CliOptions } from './cli-options';
 
@@ -44,4 +45,13 @@ export function autoCompactEnabled(
   const merged = loaded.merged;
   if (!options.autoCompact) return false;
   return merged.autoCompact !== false && merged.autoCompactEnabled !== false;
+}
+
+/** The context stages settings switch on (`context.snip`, `context.collapse`); both off by default. */
+export function contextStages(loaded: LoadedSettings): Pick<ContextManagementConfig, 'snip' | 'collapse'> {
+  const context = loaded.merged.context;
+  return {
+    ...(context?.snip === true ? { snip: true } : {}),
+    ...(context?.collapse === true ? { collapse: true } : {}),
+  };
 }

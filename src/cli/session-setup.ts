@@ -28,7 +28,7 @@ import {
   requestedPermissionMode,
   sessionProtectedPaths,
 } from './session-permissions';
-import { autoCompactEnabled, loadSessionSettings } from './session-settings';
+import { autoCompactEnabled, contextStages, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
 import { ignoredProjectSettings, projectHooksRun, sessionTrust, withoutProjectHooks } from './session-trust';
 import { checkAvailableFeatures } from './unavailable';
@@ -336,6 +336,7 @@ export async function createSessionEngine(
     transcript,
     contextManagement: {
       autoCompact: autoCompactEnabled(options, settings.loaded),
+      ...contextStages(settings.loaded),
       ...(merged.autoCompactThreshold !== undefined
         ? { autoCompactThreshold: merged.autoCompactThreshold }
         : {}),

@@ -23,6 +23,15 @@ describe('settingsNotices', () => {
     ]);
   });
 
+  it('checks the keys of the context object too: a typo would switch nothing on', () => {
+    const { warnings } = settingsNotices([
+      { label: project, settings: { context: { snip: true, colapse: true } } },
+    ]);
+    expect(warnings).toEqual([
+      `settings ${project}: unknown key "context.colapse" (did you mean "context.collapse"?); it has no effect`,
+    ]);
+  });
+
   it('names every Claude Code key Yoke does not act on in one line, with the files that set it', () => {
     const { warnings } = settingsNotices([
       { label: user, settings: { statusLine: { type: 'command', command: 'x' }, enabledPlugins: {} } },

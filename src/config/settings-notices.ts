@@ -13,7 +13,7 @@
  */
 import { nearestName } from '../lib/edit-distance';
 import { CLAUDE_CODE_PERMISSIONS_KEYS, CLAUDE_CODE_SETTINGS_KEYS } from './claude-settings-keys';
-import { permissionsSettingsSchema, settingsSchema } from './settings-schema';
+import { contextSettingsSchema, permissionsSettingsSchema, settingsSchema } from './settings-schema';
 
 /** A source's settings as read (unknown keys included), and where they came from. */
 export type NoticeSource = { label: string; settings: Record<string, unknown> };
@@ -38,6 +38,8 @@ const PERMISSIONS: KeySets = {
   yoke: new Set(Object.keys(permissionsSettingsSchema.def.shape)),
   claude: new Set(CLAUDE_CODE_PERMISSIONS_KEYS),
 };
+/** Yoke's own object: Claude Code has no `context` key. */
+const CONTEXT: KeySets = { yoke: new Set(Object.keys(contextSettingsSchema.def.shape)), claude: new Set() };
 
 export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotices {
   const warnings: string[] = [];
@@ -68,6 +70,7 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
     check(Object.keys(settings), TOP, '');
     const permissions = settings.permissions;
     if (isRecord(permissions)) check(Object.keys(permissions), PERMISSIONS, 'permissions.');
+    if (isRecord(settings.context)) check(Object.keys(settings.context), CONTEXT, 'context.');
     if (isEnabledSandbox(settings.sandbox)) {
       sandboxed.push(label);
       if ((settings.sandbox as Record<string, unknown>).failIfUnavailable === true) required.push(label);

@@ -92,6 +92,14 @@ const modelDeclarationSchema = z.looseObject({
 });
 export type ModelDeclaration = z.infer<typeof modelDeclarationSchema>;
 
+/** The context stages that are off by default (README "Memory files and context"). */
+export const contextSettingsSchema = z.looseObject({
+  /** Drop the oldest turns (no model call) when the context passes 60 % of the window. */
+  snip: z.optional(z.boolean()),
+  /** Fold old tool rounds into one-line summaries, staged at 50 % and committed at 70 %. */
+  collapse: z.optional(z.boolean()),
+});
+
 export const settingsSchema = z.looseObject({
   permissions: z.optional(permissionsSettingsSchema),
   hooks: z.optional(hooksSettingsSchema),
@@ -115,6 +123,7 @@ export const settingsSchema = z.looseObject({
   autoCompactEnabled: z.optional(z.boolean()),
   /** Fraction of the context window (0–1] at which automatic compaction starts. */
   autoCompactThreshold: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  context: z.optional(contextSettingsSchema),
   webFetch: z.optional(z.looseObject({ allowedHosts: z.optional(z.array(z.string())) })),
   // Clamped like Claude Code does, so an extreme value cannot flood the context or starve it.
   bashOutputMaxChars: z.optional(

@@ -1,16 +1,19 @@
 /**
- * The context pipeline as one conversation uses it: the configured stages (budgets, microcompact,
- * auto-compact; or a caller's own pipeline), the attachments stage before them (nested memory
- * files), and reactive compaction. Built on first use and kept for the conversation's life.
+ * The context pipeline as one conversation uses it: the configured stages (budgets, snip,
+ * microcompact, collapse, auto-compact; or a caller's own pipeline), the attachments stage before
+ * them (nested memory files, changed-file notices, queued notices and prompts), and the recoveries
+ * from prompt-too-long (collapse drain, reactive compaction). Built on first use and kept for the
+ * conversation's life.
  */
 import type { HookRunner } from '../hooks/types';
 import type { SideCallClient } from '../model/side-call';
 import type { AppState } from '../tools/context';
 import type { ReadFileState } from '../tools/read-file-state';
-import { createAttachmentsStage, withAttachments } from './context/attachments';
+import { type AttachmentsStage, createAttachmentsStage, withAttachments } from './context/attachments';
 import { type ContextManager, createContextPipeline } from './context/pipeline';
+import type { MessageQueue } from './message-queue';
 import type { QueryEngineConfig } from './query-engine-config';
-import type { ContextPipeline, ReactiveCompact } from './query-types';
+import type { CollapseDrain, ContextPipeline, ReactiveCompact } from './query-types';
 
 export type EngineContextDeps = {
   config: Pick<
@@ -22,6 +25,8 @@ export type EngineContextDeps = {
   hooks: HookRunner;
   getAppState: () => AppState;
   readFileState: ReadFileState;
+  /** Notices and mid-turn prompts for the model's next turn boundary. */
+  queue: MessageQueue;
   sessionDir: string;
   /** The context window of a model (the session's model catalog drives auto-compaction). */
   contextWindowFor: (model: string) => number;
@@ -31,7 +36,7 @@ export type EngineContextDeps = {
 
 export class EngineContext {
   private manager: ContextManager | undefined;
-  private attachments: ReturnType<typeof createAttachmentsStage> | undefined;
+  private attachments: AttachmentsStage | undefined;
 
   constructor(private readonly deps: EngineContextDeps) {}
 
@@ -55,20 +60,30 @@ export class EngineContext {
    * What runs before each model call: the attachments stage, the model's facts settled, then the
    * configured stages.
    */
-  pipeline(): ContextPipeline | undefined {
+  pipeline(): ContextPipeline {
     const { config } = this.deps;
     const stages = this.deps.settleModelFacts(
       config.contextManagement ? this.managed().contextPipeline : config.contextPipeline,
     );
-    const nested = config.nestedMemory;
-    if (!nested) return stages;
-    // A resumed history's tool calls happened in an earlier session: only new ones load files.
-    this.attachments ??= createAttachmentsStage(nested, config.initialMessages ?? []);
+    this.attachments ??= createAttachmentsStage(
+      {
+        ...(config.nestedMemory ? { nestedMemory: config.nestedMemory } : {}),
+        readFileState: this.deps.readFileState,
+        queue: { messages: this.deps.queue, hooks: this.deps.hooks },
+      },
+      // A resumed history's tool calls happened in an earlier session: only new ones load files.
+      config.initialMessages ?? [],
+    );
     return withAttachments(this.attachments, stages);
   }
 
   reactiveCompact(): ReactiveCompact | undefined {
     const { config } = this.deps;
     return config.contextManagement ? this.managed().reactiveCompact : config.reactiveCompact;
+  }
+
+  /** The collapse drain, when the configured stages collapse context. */
+  collapseDrain(): CollapseDrain | undefined {
+    return this.deps.config.contextManagement ? this.managed().collapseDrain : undefined;
   }
 }

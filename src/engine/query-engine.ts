@@ -20,6 +20,7 @@ import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { sideCallRetryNotices } from './api-notices';
 import { EngineContext } from './engine-context';
+import { MessageQueue } from './message-queue';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
 import { query } from './query';
@@ -44,6 +45,8 @@ export class QueryEngine {
   private readonly config: QueryEngineConfig;
   private mutableMessages: Message[];
   private readonly readFileState = new ReadFileState();
+  /** Notices and mid-turn prompts waiting for the model's next turn boundary. */
+  private readonly queue = new MessageQueue();
   private appState: AppState = initialAppState();
   /** Shells, caches, model facts and costs: what the session owns besides the conversation. */
   private readonly services: SessionServices;
@@ -98,6 +101,7 @@ export class QueryEngine {
       hooks: this.hooks,
       getAppState: () => this.appState,
       readFileState: this.readFileState,
+      queue: this.queue,
       sessionDir: this.sessionDir,
       contextWindowFor: (model) => this.models.contextWindow(model),
       settleModelFacts: (stages) => settleModelFacts(this.models, () => this.model, stages),
@@ -149,6 +153,29 @@ export class QueryEngine {
 
   setPermissionMode(mode: PermissionMode): void {
     this.permissionContext = { ...this.permissionContext, mode };
+  }
+
+  /**
+   * A prompt the user sent while a turn runs: the model reads it at the turn's next boundary
+   * (after the tool results it is working on), as the user's own message. A prompt the turn had
+   * no boundary left for is handed back by `takeQueuedPrompts` once `submitMessage` ends.
+   */
+  enqueuePrompt(content: string | UserContentBlock[], options: { clientUuid?: string } = {}): void {
+    this.queue.enqueue({
+      kind: 'prompt',
+      content,
+      ...(options.clientUuid ? { clientUuid: options.clientUuid } : {}),
+    });
+  }
+
+  /** Prompts queued during the turn that ended before reading them, for the caller to run next. */
+  takeQueuedPrompts(): { content: string | UserContentBlock[]; clientUuid?: string }[] {
+    return this.queue.takePrompts().map(({ kind: _kind, ...prompt }) => prompt);
+  }
+
+  /** The client ids of the prompts `enqueuePrompt` holds for the running turn. */
+  queuedPromptIds(): string[] {
+    return this.queue.promptIds();
   }
 
   /** Aborts the running turn, if any. */
@@ -260,6 +287,7 @@ export class QueryEngine {
       thinking: this.thinkingOverride ?? this.config.thinking,
       contextPipeline: withTranscriptSync(this.config.transcript, this.context.pipeline()),
       reactiveCompact: this.context.reactiveCompact(),
+      collapseDrain: this.context.collapseDrain(),
       taskBudget: this.config.taskBudget,
       contextWindowFor: (model) => this.models.contextWindow(model),
       isBudgetExhausted: () =>
@@ -372,7 +400,7 @@ export class QueryEngine {
       getPermissionContext: () => this.permissionContext,
       hooks: this.hooks,
       messages: this.mutableMessages,
-      notify: notifier(this.hooks, this.config.onNotification, signal),
+      notify: notifier(this.hooks, this.config.onNotification, signal, this.queue),
       env: this.config.env ?? process.env,
       services: this.services,
     };

@@ -48,6 +48,7 @@ export type TransitionReason =
   | 'max_output_tokens_recovery'
   | 'reactive_compact_retry'
   | 'collapse_drain_retry'
+  | 'media_strip_retry'
   | 'stop_hook_blocking'
   | 'token_budget_continuation'
   | 'structured_output_nudge'
@@ -62,6 +63,10 @@ export type QueryState = {
   turnCount: number;
   maxOutputTokensRecoveryCount: number;
   hasAttemptedReactiveCompact: boolean;
+  /** The staged collapses were drained after a prompt-too-long answer (once, before compacting). */
+  hasAttemptedCollapseDrain: boolean;
+  /** Media the API refused were stripped for a retry (once per model call). */
+  hasAttemptedMediaStrip: boolean;
   maxOutputTokensOverride: number | undefined;
   stopHookActive: boolean;
   /** Stop-hook blocks honoured in this turn, against `stopHookBlockCap`. */
@@ -87,6 +92,15 @@ export type ReactiveCompact = (input: {
   signal: AbortSignal;
 }) => Promise<{ messages: Message[]; events?: Message[] } | undefined>;
 
+/**
+ * Called on PromptTooLongError before `reactiveCompact`: commits the staged context collapses at
+ * once. Returns the shorter history, or undefined when there was nothing to fold.
+ */
+export type CollapseDrain = (input: {
+  messages: Message[];
+  signal: AbortSignal;
+}) => Promise<{ messages: Message[]; events: Message[]; folded: number } | undefined>;
+
 export type QueryParams = {
   messages: Message[];
   systemPrompt: SystemPart[];
@@ -105,6 +119,7 @@ export type QueryParams = {
   maxToolConcurrency?: number;
   contextPipeline?: ContextPipeline;
   reactiveCompact?: ReactiveCompact;
+  collapseDrain?: CollapseDrain;
   /** Token budget for the whole turn; the loop nudges the model on until it is spent. */
   taskBudget?: { total: number };
   /** Asked after each model response; returning true ends the loop with `budget_exhausted`. */

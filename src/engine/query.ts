@@ -19,6 +19,7 @@ import { toolSchemas } from '../tools/registry';
 import { StreamingToolExecutor } from '../tools/streaming-executor';
 import { ApiProjection, stripThinking } from './api-messages';
 import type { AbortedEnd, AnswerEnd, FailedEnd, ToolUseEnd } from './attempt-end';
+import { stripRefusedMedia } from './media-recovery';
 import { ModelAttempt } from './model-attempt';
 import type {
   QueryEvent,
@@ -79,6 +80,8 @@ class QueryLoop {
       turnCount: 0,
       maxOutputTokensRecoveryCount: 0,
       hasAttemptedReactiveCompact: false,
+      hasAttemptedCollapseDrain: false,
+      hasAttemptedMediaStrip: false,
       maxOutputTokensOverride: undefined,
       stopHookActive: false,
       stopHookBlocks: 0,
@@ -208,6 +211,8 @@ class QueryLoop {
     }
     state.maxOutputTokensRecoveryCount = 0;
     state.hasAttemptedReactiveCompact = false;
+    state.hasAttemptedCollapseDrain = false;
+    state.hasAttemptedMediaStrip = false;
     yield* this.proceed({ reason: 'next_turn' });
     return undefined;
   }
@@ -320,6 +325,17 @@ class QueryLoop {
       yield* this.proceed({ reason: 'model_fallback', detail: `${from} → ${this.model}` });
       return undefined;
     }
+    // Staged collapses first: they cost no model call and keep the most of the conversation.
+    if (kind === 'prompt_too_long' && params.collapseDrain && !state.hasAttemptedCollapseDrain) {
+      state.hasAttemptedCollapseDrain = true;
+      const drained = await params.collapseDrain({ messages: state.messages, signal: this.signal });
+      if (drained) {
+        state.messages = drained.messages;
+        for (const message of drained.events) yield { type: 'message', message };
+        yield* this.proceed({ reason: 'collapse_drain_retry', detail: `${drained.folded} rounds folded` });
+        return undefined;
+      }
+    }
     if (kind === 'prompt_too_long' && params.reactiveCompact && !state.hasAttemptedReactiveCompact) {
       state.hasAttemptedReactiveCompact = true;
       const compacted = await params.reactiveCompact({ messages: state.messages, signal: this.signal });
@@ -327,6 +343,16 @@ class QueryLoop {
         state.messages = compacted.messages;
         for (const message of compacted.events ?? []) yield { type: 'message', message };
         yield* this.proceed({ reason: 'reactive_compact_retry' });
+        return undefined;
+      }
+    }
+    if (kind === 'media' && !state.hasAttemptedMediaStrip) {
+      state.hasAttemptedMediaStrip = true;
+      const stripped = stripRefusedMedia(state.messages, error);
+      if (stripped) {
+        state.messages = stripped.messages;
+        yield* this.append(stripped.notice);
+        yield* this.proceed({ reason: 'media_strip_retry', detail: `${stripped.removed} removed` });
         return undefined;
       }
     }

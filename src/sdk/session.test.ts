@@ -13,9 +13,22 @@ type Line = Record<string, any>;
 const promptText = (prompt: string | UserContentBlock[]) =>
   typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('|');
 
-/** A scripted engine: echoes the prompt; "slow" waits for an interrupt; "fail" ends in an error. */
+/**
+ * A scripted engine: echoes the prompt; "slow" waits for an interrupt; "fail" ends in an error.
+ * Prompts folded into a running turn are held and never read, so they come back after it.
+ */
 function scriptedEngine(seen: { prompt: string; clientUuid?: string }[]): SessionEngine {
+  let folded: { content: string | UserContentBlock[]; clientUuid?: string }[] = [];
   const engine = {
+    enqueuePrompt(content: string | UserContentBlock[], options: { clientUuid?: string } = {}) {
+      folded.push({ content, ...options });
+    },
+    takeQueuedPrompts() {
+      const taken = folded;
+      folded = [];
+      return taken;
+    },
+    queuedPromptIds: () => folded.flatMap((p) => (p.clientUuid ? [p.clientUuid] : [])),
     sessionId: 'sess-1',
     currentModel: 'model-a',
     permissionMode: 'default',
@@ -195,6 +208,39 @@ describe('runStreamJsonSession', () => {
     expect(s.lines.find((l) => l.type === 'control_response')?.response.response).toEqual({
       still_queued: [],
     });
+  });
+
+  it("hands a priority 'next' prompt to the running turn; one the turn did not read runs next", async () => {
+    const s = start();
+    s.send(user('be slow'));
+    await s.waitFor((l) => l.type === 'assistant');
+    s.send(user('also this', { priority: 'next', uuid: 'u-2' }));
+    s.send(user('later', { uuid: 'u-3' }));
+    s.send(control('int-1', { subtype: 'interrupt' }));
+    const receipt = await s.waitFor((l) => l.type === 'control_response');
+    expect(receipt.response.response).toEqual({ still_queued: ['u-2', 'u-3'] });
+    await s.waitFor((l) => l.type === 'result' && l.result === 'echo: later');
+    s.end();
+    await s.done;
+    expect(s.seen).toEqual([
+      { prompt: 'be slow' },
+      { prompt: 'also this', clientUuid: 'u-2' },
+      { prompt: 'later', clientUuid: 'u-3' },
+    ]);
+  });
+
+  it('interrupt with cancel_queued also cancels a prompt held by the running turn', async () => {
+    const s = start();
+    s.send(user('be slow'));
+    await s.waitFor((l) => l.type === 'assistant');
+    s.send(user('also this', { priority: 'next', uuid: 'u-2' }));
+    s.send(control('int-1', { subtype: 'interrupt', cancel_queued: true }));
+    const receipt = await s.waitFor((l) => l.type === 'control_response');
+    expect(receipt.response.response).toEqual({ still_queued: [], cancelled: ['u-2'] });
+    await s.waitFor((l) => l.type === 'result');
+    s.end();
+    await s.done;
+    expect(s.seen.map((t) => t.prompt)).toEqual(['be slow']);
   });
 
   it('a stop (a signal) interrupts the running turn, drops the queued ones and stops reading stdin', async () => {

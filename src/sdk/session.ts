@@ -174,8 +174,16 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       this.queue.append(content);
       return;
     }
+    const uuid = typeof message.uuid === 'string' ? message.uuid : undefined;
+    // `priority: 'next'` while a turn runs: the turn reads it at its next boundary (between tool
+    // rounds), as Claude Code folds queued prompts in; a turn that ends first hands it back.
+    const engine = this.settled?.engine;
+    if (message.priority === 'next' && this.running && engine?.enqueuePrompt) {
+      engine.enqueuePrompt(content, uuid ? { clientUuid: uuid } : {});
+      return;
+    }
     const turn: QueuedTurn = { content };
-    if (typeof message.uuid === 'string') turn.uuid = message.uuid;
+    if (uuid) turn.uuid = uuid;
     this.queue.push(turn);
   }
 
@@ -185,8 +193,14 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
     defaultModel: () => this.defaultModel,
     turnRunning: () => this.running !== undefined,
     interruptTurn: () => this.running?.abort.abort(),
-    queuedTurns: (cancel) =>
-      cancel ? this.queue.drain().flatMap((t) => (t.uuid ? [t.uuid] : [])) : this.queue.waitingIds(),
+    queuedTurns: (cancel) => {
+      const engine = this.settled?.engine;
+      if (!cancel) return [...(engine?.queuedPromptIds?.() ?? []), ...this.queue.waitingIds()];
+      const folded = engine?.takeQueuedPrompts?.() ?? [];
+      return [...folded, ...this.queue.drain().map((t) => ({ clientUuid: t.uuid }))].flatMap((t) =>
+        t.clientUuid ? [t.clientUuid] : [],
+      );
+    },
     mcpConnections: () => this.settled?.mcpConnections ?? [],
   };
 
@@ -243,6 +257,12 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       }
       await this.initializeAnswered;
       await this.runTurn(engine, turn);
+      const unread = engine.takeQueuedPrompts?.() ?? [];
+      this.queue.pushFront(
+        unread.map((p) =>
+          p.clientUuid ? { content: p.content, uuid: p.clientUuid } : { content: p.content },
+        ),
+      );
       this.turnInProgress = false;
       this.reportIdle();
     }

@@ -21,6 +21,13 @@ export class TurnQueue {
     this.notify();
   }
 
+  /** Puts turns back at the head of the queue, in order (prompts a turn ended without reading). */
+  pushFront(turns: readonly QueuedTurn[]): void {
+    if (turns.length === 0) return;
+    this.items.unshift(...turns);
+    this.notify();
+  }
+
   /**
    * The engine has no way to add to the history between turns, so appended content rides along
    * at the front of the next prompt: the model sees it in order, and no turn runs for it alone.

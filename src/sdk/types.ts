@@ -21,7 +21,7 @@ export type SessionEngine = Pick<
   setMaxThinkingTokens?(tokens: number | null): void;
   /** Ends the session (SessionEnd hooks, background shells, transcript). */
   close?(): Promise<void>;
-};
+} & Partial<Pick<QueryEngine, 'enqueuePrompt' | 'takeQueuedPrompts' | 'queuedPromptIds'>>;
 
 /** A programmatic subagent from `initialize.agents` (the SDK's `AgentDefinition`). */
 export type SdkAgentDefinition = {

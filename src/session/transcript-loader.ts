@@ -6,6 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import type { ToolResultContent, UserContentBlock } from '../model/types';
+import { applyContextEdits } from './context-edits';
 import type { Message } from './messages';
 import { lineToMessage, parentOf } from './transcript-format';
 
@@ -21,7 +22,10 @@ export type LoadTranscriptOptions = {
 };
 
 export type LoadedTranscript = {
-  /** The live context: the chain from the last compact_boundary (inclusive) to the leaf. */
+  /**
+   * The live context: the chain from the last compact_boundary (inclusive) to the leaf, with the
+   * snips and collapses recorded along it replayed (`context-edits.ts`).
+   */
   messages: Message[];
   /** The chain's leaf: the message new lines chain to. Null when the file holds no message. */
   leafUuid: string | null;
@@ -141,7 +145,8 @@ export async function loadTranscript(
       break;
     }
   }
-  const live = boundary >= 0 ? chain.slice(boundary) : chain;
+  // Snips and collapses after the boundary: the resumed session sends what they left.
+  const live = applyContextEdits(boundary >= 0 ? chain.slice(boundary) : chain);
   return {
     messages:
       replacements.results.size + replacements.messages.size > 0

@@ -72,6 +72,8 @@ export class TranscriptWriter implements TranscriptSink {
   private parentUuid: string | null;
   private readonly written = new Set<string>();
   private toolResults = new Map<string, Written>();
+  /** Content of user messages that carry images or documents themselves, by uuid (see syncContent). */
+  private mediaMessages = new Map<string, readonly UserContentBlock[]>();
 
   constructor(options: TranscriptWriterOptions) {
     this.path = options.path;
@@ -134,9 +136,18 @@ export class TranscriptWriter implements TranscriptSink {
   syncContent(history: readonly Message[]): void {
     const replacements: ContentReplacement[] = [];
     const seen = new Map<string, Written>();
+    const media = new Map<string, readonly UserContentBlock[]>();
     for (const message of history) {
       if (message.type !== 'user' || typeof message.message.content === 'string') continue;
-      for (const block of message.message.content) {
+      const content = message.message.content;
+      // Media the API refused are replaced by notes in the message itself (media-recovery.ts).
+      const before = this.mediaMessages.get(message.uuid);
+      if (before !== undefined || hasOwnMedia(content)) {
+        if (before !== undefined && before !== content)
+          replacements.push({ kind: 'message', targetUuid: message.uuid, content });
+        media.set(message.uuid, content);
+      }
+      for (const block of content) {
         if (block.type !== 'tool_result') continue;
         const now: Written = { content: block.content, size: contentSize(block.content) };
         const before = this.toolResults.get(block.tool_use_id);
@@ -154,6 +165,7 @@ export class TranscriptWriter implements TranscriptSink {
     }
     // Only what is still in history is tracked, so compacted-away results are not retained.
     this.toolResults = seen;
+    this.mediaMessages = media;
     this.recordContentReplacements(replacements);
   }
 
@@ -199,6 +211,7 @@ export class TranscriptWriter implements TranscriptSink {
     this.parentUuid = message.uuid;
     if (message.type === 'user' && typeof message.message.content !== 'string') {
       this.rememberResults(message.message.content);
+      if (hasOwnMedia(message.message.content)) this.mediaMessages.set(message.uuid, message.message.content);
     }
   }
 
@@ -232,6 +245,11 @@ export class TranscriptWriter implements TranscriptSink {
     }
     return fd;
   }
+}
+
+/** An image or document directly in a user message (not inside a tool result). */
+function hasOwnMedia(content: readonly UserContentBlock[]): boolean {
+  return content.some((block) => block.type === 'image' || block.type === 'document');
 }
 
 function endsWithNewline(path: string): boolean {

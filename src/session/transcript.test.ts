@@ -167,6 +167,37 @@ describe('TranscriptWriter + loadTranscript', () => {
     expect((await loadTranscript(path)).messages).toEqual(budgeted);
   });
 
+  it('records the note that replaced an image in a prompt, so a resume does not send the image again', async () => {
+    const { env, cwd } = tempHome();
+    const prompt = createUserMessage([
+      { type: 'text', text: 'What is in this picture?' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+    ]);
+    const messages = [prompt, assistant([{ type: 'text', text: 'A cat.' }])];
+    const { sessionId, path } = writeSession(env, cwd, []);
+    const writer = new TranscriptWriter({ path, sessionId, cwd });
+    writer.appendMany(messages);
+    writer.syncContent(messages);
+    const stripped = [
+      {
+        ...prompt,
+        message: {
+          ...prompt.message,
+          content: [
+            { type: 'text' as const, text: 'What is in this picture?' },
+            { type: 'text' as const, text: '[An image from the user was removed.]' },
+          ],
+        },
+      },
+      messages[1] as Message,
+    ];
+    writer.syncContent(stripped);
+    writer.syncContent(stripped);
+    writer.close();
+    expect(lines(path).filter((l) => l.type === 'content-replacement')).toHaveLength(1);
+    expect((await loadTranscript(path)).messages).toEqual(stripped);
+  });
+
   it('resumeAt rebuilds the history up to and including that message, even on an old branch', async () => {
     const { env, cwd } = tempHome();
     const messages = conversation(3);

@@ -22,8 +22,16 @@ export type AppState = {
 
 export const initialAppState = (): AppState => ({ todos: [] });
 
-/** Something a tool wants the user (not the model) to see: shown by the UI, logged headless. */
-export type ToolNotification = { level: 'info' | 'warning' | 'error'; message: string; toolUseId?: string };
+/**
+ * Something a tool wants the user to see: shown by the UI, logged headless. With `forModel`, the
+ * model is told too (in those words) at its next turn boundary.
+ */
+export type ToolNotification = {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  toolUseId?: string;
+  forModel?: string;
+};
 
 export type ToolUseContext = {
   /** The working directory tools resolve relative paths against (Bash's `cd` may move it). */

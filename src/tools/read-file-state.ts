@@ -11,6 +11,11 @@ export type ReadFileEntry = {
   readAt: number;
   /** Set when only part of the file was read. */
   partial?: { offset: number; limit: number };
+  /**
+   * The whole file's text as the model last saw it, for small text files read whole: a change
+   * someone else makes is then shown to the model as a diff.
+   */
+  snapshot?: string;
 };
 
 export class ReadFileState {
@@ -36,6 +41,18 @@ export class ReadFileState {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
+  }
+
+  /** The entry without marking it recently used (a check of every entry must not reorder them). */
+  peek(path: string): ReadFileEntry | undefined {
+    return this.entries.get(path);
+  }
+
+  /** Replaces an existing entry in place, keeping its recency; false when there is none. */
+  update(path: string, entry: ReadFileEntry): boolean {
+    if (!this.entries.has(path)) return false;
+    this.entries.set(path, entry);
+    return true;
   }
 
   delete(path: string): void {

@@ -111,7 +111,9 @@ describe('nested memory attachments', () => {
         },
       },
     ];
-    const stage = createAttachmentsStage({ projectRoot: root, env: {} }, resumed);
+    const attach = createAttachmentsStage({ nestedMemory: { projectRoot: root, env: {} } }, resumed);
+    const signal = new AbortController().signal;
+    const stage = async (messages: Message[], cwd: string) => (await attach({ messages, cwd, signal }))[0];
     expect(await stage(resumed, root)).toBeUndefined();
     const outside: Message = {
       ...(resumed[0] as Extract<Message, { type: 'assistant' }>),

@@ -1,16 +1,31 @@
 /**
- * The attachments stage of the context pipeline: runs first, before every model call, and appends
- * what the model should see because of what the tools just did. Today that is nested memory files:
- * when a tool touched a path in a subfolder of the project (`file_path`, `notebook_path`, `path`),
- * the AGENTS.md/CLAUDE.md files of the folders down to it are added once per session, as one meta
- * user message (it joins the tool results' turn in the request). Being a pipeline stage, the message
- * is yielded by the loop like the other stages' events and so reaches the transcript.
+ * The attachments stage of the context pipeline: runs first, before every model call (so at every
+ * turn boundary: after the tool results the model is about to answer, or after the prompt that
+ * opens a turn), and appends what the model should learn of since its last call:
+ *
+ * 1. nested memory files: when a tool touched a path in a subfolder of the project (`file_path`,
+ *    `notebook_path`, `path`), the AGENTS.md/CLAUDE.md files of the folders down to it, once per
+ *    session;
+ * 2. changed-file notices: files it read that someone else changed or deleted since
+ *    (changed-files.ts);
+ * 3. the queue: automated notices (a background shell finished) and prompts the user sent during
+ *    the turn (queued-messages.ts).
+ *
+ * Each is one message appended at the end of history, after everything the model has already been
+ * sent: the request's cached prefix stays intact, and the meta messages join the tool results'
+ * user turn. Being a pipeline stage, they are yielded by the loop like the other stages' events and
+ * so reach the transcript.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { NestedMemoryTracker } from '../../config/memory/nested-memory';
 import type { Env, SettingsFileSource } from '../../config/paths';
+import type { HookRunner } from '../../hooks/types';
 import { createUserMessage, type Message, type UserMessage } from '../../session/messages';
+import type { ReadFileState } from '../../tools/read-file-state';
+import type { MessageQueue } from '../message-queue';
 import type { ContextPipeline } from '../query-types';
+import { ChangedFiles } from './changed-files';
+import { queuedMessages } from './queued-messages';
 
 export type NestedMemoryConfig = {
   projectRoot: string;
@@ -20,6 +35,21 @@ export type NestedMemoryConfig = {
   /** `--setting-sources`: which kinds of memory file load (undefined: all). */
   sources?: readonly SettingsFileSource[];
 };
+
+/** Where the stage's attachments come from; each source is optional. */
+export type AttachmentSources = {
+  nestedMemory?: NestedMemoryConfig;
+  /** The conversation's read files, for changed-file notices. */
+  readFileState?: ReadFileState;
+  /** Notices and mid-turn prompts waiting for the next boundary; prompts go through `hooks`. */
+  queue?: { messages: MessageQueue; hooks: HookRunner };
+};
+
+export type AttachmentsStage = (input: {
+  messages: readonly Message[];
+  cwd: string;
+  signal: AbortSignal;
+}) => Promise<Message[]>;
 
 /** The tool input fields that name a file or folder a tool works on. */
 const PATH_FIELDS = ['file_path', 'notebook_path', 'path'] as const;
@@ -32,13 +62,13 @@ export function nestedMemoryMessage(files: readonly { path: string; content: str
 }
 
 /**
- * A pipeline stage that attaches the nested memory files of paths the tools touched since its last
- * run. `seen` holds messages already looked at (seed it with a resumed history), so each call only
+ * The nested-memory part: attaches the memory files of paths the tools touched since its last run.
+ * `seen` holds messages already looked at (seed it with a resumed history), so each call only
  * reads the messages added since the previous one.
  */
-export function createAttachmentsStage(
+function nestedMemoryStage(
   config: NestedMemoryConfig,
-  seen: Iterable<Message> = [],
+  seen: Iterable<Message>,
 ): (messages: readonly Message[], cwd: string) => Promise<Message | undefined> {
   const tracker = new NestedMemoryTracker(config);
   const looked = new WeakSet<Message>(seen);
@@ -71,18 +101,45 @@ export function createAttachmentsStage(
   };
 }
 
+/** A stage over the given sources; `seen` as for the nested memory files (a resumed history). */
+export function createAttachmentsStage(
+  sources: AttachmentSources,
+  seen: Iterable<Message> = [],
+): AttachmentsStage {
+  const nested = sources.nestedMemory ? nestedMemoryStage(sources.nestedMemory, seen) : undefined;
+  const changed = sources.readFileState ? new ChangedFiles(sources.readFileState) : undefined;
+  const queue = sources.queue;
+  return async ({ messages, cwd, signal }) => {
+    const out: Message[] = [];
+    const memory = await nested?.(messages, cwd);
+    if (memory) out.push(memory);
+    const notice = await changed?.check();
+    if (notice) out.push(notice);
+    if (queue && queue.messages.size > 0)
+      out.push(...(await queuedMessages(queue.messages.drain(), queue.hooks, signal)));
+    return out;
+  };
+}
+
 /**
  * Runs the attachments stage, then `next` (the other stages, if any) on the history with the
- * attachment appended; the attachment comes first among the events.
+ * attachments appended; the attachments come first among the events.
  */
 export function withAttachments(
-  attach: (messages: readonly Message[], cwd: string) => Promise<Message | undefined>,
+  attach: AttachmentsStage,
   next: ContextPipeline | undefined,
 ): ContextPipeline {
   return async (input) => {
-    const added = await attach(input.messages, input.state.toolUseContext.cwd);
-    const messages = added ? [...input.messages, added] : input.messages;
+    const added = await attach({
+      messages: input.messages,
+      cwd: input.state.toolUseContext.cwd,
+      signal: input.signal,
+    });
+    const messages = added.length > 0 ? [...input.messages, ...added] : input.messages;
     const rest = next ? await next({ ...input, messages }) : { messages };
-    return { messages: rest.messages, events: added ? [added, ...(rest.events ?? [])] : rest.events };
+    return {
+      messages: rest.messages,
+      events: added.length > 0 ? [...added, ...(rest.events ?? [])] : rest.events,
+    };
   };
 }

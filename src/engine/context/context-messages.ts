@@ -38,9 +38,9 @@ export function messageTokens(message: Message): number {
   return tokens;
 }
 
-export function messagesTokens(messages: readonly Message[], from = 0): number {
+export function messagesTokens(messages: readonly Message[], from = 0, to = messages.length): number {
   let sum = 0;
-  for (let i = from; i < messages.length; i++) sum += messageTokens(messages[i] as Message);
+  for (let i = from; i < to; i++) sum += messageTokens(messages[i] as Message);
   return sum;
 }
 

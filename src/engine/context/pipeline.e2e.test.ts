@@ -13,10 +13,12 @@ import { selectModel } from '../../model/select';
 import { allowAll } from '../../permissions/types';
 import { type MockServer, startMockServer } from '../../testing/mock-server';
 import type { ScenarioInput } from '../../testing/mock-server/scenario';
+import { recordFileState } from '../../tools/builtin/shared/freshness';
 import { SessionServices } from '../../tools/session-services';
 import { buildTool } from '../../tools/tool';
 import { QueryEngine } from '../query-engine';
 import type { SDKMessage, SDKResultMessage } from '../sdk-messages';
+import { COLLAPSE_PREFIX } from './collapse';
 import { SUMMARY_INTRO } from './compact';
 import { COMPACT_REQUEST, COMPACT_SYSTEM_PROMPT } from './summarize';
 
@@ -33,7 +35,7 @@ const readTool = buildTool({
   call: async (input: { file_path: string }, ctx) => {
     const { readFile } = await import('node:fs/promises');
     const text = await readFile(input.file_path, 'utf8');
-    ctx.readFileState.set(input.file_path, { hash: 'h', mtimeMs: 0, readAt: Date.now() });
+    await recordFileState(ctx, input.file_path, Buffer.from(text));
     return { data: text };
   },
 });
@@ -50,7 +52,11 @@ afterEach(async () => {
  */
 type WindowSource = number | { declared: number } | { served: number };
 
-async function engineFor(scenario: ScenarioInput | ((dir: string) => ScenarioInput), window: WindowSource) {
+async function engineFor(
+  scenario: ScenarioInput | ((dir: string) => ScenarioInput),
+  window: WindowSource,
+  stages: { collapse?: boolean } = {},
+) {
   const dir = await mkdtemp(join(tmpdir(), 'yoke-ctx-e2e-'));
   const turns = typeof scenario === 'function' ? scenario(dir) : scenario;
   const served = typeof window === 'object' && 'served' in window ? window.served : undefined;
@@ -92,6 +98,7 @@ async function engineFor(scenario: ScenarioInput | ((dir: string) => ScenarioInp
         : { recentFiles: { count: 5, maxTokensPerFile: 200 } }),
       memoryFiles: [{ path: '/repo/AGENTS.md', content: 'Always answer in English.' }],
       microcompact: { triggerFraction: 1 },
+      ...stages,
     },
   });
   return { engine, dir, server };
@@ -108,6 +115,13 @@ const bodyOf = (s: MockServer, i: number) =>
     system?: { text: string }[];
     messages: unknown[];
   };
+
+const TOO_LONG_413 = {
+  type: 'prompt_too_long',
+  actualTokens: 250_000,
+  limitTokens: 200_000,
+  status: 413,
+} as const;
 
 const NOTES = `notes line one\n${'release step and details '.repeat(400)}`;
 
@@ -224,12 +238,7 @@ describe('context pipeline end to end (mock server)', () => {
   });
 
   it('a second 413 after the reactive compact ends the turn with prompt_too_long', async () => {
-    const fault = {
-      type: 'prompt_too_long',
-      actualTokens: 250_000,
-      limitTokens: 200_000,
-      status: 413,
-    } as const;
+    const fault = TOO_LONG_413;
     const { engine } = await engineFor(
       [
         { match: { lastUserTextContains: 'hello' }, fault },
@@ -243,5 +252,48 @@ describe('context pipeline end to end (mock server)', () => {
     );
     const result = await turn(engine, 'hello');
     expect(result).toMatchObject({ is_error: true, terminal_reason: 'prompt_too_long' });
+  });
+
+  it('with collapse on, a 413 drains the collapses first and only a second 413 compacts', async () => {
+    const {
+      engine,
+      dir,
+      server: s,
+    } = await engineFor(
+      (dir) => [
+        {
+          match: { lastUserTextContains: COMPACT_REQUEST },
+          reply: { content: [{ type: 'text', text: SUMMARY }] },
+        },
+        {
+          match: { lastUserTextContains: SUMMARY_INTRO },
+          reply: { content: [{ type: 'text', text: 'Recovered after both.' }] },
+        },
+        {
+          reply: {
+            content: [{ type: 'tool_use', name: 'Read', input: { file_path: join(dir, 'notes.md') } }],
+          },
+          repeat: 4,
+        },
+        { fault: TOO_LONG_413, repeat: 2 },
+      ],
+      200_000,
+      { collapse: true },
+    );
+    await writeFile(join(dir, 'notes.md'), 'notes line one\n');
+    const result = await turn(engine, 'read the notes four times');
+    expect(result).toMatchObject({ subtype: 'success', result: 'Recovered after both.' });
+    const bodies = s.requests
+      .filter((r) => r.path === '/v1/messages')
+      .map((r) => r.body as { system?: unknown });
+    expect(bodies).toHaveLength(8);
+    // The first 413 (request 5) is answered by the drain: request 6 is the same turn, folded.
+    expect(JSON.stringify(bodyOf(s, 4).messages)).not.toContain(COLLAPSE_PREFIX);
+    expect(JSON.stringify(bodyOf(s, 5).messages)).toContain(COLLAPSE_PREFIX);
+    expect(JSON.stringify(bodies[5]?.system)).not.toContain(COMPACT_SYSTEM_PROMPT.slice(0, 40));
+    // The second 413 is answered by the reactive compaction: its summary call, then the retry.
+    expect(bodyOf(s, 6).system?.[0]?.text).toBe(COMPACT_SYSTEM_PROMPT);
+    expect(JSON.stringify(bodyOf(s, 7).messages)).toContain(SUMMARY);
+    expect(engine.messages[0]).toMatchObject({ subtype: 'compact_boundary' });
   });
 });

@@ -2,7 +2,8 @@
  * The context pipeline (seed 000 §3.2, phase 1), run before every model call in this order:
  * 1. tool-result budget (always)     2. snip (opt-in)     3. microcompact (always)
  * 4. collapse (opt-in)               5. auto-compact (default on, at 80 % of the window)
- * plus 6. reactive compact, which the loop calls once when the API still says prompt-too-long.
+ * plus, when the API still says prompt-too-long, the loop's two recoveries in this order: the
+ * collapse drain (commits every staged collapse at once) and then one reactive compact.
  * Later stages see the savings of earlier ones, so a collapse that frees enough makes the
  * auto-compact a no-op. Token figures are the last response's reported usage plus estimates of
  * what was added since (less what this pass freed), or a pure estimate when there is no usage.
@@ -16,8 +17,8 @@ import type { AppState } from '../../tools/context';
 import type { ReadFileState } from '../../tools/read-file-state';
 import { toolSchemas } from '../../tools/registry';
 import type { AnyTool } from '../../tools/tool';
-import type { ContextPipeline, ReactiveCompact } from '../query-types';
-import { collapseToolRuns } from './collapse';
+import type { CollapseDrain, ContextPipeline, ReactiveCompact } from '../query-types';
+import { ContextCollapse } from './collapse';
 import { type CompactTrigger, compactMessages } from './compact';
 import { messagesTokens, pinnedPrefixLength } from './context-messages';
 import type { EssentialsSource } from './essentials';
@@ -43,19 +44,42 @@ export type ContextPipelineOptions = Omit<EssentialsSource, 'getAppState' | 'rea
   contextWindow?: number;
   /** The session's context window for a model (settings, server, table); the table's when absent. */
   contextWindowFor?: (model: string) => number;
-  /** Off unless given. */
-  snip?: { keepTurns: number };
-  /** Off unless true. */
-  collapse?: boolean;
+  /**
+   * Off unless given; `true` takes SNIP_DEFAULTS. With the fractions (of the window) it cuts by
+   * tokens, from the trigger down to the target; without them by rounds. The newest `keepTurns`
+   * rounds always stay.
+   */
+  snip?: boolean | { keepTurns: number; triggerFraction?: number; targetFraction?: number };
+  /** Off unless given; `true` takes the defaults below. Fractions are of the window. */
+  collapse?: boolean | CollapseSettings;
   budgets?: { perResultTokens?: number; perTurnTokens?: number };
   microcompact?: { triggerFraction?: number; keepRecent?: number; minClearFraction?: number };
   summaryMaxTokens?: number;
   onContentReplacement?: ContentReplacementCallback;
 };
 
+export type CollapseSettings = {
+  /** Where runs are staged (default 0.5). */
+  stageFraction?: number;
+  /** Where staged runs replace the rounds (default 0.7). */
+  commitFraction?: number;
+  keepRecentRounds?: number;
+  minRounds?: number;
+};
+
+/** What settings `context.snip: true` turns on: cut from 60 % down to 35 % of the window. */
+const SNIP_DEFAULTS: { keepTurns: number; triggerFraction?: number; targetFraction?: number } = {
+  keepTurns: 6,
+  triggerFraction: 0.6,
+  targetFraction: 0.35,
+};
+const COLLAPSE_DEFAULTS = { stageFraction: 0.5, commitFraction: 0.7, keepRecentRounds: 10, minRounds: 5 };
+
 export type ContextManager = {
   contextPipeline: ContextPipeline;
   reactiveCompact: ReactiveCompact;
+  /** Present when collapse is on: the loop's first answer to prompt-too-long. */
+  collapseDrain?: CollapseDrain;
   /** A manual compaction (`/compact [instructions]`); throws when the summary call fails. */
   compact(
     messages: readonly Message[],
@@ -104,6 +128,8 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextM
   });
   const deps = { ...options, model };
   let autoFailures = 0;
+  const collapse = collapseStage(options.collapse, windowFor);
+  const snip = options.snip === true ? SNIP_DEFAULTS : options.snip || undefined;
 
   const compact = async (
     messages: readonly Message[],
@@ -119,9 +145,18 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextM
     let freed = 0;
     let current = (await budget.apply(messages)).messages;
 
-    if (options.snip) {
+    if (snip) {
       const before = messagesTokens(current);
-      const snipped = snipHistory(current, options.snip);
+      const { triggerFraction, targetFraction } = snip;
+      const snipBudget =
+        triggerFraction === undefined
+          ? undefined
+          : {
+              contextTokens: contextTokens(current, overhead, freed),
+              triggerTokens: triggerFraction * window,
+              targetTokens: (targetFraction ?? triggerFraction / 2) * window,
+            };
+      const snipped = snipHistory(current, snip, snipBudget);
       if (snipped.event) {
         current = snipped.messages;
         events.push(snipped.event);
@@ -139,13 +174,9 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextM
     current = micro.messages;
     freed += micro.freedTokens;
 
-    if (options.collapse) {
+    if (collapse) {
       const before = messagesTokens(current);
-      const collapsed = collapseToolRuns(current, contextTokens(current, overhead, freed), {
-        triggerTokens: 0.7 * window,
-        keepRecentRounds: 10,
-        minRounds: 5,
-      });
+      const collapsed = collapse().apply(current, contextTokens(current, overhead, freed));
       if (collapsed.event) {
         current = collapsed.messages;
         events.push(collapsed.event);
@@ -180,9 +211,18 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextM
     return { messages: [...outcome.messages], events: [...outcome.messages] };
   };
 
+  const collapseDrain: CollapseDrain | undefined = collapse
+    ? async ({ messages }) => {
+        const drained = collapse().drain(messages);
+        if (!drained.event) return undefined;
+        return { messages: drained.messages, events: [drained.event], folded: drained.folded };
+      }
+    : undefined;
+
   return {
     contextPipeline,
     reactiveCompact,
+    ...(collapseDrain ? { collapseDrain } : {}),
     async compact(messages, instructions, signal = new AbortController().signal) {
       const outcome = await compact(messages, 'manual', signal, { instructions });
       if (!outcome.ok) throw new Error(outcome.warning.content);
@@ -199,3 +239,32 @@ export type ContextManagementConfig = Partial<
     'sideCalls' | 'model' | 'hooks' | 'getAppState' | 'readFileState' | 'sessionDir'
   >
 >;
+
+/**
+ * The conversation's collapse state, or undefined when collapse is off. Its marks follow the
+ * window, which may change with the model, so the state is rebuilt when the window does (what was
+ * staged under the old marks is simply staged again).
+ */
+function collapseStage(
+  setting: ContextPipelineOptions['collapse'],
+  windowFor: () => number,
+): (() => ContextCollapse) | undefined {
+  if (!setting) return undefined;
+  const c = { ...COLLAPSE_DEFAULTS, ...(setting === true ? {} : setting) };
+  let built: { window: number; stage: ContextCollapse } | undefined;
+  return () => {
+    const window = windowFor();
+    if (built?.window !== window) {
+      built = {
+        window,
+        stage: new ContextCollapse({
+          stageTokens: c.stageFraction * window,
+          commitTokens: c.commitFraction * window,
+          keepRecentRounds: c.keepRecentRounds,
+          minRounds: c.minRounds,
+        }),
+      };
+    }
+    return built.stage;
+  };
+}

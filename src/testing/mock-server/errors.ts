@@ -4,7 +4,7 @@
  */
 import { anthropicErrorBody, anthropicErrorType } from './anthropic-wire';
 import { openaiErrorBody, openaiErrorType } from './openai-wire';
-import type { ApiKind } from './recorded-request';
+import type { ApiKind, RequestImage } from './recorded-request';
 import type { Fault } from './scenario';
 
 export type ErrorResponse = { status: number; headers: Record<string, string>; body: unknown };
@@ -66,6 +66,7 @@ export function faultResponse(
   fault: Fault,
   streaming: boolean,
   model: string,
+  image?: RequestImage,
 ): ErrorResponse | undefined {
   switch (fault.type) {
     case 'http':
@@ -113,10 +114,45 @@ export function faultResponse(
       if (streaming) return undefined;
       // Outside a stream there is no chunk to garble; the closest is a 500 the client retries.
       return errorResponse(api, 500, 'Malformed response (mock fault)');
+    case 'media_error':
+      return mediaErrorResponse(api, fault.problem, image);
     case 'disconnect':
     case 'silent':
     case 'stall':
     case 'html_page':
       return undefined;
   }
+}
+
+/** The largest base64 image the Anthropic API takes. */
+const ANTHROPIC_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** The 400 each API sends for an image it cannot use, in its own words. */
+function mediaErrorResponse(
+  api: ApiKind,
+  problem: 'too_large' | 'unreadable',
+  image: RequestImage | undefined,
+): ErrorResponse {
+  if (api === 'anthropic') {
+    if (problem === 'unreadable') return errorResponse(api, 400, 'Could not process image');
+    const where = image ? `${image.path}: ` : '';
+    const size = image ? `: ${image.bytes} bytes > ${ANTHROPIC_IMAGE_MAX_BYTES} bytes` : '';
+    return errorResponse(api, 400, `${where}image exceeds 5 MB maximum${size}`);
+  }
+  if (problem === 'unreadable') {
+    return errorResponse(
+      api,
+      400,
+      'You uploaded an unsupported image. Please make sure your image is valid.',
+      {
+        openaiCode: 'invalid_image_format',
+      },
+    );
+  }
+  return errorResponse(
+    api,
+    400,
+    `Invalid image${image ? ` at ${image.path}` : ''}: the image is too large${image ? ` (${image.bytes} bytes)` : ''}.`,
+    { openaiCode: 'invalid_image' },
+  );
 }

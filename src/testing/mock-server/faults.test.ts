@@ -252,4 +252,65 @@ describe('mock server: model information routes', () => {
       ['POST', '/api/show', undefined],
     ]);
   });
+
+  it('media_error: the 400 each API sends for an image, naming where the first image is', async () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'QUJDRA==' } };
+    const withImage = {
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'look' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [image] }] },
+      ],
+    };
+    const s = await start([
+      { match: { hasImage: true }, fault: { type: 'media_error' } },
+      { match: { hasImage: true }, fault: { type: 'media_error', problem: 'unreadable' } },
+      { match: { hasImage: false }, reply: text('no image here') },
+    ]);
+    const post = (body: unknown) =>
+      fetch(`${s.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'k' },
+        body: JSON.stringify(body),
+      });
+    const tooLarge = await post(withImage);
+    expect(tooLarge.status).toBe(400);
+    expect(await tooLarge.json()).toMatchObject({
+      error: {
+        type: 'invalid_request_error',
+        message:
+          'messages.2.content.0.content.0.image.source.base64: image exceeds 5 MB maximum: 4 bytes > 5242880 bytes',
+      },
+    });
+    const unreadable = await post(withImage);
+    expect(await unreadable.json()).toMatchObject({ error: { message: 'Could not process image' } });
+    // A request without an image does not match the image turns.
+    expect((await anthropic(s)).status).toBe(200);
+  });
+
+  it('media_error on the OpenAI wire carries its image error code', async () => {
+    const s = await start([{ fault: { type: 'media_error' } }]);
+    const res = await fetch(`${s.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k' },
+      body: JSON.stringify({
+        model: 'm',
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,QUJDRA==' } }],
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: {
+        code: 'invalid_image',
+        message: 'Invalid image at messages.0.content.0.image_url: the image is too large (4 bytes).',
+      },
+    });
+  });
 });

@@ -26,7 +26,11 @@ export type RequestView = {
   lastUserText: string;
   lastToolResultText: string;
   toolNames: string[];
+  /** The first image the request carries: where, in the API's own path notation, and its size. */
+  firstImage?: RequestImage;
 };
+
+export type RequestImage = { path: string; bytes: number };
 
 type Json = Record<string, unknown>;
 
@@ -71,6 +75,45 @@ function openaiView(body: Json): Omit<RequestView, 'api' | 'model' | 'toolNames'
   return { lastUserText, lastToolResultText: results.join('\n') };
 }
 
+/** Decoded size of base64 data (a data URL's payload for OpenAI). */
+function base64Bytes(data: string): number {
+  const payload = data.slice(data.indexOf(',') + 1);
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+  return Math.floor((payload.length * 3) / 4) - padding;
+}
+
+/** An image block's size, for either wire's block shape; undefined for anything else. */
+function imageBytes(block: Json): number | undefined {
+  if (block.type === 'image' && isObject(block.source)) {
+    return typeof block.source.data === 'string' ? base64Bytes(block.source.data) : 0;
+  }
+  if (block.type === 'image_url' && isObject(block.image_url)) {
+    return typeof block.image_url.url === 'string' ? base64Bytes(block.image_url.url) : 0;
+  }
+  return undefined;
+}
+
+/** The first image, searching message content and (Anthropic) tool results' content. */
+function firstImageOf(api: ApiKind, body: Json): RequestImage | undefined {
+  const suffix = api === 'anthropic' ? '.image.source.base64' : '.image_url';
+  const search = (blocks: unknown, path: string): RequestImage | undefined => {
+    if (!Array.isArray(blocks)) return undefined;
+    for (const [j, block] of blocks.entries()) {
+      if (!isObject(block)) continue;
+      const bytes = imageBytes(block);
+      if (bytes !== undefined) return { path: `${path}.${j}${suffix}`, bytes };
+      const nested = search(block.content, `${path}.${j}.content`);
+      if (nested) return nested;
+    }
+    return undefined;
+  };
+  for (const [i, message] of messagesOf(body).entries()) {
+    const found = search(message.content, `messages.${i}.content`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 function toolNamesOf(body: Json): string[] {
   if (!Array.isArray(body.tools)) return [];
   return body.tools.filter(isObject).map((tool) => {
@@ -82,10 +125,12 @@ function toolNamesOf(body: Json): string[] {
 export function viewRequest(api: ApiKind, body: unknown): RequestView {
   const json = isObject(body) ? body : {};
   const parts = api === 'anthropic' ? anthropicView(json) : openaiView(json);
+  const firstImage = firstImageOf(api, json);
   return {
     api,
     model: typeof json.model === 'string' ? json.model : '',
     toolNames: toolNamesOf(json),
     ...parts,
+    ...(firstImage ? { firstImage } : {}),
   };
 }

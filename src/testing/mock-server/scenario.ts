@@ -58,6 +58,8 @@ const matchSchema = z.strictObject({
   api: z.optional(z.enum(['anthropic', 'openai'])),
   /** The request offers a tool with this name. */
   hasTool: z.optional(z.string()),
+  /** The request carries an image (true) or none (false), anywhere in its messages. */
+  hasImage: z.optional(z.boolean()),
 });
 
 const httpStatus = z.number().check(z.int(), z.minimum(400), z.maximum(599));
@@ -96,6 +98,14 @@ const faultObjectSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('unknown_model') }),
   /** After `afterEvents` events (default 1), one event whose data is cut-off JSON; then the end. */
   z.strictObject({ type: z.literal('malformed_chunk'), afterEvents: z.optional(tokenCount) }),
+  /**
+   * The API's 400 for an image it cannot use: `too_large` names the first image of the request
+   * (its path and size, as the real API does), `unreadable` is "Could not process image".
+   */
+  z.strictObject({
+    type: z.literal('media_error'),
+    problem: z._default(z.enum(['too_large', 'unreadable']), 'too_large'),
+  }),
   z.strictObject({
     type: z.literal('stream_error'),
     errorType: z._default(z.string(), 'overloaded_error'),

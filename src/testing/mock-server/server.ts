@@ -158,7 +158,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     const delayMs = turn.chunkDelayMs ?? scenario.chunkDelayMs;
 
     if (turn.fault) {
-      const error = faultResponse(api, turn.fault, streaming, json.model);
+      const error = faultResponse(api, turn.fault, streaming, json.model, view.firstImage);
       if (error) {
         await sleep(delayMs, signal);
         if (signal.aborted) return;

@@ -10,6 +10,7 @@ export function matches(match: TurnMatch | undefined, view: RequestView): boolea
   if (match.api !== undefined && match.api !== view.api) return false;
   if (match.model !== undefined && match.model !== view.model) return false;
   if (match.hasTool !== undefined && !view.toolNames.includes(match.hasTool)) return false;
+  if (match.hasImage !== undefined && match.hasImage !== (view.firstImage !== undefined)) return false;
   if (match.lastUserTextContains !== undefined && !view.lastUserText.includes(match.lastUserTextContains)) {
     return false;
   }

@@ -12,6 +12,7 @@ import { bashParserProblem, isReadOnlyCommand } from '../../../services/bash-par
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError, type ToolResult } from '../../tool';
 import { resolveNextCwd } from './cwd';
+import { shellLabel, shellStatusText } from './describe-shell';
 import prompt from './prompt.md';
 import { runCommand } from './run-command';
 
@@ -92,6 +93,9 @@ function runInBackground(
         message: `Background shell ${ended.id} (${ended.description ?? commandHead(ended.command)}) ${ended.status}${
           ended.exitCode !== null ? ` with exit code ${ended.exitCode}` : ''
         }.`,
+        forModel:
+          `Background shell ${shellLabel(ended)} ${shellStatusText(ended)}. Its output is in ` +
+          `${ended.outputPath}; TaskOutput with task_id "${ended.id}" shows what it printed.`,
       }),
   });
   return {

@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import type { ToolUseContext } from '../../context';
 import type { ReadFileEntry } from '../../read-file-state';
 import { ToolError } from '../../tool';
+import { readSnapshot, snapshotOf } from './file-snapshot';
 import { hashContent } from './hash';
 import { MAX_WHOLE_FILE_BYTES, readWholeRegularFile } from './regular-file';
 
@@ -67,7 +68,8 @@ export async function recordFileState(
   bytes: Uint8Array,
   partial?: ReadFileEntry['partial'],
 ): Promise<void> {
-  await recordFileHash(context, path, hashContent(bytes), partial);
+  const { mtimeMs } = await stat(path);
+  setEntry(context, path, { hash: hashContent(bytes), mtimeMs }, partial, () => snapshotOf(path, bytes));
 }
 
 /** recordFileState for a caller that hashed the bytes as it streamed them. */
@@ -77,8 +79,22 @@ export async function recordFileHash(
   hash: string,
   partial?: ReadFileEntry['partial'],
 ): Promise<void> {
-  const { mtimeMs } = await stat(path);
-  const entry: ReadFileEntry = { hash, mtimeMs, readAt: Date.now() };
+  const { mtimeMs, size } = await stat(path);
+  const snapshot = partial ? undefined : await readSnapshot(path, hash, size);
+  setEntry(context, path, { hash, mtimeMs }, partial, () => snapshot);
+}
+
+function setEntry(
+  context: ToolUseContext,
+  path: string,
+  seen: { hash: string; mtimeMs: number },
+  partial: ReadFileEntry['partial'],
+  snapshot: () => string | undefined,
+): void {
+  const entry: ReadFileEntry = { ...seen, readAt: Date.now() };
   if (partial) entry.partial = partial;
+  // Only a whole view is a snapshot: a diff against part of a file would mislead.
+  const text = partial ? undefined : snapshot();
+  if (text !== undefined) entry.snapshot = text;
   context.readFileState.set(path, entry);
 }
