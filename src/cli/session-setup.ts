@@ -30,7 +30,7 @@ import {
 } from './session-permissions';
 import { autoCompactEnabled, contextStages, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
-import { ignoredProjectSettings, projectHooksRun, sessionTrust, withoutProjectHooks } from './session-trust';
+import { ignoredProjectSettings, projectCodeRuns, sessionTrust, withoutProjectCode } from './session-trust';
 import { checkAvailableFeatures } from './unavailable';
 
 type QueryEngineType = import('../engine/query-engine').QueryEngine;
@@ -159,10 +159,12 @@ export async function createSessionEngine(
       cwd,
     }),
   ];
-  const hookSettings = projectHooksRun(trust.trusted, interactive)
-    ? merged.hooks
-    : mergeSettings(withoutProjectHooks(settings.loaded.sources)).hooks;
-  const sessionEnv = settings.env;
+  // Hooks, env and baseUrl from an untrusted project wait where someone could trust it.
+  const codeSettings = projectCodeRuns(trust.trusted, interactive)
+    ? merged
+    : mergeSettings(withoutProjectCode(settings.loaded.sources));
+  const hookSettings = codeSettings.hooks;
+  const sessionEnv = codeSettings === merged ? settings.env : { ...env, ...(codeSettings.env ?? {}) };
   // One per session: the permission checks and the system prompt's git status share its verdicts.
   const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
   const [
@@ -182,7 +184,7 @@ export async function createSessionEngine(
   const selection = await selectModel({
     model: options.model ?? merged.model,
     provider: options.provider ?? merged.provider,
-    baseUrl: merged.baseUrl,
+    baseUrl: codeSettings.baseUrl,
     fallbackModel: options.fallbackModel,
     env: sessionEnv,
     timeouts: merged.apiTimeouts,

@@ -24,17 +24,24 @@ export async function sessionTrust(
 }
 
 /**
- * Project hooks and MCP servers start only in a trusted folder when someone could be asked to
- * trust it (the interactive UI). Headless runs start them either way: nobody is there to ask,
- * and Claude Code connects project MCP servers headless too.
+ * Project settings that run code or decide where the session's credentials go — hooks (and MCP
+ * servers), `env` (`BASH_ENV`, `LD_PRELOAD`, `NODE_OPTIONS` run code in every command; a base URL
+ * variable sends the API key elsewhere) and `baseUrl` — apply only in a trusted folder when
+ * someone could be asked to trust it (the interactive UI). Headless runs apply them either way:
+ * nobody is there to ask, and Claude Code connects project MCP servers headless too.
  */
-export const projectHooksRun = (trusted: boolean, interactive: boolean): boolean => trusted || !interactive;
+export const projectCodeRuns = (trusted: boolean, interactive: boolean): boolean => trusted || !interactive;
 
-/** The sources with project hooks removed, for a session where they must not run. */
-export function withoutProjectHooks(sources: readonly SettingsSource[]): SettingsSource[] {
+/** The keys of project settings that `projectCodeRuns` gates. */
+const CODE_KEYS = ['hooks', 'env', 'baseUrl'] as const;
+
+/** The sources with the project's hooks, `env` and `baseUrl` removed, for a session where they must wait. */
+export function withoutProjectCode(sources: readonly SettingsSource[]): SettingsSource[] {
   return sources.map((source) => {
-    if (source.source !== 'projectSettings' || !source.settings.hooks) return source;
-    const { hooks: _dropped, ...settings } = source.settings;
+    if (source.source !== 'projectSettings' || !CODE_KEYS.some((key) => key in source.settings))
+      return source;
+    const settings = { ...source.settings };
+    for (const key of CODE_KEYS) delete settings[key];
     return { ...source, settings };
   });
 }
@@ -59,7 +66,7 @@ export function ignoredProjectSettings(input: {
   const dirsIgnored: string[] = [];
   let modeIgnored: { mode: string; path?: string } | undefined;
   let neverMode: { mode: string; path?: string } | undefined;
-  const hooksIgnored: string[] = [];
+  const codeIgnored: Map<string, string[]> = new Map();
   for (const { source, path, settings } of sources) {
     const permissions = settings.permissions;
     if (source === 'projectSettings') {
@@ -67,7 +74,12 @@ export function ignoredProjectSettings(input: {
         allowIgnored.push(`${permissions.allow.join(', ')} in ${shown(path, cwd)}`);
       if (!settingsRuleApplies(source, 'allow', trusted) && permissions?.additionalDirectories?.length)
         dirsIgnored.push(`${permissions.additionalDirectories.join(', ')} in ${shown(path, cwd)}`);
-      if (settings.hooks && !projectHooksRun(trusted, input.interactive)) hooksIgnored.push(shown(path, cwd));
+      if (!projectCodeRuns(trusted, input.interactive)) {
+        for (const key of CODE_KEYS) {
+          if (settings[key] === undefined) continue;
+          codeIgnored.set(key, [...(codeIgnored.get(key) ?? []), shown(path, cwd)]);
+        }
+      }
     }
     const mode = permissions?.defaultMode;
     if (!mode || input.explicitMode) continue;
@@ -81,7 +93,7 @@ export function ignoredProjectSettings(input: {
   if (allowIgnored.length > 0) parts.push(`allow rules (${allowIgnored.join('; ')})`);
   if (dirsIgnored.length > 0) parts.push(`additionalDirectories (${dirsIgnored.join('; ')})`);
   if (modeIgnored) parts.push(`defaultMode acceptEdits (in ${shown(modeIgnored.path, cwd)})`);
-  if (hooksIgnored.length > 0) parts.push(`hooks (in ${hooksIgnored.join(', ')})`);
+  for (const [key, files] of codeIgnored) parts.push(`${key} (in ${files.join(', ')})`);
   const lines: string[] = [];
   if (parts.length > 0) {
     lines.push(
