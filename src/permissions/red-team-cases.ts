@@ -1,0 +1,82 @@
+/**
+ * The red-team attack set against the shell analysis (issue 11 §1), run through the real pipeline
+ * in default mode with no rules unless a row says otherwise: options of read-only commands that
+ * run or write (abbreviated, clustered, glued, after operands, hidden in expansions), bash
+ * evaluation sites, and environment that changes what runs. Each class ends with the everyday
+ * commands that must keep running without a prompt. The rows that were holes when this set was
+ * written are run for real in red-team-calibration.test.ts (`RED_TEAM_CALIBRATED`).
+ */
+import type { CorpusCase, Verdict } from './corpus-test-support';
+import type { DangerCase } from './option-danger-cases';
+
+export type RedTeamCase = CorpusCase & { cls: string };
+
+const rows = (cls: string, expect: Verdict, cmds: readonly string[], extra: Partial<CorpusCase> = {}) =>
+  cmds.map((cmd): RedTeamCase => ({ cls, cmd, expect, ...extra }));
+
+/** Wrappers whose own options run, write or read: `env -S` splits a string into a command line. */
+const WRAPPERS = [
+  ...rows('wrappers', 'ask', [
+    "env -S'touch pwned'",
+    `env -S"sh -c 'touch pwned'"`,
+    "env -iS'touch pwned'",
+    "env -vS'touch pwned'",
+    "env --split-s='touch pwned'",
+    "env --sp='touch pwned'",
+    "env -u X -S'touch pwned'",
+    "env -S 'touch pwned'",
+    "env --split-string='ls' x",
+    'env PAGER=x git log',
+    'env -i PATH=/tmp ls',
+    'env BASH_ENV=/tmp/x bash -c ls',
+    'time -o pwned ls',
+    '\\time -o pwned ls',
+    'command time -o pwned ls',
+    '/usr/bin/time -o pwned ls',
+    '/usr/bin/time --out=pwned ls',
+    '/usr/bin/time -apwned ls',
+    'timeout -s KILL 5 touch pwned',
+    'timeout 5 sort -o pwned x',
+    'nice -n 5 sort -o pwned x',
+    'nice sort --output=pwned x',
+    'stdbuf -oL sort -opwned x',
+    'xargs -a /etc/passwd echo',
+    'xargs --arg-file=/etc/passwd echo',
+    'xargs -a/etc/passwd echo',
+    'xargs -I{} sort -o {} x',
+    'xargs --process-slot-var=LD_PRELOAD echo',
+    "xargs sh -c 'touch pwned'",
+    'xargs -i sh',
+    'command -p sort -o pwned x',
+    "builtin eval 'touch pwned'",
+    'exec -a foo touch pwned',
+    'nohup touch pwned',
+    'timeout --foreground 5 git -c core.pager=x log',
+    'env -- sort -o pwned x',
+    'env - sort -o pwned x',
+    'xargs -- sort -o pwned',
+  ]),
+  ...rows('wrappers', 'deny', ["env -S'rm -rf x'", "env -iS'rm x'", 'env -S rm x'], { deny: ['Bash(rm:*)'] }),
+  // `env` with no command prints the environment; `-C` without one is an error.
+  ...rows('wrappers', 'allow', [
+    'env',
+    'env -C /tmp',
+    'env LD_PRELOAD=/tmp/x.so',
+    'env LANG=C ls',
+    'env -i ls',
+    'env -u HOME ls',
+    'env -C src ls',
+  ]),
+];
+
+export const RED_TEAM_CASES: RedTeamCase[] = [...WRAPPERS];
+
+/** The holes this pass found, each run for real: the effect the permission check now blocks. */
+export const RED_TEAM_CALIBRATED: DangerCase[] = [
+  { cmd: "env -S'touch pwned'", effect: 'writes' },
+  { cmd: "env -iS'touch pwned'", effect: 'writes' },
+  { cmd: "env -vS'touch pwned'", effect: 'writes' },
+  { cmd: "env --split-s='touch pwned'", effect: 'writes' },
+  { cmd: "env --sp='touch pwned'", effect: 'writes' },
+  { cmd: "env -u X -S'touch pwned'", effect: 'writes' },
+];
