@@ -7,7 +7,7 @@
  * written are run for real in red-team-calibration.test.ts (`RED_TEAM_CALIBRATED`).
  */
 import type { CorpusCase, Verdict } from './corpus-test-support';
-import type { DangerCase } from './option-danger-cases';
+import { type DangerCase, GIT_REPO } from './option-danger-cases';
 
 export type RedTeamCase = CorpusCase & { cls: string };
 
@@ -71,6 +71,12 @@ const WRAPPERS = [
 
 export const RED_TEAM_CASES: RedTeamCase[] = [...WRAPPERS];
 
+/** Every row of both sets, for the check that each calibrated hole is one of them. */
+export const allRedTeamRows = async (): Promise<RedTeamCase[]> => [
+  ...RED_TEAM_CASES,
+  ...(await import('./red-team-disk-cases')).RED_TEAM_DISK_CASES,
+];
+
 /** The holes this pass found, each run for real: the effect the permission check now blocks. */
 export const RED_TEAM_CALIBRATED: DangerCase[] = [
   { cmd: "env -S'touch pwned'", effect: 'writes' },
@@ -79,4 +85,54 @@ export const RED_TEAM_CALIBRATED: DangerCase[] = [
   { cmd: "env --split-s='touch pwned'", effect: 'writes' },
   { cmd: "env --sp='touch pwned'", effect: 'writes' },
   { cmd: "env -u X -S'touch pwned'", effect: 'writes' },
+  // A link the line makes for itself, then a write through it (.git/config changes).
+  {
+    cmd: 'ln -s .git/config c; echo x > c',
+    effect: 'writes',
+    setup: GIT_REPO,
+    changed: '.git/config',
+    calibrate: 'ln -s .git/config c; echo x >> c',
+  },
+  {
+    cmd: 'cp -P cfg-link b; echo x > b',
+    effect: 'writes',
+    setup: `${GIT_REPO} && ln -s .git/config cfg-link`,
+    changed: '.git/config',
+  },
+  {
+    cmd: 'for i in 1 2; do echo x >> c; ln -sf .git/config c; done',
+    effect: 'writes',
+    setup: GIT_REPO,
+    changed: '.git/config',
+  },
+  {
+    cmd: 'echo x > c | ln -s .git/config c',
+    effect: 'writes',
+    setup: GIT_REPO,
+    changed: '.git/config',
+    calibrate: 'ln -s .git/config c; echo x >> c | true',
+  },
+  { cmd: 'ln -s ../outside o; echo x > o/pwn', effect: 'writes', marker: '../outside/pwn' },
+  {
+    cmd: 'ln -s .. up; echo x > up/../pwn',
+    effect: 'writes',
+    marker: '../pwn',
+    setup: 'mkdir -p inner && cd inner',
+    calibrate: 'cd inner && ln -s .. up && echo x > up/../pwn',
+  },
+  // A hard link: the next plain write of `c` changes .git/config.
+  {
+    cmd: 'ln .git/config c',
+    effect: 'writes',
+    setup: GIT_REPO,
+    changed: '.git/config',
+    calibrate: 'ln .git/config c && echo x >> c',
+  },
+  {
+    cmd: 'cp -l .git/config c',
+    effect: 'writes',
+    setup: GIT_REPO,
+    changed: '.git/config',
+    calibrate: 'cp -l .git/config c && echo x >> c',
+  },
 ];

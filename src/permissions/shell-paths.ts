@@ -26,6 +26,8 @@ export type TouchedPath = {
   recursive: boolean;
   /** For a recursive read: symlinks below it are followed (`grep -R`). Absent means they may be. */
   followsLinks?: boolean;
+  /** Why a path that looks known is only known when the line runs (another command may link it). */
+  unknownBecause?: string;
 };
 
 /** The line names the variable other than to read it as `$NAME` (it may assign, export, read it). */
