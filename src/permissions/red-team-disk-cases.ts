@@ -92,4 +92,63 @@ const LINKS_IN_LINE = [
   ),
 ];
 
-export const RED_TEAM_DISK_CASES: RedTeamCase[] = [...LINKS_IN_LINE];
+/**
+ * Recursive listings and searches with a link out of the project below (`out-link`, and
+ * `usr-share` → /usr/share, too big to walk). A listing that does not follow links (`find`,
+ * `tree`, `du`, `fd`, `ls -R`, and the content searches `ag`, `git grep`) stays inside; one that
+ * follows them lists or reads outside. A listing shows names, as `ls` does: a deny rule on a
+ * file's content does not stop it; a content search asks.
+ */
+const RECURSION = [
+  ...rows('recursion', 'allow', [
+    "find . -name '*.ts'",
+    'find . -type f',
+    'find src',
+    'find . -newer x',
+    'tree',
+    'tree -L 2',
+    'du -sh .',
+    'fd ts',
+    'fd -e ts',
+    'ls -R',
+    'ls -R src',
+    'ag foo',
+    'grep -r foo .',
+    'rg foo',
+    'git grep foo',
+    'diff -r src src',
+  ]),
+  ...rows('recursion', 'allow', ["find . -name '*.ts'", 'tree', 'du -sh .', 'fd ts', 'ls -R', 'ls -la'], {
+    deny: ['Read(./.env)'],
+  }),
+  ...rows(
+    'recursion',
+    'ask',
+    ['grep -r ENV .', 'rg ENV', 'ag --hidden ENV', 'git grep ENV', 'grep -rl ENV ./'],
+    {
+      deny: ['Read(./.env)'],
+    },
+  ),
+  ...rows('recursion', 'ask', [
+    'find -L . -name secret.txt',
+    'find . -follow -name secret.txt',
+    'find -L .',
+    'tree -l',
+    'du -L -a .',
+    'du -sL .',
+    'fd -L secret',
+    'fd --follow secret',
+    'ls -RL',
+    'ls -R -L .',
+    'ag -f OUTSIDE',
+    'ag --follow OUTSIDE',
+    'grep -R OUTSIDE .',
+    'rg -L OUTSIDE',
+    'find -H out-link',
+    'ls -R out-link',
+    'tree out-link',
+    'find out-link',
+  ]),
+];
+
+export const RED_TEAM_DISK_CASES: RedTeamCase[] = [...LINKS_IN_LINE, ...RECURSION];

@@ -38,6 +38,7 @@ beforeAll(() => {
   symlinkSync('../outside/secret.txt', join(proj, 'secret-link'));
   symlinkSync('.env', join(proj, 'env-link'));
   symlinkSync('.git/config', join(proj, 'cfg-link'));
+  symlinkSync('/usr/share', join(proj, 'usr-share'));
 });
 
 afterAll(() => rmSync(top, { recursive: true, force: true }));

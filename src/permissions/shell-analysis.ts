@@ -46,7 +46,7 @@ import { settingReason, variablesSetBy } from './shell-variables';
 export type { ShellCwd } from './shell-cd';
 export type { TouchedPath } from './shell-paths';
 
-export type TouchOptions = { recursive?: boolean };
+export type TouchOptions = { recursive?: boolean; namesOnly?: boolean; followsLinks?: boolean };
 
 export type ShellUnit = {
   kind: SegmentKind;
@@ -164,7 +164,12 @@ class Analyzer {
     options: TouchOptions = {},
   ): TouchedPath[] {
     const touched = this.shellPaths.touched(word, viaRedirect, cwd);
-    if (options.recursive) for (const path of touched) path.recursive = true;
+    if (options.recursive)
+      for (const path of touched) {
+        path.recursive = true;
+        if (options.namesOnly) path.namesOnly = true;
+        if (options.followsLinks !== undefined) path.followsLinks = options.followsLinks;
+      }
     return touched;
   }
 
@@ -315,8 +320,7 @@ class Analyzer {
     let writtenValues: string[];
     if (effects) {
       for (const use of effects.writes) unit.writes.push(...this.touched(use.word, false, cwd));
-      for (const use of effects.reads)
-        unit.reads.push(...this.touched(use.word, false, cwd, { recursive: use.recursive }));
+      for (const use of effects.reads) unit.reads.push(...this.touched(use.word, false, cwd, use));
       if (effects.notReadOnly) unit.notReadOnly = effects.notReadOnly;
       if (effects.runs) unit.evalLike ??= effects.runs;
       writtenValues = effects.writes.filter((use) => !use.word.dynamic).map((use) => use.word.value);
@@ -382,8 +386,7 @@ class Analyzer {
         continue;
       }
       if (nested.own) {
-        for (const use of nested.own.reads)
-          unit.reads.push(...this.touched(use.word, false, cwd, { recursive: use.recursive }));
+        for (const use of nested.own.reads) unit.reads.push(...this.touched(use.word, false, cwd, use));
         for (const use of nested.own.writes) unit.writes.push(...this.touched(use.word, false, cwd));
         if (nested.own.notReadOnly) unit.notReadOnly ??= nested.own.notReadOnly;
       }

@@ -26,6 +26,8 @@ export type TouchedPath = {
   recursive: boolean;
   /** For a recursive read: symlinks below it are followed (`grep -R`). Absent means they may be. */
   followsLinks?: boolean;
+  /** For a recursive read: only names and metadata are read (`find`, `ls -R`), no file's content. */
+  namesOnly?: boolean;
   /** Why a path that looks known is only known when the line runs (another command may link it). */
   unknownBecause?: string;
 };

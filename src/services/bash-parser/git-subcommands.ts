@@ -25,10 +25,12 @@ import {
   VALUE,
 } from './option-table';
 
+/** git reads a symlink as the text it holds (a blob), never following it. */
 const reads = (recursive: boolean, whenNone?: string[]): OperandLayout => ({
   leading: [],
   rest: 'read',
   recursive,
+  followsLinks: false,
   ...(whenNone ? { whenNone } : {}),
 });
 
@@ -81,6 +83,7 @@ const GREP = gitTable(
     leading: modes.has('pattern') ? [] : ['data'],
     rest: 'read',
     recursive: true,
+    followsLinks: false,
     whenNone: ['.'],
   }),
   { numeric: true },
