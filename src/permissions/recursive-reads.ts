@@ -78,7 +78,9 @@ export async function checkRecursiveReads(
       if (!touched.recursive || !spelled?.resolved) continue;
       const follows = touched.followsLinks !== false;
       // Listing a denied file's name is no read of it (as `ls` of its folder is not).
-      const guards = touched.namesOnly ? [] : check.guards.filter((rule) => policy.mayCoverBelow(rule, spelled));
+      const guards = touched.namesOnly
+        ? []
+        : check.guards.filter((rule) => policy.mayCoverBelow(rule, spelled));
       if (guards.length === 0 && !follows) continue;
       const listing = await check.walks.list(spelled.resolved.real, follows, policy.paths);
       const shown = (rel: string) => join(touched.text, rel);

@@ -151,4 +151,45 @@ const RECURSION = [
   ]),
 ];
 
-export const RED_TEAM_DISK_CASES: RedTeamCase[] = [...LINKS_IN_LINE, ...RECURSION];
+/**
+ * Globs are judged by the words they match on disk when the line creates no file: `planted/`
+ * holds files named like options (`--output=pwned`, `-c`, `--files0-from=list`, `-i`,
+ * `--run-tests`, `-r`); `plain/` holds ordinary ones. A line that creates files keeps the worst
+ * case (any matched word may be any option).
+ */
+const GLOBS = [
+  ...rows('globs', 'ask', [
+    'cd planted && sort *',
+    'cd planted && sort -u *',
+    'cd planted && md5sum *',
+    'cd planted && sha256sum *',
+    'cd planted && wc -l *',
+    'cd planted && sed -n p *',
+    'cd planted && jq . *',
+    'cd plain && uniq *',
+    'cd plain && xxd *',
+  ]),
+  ...rows(
+    'globs',
+    'ask',
+    ['cd plain && touch ./-c && md5sum *', 'cd plain && echo > ./--output=x; sort *'],
+    edits,
+  ),
+  ...rows('globs', 'allow', [
+    'wc -l *.ts',
+    'cd src && wc -l *',
+    'sort *.md',
+    'cd plain && sort *',
+    'cd plain && md5sum *',
+    'cd plain && wc -l *',
+    'cd plain && sed -n 1p *',
+    'cd plain && jq . *',
+    'sha256sum *.json',
+    'cksum *.md',
+    'grep foo *.md',
+    'sort planted/*',
+    'wc -l src/*.ts',
+  ]),
+];
+
+export const RED_TEAM_DISK_CASES: RedTeamCase[] = [...LINKS_IN_LINE, ...RECURSION, ...GLOBS];

@@ -30,6 +30,9 @@ beforeAll(() => {
   write(join(proj, 'config/app.json'), '{}\n');
   write(join(proj, 'package.json'), '{"scripts":{"test":"x"}}\n');
   write(join(proj, 'x'), 'b\na\n');
+  for (const name of ['--output=pwned', '-c', '--files0-from=list', '-i', '--run-tests', '-r', 'list'])
+    write(join(proj, 'planted', name), '{}\n');
+  for (const name of ['a.txt', 'b.json']) write(join(proj, 'plain', name), '{}\n');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: proj, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');

@@ -114,6 +114,8 @@ export type ShellAnalysisOptions = {
   paths?: RealPaths;
   /** The session's check of git repository configuration; without it git is never read-only. */
   gitConfig?: GitConfigSafety;
+  /** Judge options against the words globs match on disk now (see `analyzeShellCommand`). */
+  globsOnDisk?: boolean;
 };
 
 const MAX_DEPTH = 4;
@@ -315,7 +317,8 @@ class Analyzer {
     });
     if (warning) unit.destructive = warning;
     // What the command does by its option table; the command as run includes any `xargs` input.
-    const effectArgs = input ? argsWithInput(argv, input).slice(1) : args;
+    const written = input ? argsWithInput(argv, input).slice(1) : args;
+    const effectArgs = this.options.globsOnDisk ? this.shellPaths.wordsAsPassed(written, cwd) : written;
     const effects = name ? commandEffects(name, effectArgs) : undefined;
     let writtenValues: string[];
     if (effects) {
@@ -459,11 +462,19 @@ export async function analyzeShellCommand(
   options: ShellAnalysisOptions,
 ): Promise<ShellAnalysis> {
   const parsed = await parseCommand(source);
-  const analyzer = new Analyzer(options, source);
+  let units = await new Analyzer(options, source).units(parsed, 0);
+  // A glob may match a planted `-o` or `--files0-from=…`: each word of it may be any option. When
+  // the line creates no file at all, the files on disk now are the ones the shell will match,
+  // so options are judged against those words instead (`wc -l *.ts` is then only a read).
+  const hasGlob = parsed.segments.some((segment) => segment.argv.some((word) => word.glob));
+  if (hasGlob) {
+    const onDisk = await new Analyzer({ ...options, globsOnDisk: true }, source).units(parsed, 0);
+    if ([...allUnits(onDisk)].every((unit) => unit.readOnly)) units = onDisk;
+  }
   return {
     source,
     parseError: parsed.parseError,
-    units: await analyzer.units(parsed, 0),
+    units,
     hasSubstitution: parsed.hasCommandSubstitution || parsed.hasProcessSubstitution,
     forkBomb: isForkBomb(source),
   };
