@@ -19,6 +19,7 @@ import { markPathsBehindNewLinks } from './line-links';
 import { describePath, outsideReason, PathPolicy, type SpelledPath } from './path-policy';
 import { markProtected, protectedShellWrites } from './protected-writes';
 import { checkRecursiveReads } from './recursive-reads';
+import { checkRepositoryContent } from './repository-content';
 import { ANY_TOOL } from './rule-problems';
 import {
   allUnits,
@@ -140,6 +141,16 @@ class BashEvaluator {
     if (findings.askRule) this.result.askRule ??= findings.askRule;
     for (const reason of findings.reasons) this.reason(reason);
     this.recursiveProblems = findings.problems;
+    // `git log -p`, `git show SHA`: any tracked file may be printed, a guarded one included.
+    const content = await checkRepositoryContent(units, {
+      policy: this.policy,
+      guards: this.readGuards,
+      ...(this.env.gitConfig ? { gitConfig: this.env.gitConfig } : {}),
+    });
+    if (content) {
+      this.result.askRule ??= content.rule;
+      this.reason(content.reason);
+    }
   }
 
   /**

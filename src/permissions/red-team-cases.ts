@@ -77,6 +77,11 @@ export const allRedTeamRows = async (): Promise<RedTeamCase[]> => [
   ...(await import('./red-team-disk-cases')).RED_TEAM_DISK_CASES,
 ];
 
+/** A link out of the project, for the listings that follow links. */
+const LINK_OUT = 'ln -s ../outside out-link';
+/** A repository that tracks a `.env` holding the scratch secret. */
+const TRACKED_SECRET = `echo SECRET-TOKEN-93 > .env && ${GIT_REPO}`;
+
 /** The holes this pass found, each run for real: the effect the permission check now blocks. */
 export const RED_TEAM_CALIBRATED: DangerCase[] = [
   { cmd: "env -S'touch pwned'", effect: 'writes' },
@@ -135,4 +140,45 @@ export const RED_TEAM_CALIBRATED: DangerCase[] = [
     changed: '.git/config',
     calibrate: 'cp -l .git/config c && echo x >> c',
   },
+  // Listings that follow a link out of the project (the ones that do not, stay inside and run).
+  {
+    cmd: 'find -L . -name secret.txt',
+    effect: 'reads-outside',
+    setup: LINK_OUT,
+    output: /out-link\/secret\.txt/,
+  },
+  {
+    cmd: 'find . -follow -name secret.txt',
+    effect: 'reads-outside',
+    setup: LINK_OUT,
+    output: /out-link\/secret\.txt/,
+  },
+  { cmd: 'tree -l', effect: 'reads-outside', setup: LINK_OUT, output: /secret\.txt/ },
+  { cmd: 'du -L -a .', effect: 'reads-outside', setup: LINK_OUT, output: /out-link\/secret\.txt/ },
+  { cmd: 'fd -L secret', effect: 'reads-outside', setup: LINK_OUT, output: /secret\.txt/, needs: 'fd' },
+  { cmd: 'ls -RL', effect: 'reads-outside', setup: LINK_OUT, output: /secret\.txt/ },
+  { cmd: 'ag -f SECRET', effect: 'reads-outside', setup: LINK_OUT, needs: 'ag' },
+  // A glob matching a planted file named like an option; a line that plants one itself.
+  {
+    cmd: 'cd planted && sort *',
+    effect: 'writes',
+    setup: 'mkdir planted && touch planted/--output=pwned planted/a',
+    marker: 'planted/pwned',
+  },
+  {
+    cmd: 'cd planted && wc -l *',
+    effect: 'reads-outside',
+    setup: 'mkdir planted && cp ../outside/list0 planted/.list && touch planted/--files0-from=.list',
+  },
+  {
+    cmd: 'cd plain && echo > ./--output=x; sort *',
+    effect: 'writes',
+    setup: 'mkdir plain && touch plain/a',
+    marker: 'plain/x',
+  },
+  // git prints a tracked file a Read deny rule covers (its secret shows in the output).
+  { cmd: 'git log -p', effect: 'reads-outside', setup: TRACKED_SECRET },
+  { cmd: 'git show HEAD', effect: 'reads-outside', setup: TRACKED_SECRET },
+  { cmd: 'git diff HEAD~0', effect: 'reads-outside', setup: `${TRACKED_SECRET} && echo changed >> .env` },
+  { cmd: 'git cat-file --batch-all-objects --batch', effect: 'reads-outside', setup: TRACKED_SECRET },
 ];

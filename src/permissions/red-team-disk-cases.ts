@@ -140,7 +140,7 @@ const RECURSION = [
     'fd --follow secret',
     'ls -RL',
     'ls -R -L .',
-    'ag -f OUTSIDE',
+    'ag -f SECRET',
     'ag --follow OUTSIDE',
     'grep -R OUTSIDE .',
     'rg -L OUTSIDE',
@@ -192,4 +192,71 @@ const GLOBS = [
   ]),
 ];
 
-export const RED_TEAM_DISK_CASES: RedTeamCase[] = [...LINKS_IN_LINE, ...RECURSION, ...GLOBS];
+/**
+ * git commands that print tracked content no argument names, where a Read deny rule covers a
+ * tracked file (`proj/.env` is committed). In `sub-repo/` the `.env` is ignored, not tracked:
+ * nothing git prints there can show it.
+ */
+const denyEnv = { deny: ['Read(**/.env)'] };
+const REPOSITORY_CONTENT = [
+  ...rows(
+    'repository content',
+    'ask',
+    [
+      'git log -p',
+      'git log -p -1',
+      'git log --patch',
+      'git log -pW',
+      'git log -U3',
+      'git log -S ENV_SECRET',
+      'git log --word-diff',
+      'git whatchanged -p',
+      'git reflog -p',
+      'git show',
+      'git show HEAD',
+      'git diff HEAD~0',
+      'git diff',
+      'git diff HEAD',
+      'git cat-file --batch-all-objects --batch',
+      'cd src && git log -p',
+      'git log -p -- .',
+      'git grep ENV',
+    ],
+    denyEnv,
+  ),
+  ...rows(
+    'repository content',
+    'deny',
+    ['git cat-file -p HEAD:.env', 'git log -p src .env', 'git show HEAD:.env'],
+    denyEnv,
+  ),
+  ...rows(
+    'repository content',
+    'allow',
+    [
+      'git log',
+      'git log --oneline',
+      'git log --stat',
+      'git status',
+      'git diff --stat',
+      'git show --stat HEAD',
+      'git log -p -- src',
+      'git show HEAD -- src',
+      'git diff -- src',
+      'git cat-file -t HEAD',
+      'git ls-files',
+      'git log --name-only',
+      'cd sub-repo && git log -p',
+      'cd sub-repo && git show',
+      'cd sub-repo && git diff HEAD',
+    ],
+    denyEnv,
+  ),
+];
+
+export const RED_TEAM_DISK_CASES: RedTeamCase[] = [
+  ...LINKS_IN_LINE,
+  ...RECURSION,
+  ...GLOBS,
+  ...REPOSITORY_CONTENT,
+];

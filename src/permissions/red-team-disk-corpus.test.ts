@@ -37,6 +37,15 @@ beforeAll(() => {
   git('init', '-q');
   git('add', '-A');
   git('-c', 'user.name=a', '-c', 'user.email=a@example.com', 'commit', '-qm', 'init');
+  // A repository of its own whose .env is ignored, not tracked.
+  const sub = join(proj, 'sub-repo');
+  write(join(sub, '.env'), 'SUB_SECRET\n');
+  write(join(sub, '.gitignore'), '.env\n');
+  write(join(sub, 'main.ts'), 'export {};\n');
+  const subGit = (...args: string[]) => execFileSync('git', args, { cwd: sub, stdio: 'ignore' });
+  subGit('init', '-q');
+  subGit('add', '-A');
+  subGit('-c', 'user.name=a', '-c', 'user.email=a@example.com', 'commit', '-qm', 'init');
   symlinkSync('../outside', join(proj, 'out-link'));
   symlinkSync('../outside/secret.txt', join(proj, 'secret-link'));
   symlinkSync('.env', join(proj, 'env-link'));

@@ -86,6 +86,8 @@ export type ShellUnit = {
    * own configuration can run programs (or whose configuration could not be checked).
    */
   readOnlyBlocker?: string;
+  /** git prints content of tracked files no read path names (`git log -p`, `git show SHA`). */
+  showsRepositoryContent?: boolean;
   /** mkdir/touch/mv/cp/… or a pure `sed -i`: what acceptEdits treats as a file edit (file-edit-commands.ts). */
   fileWriting: boolean;
   reads: TouchedPath[];
@@ -325,6 +327,7 @@ class Analyzer {
       for (const use of effects.writes) unit.writes.push(...this.touched(use.word, false, cwd));
       for (const use of effects.reads) unit.reads.push(...this.touched(use.word, false, cwd, use));
       if (effects.notReadOnly) unit.notReadOnly = effects.notReadOnly;
+      if (effects.showsRepositoryContent) unit.showsRepositoryContent = true;
       if (effects.runs) unit.evalLike ??= effects.runs;
       writtenValues = effects.writes.filter((use) => !use.word.dynamic).map((use) => use.word.value);
       // `grep -r` and `rg` do not follow symlinks below their folders; `grep -R` and `rg -L` do.

@@ -29,6 +29,11 @@ export type CommandEffects = {
   runs?: string;
   reads: PathUse[];
   writes: PathUse[];
+  /**
+   * Prints the content of the repository's files beyond what its read paths name (`git log -p`,
+   * `git show`, `git cat-file -p SHA`): any tracked file may be shown, a denied one included.
+   */
+  showsRepositoryContent?: true;
 };
 
 export const noEffects = (): CommandEffects => ({ reads: [], writes: [] });

@@ -142,7 +142,8 @@ export const GIT_SUBCOMMANDS: Record<string, TableSource> = {
       'no-index cached staged merge-base': FLAG,
       '0 1 2 3 base ours theirs c cc': FLAG,
     },
-    reads(true, ['.']),
+    // What it prints of the work tree is tracked content: judged by the tracked files (showsRepositoryContent).
+    reads(true),
   ),
   'rev-list': gitTable('rev-list', { ...GIT_REV_OPTIONS, ...GIT_REV_LIST_OPTIONS }, reads(false), {
     numeric: true,
