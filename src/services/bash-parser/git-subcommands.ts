@@ -263,7 +263,9 @@ export const GIT_SUBCOMMANDS: Record<string, TableSource> = {
       's shell': FLAG,
       'p perl': FLAG,
       'python tcl ignore-case omit-empty': FLAG,
-      'count format sort points-at merged no-merged contains no-contains': VALUE,
+      'count sort points-at merged no-merged contains no-contains': VALUE,
+      // Its own entry, so the signature check sees it as --format.
+      format: VALUE,
       color: OPTIONAL,
     },
     DATA,
