@@ -6,13 +6,14 @@
  * commands that must keep running without a prompt. The rows that were holes when this set was
  * written are run for real in red-team-calibration.test.ts (`RED_TEAM_CALIBRATED`).
  */
-import type { CorpusCase, Verdict } from './corpus-test-support';
 import { type DangerCase, GIT_REPO } from './option-danger-cases';
 
-export type RedTeamCase = CorpusCase & { cls: string };
+import { RED_TEAM_EVAL_CASES } from './red-team-eval-cases';
+import { RED_TEAM_GIT_CASES } from './red-team-git-cases';
+import { RED_TEAM_OPTION_CASES } from './red-team-option-cases';
+import { type RedTeamCase, rows } from './red-team-rows';
 
-const rows = (cls: string, expect: Verdict, cmds: readonly string[], extra: Partial<CorpusCase> = {}) =>
-  cmds.map((cmd): RedTeamCase => ({ cls, cmd, expect, ...extra }));
+export type { RedTeamCase } from './red-team-rows';
 
 /** Wrappers whose own options run, write or read: `env -S` splits a string into a command line. */
 const WRAPPERS = [
@@ -69,7 +70,12 @@ const WRAPPERS = [
   ]),
 ];
 
-export const RED_TEAM_CASES: RedTeamCase[] = [...WRAPPERS];
+export const RED_TEAM_CASES: RedTeamCase[] = [
+  ...WRAPPERS,
+  ...RED_TEAM_OPTION_CASES,
+  ...RED_TEAM_GIT_CASES,
+  ...RED_TEAM_EVAL_CASES,
+];
 
 /** Every row of both sets, for the check that each calibrated hole is one of them. */
 export const allRedTeamRows = async (): Promise<RedTeamCase[]> => [
