@@ -8,11 +8,9 @@
  * calibrated in red-team-calibration.test.ts.
  */
 
-import type { CorpusCase, Verdict } from './corpus-test-support';
-import type { RedTeamCase } from './red-team-cases';
+import { RED_TEAM_PATH_CASES } from './red-team-path-cases';
+import { type RedTeamCase, rows } from './red-team-rows';
 
-const rows = (cls: string, expect: Verdict, cmds: readonly string[], extra: Partial<CorpusCase> = {}) =>
-  cmds.map((cmd): RedTeamCase => ({ cls, cmd, expect, ...extra }));
 const edits = { mode: 'acceptEdits' } as const;
 
 /** A line that makes a link and then writes or reads through it (acceptEdits: plain edits otherwise). */
@@ -259,4 +257,5 @@ export const RED_TEAM_DISK_CASES: RedTeamCase[] = [
   ...RECURSION,
   ...GLOBS,
   ...REPOSITORY_CONTENT,
+  ...RED_TEAM_PATH_CASES,
 ];

@@ -51,6 +51,7 @@ beforeAll(() => {
   symlinkSync('.env', join(proj, 'env-link'));
   symlinkSync('.git/config', join(proj, 'cfg-link'));
   symlinkSync('/usr/share', join(proj, 'usr-share'));
+  symlinkSync('/proc/self/root', join(proj, 'proc-root'));
 });
 
 afterAll(() => rmSync(top, { recursive: true, force: true }));
