@@ -8,8 +8,10 @@
  * calibrated in red-team-calibration.test.ts.
  */
 
+import { RED_TEAM_SHELL_IO_CASES } from './red-team-io-cases';
 import { RED_TEAM_PATH_CASES } from './red-team-path-cases';
 import { type RedTeamCase, rows } from './red-team-rows';
+import { RED_TEAM_WRITE_CASES } from './red-team-write-cases';
 
 const edits = { mode: 'acceptEdits' } as const;
 
@@ -258,4 +260,6 @@ export const RED_TEAM_DISK_CASES: RedTeamCase[] = [
   ...GLOBS,
   ...REPOSITORY_CONTENT,
   ...RED_TEAM_PATH_CASES,
+  ...RED_TEAM_WRITE_CASES,
+  ...RED_TEAM_SHELL_IO_CASES,
 ];
