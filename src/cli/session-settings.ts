@@ -4,8 +4,10 @@
  * settings that tools read through the environment).
  */
 import type { LoadedSettings } from '../config/load-settings';
+import { mergeSettings } from '../config/settings-merge';
 import type { Env } from '../model/types';
 import type { CliOptions } from './cli-options';
+import { projectAllowedHostsApply, projectEnvApplies, withoutProjectKey } from './session-trust';
 
 export type { Env };
 
@@ -15,10 +17,14 @@ export type SessionSettings = {
   warnings: string[];
 };
 
+/** Whether the folder is trusted and the session interactive: what project settings may add. */
+export type SettingsTrust = { trusted: boolean; interactive: boolean };
+
 export async function loadSessionSettings(
   options: Pick<CliOptions, 'settings' | 'settingSources' | 'managedSettings'>,
   env: Env,
   cwd: string,
+  trust: Promise<SettingsTrust> | SettingsTrust,
 ): Promise<SessionSettings> {
   const { loadSettings } = await import('../config/load-settings');
   const loaded = await loadSettings({
@@ -32,8 +38,14 @@ export async function loadSessionSettings(
   // Each error already names its file, place and what was dropped or kept.
   const warnings = [...loaded.errors.map((e) => e.message), ...loaded.warnings];
   const merged = loaded.merged;
-  const sessionEnv: Env = { ...env, ...(merged.env ?? {}) };
-  const allowedHosts = merged.webFetch?.allowedHosts;
+  const { trusted, interactive } = await trust;
+  // An untrusted project's `env` and allowed hosts are left out (session-trust.ts says which apply).
+  let sources = loaded.sources;
+  if (!projectEnvApplies(trusted, interactive)) sources = withoutProjectKey(sources, 'env');
+  if (!projectAllowedHostsApply(trusted)) sources = withoutProjectKey(sources, 'webFetch');
+  const applied = sources === loaded.sources ? merged : mergeSettings(sources);
+  const sessionEnv: Env = { ...env, ...(applied.env ?? {}) };
+  const allowedHosts = applied.webFetch?.allowedHosts;
   if (allowedHosts && allowedHosts.length > 0) {
     const existing = sessionEnv.YOKE_WEBFETCH_ALLOW_HOSTS;
     sessionEnv.YOKE_WEBFETCH_ALLOW_HOSTS = [existing, ...allowedHosts].filter(Boolean).join(',');

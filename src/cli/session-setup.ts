@@ -167,12 +167,18 @@ export async function createSessionEngine(
     import('../config/memory/memory-files'),
     import('../engine/hook-frames'),
   ]);
+  const interactive = !options.print;
+  const trustPromise = sessionTrust(options, cwd, env);
   const [settings, trust] = await Promise.all([
-    loadSessionSettings(options, env, cwd),
-    sessionTrust(options, cwd, env),
+    loadSessionSettings(
+      options,
+      env,
+      cwd,
+      trustPromise.then(({ trusted }) => ({ trusted, interactive })),
+    ),
+    trustPromise,
   ]);
   const merged = settings.loaded.merged;
-  const interactive = !options.print;
   const trustWarnings = [
     ...trust.problems,
     ...ignoredProjectSettings({

@@ -59,6 +59,15 @@ describe('what an untrusted folder does not get', () => {
     expect(notices([project({ permissions: { deny: ['Bash(rm:*)'], defaultMode: 'plan' } })])).toEqual([]);
   });
 
+  it('names an ignored env (where hooks would not run) and ignored allowed hosts (untrusted)', () => {
+    const planted = project({ env: { BASH_ENV: 'x' }, webFetch: { allowedHosts: ['10.0.0.1'] } });
+    expect(notices([planted], false, { interactive: true })[0]).toContain(
+      'env (in .yoke/settings.json) and webFetch.allowedHosts (in .yoke/settings.json) are ignored',
+    );
+    expect(notices([planted], false)[0]).toContain("project settings' webFetch.allowedHosts");
+    expect(notices([planted], true, { interactive: true })).toEqual([]);
+  });
+
   it('keeps project hooks from running only where someone could be asked to trust', () => {
     expect([
       projectHooksRun(false, true),

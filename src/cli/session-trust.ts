@@ -30,14 +30,30 @@ export async function sessionTrust(
  */
 export const projectHooksRun = (trusted: boolean, interactive: boolean): boolean => trusted || !interactive;
 
-/** The sources with project hooks removed, for a session where they must not run. */
-export function withoutProjectHooks(sources: readonly SettingsSource[]): SettingsSource[] {
+/** The sources with one key of the project settings removed (hooks that must not run, …). */
+export function withoutProjectKey(
+  sources: readonly SettingsSource[],
+  key: 'hooks' | 'env' | 'webFetch',
+): SettingsSource[] {
   return sources.map((source) => {
-    if (source.source !== 'projectSettings' || !source.settings.hooks) return source;
-    const { hooks: _dropped, ...settings } = source.settings;
+    if (source.source !== 'projectSettings' || source.settings[key] === undefined) return source;
+    const { [key]: _dropped, ...settings } = source.settings;
     return { ...source, settings };
   });
 }
+
+/** The sources with project hooks removed, for a session where they must not run. */
+export const withoutProjectHooks = (sources: readonly SettingsSource[]) =>
+  withoutProjectKey(sources, 'hooks');
+
+/**
+ * What of a project file's `env` and `webFetch.allowedHosts` a session takes. `env` reaches every
+ * command and hook (`BASH_ENV`, `PATH=bin:…`, `GIT_PAGER`, `ANTHROPIC_BASE_URL`): it runs code as
+ * hooks do, so it applies where project hooks run. Allowed hosts widen what WebFetch reaches, an
+ * allow like an allow rule: only in a trusted folder.
+ */
+export const projectEnvApplies = projectHooksRun;
+export const projectAllowedHostsApply = (trusted: boolean): boolean => trusted;
 
 const shown = (path: string | undefined, cwd: string) =>
   path ? relative(cwd, path) || path : 'project settings';
@@ -60,6 +76,8 @@ export function ignoredProjectSettings(input: {
   let modeIgnored: { mode: string; path?: string } | undefined;
   let neverMode: { mode: string; path?: string } | undefined;
   const hooksIgnored: string[] = [];
+  const envIgnored: string[] = [];
+  const hostsIgnored: string[] = [];
   for (const { source, path, settings } of sources) {
     const permissions = settings.permissions;
     if (source === 'projectSettings') {
@@ -68,6 +86,9 @@ export function ignoredProjectSettings(input: {
       if (!settingsRuleApplies(source, 'allow', trusted) && permissions?.additionalDirectories?.length)
         dirsIgnored.push(`${permissions.additionalDirectories.join(', ')} in ${shown(path, cwd)}`);
       if (settings.hooks && !projectHooksRun(trusted, input.interactive)) hooksIgnored.push(shown(path, cwd));
+      if (settings.env && !projectEnvApplies(trusted, input.interactive)) envIgnored.push(shown(path, cwd));
+      if (settings.webFetch?.allowedHosts?.length && !projectAllowedHostsApply(trusted))
+        hostsIgnored.push(shown(path, cwd));
     }
     const mode = permissions?.defaultMode;
     if (!mode || input.explicitMode) continue;
@@ -82,6 +103,8 @@ export function ignoredProjectSettings(input: {
   if (dirsIgnored.length > 0) parts.push(`additionalDirectories (${dirsIgnored.join('; ')})`);
   if (modeIgnored) parts.push(`defaultMode acceptEdits (in ${shown(modeIgnored.path, cwd)})`);
   if (hooksIgnored.length > 0) parts.push(`hooks (in ${hooksIgnored.join(', ')})`);
+  if (envIgnored.length > 0) parts.push(`env (in ${envIgnored.join(', ')})`);
+  if (hostsIgnored.length > 0) parts.push(`webFetch.allowedHosts (in ${hostsIgnored.join(', ')})`);
   const lines: string[] = [];
   if (parts.length > 0) {
     lines.push(
