@@ -15,6 +15,19 @@ import { type RedTeamCase, rows } from './red-team-rows';
 
 export type { RedTeamCase } from './red-team-rows';
 
+/** Variables that point bash at message catalogs whose translations it expands (`$"…"`). */
+const TRANSLATIONS = [
+  ...rows('environment', 'ask', [
+    'TEXTDOMAIN=x\nTEXTDOMAINDIR=tdir\necho $"hello"',
+    'TEXTDOMAINDIR=. TEXTDOMAIN=x; echo $"hello"',
+    'export TEXTDOMAINDIR=.; TEXTDOMAIN=x; echo $"hello"',
+    'TEXTDOMAINDIR=. echo $"x"',
+    'LANGUAGE=de TEXTDOMAIN=x TEXTDOMAINDIR=. ; echo $"x"',
+    'declare -x TEXTDOMAINDIR=/tmp; echo $"x"',
+  ]),
+  ...rows('environment', 'allow', ['echo $"hello"', 'LANGUAGE=de ls']),
+];
+
 /** Wrappers whose own options run, write or read: `env -S` splits a string into a command line. */
 const WRAPPERS = [
   ...rows('wrappers', 'ask', [
@@ -72,6 +85,7 @@ const WRAPPERS = [
 
 export const RED_TEAM_CASES: RedTeamCase[] = [
   ...WRAPPERS,
+  ...TRANSLATIONS,
   ...RED_TEAM_OPTION_CASES,
   ...RED_TEAM_GIT_CASES,
   ...RED_TEAM_EVAL_CASES,
@@ -187,4 +201,13 @@ export const RED_TEAM_CALIBRATED: DangerCase[] = [
   { cmd: 'git show HEAD', effect: 'reads-outside', setup: TRACKED_SECRET },
   { cmd: 'git diff HEAD~0', effect: 'reads-outside', setup: `${TRACKED_SECRET} && echo changed >> .env` },
   { cmd: 'git cat-file --batch-all-objects --batch', effect: 'reads-outside', setup: TRACKED_SECRET },
+  // A message catalog planted in TEXTDOMAINDIR: bash expands the translation of `$"hello"`.
+  {
+    cmd: 'TEXTDOMAIN=x\nTEXTDOMAINDIR=tdir\necho $"hello"',
+    effect: 'runs',
+    setup: `mkdir -p loc tdir/en_US/LC_MESSAGES && localedef -i en_US -f UTF-8 loc/en_US.UTF-8 && printf 'msgid "hello"\\nmsgstr "$(touch ran)hi"\\n' > x.po && msgfmt -o tdir/en_US/LC_MESSAGES/x.mo x.po`,
+    // A locale other than C translates; this machine's is made with localedef.
+    calibrate: `LOCPATH=$PWD/loc LC_ALL=en_US.UTF-8 bash -c 'TEXTDOMAIN=x\nTEXTDOMAINDIR=tdir\necho $"hello"'`,
+    needs: 'msgfmt',
+  },
 ];
