@@ -304,7 +304,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     paths: env.paths,
     ...(env.gitConfig ? { gitConfig: env.gitConfig } : {}),
   });
-  markPathsBehindNewLinks(analysis.units);
+  markPathsBehindNewLinks(analysis.units, env.paths.fs);
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
   await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());

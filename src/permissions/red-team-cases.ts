@@ -210,4 +210,6 @@ export const RED_TEAM_CALIBRATED: DangerCase[] = [
     calibrate: `LOCPATH=$PWD/loc LC_ALL=en_US.UTF-8 bash -c 'TEXTDOMAIN=x\nTEXTDOMAINDIR=tdir\necho $"hello"'`,
     needs: 'msgfmt',
   },
+  // A move of a planted link, then a write below it: the file lands outside.
+  { cmd: 'mv out-link o; echo x > o/pwn', effect: 'writes', setup: 'ln -s ../outside out-link', marker: '../outside/pwn' },
 ];
