@@ -211,5 +211,10 @@ export const RED_TEAM_CALIBRATED: DangerCase[] = [
     needs: 'msgfmt',
   },
   // A move of a planted link, then a write below it: the file lands outside.
-  { cmd: 'mv out-link o; echo x > o/pwn', effect: 'writes', setup: 'ln -s ../outside out-link', marker: '../outside/pwn' },
+  {
+    cmd: 'mv out-link o; echo x > o/pwn',
+    effect: 'writes',
+    setup: 'ln -s ../outside out-link',
+    marker: '../outside/pwn',
+  },
 ];

@@ -2,6 +2,7 @@
  * The red-team attack set, part: Bash evaluation sites (arithmetic in subscripts, tests, integer variables, indirection) and environment that changes what runs, in a prefix, exported earlier, through env, declare or read; the everyday forms.
  * Default mode, no rules unless a row says so (red-team-corpus.test.ts runs them).
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the rows are shell source, not JS templates.
 import { type RedTeamCase, rows } from './red-team-rows';
 
 export const RED_TEAM_EVAL_CASES: RedTeamCase[] = [

@@ -3,6 +3,7 @@
  * through redirects, here-strings and builtins, deny rules in every shell spelling, and the file
  * tools (Read, Glob, Grep, Write, Edit, NotebookEdit) on the same scratch project.
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the rows are shell source, not JS templates.
 import { type RedTeamCase, rows } from './red-team-rows';
 
 const tool = (

@@ -2,6 +2,7 @@
  * The red-team attack set, part: Options of the read-only commands that run, write or read past the project (issue 11 §1), in every spelling; the everyday forms after each class.
  * Default mode, no rules unless a row says so (red-team-corpus.test.ts runs them).
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the rows are shell source, not JS templates.
 import { type RedTeamCase, rows } from './red-team-rows';
 
 export const RED_TEAM_OPTION_CASES: RedTeamCase[] = [

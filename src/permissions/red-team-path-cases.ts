@@ -3,6 +3,7 @@
  * globs, ~, cd, pushd, env -C, xargs -a, -f FILE, /proc, /dev/fd, redirects). On the scratch
  * project red-team-disk-corpus.test.ts builds (described in red-team-disk-cases.ts).
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the rows are shell source, not JS templates.
 import { type RedTeamCase, rows } from './red-team-rows';
 
 export const RED_TEAM_PATH_CASES: RedTeamCase[] = [
