@@ -28,6 +28,28 @@ const TRANSLATIONS = [
   ...rows('environment', 'allow', ['echo $"hello"', 'LANGUAGE=de ls']),
 ];
 
+/** A rule for git (`Bash(git:*)`, the user's own) does not vouch for a program a setting names. */
+const anyGit: Partial<RedTeamCase> = { allow: ['Bash(git:*)'], source: 'userSettings' };
+const GIT_RULES = [
+  ...rows(
+    'git rules',
+    'ask',
+    [
+      'git -c core.pager=sh log',
+      "git -c alias.x='!touch pwned' x",
+      'git --config-env=core.pager=X log',
+      'git --exec-path=/tmp log',
+      'git -ccore.pager=sh log',
+    ],
+    anyGit,
+  ),
+  ...rows('git rules', 'allow', ['git -C src log', 'git commit -m x', 'git status'], anyGit),
+  ...rows('git rules', 'allow', ['git -c core.pager=sh log'], {
+    allow: ['Bash(git -c core.pager=sh log)'],
+    source: 'userSettings',
+  }),
+];
+
 /** Wrappers whose own options run, write or read: `env -S` splits a string into a command line. */
 const WRAPPERS = [
   ...rows('wrappers', 'ask', [
@@ -86,6 +108,7 @@ const WRAPPERS = [
 export const RED_TEAM_CASES: RedTeamCase[] = [
   ...WRAPPERS,
   ...TRANSLATIONS,
+  ...GIT_RULES,
   ...RED_TEAM_OPTION_CASES,
   ...RED_TEAM_GIT_CASES,
   ...RED_TEAM_EVAL_CASES,
@@ -217,4 +240,6 @@ export const RED_TEAM_CALIBRATED: DangerCase[] = [
     setup: 'ln -s ../outside out-link',
     marker: '../outside/pwn',
   },
+  // git -c names a program through configuration: an alias that runs the shell.
+  { cmd: "git -c alias.x='!touch pwned' x", effect: 'writes', setup: GIT_REPO },
 ];

@@ -59,9 +59,12 @@ function globalOptionReason(option: string): string {
 }
 
 /** The subcommand and its arguments after the global options, or why there is none to check. */
+/** Global options whose value can name a program git runs: configuration, or where git finds its programs. */
+const RUNS_PROGRAMS = /^(-c|--config-env|--exec-path)(=|$)|^-c./;
+
 export function splitGitArgs(
   args: readonly ShellWord[],
-): { sub: string; rest: ShellWord[] } | { refused: string } | { version: true } {
+): { sub: string; rest: ShellWord[] } | { refused: string; runs?: true } | { version: true } {
   let i = 0;
   for (; i < args.length; i++) {
     const word = args[i] as ShellWord;
@@ -69,7 +72,11 @@ export function splitGitArgs(
     const value = word.value;
     if (!value.startsWith('-')) break;
     if (value === '--version' || value === '-v') return { version: true };
-    if (!HARMLESS_GLOBALS.has(value)) return { refused: globalOptionReason(value) };
+    if (!HARMLESS_GLOBALS.has(value))
+      // `git -c core.pager=sh log`: a rule for git cannot vouch for the program a setting names.
+      return RUNS_PROGRAMS.test(value)
+        ? { refused: globalOptionReason(value), runs: true }
+        : { refused: globalOptionReason(value) };
   }
   const sub = args[i];
   if (!sub) return { refused: 'git without a subcommand' };
@@ -118,7 +125,8 @@ function showsRepositoryContent(sub: string, rest: readonly ShellWord[]): boolea
 export function gitEffects(args: readonly ShellWord[]): CommandEffects {
   const split = splitGitArgs(args);
   if ('version' in split) return noEffects();
-  if ('refused' in split) return { ...noEffects(), notReadOnly: split.refused };
+  if ('refused' in split)
+    return { ...noEffects(), notReadOnly: split.refused, ...(split.runs ? { runs: split.refused } : {}) };
   const { sub, rest } = split;
   const table = GIT_SUBCOMMANDS[sub];
   const listMode = GIT_LIST_MODES[sub];
