@@ -42,6 +42,9 @@ const NOT_YOKE_SETTINGS = new Set([
   // Set for the git processes Yoke runs (git-config-safety, git-neutral-env), not read from users.
   'GIT_OPTIONAL_LOCKS',
   'GIT_CONFIG_COUNT',
+  // Passed through to the tools the calibration suites run (calibration-run.ts), test support only.
+  'LD_LIBRARY_PATH',
+  'PERL5LIB',
   // Set by the Agent SDK for the protocol; nothing a user sets.
   'CLAUDE_CODE_SDK_READS_SESSION_STATE',
 ]);

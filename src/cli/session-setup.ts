@@ -5,7 +5,6 @@
  * system prompt, JSON schema, agents from `initialize`).
  */
 import { join } from 'node:path';
-import { mergeSettings } from '../config/settings-merge';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
@@ -30,7 +29,7 @@ import {
 } from './session-permissions';
 import { autoCompactEnabled, contextStages, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
-import { ignoredProjectSettings, projectCodeRuns, sessionTrust, withoutProjectCode } from './session-trust';
+import { appliedSettings, gatedProjectKeys, ignoredProjectSettings, sessionTrust } from './session-trust';
 import { checkAvailableFeatures } from './unavailable';
 
 type QueryEngineType = import('../engine/query-engine').QueryEngine;
@@ -143,12 +142,12 @@ export async function createSessionEngine(
     import('../config/memory/memory-files'),
     import('../engine/hook-frames'),
   ]);
+  const interactive = !options.print;
   const [settings, trust] = await Promise.all([
     loadSessionSettings(options, env, cwd),
     sessionTrust(options, cwd, env),
   ]);
   const merged = settings.loaded.merged;
-  const interactive = !options.print;
   const trustWarnings = [
     ...trust.problems,
     ...ignoredProjectSettings({
@@ -159,12 +158,14 @@ export async function createSessionEngine(
       cwd,
     }),
   ];
-  // Hooks, env and baseUrl from an untrusted project wait where someone could trust it.
-  const codeSettings = projectCodeRuns(trust.trusted, interactive)
-    ? merged
-    : mergeSettings(withoutProjectCode(settings.loaded.sources));
-  const hookSettings = codeSettings.hooks;
-  const sessionEnv = codeSettings === merged ? settings.env : { ...env, ...(codeSettings.env ?? {}) };
+  // What an untrusted project may not set: its hooks, env and baseUrl where someone could trust
+  // the folder, and its WebFetch hosts (an allow by host) anywhere.
+  const { merged: applied, env: sessionEnv } = appliedSettings(
+    settings,
+    env,
+    gatedProjectKeys(trust.trusted, interactive),
+  );
+  const hookSettings = applied.hooks;
   // One per session: the permission checks and the system prompt's git status share its verdicts.
   const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
   const [
@@ -184,7 +185,7 @@ export async function createSessionEngine(
   const selection = await selectModel({
     model: options.model ?? merged.model,
     provider: options.provider ?? merged.provider,
-    baseUrl: codeSettings.baseUrl,
+    baseUrl: applied.baseUrl,
     fallbackModel: options.fallbackModel,
     env: sessionEnv,
     timeouts: merged.apiTimeouts,
@@ -222,7 +223,7 @@ export async function createSessionEngine(
   // session's provider, base URL and keys.
   const services = new SessionServices({
     env: sessionEnv,
-    settings: toolSettings(merged, sessionEnv),
+    settings: toolSettings(applied, sessionEnv),
     models: models.catalog,
     gitConfig,
     sideCalls: {

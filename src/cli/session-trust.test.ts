@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SettingsSource } from '../config/settings-merge';
-import { ignoredProjectSettings, projectCodeRuns, withoutProjectCode } from './session-trust';
+import {
+  gatedProjectKeys,
+  ignoredProjectSettings,
+  projectCodeRuns,
+  withoutProjectKeys,
+} from './session-trust';
 
 const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }] };
 const project = (settings: SettingsSource['settings'], file = '.yoke/settings.json'): SettingsSource => ({
@@ -59,6 +64,15 @@ describe('what an untrusted folder does not get', () => {
     expect(notices([project({ permissions: { deny: ['Bash(rm:*)'], defaultMode: 'plan' } })])).toEqual([]);
   });
 
+  it('names an ignored env (where hooks would not run) and ignored allowed hosts (untrusted)', () => {
+    const planted = project({ env: { BASH_ENV: 'x' }, webFetch: { allowedHosts: ['10.0.0.1'] } });
+    expect(notices([planted], false, { interactive: true })[0]).toContain(
+      'env (in .yoke/settings.json) and webFetch.allowedHosts (in .yoke/settings.json) are ignored',
+    );
+    expect(notices([planted], false)[0]).toContain("project settings' webFetch.allowedHosts");
+    expect(notices([planted], true, { interactive: true })).toEqual([]);
+  });
+
   it('holds project hooks, env and baseUrl only where someone could be asked to trust', () => {
     expect([
       projectCodeRuns(false, true),
@@ -77,7 +91,7 @@ describe('what an untrusted folder does not get', () => {
     expect(line).toContain('baseUrl (in .yoke/settings.json)');
     expect(notices([project({ hooks })], false)).toEqual([]);
     const user: SettingsSource = { source: 'userSettings', settings: { hooks, env: { A: '1' } } };
-    expect(withoutProjectCode([planted, user])).toEqual([
+    expect(withoutProjectKeys([planted, user], gatedProjectKeys(false, true))).toEqual([
       { source: 'projectSettings', path: '/p/.yoke/settings.json', settings: { model: 'x' } },
       user,
     ]);

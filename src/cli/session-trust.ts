@@ -7,9 +7,10 @@
  */
 import { relative } from 'node:path';
 import { type ProjectTrust, projectTrust } from '../config/project-trust';
-import type { SettingsSource } from '../config/settings-merge';
+import { mergeSettings, type SettingsSource } from '../config/settings-merge';
+import type { Settings } from '../config/settings-schema';
 import { settingsModeApplies, settingsRuleApplies } from '../permissions/permission-context';
-import type { Env } from './session-settings';
+import type { Env, SessionSettings } from './session-settings';
 
 export type SessionTrust = ProjectTrust & { forRunOnly: boolean };
 
@@ -32,16 +33,32 @@ export async function sessionTrust(
  */
 export const projectCodeRuns = (trusted: boolean, interactive: boolean): boolean => trusted || !interactive;
 
-/** The keys of project settings that `projectCodeRuns` gates. */
-const CODE_KEYS = ['hooks', 'env', 'baseUrl'] as const;
+/** `webFetch.allowedHosts` widens what WebFetch may reach, as an allow rule does: trusted folders only. */
+export const projectAllowedHostsApply = (trusted: boolean): boolean => trusted;
 
-/** The sources with the project's hooks, `env` and `baseUrl` removed, for a session where they must wait. */
-export function withoutProjectCode(sources: readonly SettingsSource[]): SettingsSource[] {
+/** The keys of project settings that `projectCodeRuns` gates. */
+export const CODE_KEYS = ['hooks', 'env', 'baseUrl'] as const;
+
+/** The keys of project settings a session may have to leave out until the folder is trusted. */
+export type GatedKey = (typeof CODE_KEYS)[number] | 'webFetch';
+
+/** The project's settings the session may not apply, given the folder's trust. */
+export function gatedProjectKeys(trusted: boolean, interactive: boolean): GatedKey[] {
+  return [
+    ...(projectCodeRuns(trusted, interactive) ? [] : CODE_KEYS),
+    ...(projectAllowedHostsApply(trusted) ? [] : (['webFetch'] as const)),
+  ];
+}
+
+/** The sources with these keys of the project settings removed, for a session where they must wait. */
+export function withoutProjectKeys(
+  sources: readonly SettingsSource[],
+  keys: readonly GatedKey[],
+): SettingsSource[] {
   return sources.map((source) => {
-    if (source.source !== 'projectSettings' || !CODE_KEYS.some((key) => key in source.settings))
-      return source;
+    if (source.source !== 'projectSettings' || !keys.some((key) => key in source.settings)) return source;
     const settings = { ...source.settings };
-    for (const key of CODE_KEYS) delete settings[key];
+    for (const key of keys) delete settings[key];
     return { ...source, settings };
   });
 }
@@ -67,6 +84,7 @@ export function ignoredProjectSettings(input: {
   let modeIgnored: { mode: string; path?: string } | undefined;
   let neverMode: { mode: string; path?: string } | undefined;
   const codeIgnored: Map<string, string[]> = new Map();
+  const hostsIgnored: string[] = [];
   for (const { source, path, settings } of sources) {
     const permissions = settings.permissions;
     if (source === 'projectSettings') {
@@ -80,6 +98,8 @@ export function ignoredProjectSettings(input: {
           codeIgnored.set(key, [...(codeIgnored.get(key) ?? []), shown(path, cwd)]);
         }
       }
+      if (settings.webFetch?.allowedHosts?.length && !projectAllowedHostsApply(trusted))
+        hostsIgnored.push(shown(path, cwd));
     }
     const mode = permissions?.defaultMode;
     if (!mode || input.explicitMode) continue;
@@ -94,6 +114,7 @@ export function ignoredProjectSettings(input: {
   if (dirsIgnored.length > 0) parts.push(`additionalDirectories (${dirsIgnored.join('; ')})`);
   if (modeIgnored) parts.push(`defaultMode acceptEdits (in ${shown(modeIgnored.path, cwd)})`);
   for (const [key, files] of codeIgnored) parts.push(`${key} (in ${files.join(', ')})`);
+  if (hostsIgnored.length > 0) parts.push(`webFetch.allowedHosts (in ${hostsIgnored.join(', ')})`);
   const lines: string[] = [];
   if (parts.length > 0) {
     lines.push(
@@ -106,4 +127,19 @@ export function ignoredProjectSettings(input: {
     );
   }
   return lines;
+}
+
+/**
+ * The settings and environment a session applies: everything loaded, less the gated keys of the
+ * project's settings (`gatedProjectKeys`), with the environment rebuilt without them.
+ */
+export function appliedSettings(
+  settings: SessionSettings,
+  env: Env,
+  gated: readonly GatedKey[],
+): { merged: Settings; env: Env } {
+  const merged = settings.loaded.merged;
+  if (gated.length === 0) return { merged, env: settings.env };
+  const applied = mergeSettings(withoutProjectKeys(settings.loaded.sources, gated));
+  return { merged: applied, env: { ...env, ...(applied.env ?? {}) } };
 }

@@ -16,10 +16,9 @@ const UNPROVEN_FORMS: string[] = [
   'cat -Z x',
   'sort $OPT x', // an expansion may be any option
   'sort "$OPT" x',
-  'sort *.txt', // a planted file named --output=… would be an option
-  'sed -n p *.txt', // …or -i
+  // A glob is judged by the files it matches on disk (red-team-disk-cases.ts plants `--output=…`,
+  // `-c`, `--files0-from=…`); an expansion only the shell knows may still be any option.
   'wc -l "$f"', // …or --files0-from=…
-  'md5sum *', // …or -c, which reads the names of the files to check from the others
   'sed "$SCRIPT" x',
   'sed -e "$SCRIPT" x',
   "sed 'L' x", // not a sed 4.9 command

@@ -15,9 +15,11 @@ import {
   emptyEvaluation,
 } from './evaluation';
 import { FolderWalks } from './folder-walks';
+import { markPathsBehindNewLinks } from './line-links';
 import { describePath, outsideReason, PathPolicy, type SpelledPath } from './path-policy';
 import { markProtected, protectedShellWrites } from './protected-writes';
 import { checkRecursiveReads } from './recursive-reads';
+import { checkRepositoryContent } from './repository-content';
 import { ANY_TOOL } from './rule-problems';
 import {
   allUnits,
@@ -139,6 +141,16 @@ class BashEvaluator {
     if (findings.askRule) this.result.askRule ??= findings.askRule;
     for (const reason of findings.reasons) this.reason(reason);
     this.recursiveProblems = findings.problems;
+    // `git log -p`, `git show SHA`: any tracked file may be printed, a guarded one included.
+    const content = await checkRepositoryContent(units, {
+      policy: this.policy,
+      guards: this.readGuards,
+      ...(this.env.gitConfig ? { gitConfig: this.env.gitConfig } : {}),
+    });
+    if (content) {
+      this.result.askRule ??= content.rule;
+      this.reason(content.reason);
+    }
   }
 
   /**
@@ -153,10 +165,12 @@ class BashEvaluator {
       if (spelled === undefined) {
         if (status === 'safe') {
           out = worst(out, 'no');
-          this.reason(`${touched.text} is only known when the command runs`);
+          this.reason(`${touched.text} is only known when the command runs${because(touched)}`);
         } else if (this.readDenies.length > 0) {
           out = 'no';
-          this.reason(`${touched.text} is only known when the command runs and may be a denied file`);
+          this.reason(
+            `${touched.text} is only known when the command runs${because(touched)} and may be a denied file`,
+          );
         }
       } else if (!this.policy.inside(spelled) && !this.pathRule(touched, 'Read', 'allow')) {
         this.reason(outsideReason(touched.text, spelled, this.env.roots.cwd));
@@ -174,7 +188,9 @@ class BashEvaluator {
     for (const touched of unit.writes) {
       const spelled = spelledPath(touched);
       if (spelled === undefined) {
-        this.reason(`writes to ${touched.text}, which is only known when the command runs`);
+        this.reason(
+          `writes to ${touched.text}, which is only known when the command runs${because(touched)}`,
+        );
         out = 'no';
       } else if (!this.policy.inside(spelled)) {
         this.reason(
@@ -260,6 +276,8 @@ class BashEvaluator {
   }
 }
 
+const because = (touched: TouchedPath) => (touched.unknownBecause ? ` (${touched.unknownBecause})` : '');
+
 const touchesOnlyKnown = (paths: readonly TouchedPath[]) => paths.every((p) => p.path !== undefined);
 
 /** Rules and facts for one Bash command line. */
@@ -286,6 +304,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     paths: env.paths,
     ...(env.gitConfig ? { gitConfig: env.gitConfig } : {}),
   });
+  markPathsBehindNewLinks(analysis.units, env.paths.fs);
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
   await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());

@@ -20,7 +20,8 @@ import { existsSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HOOKS_PATH_KEY, isHarmlessRepositoryKey } from './git-config-keys';
-import { withGitConfig } from './git-neutral-env';
+import { type GitResult, runGit, withGitConfig } from './git-neutral-env';
+import { TrackedFileLists } from './git-tracked-files';
 
 export type GitConfigVerdict = { harmless: true } | { harmless: false; reason: string };
 
@@ -60,8 +61,6 @@ type ConfigEntry = { scope: string; origin: string; key: string; value: string |
 type Probe = { verdict: GitConfigVerdict; paths: string[] };
 
 type CacheEntry = { paths: string[]; states: string[]; verdict: GitConfigVerdict };
-
-type GitResult = { code: number; stdout: string; stderr: string };
 
 /**
  * What identifies a path's state. A file: identity, size and both times (ctime cannot be set
@@ -161,6 +160,8 @@ export class GitConfigSafety {
   private readonly timeoutMs: number;
   private readonly changeSlackMs: number;
   private probeCount = 0;
+  /** The tracked files per repository, for deny rules on git commands that print content. */
+  readonly tracked: TrackedFileLists;
 
   constructor(options: GitConfigSafetyOptions = {}) {
     const env: NodeJS.ProcessEnv = {};
@@ -174,6 +175,7 @@ export class GitConfigSafety {
     this.indexEnv = withGitConfig(env, [['core.fsmonitor', 'false']]) as NodeJS.ProcessEnv;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.changeSlackMs = options.changeSlackMs ?? DEFAULT_CHANGE_SLACK_MS;
+    this.tracked = new TrackedFileLists(env, this.timeoutMs);
   }
 
   /** How many times a repository was actually probed (the rest came from the cache). */
@@ -204,21 +206,7 @@ export class GitConfigSafety {
   }
 
   private git(args: string[], cwd: string, env = this.env): Promise<GitResult> {
-    return new Promise((done) => {
-      // child_process loads on the first probe, not when the session starts.
-      process
-        .getBuiltinModule('node:child_process')
-        .execFile(
-          'git',
-          args,
-          { cwd, env, timeout: this.timeoutMs, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
-          (error, stdout, stderr) => {
-            const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-            done({ code, stdout, stderr: error && code === -1 ? `${stderr}${error.message}` : stderr });
-          },
-        )
-        .stdin?.end();
-    });
+    return runGit(args, { cwd, env, timeoutMs: this.timeoutMs, maxBuffer: MAX_OUTPUT });
   }
 
   private async probe(directory: string, depth: number, nested: { count: number }): Promise<Probe> {

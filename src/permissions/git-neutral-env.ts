@@ -52,3 +52,33 @@ export function withGitConfig(
 export function neutralGitEnv(env: Env): Record<string, string | undefined> {
   return { ...withGitConfig(env, NEUTRAL_GIT_CONFIG), GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat' };
 }
+
+export type GitResult = { code: number; stdout: string; stderr: string };
+
+/** Runs git with no input; a failure to start or a timeout is exit code -1 with the reason in stderr. */
+export function runGit(
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxBuffer: number },
+): Promise<GitResult> {
+  return new Promise((done) => {
+    // child_process loads on the first call, not when the session starts.
+    process
+      .getBuiltinModule('node:child_process')
+      .execFile(
+        'git',
+        [...args],
+        {
+          cwd: options.cwd,
+          env: options.env,
+          timeout: options.timeoutMs,
+          maxBuffer: options.maxBuffer,
+          encoding: 'utf8',
+        },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+          done({ code, stdout, stderr: error && code === -1 ? `${stderr}${error.message}` : stderr });
+        },
+      )
+      .stdin?.end();
+  });
+}

@@ -77,7 +77,10 @@ export async function checkRecursiveReads(
       const spelled = spelledPath(touched);
       if (!touched.recursive || !spelled?.resolved) continue;
       const follows = touched.followsLinks !== false;
-      const guards = check.guards.filter((rule) => policy.mayCoverBelow(rule, spelled));
+      // Listing a denied file's name is no read of it (as `ls` of its folder is not).
+      const guards = touched.namesOnly
+        ? []
+        : check.guards.filter((rule) => policy.mayCoverBelow(rule, spelled));
       if (guards.length === 0 && !follows) continue;
       const listing = await check.walks.list(spelled.resolved.real, follows, policy.paths);
       const shown = (rel: string) => join(touched.text, rel);

@@ -46,7 +46,7 @@ import { settingReason, variablesSetBy } from './shell-variables';
 export type { ShellCwd } from './shell-cd';
 export type { TouchedPath } from './shell-paths';
 
-export type TouchOptions = { recursive?: boolean };
+export type TouchOptions = { recursive?: boolean; namesOnly?: boolean; followsLinks?: boolean };
 
 export type ShellUnit = {
   kind: SegmentKind;
@@ -86,6 +86,8 @@ export type ShellUnit = {
    * own configuration can run programs (or whose configuration could not be checked).
    */
   readOnlyBlocker?: string;
+  /** git prints content of tracked files no read path names (`git log -p`, `git show SHA`). */
+  showsRepositoryContent?: boolean;
   /** mkdir/touch/mv/cp/… or a pure `sed -i`: what acceptEdits treats as a file edit (file-edit-commands.ts). */
   fileWriting: boolean;
   reads: TouchedPath[];
@@ -114,6 +116,8 @@ export type ShellAnalysisOptions = {
   paths?: RealPaths;
   /** The session's check of git repository configuration; without it git is never read-only. */
   gitConfig?: GitConfigSafety;
+  /** Judge options against the words globs match on disk now (see `analyzeShellCommand`). */
+  globsOnDisk?: boolean;
 };
 
 const MAX_DEPTH = 4;
@@ -164,7 +168,12 @@ class Analyzer {
     options: TouchOptions = {},
   ): TouchedPath[] {
     const touched = this.shellPaths.touched(word, viaRedirect, cwd);
-    if (options.recursive) for (const path of touched) path.recursive = true;
+    if (options.recursive)
+      for (const path of touched) {
+        path.recursive = true;
+        if (options.namesOnly) path.namesOnly = true;
+        if (options.followsLinks !== undefined) path.followsLinks = options.followsLinks;
+      }
     return touched;
   }
 
@@ -310,14 +319,15 @@ class Analyzer {
     });
     if (warning) unit.destructive = warning;
     // What the command does by its option table; the command as run includes any `xargs` input.
-    const effectArgs = input ? argsWithInput(argv, input).slice(1) : args;
+    const written = input ? argsWithInput(argv, input).slice(1) : args;
+    const effectArgs = this.options.globsOnDisk ? this.shellPaths.wordsAsPassed(written, cwd) : written;
     const effects = name ? commandEffects(name, effectArgs) : undefined;
     let writtenValues: string[];
     if (effects) {
       for (const use of effects.writes) unit.writes.push(...this.touched(use.word, false, cwd));
-      for (const use of effects.reads)
-        unit.reads.push(...this.touched(use.word, false, cwd, { recursive: use.recursive }));
+      for (const use of effects.reads) unit.reads.push(...this.touched(use.word, false, cwd, use));
       if (effects.notReadOnly) unit.notReadOnly = effects.notReadOnly;
+      if (effects.showsRepositoryContent) unit.showsRepositoryContent = true;
       if (effects.runs) unit.evalLike ??= effects.runs;
       writtenValues = effects.writes.filter((use) => !use.word.dynamic).map((use) => use.word.value);
       // `grep -r` and `rg` do not follow symlinks below their folders; `grep -R` and `rg -L` do.
@@ -382,8 +392,7 @@ class Analyzer {
         continue;
       }
       if (nested.own) {
-        for (const use of nested.own.reads)
-          unit.reads.push(...this.touched(use.word, false, cwd, { recursive: use.recursive }));
+        for (const use of nested.own.reads) unit.reads.push(...this.touched(use.word, false, cwd, use));
         for (const use of nested.own.writes) unit.writes.push(...this.touched(use.word, false, cwd));
         if (nested.own.notReadOnly) unit.notReadOnly ??= nested.own.notReadOnly;
       }
@@ -456,11 +465,19 @@ export async function analyzeShellCommand(
   options: ShellAnalysisOptions,
 ): Promise<ShellAnalysis> {
   const parsed = await parseCommand(source);
-  const analyzer = new Analyzer(options, source);
+  let units = await new Analyzer(options, source).units(parsed, 0);
+  // A glob may match a planted `-o` or `--files0-from=…`: each word of it may be any option. When
+  // the line creates no file at all, the files on disk now are the ones the shell will match,
+  // so options are judged against those words instead (`wc -l *.ts` is then only a read).
+  const hasGlob = parsed.segments.some((segment) => segment.argv.some((word) => word.glob));
+  if (hasGlob) {
+    const onDisk = await new Analyzer({ ...options, globsOnDisk: true }, source).units(parsed, 0);
+    if ([...allUnits(onDisk)].every((unit) => unit.readOnly)) units = onDisk;
+  }
   return {
     source,
     parseError: parsed.parseError,
-    units: await analyzer.units(parsed, 0),
+    units,
     hasSubstitution: parsed.hasCommandSubstitution || parsed.hasProcessSubstitution,
     forkBomb: isForkBomb(source),
   };

@@ -31,6 +31,10 @@ function hasFlag(args: readonly string[], letters: string, long: readonly string
   );
 }
 
+/** `arg` is `--NAME` or a getopt abbreviation of it at least `shortest` letters long. */
+const abbreviates = (arg: string, name: string, shortest: number) =>
+  arg.startsWith('--') && arg.length - 2 >= shortest && name.startsWith(arg.slice(2));
+
 const positional = (args: readonly string[]) => args.filter((arg) => !arg.startsWith('-'));
 
 const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace']);
@@ -148,6 +152,13 @@ const WRITES_ALL_POSITIONALS: ReadonlySet<string> = new Set([
  * arguments; `dd of=`; `chmod`/`chown` change the files after the mode.
  */
 export function writtenPathArgs(name: string, args: readonly string[]): string[] {
+  // A hard link makes its source writable under a second name (`ln .git/config c`, then
+  // `echo x > c`): the sources count as written.
+  if (
+    (name === 'ln' && !hasFlag(args, 's') && !args.some((a) => abbreviates(a, 'symbolic', 2))) ||
+    (name === 'cp' && (hasFlag(args, 'l') || args.some((a) => abbreviates(a, 'link', 2))))
+  )
+    return positional(args);
   // cp/ln/install write only their destination; mv also removes its sources.
   if (name === 'cp' || name === 'ln' || name === 'install') return positional(args).slice(-1);
   if (WRITES_ALL_POSITIONALS.has(name)) return positional(args);

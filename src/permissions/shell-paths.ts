@@ -4,7 +4,7 @@
  * from that folder; and which of a search's paths are read recursively.
  */
 import { resolve } from 'node:path';
-import type { ShellWord } from '../services/bash-parser';
+import { literalWord, type ShellWord } from '../services/bash-parser';
 import type { SpelledPath } from './path-policy';
 import type { PathFs, RealPath, RealPaths } from './real-paths';
 import { recursiveSearch } from './recursive-search';
@@ -26,6 +26,10 @@ export type TouchedPath = {
   recursive: boolean;
   /** For a recursive read: symlinks below it are followed (`grep -R`). Absent means they may be. */
   followsLinks?: boolean;
+  /** For a recursive read: only names and metadata are read (`find`, `ls -R`), no file's content. */
+  namesOnly?: boolean;
+  /** Why a path that looks known is only known when the line runs (another command may link it). */
+  unknownBecause?: string;
 };
 
 /** The line names the variable other than to read it as `$NAME` (it may assign, export, read it). */
@@ -92,6 +96,21 @@ export class ShellPaths {
     const resolved = this.paths.from(dir, value);
     if (resolved) touched.resolved = resolved;
     return touched;
+  }
+
+  /**
+   * The words bash passes for `args` in `cwd`, globs and braces matched against the disk as it
+   * is now (`*.ts` → `a.ts b.ts`, or `*.ts` itself when nothing matches). Only for a line that
+   * creates no file, so what is on disk now is what the shell will see. A word whose expansion
+   * is not known stays as it is.
+   */
+  wordsAsPassed(args: readonly ShellWord[], cwd: ShellCwd): ShellWord[] {
+    const dir = 'unknown' in cwd || cwd.dirs.length !== 1 ? undefined : cwd.dirs[0];
+    return args.flatMap((word) => {
+      if (dir === undefined || word.dynamic || !(word.glob || /[{*?[]/.test(word.text))) return [word];
+      const expanded = expandWord(word.text, dir, this.expansion);
+      return 'unknown' in expanded ? [word] : expanded.words.map(literalWord);
+    });
   }
 
   /** `grep -r`, `rg`: their folders are read with everything below them (`.` when none is named). */

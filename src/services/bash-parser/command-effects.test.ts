@@ -57,7 +57,8 @@ const CASES: Array<[string, RegExp | null, string[], string[]]> = [
   ['git -C ../x status', /another repository/, [], []],
   ['git -c a.b=c log', /sets configuration/, [], []],
   ['git --no-pager log -1', null, [], []],
-  ['git diff', null, ['./**'], []],
+  // What `git diff` prints is tracked content: judged by the tracked files, not as a read of `.`.
+  ['git diff', null, [], []],
   ['git diff HEAD -- src', null, ['HEAD/**', 'src/**'], []],
   ['git show HEAD:src/x.ts', null, ['HEAD:src/x.ts/**', 'src/x.ts'], []],
   ['git log -L1,5:src/x.ts', null, ['src/x.ts'], []],

@@ -10,7 +10,14 @@ import { type OperandLayout, type OperandRole, type OptionTable, UNSAFE_EFFECTS 
 import type { ShellWord } from './types';
 import { literalWord } from './words';
 
-export type PathUse = { word: ShellWord; recursive: boolean };
+export type PathUse = {
+  word: ShellWord;
+  recursive: boolean;
+  /** A recursive read that only lists names and metadata (`find`, `ls -R`): no file's content. */
+  namesOnly?: boolean;
+  /** For a recursive read: whether symlinks below are followed; absent means they may be. */
+  followsLinks?: boolean;
+};
 
 export type CommandEffects = {
   /** Why this invocation is not read-only (it writes, runs a program, or cannot be checked). */
@@ -22,6 +29,11 @@ export type CommandEffects = {
   runs?: string;
   reads: PathUse[];
   writes: PathUse[];
+  /**
+   * Prints the content of the repository's files beyond what its read paths name (`git log -p`,
+   * `git show`, `git cat-file -p SHA`): any tracked file may be shown, a denied one included.
+   */
+  showsRepositoryContent?: true;
 };
 
 export const noEffects = (): CommandEffects => ({ reads: [], writes: [] });
@@ -130,6 +142,13 @@ export function applyOperands(
   effects: CommandEffects,
 ): void {
   const recursive = layout.recursive === true;
+  // How a recursive read treats what is below: names only, links followed or not (from the table).
+  const below = recursive
+    ? {
+        ...(layout.namesOnly ? { namesOnly: true } : {}),
+        ...(layout.followsLinks === undefined ? {} : { followsLinks: layout.followsLinks }),
+      }
+    : {};
   let certainRead = false;
   const roles = operandRoles(layout, operands);
   operands.forEach((operand, k) => {
@@ -140,8 +159,9 @@ export function applyOperands(
           break;
         case 'read':
           if (!isUnknownWord(word) && word.value === '-') {
-            if (layout.dash === 'unknown') effects.reads.push({ word: unknownWord(word.text), recursive });
-          } else effects.reads.push({ word, recursive });
+            if (layout.dash === 'unknown')
+              effects.reads.push({ word: unknownWord(word.text), recursive, ...below });
+          } else effects.reads.push({ word, recursive, ...below });
           if (!operand.mayBeMany) certainRead = true;
           break;
         case 'readList':
@@ -167,7 +187,11 @@ export function applyOperands(
   });
   if (!certainRead)
     for (const path of layout.whenNone ?? [])
-      effects.reads.push({ word: { ...literalWord(path), tilde: path.startsWith('~') }, recursive });
+      effects.reads.push({
+        word: { ...literalWord(path), tilde: path.startsWith('~') },
+        recursive,
+        ...below,
+      });
 }
 
 /**

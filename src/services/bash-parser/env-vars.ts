@@ -101,6 +101,11 @@ const DANGEROUS_NAMES: ReadonlyMap<string, string> = new Map([
     'ZDOTDIR',
     'INPUTRC',
   ].map((n) => [n, SHELL] as const),
+  // bash expands the translation of a `$"…"` string as if it were written in double quotes: a
+  // message catalog planted in TEXTDOMAINDIR can hold `$(cmd)` (noexpand_translation is off).
+  ...['TEXTDOMAINDIR', 'TEXTDOMAIN'].map(
+    (n) => [n, 'points bash at message catalogs whose translations it expands, `$(…)` included'] as const,
+  ),
   ['TMPDIR', 'moves where programs create their temporary files'],
   ...[
     'HOME',

@@ -81,9 +81,20 @@ function skipLeadingOptions(args: readonly ShellWord[]): number {
 const isExpressionStart = (word: ShellWord) =>
   !isUnknownWord(word) && (word.value.startsWith('-') || word.value === '(' || word.value === '!');
 
+/** `-L` (the last of `-H`/`-L`/`-P` before the start points wins) or `-follow`: links below are followed. */
+function followsLinks(args: readonly ShellWord[], start: number): boolean {
+  const leading = args
+    .slice(0, start)
+    .map((w) => w.value)
+    .filter((v) => v === '-H' || v === '-L' || v === '-P');
+  return leading.at(-1) === '-L' || args.some((w, i) => i >= start && w.value === '-follow');
+}
+
 export function findEffects(args: readonly ShellWord[]): CommandEffects {
   const effects = noEffects();
   let i = skipLeadingOptions(args);
+  // find lists names and metadata; it reads no file's content.
+  const below = { recursive: true, namesOnly: true, followsLinks: followsLinks(args, i) };
   let starts = 0;
   // Start points run until the first word that begins an expression.
   for (; i < args.length; i++) {
@@ -92,10 +103,10 @@ export function findEffects(args: readonly ShellWord[]): CommandEffects {
     // `find "$d"` or `find *` may expand to `-delete` or `-exec …`: an expression, not a folder.
     if (isUnknownWord(word) && mayStartWithDash(word))
       refuse(effects, `find: ${word.text} may expand to an action such as -exec or -delete`);
-    effects.reads.push({ word, recursive: true });
+    effects.reads.push({ word, ...below });
     starts++;
   }
-  if (starts === 0) effects.reads.push({ word: literalWord('.'), recursive: true });
+  if (starts === 0) effects.reads.push({ word: literalWord('.'), ...below });
 
   for (; i < args.length; i++) {
     const word = args[i] as ShellWord;

@@ -68,12 +68,15 @@ export function runGitTable(
         word: literalWord(value.value.slice(value.value.lastIndexOf(':') + 1)),
         recursive: false,
       });
-    // `%G?`, `%GS`, … verify signatures: that runs gpg.
+    // `%G?`, `%GS`, … and (ref formats of newer git) `%(signature…)` verify signatures: that runs gpg.
     if (
       (option.name === '--pretty' || option.name === '--format') &&
-      (isUnknownWord(value) || value.value.includes('%G'))
+      (isUnknownWord(value) || /%G|%\(signature/.test(value.value))
     )
-      refuse(effects, `${cmd} ${option.spelling}: a %G placeholder verifies signatures, which runs gpg`);
+      refuse(
+        effects,
+        `${cmd} ${option.spelling}: a signature placeholder verifies signatures, which runs gpg`,
+      );
   }
   return { effects, parsed };
 }
@@ -93,7 +96,8 @@ const BRANCH = gitTable(
     color: OPTIONAL,
     'no-color': FLAG,
     'r remotes': FLAG,
-    'contains no-contains merged no-merged points-at sort format': VALUE,
+    'contains no-contains merged no-merged points-at sort': VALUE,
+    format: VALUE,
     abbrev: OPTIONAL,
     'no-abbrev': FLAG,
     'a all': FLAG,
@@ -136,7 +140,8 @@ const TAG = gitTable(
     'create-reflog': CHANGES_TAG,
     column: OPTIONAL,
     'no-column': FLAG,
-    'contains no-contains merged no-merged sort points-at format': VALUE,
+    'contains no-contains merged no-merged sort points-at': VALUE,
+    format: VALUE,
     color: OPTIONAL,
     'i ignore-case omit-empty': FLAG,
   },

@@ -25,10 +25,12 @@ import {
   VALUE,
 } from './option-table';
 
+/** git reads a symlink as the text it holds (a blob), never following it. */
 const reads = (recursive: boolean, whenNone?: string[]): OperandLayout => ({
   leading: [],
   rest: 'read',
   recursive,
+  followsLinks: false,
   ...(whenNone ? { whenNone } : {}),
 });
 
@@ -81,6 +83,7 @@ const GREP = gitTable(
     leading: modes.has('pattern') ? [] : ['data'],
     rest: 'read',
     recursive: true,
+    followsLinks: false,
     whenNone: ['.'],
   }),
   { numeric: true },
@@ -139,7 +142,8 @@ export const GIT_SUBCOMMANDS: Record<string, TableSource> = {
       'no-index cached staged merge-base': FLAG,
       '0 1 2 3 base ours theirs c cc': FLAG,
     },
-    reads(true, ['.']),
+    // What it prints of the work tree is tracked content: judged by the tracked files (showsRepositoryContent).
+    reads(true),
   ),
   'rev-list': gitTable('rev-list', { ...GIT_REV_OPTIONS, ...GIT_REV_LIST_OPTIONS }, reads(false), {
     numeric: true,
@@ -259,7 +263,9 @@ export const GIT_SUBCOMMANDS: Record<string, TableSource> = {
       's shell': FLAG,
       'p perl': FLAG,
       'python tcl ignore-case omit-empty': FLAG,
-      'count format sort points-at merged no-merged contains no-contains': VALUE,
+      'count sort points-at merged no-merged contains no-contains': VALUE,
+      // Its own entry, so the signature check sees it as --format.
+      format: VALUE,
       color: OPTIONAL,
     },
     DATA,

@@ -59,9 +59,12 @@ function globalOptionReason(option: string): string {
 }
 
 /** The subcommand and its arguments after the global options, or why there is none to check. */
+/** Global options whose value can name a program git runs: configuration, or where git finds its programs. */
+const RUNS_PROGRAMS = /^(-c|--config-env|--exec-path)(=|$)|^-c./;
+
 export function splitGitArgs(
   args: readonly ShellWord[],
-): { sub: string; rest: ShellWord[] } | { refused: string } | { version: true } {
+): { sub: string; rest: ShellWord[] } | { refused: string; runs?: true } | { version: true } {
   let i = 0;
   for (; i < args.length; i++) {
     const word = args[i] as ShellWord;
@@ -69,7 +72,11 @@ export function splitGitArgs(
     const value = word.value;
     if (!value.startsWith('-')) break;
     if (value === '--version' || value === '-v') return { version: true };
-    if (!HARMLESS_GLOBALS.has(value)) return { refused: globalOptionReason(value) };
+    if (!HARMLESS_GLOBALS.has(value))
+      // `git -c core.pager=sh log`: a rule for git cannot vouch for the program a setting names.
+      return RUNS_PROGRAMS.test(value)
+        ? { refused: globalOptionReason(value), runs: true }
+        : { refused: globalOptionReason(value) };
   }
   const sub = args[i];
   if (!sub) return { refused: 'git without a subcommand' };
@@ -79,17 +86,56 @@ export function splitGitArgs(
   };
 }
 
+/**
+ * Options that make a log-like command print patches or search file contents: short clusters
+ * holding p, u, U, W, c, m, S or G (`-p`, `-pW`, `-U3`, `-Sneedle`), and the long ones. Read
+ * broadly: a false match only asks where a Read deny rule covers a tracked file.
+ */
+const PATCH_OPTION =
+  /^(-[A-Za-z0-9]*[puUWcmSG]|--(patch|unified|function-context|word-diff|color-words|cc|remerge-diff|full-diff|ext-diff|textconv)\b)/;
+/** Output formats of diff and show that print names and counts, not contents. */
+const NAMES_ONLY =
+  /^(-s|--(stat|numstat|shortstat|name-only|name-status|summary|dirstat|compact-summary|no-patch|raw|quiet)\b)/;
+
+/** Subcommands that print file contents unless a names-only format is chosen (grep always). */
+const ALWAYS_CONTENT: ReadonlySet<string> = new Set(['diff', 'show', 'grep']);
+/** Log-like subcommands that print contents with a patch option. */
+const LOG_LIKE: ReadonlySet<string> = new Set(['log', 'whatchanged', 'reflog', 'stash']);
+/** `git cat-file` forms that print only an object's type, size or existence. */
+const CAT_FILE_META = /^-[tse]$/;
+
+/**
+ * Whether `git SUB ARGS` prints the content of files its arguments do not name. Pathspecs after
+ * `--` limit it to themselves (they are read paths already); a revision or an object name does
+ * not (`git show HEAD`, `git cat-file -p 1a2b…` may print any tracked file).
+ */
+function showsRepositoryContent(sub: string, rest: readonly ShellWord[]): boolean {
+  const dashes = rest.findIndex((w) => w.value === '--');
+  if (dashes >= 0 && dashes < rest.length - 1) return false;
+  const values = rest.map((w) => w.value);
+  if (sub === 'grep') return true;
+  if (ALWAYS_CONTENT.has(sub))
+    return !values.some((v) => NAMES_ONLY.test(v)) || values.some((v) => PATCH_OPTION.test(v));
+  if (sub === 'cat-file') return !values.some((v) => CAT_FILE_META.test(v));
+  if (LOG_LIKE.has(sub)) return values.some((v) => PATCH_OPTION.test(v));
+  return false;
+}
+
 /** What `git ARGS` does. */
 export function gitEffects(args: readonly ShellWord[]): CommandEffects {
   const split = splitGitArgs(args);
   if ('version' in split) return noEffects();
-  if ('refused' in split) return { ...noEffects(), notReadOnly: split.refused };
+  if ('refused' in split)
+    return { ...noEffects(), notReadOnly: split.refused, ...(split.runs ? { runs: split.refused } : {}) };
   const { sub, rest } = split;
   const table = GIT_SUBCOMMANDS[sub];
-  if (table) return runGitTable(sub, table, rest).effects;
   const listMode = GIT_LIST_MODES[sub];
-  if (listMode) return listMode(rest);
-  return { ...noEffects(), notReadOnly: `git ${sub} is not a read-only git command` };
+  let effects: CommandEffects;
+  if (table) effects = runGitTable(sub, table, rest).effects;
+  else if (listMode) effects = listMode(rest);
+  else return { ...noEffects(), notReadOnly: `git ${sub} is not a read-only git command` };
+  if (showsRepositoryContent(sub, rest)) effects.showsRepositoryContent = true;
+  return effects;
 }
 
 /** True when `git ARGS` only reads the repository. */

@@ -70,6 +70,10 @@ export type OperandLayout = {
   readonly whenNone?: readonly string[];
   /** Read operands (and `whenNone`) are searched recursively. */
   readonly recursive?: boolean;
+  /** The recursion lists names and metadata only (`ls -R`, `tree`, `du`, `fd`): no content is read. */
+  readonly namesOnly?: boolean;
+  /** Whether the recursion follows symlinks below the operands; absent: it may. */
+  readonly followsLinks?: boolean;
   /** What a `-` operand is: standard input (the default), or an unknown directory (`cd -`). */
   readonly dash?: 'stdin' | 'unknown';
   /** What a `changes` operand does, for the refusal line ("creates a branch"). */
@@ -161,6 +165,21 @@ export const setVar = (why: string): OptionSpec => spec('required', 'setVar', { 
 
 /** Every operand is a file read; `-` is standard input. */
 export const FILES: OperandLayout = { leading: [], rest: 'read' };
+/**
+ * A recursive listing of names and metadata (`tree`, `du`, `fd`): every read operand, or `.`
+ * when there is none, with symlinks below followed only when an option sets the mode 'follow'.
+ */
+export const listing =
+  (leading: readonly OperandRole[] = []) =>
+  (modes: ReadonlySet<string>): OperandLayout => ({
+    leading,
+    rest: 'read',
+    whenNone: ['.'],
+    recursive: true,
+    namesOnly: true,
+    followsLinks: modes.has('follow'),
+  });
+
 /** Operands are names, numbers or text, never paths. */
 export const DATA: OperandLayout = { leading: [], rest: 'data' };
 /** No operand is expected; any given is treated as data (the tool rejects it). */

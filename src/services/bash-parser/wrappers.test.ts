@@ -33,7 +33,11 @@ describe('nestedCommands', () => {
     ['xargs sh -c "rm x"', ['argv(xargs): sh -c rm x']],
     ['env -i FOO=1 BAR=2 node app.js', ['argv(env): node app.js']],
     ['env', []],
-    ["env -S 'rm x'", ['script(env -S): undefined']],
+    ["env -S 'rm x'", ['script(env -S): rm x']],
+    // Glued, clustered and abbreviated spellings split a string into a command line too.
+    ["env -iS'rm x'", ['script(env -S): rm x']],
+    ["env --sp='rm x' y", ['script(env --sp): rm x y']],
+    ['env -S"$X"', ['script(env -S): undefined']],
     ['timeout -k 5 30 make test', ['argv(timeout): make test']],
     ['nice -n 10 make', ['argv(nice): make']],
     ['nice -5 make', ['argv(nice): make']],

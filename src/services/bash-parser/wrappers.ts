@@ -90,22 +90,30 @@ export function argsWithInput(argv: readonly ShellWord[], input: InputWords | un
   );
 }
 
-/** The wrapper's own options: what they read or write, the folder they switch to, the input words. */
-function wrapperOptions(
-  name: string,
-  args: readonly ShellWord[],
-): { start: number; own: CommandEffects; chdir?: ShellWord; input?: InputWords } | undefined {
+/**
+ * What a wrapper's own options do: where its command starts, what they read or write, the folder
+ * they switch to, the input words, and (`env -S`) the option that makes a command line itself.
+ */
+type WrapperOptions = {
+  start: number;
+  own: CommandEffects;
+  chdir?: ShellWord;
+  input?: InputWords;
+  runs?: { via: string; value?: ShellWord };
+};
+
+/** The wrapper's own options, read against its table. */
+function wrapperOptions(name: string, args: readonly ShellWord[]): WrapperOptions | undefined {
   const table = WRAPPER_TABLES[name] as OptionTable;
   const parsed = parseArgs(table, args);
   if (parsed.problem || parsed.anyOption.some((w) => !parsed.operands.some((o) => o.word === w)))
     return undefined;
   const own = noEffects();
+  const runs = parsed.options.find((o) => o.spec.effect === 'run');
   const chdirOption = parsed.options.find((o) => o.spec.effect === 'chdir');
   applyOptions(name, table, { ...parsed, options: parsed.options.filter((o) => o !== chdirOption) }, own);
-  const out: { start: number; own: CommandEffects; chdir?: ShellWord; input?: InputWords } = {
-    start: parsed.firstOperand,
-    own,
-  };
+  const out: WrapperOptions = { start: parsed.firstOperand, own };
+  if (runs) out.runs = { via: `${name} ${runs.spelling}`, ...(runs.value ? { value: runs.value } : {}) };
   if (chdirOption?.value) {
     if (isUnknownWord(chdirOption.value))
       refuse(
@@ -203,12 +211,19 @@ export function nestedCommands(
   if (SHELL_INTERPRETERS.has(name)) return [shellScript(name, args, redirects)];
   if (name === 'find' || name === 'fd' || name === 'fdfind') return findExecs(name, args);
   if (!WRAPPER_TABLES[name]) return [];
-  // `env -S 'cmd args'` splits a string into a command line: treat it as shell source.
-  if (name === 'env' && args.some((w) => w.value === '-S' || w.value.startsWith('--split-string'))) {
-    return [{ kind: 'script', via: 'env -S', script: undefined }];
-  }
   const options = wrapperOptions(name, args);
   if (!options) return [{ kind: 'script', via: name, script: undefined }];
+  // An option of the wrapper's own that runs something (`env -S 'cmd args'`, glued `-S'…'`,
+  // clustered `-iS…`, abbreviated `--sp=…`) makes a command line no argument shows.
+  // The string is looked at as shell source for deny rules; `env` splits it much as a shell would.
+  if (options.runs) {
+    const { via, value } = options.runs;
+    const words = [value, ...args.slice(options.start)];
+    const script = words.every((w) => w && !isUnknownWord(w))
+      ? words.map((w) => (w as ShellWord).value).join(' ')
+      : undefined;
+    return [{ kind: 'script', via, script }];
+  }
   // `command -v x` and `command -V x` only look a name up — when the option is `command`'s own:
   // in `command printf -v NAME …` the `-v` is printf's, and printf runs.
   const lookup = args.slice(0, options.start).some((w) => /^-[pvV]*[vV][pvV]*$/.test(w.value));

@@ -7,6 +7,7 @@ import {
   changes,
   FILES,
   FLAG,
+  listing,
   mode,
   OPTIONAL,
   READ,
@@ -216,7 +217,7 @@ export const FILE_TABLES: Record<string, TableSource> = {
     options: {
       a: FLAG,
       d: FLAG,
-      l: FLAG,
+      l: mode('follow'),
       f: FLAG,
       x: FLAG,
       L: VALUE,
@@ -275,6 +276,6 @@ export const FILE_TABLES: Record<string, TableSource> = {
       version: FLAG,
       help: FLAG,
     },
-    operands: { leading: [], rest: 'read', whenNone: ['.'], recursive: true },
+    operands: listing(),
   },
 };

@@ -6,6 +6,7 @@
 import {
   chdir,
   FLAG,
+  listing,
   mode,
   OPTIONAL,
   type OperandLayout,
@@ -23,7 +24,7 @@ const patternFrom = (spec: OptionSpec): OptionSpec => ({ ...spec, mode: 'pattern
 
 /** `PATTERN [PATH…]`, or only paths once a pattern came from an option. */
 const patternThenPaths =
-  (alwaysRecursive: boolean) =>
+  (alwaysRecursive: boolean, followsLinks?: (modes: ReadonlySet<string>) => boolean) =>
   (modes: ReadonlySet<string>): OperandLayout => {
     const recursive = alwaysRecursive || modes.has('recursive');
     return {
@@ -31,6 +32,7 @@ const patternThenPaths =
       rest: 'read',
       recursive,
       ...(recursive ? { whenNone: ['.'] } : {}),
+      ...(followsLinks ? { followsLinks: followsLinks(modes) } : {}),
     };
   };
 
@@ -233,7 +235,8 @@ const SILVER_SEARCHER: TableSource = {
     'l files-with-matches': FLAG,
     'L files-without-matches': FLAG,
     'F fixed-strings': FLAG,
-    'f follow nofollow no-follow': FLAG,
+    'f follow': mode('follow'),
+    'nofollow no-follow': FLAG,
     'group nogroup no-group': FLAG,
     'H heading noheading no-heading': FLAG,
     'h help': FLAG,
@@ -277,7 +280,8 @@ const SILVER_SEARCHER: TableSource = {
     'w word-regexp': FLAG,
     workers: VALUE,
   },
-  operands: patternThenPaths(true),
+  // ag follows symlinks only with -f.
+  operands: patternThenPaths(true, (modes) => modes.has('follow')),
 };
 
 const FD: TableSource = {
@@ -302,7 +306,7 @@ const FD: TableSource = {
     'relative-path': FLAG,
     // Runs `ls -l` on what it finds: a fixed, read-only program.
     'l list-details': FLAG,
-    'L follow': FLAG,
+    'L follow': mode('follow'),
     'no-follow': FLAG,
     'p full-path': FLAG,
     '0 print0': FLAG,
@@ -335,7 +339,7 @@ const FD: TableSource = {
     'h help': FLAG,
     'V version': FLAG,
   },
-  operands: { leading: ['data'], rest: 'read', whenNone: ['.'], recursive: true },
+  operands: listing(['data']),
 };
 
 const LOCATE: TableSource = {

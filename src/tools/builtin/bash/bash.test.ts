@@ -169,6 +169,18 @@ describe('Bash tool', () => {
     expect(result.data.stdout).not.toContain('__yoke');
   });
 
+  it('keeps the command from choosing the file the final directory is written to', async () => {
+    // Calibrated against the old wrapper: an auto-allowed assignment to its variable made the
+    // exit trap overwrite the named file with the directory's path.
+    const context = makeTestContext();
+    const victim = join(context.cwd, 'victim');
+    writeFileSync(victim, 'ORIGINAL');
+    for (const command of [`__yoke_cwd_file=${victim}`, `set -- ${victim} ${victim}`, `cwd_file=${victim}`]) {
+      await run(context, { command });
+      expect(readFileSync(victim, 'utf8'), command).toBe('ORIGINAL');
+    }
+  });
+
   it('classifies commands for concurrency and read-only use', async () => {
     expect(await bashTool.isReadOnly({ command: 'git status && ls' })).toBe(true);
     expect(await bashTool.isConcurrencySafe({ command: 'grep -r x .' })).toBe(true);

@@ -59,26 +59,30 @@ export type SpawnShellParams = {
   cwdFile?: string;
 };
 
+/** `text` as one single-quoted shell word. */
+const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
 /**
- * The command is handed over as an argument and run with `eval`, not spliced into a script:
- * an unterminated heredoc or quote in it can then never swallow our own trailer. stderr is joined
- * to stdout inside the shell so both arrive in one pipe in the order they were written.
+ * The script around the command. The command is handed over as an argument and run with `eval`,
+ * not spliced into a script: an unterminated heredoc or quote in it can then never swallow our
+ * own trailer. stderr is joined to stdout inside the shell so both arrive in one pipe in the
+ * order they were written. The file the final directory goes to is written into the trap's text,
+ * not kept in a variable: the command runs in this same shell and could reassign it (an
+ * auto-allowed `__cwd_file=~/.bashrc` had the trap overwrite that file). What the trap writes
+ * there is only a claim: the next directory is checked before it is used (cwd.ts).
  */
-const WRAPPER_SCRIPT = [
-  '__yoke_cwd_file=$1',
-  '__yoke_command=$2',
-  'shift 2',
-  'if [ -n "$__yoke_cwd_file" ]; then trap \'pwd -P >| "$__yoke_cwd_file" 2>/dev/null\' EXIT; fi',
-  'exec 2>&1',
-  'eval "$__yoke_command"',
-].join('\n');
+function wrapperScript(cwdFile: string | undefined): string {
+  const lines = ['exec 2>&1', 'eval "$1"'];
+  if (cwdFile) lines.unshift(`trap ${quoted(`command pwd -P >| ${quoted(cwdFile)} 2>/dev/null`)} EXIT`);
+  return lines.join('\n');
+}
 
 export function spawnShell(params: SpawnShellParams): ChildProcess {
   const shell = resolveShell(params.env);
   // child_process loads on the first command, not when the tool registers at start.
   const child = process
     .getBuiltinModule('node:child_process')
-    .spawn(shell, ['-c', WRAPPER_SCRIPT, shell, params.cwdFile ?? '', params.command], {
+    .spawn(shell, ['-c', wrapperScript(params.cwdFile), shell, params.command], {
       cwd: params.cwd,
       env: childEnv(params.env),
       stdio: params.stdio,
