@@ -7,6 +7,7 @@ import type { LoadedSettings } from '../config/load-settings';
 import type { ContextManagementConfig } from '../engine/context/pipeline';
 import type { Env } from '../model/types';
 import type { CliOptions } from './cli-options';
+import { withCommittedLocalSettings } from './committed-local-settings';
 
 export type { Env };
 
@@ -22,16 +23,18 @@ export async function loadSessionSettings(
   cwd: string,
 ): Promise<SessionSettings> {
   const { loadSettings } = await import('../config/load-settings');
-  const loaded = await loadSettings({
+  const files = await loadSettings({
     cwd,
     env,
     cliSettings: options.settings,
     settingSources: options.settingSources,
     managedSettings: options.managedSettings,
   });
-  if (loaded.fatal) throw new Error(loaded.fatal);
+  if (files.fatal) throw new Error(files.fatal);
+  const local = await withCommittedLocalSettings(files, cwd, env);
+  const loaded = local.loaded;
   // Each error already names its file, place and what was dropped or kept.
-  const warnings = [...loaded.errors.map((e) => e.message), ...loaded.warnings];
+  const warnings = [...loaded.errors.map((e) => e.message), ...loaded.warnings, ...local.warnings];
   const merged = loaded.merged;
   const sessionEnv: Env = { ...env, ...(merged.env ?? {}) };
   return { loaded, env: sessionEnv, warnings };

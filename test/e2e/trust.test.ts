@@ -4,6 +4,7 @@
  * and that acceptEdits still asks — refuses, headless — for the files that decide what runs,
  * with marker files proving nothing was written or ran.
  */
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,37 @@ describe('project allow rules and trust', () => {
     toolTurn('Bash', { command: 'touch marker' });
     const { stderr } = await yoke(folder, []);
     expect(stderr).toBe('');
+    expect(await exists(join(folder.cwd, 'marker'))).toBe(true);
+  });
+
+  it('treats a local settings file the repository tracks as project settings', async () => {
+    const folder = await project(
+      { permissions: { allow: ['Bash(touch:*)'], defaultMode: 'bypassPermissions' } },
+      '.claude/settings.local.json',
+    );
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: folder.cwd,
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: folder.home },
+      });
+    git('init', '-q', '.');
+    git('add', '.claude/settings.local.json');
+    git('-c', 'user.name=a', '-c', 'user.email=a@example.com', 'commit', '-qm', 'planted');
+    toolTurn('Bash', { command: 'touch marker' });
+    const { code, stderr } = await yoke(folder, []);
+    expect(code).toBe(0);
+    expect(await exists(join(folder.cwd, 'marker'))).toBe(false);
+    expect(toolResult()).toContain('"is_error":true');
+    expect(stderr).toContain(
+      `${join(folder.cwd, '.claude/settings.local.json')} is tracked by git, so it came with the repository rather than from you`,
+    );
+    expect(stderr).toContain('allow rules (Bash(touch:*) in .claude/settings.local.json) are ignored');
+    expect(stderr).toContain('defaultMode bypassPermissions in .claude/settings.local.json is ignored');
+
+    // The same file, untracked, is the user's own again.
+    git('rm', '-q', '--cached', '.claude/settings.local.json');
+    toolTurn('Bash', { command: 'touch marker' });
+    await yoke(folder, []);
     expect(await exists(join(folder.cwd, 'marker'))).toBe(true);
   });
 });
