@@ -8,16 +8,13 @@
  * a recovery drops (a truncated response that is retried, a failed attempt) are never yielded;
  * a failure that ends the loop is yielded as one AssistantMessage with `apiError` set.
  *
- * History grows by appending to `state.messages` in place; the request projection and its token
- * estimate (`ApiProjection`) only process what changed since the previous model call.
+ * History grows by appending to `state.messages` in place; the request and its token estimate
+ * (RequestBuilder) only process what changed since the previous model call.
  */
-import { contextWindowFor, defaultMaxTokensFor, maxOutputTokensFor } from '../model/models';
-import { estimateRequestTokens } from '../model/tokens';
 import type { ModelRequest, Provider } from '../model/types';
 import { createSystemMessage, type Message } from '../session/messages';
-import { toolSchemas } from '../tools/registry';
 import { StreamingToolExecutor } from '../tools/streaming-executor';
-import { ApiProjection, stripThinking } from './api-messages';
+import { stripThinking } from './api-messages';
 import type { AbortedEnd, AnswerEnd, FailedEnd, ToolUseEnd } from './attempt-end';
 import { stripRefusedMedia } from './media-recovery';
 import { ModelAttempt } from './model-attempt';
@@ -37,7 +34,6 @@ import {
   errorText,
   escalatedMaxTokens,
   fallbackNotice,
-  fitOutputToWindow,
   INTERRUPT_MESSAGE,
   interruptMessage,
   MAX_OUTPUT_TOKENS_RECOVERY_LIMIT,
@@ -47,6 +43,7 @@ import {
   stopHookFeedbackMessage,
   TERMINAL_FOR_ERROR,
 } from './recovery';
+import { RequestBuilder } from './request-builder';
 import {
   MAX_STRUCTURED_OUTPUT_NUDGES,
   STRUCTURED_OUTPUT_MISSING_TEXT,
@@ -66,13 +63,13 @@ class QueryLoop {
   private model: string;
   private onFallback = false;
   private readonly budget: TaskBudget;
-  /** The request projection of history, extended turn by turn instead of rebuilt. */
-  private readonly projection = new ApiProjection();
+  private readonly requests: RequestBuilder;
 
   constructor(private readonly params: QueryParams) {
     this.provider = params.provider;
     this.model = params.model;
     this.budget = new TaskBudget(params.taskBudget?.total);
+    this.requests = new RequestBuilder(params);
     this.state = {
       // One copy up front: the loop appends in place and must not write into the caller's array.
       messages: [...params.messages],
@@ -115,9 +112,9 @@ class QueryLoop {
       for (const message of piped.events ?? []) yield { type: 'message', message };
     }
 
-    const request = this.buildRequest();
-    const limit = params.blockingLimitTokens ?? this.contextWindow() - request.maxTokens;
-    const estimated = estimateRequestTokens(request, this.projection.tokens);
+    const request = this.requests.build(this.model, state);
+    const limit = params.blockingLimitTokens ?? this.requests.contextWindow(this.model) - request.maxTokens;
+    const estimated = this.requests.estimateTokens(request);
     if (estimated >= limit) {
       return yield* this.fail(
         'blocking_limit',
@@ -153,39 +150,6 @@ class QueryLoop {
       return this.end('aborted_streaming', INTERRUPT_MESSAGE);
     }
     return yield* this.stopPhase(end);
-  }
-
-  private contextWindow(): number {
-    return (this.params.contextWindowFor ?? contextWindowFor)(this.model);
-  }
-
-  private buildRequest(): ModelRequest {
-    const { params, state } = this;
-    const { tools, builtinToolCount } = toolSchemas(state.toolUseContext.tools);
-    const request: ModelRequest = {
-      model: this.model,
-      system: params.systemPrompt,
-      messages: this.projection.project(state.messages),
-      maxTokens:
-        // An escalated limit may exceed what a fallback model allows.
-        state.maxOutputTokensOverride !== undefined
-          ? fitOutputToWindow(
-              Math.min(state.maxOutputTokensOverride, maxOutputTokensFor(this.model)),
-              this.contextWindow(),
-              'escalated',
-            )
-          : fitOutputToWindow(
-              params.maxOutputTokens ?? defaultMaxTokensFor(this.model),
-              this.contextWindow(),
-              'default',
-            ),
-    };
-    if (tools.length > 0) {
-      request.tools = tools;
-      request.builtinToolCount = builtinToolCount;
-    }
-    if (params.thinking) request.thinking = params.thinking;
-    return request;
   }
 
   /** Phase 7: the model asked for tools. */
