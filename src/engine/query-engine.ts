@@ -23,6 +23,7 @@ import { EngineContext } from './engine-context';
 import { MessageQueue } from './message-queue';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
+import { submitPrompt } from './prompt-submission';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
 import type { Terminal } from './query-types';
@@ -249,9 +250,7 @@ export class QueryEngine {
 
     yield this.description.initMessage(tools);
 
-    const promptText =
-      typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    const submitted = await hooks.userPromptSubmit({ prompt: promptText }, signal);
+    const submitted = await submitPrompt({ content: prompt, clientUuid }, hooks, signal);
     yield* this.hookFrames();
     if (submitted.blocked) {
       const { reason } = submitted.blocked;
@@ -264,13 +263,10 @@ export class QueryEngine {
       yield* this.finish(blocked, { startedAt, costAtStart, lastAssistantText: '', numTurns: 0 });
       return;
     }
-    const userMessage = createUserMessage(prompt, clientUuid ? { clientUuid } : {});
     for (const context of this.sessionContext) this.record(createUserMessage(context, { isMeta: true }));
     this.sessionContext = [];
-    this.record(userMessage);
-    for (const context of submitted.additionalContext ?? []) {
-      this.record(createUserMessage(context, { isMeta: true }));
-    }
+    this.record(submitted.message);
+    for (const context of submitted.context) this.record(context);
 
     const systemPrompt = await this.description.systemPrompt(tools);
     const loop = query({
