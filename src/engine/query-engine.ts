@@ -34,12 +34,9 @@ import { endSession, startSession } from './session-lifecycle';
 import type { StructuredOutputCapture } from './structured-output';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
-import { recordLoopEvent, type TurnLedger } from './turn-ledger';
+import { runLoop } from './turn-ledger';
 
 export type { QueryEngineConfig };
-
-/** Turns that ended on an API failure rather than a normal stop: `StopFailure` hooks fire. */
-const STOP_FAILURE_REASONS = new Set(['model_error', 'prompt_too_long', 'image_error']);
 
 export class QueryEngine {
   readonly sessionId: string;
@@ -293,36 +290,21 @@ export class QueryEngine {
       stopHookBlockCap: this.config.stopHookBlockCap,
       structuredOutput: capture,
     });
-    const ledger: TurnLedger = {
-      costTracker: this.costTracker,
-      transcript: this.config.transcript,
-      hooks,
-      permissionDenials: this.permissionDenials,
-      onNotification: this.config.onNotification,
-    };
-    let terminal: Terminal;
-    while (true) {
-      const next = await loop.next();
-      if (next.done) {
-        terminal = next.value;
-        break;
-      }
-      const event = next.value;
-      await recordLoopEvent(ledger, event, signal);
-      yield* this.hookFrames();
-      yield* converter.convert(event);
-    }
-    yield* converter.flush();
+    const terminal = yield* runLoop(loop, {
+      ledger: {
+        costTracker: this.costTracker,
+        transcript: this.config.transcript,
+        hooks,
+        permissionDenials: this.permissionDenials,
+        onNotification: this.config.onNotification,
+      },
+      converter,
+      hookFrames: () => this.hookFrames(),
+      signal,
+    });
     // The loop's final history (it may have compacted or recovered); ours from now on.
     this.mutableMessages = terminal.messages;
     if (terminal.cwd) this.cwd = terminal.cwd;
-    if (STOP_FAILURE_REASONS.has(terminal.reason)) {
-      await hooks.notify(
-        'StopFailure',
-        { error: terminal.reason, error_details: terminal.message ?? null },
-        signal,
-      );
-    }
 
     yield* this.finish(terminal, {
       startedAt,
