@@ -110,6 +110,7 @@ class QueryLoop {
       // The pipeline hands over the returned array: the loop appends to it from here on.
       state.messages = piped.messages;
       for (const message of piped.events ?? []) yield { type: 'message', message };
+      if (piped.madeSideCall && this.budgetSpent()) return this.endOnBudget();
     }
 
     const request = this.requests.build(this.model, state);
@@ -167,8 +168,7 @@ class QueryLoop {
       yield* this.append(interruptMessage(true));
       return this.end('aborted_tools', INTERRUPT_MESSAGE);
     }
-    if (params.isBudgetExhausted?.())
-      return this.end('budget_exhausted', 'The budget for this task is spent.');
+    if (this.budgetSpent()) return this.endOnBudget();
     // As Claude Code counts: maxTurns model calls may request tools; the next call is refused.
     if (params.maxTurns !== undefined && state.turnCount >= params.maxTurns) {
       return this.end('max_turns', `Reached the maximum number of turns (${params.maxTurns}).`);
@@ -306,6 +306,8 @@ class QueryLoop {
       if (compacted) {
         state.messages = compacted.messages;
         for (const message of compacted.events ?? []) yield { type: 'message', message };
+        // The summary was a model call of its own: it may have spent what was left.
+        if (this.budgetSpent()) return this.endOnBudget();
         yield* this.proceed({ reason: 'reactive_compact_retry' });
         return undefined;
       }
@@ -329,6 +331,18 @@ class QueryLoop {
     this.state.messages.push(...(yield* end.finishAbort()));
     yield* this.append(interruptMessage(false));
     return this.end('aborted_streaming', INTERRUPT_MESSAGE);
+  }
+
+  /**
+   * `--max-budget-usd`, asked after whatever spent money and before the next model call: a tool
+   * turn's model call, and a compaction's summary call (auto-compact in the pipeline, or reactive).
+   */
+  private budgetSpent(): boolean {
+    return this.params.isBudgetExhausted?.() === true;
+  }
+
+  private endOnBudget(): Terminal {
+    return this.end('budget_exhausted', 'The budget for this task is spent.');
   }
 
   /** Yields the answer's withheld block messages and adds the response to history. */

@@ -137,9 +137,6 @@ export function withAttachments(
     });
     const messages = added.length > 0 ? [...input.messages, ...added] : input.messages;
     const rest = next ? await next({ ...input, messages }) : { messages };
-    return {
-      messages: rest.messages,
-      events: added.length > 0 ? [...added, ...(rest.events ?? [])] : rest.events,
-    };
+    return { ...rest, events: added.length > 0 ? [...added, ...(rest.events ?? [])] : rest.events };
   };
 }

@@ -196,10 +196,15 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextM
         });
         if (outcome.ok) {
           autoFailures = 0;
-          return { messages: [...outcome.messages], events: [...events, ...outcome.messages] };
+          return {
+            messages: [...outcome.messages],
+            events: [...events, ...outcome.messages],
+            madeSideCall: true,
+          };
         }
         autoFailures++;
         events.push(outcome.warning);
+        return { messages: current, events, madeSideCall: true };
       }
     }
     return { messages: current, events };
