@@ -56,7 +56,7 @@ export type TransitionReason =
 
 export type Transition = { reason: TransitionReason; detail?: string };
 
-/** Extra facts the loop tracks per iteration (seed's `State`). */
+/** What the loop carries from one pass to the next (seed 000 calls it `State`). */
 export type QueryState = {
   messages: Message[];
   toolUseContext: ToolUseContext;

@@ -1,7 +1,10 @@
 /**
- * The query loop (seed 000 §3.2): a `while (true)` over one QueryState that calls the model,
- * runs the tools it asks for, recovers from the errors it can recover from, and ends with a
- * Terminal that says why.
+ * The query loop: a `while (true)` over one QueryState that calls the model, runs the tools it
+ * asks for, recovers from the errors it can recover from, and ends with a Terminal that says why
+ * (its design follows seed 000 §3.2). One pass: the context pipeline prepares the history, the
+ * request is checked against the blocking limit, one model call runs (tools start while it
+ * streams), and its end decides — a tool turn goes round again, an answer meets the Stop hooks, a
+ * failure meets the recoveries, an interrupt ends the loop. Every `continue` is a Transition.
  *
  * What the consumer sees: every message that becomes part of the conversation is yielded when it
  * does, so a consumer that appends yielded messages holds the same history as the loop. Messages
@@ -150,10 +153,13 @@ class QueryLoop {
       yield* this.append(interruptMessage(false));
       return this.end('aborted_streaming', INTERRUPT_MESSAGE);
     }
-    return yield* this.stopPhase(end);
+    return yield* this.afterAnswer(end);
   }
 
-  /** Phase 7: the model asked for tools. */
+  /**
+   * The model asked for tools and their results are in: go round again, unless a hook stopped the
+   * turn, the user interrupted, the budget is spent or the turn limit is reached.
+   */
   private async *toolTurn(end: ToolUseEnd): Step {
     const { state, params } = this;
     const turn = yield* end.finishToolTurn();
@@ -181,8 +187,11 @@ class QueryLoop {
     return undefined;
   }
 
-  /** Phase 6: the model ended without tool calls. */
-  private async *stopPhase(answer: AnswerEnd): Step {
+  /**
+   * The model answered without tool calls: Stop hooks may send it back to work, the task budget
+   * may nudge it on, `--json-schema` may demand StructuredOutput; otherwise the turn completes.
+   */
+  private async *afterAnswer(answer: AnswerEnd): Step {
     const { state, params } = this;
     const outcome = await params.hooks.stop(
       { stopHookActive: state.stopHookActive, lastAssistantText: answer.text },
@@ -270,7 +279,11 @@ class QueryLoop {
     );
   }
 
-  /** Phase 4: a failed model call. */
+  /**
+   * A failed model call: recover when a recovery applies (the fallback model on overload; the
+   * collapse drain, then one reactive compact on prompt-too-long; stripping refused media), else
+   * end with the error.
+   */
   private async *recoverFromError(end: FailedEnd): Step {
     const { state, params } = this;
     const error = end.error;
@@ -326,7 +339,10 @@ class QueryLoop {
     return yield* this.fail(TERMINAL_FOR_ERROR[kind], errorText(error), error);
   }
 
-  /** Phase 5: an interrupt while the model was streaming. */
+  /**
+   * The user interrupted while the model was streaming: what had streamed is kept, tool calls
+   * already shown are answered, and the loop ends.
+   */
   private async *abortStreaming(end: AbortedEnd): Step {
     this.state.messages.push(...(yield* end.finishAbort()));
     yield* this.append(interruptMessage(false));
