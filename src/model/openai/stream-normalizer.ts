@@ -7,6 +7,7 @@
  * start running the first tool while the model is still writing the second.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { isJsonObject } from '../../lib/json-object';
 import { ConnectionError } from '../errors';
 import {
   type AssistantContentBlock,
@@ -227,9 +228,7 @@ function parseToolInput(raw: string): { input: Record<string, unknown>; malforme
   if (raw.trim() === '') return { input: {} };
   try {
     const value: unknown = JSON.parse(raw);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      return { input: value as Record<string, unknown> };
-    }
+    if (isJsonObject(value)) return { input: value };
   } catch {
     // Falls through: the raw text goes back to the engine so it can tell the model.
   }
