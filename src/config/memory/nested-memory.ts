@@ -6,14 +6,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isWithin } from '../../lib/path-within';
 import type { Env, SettingsFileSource } from '../paths';
-import {
-  folderMemoryPaths,
-  homeOf,
-  isWithin,
-  memoryKindSelected,
-  readMemoryCandidates,
-} from './memory-files';
+import { folderMemoryPaths, homeOf, memoryKindSelected, readMemoryCandidates } from './memory-files';
 import type { MemoryFile } from './memory-imports';
 
 export class NestedMemoryTracker {
@@ -51,7 +46,7 @@ export class NestedMemoryTracker {
    */
   async filesFor(touchedPath: string): Promise<MemoryFile[]> {
     const target = resolve(this.root, touchedPath);
-    if (!isWithin(this.root, target) || target === this.root) return [];
+    if (!isWithin(target, this.root) || target === this.root) return [];
     const folder = (await isDirectory(target)) ? target : dirname(target);
     const rel = relative(this.root, folder);
     if (rel === '') return [];
