@@ -9,7 +9,7 @@ import type {
   RawContentBlockStartEvent,
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages';
-import { isJsonObject } from '../../lib/json-object';
+import { isJsonObject, parseJsonObject } from '../../lib/json-object';
 import {
   type AssistantContentBlock,
   emptyUsage,
@@ -149,18 +149,9 @@ function finish(index: number, block: OpenBlock): StreamEvent {
   const { id, name, json, startInput } = block;
   const finished: AssistantContentBlock = { type: 'tool_use', id, name, input: startInput };
   if (json.trim() === '') return { type: 'block_stop', index, block: finished };
-  const parsed = parseObject(json);
+  const parsed = parseJsonObject(json);
   if (parsed) return { type: 'block_stop', index, block: { ...finished, input: parsed } };
   return { type: 'block_stop', index, block: { ...finished, input: {} }, malformedInput: json };
-}
-
-function parseObject(json: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(json);
-    return isJsonObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function fromApiUsage(usage: ApiUsage): Usage {

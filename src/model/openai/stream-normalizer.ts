@@ -7,7 +7,7 @@
  * start running the first tool while the model is still writing the second.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { isJsonObject } from '../../lib/json-object';
+import { parseJsonObject } from '../../lib/json-object';
 import { ConnectionError } from '../errors';
 import {
   type AssistantContentBlock,
@@ -226,13 +226,9 @@ function reasoningOf(delta: ChatCompletionChunk.Choice.Delta): string | undefine
 
 function parseToolInput(raw: string): { input: Record<string, unknown>; malformed?: string } {
   if (raw.trim() === '') return { input: {} };
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (isJsonObject(value)) return { input: value };
-  } catch {
-    // Falls through: the raw text goes back to the engine so it can tell the model.
-  }
-  return { input: {}, malformed: raw };
+  const input = parseJsonObject(raw);
+  // Unreadable input goes back to the engine as it came, so the model can be told.
+  return input ? { input } : { input: {}, malformed: raw };
 }
 
 function toUsage(usage: NonNullable<ChatCompletionChunk['usage']>): Usage {
