@@ -11,19 +11,22 @@ import type { Env, SettingsFileSource } from '../paths';
 import { folderMemoryPaths, homeOf, memoryKindSelected, readMemoryCandidates } from './memory-files';
 import type { MemoryFile } from './memory-imports';
 
+export type NestedMemoryOptions = {
+  projectRoot: string;
+  env: Env;
+  /** Memory files already in the system prompt: never handed out again. */
+  alreadyLoaded?: Iterable<string>;
+  /** `--setting-sources`: which kinds of memory file load (undefined: all). */
+  sources?: readonly SettingsFileSource[];
+};
+
 export class NestedMemoryTracker {
   private readonly loaded = new Set<string>();
   private readonly root: string;
   private readonly home: string;
   private readonly sources: readonly SettingsFileSource[] | undefined;
 
-  constructor(options: {
-    projectRoot: string;
-    env: Env;
-    alreadyLoaded?: Iterable<string>;
-    /** `--setting-sources`: which kinds of memory file load (undefined: all). */
-    sources?: readonly SettingsFileSource[];
-  }) {
+  constructor(options: NestedMemoryOptions) {
     this.root = resolve(options.projectRoot);
     this.home = homeOf(options.env);
     this.sources = options.sources;
