@@ -3,6 +3,7 @@
  * one `CliUsageError` line naming the flag and what it accepts.
  */
 import { locateJsonError } from '../config/json-error';
+import { isJsonObject } from '../lib/json-object';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types';
 import { CliUsageError } from './errors';
 import { splitCommaList, splitRuleList } from './list-values';
@@ -119,8 +120,7 @@ function jsonObject(flag: string, value: unknown): Record<string, unknown> | und
   } catch (error) {
     throw new CliUsageError(`${flag} is not valid JSON: ${jsonErrorPlace(text, error as Error)}.`);
   }
-  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-    return parsed as Record<string, unknown>;
+  if (isJsonObject(parsed)) return parsed;
   const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
   throw new CliUsageError(`${flag} must be a JSON object (got ${kind}).`);
 }

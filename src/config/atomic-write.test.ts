@@ -62,7 +62,10 @@ describe('writeFileAtomic', () => {
   it('fails without touching anything when the parent path is a file', async () => {
     const blocker = join(dir, 'blocker');
     await writeFile(blocker, 'intact');
-    await expect(writeFileAtomic(join(blocker, 'child.txt'), Buffer.from('x'))).rejects.toThrow();
+    await expect(writeFileAtomic(join(blocker, 'child.txt'), Buffer.from('x'))).rejects.toMatchObject({
+      code: 'EEXIST',
+      path: blocker,
+    });
     expect(await readFile(blocker, 'utf8')).toBe('intact');
     expect(await readdir(dir)).toEqual(['blocker']);
   });
@@ -72,7 +75,7 @@ describe('writeFileAtomic', () => {
     const path = join(dir, 'taken');
     await mkdir(path);
     await writeFile(join(path, 'inside.txt'), 'keep');
-    await expect(writeFileAtomic(path, Buffer.from('x'))).rejects.toThrow();
+    await expect(writeFileAtomic(path, Buffer.from('x'))).rejects.toMatchObject({ code: 'EISDIR' });
     expect(await readdir(dir)).toEqual(['taken']);
     expect(await readFile(join(path, 'inside.txt'), 'utf8')).toBe('keep');
   });

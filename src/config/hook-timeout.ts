@@ -8,6 +8,7 @@
  * - a fraction: rounded up to the next whole second (0.5 → 1 s), silently;
  * - zero, negative, not a finite number (a string, `null`, …): the default, with a warning.
  */
+import { isJsonObject } from '../lib/json-object';
 
 /** Seconds; the issue sets 60 s for every hook kind (Claude Code's docs say 600 s for commands). */
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
@@ -45,15 +46,15 @@ export function effectiveHookTimeout(value: unknown): EffectiveHookTimeout {
  */
 export function hookTimeoutWarnings(raw: unknown, label: string): string[] {
   const warnings: string[] = [];
-  const hooks = isRecord(raw) ? raw.hooks : undefined;
-  if (!isRecord(hooks)) return warnings;
+  const hooks = isJsonObject(raw) ? raw.hooks : undefined;
+  if (!isJsonObject(hooks)) return warnings;
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
     groups.forEach((group, g) => {
-      const handlers = isRecord(group) ? group.hooks : undefined;
+      const handlers = isJsonObject(group) ? group.hooks : undefined;
       if (!Array.isArray(handlers)) return;
       handlers.forEach((handler, h) => {
-        if (!isRecord(handler) || !('timeout' in handler)) return;
+        if (!isJsonObject(handler) || !('timeout' in handler)) return;
         const { problem } = effectiveHookTimeout(handler.timeout);
         if (!problem) return;
         const name = typeof handler.command === 'string' ? ` ("${handler.command}")` : '';
@@ -64,8 +65,4 @@ export function hookTimeoutWarnings(raw: unknown, label: string): string[] {
     });
   }
   return warnings;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

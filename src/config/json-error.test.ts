@@ -12,7 +12,7 @@ describe('locateJsonError', () => {
     ["{'a': 1}", 1, 2],
   ])('finds the error in %j at line %i column %i', (text, line, column) => {
     expect(locateJsonError(text)).toMatchObject({ line, column });
-    expect(() => JSON.parse(text)).toThrow();
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
   });
 
   it('accepts valid JSON', () => {

@@ -3,9 +3,8 @@
  * an object and a file that cannot be used — with the line and column of a syntax error.
  */
 import { readFile } from 'node:fs/promises';
+import { isJsonObject, type JsonObject } from '../lib/json-object';
 import { locateJsonError } from './json-error';
-
-export type JsonObject = Record<string, unknown>;
 
 export type JsonObjectFile =
   | { kind: 'missing' }
@@ -42,6 +41,3 @@ export async function readJsonObjectFile(path: string): Promise<JsonObjectFile> 
   if (!isJsonObject(parsed.value)) return { kind: 'invalid', problem: 'the top level is not a JSON object' };
   return { kind: 'object', json: parsed.value };
 }
-
-export const isJsonObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -47,7 +47,7 @@ describe('takeFirstNotices', () => {
     expect(result.fresh).toEqual(['qwen']);
     expect(result.problem).toMatch(/^model warnings: .*state\.json: .*Yoke goes on without it/);
     const aside = (await readdir(home)).find((name) => name.startsWith('state.json.corrupt-'));
-    expect(aside).toBeDefined();
+    expect(aside).toMatch(/^state\.json\.corrupt-\d{4}-\d\d-\d\dT/);
     expect(await readFile(join(home, aside as string), 'utf8')).toBe('not json');
     expect(JSON.parse(await stateText())).toHaveProperty('unknownModelsWarned.qwen');
   });

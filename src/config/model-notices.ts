@@ -2,15 +2,15 @@
  * Notices about a model that are worth saying once, not on every run: the user state file keeps
  * the ids already told about (`unknownModelsWarned`: id → when).
  */
+import { isJsonObject, type JsonObject } from '../lib/json-object';
 import type { Env } from './paths';
 import { readUserState, type UserState, updateUserState } from './user-state';
 
 const KEY = 'unknownModelsWarned';
 
-type Told = Record<string, unknown>;
-const toldIn = (state: UserState): Told => {
+const toldIn = (state: UserState): JsonObject => {
   const value = state[KEY];
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Told) } : {};
+  return isJsonObject(value) ? { ...value } : {};
 };
 
 /**
@@ -32,7 +32,7 @@ export async function takeFirstNotices(
     const update = await updateUserState(env, (state) => {
       const record = toldIn(state);
       for (const id of fresh) record[id] = now().toISOString();
-      state[KEY] = record as UserState[string];
+      state[KEY] = record;
     });
     const problem = read.problem ?? update.problem;
     return problem === undefined ? { fresh } : { fresh, problem: `model warnings: ${problem}` };

@@ -10,7 +10,8 @@
  */
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { isJsonObject, readJsonObjectFile } from './json-file';
+import { isJsonObject } from '../lib/json-object';
+import { readJsonObjectFile } from './json-file';
 import { type Env, homeDir, nonEmpty } from './paths';
 import { projectEntry, projectsOf, readUserState, updateUserState, userStatePath } from './user-state';
 

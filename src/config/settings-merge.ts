@@ -2,6 +2,8 @@
  * Merges settings sources the way Claude Code's `resolveSettings` does (compat-surface §3.1):
  * objects deeply, arrays concatenated, scalars from the highest source that sets them.
  */
+
+import { isJsonObject } from '../lib/json-object';
 import type { RuleBehavior, RuleSource } from '../lib/permission-vocabulary';
 import type { HooksSettings, Settings } from './settings-schema';
 
@@ -70,14 +72,10 @@ function mergeValues(lower: unknown, higher: unknown): unknown {
     const seen = new Set(lower.filter((v) => typeof v !== 'object'));
     return [...lower, ...higher.filter((v) => typeof v === 'object' || !seen.has(v))];
   }
-  if (isPlainObject(lower) && isPlainObject(higher)) return mergeObjects(lower, higher);
+  if (isJsonObject(lower) && isJsonObject(higher)) return mergeObjects(lower, higher);
   return structuredCloneIfObject(higher);
 }
 
 function structuredCloneIfObject(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -12,6 +12,7 @@
  *   run stops instead.
  */
 import { nearestName } from '../lib/edit-distance';
+import { isJsonObject } from '../lib/json-object';
 import { CLAUDE_CODE_PERMISSIONS_KEYS, CLAUDE_CODE_SETTINGS_KEYS } from './claude-settings-keys';
 import { contextSettingsSchema, permissionsSettingsSchema, settingsSchema } from './settings-schema';
 
@@ -69,8 +70,8 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
     };
     check(Object.keys(settings), TOP, '');
     const permissions = settings.permissions;
-    if (isRecord(permissions)) check(Object.keys(permissions), PERMISSIONS, 'permissions.');
-    if (isRecord(settings.context)) check(Object.keys(settings.context), CONTEXT, 'context.');
+    if (isJsonObject(permissions)) check(Object.keys(permissions), PERMISSIONS, 'permissions.');
+    if (isJsonObject(settings.context)) check(Object.keys(settings.context), CONTEXT, 'context.');
     if (isEnabledSandbox(settings.sandbox)) {
       sandboxed.push(label);
       if ((settings.sandbox as Record<string, unknown>).failIfUnavailable === true) required.push(label);
@@ -96,9 +97,5 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
 }
 
 function isEnabledSandbox(value: unknown): boolean {
-  return isRecord(value) && value.enabled === true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value) && value.enabled === true;
 }

@@ -8,8 +8,9 @@
  */
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isJsonObject, type JsonObject } from '../lib/json-object';
 import { writeFileAtomic } from './atomic-write';
-import { isJsonObject, type JsonObject, readJsonObjectFile } from './json-file';
+import { readJsonObjectFile } from './json-file';
 import { type Env, yokeHome } from './paths';
 
 export type UserState = JsonObject;

@@ -37,7 +37,7 @@ export type QueryEngineConfig = {
   memory?: readonly { path: string; content: string }[];
   /**
    * Loads the memory files of project subfolders when a tool first touches them, once per session
-   * (seed `alreadyLoaded` with the files of `memory`); they reach the model as a meta message.
+   * (the files of `memory` count as loaded already); they reach the model as a meta message.
    */
   nestedMemory?: NestedMemoryConfig;
   maxTurns?: number;

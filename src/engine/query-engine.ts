@@ -23,6 +23,7 @@ import { EngineContext } from './engine-context';
 import { MessageQueue } from './message-queue';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
+import { submitPrompt } from './prompt-submission';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
 import type { Terminal } from './query-types';
@@ -33,12 +34,9 @@ import { endSession, startSession } from './session-lifecycle';
 import type { StructuredOutputCapture } from './structured-output';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
-import { recordLoopEvent, type TurnLedger } from './turn-ledger';
+import { runLoop } from './turn-ledger';
 
 export type { QueryEngineConfig };
-
-/** Turns that ended on an API failure rather than a normal stop: `StopFailure` hooks fire. */
-const STOP_FAILURE_REASONS = new Set(['model_error', 'prompt_too_long', 'image_error']);
 
 export class QueryEngine {
   readonly sessionId: string;
@@ -249,9 +247,7 @@ export class QueryEngine {
 
     yield this.description.initMessage(tools);
 
-    const promptText =
-      typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    const submitted = await hooks.userPromptSubmit({ prompt: promptText }, signal);
+    const submitted = await submitPrompt({ content: prompt, clientUuid }, hooks, signal);
     yield* this.hookFrames();
     if (submitted.blocked) {
       const { reason } = submitted.blocked;
@@ -264,13 +260,10 @@ export class QueryEngine {
       yield* this.finish(blocked, { startedAt, costAtStart, lastAssistantText: '', numTurns: 0 });
       return;
     }
-    const userMessage = createUserMessage(prompt, clientUuid ? { clientUuid } : {});
     for (const context of this.sessionContext) this.record(createUserMessage(context, { isMeta: true }));
     this.sessionContext = [];
-    this.record(userMessage);
-    for (const context of submitted.additionalContext ?? []) {
-      this.record(createUserMessage(context, { isMeta: true }));
-    }
+    this.record(submitted.message);
+    for (const context of submitted.context) this.record(context);
 
     const systemPrompt = await this.description.systemPrompt(tools);
     const loop = query({
@@ -297,36 +290,21 @@ export class QueryEngine {
       stopHookBlockCap: this.config.stopHookBlockCap,
       structuredOutput: capture,
     });
-    const ledger: TurnLedger = {
-      costTracker: this.costTracker,
-      transcript: this.config.transcript,
-      hooks,
-      permissionDenials: this.permissionDenials,
-      onNotification: this.config.onNotification,
-    };
-    let terminal: Terminal;
-    while (true) {
-      const next = await loop.next();
-      if (next.done) {
-        terminal = next.value;
-        break;
-      }
-      const event = next.value;
-      await recordLoopEvent(ledger, event, signal);
-      yield* this.hookFrames();
-      yield* converter.convert(event);
-    }
-    yield* converter.flush();
+    const terminal = yield* runLoop(loop, {
+      ledger: {
+        costTracker: this.costTracker,
+        transcript: this.config.transcript,
+        hooks,
+        permissionDenials: this.permissionDenials,
+        onNotification: this.config.onNotification,
+      },
+      converter,
+      hookFrames: () => this.hookFrames(),
+      signal,
+    });
     // The loop's final history (it may have compacted or recovered); ours from now on.
     this.mutableMessages = terminal.messages;
     if (terminal.cwd) this.cwd = terminal.cwd;
-    if (STOP_FAILURE_REASONS.has(terminal.reason)) {
-      await hooks.notify(
-        'StopFailure',
-        { error: terminal.reason, error_details: terminal.message ?? null },
-        signal,
-      );
-    }
 
     yield* this.finish(terminal, {
       startedAt,

@@ -56,7 +56,7 @@ export type TransitionReason =
 
 export type Transition = { reason: TransitionReason; detail?: string };
 
-/** Extra facts the loop tracks per iteration (seed's `State`). */
+/** What the loop carries from one pass to the next (seed 000 calls it `State`). */
 export type QueryState = {
   messages: Message[];
   toolUseContext: ToolUseContext;
@@ -77,14 +77,24 @@ export type QueryState = {
 };
 
 /**
- * Runs before each model call (the sessions issue fills it with budget, snip, microcompact,
- * collapse and auto-compact). It returns the messages to send and may replace history.
+ * Runs before each model call (attachments, tool-result budget, snip, microcompact, collapse and
+ * auto-compact; see context/pipeline.ts). It returns the messages to send and may replace history.
  */
 export type ContextPipeline = (input: {
   messages: Message[];
   state: Readonly<QueryState>;
   signal: AbortSignal;
-}) => Promise<{ messages: Message[]; events?: Message[] }>;
+}) => Promise<ContextPipelineResult>;
+
+export type ContextPipelineResult = {
+  messages: Message[];
+  events?: Message[];
+  /**
+   * The pass asked a model for something (a compaction summary, whether or not it was usable):
+   * that cost money, so the loop checks the spending budget before its own call.
+   */
+  madeSideCall?: boolean;
+};
 
 /** Called on PromptTooLongError; returns compacted messages or undefined when it cannot help. */
 export type ReactiveCompact = (input: {
@@ -122,7 +132,11 @@ export type QueryParams = {
   collapseDrain?: CollapseDrain;
   /** Token budget for the whole turn; the loop nudges the model on until it is spent. */
   taskBudget?: { total: number };
-  /** Asked after each model response; returning true ends the loop with `budget_exhausted`. */
+  /**
+   * `--max-budget-usd`: asked before the next model call whenever something spent money — a
+   * model call that asked for tools, a compaction's summary call. True ends the loop with
+   * `budget_exhausted`.
+   */
   isBudgetExhausted?: () => boolean;
   /** Tokens the model may be given before a call is refused (`blocking_limit`); defaults to the window. */
   blockingLimitTokens?: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type HookRunner, noopHooks } from '../hooks/types';
+import { PromptTooLongError } from '../model/errors';
 import type { ToolResultBlock } from '../model/types';
 import { createSystemMessage, createUserMessage } from '../session/messages';
 import { FakeProvider } from '../testing/fake-provider';
@@ -106,13 +107,71 @@ describe('query: normal turns', () => {
     const { terminal } = await runQuery([text('never')], { messages: [huge] });
     expect(terminal.reason).toBe('blocking_limit');
   });
+});
 
+describe('query: the spending budget (--max-budget-usd)', () => {
   it('ends with budget_exhausted after a tool turn when the budget check says so', async () => {
     const { terminal, provider } = await runQuery([callTool('toolu_b'), text('unused')], {
       isBudgetExhausted: () => true,
     });
     expect(terminal).toMatchObject({ reason: 'budget_exhausted', turnCount: 1 });
     expect(requestsOf(provider)).toHaveLength(1);
+  });
+
+  /** A pipeline that compacts before the second call; the summary call is what spends the budget. */
+  const compactingRun = (budget: number) => {
+    const boundary = createSystemMessage('compact_boundary', 'Conversation compacted');
+    const summary = createUserMessage('Summary of the work so far.', { isMeta: true });
+    let spent = 0;
+    const run = runQuery([callTool('toolu_s'), text('Answer after the compaction.')], {
+      contextPipeline: async ({ messages, state }) => {
+        if (state.turnCount === 0) return { messages };
+        spent += 1;
+        return { messages: [boundary, summary], events: [boundary, summary], madeSideCall: true };
+      },
+      isBudgetExhausted: () => spent >= budget,
+    });
+    return { run, boundary, summary };
+  };
+
+  it('makes no further model call once a compaction in the pipeline spent the budget', async () => {
+    const { run, boundary, summary } = compactingRun(1);
+    const { events, terminal, provider } = await run;
+    expect(terminal).toMatchObject({
+      reason: 'budget_exhausted',
+      turnCount: 1,
+      message: 'The budget for this task is spent.',
+    });
+    expect(requestsOf(provider)).toHaveLength(1);
+    // The compacted history is the one the session continues from.
+    expect(terminal.messages).toEqual([boundary, summary]);
+    expect(messagesOf(events).slice(-2)).toEqual([boundary, summary]);
+  });
+
+  it('goes on after a compaction that left budget', async () => {
+    const { run } = compactingRun(2);
+    const { terminal, provider } = await run;
+    expect(terminal.reason).toBe('completed');
+    expect(requestsOf(provider)).toHaveLength(2);
+    expect(assistantTexts(terminal.messages)).toEqual(['Answer after the compaction.']);
+  });
+
+  it('makes no retry once a reactive compaction spent the budget', async () => {
+    let spent = false;
+    const summary = createUserMessage('Summary of the work so far.', { isMeta: true });
+    const { events, terminal, provider } = await runQuery(
+      [new PromptTooLongError('prompt is too long', 300, 200), text('never')],
+      {
+        reactiveCompact: async () => {
+          spent = true;
+          return { messages: [summary] };
+        },
+        isBudgetExhausted: () => spent,
+      },
+    );
+    expect(terminal).toMatchObject({ reason: 'budget_exhausted', messages: [summary] });
+    expect(requestsOf(provider)).toHaveLength(1);
+    expect(transitionsOf(events)).toEqual([]);
   });
 });
 

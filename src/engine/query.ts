@@ -1,23 +1,23 @@
 /**
- * The query loop (seed 000 §3.2): a `while (true)` over one QueryState that calls the model,
- * runs the tools it asks for, recovers from the errors it can recover from, and ends with a
- * Terminal that says why.
+ * The query loop: a `while (true)` over one QueryState that calls the model, runs the tools it
+ * asks for, recovers from the errors it can recover from, and ends with a Terminal that says why
+ * (its design follows seed 000 §3.2). One pass: the context pipeline prepares the history, the
+ * request is checked against the blocking limit, one model call runs (tools start while it
+ * streams), and its end decides — a tool turn goes round again, an answer meets the Stop hooks, a
+ * failure meets the recoveries, an interrupt ends the loop. Every `continue` is a Transition.
  *
  * What the consumer sees: every message that becomes part of the conversation is yielded when it
  * does, so a consumer that appends yielded messages holds the same history as the loop. Messages
  * a recovery drops (a truncated response that is retried, a failed attempt) are never yielded;
  * a failure that ends the loop is yielded as one AssistantMessage with `apiError` set.
  *
- * History grows by appending to `state.messages` in place; the request projection and its token
- * estimate (`ApiProjection`) only process what changed since the previous model call.
+ * History grows by appending to `state.messages` in place; the request and its token estimate
+ * (RequestBuilder) only process what changed since the previous model call.
  */
-import { contextWindowFor, defaultMaxTokensFor, maxOutputTokensFor } from '../model/models';
-import { estimateRequestTokens } from '../model/tokens';
 import type { ModelRequest, Provider } from '../model/types';
 import { createSystemMessage, type Message } from '../session/messages';
-import { toolSchemas } from '../tools/registry';
 import { StreamingToolExecutor } from '../tools/streaming-executor';
-import { ApiProjection, stripThinking } from './api-messages';
+import { stripThinking } from './api-messages';
 import type { AbortedEnd, AnswerEnd, FailedEnd, ToolUseEnd } from './attempt-end';
 import { stripRefusedMedia } from './media-recovery';
 import { ModelAttempt } from './model-attempt';
@@ -37,7 +37,6 @@ import {
   errorText,
   escalatedMaxTokens,
   fallbackNotice,
-  fitOutputToWindow,
   INTERRUPT_MESSAGE,
   interruptMessage,
   MAX_OUTPUT_TOKENS_RECOVERY_LIMIT,
@@ -47,6 +46,7 @@ import {
   stopHookFeedbackMessage,
   TERMINAL_FOR_ERROR,
 } from './recovery';
+import { RequestBuilder } from './request-builder';
 import {
   MAX_STRUCTURED_OUTPUT_NUDGES,
   STRUCTURED_OUTPUT_MISSING_TEXT,
@@ -66,13 +66,13 @@ class QueryLoop {
   private model: string;
   private onFallback = false;
   private readonly budget: TaskBudget;
-  /** The request projection of history, extended turn by turn instead of rebuilt. */
-  private readonly projection = new ApiProjection();
+  private readonly requests: RequestBuilder;
 
   constructor(private readonly params: QueryParams) {
     this.provider = params.provider;
     this.model = params.model;
     this.budget = new TaskBudget(params.taskBudget?.total);
+    this.requests = new RequestBuilder(params);
     this.state = {
       // One copy up front: the loop appends in place and must not write into the caller's array.
       messages: [...params.messages],
@@ -113,11 +113,12 @@ class QueryLoop {
       // The pipeline hands over the returned array: the loop appends to it from here on.
       state.messages = piped.messages;
       for (const message of piped.events ?? []) yield { type: 'message', message };
+      if (piped.madeSideCall && this.budgetSpent()) return this.endOnBudget();
     }
 
-    const request = this.buildRequest();
-    const limit = params.blockingLimitTokens ?? this.contextWindow() - request.maxTokens;
-    const estimated = estimateRequestTokens(request, this.projection.tokens);
+    const request = this.requests.build(this.model, state);
+    const limit = params.blockingLimitTokens ?? this.requests.contextWindow(this.model) - request.maxTokens;
+    const estimated = this.requests.estimateTokens(request);
     if (estimated >= limit) {
       return yield* this.fail(
         'blocking_limit',
@@ -152,43 +153,13 @@ class QueryLoop {
       yield* this.append(interruptMessage(false));
       return this.end('aborted_streaming', INTERRUPT_MESSAGE);
     }
-    return yield* this.stopPhase(end);
+    return yield* this.afterAnswer(end);
   }
 
-  private contextWindow(): number {
-    return (this.params.contextWindowFor ?? contextWindowFor)(this.model);
-  }
-
-  private buildRequest(): ModelRequest {
-    const { params, state } = this;
-    const { tools, builtinToolCount } = toolSchemas(state.toolUseContext.tools);
-    const request: ModelRequest = {
-      model: this.model,
-      system: params.systemPrompt,
-      messages: this.projection.project(state.messages),
-      maxTokens:
-        // An escalated limit may exceed what a fallback model allows.
-        state.maxOutputTokensOverride !== undefined
-          ? fitOutputToWindow(
-              Math.min(state.maxOutputTokensOverride, maxOutputTokensFor(this.model)),
-              this.contextWindow(),
-              'escalated',
-            )
-          : fitOutputToWindow(
-              params.maxOutputTokens ?? defaultMaxTokensFor(this.model),
-              this.contextWindow(),
-              'default',
-            ),
-    };
-    if (tools.length > 0) {
-      request.tools = tools;
-      request.builtinToolCount = builtinToolCount;
-    }
-    if (params.thinking) request.thinking = params.thinking;
-    return request;
-  }
-
-  /** Phase 7: the model asked for tools. */
+  /**
+   * The model asked for tools and their results are in: go round again, unless a hook stopped the
+   * turn, the user interrupted, the budget is spent or the turn limit is reached.
+   */
   private async *toolTurn(end: ToolUseEnd): Step {
     const { state, params } = this;
     const turn = yield* end.finishToolTurn();
@@ -203,8 +174,7 @@ class QueryLoop {
       yield* this.append(interruptMessage(true));
       return this.end('aborted_tools', INTERRUPT_MESSAGE);
     }
-    if (params.isBudgetExhausted?.())
-      return this.end('budget_exhausted', 'The budget for this task is spent.');
+    if (this.budgetSpent()) return this.endOnBudget();
     // As Claude Code counts: maxTurns model calls may request tools; the next call is refused.
     if (params.maxTurns !== undefined && state.turnCount >= params.maxTurns) {
       return this.end('max_turns', `Reached the maximum number of turns (${params.maxTurns}).`);
@@ -217,8 +187,11 @@ class QueryLoop {
     return undefined;
   }
 
-  /** Phase 6: the model ended without tool calls. */
-  private async *stopPhase(answer: AnswerEnd): Step {
+  /**
+   * The model answered without tool calls: Stop hooks may send it back to work, the task budget
+   * may nudge it on, `--json-schema` may demand StructuredOutput; otherwise the turn completes.
+   */
+  private async *afterAnswer(answer: AnswerEnd): Step {
     const { state, params } = this;
     const outcome = await params.hooks.stop(
       { stopHookActive: state.stopHookActive, lastAssistantText: answer.text },
@@ -306,7 +279,11 @@ class QueryLoop {
     );
   }
 
-  /** Phase 4: a failed model call. */
+  /**
+   * A failed model call: recover when a recovery applies (the fallback model on overload; the
+   * collapse drain, then one reactive compact on prompt-too-long; stripping refused media), else
+   * end with the error.
+   */
   private async *recoverFromError(end: FailedEnd): Step {
     const { state, params } = this;
     const error = end.error;
@@ -342,6 +319,8 @@ class QueryLoop {
       if (compacted) {
         state.messages = compacted.messages;
         for (const message of compacted.events ?? []) yield { type: 'message', message };
+        // The summary was a model call of its own: it may have spent what was left.
+        if (this.budgetSpent()) return this.endOnBudget();
         yield* this.proceed({ reason: 'reactive_compact_retry' });
         return undefined;
       }
@@ -360,11 +339,26 @@ class QueryLoop {
     return yield* this.fail(TERMINAL_FOR_ERROR[kind], errorText(error), error);
   }
 
-  /** Phase 5: an interrupt while the model was streaming. */
+  /**
+   * The user interrupted while the model was streaming: what had streamed is kept, tool calls
+   * already shown are answered, and the loop ends.
+   */
   private async *abortStreaming(end: AbortedEnd): Step {
     this.state.messages.push(...(yield* end.finishAbort()));
     yield* this.append(interruptMessage(false));
     return this.end('aborted_streaming', INTERRUPT_MESSAGE);
+  }
+
+  /**
+   * `--max-budget-usd`, asked after whatever spent money and before the next model call: a tool
+   * turn's model call, and a compaction's summary call (auto-compact in the pipeline, or reactive).
+   */
+  private budgetSpent(): boolean {
+    return this.params.isBudgetExhausted?.() === true;
+  }
+
+  private endOnBudget(): Terminal {
+    return this.end('budget_exhausted', 'The budget for this task is spent.');
   }
 
   /** Yields the answer's withheld block messages and adds the response to history. */

@@ -3,6 +3,8 @@
  * deny beats ask beats allow, context and messages accumulate, any `continue:false` stops.
  * Texts for the model are worded as compat-surface §2.7 describes.
  */
+
+import { isJsonObject } from '../lib/json-object';
 import type { HookVerdict } from './interpret';
 
 export type HookPermissionVerdict = {
@@ -96,7 +98,7 @@ export function combineVerdicts(event: string, label: string, verdicts: HookVerd
       decide(withReason({ behavior: decision, hookName }, typeof reason === 'string' ? reason : json.reason));
     }
     const updated = specific.updatedInput;
-    if (isRecord(updated) && own !== 'deny' && own !== 'ask') result.updatedInput = updated;
+    if (isJsonObject(updated) && own !== 'deny' && own !== 'ask') result.updatedInput = updated;
     const context = specific.additionalContext;
     if (typeof context === 'string' && context.trim() !== '') {
       result.additionalContext.push(`${label} hook additional context: ${context}`);
@@ -108,8 +110,4 @@ export function combineVerdicts(event: string, label: string, verdicts: HookVerd
 
 function withReason(verdict: HookPermissionVerdict, reason: string | undefined): HookPermissionVerdict {
   return reason ? { ...verdict, reason } : verdict;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -23,7 +23,7 @@ export type PlannedHook =
 
 export type PlanProblem = { key: string; message: string };
 
-/** Events about one tool call: the ones where a handler's `if` rule can be checked (§2.2). */
+/** Events about one tool call: the ones where a handler's `if` rule can be checked (compat-surface §2.2). */
 export const CONDITIONAL_EVENTS: ReadonlySet<HookEvent> = new Set([
   'PreToolUse',
   'PostToolUse',

@@ -69,7 +69,9 @@ describe('ControlChannel', () => {
 
   it('does not send a request whose signal is already aborted', async () => {
     const { c, sent } = channel();
-    await expect(c.request({ subtype: 'x' }, AbortSignal.abort())).rejects.toBeDefined();
+    await expect(c.request({ subtype: 'x' }, AbortSignal.abort())).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(sent).toEqual([]);
   });
 

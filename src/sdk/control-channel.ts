@@ -1,7 +1,7 @@
 /**
  * Yoke's own control requests to the host (`can_use_tool`, `hook_callback`, `mcp_message`): each
  * gets a fresh id and waits for the `control_response` with that id. Answers to ids we no longer
- * wait for (cancelled, or never ours) are ignored, as the protocol requires (§5.8).
+ * wait for (cancelled, or never ours) are ignored, as the protocol requires (agent-sdk-protocol §5.8).
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from './ndjson';
@@ -67,7 +67,7 @@ export class ControlChannel {
 
   /**
    * After stdin ends no answer can arrive: fail what is waiting and every later request at once,
-   * so a permission question or hook does not hang the session forever (§6).
+   * so a permission question or hook does not hang the session forever (agent-sdk-protocol §6).
    */
   close(reason: string): void {
     this.closedReason = reason;

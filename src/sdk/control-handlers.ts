@@ -83,7 +83,7 @@ async function answer(context: ControlContext, request: JsonObject): Promise<Jso
 }
 
 /**
- * The receipt must reach the host before the aborted turn's frames (§4.3), so the abort runs only
+ * The receipt must reach the host before the aborted turn's frames (agent-sdk-protocol §4.3), so the abort runs only
  * after the answer is written. With no turn running there is nothing to receipt: a plain success.
  */
 function interrupt(context: ControlContext, cancelQueued: boolean): ControlAnswer {

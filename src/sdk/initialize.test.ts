@@ -5,7 +5,7 @@ import type { SessionEngine } from './types';
 const engine = { permissionMode: 'default', currentModel: 'm', sessionId: 's' } as SessionEngine;
 
 describe('initialize', () => {
-  it('maps the systemPrompt forms of §4.2', () => {
+  it('maps the systemPrompt forms of agent-sdk-protocol §4.2', () => {
     expect(parseInitialize({ systemPrompt: [''] }).extras.systemPromptOverride).toBe(SDK_IDENTITY_PROMPT);
     expect(parseInitialize({ systemPrompt: ['Be terse.'] }).extras.systemPromptOverride).toBe('Be terse.');
     const blocks = parseInitialize({ systemPrompt: ['A', '__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__', 'B'] });

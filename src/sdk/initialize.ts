@@ -2,7 +2,7 @@
  * The `initialize` control request (agent-sdk-protocol.md §4.2): what it configures, and the
  * answer the SDK reads, including the confirmations it insists on for fields it sent.
  */
-import type { JsonObject } from './ndjson';
+import { isJsonObject, type JsonObject } from '../lib/json-object';
 import type { SdkAgentDefinition, SessionEngine, StreamJsonEngineExtras } from './types';
 
 /**
@@ -37,16 +37,16 @@ export function parseInitialize(request: JsonObject): InitializeConfig {
   if (typeof request.appendSystemPrompt === 'string' && request.appendSystemPrompt !== '') {
     extras.appendSystemPrompt = request.appendSystemPrompt;
   }
-  if (isObject(request.jsonSchema)) extras.jsonSchema = request.jsonSchema;
-  if (isObject(request.agents)) extras.agents = request.agents as Record<string, SdkAgentDefinition>;
+  if (isJsonObject(request.jsonSchema)) extras.jsonSchema = request.jsonSchema;
+  if (isJsonObject(request.agents)) extras.agents = request.agents as Record<string, SdkAgentDefinition>;
 
   const sdkMcpServers = Array.isArray(request.sdkMcpServers)
     ? request.sdkMcpServers.filter((name): name is string => typeof name === 'string')
     : [];
   const mcpCallTimeouts: Record<string, number> = {};
-  if (isObject(request.sdkMcpServerConfigs)) {
+  if (isJsonObject(request.sdkMcpServerConfigs)) {
     for (const [name, config] of Object.entries(request.sdkMcpServerConfigs)) {
-      const timeout = isObject(config) ? config.timeout : undefined;
+      const timeout = isJsonObject(config) ? config.timeout : undefined;
       if (typeof timeout === 'number' && timeout > 0) mcpCallTimeouts[name] = timeout;
     }
   }
@@ -88,15 +88,11 @@ export function buildInitializeResponse(request: JsonObject, facts: InitializeAn
   // --await-initialize, which Yoke is not: say so rather than claim they were applied.
   if (request.mcpServers !== undefined) response.mcp_servers_applied = false;
   if (request.plugins !== undefined) response.plugins_applied = false;
-  if (isObject(request.sdkMcpServerManifests)) {
+  if (isJsonObject(request.sdkMcpServerManifests)) {
     // Yoke always does the live handshake, which the protocol allows.
     response.sdk_mcp_manifests_parked = Object.fromEntries(
       Object.keys(request.sdkMcpServerManifests).map((name) => [name, 'not_honoured']),
     );
   }
   return response;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

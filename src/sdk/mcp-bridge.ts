@@ -1,7 +1,7 @@
 /**
  * In-process MCP servers that live in the SDK host (`createSdkMcpServer`). Yoke talks to each
  * through the MCP SDK's `Client` over a transport whose `send()` is an `mcp_message` control
- * request; the host answers requests with the server's reply in `mcp_response` (§8).
+ * request; the host answers requests with the server's reply in `mcp_response` (agent-sdk-protocol §8).
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';

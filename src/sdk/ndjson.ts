@@ -4,8 +4,9 @@
  * not end a session the host is still driving; writing keeps every object on one whole line.
  */
 import { StringDecoder } from 'node:string_decoder';
+import { isJsonObject, type JsonObject } from '../lib/json-object';
 
-export type JsonObject = Record<string, unknown>;
+export type { JsonObject };
 
 /** Why a line was skipped, for a readable stderr message. */
 export type SkippedLine = { line: string; reason: string };
@@ -45,11 +46,11 @@ function parseLine(raw: string, onSkip: (skipped: SkippedLine) => void): JsonObj
     onSkip({ line, reason: `not valid JSON (${(error as Error).message})` });
     return undefined;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isJsonObject(value)) {
     onSkip({ line, reason: 'not a JSON object' });
     return undefined;
   }
-  return value as JsonObject;
+  return value;
 }
 
 /** The one stderr line for a skipped input line; long lines are cut so the log stays readable. */

@@ -97,7 +97,7 @@ describe('stdio permission prompt', () => {
     const h = host(() => ({ behavior: 'allow' }));
     const abort = new AbortController();
     abort.abort();
-    await expect(h.ask(abort.signal)).rejects.toBeDefined();
+    await expect(h.ask(abort.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('unreadable answers fail closed', () => {

@@ -3,6 +3,8 @@
  * tool call becomes a `can_use_tool` control request, and the host's `PermissionResult` becomes
  * Yoke's decision (agent-sdk-protocol.md §5.8, §9.1).
  */
+
+import { isJsonObject } from '../lib/json-object';
 import type { DecisionReason, PermissionDecision, PermissionPrompt } from '../permissions/types';
 import type { ControlChannel } from './control-channel';
 import type { JsonObject } from './ndjson';
@@ -53,7 +55,7 @@ export function createStdioPermissionPrompt(deps: StdioPermissionPromptDeps): Pe
 export function toDecision(answer: JsonObject, originalInput: Record<string, unknown>): PermissionDecision {
   if (answer.behavior === 'allow') {
     const updated = answer.updatedInput;
-    const updatedInput = isPlainObject(updated) ? updated : originalInput;
+    const updatedInput = isJsonObject(updated) ? updated : originalInput;
     const decision: PermissionDecision = { behavior: 'allow', updatedInput, decisionReason: VIA_STDIO };
     const addRules = allowRulesFrom(answer.updatedPermissions);
     if (addRules.length > 0) decision.addRules = addRules;
@@ -100,10 +102,10 @@ export function allowRulesFrom(updates: unknown): string[] {
   if (!Array.isArray(updates)) return [];
   const rules: string[] = [];
   for (const update of updates) {
-    if (!isPlainObject(update) || update.type !== 'addRules' || update.behavior !== 'allow') continue;
+    if (!isJsonObject(update) || update.type !== 'addRules' || update.behavior !== 'allow') continue;
     if (!Array.isArray(update.rules)) continue;
     for (const rule of update.rules) {
-      if (!isPlainObject(rule) || typeof rule.toolName !== 'string') continue;
+      if (!isJsonObject(rule) || typeof rule.toolName !== 'string') continue;
       const content = rule.ruleContent;
       rules.push(
         typeof content === 'string' && content !== '' ? `${rule.toolName}(${content})` : rule.toolName,
@@ -111,8 +113,4 @@ export function allowRulesFrom(updates: unknown): string[] {
     }
   }
   return rules;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,6 +1,6 @@
 /**
  * Frames the protocol layer writes itself, beside the engine's messages: session state changes
- * (§5.6) and the result of a turn the engine could not run at all (the host needs one `result`
+ * (agent-sdk-protocol §5.6) and the result of a turn the engine could not run at all (the host needs one `result`
  * per turn, or a string-prompt query hangs).
  */
 import { randomUUID } from 'node:crypto';

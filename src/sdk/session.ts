@@ -28,7 +28,7 @@ export type StreamJsonSessionOptions<Options extends StreamJsonCliOptions> = {
   /**
    * Aborted when the process is told to stop (a signal): the running turn is interrupted and
    * still gets its result frame, queued turns are dropped, stdin is no longer read. Not stdin's
-   * end, which lets the queued turns finish first (§6).
+   * end, which lets the queued turns finish first (agent-sdk-protocol §6).
    */
   stop?: AbortSignal;
   /**
@@ -114,7 +114,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       if (!this.stopping)
         this.options.stderr.write(`yoke: stopped reading stdin: ${(error as Error).message}\n`);
     }
-    // No answer can arrive any more: questions still open would wait forever (§6).
+    // No answer can arrive any more: questions still open would wait forever (agent-sdk-protocol §6).
     this.channel.close('stdin was closed, so the host can no longer answer.');
     this.queue.close();
   }

@@ -1,6 +1,6 @@
 /**
  * User messages waiting for their turn. Messages that arrive mid-turn wait here; stdin's end
- * closes the queue, and the turns already in it still run (§6: EOF is not an interrupt).
+ * closes the queue, and the turns already in it still run (agent-sdk-protocol §6: EOF is not an interrupt).
  */
 import type { UserContentBlock } from '../model/types';
 

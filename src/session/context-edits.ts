@@ -9,6 +9,8 @@
  * ordinary `system` line (`subtype: informational`) whose `data.contextEdit` holds the edit, so
  * other readers of the format see a plain informational line.
  */
+
+import { isJsonObject } from '../lib/json-object';
 import { createSystemMessage, type Message, type SystemMessage, type UserMessage } from './messages';
 
 export type ContextEditKind = 'snip' | 'collapse';
@@ -26,23 +28,21 @@ export function contextEditMessage(
   return createSystemMessage('informational', text, { data: { contextEdit: { kind, spans } } });
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function isNote(value: unknown): value is UserMessage {
-  if (!isRecord(value) || value.type !== 'user' || typeof value.uuid !== 'string') return false;
-  return isRecord(value.message) && typeof value.message.content === 'string';
+  if (!isJsonObject(value) || value.type !== 'user' || typeof value.uuid !== 'string') return false;
+  return isJsonObject(value.message) && typeof value.message.content === 'string';
 }
 
 /** The edit a message records, or undefined (also for a damaged record: it is then ignored). */
 export function contextEditOf(message: Message): ContextEdit | undefined {
   if (message.type !== 'system') return undefined;
   const edit = message.data?.contextEdit;
-  if (!isRecord(edit) || (edit.kind !== 'snip' && edit.kind !== 'collapse') || !Array.isArray(edit.spans))
+  if (!isJsonObject(edit) || (edit.kind !== 'snip' && edit.kind !== 'collapse') || !Array.isArray(edit.spans))
     return undefined;
   const spans: ContextEditSpan[] = [];
   for (const span of edit.spans) {
-    if (!isRecord(span) || !Array.isArray(span.removedUuids) || !isNote(span.replacement)) return undefined;
+    if (!isJsonObject(span) || !Array.isArray(span.removedUuids) || !isNote(span.replacement))
+      return undefined;
     const removedUuids = span.removedUuids.filter((u): u is string => typeof u === 'string');
     spans.push({ removedUuids, replacement: span.replacement });
   }

@@ -4,6 +4,8 @@
  * cwd, version); unknown message fields pass through untouched, so a field another layer adds to
  * a message survives a resume without this file knowing about it.
  */
+
+import { isJsonObject } from '../lib/json-object';
 import type { ToolResultContent, Usage, UserContentBlock } from '../model/types';
 import type { Message } from './messages';
 
@@ -135,9 +137,6 @@ function compactMetadata(data: Record<string, unknown> | undefined): Record<stri
   return { trigger: source.trigger ?? 'auto', preTokens: source.preTokens, postTokens: source.postTokens };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The message a line holds, or undefined for bookkeeping lines and lines too damaged to use. */
 export function lineToMessage(line: Record<string, unknown>): Message | undefined {
   const { type, uuid } = line;
@@ -149,12 +148,12 @@ export function lineToMessage(line: Record<string, unknown>): Message | undefine
   if (type === 'system') {
     if (typeof fields.subtype !== 'string') return undefined;
     if (typeof fields.content !== 'string') fields.content = '';
-    if (fields.data === undefined && isRecord(line.compactMetadata))
+    if (fields.data === undefined && isJsonObject(line.compactMetadata))
       fields.data = { ...line.compactMetadata };
     return fields as unknown as Message;
   }
   const message = line.message;
-  if (!isRecord(message)) return undefined;
+  if (!isJsonObject(message)) return undefined;
   if (type === 'user') {
     if (typeof message.content !== 'string' && !Array.isArray(message.content)) return undefined;
     return fields as unknown as Message;

@@ -110,7 +110,8 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
   const notes: string[] = [];
   let preventContinuation: { stopReason: string } | undefined;
   let decision: PermissionDecision;
-  // Seed 001 step 4b: an auto-mode classifier may start now, in parallel with the hooks.
+  // The auto-mode classifier's side call may start now, so its wait overlaps the PreToolUse
+  // hooks' instead of following it (seed 001, step 4b).
   const speculative = params.canUseTool.startSpeculativeClassification?.({
     tool,
     input,

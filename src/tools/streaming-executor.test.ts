@@ -49,7 +49,7 @@ describe('StreamingToolExecutor: scheduling', () => {
     expect(h.maxRunning).toBe(1);
   });
 
-  it("runs the seed's example [Grep, Grep, Write, Read, Read] as three batches", async () => {
+  it('runs [Grep, Grep, Write, Read, Read] as three batches: reads together, the write alone', async () => {
     const h = harness();
     const tools = [h.make('Grep', { safe: true }), h.make('Write'), h.make('Read', { safe: true })];
     const { executor, add } = executorFor(tools);

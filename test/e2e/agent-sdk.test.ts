@@ -98,10 +98,15 @@ describe('the Agent SDK drives Yoke', () => {
     const { messages, error } = await collect(query({ prompt: 'Say hello', options: h.options }));
     expect(error, h.stderr()).toBeUndefined();
     const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
-    expect(init).toBeDefined();
     expect(assistantText(messages)).toBe('Hello from Yoke.');
     const [result] = results(messages);
     expect(result).toMatchObject({ subtype: 'success', is_error: false, result: 'Hello from Yoke.' });
+    expect(init).toMatchObject({
+      cwd: h.project,
+      session_id: result?.session_id,
+      permissionMode: 'default',
+      tools: expect.arrayContaining(['Bash', 'Read', 'Edit']),
+    });
   });
 
   it('(b) runs a tool with the input canUseTool rewrote', async () => {

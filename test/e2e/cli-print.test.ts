@@ -195,7 +195,7 @@ describe('yoke -p', () => {
     const { code, stdout } = await runYoke(['-p', 'write a file'], { cwd, env: mockEnv(server.url, home) });
     expect(code).toBe(0);
     expect(stdout).toBe('Could not write.\n');
-    await expect(readFile(join(cwd, 'new.txt'), 'utf8')).rejects.toThrow();
+    await expect(readFile(join(cwd, 'new.txt'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
     const toolResult = JSON.stringify(server.requests[1]?.body);
     expect(toolResult).toContain('"is_error":true');
   });

@@ -112,8 +112,8 @@ describe('paths under yoke -p (default mode, nobody to ask)', () => {
       ['--permission-mode', 'acceptEdits'],
     );
     for (const result of results) expect(result).toContain('not granted');
-    await expect(stat(join(current.outside, 'made.txt'))).rejects.toThrow();
-    await expect(stat(join(current.outside, 'written.txt'))).rejects.toThrow();
+    await expect(stat(join(current.outside, 'made.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(current.outside, 'written.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await readFile(join(current.outside, 'secret.txt'), 'utf8')).toBe(`${OUTSIDE_SECRET}\n`);
   });
 });

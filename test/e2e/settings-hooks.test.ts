@@ -63,7 +63,7 @@ describe('permission rules from settings', () => {
     const { code } = await runYoke(['-p', 'go'], { cwd, env: mockEnv(server.url, home) });
     expect(code).toBe(0);
     expect(toolResultOf()).toContain('"is_error":true');
-    await expect(readFile(join(cwd, 'a.txt'), 'utf8')).rejects.toThrow();
+    await expect(readFile(join(cwd, 'a.txt'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(readdirSafe(join(cwd, 'victim'))).resolves.toEqual([]);
   });
 

@@ -231,8 +231,13 @@ describe('WebFetch reads the page with the session fast model', () => {
 });
 
 describe('the compaction summary', () => {
-  it('is paid for: its usage is in total_cost_usd and modelUsage', async () => {
-    const model = 'claude-test-small';
+  const model = 'claude-test-small';
+  /**
+   * A tool turn whose reported usage passes 80 % of an 8,000-token window, so the next call
+   * compacts first; the summary and the answer after it. Prices (USD per million tokens) are the
+   * settings' for this model: the tool turn costs $0.0142, the summary $0.0100, the answer $0.0011.
+   */
+  const compactingScenario = async () => {
     // A model the table does not know, with a small window and prices declared in the settings.
     await userSettings({ models: { [model]: { contextWindow: 8_000, inputPrice: 2, outputPrice: 10 } } });
     await writeFile(join(cwd, 'notes.md'), 'Release steps: tag, build, publish.\n');
@@ -257,12 +262,13 @@ describe('the compaction summary', () => {
         },
       },
     ]);
-    const { code, result } = await yokeJson('What are the release steps?', [
-      '--model',
-      model,
-      '--tools',
-      'Read',
-    ]);
+  };
+  const askForReleaseSteps = (...args: string[]) =>
+    yokeJson('What are the release steps?', ['--model', model, '--tools', 'Read', ...args]);
+
+  it('is paid for: its usage is in total_cost_usd and modelUsage', async () => {
+    await compactingScenario();
+    const { code, result } = await askForReleaseSteps();
     expect(code).toBe(0);
     expect(result.result).toBe('Tag, build, publish.');
     const requests = messagesRequests();
@@ -272,6 +278,18 @@ describe('the compaction summary', () => {
     expect(JSON.stringify(requests[1]?.body)).toContain(COMPACT_REQUEST);
     expect(result.modelUsage[model]).toMatchObject({ inputTokens: 10_500, outputTokens: 430 });
     expect(result.total_cost_usd).toBeCloseTo((10_500 * 2 + 430 * 10) / 1_000_000, 10);
+  });
+
+  it('stops at --max-budget-usd when the summary spent it: no model call after the compaction', async () => {
+    await compactingScenario();
+    // The tool turn ($0.0142) leaves budget; the summary ($0.0100) spends it.
+    const { code, result } = await askForReleaseSteps('--max-budget-usd', '0.02');
+    expect(code).toBe(1);
+    expect(result).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true });
+    const requests = messagesRequests();
+    expect(requests).toHaveLength(2);
+    expect(JSON.stringify(requests[1]?.body)).toContain(COMPACT_REQUEST);
+    expect(result.total_cost_usd).toBeCloseTo((10_000 * 2 + 420 * 10) / 1_000_000, 10);
   });
 });
 

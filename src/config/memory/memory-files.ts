@@ -5,7 +5,7 @@
  * paths are read in one parallel batch; a missing file costs one existsSync, nothing more.
  */
 import { homedir } from 'node:os';
-import { dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { dirname, join, parse, resolve } from 'node:path';
 import { findGitRoot } from '../git-root';
 import {
   claudeHome,
@@ -107,10 +107,4 @@ export async function loadMemoryFiles(options: {
     memoryKindSelected(c.kind, sources),
   );
   return readMemoryCandidates(candidates, homeOf(env), new Set());
-}
-
-/** True when `path` is `dir` or inside it. */
-export function isWithin(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..');
 }

@@ -6,15 +6,19 @@
  */
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isWithin } from '../../lib/path-within';
 import type { Env, SettingsFileSource } from '../paths';
-import {
-  folderMemoryPaths,
-  homeOf,
-  isWithin,
-  memoryKindSelected,
-  readMemoryCandidates,
-} from './memory-files';
+import { folderMemoryPaths, homeOf, memoryKindSelected, readMemoryCandidates } from './memory-files';
 import type { MemoryFile } from './memory-imports';
+
+export type NestedMemoryOptions = {
+  projectRoot: string;
+  env: Env;
+  /** Memory files already in the system prompt: never handed out again. */
+  alreadyLoaded?: Iterable<string>;
+  /** `--setting-sources`: which kinds of memory file load (undefined: all). */
+  sources?: readonly SettingsFileSource[];
+};
 
 export class NestedMemoryTracker {
   private readonly loaded = new Set<string>();
@@ -22,13 +26,7 @@ export class NestedMemoryTracker {
   private readonly home: string;
   private readonly sources: readonly SettingsFileSource[] | undefined;
 
-  constructor(options: {
-    projectRoot: string;
-    env: Env;
-    alreadyLoaded?: Iterable<string>;
-    /** `--setting-sources`: which kinds of memory file load (undefined: all). */
-    sources?: readonly SettingsFileSource[];
-  }) {
+  constructor(options: NestedMemoryOptions) {
     this.root = resolve(options.projectRoot);
     this.home = homeOf(options.env);
     this.sources = options.sources;
@@ -51,7 +49,7 @@ export class NestedMemoryTracker {
    */
   async filesFor(touchedPath: string): Promise<MemoryFile[]> {
     const target = resolve(this.root, touchedPath);
-    if (!isWithin(this.root, target) || target === this.root) return [];
+    if (!isWithin(target, this.root) || target === this.root) return [];
     const folder = (await isDirectory(target)) ? target : dirname(target);
     const rel = relative(this.root, folder);
     if (rel === '') return [];

@@ -17,8 +17,7 @@
  * so reach the transcript.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { NestedMemoryTracker } from '../../config/memory/nested-memory';
-import type { Env, SettingsFileSource } from '../../config/paths';
+import { type NestedMemoryOptions, NestedMemoryTracker } from '../../config/memory/nested-memory';
 import type { HookRunner } from '../../hooks/types';
 import { createUserMessage, type Message, type UserMessage } from '../../session/messages';
 import type { ReadFileState } from '../../tools/read-file-state';
@@ -27,14 +26,7 @@ import type { ContextPipeline } from '../query-types';
 import { ChangedFiles } from './changed-files';
 import { queuedMessages } from './queued-messages';
 
-export type NestedMemoryConfig = {
-  projectRoot: string;
-  env: Env;
-  /** Memory files already in the system prompt: never attached again. */
-  alreadyLoaded?: Iterable<string>;
-  /** `--setting-sources`: which kinds of memory file load (undefined: all). */
-  sources?: readonly SettingsFileSource[];
-};
+export type NestedMemoryConfig = NestedMemoryOptions;
 
 /** Where the stage's attachments come from; each source is optional. */
 export type AttachmentSources = {
@@ -137,9 +129,6 @@ export function withAttachments(
     });
     const messages = added.length > 0 ? [...input.messages, ...added] : input.messages;
     const rest = next ? await next({ ...input, messages }) : { messages };
-    return {
-      messages: rest.messages,
-      events: added.length > 0 ? [...added, ...(rest.events ?? [])] : rest.events,
-    };
+    return { ...rest, events: added.length > 0 ? [...added, ...(rest.events ?? [])] : rest.events };
   };
 }

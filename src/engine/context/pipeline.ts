@@ -1,5 +1,6 @@
 /**
- * The context pipeline (seed 000 §3.2, phase 1), run before every model call in this order:
+ * The context pipeline: the first step of every pass of the query loop, run before each model
+ * call (seed 000 §3.2 describes these stages), after the attachments stage (attachments.ts):
  * 1. tool-result budget (always)     2. snip (opt-in)     3. microcompact (always)
  * 4. collapse (opt-in)               5. auto-compact (default on, at 80 % of the window)
  * plus, when the API still says prompt-too-long, the loop's two recoveries in this order: the
@@ -196,10 +197,15 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextM
         });
         if (outcome.ok) {
           autoFailures = 0;
-          return { messages: [...outcome.messages], events: [...events, ...outcome.messages] };
+          return {
+            messages: [...outcome.messages],
+            events: [...events, ...outcome.messages],
+            madeSideCall: true,
+          };
         }
         autoFailures++;
         events.push(outcome.warning);
+        return { messages: current, events, madeSideCall: true };
       }
     }
     return { messages: current, events };

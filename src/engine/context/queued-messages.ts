@@ -10,10 +10,10 @@ import {
   createSystemMessage,
   createUserMessage,
   type Message,
-  messageText,
   type UserMessage,
 } from '../../session/messages';
 import type { QueuedMessage, QueuedNotice, QueuedPrompt } from '../message-queue';
+import { submitPrompt } from '../prompt-submission';
 
 export const NOTICES_INTRO = 'Automated notices (from Yoke, not from the user):';
 
@@ -28,22 +28,17 @@ async function promptMessages(
   hooks: HookRunner,
   signal: AbortSignal,
 ): Promise<Message[]> {
-  const message = createUserMessage(
-    prompt.content,
-    prompt.clientUuid ? { clientUuid: prompt.clientUuid } : {},
-  );
-  const outcome = await hooks.userPromptSubmit({ prompt: messageText(message) }, signal);
-  if (outcome.blocked) {
+  const submitted = await submitPrompt(prompt, hooks, signal);
+  if (submitted.blocked) {
     return [
       createSystemMessage(
         'warning',
-        `A UserPromptSubmit hook blocked the message you sent during the turn: ${outcome.blocked.reason}`,
+        `A UserPromptSubmit hook blocked the message you sent during the turn: ${submitted.blocked.reason}`,
         { level: 'warning' },
       ),
     ];
   }
-  const context = (outcome.additionalContext ?? []).map((text) => createUserMessage(text, { isMeta: true }));
-  return [message, ...context];
+  return [submitted.message, ...submitted.context];
 }
 
 /** The messages for everything drained from the queue, notices first, prompts in arrival order. */

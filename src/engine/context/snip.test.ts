@@ -52,8 +52,11 @@ describe('snipHistory by tokens', () => {
       { keepTurns: 2 },
       { ...budget, triggerTokens: total },
     );
-    expect(event).toBeDefined();
     const kept = out.slice(1);
+    expect(event).toMatchObject({
+      type: 'system',
+      content: `Snipped ${messages.length - kept.length} old messages from the context.`,
+    });
     expect(messagesTokens(kept)).toBeLessThanOrEqual(total / 2);
     // As deep as needed and no deeper: one round more would have fitted too.
     expect(messagesTokens(messages, messages.length - kept.length - 2)).toBeGreaterThan(total / 2);

@@ -9,6 +9,7 @@ import type {
   RawContentBlockStartEvent,
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages';
+import { isJsonObject, parseJsonObject } from '../../lib/json-object';
 import {
   type AssistantContentBlock,
   emptyUsage,
@@ -100,7 +101,7 @@ export class AnthropicStreamNormalizer {
           id: block.id,
           name: block.name,
           json: '',
-          startInput: isPlainObject(block.input) ? block.input : {},
+          startInput: isJsonObject(block.input) ? block.input : {},
         });
         yield { type: 'block_start', index, block: { type: 'tool_use', id: block.id, name: block.name } };
         return;
@@ -148,22 +149,9 @@ function finish(index: number, block: OpenBlock): StreamEvent {
   const { id, name, json, startInput } = block;
   const finished: AssistantContentBlock = { type: 'tool_use', id, name, input: startInput };
   if (json.trim() === '') return { type: 'block_stop', index, block: finished };
-  const parsed = parseObject(json);
+  const parsed = parseJsonObject(json);
   if (parsed) return { type: 'block_stop', index, block: { ...finished, input: parsed } };
   return { type: 'block_stop', index, block: { ...finished, input: {} }, malformedInput: json };
-}
-
-function parseObject(json: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(json);
-    return isPlainObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function fromApiUsage(usage: ApiUsage): Usage {

@@ -7,6 +7,7 @@
  * start running the first tool while the model is still writing the second.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { parseJsonObject } from '../../lib/json-object';
 import { ConnectionError } from '../errors';
 import {
   type AssistantContentBlock,
@@ -225,15 +226,9 @@ function reasoningOf(delta: ChatCompletionChunk.Choice.Delta): string | undefine
 
 function parseToolInput(raw: string): { input: Record<string, unknown>; malformed?: string } {
   if (raw.trim() === '') return { input: {} };
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      return { input: value as Record<string, unknown> };
-    }
-  } catch {
-    // Falls through: the raw text goes back to the engine so it can tell the model.
-  }
-  return { input: {}, malformed: raw };
+  const input = parseJsonObject(raw);
+  // Unreadable input goes back to the engine as it came, so the model can be told.
+  return input ? { input } : { input: {}, malformed: raw };
 }
 
 function toUsage(usage: NonNullable<ChatCompletionChunk['usage']>): Usage {

@@ -112,7 +112,10 @@ describe('mock server: faults', () => {
 
   it('drops a non-streaming request with a disconnect fault without answering', async () => {
     const s = await start([{ fault: { type: 'disconnect', afterEvents: 0 } }]);
-    await expect(anthropic(s)).rejects.toThrow();
+    await expect(anthropic(s)).rejects.toMatchObject({
+      message: 'fetch failed',
+      cause: { message: 'other side closed' },
+    });
   });
 
   it('sends an in-stream error event after message_start', async () => {
@@ -176,7 +179,10 @@ describe('mock server: faults', () => {
     // fetch resolves at the headers; it can only fail here if none were ever sent.
     await s.close();
     server = undefined;
-    await expect(pending).rejects.toThrow();
+    await expect(pending).rejects.toMatchObject({
+      message: 'fetch failed',
+      cause: { message: 'other side closed' },
+    });
   });
 
   it('stall: sends N events, then nothing while the connection stays open', async () => {

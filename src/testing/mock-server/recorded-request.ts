@@ -2,6 +2,7 @@
  * What the mock server remembers about each request, and an API-neutral view of a request body
  * used by turn matching (both wire formats are reduced to the few facts a `match` can test).
  */
+import { isJsonObject, type JsonObject } from '../../lib/json-object';
 
 export type ApiKind = 'anthropic' | 'openai';
 
@@ -32,23 +33,22 @@ export type RequestView = {
 
 export type RequestImage = { path: string; bytes: number };
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+type Json = JsonObject;
 
 /** Text of a string or of the `text` parts of a content array. */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .filter((part): part is Json => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+    .filter(
+      (part): part is Json => isJsonObject(part) && part.type === 'text' && typeof part.text === 'string',
+    )
     .map((part) => part.text as string)
     .join('\n');
 }
 
 function messagesOf(body: Json): Json[] {
-  return Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
+  return Array.isArray(body.messages) ? body.messages.filter(isJsonObject) : [];
 }
 
 function anthropicView(body: Json): Omit<RequestView, 'api' | 'model' | 'toolNames'> {
@@ -57,7 +57,7 @@ function anthropicView(body: Json): Omit<RequestView, 'api' | 'model' | 'toolNam
   for (let i = messages.length - 1; i >= 0 && !lastUserText; i--) lastUserText = textOf(messages[i]?.content);
   const last = messages.at(-1)?.content;
   const results = Array.isArray(last)
-    ? last.filter((b): b is Json => isObject(b) && b.type === 'tool_result').map((b) => textOf(b.content))
+    ? last.filter((b): b is Json => isJsonObject(b) && b.type === 'tool_result').map((b) => textOf(b.content))
     : [];
   return { lastUserText, lastToolResultText: results.join('\n') };
 }
@@ -84,10 +84,10 @@ function base64Bytes(data: string): number {
 
 /** An image block's size, for either wire's block shape; undefined for anything else. */
 function imageBytes(block: Json): number | undefined {
-  if (block.type === 'image' && isObject(block.source)) {
+  if (block.type === 'image' && isJsonObject(block.source)) {
     return typeof block.source.data === 'string' ? base64Bytes(block.source.data) : 0;
   }
-  if (block.type === 'image_url' && isObject(block.image_url)) {
+  if (block.type === 'image_url' && isJsonObject(block.image_url)) {
     return typeof block.image_url.url === 'string' ? base64Bytes(block.image_url.url) : 0;
   }
   return undefined;
@@ -99,7 +99,7 @@ function firstImageOf(api: ApiKind, body: Json): RequestImage | undefined {
   const search = (blocks: unknown, path: string): RequestImage | undefined => {
     if (!Array.isArray(blocks)) return undefined;
     for (const [j, block] of blocks.entries()) {
-      if (!isObject(block)) continue;
+      if (!isJsonObject(block)) continue;
       const bytes = imageBytes(block);
       if (bytes !== undefined) return { path: `${path}.${j}${suffix}`, bytes };
       const nested = search(block.content, `${path}.${j}.content`);
@@ -116,14 +116,14 @@ function firstImageOf(api: ApiKind, body: Json): RequestImage | undefined {
 
 function toolNamesOf(body: Json): string[] {
   if (!Array.isArray(body.tools)) return [];
-  return body.tools.filter(isObject).map((tool) => {
-    const fn = isObject(tool.function) ? tool.function : tool;
+  return body.tools.filter(isJsonObject).map((tool) => {
+    const fn = isJsonObject(tool.function) ? tool.function : tool;
     return typeof fn.name === 'string' ? fn.name : '';
   });
 }
 
 export function viewRequest(api: ApiKind, body: unknown): RequestView {
-  const json = isObject(body) ? body : {};
+  const json = isJsonObject(body) ? body : {};
   const parts = api === 'anthropic' ? anthropicView(json) : openaiView(json);
   const firstImage = firstImageOf(api, json);
   return {

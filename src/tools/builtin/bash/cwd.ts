@@ -3,7 +3,8 @@
  * directory the user added); a command that leaves it is not followed, and the model is told.
  */
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
+import { relativeWithin } from '../../../lib/path-within';
 import type { ToolUseContext } from '../../context';
 
 export type CwdOutcome =
@@ -22,12 +23,6 @@ async function physical(path: string): Promise<string> {
   }
 }
 
-function within(root: string, path: string): string | undefined {
-  const rel = relative(root, path);
-  if (rel === '') return '';
-  return rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
-}
-
 /**
  * Judges the shell's final physical directory. The result keeps the root's own spelling (a
  * project opened through a symlink stays under that path), so paths the model sees stay stable.
@@ -36,7 +31,7 @@ export async function resolveNextCwd(context: ToolUseContext, finalCwd: string):
   if (finalCwd === (await physical(context.cwd))) return { kind: 'unchanged' };
   const roots = [context.projectRoot, ...context.getPermissionContext().additionalDirectories];
   for (const root of roots) {
-    const rel = within(await physical(root), finalCwd);
+    const rel = relativeWithin(await physical(root), finalCwd);
     if (rel === undefined) continue;
     const cwd = rel === '' ? root : join(root, rel);
     return cwd === context.cwd ? { kind: 'unchanged' } : { kind: 'moved', cwd };

@@ -3,7 +3,7 @@
  * most recently are usually the ones the model is working on, so they come first.
  */
 import { statSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { relativeWithin } from '../../../lib/path-within';
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 1000;
@@ -35,6 +35,5 @@ export async function sortNewestFirst(paths: readonly string[]): Promise<string[
 
 /** Relative to `cwd` when the path is inside it (shorter for the model), else absolute. */
 export function pathForModel(path: string, cwd: string): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  return relativeWithin(cwd, path) || path;
 }

@@ -1,8 +1,8 @@
 /** Grep: searches file contents with ripgrep regular expressions. */
 import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
+import { isWithin } from '../../../lib/path-within';
 import * as z from '../../../lib/zod';
-import { isWithin } from '../../../permissions/path-rules';
 import { buildTool, ToolError } from '../../tool';
 import { pathForModel, sortNewestFirst } from '../glob/search-results';
 import { denyExclusions } from '../shared/deny-exclusions';

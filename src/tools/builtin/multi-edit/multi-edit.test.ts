@@ -70,6 +70,8 @@ describe('MultiEdit', () => {
   it('refuses an unread file and rejects an empty edit list', async () => {
     await writeFile(path, 'x');
     await expect(multiEdit([{ old_string: 'x', new_string: 'y' }])).rejects.toThrow(/has not been read/);
-    await expect(multiEdit([])).rejects.toThrow();
+    await expect(multiEdit([])).rejects.toMatchObject({
+      issues: [{ code: 'too_small', path: ['edits'], minimum: 1 }],
+    });
   });
 });

@@ -61,7 +61,7 @@ describe('Read: text', () => {
     expect(text.length).toBeLessThan(3000);
     expect(text).toContain(`[line cut: ${1024 * 1024 - 2000} more characters]`);
     expect(text).toContain('1 line(s) longer than 2000 characters were cut');
-    expect(context.readFileState.get(join(dir, 'min.js'))?.partial).toBeDefined();
+    expect(context.readFileState.get(join(dir, 'min.js'))?.partial).toEqual({ offset: 1, limit: 1 });
   });
 
   it('stops at the output budget and sets truncatedByTokenCap', async () => {

@@ -15,6 +15,14 @@ export function hasBinaryExtension(path: string): boolean {
   return BINARY_EXTENSIONS.has(extname(path).slice(1).toLowerCase());
 }
 
+/** Files Read shows as media (images, PDFs): their bytes are never text either. */
+const MEDIA_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'pdf']);
+
+/** The name alone says the file is not text: binary, or media Read shows as an image or a PDF. */
+export function hasNonTextExtension(path: string): boolean {
+  return hasBinaryExtension(path) || MEDIA_EXTENSIONS.has(extname(path).slice(1).toLowerCase());
+}
+
 /** NUL bytes in the first 8 KB mark binary data (UTF-16 text is recognised by its BOM first). */
 export function looksBinary(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, 8192);

@@ -4,22 +4,17 @@
  * changed-files notice) instead of only "it changed, read it again".
  */
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
-import { hasBinaryExtension, looksBinary } from './binary';
+import { hasNonTextExtension, looksBinary } from './binary';
 import { hashContent } from './hash';
 import { decodeText } from './text-format';
 
 /** Larger files are not kept: their changes are reported without a diff. */
 export const SNAPSHOT_MAX_BYTES = 32 * 1024;
 
-/** Files Read shows as media, whose bytes are never text. */
-const MEDIA_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'pdf']);
-
 /** The text of a whole file's bytes, or undefined when the file is too large or not text. */
 export function snapshotOf(path: string, bytes: Uint8Array): string | undefined {
   if (bytes.length > SNAPSHOT_MAX_BYTES) return undefined;
-  if (hasBinaryExtension(path) || MEDIA_EXTENSIONS.has(extname(path).slice(1).toLowerCase()))
-    return undefined;
+  if (hasNonTextExtension(path)) return undefined;
   const { text, format } = decodeText(bytes);
   const utf16 = format.encoding === 'utf16le' || format.encoding === 'utf16be';
   if (!utf16 && looksBinary(bytes)) return undefined;

@@ -5,7 +5,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, normalize, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, normalize, resolve, sep } from 'node:path';
+import { relativeWithin } from '../../../lib/path-within';
 
 /** Absolute, normalized path: `~` expanded, relative paths taken against `cwd`. */
 export function resolveToolPath(input: string, cwd: string): string {
@@ -21,8 +22,7 @@ export function resolveToolPath(input: string, cwd: string): string {
 /** A short label for a path: relative to the process cwd when inside it, else as given. */
 export function displayPath(path: string): string {
   if (!path || !isAbsolute(path)) return path;
-  const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  return relativeWithin(process.cwd(), path) || path;
 }
 
 const MAX_DIR_ENTRIES_TO_SCAN = 2000;

@@ -3,20 +3,16 @@
  * earlier again (after a compaction). Bounded and safe like Read: only a regular file is opened,
  * only `maxBytes` are read, and a file that is not text (binary, an image, a PDF) gives nothing.
  */
-import { extname } from 'node:path';
-import { hasBinaryExtension, looksBinary } from './binary';
+import { hasNonTextExtension, looksBinary } from './binary';
 import { openRegularFile } from './regular-file';
 import { decodeText, detectBom } from './text-format';
-
-const NOT_TEXT_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'pdf']);
 
 /** Text of the file's head and whether the file goes on; undefined when it is not a readable text file. */
 export async function readTextHead(
   path: string,
   maxBytes: number,
 ): Promise<{ text: string; truncated: boolean } | undefined> {
-  if (hasBinaryExtension(path) || NOT_TEXT_EXTENSIONS.has(extname(path).slice(1).toLowerCase()))
-    return undefined;
+  if (hasNonTextExtension(path)) return undefined;
   let opened: Awaited<ReturnType<typeof openRegularFile>>;
   try {
     opened = await openRegularFile(path, 'read');

@@ -1,0 +1,59 @@
+/**
+ * The model request of each pass of the query loop: the system prompt, the history projected for
+ * the API, the tool schemas, thinking, and a `max_tokens` that fits the model's window. It owns
+ * the projection (`ApiProjection`), which is extended turn by turn instead of rebuilt, so the
+ * request and its token estimate only cost what changed since the previous call.
+ */
+import { contextWindowFor, defaultMaxTokensFor, maxOutputTokensFor } from '../model/models';
+import { estimateRequestTokens } from '../model/tokens';
+import type { ModelRequest } from '../model/types';
+import { toolSchemas } from '../tools/registry';
+import { ApiProjection } from './api-messages';
+import type { QueryParams, QueryState } from './query-types';
+import { fitOutputToWindow } from './recovery';
+
+export class RequestBuilder {
+  private readonly projection = new ApiProjection();
+
+  constructor(
+    private readonly params: Pick<
+      QueryParams,
+      'systemPrompt' | 'maxOutputTokens' | 'thinking' | 'contextWindowFor'
+    >,
+  ) {}
+
+  contextWindow(model: string): number {
+    return (this.params.contextWindowFor ?? contextWindowFor)(model);
+  }
+
+  build(model: string, state: QueryState): ModelRequest {
+    const { params } = this;
+    const { tools, builtinToolCount } = toolSchemas(state.toolUseContext.tools);
+    const window = this.contextWindow(model);
+    const request: ModelRequest = {
+      model,
+      system: params.systemPrompt,
+      messages: this.projection.project(state.messages),
+      maxTokens:
+        // An escalated limit may exceed what a fallback model allows.
+        state.maxOutputTokensOverride !== undefined
+          ? fitOutputToWindow(
+              Math.min(state.maxOutputTokensOverride, maxOutputTokensFor(model)),
+              window,
+              'escalated',
+            )
+          : fitOutputToWindow(params.maxOutputTokens ?? defaultMaxTokensFor(model), window, 'default'),
+    };
+    if (tools.length > 0) {
+      request.tools = tools;
+      request.builtinToolCount = builtinToolCount;
+    }
+    if (params.thinking) request.thinking = params.thinking;
+    return request;
+  }
+
+  /** The request's size in tokens, estimated; the history part comes from the projection's sums. */
+  estimateTokens(request: ModelRequest): number {
+    return estimateRequestTokens(request, this.projection.tokens);
+  }
+}
