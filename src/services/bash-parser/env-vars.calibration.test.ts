@@ -32,6 +32,8 @@ unsigned int la_version(unsigned int v) { close(creat("M", 0644)); return v; }
 
 type Row = {
   variable: string;
+  /** Key words of the reason the denylist must give (the variable's family). */
+  because: string;
   value: (dir: string) => string;
   /** Files to plant, by path relative to the scratch folder; `#!` files are made executable. */
   files?: (dir: string) => Record<string, string>;
@@ -47,15 +49,26 @@ type Row = {
   unprivileged?: true;
 };
 
+// The key words of each family's reason in env-vars.ts: a row refused for the wrong reason fails.
+const LOADER = 'makes the dynamic loader or the C library load other code';
+const CONFIG = 'points the program at configuration that can name programs to run';
+const CONFIG_DIRS = 'moves the configuration directories programs (git among them) read';
+const GIT = 'changes the repository, configuration or helper programs git uses';
+const HELPER = 'names a helper program';
+const SHELL = 'changes what the shell runs at start-up or which program a name finds';
+const INTERPRETER = 'changes which code an interpreter, compiler or build tool loads';
+const C_LIBRARY_FILE = 'names a file the C library loads';
+
 const REPO =
   'git init -q . && git config user.email a@b && git config user.name n && echo a > f.txt && git add f.txt && git commit -qm init && echo b > f.txt';
 const FSMONITOR = '[core]\n\tfsmonitor = "touch M; false"\n';
 
 const ROWS: Row[] = [
-  { variable: 'LD_PRELOAD', value: (d) => `${d}/evil.so`, command: 'ls', needs: ['gcc'] },
-  { variable: 'LD_AUDIT', value: (d) => `${d}/evil.so`, command: 'ls', needs: ['gcc'] },
+  { variable: 'LD_PRELOAD', because: LOADER, value: (d) => `${d}/evil.so`, command: 'ls', needs: ['gcc'] },
+  { variable: 'LD_AUDIT', because: LOADER, value: (d) => `${d}/evil.so`, command: 'ls', needs: ['gcc'] },
   {
     variable: 'GCONV_PATH',
+    because: LOADER,
     value: (d) => `${d}/gconv`,
     files: () => ({
       'gconv/gconv-modules': 'module EVIL// INTERNAL EVIL 1\nmodule INTERNAL EVIL// EVIL 1\n',
@@ -66,6 +79,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'OPENSSL_CONF',
+    because: CONFIG,
     value: (d) => `${d}/openssl.cnf`,
     files: (d) => ({
       'openssl.cnf': `openssl_conf = init\n[init]\nengines = e\n[e]\nevil = ev\n[ev]\ndynamic_path = ${d}/evil.so\n`,
@@ -75,6 +89,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'XDG_CONFIG_HOME',
+    because: CONFIG_DIRS,
     value: (d) => `${d}/cfg`,
     files: () => ({ 'cfg/git/config': FSMONITOR }),
     prepare: REPO,
@@ -83,6 +98,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'HOME',
+    because: CONFIG,
     value: (d) => `${d}/planted-home`,
     files: () => ({ 'planted-home/.gitconfig': FSMONITOR }),
     prepare: REPO,
@@ -91,6 +107,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'GIT_CONFIG_GLOBAL',
+    because: GIT,
     value: (d) => `${d}/gitconfig`,
     files: () => ({ gitconfig: FSMONITOR }),
     prepare: REPO,
@@ -99,6 +116,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'GIT_EXTERNAL_DIFF',
+    because: GIT,
     value: () => 'touch M; true',
     prepare: REPO,
     command: 'git diff',
@@ -106,6 +124,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'GIT_SSH_COMMAND',
+    because: GIT,
     value: () => 'touch M; false',
     prepare: REPO,
     command: 'git ls-remote ssh://example.invalid/x',
@@ -113,6 +132,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'GIT_PAGER',
+    because: GIT,
     value: () => 'touch M; cat',
     prepare: REPO,
     command: 'script -qec "git log" /dev/null',
@@ -120,6 +140,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'PAGER',
+    because: HELPER,
     value: () => 'touch M; cat',
     prepare: REPO,
     command: 'script -qec "git log" /dev/null',
@@ -127,6 +148,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'EDITOR',
+    because: HELPER,
     value: () => 'touch M; true',
     prepare: REPO,
     command: 'git commit --allow-empty',
@@ -134,6 +156,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'LESSOPEN',
+    because: HELPER,
     value: () => '|touch M; cat %s',
     files: () => ({ 'f.txt': 'hello\n' }),
     command: 'less f.txt',
@@ -141,6 +164,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'BASH_ENV',
+    because: SHELL,
     value: (d) => `${d}/startup.sh`,
     files: () => ({ 'startup.sh': 'touch M\n' }),
     command: 'bash -c :',
@@ -148,6 +172,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'SHELLOPTS',
+    because: SHELL,
     value: () => 'xtrace',
     extraEnv: () => ({ PS4: '$(touch M)' }),
     command: 'bash -c :',
@@ -156,15 +181,23 @@ const ROWS: Row[] = [
   },
   {
     variable: 'PS4',
+    because: SHELL,
     value: () => '$(touch M)',
     extraEnv: () => ({ SHELLOPTS: 'xtrace' }),
     command: 'bash -c :',
     needs: ['bash'],
     unprivileged: true,
   },
-  { variable: 'BASH_FUNC_ls%%', value: () => '() { touch M; }', command: 'bash -c ls', needs: ['bash'] },
+  {
+    variable: 'BASH_FUNC_ls%%',
+    because: SHELL,
+    value: () => '() { touch M; }',
+    command: 'bash -c ls',
+    needs: ['bash'],
+  },
   {
     variable: 'PATH',
+    because: SHELL,
     value: (d) => `${d}/bin:${process.env.PATH ?? '/usr/bin:/bin'}`,
     files: () => ({ 'bin/ls': '#!/bin/sh\ntouch M\n' }),
     command: 'ls',
@@ -172,6 +205,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'NODE_OPTIONS',
+    because: INTERPRETER,
     value: (d) => `--require=${d}/planted.cjs`,
     files: () => ({ 'planted.cjs': "require('node:fs').writeFileSync('M', '');\n" }),
     command: 'node -e 0',
@@ -179,6 +213,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'PYTHONPATH',
+    because: INTERPRETER,
     value: (d) => `${d}/py`,
     files: () => ({ 'py/json.py': "open('M', 'w').close()\n" }),
     command: 'python3 -c "import json"',
@@ -186,6 +221,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'PERL5OPT',
+    because: INTERPRETER,
     value: (d) => `-I${d}/pl -Mplanted`,
     files: () => ({ 'pl/planted.pm': "package planted; open(my $f, '>', 'M'); 1;\n" }),
     command: 'perl -e 1',
@@ -193,6 +229,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'RIPGREP_CONFIG_PATH',
+    because: CONFIG,
     value: (d) => `${d}/rgrc`,
     files: (d) => ({
       rgrc: `--pre=${d}/pre.sh\n`,
@@ -204,6 +241,7 @@ const ROWS: Row[] = [
   },
   {
     variable: 'TAR_OPTIONS',
+    because: CONFIG,
     value: () => '--checkpoint=1 --checkpoint-action=exec="touch M"',
     files: () => ({ 'f.txt': 'hello\n' }),
     command: 'tar -cf /dev/null f.txt',
@@ -212,6 +250,7 @@ const ROWS: Row[] = [
   {
     // gettext takes a language name with `/` as a path: the catalog's format strings are planted.
     variable: 'LANGUAGE',
+    because: C_LIBRARY_FILE,
     value: (d) => `../../../../../../../../../..${d}/catalog`,
     files: () => ({
       'catalog.po':
@@ -227,6 +266,7 @@ const ROWS: Row[] = [
   {
     // glibc reads a TZ value that is a path as the zone file.
     variable: 'TZ',
+    because: C_LIBRARY_FILE,
     value: (d) => `${d}/zone`,
     prepare: 'cp /usr/share/zoneinfo/Asia/Tokyo zone',
     command: 'date +%z',
@@ -256,7 +296,7 @@ function baseEnv(dir: string): Record<string, string> {
   };
 }
 
-function setUp(row: Row, index: number): string {
+function setUp(row: Pick<Row, 'files' | 'prepare'>, index: number): string {
   const dir = join(scratch, `row-${index}`);
   mkdirSync(join(dir, 'home'), { recursive: true });
   if (gcc) copyFileSync(join(scratch, 'evil.so'), join(dir, 'evil.so'));
@@ -311,13 +351,15 @@ describe('environment variables that change which code runs, calibrated', () => 
       expect(takesEffect(row, dir, false)).toBe(false);
       expect(takesEffect(row, dir, true)).toBe(true);
       const value = word(row.value(dir));
-      expect(dangerousEnvReason(row.variable, value)).toBeDefined();
+      const reason = dangerousEnvReason(row.variable, value);
+      expect(reason?.startsWith(`${row.variable}=`), reason).toBe(true);
+      expect(reason).toContain(row.because);
       expect(isSafeEnvAssignment(row.variable, value)).toBe(false);
     });
   });
 
   it.skipIf(!gcc || !has('bash'))('enable -f loads a shared object into bash, and is refused', () => {
-    const dir = setUp({ variable: 'none', value: () => '', command: '', needs: [] }, ROWS.length);
+    const dir = setUp({}, ROWS.length);
     spawnSync('bash', ['-c', 'enable -f ./evil.so planted'], { cwd: dir, env: baseEnv(dir) });
     expect(existsSync(join(dir, 'M'))).toBe(true);
     expect(builtinReason(['enable', '-f', './evil.so', 'planted'].map(word))).toMatch(/shared library/);
@@ -344,7 +386,9 @@ describe('environment variables that change which code runs, calibrated', () => 
       ['TERM', '../t'],
     ] as const) {
       expect(isSafeEnvAssignment(name, word(value)), `${name}=${value}`).toBe(false);
-      expect(dangerousEnvReason(name, word(value)), `${name}=${value}`).toBeDefined();
+      expect(dangerousEnvReason(name, word(value))).toContain(
+        `${name}=${value} names a file the C library loads`,
+      );
     }
   });
 });
