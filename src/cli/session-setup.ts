@@ -272,10 +272,11 @@ export async function createSessionEngine(
     sideCalls: services.sideCalls,
     gitConfig,
   });
+  const builtins = createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined });
   const selected = selectSessionTools(
     permissions.permissionContext,
     options.tools,
-    createBuiltinTools(),
+    builtins,
     options.extraTools,
     sessionEnv,
   );
@@ -301,6 +302,9 @@ export async function createSessionEngine(
       : undefined,
     services,
     tools,
+    // A mode switch (EnterPlanMode, ExitPlanMode, set_permission_mode) gets that mode's pool.
+    toolsForMode: (permissionContext) =>
+      selectSessionTools(permissionContext, options.tools, builtins, options.extraTools, sessionEnv).tools,
     canUseTool: permissions.canUseTool,
     hooks,
     permissionContext: permissions.permissionContext,

@@ -29,6 +29,12 @@ export type QueryEngineConfig = {
   services?: SessionServices;
   /** The assembled tool pool (built-ins, then MCP), as the model will see it. */
   tools: readonly AnyTool[];
+  /**
+   * The pool for a permission mode, when the session can switch modes (EnterPlanMode,
+   * ExitPlanMode, the SDK's `set_permission_mode`): plan mode shows no write tools, so a switch
+   * changes what the next request offers. Without it, `tools` serves every mode.
+   */
+  toolsForMode?: (permissionContext: ToolPermissionContext) => readonly AnyTool[];
   canUseTool: CanUseToolFn;
   hooks?: HookRunner;
   permissionContext?: ToolPermissionContext;

@@ -55,6 +55,10 @@ export class QueryEngine {
   private readonly permissionDenials: SDKPermissionDenial[] = [];
   private model: string;
   private permissionContext: ToolPermissionContext;
+  /** The mode in force when plan mode was entered, for ExitPlanMode to go back to. */
+  private modeBeforePlan: PermissionMode = 'default';
+  /** Pools already assembled, by mode (the same objects keep the request's tool list stable). */
+  private readonly poolsByMode = new Map<PermissionMode, readonly AnyTool[]>();
   private cwd: string;
   private turnAbort: AbortController | undefined;
   private thinkingOverride: ThinkingConfig | undefined;
@@ -91,6 +95,7 @@ export class QueryEngine {
     this.model = config.model;
     this.cwd = config.cwd;
     this.permissionContext = config.permissionContext ?? emptyPermissionContext();
+    if (config.toolsForMode) this.poolsByMode.set(this.permissionContext.mode, config.tools);
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
     this.context = new EngineContext({
       config,
@@ -150,7 +155,22 @@ export class QueryEngine {
   }
 
   setPermissionMode(mode: PermissionMode): void {
+    const from = this.permissionContext.mode;
+    if (mode === 'plan' && from !== 'plan') this.modeBeforePlan = from;
     this.permissionContext = { ...this.permissionContext, mode };
+  }
+
+  /** The tools the model is offered under the current mode (see `toolsForMode`). */
+  private currentPool(): readonly AnyTool[] {
+    const forMode = this.config.toolsForMode;
+    if (!forMode) return this.config.tools;
+    const { mode } = this.permissionContext;
+    let pool = this.poolsByMode.get(mode);
+    if (!pool) {
+      pool = forMode(this.permissionContext);
+      this.poolsByMode.set(mode, pool);
+    }
+    return pool;
   }
 
   /**
@@ -233,14 +253,24 @@ export class QueryEngine {
     signal: AbortSignal,
     startedAt: number,
   ): AsyncGenerator<SDKMessage, void> {
-    const tools = [...this.config.tools];
+    const turnTools: AnyTool[] = [];
     // Its module brings classic zod, so it loads only for a turn with a JSON schema.
     const schema = this.config.jsonSchema;
     let capture: StructuredOutputCapture | undefined;
     if (schema) {
       capture = { value: undefined, provided: false };
-      tools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
+      turnTools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
     }
+    // Read again at each request: a mode switched mid-turn (ExitPlanMode) changes the offer.
+    let pool = this.currentPool();
+    let tools: readonly AnyTool[] = [...pool, ...turnTools];
+    const refreshTools = (): readonly AnyTool[] => {
+      if (this.currentPool() !== pool) {
+        pool = this.currentPool();
+        tools = [...pool, ...turnTools];
+      }
+      return tools;
+    };
     const hooks = this.hooks;
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
@@ -270,6 +300,7 @@ export class QueryEngine {
       messages: this.mutableMessages,
       systemPrompt,
       toolUseContext: this.toolUseContext(tools, signal),
+      refreshTools,
       canUseTool: this.config.canUseTool,
       provider: this.config.provider,
       model: this.model,
@@ -376,6 +407,10 @@ export class QueryEngine {
       sessionDir: this.sessionDir,
       model: this.model,
       getPermissionContext: () => this.permissionContext,
+      switchPermissionMode: (to) => {
+        this.setPermissionMode(to === 'before-plan' ? this.modeBeforePlan : to);
+        return this.permissionContext.mode;
+      },
       hooks: this.hooks,
       messages: this.mutableMessages,
       notify: notifier(this.hooks, this.config.onNotification, signal, this.queue),

@@ -2,12 +2,14 @@
  * The contract of the query loop (seed 000 §3.2): its parameters, what it yields, why it
  * continues (`Transition`) and why it ends (`Terminal`).
  */
+
 import type { HookRunner } from '../hooks/types';
 import type { ModelError } from '../model/errors';
 import type { Provider, StreamEvent, SystemPart, ThinkingConfig, Usage } from '../model/types';
 import type { CanUseToolFn } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
+import type { AnyTool } from '../tools/tool';
 import type { ToolEvent } from '../tools/tool-events';
 import type { StructuredOutputCapture } from './structured-output';
 
@@ -152,6 +154,11 @@ export type QueryParams = {
    * run out the loop ends with `structured_output_retry_exhausted`.
    */
   structuredOutput?: StructuredOutputCapture;
+  /**
+   * The tools the next request offers, asked before each one: a mode switched mid-turn
+   * (ExitPlanMode) changes the pool. The same array back means no change.
+   */
+  refreshTools?: () => readonly AnyTool[];
 };
 
 /**

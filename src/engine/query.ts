@@ -116,6 +116,9 @@ class QueryLoop {
       if (piped.madeSideCall && this.budgetSpent()) return this.endOnBudget();
     }
 
+    const tools = params.refreshTools?.();
+    if (tools && tools !== state.toolUseContext.tools)
+      state.toolUseContext = { ...state.toolUseContext, tools };
     const request = this.requests.build(this.model, state);
     const limit = params.blockingLimitTokens ?? this.requests.contextWindow(this.model) - request.maxTokens;
     const estimated = this.requests.estimateTokens(request);

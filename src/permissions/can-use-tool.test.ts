@@ -121,10 +121,21 @@ describe('createCanUseTool: level order', () => {
     expect(prompt.mock.calls[0]?.[0].message).toMatch(/Warning: git push --force/);
   });
 
-  it('plan mode denies a non-read-only call with a pointer to ExitPlanMode', async () => {
-    const { canUseTool } = setup({ mode: 'plan' });
-    const decision = await canUseTool(bash('npm install'));
-    expect((decision as { message: string }).message).toContain('ExitPlanMode');
+  it('plan mode denies a non-read-only call, pointing to ExitPlanMode where someone can approve a plan', async () => {
+    const prompt = vi.fn<PermissionPrompt>(async () => ({ behavior: 'allow' }));
+    const withPrompt = await setup({ mode: 'plan' }, prompt).canUseTool(bash('npm install'));
+    expect(withPrompt).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining('call ExitPlanMode'),
+    });
+    expect(prompt).not.toHaveBeenCalled();
+    // Headless, there is no ExitPlanMode: the plan is the answer.
+    const headless = await setup({ mode: 'plan' }).canUseTool(bash('npm install'));
+    expect(headless).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining('give it as your answer'),
+    });
+    expect((headless as { message: string }).message).not.toContain('ExitPlanMode');
   });
 });
 

@@ -222,7 +222,10 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
       return ask(request, { evaluation, hard: true, reason: { type: 'rule', rule: evaluation.askRule } });
     // Level 4: the mode. Plan mode lets only reads through, whatever the rules allow.
     if (mode === 'plan' && !evaluation.onlyReads)
-      return deny(planModeMessage(callLabel(tool, input)), { type: 'mode', mode });
+      return deny(planModeMessage(callLabel(tool, input), options.prompt !== undefined), {
+        type: 'mode',
+        mode,
+      });
     // Files that decide what runs later ask in every mode but bypassPermissions, whatever allowed them.
     if (evaluation.protectedWrites.length > 0 && mode !== 'bypassPermissions') {
       const reason = evaluation.protectedWrites.map((w) => w.reason).join('; ');

@@ -61,6 +61,10 @@ export function headlessDenyMessage(label: string, evaluation: Evaluation, mode:
   return `Permission for ${label} was not granted: ${why}${detail}.${warnings} ${howToAllow(evaluation.suggestions, protectedFile)}`;
 }
 
-export function planModeMessage(label: string): string {
-  return `Plan mode allows only reading: ${label} would change something. Finish the plan and call ExitPlanMode; once it is approved, the change can run.`;
+/** `canExit`: ExitPlanMode exists in this session (someone can approve a plan). */
+export function planModeMessage(label: string, canExit: boolean): string {
+  const next = canExit
+    ? 'Finish the plan and call ExitPlanMode; once it is approved, the change can run.'
+    : 'Finish the plan and give it as your answer: the user runs it in another permission mode.';
+  return `Plan mode allows only reading: ${label} would change something. ${next}`;
 }

@@ -3,7 +3,7 @@
  * of the conversation it belongs to.
  */
 import type { HookRunner } from '../hooks/types';
-import type { ToolPermissionContext } from '../permissions/types';
+import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { ReadFileState } from './read-file-state';
 import type { SessionServices } from './session-services';
@@ -55,6 +55,12 @@ export type ToolUseContext = {
    * applies to the next decision, and a subagent's loop answers with its own.
    */
   getPermissionContext(): ToolPermissionContext;
+  /**
+   * Switches the mode of the loop this call runs in (EnterPlanMode, ExitPlanMode);
+   * `before-plan` goes back to the mode in force when plan mode was entered. Returns the mode now
+   * in force. The next decision and the next request's tool list follow it.
+   */
+  switchPermissionMode(to: PermissionMode | 'before-plan'): PermissionMode;
   hooks: HookRunner;
   /** The conversation so far (read-only for tools). */
   messages: readonly Message[];

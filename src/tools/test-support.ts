@@ -9,6 +9,7 @@ import { noopHooks } from '../hooks/types';
 import { emptyUsage, type ToolResultBlock, type ToolUseBlock } from '../model/types';
 import { emptyPermissionContext } from '../permissions/types';
 import type { AssistantMessage, UserMessage } from '../session/messages';
+import { switchableModes } from './builtin/shared/test-context';
 import { initialAppState, type ToolNotification, type ToolUseContext } from './context';
 import { ReadFileState } from './read-file-state';
 import { SessionServices } from './session-services';
@@ -39,6 +40,7 @@ export function makeContext(
   let appState = initialAppState();
   // Not created up front: only a persisted result makes the folder, so most tests leave nothing.
   const sessionDir = join(tmpdir(), 'yoke-tools-test', randomUUID());
+  const modes = switchableModes(emptyPermissionContext());
   return {
     cwd: sessionDir,
     projectRoot: sessionDir,
@@ -52,7 +54,8 @@ export function makeContext(
     sessionId: 'session-test',
     sessionDir,
     model: 'test-model',
-    getPermissionContext: () => emptyPermissionContext(),
+    getPermissionContext: modes.get,
+    switchPermissionMode: modes.switch,
     hooks: noopHooks,
     messages: [],
     notify: (notification) => notifications.push(notification),

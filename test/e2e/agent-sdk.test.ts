@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import type { ScenarioInput } from '../../src/testing/mock-server/scenario';
-import { mockEnv, tempProject, YOKE_BIN } from './helpers';
+import { sdkEnv, tempProject, YOKE_BIN } from './helpers';
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -32,9 +32,7 @@ async function harness(scenario: ScenarioInput, extra: Partial<Options> = {}): P
   server = await startMockServer({ scenario });
   const project = await tempProject();
   const home = await tempProject('yoke-e2e-home-');
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home };
-  for (const [key, value] of Object.entries(mockEnv(server.url, home)))
-    if (value !== undefined) env[key] = value;
+  const env = sdkEnv(server.url, home);
   let stderr = '';
   return {
     project,

@@ -58,6 +58,16 @@ export function mockEnv(url: string, home: string): Record<string, string | unde
   };
 }
 
+/**
+ * The whole environment of a CLI the Agent SDK spawns: only PATH and HOME from this process, so
+ * no key or base URL of the machine leaks in, plus the mock server's settings.
+ */
+export function sdkEnv(url: string, home: string): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home };
+  for (const [key, value] of Object.entries(mockEnv(url, home))) if (value !== undefined) env[key] = value;
+  return env;
+}
+
 /** Whether a file exists: how a test shows that a command did (or did not) write its marker. */
 export function fileExists(path: string): Promise<boolean> {
   return access(path).then(

@@ -15,6 +15,7 @@ import { globTool } from './glob';
 import { grepTool } from './grep';
 import { multiEditTool } from './multi-edit';
 import { notebookEditTool } from './notebook-edit';
+import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
 import { readTool } from './read';
 import { taskOutputTool } from './task-output';
 import { taskStopTool } from './task-stop';
@@ -43,6 +44,11 @@ function applyPrebuiltSchemas(tools: readonly AnyTool[]): void {
 
 export type BuiltinToolDeps = {
   webFetch?: WebFetchDependencies;
+  /**
+   * Someone can answer the model (the interactive UI, an SDK host taking permission prompts):
+   * EnterPlanMode and ExitPlanMode ask every time, so without anyone to ask they are left out.
+   */
+  canAskUser?: boolean;
 };
 
 /** Every built-in tool, unfiltered (`assembleToolPool` applies the mode, deny rules and order). */
@@ -60,6 +66,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     todoWriteTool,
     createWebFetchTool(deps.webFetch),
     writeTool,
+    ...(deps.canAskUser ? [enterPlanModeTool, exitPlanModeTool] : []),
   ];
   applyPrebuiltSchemas(tools);
   return tools;

@@ -8,16 +8,38 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noopHooks } from '../../../hooks/types';
-import { emptyPermissionContext } from '../../../permissions/types';
+import { emptyPermissionContext, type ToolPermissionContext } from '../../../permissions/types';
 import { type AppState, initialAppState, type ToolUseContext } from '../../context';
 import { ReadFileState } from '../../read-file-state';
 import { SessionServices } from '../../session-services';
 import type { AnyTool, ToolResult } from '../../tool';
 
+/**
+ * A fake loop's permission mode, switchable as the engine's is (EnterPlanMode, ExitPlanMode):
+ * `before-plan` goes back to the mode in force when plan mode was entered.
+ */
+export function switchableModes(initial: ToolPermissionContext): {
+  get: () => ToolPermissionContext;
+  switch: ToolUseContext['switchPermissionMode'];
+} {
+  let current = initial;
+  let beforePlan = initial.mode;
+  return {
+    get: () => current,
+    switch: (to) => {
+      const mode = to === 'before-plan' ? beforePlan : to;
+      if (mode === 'plan' && current.mode !== 'plan') beforePlan = current.mode;
+      current = { ...current, mode };
+      return mode;
+    },
+  };
+}
+
 export function makeTestContext(overrides: Partial<ToolUseContext> = {}): ToolUseContext {
   const cwd = overrides.cwd ?? mkdtempSync(join(tmpdir(), 'yoke-cwd-'));
   const env = overrides.env ?? { ...process.env };
   let appState: AppState = initialAppState();
+  const modes = switchableModes(emptyPermissionContext());
   return {
     cwd,
     projectRoot: cwd,
@@ -31,7 +53,8 @@ export function makeTestContext(overrides: Partial<ToolUseContext> = {}): ToolUs
     sessionId: 'test-session',
     sessionDir: mkdtempSync(join(tmpdir(), 'yoke-session-')),
     model: 'test-model',
-    getPermissionContext: () => emptyPermissionContext(),
+    getPermissionContext: modes.get,
+    switchPermissionMode: modes.switch,
     hooks: noopHooks,
     messages: [],
     notify: () => {},
