@@ -1,6 +1,6 @@
 /**
  * Packages that most starts never use (the OpenAI SDK, the MCP SDK, turndown, yaml, classic
- * zod, the tree-sitter runtime, diff) are built into their own bundles under `dist/vendor/`:
+ * zod, the tree-sitter runtime) are built into their own bundles under `dist/vendor/`:
  * left in the app bundle, their code would be read, deserialized and instantiated on every start.
  * The build replaces each import of such a package with a call here, which runs the package's
  * bundle through the code cache on first use. Under vitest, sources import packages directly
