@@ -11,7 +11,7 @@ import { type MockServer, startMockServer } from '../../src/testing/mock-server'
 import type { RecordedRequest } from '../../src/testing/mock-server/recorded-request';
 import type { ScenarioInput } from '../../src/testing/mock-server/scenario';
 import { syntheticDescriptor } from '../../src/tools/deferral/synthetic-tools';
-import { mockEnv, tempProject, YOKE_BIN } from './helpers';
+import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -190,5 +190,41 @@ describe.each<Api>(['anthropic', 'openai'])('deferred MCP tools over the %s wire
     expect(resumed.result, resumed.stderr).toMatchObject({ subtype: 'success', result: 'Again.' });
     expect(mcpNames(resumed.requests[0])).toEqual(mcpNames(fourth));
     expect(resumed.calls).toEqual(['delete_webhook']);
+  });
+});
+
+describe('deferred built-ins (setting toolSearch.deferTools) in yoke -p', () => {
+  it('names them, loads one by keyword, and warns once about an ENABLE_TOOL_SEARCH it cannot read', async () => {
+    server = await startMockServer({
+      scenario: [
+        { match: { lastUserTextContains: 'notebook' }, ...call('ToolSearch', { query: 'jupyter notebook' }) },
+        {
+          match: { lastToolResultContains: 'tool_reference:NotebookEdit' },
+          reply: { content: [{ type: 'text', text: 'Ready.' }] },
+        },
+      ],
+    });
+    const home = await tempProject('yoke-e2e-home-');
+    const settings = JSON.stringify({ toolSearch: { deferTools: ['NotebookEdit', 'WebFetch'] } });
+    const run = await runYoke(
+      ['-p', 'edit the notebook', '--settings', settings, '--output-format', 'json'],
+      {
+        cwd: await tempProject(),
+        env: { ...mockEnv(server.url, home), ENABLE_TOOL_SEARCH: 'sometimes' },
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ result: 'Ready.' });
+    expect(run.stderr).toContain(
+      'ENABLE_TOOL_SEARCH="sometimes" is not understood; use true, false, auto or auto:N (percent of the context window). Tool search stays on auto.',
+    );
+    expect(run.stderr.split('ENABLE_TOOL_SEARCH=').length - 1).toBe(1);
+    const [first, second] = server.requests.filter((r) => r.turnIndex !== undefined);
+    expect(toolNames(first)).toContain('ToolSearch');
+    expect(toolNames(first)).not.toContain('NotebookEdit');
+    expect(toolNames(first)).not.toContain('WebFetch');
+    expect(JSON.stringify(bodyOf(first).system)).toContain('Deferred tools (2)');
+    expect(bodyOf(second).tools?.at(-1)).toMatchObject({ name: 'NotebookEdit', defer_loading: true });
+    expect(toolNames(second)).not.toContain('WebFetch');
   });
 });
