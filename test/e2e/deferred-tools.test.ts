@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import type { RecordedRequest } from '../../src/testing/mock-server/recorded-request';
 import type { ScenarioInput } from '../../src/testing/mock-server/scenario';
+import { toolSearchTool } from '../../src/tools/builtin/tool-search';
 import { syntheticDescriptor } from '../../src/tools/deferral/synthetic-tools';
+import { toInputJsonSchema } from '../../src/tools/tool';
 import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
 
 let server: MockServer | undefined;
@@ -220,7 +222,9 @@ describe('deferred built-ins (setting toolSearch.deferTools) in yoke -p', () => 
     );
     expect(run.stderr.split('ENABLE_TOOL_SEARCH=').length - 1).toBe(1);
     const [first, second] = server.requests.filter((r) => r.turnIndex !== undefined);
-    expect(toolNames(first)).toContain('ToolSearch');
+    // The built CLI's ToolSearch schema (converted at build time) is what its source says.
+    const sentSearch = bodyOf(first).tools?.find((t) => t.name === 'ToolSearch');
+    expect(sentSearch?.input_schema).toEqual(toInputJsonSchema(toolSearchTool.inputSchema));
     expect(toolNames(first)).not.toContain('NotebookEdit');
     expect(toolNames(first)).not.toContain('WebFetch');
     expect(JSON.stringify(bodyOf(first).system)).toContain('Deferred tools (2)');
