@@ -17,7 +17,7 @@ import type { PermissionPrompt, ToolPermissionContext } from '../permissions/typ
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import type { ToolNotification } from '../tools/context';
-import { resolveToolSearchPolicy } from '../tools/deferral/policy';
+import { toolSearchWarnings } from '../tools/deferral/policy';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import { startSessionGit } from './session-git';
@@ -66,8 +66,6 @@ export type SessionSetup = {
 import type { Env } from './session-settings';
 
 export type { Env };
-
-const optionalLine = (line: string | undefined): string[] => (line === undefined ? [] : [line]);
 
 /** `--max-thinking-tokens N` → enabled with that budget (0 → off); `--thinking` otherwise. */
 export function thinkingConfig(
@@ -275,10 +273,11 @@ export async function createSessionEngine(
     sideCalls: services.sideCalls,
     gitConfig,
   });
+  const builtins = createBuiltinTools();
   const selected = selectSessionTools(
     permissions.permissionContext,
     options.tools,
-    createBuiltinTools(),
+    builtins,
     options.extraTools,
     sessionEnv,
   );
@@ -293,7 +292,11 @@ export async function createSessionEngine(
     ...session.warnings,
     ...permissions.warnings,
     ...selected.warnings,
-    ...optionalLine(resolveToolSearchPolicy(applied.toolSearch, sessionEnv).warning),
+    ...toolSearchWarnings(
+      applied.toolSearch,
+      sessionEnv,
+      builtins.map((tool) => tool.name),
+    ),
   ];
 
   engine = new QueryEngine({

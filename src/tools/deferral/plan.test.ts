@@ -3,7 +3,7 @@ import * as z from '../../lib/zod';
 import { createBuiltinTools } from '../builtin';
 import { type AnyTool, buildTool } from '../tool';
 import { type DeferralInput, deferredToolsNotice, planToolDeferral, TOOL_SEARCH_TOOL_NAME } from './plan';
-import { resolveToolSearchPolicy, schemaBudget, type ToolSearchPolicy } from './policy';
+import { resolveToolSearchPolicy, schemaBudget, type ToolSearchPolicy, toolSearchWarnings } from './policy';
 import { syntheticMcpServerTools } from './synthetic-tools';
 
 const auto: ToolSearchPolicy = resolveToolSearchPolicy(undefined, {}).policy;
@@ -166,5 +166,20 @@ describe('ENABLE_TOOL_SEARCH', () => {
       maxContextPercent: 3,
       deferBuiltins: ['WebFetch'],
     });
+  });
+});
+
+describe('toolSearchWarnings', () => {
+  it('names deferTools entries that are no built-in, and an unreadable ENABLE_TOOL_SEARCH', () => {
+    const warnings = toolSearchWarnings(
+      { deferTools: ['NotebookEdit', 'Notebook', 'mcp__x__y'] },
+      { ENABLE_TOOL_SEARCH: 'maybe' },
+      ['Bash', 'NotebookEdit'],
+    );
+    expect(warnings).toEqual([
+      expect.stringMatching(/^ENABLE_TOOL_SEARCH="maybe" is not understood/),
+      'toolSearch.deferTools: "Notebook", "mcp__x__y" are no built-in tool; built-ins are Bash, NotebookEdit.',
+    ]);
+    expect(toolSearchWarnings({ deferTools: ['Bash'] }, {}, ['Bash'])).toEqual([]);
   });
 });

@@ -64,6 +64,29 @@ export function resolveToolSearchPolicy(
   };
 }
 
+/**
+ * The problems of the session's tool-search configuration, one line each: an unreadable
+ * `ENABLE_TOOL_SEARCH`, and `deferTools` names that are no built-in tool (so nothing is deferred
+ * for them).
+ */
+export function toolSearchWarnings(
+  settings: ToolSearchSettings | undefined,
+  env: Env,
+  builtinNames: readonly string[],
+): string[] {
+  const warnings: string[] = [];
+  const { warning } = resolveToolSearchPolicy(settings, env);
+  if (warning) warnings.push(warning);
+  const unknown = (settings?.deferTools ?? []).filter((name) => !builtinNames.includes(name));
+  if (unknown.length > 0) {
+    warnings.push(
+      `toolSearch.deferTools: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ` +
+        `${unknown.length === 1 ? 'is' : 'are'} no built-in tool; built-ins are ${builtinNames.join(', ')}.`,
+    );
+  }
+  return warnings;
+}
+
 /** The token budget of deferrable schemas for a context window: the smaller of the two limits. */
 export function schemaBudget(policy: ToolSearchPolicy, contextWindow: number): number {
   return Math.min(policy.maxSchemaTokens, Math.floor((contextWindow * policy.maxContextPercent) / 100));
