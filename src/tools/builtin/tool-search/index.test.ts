@@ -42,12 +42,20 @@ describe('ToolSearch', () => {
     expect(five.content).toHaveLength(5);
   });
 
-  it('says which selected names are not deferred, beside the ones it loaded', async () => {
-    const { result } = await call('ToolSearch', { query: 'select:mcp__github__get_issue,Bash' });
+  it('says which selected names are loaded already or no tool, beside the ones it loaded', async () => {
+    const { result } = await call('ToolSearch', {
+      query: 'select:mcp__github__get_issue,Bash,mcp__gh__nope',
+    });
     expect(result.content).toEqual([
       { type: 'tool_reference', tool_name: 'mcp__github__get_issue' },
-      { type: 'text', text: expect.stringMatching(/^Not deferred: Bash \(either loaded already/) },
+      { type: 'text', text: 'Already loaded, call directly: Bash. No tool is named mcp__gh__nope.' },
     ]);
+    const { text } = await call('ToolSearch', { query: 'select:Read' });
+    expect(text).toBe('Already loaded, call directly: Read.');
+    const { text: unknown } = await call('ToolSearch', { query: 'select:mcp__gh__nope' });
+    expect(unknown).toBe(
+      'No tool is named mcp__gh__nope. There are 60 deferred tools; try other words, or select:<name> with names from the list.',
+    );
   });
 
   it('explains an empty result in words, with how many tools are deferred', async () => {

@@ -7,6 +7,7 @@ import * as z from '../../../lib/zod';
 import type { ToolResultContent } from '../../../model/types';
 import { TOOL_SEARCH_TOOL_NAME } from '../../deferral/plan';
 import { DEFAULT_MAX_RESULTS, searchDeferredTools } from '../../deferral/search';
+import { findToolByName } from '../../registry';
 import { buildTool } from '../../tool';
 import prompt from './prompt.md';
 
@@ -27,24 +28,26 @@ export type ToolSearchOutput = {
   matches: string[];
   query: string;
   total_deferred_tools: number;
-  /** `select:` names that are no deferred tool (already loaded up front, or unknown). */
+  /** `select:` names of tools that are loaded up front already: call them directly. */
+  already_loaded?: string[];
+  /** `select:` names of no tool at all. */
   not_found?: string[];
 };
 
 function renderForModel(output: ToolSearchOutput): ToolResultContent {
-  const notFound = output.not_found ?? [];
-  const note =
-    notFound.length > 0
-      ? `Not deferred: ${notFound.join(', ')} (either loaded already, so call it directly, or no such tool).`
-      : '';
+  const notes: string[] = [];
+  if (output.already_loaded?.length) {
+    notes.push(`Already loaded, call directly: ${output.already_loaded.join(', ')}.`);
+  }
+  if (output.not_found?.length) notes.push(`No tool is named ${output.not_found.join(', ')}.`);
+  const note = notes.join(' ');
   if (output.matches.length === 0) {
     if (output.total_deferred_tools === 0) {
       return 'No tool is deferred in this session: every tool you can call is already loaded.';
     }
-    return [
-      note || `No deferred tool matches ${JSON.stringify(output.query)}.`,
-      `There are ${output.total_deferred_tools} deferred tools; try other words, or select:<name> with names from the list.`,
-    ].join(' ');
+    const hint = `There are ${output.total_deferred_tools} deferred tools; try other words, or select:<name> with names from the list.`;
+    if (!note) return `No deferred tool matches ${JSON.stringify(output.query)}. ${hint}`;
+    return output.not_found?.length ? `${note} ${hint}` : note;
   }
   const references: Exclude<ToolResultContent, string> = output.matches.map((name) => ({
     type: 'tool_reference',
@@ -70,7 +73,11 @@ export const toolSearchTool = buildTool<ToolSearchInput, ToolSearchOutput>({
       query: input.query,
       total_deferred_tools: deferred.length,
     };
-    if (found.notFound.length > 0) output.not_found = found.notFound;
+    const inPool = (name: string) => findToolByName(context.tools, name) !== undefined;
+    const alreadyLoaded = found.notFound.filter(inPool);
+    const unknown = found.notFound.filter((name) => !inPool(name));
+    if (alreadyLoaded.length > 0) output.already_loaded = alreadyLoaded;
+    if (unknown.length > 0) output.not_found = unknown;
     return { data: output };
   },
 });
