@@ -68,7 +68,7 @@ export function unloadedDeferredCall(
   const call = content.find(
     (block) => block.type === 'tool_use' && deferred.has(block.name) && !loaded.has(block.name),
   );
-  if (!call || call.type !== 'tool_use') return undefined;
+  if (call?.type !== 'tool_use') return undefined;
   return (
     `mock scenario: the reply calls ${call.name}, a deferred tool (defer_loading) that no tool_reference ` +
     'in the request has loaded, so the model could not see its schema'
