@@ -17,6 +17,7 @@ import type { PermissionPrompt, ToolPermissionContext } from '../permissions/typ
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import type { ToolNotification } from '../tools/context';
+import { toolSearchWarnings } from '../tools/deferral/policy';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import { startSessionGit } from './session-git';
@@ -291,6 +292,11 @@ export async function createSessionEngine(
     ...session.warnings,
     ...permissions.warnings,
     ...selected.warnings,
+    ...toolSearchWarnings(
+      applied.toolSearch,
+      sessionEnv,
+      builtins.map((tool) => tool.name),
+    ),
   ];
 
   engine = new QueryEngine({

@@ -125,6 +125,15 @@ export const settingsSchema = z.looseObject({
   autoCompactThreshold: z.optional(z.number().check(z.gt(0), z.maximum(1))),
   context: z.optional(contextSettingsSchema),
   webFetch: z.optional(z.looseObject({ allowedHosts: z.optional(z.array(z.string())) })),
+  /** Deferred tool loading (tools/deferral): how much of the context tool schemas may take up front. */
+  toolSearch: z.optional(
+    z.looseObject({
+      maxSchemaTokens: z.optional(z.number().check(z.int(), z.nonnegative())),
+      maxContextPercent: z.optional(z.number().check(z.nonnegative(), z.maximum(100))),
+      /** Built-in tools to defer whenever tool search is on. */
+      deferTools: z.optional(z.array(z.string())),
+    }),
+  ),
   // Clamped like Claude Code does, so an extreme value cannot flood the context or starve it.
   bashOutputMaxChars: z.optional(
     z.pipe(

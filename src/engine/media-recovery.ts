@@ -6,9 +6,18 @@
  * since the model last answered (all media only when there are none of those, e.g. after a model
  * switch); when the error states a byte limit, only suspects larger than it are removed.
  */
-import type { DocumentBlock, ImageBlock, ToolResultBlock, UserContentBlock } from '../model/types';
+import type {
+  DocumentBlock,
+  ImageBlock,
+  ToolReferenceBlock,
+  ToolResultBlock,
+  UserContentBlock,
+} from '../model/types';
 import { createSystemMessage, type Message, type SystemMessage, type UserMessage } from '../session/messages';
 import { errorText } from './recovery';
+
+/** A block of a user message, or one inside a tool result (which may name a loaded tool). */
+type ResultOrUserBlock = UserContentBlock | ToolReferenceBlock;
 
 type MediaBlock = ImageBlock | DocumentBlock;
 type MediaKind = 'image' | 'document';
@@ -79,7 +88,7 @@ function collectMedia(messages: readonly Message[], from: number, kinds: Set<Med
       for (const b of m.message.content)
         if (b.type === 'tool_use') calls.set(b.id, describeCall(b.name, b.input));
   const found: Found[] = [];
-  const visit = (index: number, blocks: readonly UserContentBlock[], result?: ToolResultBlock) => {
+  const visit = (index: number, blocks: readonly ResultOrUserBlock[], result?: ToolResultBlock) => {
     for (const block of blocks) {
       if (block.type === 'tool_result') {
         if (typeof block.content !== 'string') visit(index, block.content, block);
@@ -112,7 +121,7 @@ function noteFor(found: Found, reason: string): string {
   );
 }
 
-function replaceBlocks<T extends UserContentBlock>(
+function replaceBlocks<T extends ResultOrUserBlock>(
   blocks: readonly T[],
   notes: ReadonlyMap<MediaBlock, string>,
 ): T[] {

@@ -7,6 +7,7 @@
 import { contextWindowFor, defaultMaxTokensFor, maxOutputTokensFor } from '../model/models';
 import { estimateRequestTokens } from '../model/tokens';
 import type { ModelRequest } from '../model/types';
+import { deferredToolsNotice } from '../tools/deferral/plan';
 import { toolSchemas } from '../tools/registry';
 import { ApiProjection } from './api-messages';
 import type { QueryParams, QueryState } from './query-types';
@@ -28,12 +29,17 @@ export class RequestBuilder {
 
   build(model: string, state: QueryState): ModelRequest {
     const { params } = this;
-    const { tools, builtinToolCount } = toolSchemas(state.toolUseContext.tools);
     const window = this.contextWindow(model);
+    const messages = this.projection.project(state.messages);
+    const { tools: pool, services } = state.toolUseContext;
+    const plan = services.deferredTools.plan(pool, window, messages);
+    const { tools, builtinToolCount } = toolSchemas(plan.upFront, plan.loaded);
+    const notice = deferredToolsNotice(plan);
     const request: ModelRequest = {
       model,
-      system: params.systemPrompt,
-      messages: this.projection.project(state.messages),
+      // After the system prompt's cache breakpoint: a change in the deferred set leaves it cached.
+      system: notice ? [...params.systemPrompt, { text: notice }] : params.systemPrompt,
+      messages,
       maxTokens:
         // An escalated limit may exceed what a fallback model allows.
         state.maxOutputTokensOverride !== undefined

@@ -12,7 +12,7 @@
  * - other non-ASCII (accented Latin, Cyrillic, Greek, Arabic, ...): 2/5.
  */
 
-import type { ContentBlock, MessageParam, ModelRequest, ToolResultContent } from './types';
+import type { ContentBlock, MessageParam, ModelRequest, ToolResultContent, ToolSchema } from './types';
 
 /**
  * An image as the API bills it is about width·height/750 tokens and images are downscaled to
@@ -72,7 +72,10 @@ export function estimateTextTokens(text: string): number {
 function estimateToolResultContent(content: ToolResultContent): number {
   if (typeof content === 'string') return estimateTextTokens(content);
   let sum = 0;
-  for (const block of content) sum += estimateBlockTokens(block);
+  for (const block of content) {
+    // The schema a reference expands to is counted with the request's tools, where it is sent.
+    sum += block.type === 'tool_reference' ? estimateTextTokens(block.tool_name) : estimateBlockTokens(block);
+  }
   return sum;
 }
 
@@ -124,12 +127,18 @@ export function estimateRequestTokens(
 ): number {
   let sum = 0;
   for (const part of request.system) sum += estimateTextTokens(part.text);
-  for (const tool of request.tools ?? []) {
-    sum +=
-      TOOL_OVERHEAD_TOKENS +
-      estimateTextTokens(tool.name) +
-      estimateTextTokens(tool.description) +
-      estimateTextTokens(JSON.stringify(tool.input_schema));
-  }
+  for (const tool of request.tools ?? []) sum += estimateToolSchemaTokens(tool);
   return sum + (messagesTokens ?? estimateMessagesTokens(request.messages));
+}
+
+/** Estimated tokens of one tool definition: its name, description and input schema. */
+export function estimateToolSchemaTokens(
+  tool: Pick<ToolSchema, 'name' | 'description' | 'input_schema'>,
+): number {
+  return (
+    TOOL_OVERHEAD_TOKENS +
+    estimateTextTokens(tool.name) +
+    estimateTextTokens(tool.description) +
+    estimateTextTokens(JSON.stringify(tool.input_schema))
+  );
 }

@@ -27,7 +27,12 @@ export type DocumentBlock = {
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
 export type RedactedThinkingBlock = { type: 'redacted_thinking'; data: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
-export type ToolResultContent = string | Array<TextBlock | ImageBlock | DocumentBlock>;
+/**
+ * A ToolSearch result naming a deferred tool: the Anthropic API expands it into that tool's
+ * schema in place, so loading a tool leaves the cached prefix alone. Other wires get it as text.
+ */
+export type ToolReferenceBlock = { type: 'tool_reference'; tool_name: string };
+export type ToolResultContent = string | Array<TextBlock | ImageBlock | DocumentBlock | ToolReferenceBlock>;
 export type ToolResultBlock = {
   type: 'tool_result';
   tool_use_id: string;
@@ -47,7 +52,17 @@ export type MessageParam = UserMessageParam | AssistantMessageParam;
 /** A JSON Schema object describing a tool's input. */
 export type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
 
-export type ToolSchema = { name: string; description: string; input_schema: JsonSchemaObject };
+export type ToolSchema = {
+  name: string;
+  description: string;
+  input_schema: JsonSchemaObject;
+  /**
+   * A deferred tool the model loaded with ToolSearch: on the Anthropic wire its schema reaches
+   * the model only where a `tool_reference` names it (`defer_loading`), so it is not part of the
+   * cached prefix; wires without that feature send it as an ordinary tool.
+   */
+  deferLoading?: true;
+};
 
 export type ThinkingConfig =
   | { type: 'disabled' }

@@ -6,6 +6,7 @@
  */
 import type { ToolSchema } from '../model/types';
 import type { PermissionMode, PermissionRule, ToolPermissionContext } from '../permissions/types';
+import type { LoadedTool } from './deferral/plan';
 import type { AnyTool, ToolTier } from './tool';
 
 const TIER_RANK: Record<ToolTier, number> = { read: 0, write: 1, exec: 2 };
@@ -86,15 +87,26 @@ export type ToolSchemaSet = {
   builtinToolCount: number;
 };
 
-/** The request's `tools` for a pool assembled by `assembleToolPool` (built-ins first). */
-export function toolSchemas(tools: readonly AnyTool[]): ToolSchemaSet {
+const schemaOf = (tool: AnyTool): ToolSchema => ({
+  name: tool.name,
+  description: tool.prompt(),
+  input_schema: tool.inputJsonSchema,
+});
+
+/**
+ * The request's `tools` for a pool assembled by `assembleToolPool` (built-ins first), then the
+ * deferred tools the model loaded (tools/deferral), last so that loading one never moves the
+ * others. A load whose `tool_reference` is in the history is marked `deferLoading`.
+ */
+export function toolSchemas(tools: readonly AnyTool[], loaded: readonly LoadedTool[] = []): ToolSchemaSet {
   const firstExtra = tools.findIndex((tool) => tool.isMcp);
   return {
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      description: tool.prompt(),
-      input_schema: tool.inputJsonSchema,
-    })),
+    tools: [
+      ...tools.map(schemaOf),
+      ...loaded.map(({ tool, referenced }) =>
+        referenced ? { ...schemaOf(tool), deferLoading: true as const } : schemaOf(tool),
+      ),
+    ],
     builtinToolCount: firstExtra === -1 ? tools.length : firstExtra,
   };
 }

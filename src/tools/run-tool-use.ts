@@ -20,6 +20,7 @@ import type {
 import type { AssistantMessage, Message } from '../session/messages';
 import { callWithProgress } from './call-with-progress';
 import type { ToolUseContext } from './context';
+import { TOOL_SEARCH_TOOL_NAME } from './deferral/plan';
 import { findToolByName } from './registry';
 import { persistLargeResult, resultText } from './result-persistence';
 import type { AnyTool, ToolInput, ToolResult } from './tool';
@@ -83,10 +84,20 @@ function unknownToolText(name: string, tools: readonly AnyTool[]): string {
   return `Error: no tool named "${name}" is available. Available tools: ${available}.`;
 }
 
+/** The model called a tool it knew by name only: its input was written without the schema. */
+function notLoadedText(name: string): string {
+  return (
+    `Error: ${name} is a deferred tool whose schema you have not loaded, so the call did not run. ` +
+    `Load it with ${TOOL_SEARCH_TOOL_NAME} (query "select:${name}"), then call it again as its schema says.`
+  );
+}
+
 async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Settled> {
   const { block, context, hooks, signal } = params;
   const tool = findToolByName(context.tools, block.name);
   if (!tool) return failed(unknownToolText(block.name, context.tools));
+  if (context.services.deferredTools.awaitsLoading(context.tools, tool.name))
+    return failed(notLoadedText(tool.name));
   if (params.malformedInput !== undefined)
     return failed(describeMalformedInput(tool.name, params.malformedInput));
 

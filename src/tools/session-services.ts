@@ -21,6 +21,8 @@ import { outputBudget } from './builtin/bash/output';
 import { BackgroundShells } from './builtin/bash/shells';
 import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
 import { PageCache } from './builtin/web-fetch/page-cache';
+import { DeferredTools } from './deferral/deferred-tools';
+import { resolveToolSearchPolicy, type ToolSearchPolicy } from './deferral/policy';
 
 /** The settings built-in tools read, resolved once per session from its settings and environment. */
 export type ToolSettings = {
@@ -28,15 +30,18 @@ export type ToolSettings = {
   webFetchAllowedHosts: readonly string[];
   /** Characters of Bash output the model sees inline (`BASH_MAX_OUTPUT_LENGTH`, `bashOutputMaxChars`). */
   bashOutputMaxChars: number;
+  /** When tool schemas wait behind ToolSearch (`toolSearch`, `ENABLE_TOOL_SEARCH`). */
+  toolSearch: ToolSearchPolicy;
 };
 
 export function toolSettings(
-  settings: Pick<Settings, 'webFetch' | 'bashOutputMaxChars'>,
+  settings: Pick<Settings, 'webFetch' | 'bashOutputMaxChars' | 'toolSearch'>,
   env: Env,
 ): ToolSettings {
   return {
     webFetchAllowedHosts: normalizeAllowedHosts(settings.webFetch?.allowedHosts ?? []),
     bashOutputMaxChars: outputBudget(env.BASH_MAX_OUTPUT_LENGTH, settings.bashOutputMaxChars),
+    toolSearch: resolveToolSearchPolicy(settings.toolSearch, env).policy,
   };
 }
 
@@ -87,6 +92,8 @@ export class SessionServices {
   /** Model requests outside the conversation (compaction, WebFetch, the classifier), at `costs`. */
   readonly sideCalls: SideCallClient;
   readonly settings: ToolSettings;
+  /** The deferred tools the model loaded, and the deferral plan of each pool's latest request. */
+  readonly deferredTools: DeferredTools;
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {
@@ -98,6 +105,7 @@ export class SessionServices {
       ? createSideCallClient({ ...options.sideCalls, usage: this.costs })
       : noSideCalls;
     this.settings = { ...toolSettings({}, options.env), ...options.settings };
+    this.deferredTools = new DeferredTools(this.settings.toolSearch);
   }
 
   /**

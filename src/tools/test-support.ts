@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noopHooks } from '../hooks/types';
 import { emptyUsage, type ToolResultBlock, type ToolUseBlock } from '../model/types';
-import { emptyPermissionContext } from '../permissions/types';
+import { allowAll, emptyPermissionContext } from '../permissions/types';
 import type { AssistantMessage, UserMessage } from '../session/messages';
 import { switchableModes } from './builtin/shared/test-context';
 import { initialAppState, type ToolNotification, type ToolUseContext } from './context';
 import { ReadFileState } from './read-file-state';
+import { runToolUse } from './run-tool-use';
 import { SessionServices } from './session-services';
 import type { AnyTool } from './tool';
 import type { ToolEvent } from './tool-events';
@@ -101,6 +102,23 @@ export function toolResults(events: readonly ToolEvent[]): ToolResultBlock[] {
 export function contentText(block: ToolResultBlock): string {
   if (typeof block.content === 'string') return block.content;
   return block.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+}
+
+/** Runs one tool call through the whole runner with every call allowed; its tool_result block. */
+export async function runAllowed(context: ToolUseContext, block: ToolUseBlock): Promise<ToolResultBlock> {
+  const { events } = await collect(
+    runToolUse({
+      block,
+      assistantMessage: assistantWith([block]),
+      context,
+      canUseTool: allowAll,
+      hooks: noopHooks,
+      signal: context.abortSignal,
+    }),
+  );
+  const [result] = toolResults(events);
+  if (!result) throw new Error(`the call to ${block.name} produced no tool_result`);
+  return result;
 }
 
 export async function collect<T, R>(generator: AsyncGenerator<T, R>): Promise<{ events: T[]; returned: R }> {

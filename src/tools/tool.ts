@@ -16,6 +16,14 @@ export type ValidationResult = { ok: true } | { ok: false; message: string };
 
 export type ToolProgress = { toolUseId: string; data: Record<string, unknown> };
 
+/**
+ * Whether the tool's schema may wait behind ToolSearch. `when-over-budget`: deferred when all
+ * such schemas together would take more of the context than the session allows (MCP tools, unless
+ * their server says `alwaysLoad`); `never`: always sent in full (built-ins, unless a setting
+ * names them).
+ */
+export type ToolDeferral = 'never' | 'when-over-budget';
+
 export type ToolResult<Out> = {
   /** Structured output: `tool_use_result` on the wire, `toolResponse` for hooks. */
   data: Out;
@@ -59,6 +67,7 @@ export interface Tool<In extends ToolInput = ToolInput, Out = unknown> {
   readonly inputJsonSchema: JsonSchemaObject;
   readonly tier: ToolTier;
   readonly isMcp: boolean;
+  readonly deferral: ToolDeferral;
   /** What its calls touch as permission rules see them: a command line, a file, a URL (`ToolAccess`). */
   readonly access: ToolAccess;
   /**
@@ -145,7 +154,8 @@ function defaultMapResult(output: unknown): ToolResultContent {
 
 /**
  * Builds a tool from a definition, with safe defaults: not concurrent, not read-only, blocking,
- * touching nothing the permission rules know (`access: 'none'`), hidden in plan mode above `read`.
+ * touching nothing the permission rules know (`access: 'none'`), hidden in plan mode above `read`,
+ * deferrable only when it is an MCP tool.
  */
 export function buildTool<In extends ToolInput, Out>(def: ToolDefinition<In, Out>): Tool<In, Out> {
   const { prompt, ...rest } = def;
@@ -153,6 +163,7 @@ export function buildTool<In extends ToolInput, Out>(def: ToolDefinition<In, Out
   return {
     aliases: [],
     isMcp: false,
+    deferral: def.isMcp ? 'when-over-budget' : 'never',
     access: 'none',
     keptInPlanMode: false,
     failureCancelsSiblings: false,

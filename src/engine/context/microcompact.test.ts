@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../session/messages';
+import { createToolResultMessage, createUserMessage, type Message } from '../../session/messages';
 import { messagesTokens } from './context-messages';
 import { conversation, resultContent, toolRound } from './context-test-support';
 import { CLEARED_TOOL_RESULT, microcompact } from './microcompact';
@@ -25,6 +25,19 @@ describe('microcompact', () => {
     expect(resultContent(out.messages, 'last')).toBe('fresh');
     expect(reported).toHaveLength(8);
     expect(out.freedTokens).toBeGreaterThan(500);
+  });
+
+  it('keeps ToolSearch results, whose tool_reference blocks show the loaded schemas', () => {
+    const references = [{ type: 'tool_reference' as const, tool_name: 'mcp__gh__create_issue' }];
+    const search: Message[] = [
+      ...toolRound('search', 'placeholder', 'ToolSearch').slice(0, 1),
+      createToolResultMessage({ type: 'tool_result', tool_use_id: 'search', content: references }),
+    ];
+    const messages = [createUserMessage('go'), ...search, ...conversation(10).slice(1)];
+    const out = microcompact(messages, messagesTokens(messages), options);
+    expect(out.cleared).toBe(7);
+    expect(resultContent(out.messages, 'search')).toEqual(references);
+    expect(resultContent(out.messages, 't0')).toBe(CLEARED_TOOL_RESULT);
   });
 
   it('does not clear one more result per turn: the next batch waits for enough gain', () => {

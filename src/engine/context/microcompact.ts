@@ -11,7 +11,7 @@
  * So each cache break buys at least `minClearTokens`, and the next one cannot come before that many
  * new result tokens have aged past the newest `keepRecent` (and the context is over the trigger).
  */
-import type { UserContentBlock } from '../../model/types';
+import type { ToolResultBlock, UserContentBlock } from '../../model/types';
 import type { Message, UserMessage } from '../../session/messages';
 import { messageTokens, toolResultsOf, withContent } from './context-messages';
 import type { ContentReplacementCallback } from './tool-result-budget';
@@ -43,7 +43,7 @@ export function microcompact(
     if (m.type === 'assistant' && m.apiError === undefined) responseAfter = true;
     const results = toolResultsOf(m);
     if (results.length === 0) continue;
-    const clearable = results.filter((b) => b.content !== CLEARED_TOOL_RESULT);
+    const clearable = results.filter((b) => b.content !== CLEARED_TOOL_RESULT && !loadsTools(b));
     seenResults += results.length;
     if (!responseAfter || seenResults <= options.keepRecent || clearable.length === 0) continue;
     targets.push(i);
@@ -62,6 +62,14 @@ export function microcompact(
   return { messages: out, freedTokens: gain, cleared: targets.length };
 }
 
+/**
+ * A ToolSearch result: a few tokens of `tool_reference` blocks through which the Anthropic API
+ * shows the loaded schemas (tools/deferral). Clearing it would take the schemas away with it.
+ */
+function loadsTools(block: ToolResultBlock): boolean {
+  return Array.isArray(block.content) && block.content.some((inner) => inner.type === 'tool_reference');
+}
+
 // Process-wide on purpose: the cleared copy is a pure function of the (immutable) message it is
 // keyed by, and a WeakMap lets an entry go with its message, whichever session held it.
 const clearedCache = new WeakMap<UserMessage, UserMessage>();
@@ -70,7 +78,7 @@ function clearedMessage(m: UserMessage): UserMessage {
   const cached = clearedCache.get(m);
   if (cached) return cached;
   const content = (m.message.content as UserContentBlock[]).map((b) =>
-    b.type === 'tool_result' ? { ...b, content: CLEARED_TOOL_RESULT } : b,
+    b.type === 'tool_result' && !loadsTools(b) ? { ...b, content: CLEARED_TOOL_RESULT } : b,
   );
   const cleared = withContent(m, content);
   clearedCache.set(m, cleared);

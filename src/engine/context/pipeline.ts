@@ -14,7 +14,7 @@ import { contextWindowFor } from '../../model/models';
 import type { SideCallClient } from '../../model/side-call';
 import { estimateTextTokens, TOOL_OVERHEAD_TOKENS } from '../../model/tokens';
 import type { Message } from '../../session/messages';
-import type { AppState } from '../../tools/context';
+import type { AppState, ToolUseContext } from '../../tools/context';
 import type { ReadFileState } from '../../tools/read-file-state';
 import { toolSchemas } from '../../tools/registry';
 import type { AnyTool } from '../../tools/tool';
@@ -94,7 +94,11 @@ const MAX_AUTO_FAILURES = 3;
 
 // Process-wide on purpose: keyed by a tool pool (never changed once assembled), weakly.
 const toolTokenCache = new WeakMap<readonly AnyTool[], number>();
-function toolTokens(tools: readonly AnyTool[]): number {
+function toolTokens(context: ToolUseContext, contextWindow: number): number {
+  const { tools } = context;
+  // With deferred tools the request carries their names, not their schemas (tools/deferral).
+  const sent = context.services.deferredTools.sentToolTokens(tools, contextWindow);
+  if (sent !== undefined) return sent;
   const cached = toolTokenCache.get(tools);
   if (cached !== undefined) return cached;
   let sum = 0;
@@ -141,7 +145,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextM
 
   const contextPipeline: ContextPipeline = async ({ messages, state, signal }) => {
     const window = windowFor();
-    const overhead = toolTokens(state.toolUseContext.tools);
+    const overhead = toolTokens(state.toolUseContext, window);
     const events: Message[] = [];
     let freed = 0;
     let current = (await budget.apply(messages)).messages;

@@ -89,6 +89,33 @@ describe('toMessagesParams cache breakpoints', () => {
     expect(toMessagesParams(baseRequest({ tools: [] }))).not.toHaveProperty('tools');
   });
 
+  it('marks a loaded deferred tool defer_loading and passes tool_reference results through', () => {
+    const loaded: ToolSchema = { ...tool('mcp__gh__create_issue'), deferLoading: true };
+    const reference = { type: 'tool_reference' as const, tool_name: 'mcp__gh__create_issue' };
+    const params = toMessagesParams(
+      baseRequest({
+        tools: [tool('Read'), tool('ToolSearch'), loaded],
+        builtinToolCount: 2,
+        messages: [
+          { role: 'user', content: 'open an issue' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [reference] }] },
+        ],
+      }),
+    );
+    expect(params.tools?.map((t) => ('defer_loading' in t ? t.defer_loading : undefined))).toEqual([
+      undefined,
+      undefined,
+      true,
+    ]);
+    // The breakpoint stays after the built-ins: a load never moves the cached prefix.
+    expect(breakpointPaths(params.tools)).toEqual(['[1]']);
+    const result = params.messages[2]?.content;
+    expect(
+      Array.isArray(result) && result[0]?.type === 'tool_result' ? result[0].content : undefined,
+    ).toEqual([reference]);
+  });
+
   it('turns a trailing string message into a text block carrying the breakpoint', () => {
     const params = toMessagesParams(baseRequest({ messages: [{ role: 'user', content: 'hello' }] }));
     expect(params.messages).toEqual([

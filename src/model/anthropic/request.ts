@@ -105,6 +105,8 @@ function toTools(
       description: tool.description,
       input_schema: tool.input_schema as Tool.InputSchema,
     };
+    // Its schema enters the prompt only where a tool_reference names it, never the cached prefix.
+    if (tool.deferLoading) apiTool.defer_loading = true;
     if (i === breakpoint) {
       const cacheControl = budget.take();
       if (cacheControl) apiTool.cache_control = cacheControl;

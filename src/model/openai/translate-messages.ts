@@ -117,7 +117,10 @@ function toolResult(block: ToolResultBlock): { text: string; media: UserPart[] }
   const media: UserPart[] = [];
   for (const part of block.content) {
     if (part.type === 'text') texts.push(part.text);
-    else if (part.type === 'document' && part.source.type === 'text') {
+    else if (part.type === 'tool_reference') {
+      // Chat Completions has no references: the loaded tool's schema is in the request's tools.
+      texts.push(`Loaded ${part.tool_name}: its schema is now in your tool list.`);
+    } else if (part.type === 'document' && part.source.type === 'text') {
       texts.push(documentText(part.title, part.source.data));
     } else media.push(userPart(part));
   }

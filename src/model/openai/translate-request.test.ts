@@ -157,6 +157,49 @@ describe('toChatCompletionParams', () => {
     expect(noTools.temperature).toBeUndefined();
   });
 
+  it('sends a loaded deferred tool as an ordinary function and its reference as text', () => {
+    const loaded = {
+      name: 'mcp__gh__create_issue',
+      description: 'Opens an issue',
+      input_schema: { type: 'object' as const, properties: {} },
+      deferLoading: true as const,
+    };
+    const params = toChatCompletionParams(
+      request({
+        tools: [loaded],
+        messages: [
+          { role: 'user', content: 'open an issue' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'ToolSearch', input: {} }] },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 'c1',
+                content: [{ type: 'tool_reference', tool_name: 'mcp__gh__create_issue' }],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(params.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'mcp__gh__create_issue',
+          description: 'Opens an issue',
+          parameters: loaded.input_schema,
+        },
+      },
+    ]);
+    expect(params.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'Loaded mcp__gh__create_issue: its schema is now in your tool list.',
+    });
+  });
+
   it('uses max_completion_tokens for OpenAI and max_tokens for other servers', () => {
     const openai = toChatCompletionParams(request({ maxTokens: 321 }));
     expect(openai.max_completion_tokens).toBe(321);

@@ -35,16 +35,19 @@ export type RequestImage = { path: string; bytes: number };
 
 type Json = JsonObject;
 
-/** Text of a string or of the `text` parts of a content array. */
+/** Text of a string or of the `text` parts of a content array; a `tool_reference` as the name it loads. */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .filter(
-      (part): part is Json => isJsonObject(part) && part.type === 'text' && typeof part.text === 'string',
-    )
-    .map((part) => part.text as string)
-    .join('\n');
+  const texts: string[] = [];
+  for (const part of content) {
+    if (!isJsonObject(part)) continue;
+    if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+    else if (part.type === 'tool_reference' && typeof part.tool_name === 'string') {
+      texts.push(`tool_reference:${part.tool_name}`);
+    }
+  }
+  return texts.join('\n');
 }
 
 function messagesOf(body: Json): Json[] {

@@ -5,7 +5,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { JsonObject } from '../../lib/json-object';
 import { anthropicEvents, anthropicMessage, type OutgoingEvent } from './anthropic-wire';
+import { deferredToolsProblem, unloadedDeferredCall } from './deferred-tools';
 import { type ErrorResponse, errorResponse, faultResponse, streamErrorMessage } from './errors';
 import { readBody, sendHtml, sendJson, sendSse, sleep, untilAborted } from './http-io';
 import { infoResponse, infoRoute } from './info-routes';
@@ -141,6 +143,11 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       return sendJson(res, 200, { input_tokens: estimateTokens(bodyText) }, idHeaders);
     }
 
+    if (api === 'anthropic') {
+      const problem = deferredToolsProblem(json as JsonObject);
+      if (problem) return sendError(res, idHeaders, errorResponse(api, 400, problem));
+    }
+
     const view = viewRequest(api, body);
     const selected = selector.next(view);
     if (!selected) {
@@ -185,6 +192,11 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       return sendError(res, idHeaders, errorResponse(api, 500, `mock scenario: ${message}`));
     }
     const reply = resolveReply(scripted, ids, api === 'anthropic' ? 'toolu_mock_' : 'call_mock_', bodyText);
+    const impossible =
+      api === 'anthropic' ? unloadedDeferredCall(json as JsonObject, reply.content) : undefined;
+    if (impossible) {
+      return sendError(res, { ...idHeaders, 'x-should-retry': 'false' }, errorResponse(api, 400, impossible));
+    }
 
     if (!streaming) {
       await sleep(delayMs, signal);

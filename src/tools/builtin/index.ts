@@ -20,6 +20,7 @@ import { readTool } from './read';
 import { taskOutputTool } from './task-output';
 import { taskStopTool } from './task-stop';
 import { todoWriteTool } from './todo-write';
+import { toolSearchTool } from './tool-search';
 import { createWebFetchTool, type WebFetchDependencies } from './web-fetch';
 import { writeTool } from './write';
 
@@ -64,6 +65,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     taskOutputTool,
     taskStopTool,
     todoWriteTool,
+    toolSearchTool,
     createWebFetchTool(deps.webFetch),
     writeTool,
     ...(deps.canAskUser ? [enterPlanModeTool, exitPlanModeTool] : []),
