@@ -1,7 +1,7 @@
 /** /doctor's checks on this machine (real git, ripgrep, bwrap) and on inputs that must fail. */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -98,7 +98,6 @@ describe('doctor checks', () => {
     try {
       await mkdir(join(dir, 'bin'));
       // A stand-in that fails the way bwrap does without user namespaces.
-      const { writeFile, chmod } = await import('node:fs/promises');
       await writeFile(
         join(dir, 'bin', 'bwrap'),
         '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n',

@@ -1,5 +1,5 @@
 /** /permissions on real settings files in a temporary project and home. */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { trustFolder } from '../../config/project-trust';
@@ -93,7 +93,6 @@ describe('/permissions add', () => {
   });
 
   it('refuses to rewrite a settings file it cannot parse, leaving it as it was', async () => {
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(localFile, '{ "permissions": ');
     expect(await textOf('/permissions add allow Read')).toMatch(
       /^Not added: Cannot update .*settings\.local\.json/,
