@@ -108,7 +108,7 @@ export async function summarizeSession(file: SessionFile): Promise<SessionSummar
 }
 
 /** The typed text of a user line, or undefined for tool results, reminders and summaries. */
-function promptText(line: Record<string, unknown>): string | undefined {
+export function promptText(line: Record<string, unknown>): string | undefined {
   if (line.isMeta === true || line.isCompactSummary === true || line.toolUseResult !== undefined)
     return undefined;
   const content = (line.message as { content?: unknown } | undefined)?.content;
