@@ -7,6 +7,7 @@
 import { open } from 'node:fs/promises';
 import type { Env } from '../config/paths';
 import { parseJsonObject } from '../lib/json-object';
+import { mapLimited } from '../lib/map-limited';
 import { formatAge, projectSessionFiles, promptText, type SessionFile } from '../session/session-list';
 
 const HEAD_BYTES = 32 * 1024;
@@ -37,16 +38,7 @@ export async function listPickerSessions(options: ListOptions): Promise<PickerSe
   const files = projectSessionFiles(options.env, options.cwd)
     .filter((f) => f.sessionId !== options.excludeSessionId)
     .slice(0, options.limit ?? Number.POSITIVE_INFINITY);
-  const out: PickerSession[] = new Array(files.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const i = next++;
-      out[i] = await readPickerSession(files[i] as SessionFile);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
-  return out;
+  return mapLimited(files, CONCURRENCY, readPickerSession);
 }
 
 /** Complete lines of a byte range; a line cut by the range's edge is dropped. */
