@@ -120,7 +120,9 @@ async function fileBlocks(
   }
   const result = await readTool.call(input, context, () => {});
   const content = result.content ?? readTool.mapResultToContent(result.data);
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  // Only ToolSearch answers with tool references; a file's blocks are text, images and documents.
+  return content.flatMap((block) => (block.type === 'tool_reference' ? [] : [block]));
 }
 
 async function folderBlocks(path: string, context: ToolUseContext): Promise<UserContentBlock[]> {
