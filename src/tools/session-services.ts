@@ -17,6 +17,7 @@ import {
 } from '../model/side-call';
 import type { Env, Provider } from '../model/types';
 import { GitConfigSafety } from '../permissions/git-config-safety';
+import { LspSupervisor, type LspSupervisorOptions } from '../services/lsp/supervisor';
 import { outputBudget } from './builtin/bash/output';
 import { BackgroundShells } from './builtin/bash/shells';
 import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
@@ -72,6 +73,8 @@ export type SessionServicesOptions = {
    * prompt's git status early); it must have been built on `env`.
    */
   gitConfig?: GitConfigSafety;
+  /** Whether the project is trusted (its own server binaries may run) and the `lsp` settings. */
+  lsp?: Omit<LspSupervisorOptions, 'env'>;
 };
 
 export class SessionServices {
@@ -87,6 +90,8 @@ export class SessionServices {
   /** Model requests outside the conversation (compaction, WebFetch, the classifier), at `costs`. */
   readonly sideCalls: SideCallClient;
   readonly settings: ToolSettings;
+  /** Language servers, started on first use (the `lsp` tools, diagnostics after writes). */
+  readonly lsp: LspSupervisor;
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {
@@ -98,16 +103,17 @@ export class SessionServices {
       ? createSideCallClient({ ...options.sideCalls, usage: this.costs })
       : noSideCalls;
     this.settings = { ...toolSettings({}, options.env), ...options.settings };
+    this.lsp = new LspSupervisor({ env: options.env, trusted: false, ...options.lsp });
   }
 
   /**
    * Ends what the session still runs: background shells die with their process groups, model
-   * lookups stop. Safe to call more than once; every call waits for the same end.
+   * lookups stop, language servers shut down. Safe to call more than once; every call waits for the same end.
    */
   dispose(): Promise<void> {
     this.disposal ??= (async () => {
       this.models.dispose();
-      await this.shells.dispose();
+      await Promise.all([this.shells.dispose(), this.lsp.dispose()]);
     })();
     return this.disposal;
   }
