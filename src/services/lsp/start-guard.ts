@@ -38,8 +38,16 @@ async function namesPlugins(root: string): Promise<string | undefined> {
   return undefined;
 }
 
+/**
+ * One semantic tsserver, no syntax-only one beside it: while a project loads, the syntax server
+ * answers a definition with the import line instead of the declaration, which looks right and
+ * is not. With the semantic server alone, a request waits until the project is loaded.
+ */
+const TSSERVER_OPTIONS = { useSyntaxServer: 'never' };
+
 export async function planStart(server: ResolvedServer, trusted: boolean): Promise<StartPlan> {
-  if (server.spec.id !== 'typescript' || trusted) return { ok: true, initializationOptions: {} };
+  if (server.spec.id !== 'typescript') return { ok: true, initializationOptions: {} };
+  if (trusted) return { ok: true, initializationOptions: { tsserver: TSSERVER_OPTIONS } };
   const plugins = await namesPlugins(server.root);
   if (plugins)
     return {
@@ -52,5 +60,5 @@ export async function planStart(server: ResolvedServer, trusted: boolean): Promi
       ok: false,
       reason: `no TypeScript installed beside ${server.command}, and the project's own is not used because the folder is not trusted (\`yoke trust\`)`,
     };
-  return { ok: true, initializationOptions: { tsserver: { path: tsserver } } };
+  return { ok: true, initializationOptions: { tsserver: { ...TSSERVER_OPTIONS, path: tsserver } } };
 }

@@ -64,8 +64,6 @@ export class LspSupervisor {
   readonly settings: LspSettings;
   private readonly servers = new Map<string, ServerEntry>();
   private readonly stopAt: readonly string[];
-  /** Why the last lookups found no server, by server and folder, for `status`. */
-  private readonly misses = new Map<string, string>();
   private disposed = false;
 
   constructor(private readonly options: LspSupervisorOptions) {
@@ -81,15 +79,11 @@ export class LspSupervisor {
   async resolve(path: string): Promise<Resolution | undefined> {
     const spec = specForFile(path);
     if (!spec) return undefined;
-    const resolution = await resolveServer(spec, dirname(path), {
+    return resolveServer(spec, dirname(path), {
       trusted: this.options.trusted,
       env: this.options.env,
       stopAt: this.stopAt,
     });
-    const missKey = `${spec.id} for ${dirname(path)}`;
-    if (resolution.kind === 'ready') this.misses.delete(missKey);
-    else this.misses.set(missKey, resolution.reason);
-    return resolution;
   }
 
   /** The running server for a file, started (and indexed) if need be; throws why there is none. */
@@ -193,7 +187,7 @@ export class LspSupervisor {
     return { ...synced, pushMark };
   }
 
-  /** One line per server and per miss, for the `status` action. */
+  /** One line per server started in this session, for the `status` action. */
   status(): string[] {
     const lines: string[] = [];
     for (const entry of this.servers.values()) {
@@ -211,7 +205,6 @@ export class LspSupervisor {
         `${spec.id} — root ${root} — ${state} — ${command} (from ${via === 'PATH' ? 'PATH' : 'the project'})`,
       );
     }
-    for (const [what, reason] of this.misses) lines.push(`${what}: not started — ${reason}`);
     return lines;
   }
 

@@ -13,6 +13,7 @@ import { bashTool } from './bash';
 import { editTool } from './edit';
 import { globTool } from './glob';
 import { grepTool } from './grep';
+import { lspTool } from './lsp';
 import { multiEditTool } from './multi-edit';
 import { notebookEditTool } from './notebook-edit';
 import { readTool } from './read';
@@ -52,6 +53,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     editTool,
     globTool,
     grepTool,
+    lspTool,
     multiEditTool,
     notebookEditTool,
     readTool,
