@@ -5,14 +5,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, parse, relative } from 'node:path';
+import { basename, dirname, parse, relative } from 'node:path';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { fileUri, LspClient } from './client';
 import { DiagnosticsLedger } from './diagnostics-ledger';
 import type { SyncedDocument } from './document-diagnostics';
 import { type Resolution, type ResolvedServer, resolveServer } from './resolve';
-import { type ServerSpec, specForFile } from './servers';
+import { SERVER_SPECS, type ServerSpec, specForFile } from './servers';
 import { DEFAULT_LSP_SETTINGS, type LspSettings } from './settings';
 import { planStart } from './start-guard';
+
+/** New diagnostics a write's check found after the write had returned: told with the next write. */
+export type LateFinding = { path: string; diagnostics: Diagnostic[]; dependant: boolean };
 
 export type LspSupervisorOptions = {
   env: Readonly<Record<string, string | undefined>>;
@@ -62,13 +66,31 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export class LspSupervisor {
   readonly ledger = new DiagnosticsLedger();
   readonly settings: LspSettings;
+  /** Findings of checks that outlived their write's wait, oldest first. */
+  readonly late: LateFinding[] = [];
+  /** The write checks, one after another: a baseline and an update never interleave. */
+  private checks: Promise<unknown> = Promise.resolve();
   private readonly servers = new Map<string, ServerEntry>();
   private readonly stopAt: readonly string[];
+  /** Folders where no server could start, for `resolveForWrite`. */
+  private readonly misses = new Map<string, Resolution>();
   private disposed = false;
 
   constructor(private readonly options: LspSupervisorOptions) {
     this.settings = { ...DEFAULT_LSP_SETTINGS, ...options.settings };
     this.stopAt = options.stopAt ?? [homedir(), parse(process.cwd()).root];
+  }
+
+  /** Runs a write check after those before it. */
+  serialize<T>(check: () => Promise<T>): Promise<T> {
+    const run = this.checks.then(check, check);
+    this.checks = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves once every write check so far has finished (tests and `status` wait on it). */
+  async settled(): Promise<void> {
+    await this.checks;
   }
 
   /** Cheap and synchronous: whether any known server handles files like this one. */
@@ -84,6 +106,27 @@ export class LspSupervisor {
       env: this.options.env,
       stopAt: this.stopAt,
     });
+  }
+
+  /**
+   * `resolve` for the write path, which runs on every write: a folder found to have no server
+   * stays so until a root marker is written or `reload` (no lookups per write there).
+   */
+  async resolveForWrite(path: string): Promise<Resolution | undefined> {
+    const spec = specForFile(path);
+    if (!spec) return undefined;
+    const key = `${spec.id}\0${dirname(path)}`;
+    const known = this.misses.get(key);
+    if (known) return known;
+    const resolution = await this.resolve(path);
+    if (resolution && resolution.kind !== 'ready') this.misses.set(key, resolution);
+    return resolution;
+  }
+
+  /** A written file that is a root marker may make a server available where none was. */
+  noteWritten(path: string): void {
+    const name = basename(path);
+    if (SERVER_SPECS.some((spec) => spec.markers.includes(name))) this.misses.clear();
   }
 
   /** The running server for a file, started (and indexed) if need be; throws why there is none. */
@@ -211,6 +254,7 @@ export class LspSupervisor {
   /** Restarts the servers for `path`'s root (all when absent), clearing their crash counts. */
   async reload(path?: string): Promise<string[]> {
     const spec: ServerSpec | undefined = path ? specForFile(path) : undefined;
+    this.misses.clear();
     const reloaded: string[] = [];
     for (const [key, entry] of this.servers) {
       if (path && (entry.server.spec !== spec || relative(entry.server.root, path).startsWith('..')))

@@ -113,7 +113,7 @@ export async function diagnosticsOf(context: ToolUseContext, path: string): Prom
     throw new ToolError(
       `${doc.client.server.spec.binary} gave no diagnostics for ${label} within ${ASKED_DIAGNOSTICS_WAIT_MS / 1000} s.`,
     );
-  context.services.lsp.ledger.baseline(path, found);
+  context.services.lsp.ledger.baseline(path, found, doc.text);
   if (found.length === 0) return `${label}: no diagnostics.`;
   return found.map((d) => formatDiagnostic(d, label)).join('\n');
 }
