@@ -68,6 +68,12 @@ export const TS_PROJECT: Record<string, string> = {
     'export const area: number = totalArea([square, new Square(3)]);',
     '',
   ].join('\n'),
+  'src/report.ts': [
+    "import { Square } from './shape.js';",
+    '',
+    'export const unit = new Square(1);',
+    '',
+  ].join('\n'),
 };
 
 export const PY_PROJECT: Record<string, string> = {

@@ -14,6 +14,7 @@ import { editTool } from './edit';
 import { globTool } from './glob';
 import { grepTool } from './grep';
 import { lspTool } from './lsp';
+import { lspRenameTool } from './lsp-rename';
 import { multiEditTool } from './multi-edit';
 import { notebookEditTool } from './notebook-edit';
 import { readTool } from './read';
@@ -54,6 +55,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     globTool,
     grepTool,
     lspTool,
+    lspRenameTool,
     multiEditTool,
     notebookEditTool,
     readTool,

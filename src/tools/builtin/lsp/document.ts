@@ -1,6 +1,6 @@
 /** A file made ready for a question: its server found (or why not), its text synced and indexed. */
 import type { LspClient } from '../../../services/lsp/client';
-import type { SyncedDocument } from '../../../services/lsp/document-diagnostics';
+import { documentDiagnostics, type SyncedDocument } from '../../../services/lsp/document-diagnostics';
 import { INDEXING_WAIT_MS, LspUnavailableError } from '../../../services/lsp/supervisor';
 import type { ToolUseContext } from '../../context';
 import { ToolError } from '../../tool';
@@ -36,5 +36,9 @@ export async function readyDocument(context: ToolUseContext, path: string): Prom
   }
   const synced = await context.services.lsp.syncFromDisk(client, path, text);
   await client.idle(INDEXING_WAIT_MS, context.abortSignal);
+  // A file just opened is answered only once the server has analyzed it (pyright answers a
+  // rename or a definition with null before that): its first diagnostics say it has.
+  if (synced.version === 1 && synced.changed)
+    await documentDiagnostics(client, path, synced, INDEXING_WAIT_MS, context.abortSignal);
   return { client, path, text, synced };
 }

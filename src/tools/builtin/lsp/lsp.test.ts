@@ -108,7 +108,7 @@ describe('lsp on a real typescript-language-server', () => {
     );
     writeFileSync(join(context.cwd, 'src/broken.ts'), "export const n: number = 'text';\n");
     const project = await ask(context, { action: 'diagnostics', file: '*' });
-    expect(project).toContain('4 files checked');
+    expect(project).toContain('5 files checked');
     expect(project).toContain(
       "src/broken.ts:1: error TS2322: Type 'string' is not assignable to type 'number'.",
     );

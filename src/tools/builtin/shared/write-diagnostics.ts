@@ -26,7 +26,8 @@ const BACKGROUND_LIMIT_MS = 120_000;
 /** Errors and warnings are reported; information and hints only enter the ledger. */
 const reported = (d: Diagnostic) => (d.severity ?? 1) <= 2;
 
-type FileCheck = { path: string; oldText: string | undefined };
+/** A file a tool is about to write, with its text before (undefined for a new file). */
+export type FileCheck = { path: string; oldText: string | undefined };
 type Finding = LateFinding;
 
 /** Wraps a file-writing tool so its results carry the new diagnostics its writes caused. */
@@ -63,7 +64,11 @@ function appendText<Out>(tool: Tool<ToolInput, Out>, result: ToolResult<Out>, te
   return { ...result, content: [...content, { type: 'text', text }] };
 }
 
-async function checkWrites(
+/**
+ * The report of new diagnostics after files were written (undefined when there is nothing to
+ * say), for a tool that knows its files only as it runs (lsp_rename); others use the wrapper.
+ */
+export async function checkWrites(
   lsp: LspSupervisor,
   context: ToolUseContext,
   checks: FileCheck[],
