@@ -31,6 +31,8 @@ type OpenDocument = { version: number; text: string; languageId: string };
 /** How long a server may take to answer `initialize` before the start counts as failed. */
 const INITIALIZE_TIMEOUT_MS = 60_000;
 const STDERR_TAIL = 2_000;
+/** How long a failed start waits for the process to exit and say why. */
+const EXIT_REASON_WAIT_MS = 1_000;
 
 export const fileUri = (path: string): string => pathToFileURL(path).href;
 
@@ -44,6 +46,8 @@ export class LspClient {
   private readonly idleWaiters = new Set<() => void>();
   private stderrTail = '';
   private stopping = false;
+  /** Set once `initialize` succeeded: an exit before that is a failed start, not a crash. */
+  private running = false;
   private exited = false;
 
   private constructor(
@@ -64,27 +68,22 @@ export class LspClient {
       new rpc.StreamMessageWriter(child.stdin as NodeJS.WritableStream),
     );
     const client = new LspClient(server, child, connection);
-    const spawnFailed = new Promise<never>((_, reject) => {
-      child.once('error', (error) =>
-        reject(new Error(`could not start ${server.command}: ${error.message}`)),
+    // Why the process ended, when it ends on start: a failed write to it (EPIPE) is only the echo.
+    const exitReason = new Promise<string>((resolve) => {
+      child.once('error', (error) => resolve(`could not start ${server.command}: ${error.message}`));
+      // `close`, not `exit`: by then its stderr has been read to the end.
+      child.once('close', (code, signal) =>
+        resolve(`${basename(server.command)} exited on start (${signal ?? `code ${code}`})${client.tail()}`),
       );
-      child.once('exit', (code, signal) => {
-        client.exited = true;
-        reject(
-          new Error(
-            `${basename(server.command)} exited on start (${signal ?? `code ${code}`})${client.tail()}`,
-          ),
-        );
-      });
     });
-    spawnFailed.catch(() => {});
     child.stderr?.on('data', (chunk: Buffer) => {
       client.stderrTail = (client.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
     child.once('exit', (code, signal) => {
       client.exited = true;
       connection.dispose();
-      if (!client.stopping) options.onCrash(`exited (${signal ?? `code ${code}`})${client.tail()}`);
+      if (client.running && !client.stopping)
+        options.onCrash(`exited (${signal ?? `code ${code}`})${client.tail()}`);
     });
     // A broken pipe after a crash is the crash itself, reported on exit.
     child.stdin?.on('error', () => {});
@@ -101,18 +100,26 @@ export class LspClient {
         INITIALIZE_TIMEOUT_MS,
       );
     });
+    const ended = exitReason.then((reason) => Promise.reject(new Error(reason)));
+    ended.catch(() => {});
     try {
       const result = await Promise.race([
         connection.sendRequest<InitializeResult>('initialize', client.initializeParams(options)),
-        spawnFailed,
+        ended,
         timeout,
       ]);
       client.capabilities = result.capabilities;
       await connection.sendNotification('initialized', {});
+      client.running = true;
       return client;
     } catch (error) {
+      // The exit usually follows the failed write at once; its reason is the one worth reading.
+      const reason = await Promise.race([
+        exitReason,
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_REASON_WAIT_MS)),
+      ]);
       client.kill();
-      throw error;
+      throw reason ? new Error(reason) : error;
     } finally {
       clearTimeout(timer);
     }
