@@ -5,7 +5,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   Diagnostic,
@@ -16,6 +15,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import type { ResolvedServer } from './resolve';
 import { languageIdOf } from './servers';
+import { fileUri } from './uri';
 
 export type ClientOptions = {
   env: Readonly<Record<string, string | undefined>>;
@@ -33,8 +33,6 @@ const INITIALIZE_TIMEOUT_MS = 60_000;
 const STDERR_TAIL = 2_000;
 /** How long a failed start waits for the process to exit and say why. */
 const EXIT_REASON_WAIT_MS = 1_000;
-
-export const fileUri = (path: string): string => pathToFileURL(path).href;
 
 export class LspClient {
   capabilities: ServerCapabilities = {};

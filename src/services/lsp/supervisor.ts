@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, parse, relative } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { fileUri, LspClient } from './client';
+import type { LspClient } from './client';
 import { DiagnosticsLedger } from './diagnostics-ledger';
 import type { SyncedDocument } from './document-diagnostics';
 import { type Resolution, type ResolvedServer, resolveServer } from './resolve';
@@ -182,6 +182,8 @@ export class LspSupervisor {
     if (!plan.ok) throw new LspUnavailableError(`${server.spec.binary} not started: ${plan.reason}`);
     let client: LspClient;
     try {
+      // The client and its JSON-RPC library load with the first server a session starts.
+      const { LspClient } = await import('./client');
       client = await LspClient.start(server, {
         env: this.options.env,
         initializationOptions: plan.initializationOptions,
@@ -279,5 +281,3 @@ export class LspSupervisor {
     );
   }
 }
-
-export { fileUri };

@@ -1,14 +1,10 @@
 /** lsp: questions to the project's language servers (seed 002), read tier and safe to run in parallel. */
 import * as z from '../../../lib/zod';
-import { SERVER_SPECS } from '../../../services/lsp/servers';
 import type { ToolUseContext } from '../../context';
-import { buildTool, ToolError } from '../../tool';
+import { buildTool } from '../../tool';
 import { displayPath, resolveToolPath } from '../shared/paths';
-import { codeActions, diagnosticsOf, documentSymbols, hover, navigate, workspaceSymbols } from './actions';
 import { fileRules } from './file-rules';
-import { projectDiagnostics, sourceFiles } from './project-check';
 import prompt from './prompt.md';
-import { lspStatus } from './status';
 
 const ACTIONS = [
   'diagnostics',
@@ -49,6 +45,7 @@ const inputSchema = z.strictObject({
   query: z.optional(z.string()).check(z.describe('With symbols: a name to search the workspace for')),
 });
 export type LspInput = z.infer<typeof inputSchema>;
+export type LspAction = Action;
 
 function problem(input: LspInput): string | undefined {
   const { action } = input;
@@ -98,51 +95,8 @@ export const lspTool = buildTool<LspInput, string>({
     return { behavior: 'passthrough' };
   },
   async call(input, context) {
-    const path = fileOf(input, context);
-    const at = {
-      line: input.line ?? 0,
-      symbol: input.symbol ?? '',
-      ...(input.occurrence ? { occurrence: input.occurrence } : {}),
-    };
-    switch (input.action) {
-      case 'status':
-        return { data: await lspStatus(context) };
-      case 'reload': {
-        const reloaded = await context.services.lsp.reload(path);
-        return {
-          data:
-            reloaded.length > 0
-              ? `Restarted (each starts again on its next use):\n${reloaded.join('\n')}`
-              : 'No server was running for that; one starts on the next call that needs it.',
-        };
-      }
-      case 'diagnostics':
-        return { data: path ? await diagnosticsOf(context, path) : await projectDiagnostics(context) };
-      case 'symbols':
-        if (input.query !== undefined) {
-          const anchor = path ?? (await anchorFile(context));
-          return { data: await workspaceSymbols(context, anchor, input.query) };
-        }
-        return { data: await documentSymbols(context, path as string) };
-      case 'hover':
-        return { data: await hover(context, path as string, at) };
-      case 'code_actions':
-        return { data: await codeActions(context, path as string, at) };
-      default:
-        return { data: await navigate(context, input.action, path as string, at) };
-    }
+    // The actions and what they need load on the first call, not with every session.
+    const { runLsp } = await import('./run');
+    return { data: await runLsp(input, fileOf(input, context), context) };
   },
 });
-
-/** A workspace search needs a server: the one for the first source file under the working directory. */
-async function anchorFile(context: ToolUseContext): Promise<string> {
-  for (const spec of SERVER_SPECS) {
-    const [first] = await sourceFiles(spec, context.cwd);
-    if (!first) continue;
-    const resolution = await context.services.lsp.resolve(first);
-    if (resolution?.kind === 'ready') return first;
-  }
-  throw new ToolError(
-    `No language server can search ${context.cwd}: give file (a source file of the project) with query, or see action status.`,
-  );
-}
