@@ -30,6 +30,13 @@ export type LspSupervisorOptions = {
 /** No server can serve a file: the reason is one line for the model. */
 export class LspUnavailableError extends Error {
   override name = 'LspUnavailableError';
+  constructor(
+    message: string,
+    /** The server crashed MAX_CRASHES times in a row and stays stopped: worth telling the user. */
+    readonly stoppedAfterCrashes = false,
+  ) {
+    super(message);
+  }
 }
 
 const MAX_CRASHES = 3;
@@ -123,6 +130,12 @@ export class LspSupervisor {
     return resolution;
   }
 
+  /** Whether the server stopped after crashing MAX_CRASHES times in a row (until `reload`). */
+  isStopped(server: ResolvedServer): boolean {
+    const entry = this.servers.get(`${server.spec.id}\0${server.root}`);
+    return entry !== undefined && !entry.starting && !entry.client?.alive && entry.crashes >= MAX_CRASHES;
+  }
+
   /** A written file that is a root marker may make a server available where none was. */
   noteWritten(path: string): void {
     const name = basename(path);
@@ -165,6 +178,7 @@ export class LspSupervisor {
       if (entry.crashes >= MAX_CRASHES)
         throw new LspUnavailableError(
           `${server.spec.binary} for ${server.root} crashed ${entry.crashes} times in a row (last: ${entry.lastCrash}); it is not restarted until \`lsp\` action \`reload\``,
+          true,
         );
       entry.starting = this.start(entry, signal);
       const clear = () => {
@@ -194,7 +208,7 @@ export class LspSupervisor {
       });
     } catch (error) {
       this.recordCrash(entry, (error as Error).message);
-      throw new LspUnavailableError(this.crashReport(entry));
+      throw new LspUnavailableError(this.crashReport(entry), entry.crashes >= MAX_CRASHES);
     }
     if (this.disposed) {
       await client.shutdown();

@@ -89,13 +89,21 @@ function hoverText(contents: Hover['contents']): string {
 }
 
 export async function hover(context: ToolUseContext, path: string, at: SymbolAt): Promise<string> {
-  const { doc, label } = await ask(context, path);
+  const { doc, rules, view, label } = await ask(context, path);
   const range = locateSymbol(doc.text, at, label);
-  const answer = await doc.client.request<Hover | null>(
-    'textDocument/hover',
-    { textDocument: { uri: doc.synced.uri }, position: range.start },
-    context.abortSignal,
-  );
+  const params = { textDocument: { uri: doc.synced.uri }, position: range.start };
+  const [answer, declared] = await Promise.all([
+    doc.client.request<Hover | null>('textDocument/hover', params, context.abortSignal),
+    doc.client.request<Location | Location[] | LocationLink[] | null>(
+      'textDocument/definition',
+      params,
+      context.abortSignal,
+    ),
+  ]);
+  // A hover quotes the declaration and its doc comment: not from a file the rules keep unread.
+  const hidden = placesOf(declared).filter((place) => rules.readDenied(place.path));
+  if (hidden.length > 0)
+    return `hover for ${at.symbol} at ${label}:${at.line} not shown: it is declared in ${view.label(hidden[0]?.path ?? '')}, which a Read deny rule covers.`;
   const text = answer ? hoverText(answer.contents) : '';
   return text || `no hover information for ${at.symbol} at ${label}:${at.line}.`;
 }

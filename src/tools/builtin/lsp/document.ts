@@ -14,7 +14,10 @@ export async function serverFor(context: ToolUseContext, path: string): Promise<
   try {
     return await context.services.lsp.clientFor(path, context.abortSignal);
   } catch (error) {
-    if (error instanceof LspUnavailableError) throw new ToolError(`${error.message}.`);
+    if (error instanceof LspUnavailableError) {
+      if (error.stoppedAfterCrashes) context.notify({ level: 'warning', message: error.message });
+      throw new ToolError(`${error.message}.`);
+    }
     throw error;
   }
 }

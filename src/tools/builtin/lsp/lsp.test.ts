@@ -176,6 +176,13 @@ describe('lsp and Read deny rules', () => {
       });
       expect(text).toContain('src/shape.ts:6: (not shown: a Read deny rule covers this file)');
       expect(text).not.toContain('implements Shape');
+      expect(await ask(context, { action: 'hover', file: 'src/main.ts', line: 4, symbol: 'Square' })).toBe(
+        'hover for Square at src/main.ts:4 not shown: it is declared in src/shape.ts, which a Read deny rule covers.',
+      );
+      // The control: a symbol declared in a readable file still gets its hover.
+      expect(
+        await ask(context, { action: 'hover', file: 'src/main.ts', line: 5, symbol: 'totalArea' }),
+      ).toContain('function totalArea(shapes: Shape[]): number');
       const check = await lspTool.checkPermissions({ action: 'symbols', file: 'src/shape.ts' }, context);
       expect(check).toEqual({ behavior: 'deny', message: expect.stringContaining('Read(src/shape.ts)') });
     } finally {

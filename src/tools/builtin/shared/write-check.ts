@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { LspClient } from '../../../services/lsp/client';
 import { documentDiagnostics } from '../../../services/lsp/document-diagnostics';
-import type { LateFinding, LspSupervisor } from '../../../services/lsp/supervisor';
+import { type LateFinding, type LspSupervisor, LspUnavailableError } from '../../../services/lsp/supervisor';
 import type { ToolUseContext } from '../../context';
 import { findDependants } from '../lsp/dependants';
 import { fileRules } from '../lsp/file-rules';
@@ -57,6 +57,8 @@ export async function checkWrites(
     } else found = outcome;
   } catch (error) {
     note = `(No diagnostics: ${(error as Error).message})`;
+    if (error instanceof LspUnavailableError && error.stoppedAfterCrashes)
+      context.notify({ level: 'warning', message: error.message });
   } finally {
     clearTimeout(timer);
   }

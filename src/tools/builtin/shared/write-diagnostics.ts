@@ -35,7 +35,8 @@ export function withWriteDiagnostics<In extends ToolInput, Out>(
     const checks: FileCheck[] = [];
     for (const path of candidates) {
       const resolution = await lsp.resolveForWrite(path);
-      if (resolution?.kind !== 'ready') continue;
+      // A server that stopped after crashing was reported once; writes stay quiet until `reload`.
+      if (resolution?.kind !== 'ready' || lsp.isStopped(resolution)) continue;
       checks.push({ path, oldText: await readFile(path, 'utf8').catch(() => undefined) });
     }
     const result = await tool.call(input, context, onProgress);
