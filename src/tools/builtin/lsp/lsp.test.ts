@@ -182,7 +182,7 @@ describe('lsp and Read deny rules', () => {
       // The control: a symbol declared in a readable file still gets its hover.
       expect(
         await ask(context, { action: 'hover', file: 'src/main.ts', line: 5, symbol: 'totalArea' }),
-      ).toContain('function totalArea(shapes: Shape[]): number');
+      ).toContain('The summed area of the shapes.');
       const check = await lspTool.checkPermissions({ action: 'symbols', file: 'src/shape.ts' }, context);
       expect(check).toEqual({ behavior: 'deny', message: expect.stringContaining('Read(src/shape.ts)') });
     } finally {
