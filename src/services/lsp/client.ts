@@ -324,16 +324,23 @@ export class LspClient {
 
   async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
     if (this.exited) throw new Error(`${this.server.spec.binary} is not running`);
-    if (!signal) return this.connection.sendRequest<T>(method, params);
-    const rpc = await import('vscode-jsonrpc/node');
-    const source = new rpc.CancellationTokenSource();
-    const cancel = () => source.cancel();
-    signal.addEventListener('abort', cancel, { once: true });
     try {
-      return await this.connection.sendRequest<T>(method, params, source.token);
-    } finally {
-      signal.removeEventListener('abort', cancel);
-      source.dispose();
+      if (!signal) return await this.connection.sendRequest<T>(method, params);
+      const rpc = await import('vscode-jsonrpc/node');
+      const source = new rpc.CancellationTokenSource();
+      const cancel = () => source.cancel();
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        return await this.connection.sendRequest<T>(method, params, source.token);
+      } finally {
+        signal.removeEventListener('abort', cancel);
+        source.dispose();
+      }
+    } catch (error) {
+      // The library's words for a dead process ("connection got disposed") say less than these.
+      if (this.exited)
+        throw new Error(`${this.server.spec.binary} exited while answering ${method}${this.tail()}`);
+      throw error;
     }
   }
 

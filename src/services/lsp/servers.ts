@@ -9,11 +9,11 @@ export type ServerId = 'typescript' | 'pyright' | 'gopls' | 'rust-analyzer' | 'c
 
 /**
  * How a server's diagnostics for one document version are obtained:
- * - `pull`: `textDocument/diagnostic` when the server offers it, else `push`;
+ * - `pull`: `textDocument/diagnostic` when the server offers it, else the first
+ *   `publishDiagnostics` for the file after the sync (document-diagnostics.ts);
  * - `tsserver`: typescript-language-server publishes nothing when a file stays clean, so the
  *   check is asked of tsserver itself (`typescript.tsserverRequest`), which answers for the
- *   content just synced;
- * - `push`: the first `publishDiagnostics` for the file after the change.
+ *   content just synced.
  */
 export type DiagnosticsMode = 'pull' | 'tsserver';
 

@@ -71,8 +71,8 @@ export async function navigate(
   const places = placesOf(answer);
   const what = `${at.symbol} at ${label}:${at.line}`;
   if (places.length === 0) return `${NOTHING_FOUND[action]} found for ${what}.`;
-  const limit = action === 'references' ? MAX_REFERENCES : MAX_REFERENCES;
-  return `${action.replace('_', ' ')} of ${what}:\n${await formatPlaces(places, view, limit)}`;
+  // References are capped as seed 002 says; a definition with that many places is capped alike.
+  return `${action.replace('_', ' ')} of ${what}:\n${await formatPlaces(places, view, MAX_REFERENCES)}`;
 }
 
 function hoverText(contents: Hover['contents']): string {
@@ -126,8 +126,8 @@ export async function diagnosticsOf(context: ToolUseContext, path: string): Prom
   return found.map((d) => formatDiagnostic(d, label)).join('\n');
 }
 
-type SymbolKindName = string;
-const KIND_NAMES: readonly SymbolKindName[] = [
+/** LSP's SymbolKind numbers, as words. */
+const KIND_NAMES: readonly string[] = [
   '',
   'file',
   'module',
