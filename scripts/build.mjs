@@ -27,6 +27,7 @@ const VENDORS = {
   yaml: /^yaml$/,
   'zod-classic': /^zod$/,
   'web-tree-sitter': /^web-tree-sitter$/,
+  lsp: /^vscode-(jsonrpc|languageserver-protocol)(\/.*)?$/,
 };
 
 const common = {

@@ -14,6 +14,7 @@ import { chooseFastModel } from '../model/fast-model';
 import type { ModelSelection } from '../model/select';
 import { type ThinkingConfig, thinkingForBudget } from '../model/types';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
+import { lspSettings } from '../services/lsp/settings';
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import type { ToolNotification } from '../tools/context';
@@ -227,6 +228,7 @@ export async function createSessionEngine(
     settings: toolSettings(applied, sessionEnv),
     models: models.catalog,
     gitConfig,
+    lsp: { trusted: trust.trusted, settings: lspSettings(applied) },
     sideCalls: {
       provider: selection.provider,
       fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,

@@ -134,6 +134,13 @@ export const settingsSchema = z.looseObject({
       deferTools: z.optional(z.array(z.string())),
     }),
   ),
+  /** Language servers (src/services/lsp): new diagnostics after each write, and how long to wait for them. */
+  lsp: z.optional(
+    z.looseObject({
+      diagnosticsOnWrite: z.optional(z.boolean()),
+      diagnosticsWaitMs: z.optional(z.number().check(z.int(), z.nonnegative(), z.maximum(60_000))),
+    }),
+  ),
   // Clamped like Claude Code does, so an extreme value cannot flood the context or starve it.
   bashOutputMaxChars: z.optional(
     z.pipe(

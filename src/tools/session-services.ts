@@ -17,6 +17,7 @@ import {
 } from '../model/side-call';
 import type { Env, Provider } from '../model/types';
 import { GitConfigSafety } from '../permissions/git-config-safety';
+import { LspSupervisor, type LspSupervisorOptions } from '../services/lsp/supervisor';
 import { outputBudget } from './builtin/bash/output';
 import { BackgroundShells } from './builtin/bash/shells';
 import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
@@ -77,6 +78,8 @@ export type SessionServicesOptions = {
    * prompt's git status early); it must have been built on `env`.
    */
   gitConfig?: GitConfigSafety;
+  /** Whether the project is trusted (its own server binaries may run) and the `lsp` settings. */
+  lsp?: Omit<LspSupervisorOptions, 'env'>;
 };
 
 export class SessionServices {
@@ -94,6 +97,8 @@ export class SessionServices {
   readonly settings: ToolSettings;
   /** The deferred tools the model loaded, and the deferral plan of each pool's latest request. */
   readonly deferredTools: DeferredTools;
+  /** Language servers, started on first use (the `lsp` tools, diagnostics after writes). */
+  readonly lsp: LspSupervisor;
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {
@@ -106,16 +111,17 @@ export class SessionServices {
       : noSideCalls;
     this.settings = { ...toolSettings({}, options.env), ...options.settings };
     this.deferredTools = new DeferredTools(this.settings.toolSearch);
+    this.lsp = new LspSupervisor({ env: options.env, trusted: false, ...options.lsp });
   }
 
   /**
    * Ends what the session still runs: background shells die with their process groups, model
-   * lookups stop. Safe to call more than once; every call waits for the same end.
+   * lookups stop, language servers shut down. Safe to call more than once; every call waits for the same end.
    */
   dispose(): Promise<void> {
     this.disposal ??= (async () => {
       this.models.dispose();
-      await this.shells.dispose();
+      await Promise.all([this.shells.dispose(), this.lsp.dispose()]);
     })();
     return this.disposal;
   }

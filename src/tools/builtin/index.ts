@@ -13,6 +13,8 @@ import { bashTool } from './bash';
 import { editTool } from './edit';
 import { globTool } from './glob';
 import { grepTool } from './grep';
+import { lspTool } from './lsp';
+import { lspRenameTool } from './lsp-rename';
 import { multiEditTool } from './multi-edit';
 import { notebookEditTool } from './notebook-edit';
 import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
@@ -59,6 +61,8 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     editTool,
     globTool,
     grepTool,
+    lspTool,
+    lspRenameTool,
     multiEditTool,
     notebookEditTool,
     readTool,

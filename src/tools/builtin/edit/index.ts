@@ -4,6 +4,7 @@ import { buildTool } from '../../tool';
 import { formatPatchSnippet, type PatchHunk } from '../shared/diff';
 import { editFile } from '../shared/edit-file';
 import { displayPath, resolveToolPath } from '../shared/paths';
+import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
@@ -26,7 +27,7 @@ export type EditOutput = {
   replaceAll: boolean;
 };
 
-export const editTool = buildTool<EditInput, EditOutput>({
+const plainEditTool = buildTool<EditInput, EditOutput>({
   name: 'Edit',
   tier: 'write',
   access: 'file-edit',
@@ -56,3 +57,8 @@ export const editTool = buildTool<EditInput, EditOutput>({
     return { data, content: `Edited ${path}${count}.\n${formatPatchSnippet(result.structuredPatch)}` };
   },
 });
+
+/** The tool as sessions get it: new diagnostics its write caused come with its result. */
+export const editTool = withWriteDiagnostics(plainEditTool, (input, context) => [
+  resolveToolPath(input.file_path, context.cwd),
+]);

@@ -5,6 +5,7 @@ import type { EditSpec } from '../shared/apply-edit';
 import { formatPatchSnippet, type PatchHunk } from '../shared/diff';
 import { editFile } from '../shared/edit-file';
 import { displayPath, resolveToolPath } from '../shared/paths';
+import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
 
 const editSchema = z.strictObject({
@@ -29,7 +30,7 @@ export type MultiEditOutput = {
   userModified: boolean;
 };
 
-export const multiEditTool = buildTool<MultiEditInput, MultiEditOutput>({
+const plainMultiEditTool = buildTool<MultiEditInput, MultiEditOutput>({
   name: 'MultiEdit',
   tier: 'write',
   access: 'file-edit',
@@ -61,3 +62,8 @@ export const multiEditTool = buildTool<MultiEditInput, MultiEditOutput>({
     };
   },
 });
+
+/** The tool as sessions get it: new diagnostics its write caused come with its result. */
+export const multiEditTool = withWriteDiagnostics(plainMultiEditTool, (input, context) => [
+  resolveToolPath(input.file_path, context.cwd),
+]);

@@ -9,6 +9,7 @@ import { detectNotebookStyle, notebookLanguage, parseNotebook, serializeNotebook
 import { displayPath, resolveToolPath } from '../shared/paths';
 import { fromStoredText, toStoredText } from '../shared/stored-text';
 import { type TextEncodingKind, withLineEnding } from '../shared/text-format';
+import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import { applyNotebookEdit } from './apply';
 import prompt from './prompt.md';
 
@@ -55,7 +56,7 @@ function escapeForEncoding(json: string, encoding: TextEncodingKind): string {
   );
 }
 
-export const notebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>({
+const plainNotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>({
   name: 'NotebookEdit',
   tier: 'write',
   access: 'file-edit',
@@ -109,3 +110,8 @@ export const notebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
     return { data };
   },
 });
+
+/** The tool as sessions get it: new diagnostics its write caused come with its result. */
+export const notebookEditTool = withWriteDiagnostics(plainNotebookEditTool, (input, context) => [
+  resolveToolPath(input.notebook_path, context.cwd),
+]);

@@ -9,6 +9,7 @@ import { describeFsError, isNotFound } from '../shared/fs-errors';
 import { displayPath, resolveToolPath } from '../shared/paths';
 import { fromStoredText, NEW_FILE, type StoredText, toStoredText } from '../shared/stored-text';
 import { withLineEnding } from '../shared/text-format';
+import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
@@ -25,7 +26,7 @@ export type WriteOutput = {
   originalFile: string | null;
 };
 
-export const writeTool = buildTool<WriteInput, WriteOutput>({
+const plainWriteTool = buildTool<WriteInput, WriteOutput>({
   name: 'Write',
   tier: 'write',
   access: 'file-edit',
@@ -76,3 +77,8 @@ export const writeTool = buildTool<WriteInput, WriteOutput>({
     };
   },
 });
+
+/** The tool as sessions get it: new diagnostics its write caused come with its result. */
+export const writeTool = withWriteDiagnostics(plainWriteTool, (input, context) => [
+  resolveToolPath(input.file_path, context.cwd),
+]);

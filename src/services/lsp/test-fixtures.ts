@@ -1,0 +1,98 @@
+/**
+ * Fixture projects for tests on real language servers: typescript-language-server and pyright
+ * come from this repository's devDependencies, put on PATH the way a user's global install would be.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/** This repository's node_modules/.bin, where the devDependency servers live. */
+export const SERVER_BIN = resolve(import.meta.dirname, '../../../node_modules/.bin');
+
+/** PATH with the servers first (and the rest of the machine's PATH for node itself). */
+export function pathWithServers(env: NodeJS.ProcessEnv = process.env): string {
+  return `${SERVER_BIN}:${env.PATH ?? ''}`;
+}
+
+export function writeProject(files: Record<string, string>, prefix = 'yoke-lsp-'): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  for (const [name, text] of Object.entries(files)) {
+    const path = join(root, name);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
+  return root;
+}
+
+/** A folder holding one executable script named `name` (a fake server binary). */
+export function fakeBinary(name: string, script: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'yoke-fake-bin-'));
+  const path = join(dir, name);
+  writeFileSync(path, script);
+  chmodSync(path, 0o755);
+  return dir;
+}
+
+export const TS_PROJECT: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', noEmit: true },
+  }),
+  'src/shape.ts': [
+    '/** Something with an area. */',
+    'export interface Shape {',
+    '  area(): number;',
+    '}',
+    '',
+    'export class Square implements Shape {',
+    '  constructor(readonly side: number) {}',
+    '  area(): number {',
+    '    return this.side * this.side;',
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
+  'src/total.ts': [
+    "import type { Shape } from './shape.js';",
+    '',
+    '/** The summed area of the shapes. */',
+    'export function totalArea(shapes: Shape[]): number {',
+    '  return shapes.reduce((sum, shape) => sum + shape.area(), 0);',
+    '}',
+    '',
+  ].join('\n'),
+  'src/main.ts': [
+    "import { Square } from './shape.js';",
+    "import { totalArea } from './total.js';",
+    '',
+    'const square = new Square(2);',
+    'export const area: number = totalArea([square, new Square(3)]);',
+    '',
+  ].join('\n'),
+  'src/report.ts': [
+    "import { Square } from './shape.js';",
+    '',
+    'export const unit = new Square(1);',
+    '',
+  ].join('\n'),
+};
+
+export const PY_PROJECT: Record<string, string> = {
+  'pyproject.toml': '[project]\nname = "fixture"\nversion = "0.1.0"\n',
+  'geometry.py': [
+    'class Square:',
+    '    """A square with a side."""',
+    '',
+    '    def __init__(self, side: float) -> None:',
+    '        self.side = side',
+    '',
+    '    def area(self) -> float:',
+    '        return self.side * self.side',
+    '',
+  ].join('\n'),
+  'app.py': [
+    'from geometry import Square',
+    '',
+    'total: float = Square(2).area() + Square(3).area()',
+    '',
+  ].join('\n'),
+};
