@@ -73,6 +73,11 @@ export interface Tool<In extends ToolInput = ToolInput, Out = unknown> {
   readonly failureCancelsSiblings: boolean;
   /** Results longer than this are saved to a file and the model gets a preview and the path. */
   readonly maxResultSizeChars: number;
+  /**
+   * The schema may wait behind ToolSearch when the pool's schemas are large: true for MCP tools
+   * unless their server's config says `alwaysLoad`. Absent: always sent up front.
+   */
+  readonly deferrable?: boolean;
   /** The model-facing description. */
   prompt(): string;
   /** A short human label for one call, e.g. "Read src/main.ts". */
