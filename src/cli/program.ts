@@ -129,6 +129,8 @@ Environment:
   ANTHROPIC_SMALL_FAST_MODEL        the fast model of WebFetch and auto mode (setting smallFastModel)
   YOKE_FAST_MODEL                   Yoke's name for it; wins over ANTHROPIC_SMALL_FAST_MODEL
   BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
+  MCP_TIMEOUT                       how long an MCP server may take to start, in ms (30000)
+  MCP_TOOL_TIMEOUT                  an MCP tool call's limit in ms, unless the server sets timeout
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache
   USE_BUILTIN_RIPGREP=0             Grep and Glob use rg from PATH instead of the bundled ripgrep

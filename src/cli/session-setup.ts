@@ -10,6 +10,7 @@ import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
 import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
+import type { McpManager } from '../mcp/manager';
 import { chooseFastModel } from '../model/fast-model';
 import type { ModelSelection } from '../model/select';
 import { type ThinkingConfig, thinkingForBudget } from '../model/types';
@@ -20,6 +21,7 @@ import type { ToolNotification } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import { startSessionGit } from './session-git';
+import { liveMcpPool, startSessionMcp } from './session-mcp';
 import { sessionModels } from './session-models';
 import {
   checkAddDirs,
@@ -60,6 +62,8 @@ export type SessionSetup = {
   warnings: string[];
   /** Tools left out or limited on this machine, and why (also among `warnings`, as one line each). */
   toolAvailability: AvailabilityProblem[];
+  /** The session's MCP servers (for `mcp_status`, `/mcp`); absent when none are configured. */
+  mcp: McpManager | undefined;
 };
 
 import type { Env } from './session-settings';
@@ -166,6 +170,14 @@ export async function createSessionEngine(
     gatedProjectKeys(trust.trusted, interactive),
   );
   const hookSettings = applied.hooks;
+  // Servers connect while the rest is set up, and on after: the first request does not wait.
+  const mcp = await startSessionMcp({
+    options,
+    env: sessionEnv,
+    cwd,
+    settingsSources: settings.loaded.sources,
+    trusted: trust.trusted,
+  });
   // One per session: the permission checks and the system prompt's git status share its verdicts.
   const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
   const [
@@ -226,6 +238,7 @@ export async function createSessionEngine(
     settings: toolSettings(applied, sessionEnv),
     models: models.catalog,
     gitConfig,
+    ...(mcp.manager ? { mcp: mcp.manager } : {}),
     sideCalls: {
       provider: selection.provider,
       fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
@@ -272,14 +285,18 @@ export async function createSessionEngine(
     sideCalls: services.sideCalls,
     gitConfig,
   });
-  const selected = selectSessionTools(
-    permissions.permissionContext,
-    options.tools,
-    createBuiltinTools(),
-    options.extraTools,
-    sessionEnv,
-  );
+  const builtins = createBuiltinTools();
+  const assemble = (extraTools: readonly AnyTool[]) =>
+    selectSessionTools(permissions.permissionContext, options.tools, builtins, extraTools, sessionEnv);
+  const selected = assemble(options.extraTools ?? []);
   const tools = selected.tools;
+  const livePool = mcp.manager
+    ? await liveMcpPool(
+        mcp.manager,
+        (mcpTools) => assemble([...(options.extraTools ?? []), ...mcpTools]).tools,
+        options.initExtras,
+      )
+    : undefined;
   // Said once on stderr by the caller, and in every `system/init` for an SDK host.
   const warnings = [
     ...settings.warnings,
@@ -290,6 +307,7 @@ export async function createSessionEngine(
     ...session.warnings,
     ...permissions.warnings,
     ...selected.warnings,
+    ...mcp.problems,
   ];
 
   engine = new QueryEngine({
@@ -301,6 +319,7 @@ export async function createSessionEngine(
       : undefined,
     services,
     tools,
+    ...(livePool ? { livePool } : {}),
     canUseTool: permissions.canUseTool,
     hooks,
     permissionContext: permissions.permissionContext,
@@ -350,6 +369,7 @@ export async function createSessionEngine(
     engine,
     selection,
     tools,
+    mcp: mcp.manager,
     permissionContext: permissions.permissionContext,
     warnings: [...warnings, ...selected.availability.map(describeAvailabilityProblem)],
     toolAvailability: selected.availability,

@@ -16,6 +16,18 @@ import type { InitExtras } from './init-message';
 import type { ContextPipeline, ReactiveCompact } from './query-types';
 import type { EnvironmentFacts } from './system-prompt';
 
+export type LiveToolPool = {
+  /** The pool for the next turn, replacing `tools`. */
+  tools(): readonly AnyTool[];
+  /** `system/init` facts as they stand now (merged over `initExtras`). */
+  initExtras(): InitExtras;
+  /**
+   * Lines the model must read before the turn (servers pending, failed, not started). The engine
+   * adds them as a meta message whenever they differ from what the model last read.
+   */
+  notices(): string[];
+};
+
 export type QueryEngineConfig = {
   cwd: string;
   provider: Provider;
@@ -29,6 +41,11 @@ export type QueryEngineConfig = {
   services?: SessionServices;
   /** The assembled tool pool (built-ins, then MCP), as the model will see it. */
   tools: readonly AnyTool[];
+  /**
+   * What changes between turns from outside the engine (MCP servers connecting, dropping, listing
+   * new tools). When given, each turn takes its pool, `system/init` facts and notices from here.
+   */
+  livePool?: LiveToolPool;
   canUseTool: CanUseToolFn;
   hooks?: HookRunner;
   permissionContext?: ToolPermissionContext;

@@ -65,6 +65,8 @@ export class QueryEngine {
   private closed = false;
   /** SessionStart hook context, recorded just before the first prompt that is not blocked. */
   private sessionContext: string[] = [];
+  /** The live-pool notices the model last read ('' when none). */
+  private liveNoticesTold = '';
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
@@ -233,19 +235,22 @@ export class QueryEngine {
     signal: AbortSignal,
     startedAt: number,
   ): AsyncGenerator<SDKMessage, void> {
-    const tools = [...this.config.tools];
+    const live = this.config.livePool;
+    // Tools of this turn alone (StructuredOutput), kept when the live pool is refreshed.
+    const turnTools: AnyTool[] = [];
     // Its module brings classic zod, so it loads only for a turn with a JSON schema.
     const schema = this.config.jsonSchema;
     let capture: StructuredOutputCapture | undefined;
     if (schema) {
       capture = { value: undefined, provided: false };
-      tools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
+      turnTools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
     }
+    const tools = [...(live ? live.tools() : this.config.tools), ...turnTools];
     const hooks = this.hooks;
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
 
-    yield this.description.initMessage(tools);
+    yield this.description.initMessage(tools, live?.initExtras());
 
     const submitted = await submitPrompt({ content: prompt, clientUuid }, hooks, signal);
     yield* this.hookFrames();
@@ -262,6 +267,7 @@ export class QueryEngine {
     }
     for (const context of this.sessionContext) this.record(createUserMessage(context, { isMeta: true }));
     this.sessionContext = [];
+    this.recordLiveNotices(live);
     this.record(submitted.message);
     for (const context of submitted.context) this.record(context);
 
@@ -289,6 +295,7 @@ export class QueryEngine {
       querySource: 'main',
       stopHookBlockCap: this.config.stopHookBlockCap,
       structuredOutput: capture,
+      ...(live ? { refreshTools: () => [...live.tools(), ...turnTools] } : {}),
     });
     const terminal = yield* runLoop(loop, {
       ledger: {
@@ -348,6 +355,17 @@ export class QueryEngine {
     // The writer skips uuids it already has, so a caller that appends these too adds no lines.
     for (const message of messages) this.config.transcript?.append(message);
     return [...messages];
+  }
+
+  /** The live pool's notices, once each time they change (a server that failed, one still connecting). */
+  private recordLiveNotices(live: QueryEngineConfig['livePool']): void {
+    const notices = live?.notices() ?? [];
+    const text = notices.join('\n');
+    if (text === this.liveNoticesTold) return;
+    // Said once when the last problem is gone, so the model stops avoiding those tools.
+    const told = text === '' ? 'Every MCP server the model was told about is connected now.' : text;
+    this.liveNoticesTold = text;
+    this.record(createUserMessage(told, { isMeta: true }));
   }
 
   /** Adds a message the engine itself creates to history and to the transcript. */

@@ -2,12 +2,14 @@
  * The contract of the query loop (seed 000 §3.2): its parameters, what it yields, why it
  * continues (`Transition`) and why it ends (`Terminal`).
  */
+
 import type { HookRunner } from '../hooks/types';
 import type { ModelError } from '../model/errors';
 import type { Provider, StreamEvent, SystemPart, ThinkingConfig, Usage } from '../model/types';
 import type { CanUseToolFn } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
+import type { AnyTool } from '../tools/tool';
 import type { ToolEvent } from '../tools/tool-events';
 import type { StructuredOutputCapture } from './structured-output';
 
@@ -138,6 +140,11 @@ export type QueryParams = {
    * `budget_exhausted`.
    */
   isBudgetExhausted?: () => boolean;
+  /**
+   * The pool for the next model call after a tool round (MCP servers that connected meanwhile
+   * join, dropped ones leave); the pool stays as it was when absent.
+   */
+  refreshTools?: () => AnyTool[];
   /** Tokens the model may be given before a call is refused (`blocking_limit`); defaults to the window. */
   blockingLimitTokens?: number;
   /** The context window of a model; the built-in table's when absent. */

@@ -163,7 +163,9 @@ class QueryLoop {
   private async *toolTurn(end: ToolUseEnd): Step {
     const { state, params } = this;
     const turn = yield* end.finishToolTurn();
-    state.toolUseContext = turn.context;
+    state.toolUseContext = params.refreshTools
+      ? { ...turn.context, tools: params.refreshTools() }
+      : turn.context;
     state.messages.push(...turn.messages);
     state.turnCount++;
     this.budget.toolTurn();

@@ -6,7 +6,9 @@
  * with the session, so several query loops in one process (subagents, background agents, teams)
  * never share any of it by accident: nothing here lives in a module.
  */
+
 import type { Settings } from '../config/settings-schema';
+import type { McpManager } from '../mcp/manager';
 import { ModelCatalog } from '../model/catalog';
 import { CostTracker } from '../model/cost';
 import {
@@ -72,6 +74,8 @@ export type SessionServicesOptions = {
    * prompt's git status early); it must have been built on `env`.
    */
   gitConfig?: GitConfigSafety;
+  /** The session's MCP servers, when it has any (closed with the session). */
+  mcp?: McpManager;
 };
 
 export class SessionServices {
@@ -87,6 +91,8 @@ export class SessionServices {
   /** Model requests outside the conversation (compaction, WebFetch, the classifier), at `costs`. */
   readonly sideCalls: SideCallClient;
   readonly settings: ToolSettings;
+  /** The MCP servers, for the resource tools; absent when none are configured. */
+  readonly mcp: McpManager | undefined;
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {
@@ -98,6 +104,7 @@ export class SessionServices {
       ? createSideCallClient({ ...options.sideCalls, usage: this.costs })
       : noSideCalls;
     this.settings = { ...toolSettings({}, options.env), ...options.settings };
+    this.mcp = options.mcp;
   }
 
   /**
@@ -107,7 +114,7 @@ export class SessionServices {
   dispose(): Promise<void> {
     this.disposal ??= (async () => {
       this.models.dispose();
-      await this.shells.dispose();
+      await Promise.all([this.shells.dispose(), this.mcp?.close()]);
     })();
     return this.disposal;
   }
