@@ -116,6 +116,8 @@ Commands:
   yoke trust [dir]                  trust a folder: its project settings may widen permissions
   yoke trust --list | --remove [dir]  the trusted folders; take a folder's trust back
   yoke sessions [list] [--all]      saved sessions of this folder (or all), newest first
+  yoke mcp add|add-json|remove      configure MCP servers (-s local|project|user, -e, -H, -t)
+  yoke mcp list | get <name>        connect to the configured MCP servers and show their status
 
 Environment:
   ANTHROPIC_API_KEY                 Anthropic API key (ANTHROPIC_AUTH_TOKEN: a bearer token instead)

@@ -306,6 +306,10 @@ function failureReason(error: unknown, stderrTail: string): string {
   let reason = err?.message ?? String(error);
   if (err?.code === 'ENOENT' && 'path' in err) reason = `command not found: ${String(err.path)}`;
   if (/Connection closed/i.test(reason)) reason = 'the server exited before it finished starting';
+  // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND, a TLS problem).
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  if (reason === 'fetch failed' && cause)
+    reason = `could not reach the server: ${cause.code ?? cause.message}`;
   const lastLine = stderrTail.split('\n').at(-1);
   return lastLine ? `${reason} (stderr: ${lastLine.slice(0, 300)})` : reason;
 }
