@@ -297,6 +297,8 @@ async function withDeadline<T>(work: Promise<T>, ms: number, why: () => string):
 async function isUnauthorized(error: unknown): Promise<boolean> {
   const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
   if (error instanceof UnauthorizedError) return true;
+  // The HTTP transports carry the status as `code` (StreamableHTTPError, SseError).
+  if ((error as { code?: unknown })?.code === 401) return true;
   return /\b401\b/.test(String((error as Error)?.message));
 }
 
