@@ -1,0 +1,30 @@
+/**
+ * The MCP conformance suite's client scenarios for the HTTP transport, against the built Yoke
+ * (test/conformance/yoke-client.mjs drives it through the Agent SDK). Pinned to 0.1.13: later
+ * versions need Node 22 (fs.globSync), earlier ones reuse one SDK Server across requests, which
+ * the pinned SDK refuses. The auth and elicitation scenarios are left out: Yoke does not do OAuth
+ * or elicitation yet.
+ */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const SUITE = join(require.resolve('@modelcontextprotocol/conformance/package.json'), '..', 'dist/index.js');
+const CLIENT = join(import.meta.dirname, '../conformance/yoke-client.mjs');
+
+describe('MCP conformance, client scenarios over streamable HTTP', () => {
+  it.each(['initialize', 'tools_call'])('%s passes', async (scenario) => {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [SUITE, 'client', '--command', `${process.execPath} ${CLIENT}`, '--scenario', scenario],
+      { cwd: join(import.meta.dirname, '../..') },
+    );
+    // The suite prints its report on stdout or stderr depending on the version; both are read.
+    const report = stdout + stderr;
+    expect(report).toContain('Passed: 1/1, 0 failed, 0 warnings');
+    expect(report).toContain('OVERALL: PASSED');
+  });
+});
