@@ -176,6 +176,8 @@ export class McpServerConnection {
     }
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(CLIENT_INFO, { capabilities: {} });
+    // Held while connecting too, so closing the session ends a server stuck in its handshake.
+    this.client = client;
     let opened: Awaited<ReturnType<typeof openTransport>> | undefined;
     try {
       opened = await openTransport(expanded.config, { env: this.options.env, cwd: this.options.cwd });
@@ -189,7 +191,6 @@ export class McpServerConnection {
         await client.close();
         return;
       }
-      this.client = client;
       await this.refreshLists(client);
       client.onclose = () => this.dropped(generation, opened?.stderrTail() ?? '');
       const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
@@ -207,6 +208,7 @@ export class McpServerConnection {
     } catch (error) {
       await client.close().catch(() => {});
       if (generation !== this.generation || this.closed) return;
+      this.client = undefined;
       const needsAuth = await isUnauthorized(error);
       this.setState(
         needsAuth ? 'needs-auth' : 'failed',
