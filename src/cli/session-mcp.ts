@@ -51,7 +51,10 @@ export async function liveMcpPool(
   /** What the caller reports already (the SDK host's in-process servers). */
   base: InitExtras = {},
 ): Promise<LiveToolPool> {
-  const { listMcpResourcesTool, readMcpResourceTool } = await import('../tools/mcp/resource-tools');
+  const [{ listMcpResourcesTool, readMcpResourceTool }, { resourceMentions }] = await Promise.all([
+    import('../tools/mcp/resource-tools'),
+    import('../mcp/resource-mentions'),
+  ]);
   return {
     tools: () => {
       const resourceTools =
@@ -67,5 +70,6 @@ export async function liveMcpPool(
       slash_commands: [...(base.slash_commands ?? []), ...manager.promptCommands()],
     }),
     notices: () => manager.notices(),
+    promptContext: (prompt, signal) => resourceMentions(manager, prompt, signal),
   };
 }

@@ -26,6 +26,8 @@ export type LiveToolPool = {
    * adds them as a meta message whenever they differ from what the model last read.
    */
   notices(): string[];
+  /** Context a prompt brings along (its `@server:uri` mentions, read), as meta messages after it. */
+  promptContext(prompt: string, signal: AbortSignal): Promise<string[]>;
 };
 
 export type QueryEngineConfig = {

@@ -20,6 +20,7 @@ import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { sideCallRetryNotices } from './api-notices';
 import { EngineContext } from './engine-context';
+import { LivePoolMessages } from './live-pool-messages';
 import { MessageQueue } from './message-queue';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
@@ -65,8 +66,7 @@ export class QueryEngine {
   private closed = false;
   /** SessionStart hook context, recorded just before the first prompt that is not blocked. */
   private sessionContext: string[] = [];
-  /** The live-pool notices the model last read ('' when none). */
-  private liveNoticesTold = '';
+  private readonly liveMessages: LivePoolMessages | undefined;
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
@@ -106,6 +106,7 @@ export class QueryEngine {
       contextWindowFor: (model) => this.models.contextWindow(model),
       settleModelFacts: (stages) => settleModelFacts(this.models, () => this.model, stages),
     });
+    this.liveMessages = config.livePool ? new LivePoolMessages(config.livePool) : undefined;
     this.description = new SessionDescription(config, this.services, {
       sessionId: this.sessionId,
       model: () => this.model,
@@ -267,9 +268,13 @@ export class QueryEngine {
     }
     for (const context of this.sessionContext) this.record(createUserMessage(context, { isMeta: true }));
     this.sessionContext = [];
-    this.recordLiveNotices(live);
+    for (const text of this.liveMessages?.changedNotices() ?? [])
+      this.record(createUserMessage(text, { isMeta: true }));
     this.record(submitted.message);
     for (const context of submitted.context) this.record(context);
+    for (const text of (await this.liveMessages?.promptContext(prompt, signal)) ?? []) {
+      this.record(createUserMessage(text, { isMeta: true }));
+    }
 
     const systemPrompt = await this.description.systemPrompt(tools);
     const loop = query({
@@ -355,17 +360,6 @@ export class QueryEngine {
     // The writer skips uuids it already has, so a caller that appends these too adds no lines.
     for (const message of messages) this.config.transcript?.append(message);
     return [...messages];
-  }
-
-  /** The live pool's notices, once each time they change (a server that failed, one still connecting). */
-  private recordLiveNotices(live: QueryEngineConfig['livePool']): void {
-    const notices = live?.notices() ?? [];
-    const text = notices.join('\n');
-    if (text === this.liveNoticesTold) return;
-    // Said once when the last problem is gone, so the model stops avoiding those tools.
-    const told = text === '' ? 'Every MCP server the model was told about is connected now.' : text;
-    this.liveNoticesTold = text;
-    this.record(createUserMessage(told, { isMeta: true }));
   }
 
   /** Adds a message the engine itself creates to history and to the transcript. */
