@@ -16,14 +16,14 @@ const VERBS: Record<Subcommand, readonly string[]> = {
   sessions: ['list'],
   // `yoke trust` takes a folder, not a verb.
   trust: [],
-  mcp: ['add', 'add-json', 'remove', 'list', 'get'],
+  mcp: ['add', 'add-json', 'remove', 'list', 'get', 'serve'],
 };
 
 const USAGE: Record<Subcommand, string> = {
   permissions: 'usage: yoke permissions list | yoke permissions remove <rule>',
   sessions: 'usage: yoke sessions [list] [--all]',
   trust: 'usage: yoke trust [dir] | yoke trust --list | yoke trust --remove [dir]',
-  mcp: 'usage: yoke mcp add|add-json|remove|list|get …',
+  mcp: 'usage: yoke mcp add|add-json|remove|list|get|serve …',
 };
 
 /** Verbs are short: one slip (`lst`) is always worth a suggestion. */
@@ -84,6 +84,13 @@ export async function runSubcommand(
   }
   if (command === 'mcp') {
     if (action === undefined || !VERBS.mcp.includes(action)) throw badVerb(command, action);
+    if (action === 'serve') {
+      const { runMcpServe } = await import('./commands/mcp-serve');
+      return runMcpServe(rest, {
+        ...context,
+        warn: (line) => process.stderr.write(`yoke: warning: ${line}\n`),
+      });
+    }
     const { runMcpCommand } = await import('./commands/mcp');
     return runMcpCommand(argv.slice(1), { ...context, print });
   }

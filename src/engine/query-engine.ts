@@ -19,6 +19,7 @@ import { ReadFileState } from '../tools/read-file-state';
 import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { sideCallRetryNotices } from './api-notices';
+import { callToolDirect, type DirectToolResult } from './direct-tool-call';
 import { EngineContext } from './engine-context';
 import { LivePoolMessages } from './live-pool-messages';
 import { MessageQueue } from './message-queue';
@@ -360,6 +361,12 @@ export class QueryEngine {
     // The writer skips uuids it already has, so a caller that appends these too adds no lines.
     for (const message of messages) this.config.transcript?.append(message);
     return [...messages];
+  }
+
+  /** One call of a session tool outside any turn (`yoke mcp serve`), under the session's permissions and hooks. */
+  callTool(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<DirectToolResult> {
+    const context = this.toolUseContext(this.config.tools, signal);
+    return callToolDirect({ context, canUseTool: this.config.canUseTool, hooks: this.hooks, name, input });
   }
 
   /** Adds a message the engine itself creates to history and to the transcript. */
