@@ -135,6 +135,9 @@ async function readClaudeServers(env: Env, cwd: string, problems: string[]): Pro
   return readStateServers(read.kind === 'object' ? read.json : {}, cwd, file, problems);
 }
 
+/** The reason a `.mcp.json` server is not started in an interactive session until approved. */
+export const AWAITING_APPROVAL = "it comes from this folder's .mcp.json and waits for your approval";
+
 export const projectConfigPath = (cwd: string): string => join(cwd, '.mcp.json');
 
 async function readProjectServers(cwd: string, problems: string[]): Promise<Map<string, McpServerConfig>> {
@@ -186,6 +189,6 @@ function projectApproval(
     const no = disabled.get(name);
     if (no) return no;
     if (enableAll || enabled.has(name) || !input.interactive) return undefined;
-    return "it comes from this folder's .mcp.json and waits for your approval";
+    return AWAITING_APPROVAL;
   };
 }

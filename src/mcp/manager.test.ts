@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfiguredServer } from './config-sources';
+import { loadMcpConfiguration } from './config-sources';
 import { connectionOptionsFromEnv, McpManager } from './manager';
+import { answerProjectServer, serversAwaitingApproval } from './project-approval';
 import type { McpServerConfig } from './server-config';
 
 const require = createRequire(import.meta.url);
@@ -82,7 +84,7 @@ describe('MCP manager', () => {
     await m.whenSettled();
     const byName = Object.fromEntries(m.statuses().map((s) => [s.name, s]));
     expect(byName.fx?.status).toBe('connected');
-    expect(byName.fx?.tools.map((t) => t.name)).toEqual(['echo', 'destroy', 'crash', 'add_tool']);
+    expect(byName.fx?.tools.map((t) => t.name)).toEqual(['echo', 'destroy', 'crash', 'big', 'add_tool']);
     expect(byName.missing).toMatchObject({
       status: 'failed',
       error: 'command not found: yoke-no-such-mcp-server',
@@ -95,6 +97,7 @@ describe('MCP manager', () => {
       'mcp__fx__echo',
       'mcp__fx__destroy',
       'mcp__fx__crash',
+      'mcp__fx__big',
       'mcp__fx__add_tool',
     ]);
     expect(m.notices()).toEqual([
@@ -116,6 +119,23 @@ describe('MCP manager', () => {
       true,
     ]);
     expect([crash?.tier, crash?.isConcurrencySafe({}), crash?.deferrable]).toEqual(['exec', false, true]);
+  });
+
+  it('lists a server with 200 tools in full (every one deferrable), and alwaysLoad keeps them up front', async () => {
+    const m = start([
+      server('many', stdio([FIXTURE, '--tools', '200'])),
+      server('pinned', stdio([FIXTURE], { alwaysLoad: true } as Partial<McpServerConfig>)),
+    ]);
+    await m.whenSettled();
+    const many = m.tools().filter((t) => t.name.startsWith('mcp__many__tool_'));
+    expect(many).toHaveLength(200);
+    expect(many.every((t) => t.deferrable === true)).toBe(true);
+    expect(
+      m
+        .tools()
+        .filter((t) => t.name.startsWith('mcp__pinned__'))
+        .every((t) => t.deferrable === false),
+    ).toBe(true);
   });
 
   it('gives up on a server that hangs at initialize, with the reason', async () => {
@@ -172,6 +192,37 @@ describe('MCP manager', () => {
     await m.setEnabled('fx', true);
     expect(m.statuses()[0]?.status).toBe('connected');
     await expect(m.reconnect('nope')).rejects.toThrow('No MCP server named "nope"; configured: fx');
+  });
+
+  it('a .mcp.json server waiting for approval starts once the user approves it, and the answer is kept', async () => {
+    const env = {
+      HOME: dir,
+      YOKE_HOME: join(dir, '.yoke'),
+      CLAUDE_CONFIG_DIR: join(dir, '.claude'),
+      PATH: process.env.PATH ?? '',
+    };
+    await writeFile(
+      join(dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [FIXTURE] } } }),
+    );
+    const input = {
+      cwd: dir,
+      env,
+      mcpConfigs: [],
+      strict: false,
+      bare: false,
+      settingsSources: [],
+      trusted: true,
+      interactive: true,
+    };
+    const m = start((await loadMcpConfiguration(input)).servers);
+    expect(serversAwaitingApproval(m)).toEqual(['fx']);
+    expect(m.notices()[0]).toContain('waits for your approval');
+    await answerProjectServer(env, dir, m, 'fx', true);
+    expect(m.statuses()[0]?.status).toBe('connected');
+    expect(serversAwaitingApproval(m)).toEqual([]);
+    const next = await loadMcpConfiguration(input);
+    expect(next.servers[0]?.disabledReason).toBeUndefined();
   });
 
   it('works with the reference servers: server-everything (structured content, images) and server-filesystem', async () => {

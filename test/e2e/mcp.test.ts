@@ -78,10 +78,32 @@ describe('MCP servers in yoke -p', () => {
       'ListMcpResourcesTool',
       'ReadMcpResourceTool',
       'mcp__fx__add_tool',
+      'mcp__fx__big',
       'mcp__fx__crash',
       'mcp__fx__destroy',
       'mcp__fx__echo',
     ]);
+  });
+
+  it('a long MCP result goes through the result budget: the model gets a preview and the saved file', async () => {
+    const paths = await slowProjectServer();
+    ws.server.reset([
+      { reply: releaseAndWait(paths) },
+      {
+        match: { hasTool: 'mcp__fx__big' },
+        reply: { content: [{ type: 'tool_use', id: 'g1', name: 'mcp__fx__big', input: { chars: 150000 } }] },
+      },
+      {
+        match: { lastToolResultContains: 'The complete result was saved to' },
+        reply: { content: [{ type: 'text', text: 'saved' }] },
+      },
+    ]);
+    const { code, stdout, stderr } = await ws.yoke(
+      ['-p', 'go', '--allowedTools', 'Bash,mcp__fx__big'],
+      paths.cwd,
+    );
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'saved\n', stderr: '' });
+    expect(JSON.stringify(body(2).messages.at(-1)).length).toBeLessThan(150000);
   });
 
   it('a blanket deny on the server keeps all its tools out of the pool', async () => {

@@ -107,12 +107,12 @@ describe('yoke mcp', () => {
     lines = [];
     expect(await run('list')).toBe(1);
     expect(lines).toEqual([
-      'fx (local, stdio): connected · 4 tools',
+      'fx (local, stdio): connected · 5 tools',
       'gone (local, stdio): failed: command not found: yoke-no-such-server-binary',
     ]);
     lines = [];
     expect(await run('get', 'fx')).toBe(0);
-    expect(lines).toContain('  status: connected · 4 tools');
+    expect(lines).toContain('  status: connected · 5 tools');
     expect(lines).toContain('  tool: mcp__fx__echo');
     await expect(run('get', 'nope')).rejects.toThrow('No MCP server named "nope"');
   });
