@@ -118,6 +118,7 @@ Commands:
   yoke sessions [list] [--all]      saved sessions of this folder (or all), newest first
   yoke mcp add|add-json|remove      configure MCP servers (-s local|project|user, -e, -H, -t)
   yoke mcp list | get <name>        connect to the configured MCP servers and show their status
+  yoke mcp login <name>             sign in to an HTTP/SSE MCP server with OAuth
   yoke mcp serve [flags]            Yoke's tools as an MCP server on stdio, under -p's permissions
 
 Environment:

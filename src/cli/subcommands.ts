@@ -16,14 +16,14 @@ const VERBS: Record<Subcommand, readonly string[]> = {
   sessions: ['list'],
   // `yoke trust` takes a folder, not a verb.
   trust: [],
-  mcp: ['add', 'add-json', 'remove', 'list', 'get', 'serve'],
+  mcp: ['add', 'add-json', 'remove', 'list', 'get', 'serve', 'login'],
 };
 
 const USAGE: Record<Subcommand, string> = {
   permissions: 'usage: yoke permissions list | yoke permissions remove <rule>',
   sessions: 'usage: yoke sessions [list] [--all]',
   trust: 'usage: yoke trust [dir] | yoke trust --list | yoke trust --remove [dir]',
-  mcp: 'usage: yoke mcp add|add-json|remove|list|get|serve …',
+  mcp: 'usage: yoke mcp add|add-json|remove|list|get|serve|login …',
 };
 
 /** Verbs are short: one slip (`lst`) is always worth a suggestion. */
@@ -90,6 +90,10 @@ export async function runSubcommand(
         ...context,
         warn: (line) => process.stderr.write(`yoke: warning: ${line}\n`),
       });
+    }
+    if (action === 'login') {
+      const { runMcpLogin } = await import('./commands/mcp-login');
+      return runMcpLogin(rest, { ...context, print });
     }
     const { runMcpCommand } = await import('./commands/mcp');
     return runMcpCommand(argv.slice(1), { ...context, print });

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeUserFile } from '../config/project-trust';
 import { userStatePath } from '../config/user-state';
-import { loadMcpConfiguration, McpConfigError, type McpConfigInput } from './config-sources';
+import {
+  loadMcpConfiguration,
+  McpConfigError,
+  type McpConfigInput,
+  standaloneConfigInput,
+} from './config-sources';
 import { recordProjectServerChoice } from './project-approval';
 
 let root: string;
@@ -26,14 +31,7 @@ beforeEach(async () => {
 afterEach(async () => rm(root, { recursive: true, force: true }));
 
 const input = (over: Partial<McpConfigInput> = {}): McpConfigInput => ({
-  cwd: project,
-  env,
-  mcpConfigs: [],
-  strict: false,
-  bare: false,
-  settingsSources: [],
-  trusted: false,
-  interactive: false,
+  ...standaloneConfigInput(project, env),
   ...over,
 });
 const stdio = (command: string) => ({ command, args: [] });

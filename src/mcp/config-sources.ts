@@ -52,6 +52,23 @@ export type McpConfigInput = {
   interactive: boolean;
 };
 
+/**
+ * The configuration as a command outside a session sees it (`yoke mcp list|get|login`): every
+ * scope, no `--mcp-config`, and project servers counted as started, as in a headless run.
+ */
+export function standaloneConfigInput(cwd: string, env: Env): McpConfigInput {
+  return {
+    cwd,
+    env,
+    mcpConfigs: [],
+    strict: false,
+    bare: false,
+    settingsSources: [],
+    trusted: false,
+    interactive: false,
+  };
+}
+
 export async function loadMcpConfiguration(input: McpConfigInput): Promise<McpConfiguration> {
   const problems: string[] = [];
   const dynamic = new Map<string, ConfiguredServer>();

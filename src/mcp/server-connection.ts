@@ -4,11 +4,14 @@
  * server that drops is restarted (stdio) or reconnected (HTTP/SSE) with backoff, and its status
  * says so meanwhile instead of its tools silently vanishing.
  */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createMcpTool, type McpCallToolResult, type McpToolDescriptor } from '../tools/mcp/tool-adapter';
 import type { AnyTool } from '../tools/tool';
 import type { ConfiguredServer } from './config-sources';
 import { expandServerConfig } from './expand-env';
+import { hasStoredTokens, oauthKey, StoredOAuthProvider } from './oauth-provider';
+import type { McpServerConfig } from './server-config';
 import { openTransport } from './transports';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -180,7 +183,11 @@ export class McpServerConnection {
     this.client = client;
     let opened: Awaited<ReturnType<typeof openTransport>> | undefined;
     try {
-      opened = await openTransport(expanded.config, { env: this.options.env, cwd: this.options.cwd });
+      opened = await openTransport(expanded.config, {
+        env: this.options.env,
+        cwd: this.options.cwd,
+        ...(await this.storedAuth(expanded.config)),
+      });
       await withDeadline(
         client.connect(opened.transport),
         this.options.connectTimeoutMs,
@@ -213,10 +220,19 @@ export class McpServerConnection {
       this.setState(
         needsAuth ? 'needs-auth' : 'failed',
         needsAuth
-          ? 'the server asks for authorization (HTTP 401); give it a token with -H "Authorization: Bearer …" in its config'
+          ? `the server asks for authorization (HTTP 401); sign in with \`yoke mcp login ${this.name}\`, or give a token with -H "Authorization: Bearer …" in its config`
           : failureReason(error, opened?.stderrTail() ?? ''),
       );
     }
+  }
+
+  /** The tokens of an earlier `yoke mcp login`, when there are any; refreshed by the SDK as they expire. */
+  private async storedAuth(config: McpServerConfig): Promise<{ authProvider?: OAuthClientProvider }> {
+    if (config.type === 'stdio') return {};
+    const key = oauthKey(this.name, config.url);
+    if (!(await hasStoredTokens(this.options.env, key))) return {};
+    // No redirect URL: a session cannot sign in, it reports needs-auth and `yoke mcp login` does.
+    return { authProvider: new StoredOAuthProvider(this.options.env, key, undefined, () => {}) };
   }
 
   private async refreshLists(client: Client): Promise<void> {

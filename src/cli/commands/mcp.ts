@@ -6,7 +6,7 @@
  */
 import type { Env } from '../../config/paths';
 import { isJsonObject, type JsonObject } from '../../lib/json-object';
-import { loadMcpConfiguration } from '../../mcp/config-sources';
+import { loadMcpConfiguration, standaloneConfigInput } from '../../mcp/config-sources';
 import { readScopes, WRITABLE_SCOPES, type WritableScope, writeServer } from '../../mcp/config-store';
 import { connectionOptionsFromEnv, McpManager, type McpServerReport } from '../../mcp/manager';
 import { parseServerConfig } from '../../mcp/server-config';
@@ -170,16 +170,7 @@ async function remove(args: readonly string[], context: McpCommandContext): Prom
 
 /** Every server a session here would know of, connected (project servers count as approved). */
 async function connectAll(context: McpCommandContext): Promise<{ manager: McpManager; problems: string[] }> {
-  const configuration = await loadMcpConfiguration({
-    cwd: context.cwd,
-    env: context.env,
-    mcpConfigs: [],
-    strict: false,
-    bare: false,
-    settingsSources: [],
-    trusted: false,
-    interactive: false,
-  });
+  const configuration = await loadMcpConfiguration(standaloneConfigInput(context.cwd, context.env));
   const manager = new McpManager(configuration.servers, connectionOptionsFromEnv(context.env, context.cwd));
   manager.start();
   await manager.whenSettled();
