@@ -2,7 +2,7 @@
 // `conformance client --scenario …` (which sets MCP_CONFORMANCE_SCENARIO). It drives the built
 // Yoke (dist/yoke.js) through the Agent SDK, as a host would: the scenario's server is an HTTP
 // `mcpServers` entry, the model is Yoke's mock server, scripted to call the scenario's tools.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,33 @@ const mockUrl = await new Promise((resolve, reject) => {
   });
 });
 
+const yokeEnv = {
+  PATH: process.env.PATH,
+  HOME: dir,
+  YOKE_HOME: join(dir, 'yoke'),
+  CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+  ANTHROPIC_API_KEY: 'sk-conformance',
+  ANTHROPIC_BASE_URL: mockUrl,
+};
+
+// Auth scenarios: the server is added to the user scope and signed in to with `yoke mcp login`,
+// this script acting as the browser that opens the printed address.
+if (scenario.startsWith('auth/')) {
+  const yoke = (...args) =>
+    execFileSync(process.execPath, [YOKE, ...args], { cwd: dir, env: yokeEnv, encoding: 'utf8' });
+  yoke('mcp', 'add', '-s', 'user', '-t', 'http', 'conformance', serverUrl);
+  await new Promise((resolve, reject) => {
+    const login = spawn(process.execPath, [YOKE, 'mcp', 'login', 'conformance'], { cwd: dir, env: yokeEnv });
+    createInterface({ input: login.stdout }).on('line', (line) => {
+      if (/^https?:\/\//.test(line)) fetch(line).catch(reject);
+    });
+    login.stderr.pipe(process.stderr);
+    login.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`yoke mcp login exited with ${code}`)),
+    );
+  });
+}
+
 let q;
 let finish;
 const finished = new Promise((resolve) => {
@@ -63,16 +90,11 @@ try {
     options: {
       pathToClaudeCodeExecutable: YOKE,
       cwd: dir,
-      mcpServers: { conformance: { type: 'http', url: serverUrl } },
+      ...(scenario.startsWith('auth/')
+        ? {}
+        : { mcpServers: { conformance: { type: 'http', url: serverUrl } } }),
       allowedTools: ['mcp__conformance'],
-      env: {
-        PATH: process.env.PATH,
-        HOME: dir,
-        YOKE_HOME: join(dir, 'yoke'),
-        CLAUDE_CONFIG_DIR: join(dir, 'claude'),
-        ANTHROPIC_API_KEY: 'sk-conformance',
-        ANTHROPIC_BASE_URL: mockUrl,
-      },
+      env: yokeEnv,
       stderr: (text) => process.stderr.write(text),
     },
   });
