@@ -1,12 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: a config's `${VAR}` header is part of what is tested.
 /**
- * A streamable HTTP MCP server written here with the SDK, on a real port: the client connects,
+ * Streamable HTTP and legacy SSE MCP servers written here with the SDK, on real ports: the client connects,
  * sends the configured headers (with `${VAR}` expanded), calls a tool, and reports a server that
  * answers 401 as needs-auth rather than as a generic failure.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -96,5 +97,51 @@ describe('streamable HTTP servers', () => {
       error: expect.stringContaining('the server asks for authorization (HTTP 401)'),
     });
     await m.close();
+  });
+});
+
+describe('legacy SSE servers', () => {
+  it('connects over SSE (GET stream, POST messages) with the configured headers and calls a tool', async () => {
+    const sessions = new Map<string, SSEServerTransport>();
+    const sse = createServer(async (req, res) => {
+      if (req.headers.authorization !== 'Bearer s3cret') return res.writeHead(401).end();
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (req.method === 'GET' && url.pathname === '/sse') {
+        const transport = new SSEServerTransport('/messages', res);
+        sessions.set(transport.sessionId, transport);
+        const server = new McpServer({ name: 'sse-fixture', version: '1.0.0' });
+        server.registerTool('ping', { description: 'Answers pong.' }, async () => ({
+          content: [{ type: 'text', text: 'pong' }],
+        }));
+        await server.connect(transport);
+        return;
+      }
+      const transport = sessions.get(url.searchParams.get('sessionId') ?? '');
+      if (req.method === 'POST' && transport) return transport.handlePostMessage(req, res, await body(req));
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => sse.listen(0, '127.0.0.1', resolve));
+    const sseUrl = `http://127.0.0.1:${(sse.address() as AddressInfo).port}/sse`;
+    const m = new McpManager(
+      [
+        {
+          name: 'legacy',
+          source: 'dynamic',
+          config: { type: 'sse', url: sseUrl, headers: { Authorization: 'Bearer s3cret' } },
+        },
+      ],
+      connectionOptionsFromEnv({}, process.cwd()),
+    );
+    m.start();
+    await m.whenSettled();
+    try {
+      expect(m.statuses()[0]).toMatchObject({ status: 'connected', transport: 'sse' });
+      const result = await m.connection('legacy')?.callTool('ping', {}, new AbortController().signal);
+      expect(result?.content).toEqual([{ type: 'text', text: 'pong' }]);
+    } finally {
+      await m.close();
+      sse.closeAllConnections();
+      await new Promise((resolve) => sse.close(resolve));
+    }
   });
 });
