@@ -51,15 +51,17 @@ export async function liveMcpPool(
   /** What the caller reports already (the SDK host's in-process servers). */
   base: InitExtras = {},
 ): Promise<LiveToolPool> {
-  const [{ listMcpResourcesTool, readMcpResourceTool }, { resourceMentions }] = await Promise.all([
-    import('../tools/mcp/resource-tools'),
-    import('../mcp/resource-mentions'),
-  ]);
+  const [{ listMcpResourcesTool, readMcpResourceTool }, { resourceMentions }, { mcpServerTools }] =
+    await Promise.all([
+      import('../tools/mcp/resource-tools'),
+      import('../mcp/resource-mentions'),
+      import('../tools/mcp/server-tools'),
+    ]);
   return {
     tools: () => {
       const resourceTools =
         manager.resourceServers().length > 0 ? [listMcpResourcesTool, readMcpResourceTool] : [];
-      return assemble([...manager.tools(), ...resourceTools]);
+      return assemble([...mcpServerTools(manager), ...resourceTools]);
     },
     initExtras: () => ({
       mcp_servers: [

@@ -11,6 +11,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { mcpServerTools } from '../tools/mcp/server-tools';
 import { connectionOptionsFromEnv, McpManager } from './manager';
 
 let http: Server;
@@ -73,7 +74,7 @@ describe('streamable HTTP servers', () => {
     await m.whenSettled();
     try {
       expect(m.statuses()[0]).toMatchObject({ status: 'connected', transport: 'http' });
-      const [shout] = m.tools();
+      const [shout] = mcpServerTools(m);
       expect([shout?.name, shout?.tier]).toEqual(['mcp__remote__shout', 'read']);
       const result = await m
         .connection('remote')

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mcpServerTools } from '../tools/mcp/server-tools';
 import type { ConfiguredServer } from './config-sources';
 import { loadMcpConfiguration } from './config-sources';
 import { connectionOptionsFromEnv, McpManager } from './manager';
@@ -93,7 +94,7 @@ describe('MCP manager', () => {
       status: 'failed',
       error: expect.stringContaining('unset variable YOKE_TEST_UNSET_DIR'),
     });
-    expect(m.tools().map((t) => t.name)).toEqual([
+    expect(mcpServerTools(m).map((t) => t.name)).toEqual([
       'mcp__fx__echo',
       'mcp__fx__destroy',
       'mcp__fx__crash',
@@ -111,7 +112,7 @@ describe('MCP manager', () => {
   it('maps annotations: readOnlyHint → read tier and concurrent; destructiveHint → destructive; else exec', async () => {
     const m = start([server('fx', stdio([FIXTURE]))]);
     await m.whenSettled();
-    const [echo, destroy, crash] = m.tools();
+    const [echo, destroy, crash] = mcpServerTools(m);
     expect([echo?.tier, echo?.isConcurrencySafe({}), echo?.isDestructive({})]).toEqual(['read', true, false]);
     expect([destroy?.tier, destroy?.isConcurrencySafe({}), destroy?.isDestructive({})]).toEqual([
       'exec',
@@ -127,12 +128,11 @@ describe('MCP manager', () => {
       server('pinned', stdio([FIXTURE], { alwaysLoad: true } as Partial<McpServerConfig>)),
     ]);
     await m.whenSettled();
-    const many = m.tools().filter((t) => t.name.startsWith('mcp__many__tool_'));
+    const many = mcpServerTools(m).filter((t) => t.name.startsWith('mcp__many__tool_'));
     expect(many).toHaveLength(200);
     expect(many.every((t) => t.deferrable === true)).toBe(true);
     expect(
-      m
-        .tools()
+      mcpServerTools(m)
         .filter((t) => t.name.startsWith('mcp__pinned__'))
         .every((t) => t.deferrable === false),
     ).toBe(true);
@@ -153,7 +153,7 @@ describe('MCP manager', () => {
     await m.whenSettled();
     const connection = m.connection('fx');
     await expect(connection?.callTool('crash', {}, signal())).rejects.toThrow(/Connection closed/);
-    await until(m, () => connection?.status === 'connected' && (connection?.tools.length ?? 0) > 0);
+    await until(m, () => connection?.status === 'connected' && (connection?.descriptors.length ?? 0) > 0);
     expect((await readFile(marker, 'utf8')).trim().split('\n')).toHaveLength(2);
     const again = await connection?.callTool('echo', { text: 'back' }, signal());
     expect(again?.content).toEqual([{ type: 'text', text: 'echo: back' }]);
@@ -170,7 +170,7 @@ describe('MCP manager', () => {
     expect(m.statuses()[0]?.error).toBe(
       'the server exited (fixture: crashing on purpose); gave up after 0 tries, reconnect it with /mcp or mcp_reconnect',
     );
-    expect(m.tools()).toEqual([]);
+    expect(mcpServerTools(m)).toEqual([]);
     await m.reconnect('fx');
     expect(m.statuses()[0]?.status).toBe('connected');
   });
@@ -179,8 +179,8 @@ describe('MCP manager', () => {
     const m = start([server('fx', stdio([FIXTURE]))]);
     await m.whenSettled();
     await m.connection('fx')?.callTool('add_tool', {}, signal());
-    await until(m, () => m.tools().some((t) => t.name === 'mcp__fx__late'));
-    expect(m.tools().map((t) => t.name)).toContain('mcp__fx__late');
+    await until(m, () => mcpServerTools(m).some((t) => t.name === 'mcp__fx__late'));
+    expect(mcpServerTools(m).map((t) => t.name)).toContain('mcp__fx__late');
   });
 
   it('mcp_toggle turns a server off and on again', async () => {
@@ -188,7 +188,7 @@ describe('MCP manager', () => {
     await m.whenSettled();
     await m.setEnabled('fx', false);
     expect(m.statuses()[0]).toMatchObject({ status: 'disabled', error: 'turned off for this session' });
-    expect(m.tools()).toEqual([]);
+    expect(mcpServerTools(m)).toEqual([]);
     await m.setEnabled('fx', true);
     expect(m.statuses()[0]?.status).toBe('connected');
     await expect(m.reconnect('nope')).rejects.toThrow('No MCP server named "nope"; configured: fx');
@@ -240,7 +240,7 @@ describe('MCP manager', () => {
     expect(JSON.stringify(sum?.content)).toContain('42');
     const image = await m.connection('everything')?.callTool('get-tiny-image', {}, signal());
     expect(image?.content?.some((c) => c.type === 'image' && c.mimeType === 'image/png')).toBe(true);
-    const read = m.tools().find((t) => t.name === 'mcp__fs__read_text_file');
+    const read = mcpServerTools(m).find((t) => t.name === 'mcp__fs__read_text_file');
     expect(read?.tier).toBe('read');
     const file = await m
       .connection('fs')

@@ -1,13 +1,11 @@
 /**
  * The MCP servers of one session (session-scoped, principle 9): it starts every configured
  * server at once without making the first request wait, and answers, at any moment, what the
- * model may call (`tools()`), what `system/init` and `mcp_status` report (`statuses()`), and what
+ * model may call (`connectedServers()`), what `system/init` and `mcp_status` report (`statuses()`), and what
  * the model must be told about servers that are not there (`notices()`).
  */
-import type { McpToolDescriptor } from '../tools/mcp/tool-adapter';
-import { mcpToolName } from '../tools/mcp/tool-adapter';
-import type { AnyTool } from '../tools/tool';
 import type { ConfiguredServer, McpServerSource } from './config-sources';
+import { type McpToolDescriptor, mcpToolName } from './mcp-types';
 import { type ConnectionOptions, McpServerConnection, type McpServerStatus } from './server-connection';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -81,9 +79,9 @@ export class McpManager {
     return this.connections.find((connection) => connection.name === name);
   }
 
-  /** The tools of the connected servers, as they stand now. */
-  tools(): AnyTool[] {
-    return this.connections.flatMap((connection) => connection.tools);
+  /** The servers whose tools the model may call now (tools/mcp/server-tools.ts wraps them). */
+  connectedServers(): McpServerConnection[] {
+    return this.connections.filter((c) => c.status === 'connected');
   }
 
   /** Connected servers that offer resources (what ListMcpResourcesTool/ReadMcpResourceTool reach). */
@@ -115,7 +113,7 @@ export class McpManager {
    */
   notices(): string[] {
     return this.connections.flatMap((c): string[] => {
-      const tools = `mcp__${c.name.replace(/[^a-zA-Z0-9_-]/g, '_')}__*`;
+      const tools = `${mcpToolName(c.name, '')}*`;
       switch (c.status) {
         case 'connected':
           return [];

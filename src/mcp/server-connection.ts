@@ -6,10 +6,9 @@
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createMcpTool, type McpCallToolResult, type McpToolDescriptor } from '../tools/mcp/tool-adapter';
-import type { AnyTool } from '../tools/tool';
 import type { ConfiguredServer } from './config-sources';
 import { expandServerConfig } from './expand-env';
+import type { McpCallToolResult, McpToolDescriptor } from './mcp-types';
 import { hasStoredTokens, oauthKey, StoredOAuthProvider } from './oauth-provider';
 import type { McpServerConfig } from './server-config';
 import { openTransport } from './transports';
@@ -45,7 +44,7 @@ export class McpServerConnection {
   private restarts = 0;
   private closed = false;
   private settled: Promise<void> = Promise.resolve();
-  tools: AnyTool[] = [];
+  /** The tools as last listed; a new array on every change (tools/mcp keys its cache on it). */
   descriptors: McpToolDescriptor[] = [];
   prompts: string[] = [];
   hasResources = false;
@@ -159,7 +158,6 @@ export class McpServerConnection {
     this.currentStatus = status;
     this.reason = reason;
     if (status !== 'connected') {
-      this.tools = [];
       this.descriptors = [];
       this.prompts = [];
       this.hasResources = false;
@@ -249,16 +247,6 @@ export class McpServerConnection {
     this.prompts = capabilities.prompts ? (await client.listPrompts()).prompts.map((p) => p.name) : [];
     this.hasResources = capabilities.resources !== undefined;
     this.descriptors = descriptors;
-    this.tools = descriptors.map((descriptor) =>
-      createMcpTool(
-        this.name,
-        descriptor,
-        (args, { signal }) => this.callTool(descriptor.name, args, signal),
-        {
-          alwaysLoad: this.server.config.alwaysLoad === true,
-        },
-      ),
-    );
   }
 
   /** The connection went away without us closing it: say so, then try again after a pause. */

@@ -4,34 +4,16 @@
  * owns naming, schema pass-through, tiers and result mapping.
  */
 import * as z from '../../lib/zod';
+import { type McpCallToolResult, type McpToolDescriptor, mcpToolName } from '../../mcp/mcp-types';
 import type { ImageBlock, JsonSchemaObject, TextBlock } from '../../model/types';
 import { type AnyTool, buildTool, ToolError } from '../tool';
 
-/** A tool as `tools/list` describes it. */
-export type McpToolDescriptor = {
-  name: string;
-  description?: string;
-  inputSchema?: Record<string, unknown>;
-  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean };
-};
-
-/** A `tools/call` result; content items Yoke cannot show the model become text notes. */
-export type McpCallToolResult = {
-  content?: Array<Record<string, unknown>>;
-  structuredContent?: unknown;
-  isError?: boolean;
-};
+export { type McpCallToolResult, type McpToolDescriptor, mcpToolName };
 
 export type McpToolCaller = (
   args: Record<string, unknown>,
   options: { signal: AbortSignal; toolUseId?: string },
 ) => Promise<McpCallToolResult>;
-
-/** API tool names allow `[a-zA-Z0-9_-]`; anything else a server uses becomes `_`. */
-export function mcpToolName(serverName: string, toolName: string): string {
-  const clean = (part: string) => part.replace(/[^a-zA-Z0-9_-]/g, '_');
-  return `mcp__${clean(serverName)}__${clean(toolName)}`;
-}
 
 // The server validates its own input; Yoke only insists on an object so a bad call is still a call.
 const permissiveInput = z.record(z.string(), z.unknown());
