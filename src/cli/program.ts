@@ -116,6 +116,10 @@ Commands:
   yoke trust [dir]                  trust a folder: its project settings may widen permissions
   yoke trust --list | --remove [dir]  the trusted folders; take a folder's trust back
   yoke sessions [list] [--all]      saved sessions of this folder (or all), newest first
+  yoke mcp add|add-json|remove      configure MCP servers (-s local|project|user, -e, -H, -t)
+  yoke mcp list | get <name>        connect to the configured MCP servers and show their status
+  yoke mcp login <name>             sign in to an HTTP/SSE MCP server with OAuth
+  yoke mcp serve [flags]            Yoke's tools as an MCP server on stdio, under -p's permissions
 
 Environment:
   ANTHROPIC_API_KEY                 Anthropic API key (ANTHROPIC_AUTH_TOKEN: a bearer token instead)
@@ -130,6 +134,8 @@ Environment:
   YOKE_FAST_MODEL                   Yoke's name for it; wins over ANTHROPIC_SMALL_FAST_MODEL
   BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
   ENABLE_TOOL_SEARCH                auto (default), auto:N (% of window), true or false: defer tool schemas
+  MCP_TIMEOUT                       how long an MCP server may take to start, in ms (30000)
+  MCP_TOOL_TIMEOUT                  an MCP tool call's limit in ms, unless the server sets timeout
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache
   USE_BUILTIN_RIPGREP=0             Grep and Glob use rg from PATH instead of the bundled ripgrep

@@ -10,6 +10,7 @@ import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
 import type { HookCallbackInvoker, HookLifecycle, HookRunner, SdkHookMatcher } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
+import type { McpManager } from '../mcp/manager';
 import { chooseFastModel } from '../model/fast-model';
 import type { ModelSelection } from '../model/select';
 import { type ThinkingConfig, thinkingForBudget } from '../model/types';
@@ -22,6 +23,7 @@ import { toolSearchWarnings } from '../tools/deferral/policy';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import { startSessionGit } from './session-git';
+import { liveMcpPool, startSessionMcp } from './session-mcp';
 import { sessionModels } from './session-models';
 import {
   checkAddDirs,
@@ -62,6 +64,8 @@ export type SessionSetup = {
   warnings: string[];
   /** Tools left out or limited on this machine, and why (also among `warnings`, as one line each). */
   toolAvailability: AvailabilityProblem[];
+  /** The session's MCP servers (for `mcp_status`, `/mcp`); absent when none are configured. */
+  mcp: McpManager | undefined;
 };
 
 import type { Env } from './session-settings';
@@ -168,6 +172,14 @@ export async function createSessionEngine(
     gatedProjectKeys(trust.trusted, interactive),
   );
   const hookSettings = applied.hooks;
+  // Servers connect while the rest is set up, and on after: the first request does not wait.
+  const mcp = await startSessionMcp({
+    options,
+    env: sessionEnv,
+    cwd,
+    settingsSources: settings.loaded.sources,
+    trusted: trust.trusted,
+  });
   // One per session: the permission checks and the system prompt's git status share its verdicts.
   const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
   const [
@@ -229,6 +241,7 @@ export async function createSessionEngine(
     models: models.catalog,
     gitConfig,
     lsp: { trusted: trust.trusted, settings: lspSettings(applied) },
+    ...(mcp.manager ? { mcp: mcp.manager } : {}),
     sideCalls: {
       provider: selection.provider,
       fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
@@ -276,14 +289,20 @@ export async function createSessionEngine(
     gitConfig,
   });
   const builtins = createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined });
-  const selected = selectSessionTools(
-    permissions.permissionContext,
-    options.tools,
-    builtins,
-    options.extraTools,
-    sessionEnv,
-  );
+  // One assembly for every pool of the session: the first, each mode's (EnterPlanMode,
+  // ExitPlanMode, set_permission_mode) and each turn's with the MCP tools connected by then.
+  const assemble = (permissionContext: ToolPermissionContext, extraTools: readonly AnyTool[]) =>
+    selectSessionTools(permissionContext, options.tools, builtins, extraTools, sessionEnv);
+  const selected = assemble(permissions.permissionContext, options.extraTools ?? []);
   const tools = selected.tools;
+  const livePool = mcp.manager
+    ? await liveMcpPool(
+        mcp.manager,
+        (permissionContext, mcpTools) =>
+          assemble(permissionContext, [...(options.extraTools ?? []), ...mcpTools]).tools,
+        options.initExtras,
+      )
+    : undefined;
   // Said once on stderr by the caller, and in every `system/init` for an SDK host.
   const warnings = [
     ...settings.warnings,
@@ -299,6 +318,7 @@ export async function createSessionEngine(
       sessionEnv,
       builtins.map((tool) => tool.name),
     ),
+    ...mcp.problems,
   ];
 
   engine = new QueryEngine({
@@ -311,8 +331,8 @@ export async function createSessionEngine(
     services,
     tools,
     // A mode switch (EnterPlanMode, ExitPlanMode, set_permission_mode) gets that mode's pool.
-    toolsForMode: (permissionContext) =>
-      selectSessionTools(permissionContext, options.tools, builtins, options.extraTools, sessionEnv).tools,
+    toolsForMode: (permissionContext) => assemble(permissionContext, options.extraTools ?? []).tools,
+    ...(livePool ? { livePool } : {}),
     canUseTool: permissions.canUseTool,
     hooks,
     permissionContext: permissions.permissionContext,
@@ -362,6 +382,7 @@ export async function createSessionEngine(
     engine,
     selection,
     tools,
+    mcp: mcp.manager,
     permissionContext: permissions.permissionContext,
     warnings: [...warnings, ...selected.availability.map(describeAvailabilityProblem)],
     toolAvailability: selected.availability,

@@ -1,6 +1,6 @@
 /**
  * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>`,
- * `yoke sessions [list] [--all]` and `yoke trust [dir] | --list | --remove [dir]`. They print plain
+ * `yoke sessions [list] [--all]`, `yoke trust [dir] | --list | --remove [dir]` and `yoke mcp …`. They print plain
  * text and return an exit code. A mistyped command or verb gets the nearest one suggested instead
  * of being taken for a prompt.
  */
@@ -8,7 +8,7 @@ import { nearestName, typoBudget } from '../lib/edit-distance';
 import { CliUsageError } from './errors';
 import { stdout } from './std-streams';
 
-export const SUBCOMMANDS = ['permissions', 'sessions', 'trust'] as const;
+export const SUBCOMMANDS = ['permissions', 'sessions', 'trust', 'mcp'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const VERBS: Record<Subcommand, readonly string[]> = {
@@ -16,12 +16,14 @@ const VERBS: Record<Subcommand, readonly string[]> = {
   sessions: ['list'],
   // `yoke trust` takes a folder, not a verb.
   trust: [],
+  mcp: ['add', 'add-json', 'remove', 'list', 'get', 'serve', 'login'],
 };
 
 const USAGE: Record<Subcommand, string> = {
   permissions: 'usage: yoke permissions list | yoke permissions remove <rule>',
   sessions: 'usage: yoke sessions [list] [--all]',
   trust: 'usage: yoke trust [dir] | yoke trust --list | yoke trust --remove [dir]',
+  mcp: 'usage: yoke mcp add|add-json|remove|list|get|serve|login …',
 };
 
 /** Verbs are short: one slip (`lst`) is always worth a suggestion. */
@@ -79,6 +81,22 @@ export async function runSubcommand(
     const { runTrustCommand } = await import('./commands/trust');
     const warn = (line: string) => process.stderr.write(`yoke: warning: ${line}\n`);
     return runTrustCommand(argv.slice(1), { ...context, print, warn });
+  }
+  if (command === 'mcp') {
+    if (action === undefined || !VERBS.mcp.includes(action)) throw badVerb(command, action);
+    if (action === 'serve') {
+      const { runMcpServe } = await import('./commands/mcp-serve');
+      return runMcpServe(rest, {
+        ...context,
+        warn: (line) => process.stderr.write(`yoke: warning: ${line}\n`),
+      });
+    }
+    if (action === 'login') {
+      const { runMcpLogin } = await import('./commands/mcp-login');
+      return runMcpLogin(rest, { ...context, print });
+    }
+    const { runMcpCommand } = await import('./commands/mcp');
+    return runMcpCommand(argv.slice(1), { ...context, print });
   }
   throw new CliUsageError(`unknown command ${command}`);
 }

@@ -31,7 +31,6 @@ export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
     feature: 'transcript mirroring (--session-mirror)',
     used: (o) => o.sessionMirror,
   },
-  { flag: '--mcp-config', feature: 'MCP servers (--mcp-config)', used: (o) => o.mcpConfigs.length > 0 },
   {
     flag: '--permission-prompt-tool',
     feature: 'MCP permission prompt tools (--permission-prompt-tool <mcp tool>)',
@@ -60,8 +59,6 @@ export const NO_EFFECT_FLAGS: readonly string[] = [
   '--permission-prompts',
   '--project-config-root',
   '--plugin-dir-no-mcp',
-  // Nothing to restrict until MCP servers from config exist.
-  '--strict-mcp-config',
 ];
 
 /** Throws `FeatureUnavailableError` for the first flag that needs a missing feature. */

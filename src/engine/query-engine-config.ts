@@ -16,6 +16,20 @@ import type { InitExtras } from './init-message';
 import type { ContextPipeline, ReactiveCompact } from './query-types';
 import type { EnvironmentFacts } from './system-prompt';
 
+export type LiveToolPool = {
+  /** The pool for the next request under this permission context, replacing `tools`. */
+  tools(permissionContext: ToolPermissionContext): readonly AnyTool[];
+  /** `system/init` facts as they stand now (merged over `initExtras`). */
+  initExtras(): InitExtras;
+  /**
+   * Lines the model must read before the turn (servers pending, failed, not started). The engine
+   * adds them as a meta message whenever they differ from what the model last read.
+   */
+  notices(): string[];
+  /** Context a prompt brings along (its `@server:uri` mentions, read), as meta messages after it. */
+  promptContext(prompt: string, signal: AbortSignal): Promise<string[]>;
+};
+
 export type QueryEngineConfig = {
   cwd: string;
   provider: Provider;
@@ -35,6 +49,11 @@ export type QueryEngineConfig = {
    * changes what the next request offers. Without it, `tools` serves every mode.
    */
   toolsForMode?: (permissionContext: ToolPermissionContext) => readonly AnyTool[];
+  /**
+   * What changes between turns from outside the engine (MCP servers connecting, dropping, listing
+   * new tools). When given, each turn takes its pool, `system/init` facts and notices from here.
+   */
+  livePool?: LiveToolPool;
   canUseTool: CanUseToolFn;
   hooks?: HookRunner;
   permissionContext?: ToolPermissionContext;

@@ -19,7 +19,9 @@ import { ReadFileState } from '../tools/read-file-state';
 import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { sideCallRetryNotices } from './api-notices';
+import { callToolDirect, type DirectToolResult } from './direct-tool-call';
 import { EngineContext } from './engine-context';
+import { LivePoolMessages } from './live-pool-messages';
 import { MessageQueue } from './message-queue';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
@@ -57,8 +59,8 @@ export class QueryEngine {
   private permissionContext: ToolPermissionContext;
   /** The mode in force when plan mode was entered, for ExitPlanMode to go back to. */
   private modeBeforePlan: PermissionMode = 'default';
-  /** Pools already assembled, by mode (the same objects keep the request's tool list stable). */
-  private readonly poolsByMode = new Map<PermissionMode, readonly AnyTool[]>();
+  /** The pool the last request offered (see `currentPool`). */
+  private lastPool: readonly AnyTool[] | undefined;
   private cwd: string;
   private turnAbort: AbortController | undefined;
   private thinkingOverride: ThinkingConfig | undefined;
@@ -69,6 +71,7 @@ export class QueryEngine {
   private closed = false;
   /** SessionStart hook context, recorded just before the first prompt that is not blocked. */
   private sessionContext: string[] = [];
+  private readonly liveMessages: LivePoolMessages | undefined;
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
@@ -95,7 +98,7 @@ export class QueryEngine {
     this.model = config.model;
     this.cwd = config.cwd;
     this.permissionContext = config.permissionContext ?? emptyPermissionContext();
-    if (config.toolsForMode) this.poolsByMode.set(this.permissionContext.mode, config.tools);
+    this.lastPool = config.tools;
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
     this.context = new EngineContext({
       config,
@@ -109,6 +112,7 @@ export class QueryEngine {
       contextWindowFor: (model) => this.models.contextWindow(model),
       settleModelFacts: (stages) => settleModelFacts(this.models, () => this.model, stages),
     });
+    this.liveMessages = config.livePool ? new LivePoolMessages(config.livePool) : undefined;
     this.description = new SessionDescription(config, this.services, {
       sessionId: this.sessionId,
       model: () => this.model,
@@ -160,17 +164,22 @@ export class QueryEngine {
     this.permissionContext = { ...this.permissionContext, mode };
   }
 
-  /** The tools the model is offered under the current mode (see `toolsForMode`). */
+  /**
+   * The tools the model is offered now: the live pool (MCP servers come and go) or the pool for
+   * the current mode (`toolsForMode`), else the fixed `tools`. The same array comes back while
+   * nothing in it changed, so a request's tool list (and its cached prefix) stays put.
+   */
   private currentPool(): readonly AnyTool[] {
-    const forMode = this.config.toolsForMode;
-    if (!forMode) return this.config.tools;
-    const { mode } = this.permissionContext;
-    let pool = this.poolsByMode.get(mode);
-    if (!pool) {
-      pool = forMode(this.permissionContext);
-      this.poolsByMode.set(mode, pool);
-    }
-    return pool;
+    const { livePool, toolsForMode } = this.config;
+    const next = livePool
+      ? livePool.tools(this.permissionContext)
+      : toolsForMode
+        ? toolsForMode(this.permissionContext)
+        : this.config.tools;
+    const last = this.lastPool;
+    if (last && last.length === next.length && last.every((tool, i) => tool === next[i])) return last;
+    this.lastPool = next;
+    return next;
   }
 
   /**
@@ -253,6 +262,8 @@ export class QueryEngine {
     signal: AbortSignal,
     startedAt: number,
   ): AsyncGenerator<SDKMessage, void> {
+    const live = this.config.livePool;
+    // Tools of this turn alone (StructuredOutput), kept when the pool is refreshed.
     const turnTools: AnyTool[] = [];
     // Its module brings classic zod, so it loads only for a turn with a JSON schema.
     const schema = this.config.jsonSchema;
@@ -261,7 +272,8 @@ export class QueryEngine {
       capture = { value: undefined, provided: false };
       turnTools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
     }
-    // Read again at each request: a mode switched mid-turn (ExitPlanMode) changes the offer.
+    // Read again at each request: a mode switched mid-turn (ExitPlanMode) or an MCP server that
+    // connected or dropped meanwhile changes the offer.
     let pool = this.currentPool();
     let tools: readonly AnyTool[] = [...pool, ...turnTools];
     const refreshTools = (): readonly AnyTool[] => {
@@ -275,7 +287,7 @@ export class QueryEngine {
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
 
-    yield this.description.initMessage(tools);
+    yield this.description.initMessage(tools, live?.initExtras());
 
     const submitted = await submitPrompt({ content: prompt, clientUuid }, hooks, signal);
     yield* this.hookFrames();
@@ -292,8 +304,13 @@ export class QueryEngine {
     }
     for (const context of this.sessionContext) this.record(createUserMessage(context, { isMeta: true }));
     this.sessionContext = [];
+    for (const text of this.liveMessages?.changedNotices() ?? [])
+      this.record(createUserMessage(text, { isMeta: true }));
     this.record(submitted.message);
     for (const context of submitted.context) this.record(context);
+    for (const text of (await this.liveMessages?.promptContext(prompt, signal)) ?? []) {
+      this.record(createUserMessage(text, { isMeta: true }));
+    }
 
     const systemPrompt = await this.description.systemPrompt(tools);
     const loop = query({
@@ -379,6 +396,12 @@ export class QueryEngine {
     // The writer skips uuids it already has, so a caller that appends these too adds no lines.
     for (const message of messages) this.config.transcript?.append(message);
     return [...messages];
+  }
+
+  /** One call of a session tool outside any turn (`yoke mcp serve`), under the session's permissions and hooks. */
+  callTool(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<DirectToolResult> {
+    const context = this.toolUseContext(this.config.tools, signal);
+    return callToolDirect({ context, canUseTool: this.config.canUseTool, hooks: this.hooks, name, input });
   }
 
   /** Adds a message the engine itself creates to history and to the transcript. */

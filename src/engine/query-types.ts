@@ -156,7 +156,8 @@ export type QueryParams = {
   structuredOutput?: StructuredOutputCapture;
   /**
    * The tools the next request offers, asked before each one: a mode switched mid-turn
-   * (ExitPlanMode) changes the pool. The same array back means no change.
+   * (ExitPlanMode) or an MCP server that connected or dropped changes the pool. The same array
+   * back means no change; the pool stays as it was when absent.
    */
   refreshTools?: () => readonly AnyTool[];
 };

@@ -31,7 +31,8 @@ export type SDKSystemInitMessage = Envelope & {
   model: string;
   permissionMode: PermissionMode;
   tools: string[];
-  mcp_servers: { name: string; status: string }[];
+  /** `source`: where the server is configured (project, user, local, dynamic, sdk). */
+  mcp_servers: { name: string; status: string; source?: string }[];
   slash_commands: string[];
   skills: string[];
   agents: string[];

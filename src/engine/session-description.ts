@@ -7,7 +7,7 @@ import type { ToolPermissionContext } from '../permissions/types';
 import type { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { gatherEnvironment } from './environment';
-import { buildInitMessage } from './init-message';
+import { buildInitMessage, type InitExtras } from './init-message';
 import type { QueryEngineConfig } from './query-engine-config';
 import type { SDKSystemInitMessage } from './sdk-messages';
 import { buildSystemPrompt, type EnvironmentFacts } from './system-prompt';
@@ -49,7 +49,7 @@ export class SessionDescription {
     });
   }
 
-  initMessage(tools: readonly AnyTool[]): SDKSystemInitMessage {
+  initMessage(tools: readonly AnyTool[], liveExtras?: InitExtras): SDKSystemInitMessage {
     return buildInitMessage({
       cwd: this.config.cwd,
       sessionId: this.live.sessionId,
@@ -57,7 +57,7 @@ export class SessionDescription {
       model: this.live.model(),
       permissionContext: this.live.permissionContext(),
       apiKeySource: this.config.apiKeySource,
-      extras: this.config.initExtras,
+      extras: liveExtras ? { ...this.config.initExtras, ...liveExtras } : this.config.initExtras,
     });
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ControlContext, handleControlRequest } from './control-handlers';
 import type { SdkMcpConnection } from './mcp-bridge';
-import type { SessionEngine } from './types';
+import type { McpServerControl, SessionEngine } from './types';
 
 function fakeEngine() {
   const engine = {
@@ -37,6 +37,7 @@ function context(overrides: Partial<ControlContext> = {}) {
     },
     queuedTurns: () => [],
     mcpConnections: () => [],
+    mcpServers: async () => undefined,
     ...overrides,
   };
   return { ctx, engine, events };
@@ -133,6 +134,48 @@ describe('control requests from the host', () => {
     expect(delivered).toEqual([note]);
     await expect(ask(ctx, { subtype: 'mcp_message', server_name: 'x', message: note })).rejects.toThrow(
       'SDK MCP server not found: x',
+    );
+  });
+
+  it('mcp_status adds the configured servers; mcp_reconnect and mcp_toggle act on them, not on SDK servers', async () => {
+    const calls: string[] = [];
+    const control: McpServerControl = {
+      statuses: () => [
+        {
+          name: 'fx',
+          status: 'failed',
+          source: 'project',
+          transport: 'stdio',
+          error: 'boom',
+          tools: [],
+          prompts: [],
+        },
+      ],
+      reconnect: async (name) => {
+        calls.push(`reconnect ${name}`);
+      },
+      setEnabled: async (name, enabled) => {
+        calls.push(`toggle ${name} ${enabled}`);
+      },
+    };
+    const sdkServer = { name: 'calc', status: 'connected', descriptors: [] } as unknown as SdkMcpConnection;
+    const { ctx } = context({ mcpServers: async () => control, mcpConnections: () => [sdkServer] });
+    expect((await ask(ctx, { subtype: 'mcp_status' })).payload.mcpServers).toEqual([
+      { name: 'calc', status: 'connected', scope: 'sdk', source: 'sdk', tools: [] },
+      { name: 'fx', status: 'failed', scope: 'project', source: 'project', error: 'boom' },
+    ]);
+    await ask(ctx, { subtype: 'mcp_reconnect', serverName: 'fx' });
+    await ask(ctx, { subtype: 'mcp_toggle', serverName: 'fx', enabled: false });
+    expect(calls).toEqual(['reconnect fx', 'toggle fx false']);
+    await expect(ask(ctx, { subtype: 'mcp_reconnect', serverName: 'calc' })).rejects.toThrow(
+      'MCP server "calc" lives in the SDK host; connect or disconnect it there.',
+    );
+    await expect(ask(ctx, { subtype: 'mcp_toggle', serverName: 'fx' })).rejects.toThrow(
+      'mcp_toggle needs "enabled": true or false.',
+    );
+    const { ctx: none } = context();
+    await expect(ask(none, { subtype: 'mcp_reconnect', serverName: 'fx' })).rejects.toThrow(
+      'No MCP server named "fx": this session has none configured.',
     );
   });
 

@@ -5,11 +5,13 @@
  */
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerReport } from '../mcp/manager';
 import { resolveModelAlias } from '../model/models';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types';
+import type { McpToolDescriptor } from '../tools/mcp/tool-adapter';
 import type { SdkMcpConnection } from './mcp-bridge';
 import type { JsonObject } from './ndjson';
-import type { SessionEngine } from './types';
+import type { McpServerControl, SessionEngine } from './types';
 
 /** The parts of the session the handlers act on. */
 export type ControlContext = {
@@ -23,6 +25,8 @@ export type ControlContext = {
   /** Ids of user messages waiting for their turn; `cancel` drops them from the queue. */
   queuedTurns(cancel: boolean): string[];
   mcpConnections(): readonly SdkMcpConnection[];
+  /** The configured (non-SDK) servers, once the engine is set up; undefined when there are none. */
+  mcpServers(): Promise<McpServerControl | undefined>;
 };
 
 export class UnsupportedControlRequest extends Error {
@@ -73,8 +77,22 @@ async function answer(context: ControlContext, request: JsonObject): Promise<Jso
       engine.setMaxThinkingTokens(typeof tokens === 'number' && tokens >= 0 ? tokens : null);
       return {};
     }
-    case 'mcp_status':
-      return { mcpServers: context.mcpConnections().map(mcpStatus) };
+    case 'mcp_status': {
+      const configured = (await context.mcpServers())?.statuses() ?? [];
+      return {
+        mcpServers: [...context.mcpConnections().map(mcpStatus), ...configured.map(configuredStatus)],
+      };
+    }
+    case 'mcp_reconnect':
+      await (await configuredServers(context, request.serverName)).reconnect(String(request.serverName));
+      return {};
+    case 'mcp_toggle':
+      if (typeof request.enabled !== 'boolean') throw new Error('mcp_toggle needs "enabled": true or false.');
+      await (await configuredServers(context, request.serverName)).setEnabled(
+        String(request.serverName),
+        request.enabled,
+      );
+      return {};
     case 'mcp_message':
       return relayMcpMessage(context, request);
     default:
@@ -93,6 +111,40 @@ function interrupt(context: ControlContext, cancelQueued: boolean): ControlAnswe
   return { payload, afterAnswer: () => context.interruptTurn() };
 }
 
+/** The servers a reconnect or toggle may act on; an SDK server is the host's to manage. */
+async function configuredServers(context: ControlContext, name: unknown): Promise<McpServerControl> {
+  if (typeof name !== 'string' || name === '') throw new Error('Name the MCP server in "serverName".');
+  if (context.mcpConnections().some((c) => c.name === name)) {
+    throw new Error(`MCP server "${name}" lives in the SDK host; connect or disconnect it there.`);
+  }
+  const servers = await context.mcpServers();
+  if (!servers) throw new Error(`No MCP server named "${name}": this session has none configured.`);
+  return servers;
+}
+
+function toolEntries(tools: readonly McpToolDescriptor[]): JsonObject[] {
+  return tools.map((tool) => {
+    const entry: JsonObject = { name: tool.name };
+    if (tool.description) entry.description = tool.description;
+    const hints = tool.annotations;
+    if (hints) entry.annotations = { readOnly: hints.readOnlyHint, destructive: hints.destructiveHint };
+    return entry;
+  });
+}
+
+function configuredStatus(report: McpServerReport): JsonObject {
+  const status: JsonObject = {
+    name: report.name,
+    status: report.status,
+    scope: report.source,
+    source: report.source,
+  };
+  if (report.serverInfo) status.serverInfo = report.serverInfo;
+  if (report.error) status.error = report.error;
+  if (report.status === 'connected') status.tools = toolEntries(report.tools);
+  return status;
+}
+
 function mcpStatus(connection: SdkMcpConnection): JsonObject {
   const status: JsonObject = {
     name: connection.name,
@@ -102,15 +154,7 @@ function mcpStatus(connection: SdkMcpConnection): JsonObject {
   };
   if (connection.serverInfo) status.serverInfo = connection.serverInfo;
   if (connection.error) status.error = connection.error;
-  if (connection.status === 'connected') {
-    status.tools = connection.descriptors.map((tool) => {
-      const entry: JsonObject = { name: tool.name };
-      if (tool.description) entry.description = tool.description;
-      const hints = tool.annotations;
-      if (hints) entry.annotations = { readOnly: hints.readOnlyHint, destructive: hints.destructiveHint };
-      return entry;
-    });
-  }
+  if (connection.status === 'connected') status.tools = toolEntries(connection.descriptors);
   return status;
 }
 

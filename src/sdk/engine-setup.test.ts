@@ -23,8 +23,8 @@ describe('setUpEngine', () => {
     );
     expect(created[0]?.initExtras).toEqual({
       mcp_servers: [
-        { name: 'calc', status: 'connected' },
-        { name: 'nope', status: 'failed' },
+        { name: 'calc', status: 'connected', source: 'sdk' },
+        { name: 'nope', status: 'failed', source: 'sdk' },
       ],
     });
     expect(created[0]?.extraTools?.map((t) => t.name)).toEqual(['mcp__calc__add', 'mcp__calc__fail']);

@@ -10,6 +10,7 @@ import { connectSdkMcpServer, type SdkMcpConnection } from './mcp-bridge';
 import { createStdioPermissionPrompt } from './permission-prompt';
 import type {
   CreateSessionEngine,
+  McpServerControl,
   SessionEngine,
   StreamJsonCliOptions,
   StreamJsonEngineExtras,
@@ -24,7 +25,13 @@ export type EngineSetupDeps<Options extends StreamJsonCliOptions> = {
   warn: (message: string) => void;
 };
 
-export type EngineSetup = { engine: SessionEngine; mcpConnections: SdkMcpConnection[] };
+export type EngineSetup = {
+  engine: SessionEngine;
+  /** The host's in-process servers. */
+  mcpConnections: SdkMcpConnection[];
+  /** The servers from config and `--mcp-config` (the SDK's stdio/HTTP/SSE `mcpServers`). */
+  mcp: McpServerControl | undefined;
+};
 
 export async function setUpEngine<Options extends StreamJsonCliOptions>(
   deps: EngineSetupDeps<Options>,
@@ -47,7 +54,11 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
   if (mcpConnections.length > 0) {
     extras.initExtras = {
       ...extras.initExtras,
-      mcp_servers: mcpConnections.map((connection) => ({ name: connection.name, status: connection.status })),
+      mcp_servers: mcpConnections.map((connection) => ({
+        name: connection.name,
+        status: connection.status,
+        source: 'sdk',
+      })),
     };
   }
 
@@ -72,8 +83,8 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
       onWaiting: deps.onPermissionWaiting,
     });
   }
-  const { engine } = await deps.createEngine({ ...deps.cliOptions, ...extras });
-  return { engine, mcpConnections };
+  const { engine, mcp } = await deps.createEngine({ ...deps.cliOptions, ...extras });
+  return { engine, mcpConnections, mcp };
 }
 
 /** The `models` list of the initialize answer: what `--model` and `set_model` accept. */

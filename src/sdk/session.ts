@@ -202,6 +202,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       );
     },
     mcpConnections: () => this.settled?.mcpConnections ?? [],
+    mcpServers: async () => (await this.engineSetup()).mcp,
   };
 
   private async initialize(request: JsonObject): Promise<JsonObject> {

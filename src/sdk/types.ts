@@ -4,6 +4,7 @@
  */
 import type { QueryEngine } from '../engine/query-engine';
 import type { HookCallbackInvoker, SdkHookMatcher } from '../hooks/types';
+import type { McpManager } from '../mcp/manager';
 import type { PermissionPrompt } from '../permissions/types';
 import type { AnyTool } from '../tools/tool';
 
@@ -56,6 +57,9 @@ export type StreamJsonCliOptions = {
   permissionPromptTool?: string;
 };
 
+/** What `mcp_status`, `mcp_reconnect` and `mcp_toggle` act on: the session's configured MCP servers. */
+export type McpServerControl = Pick<McpManager, 'statuses' | 'reconnect' | 'setEnabled'>;
+
 export type CreateSessionEngine<Options> = (
   options: Options & StreamJsonEngineExtras,
-) => Promise<{ engine: SessionEngine }>;
+) => Promise<{ engine: SessionEngine; mcp?: McpServerControl | undefined }>;

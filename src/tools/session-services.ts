@@ -6,7 +6,9 @@
  * with the session, so several query loops in one process (subagents, background agents, teams)
  * never share any of it by accident: nothing here lives in a module.
  */
+
 import type { Settings } from '../config/settings-schema';
+import type { McpManager } from '../mcp/manager';
 import { ModelCatalog } from '../model/catalog';
 import { CostTracker } from '../model/cost';
 import {
@@ -80,6 +82,8 @@ export type SessionServicesOptions = {
   gitConfig?: GitConfigSafety;
   /** Whether the project is trusted (its own server binaries may run) and the `lsp` settings. */
   lsp?: Omit<LspSupervisorOptions, 'env'>;
+  /** The session's MCP servers, when it has any (closed with the session). */
+  mcp?: McpManager;
 };
 
 export class SessionServices {
@@ -99,6 +103,8 @@ export class SessionServices {
   readonly deferredTools: DeferredTools;
   /** Language servers, started on first use (the `lsp` tools, diagnostics after writes). */
   readonly lsp: LspSupervisor;
+  /** The MCP servers, for the resource tools; absent when none are configured. */
+  readonly mcp: McpManager | undefined;
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {
@@ -112,6 +118,7 @@ export class SessionServices {
     this.settings = { ...toolSettings({}, options.env), ...options.settings };
     this.deferredTools = new DeferredTools(this.settings.toolSearch);
     this.lsp = new LspSupervisor({ env: options.env, trusted: false, ...options.lsp });
+    this.mcp = options.mcp;
   }
 
   /**
@@ -121,7 +128,7 @@ export class SessionServices {
   dispose(): Promise<void> {
     this.disposal ??= (async () => {
       this.models.dispose();
-      await Promise.all([this.shells.dispose(), this.lsp.dispose()]);
+      await Promise.all([this.shells.dispose(), this.lsp.dispose(), this.mcp?.close()]);
     })();
     return this.disposal;
   }

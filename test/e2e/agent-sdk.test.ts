@@ -20,6 +20,8 @@ import { type MockServer, startMockServer } from '../../src/testing/mock-server'
 import type { ScenarioInput } from '../../src/testing/mock-server/scenario';
 import { sdkEnv, tempProject, YOKE_BIN } from './helpers';
 
+const MCP_FIXTURE = join(import.meta.dirname, '../fixtures/mcp/fixture-server.mjs');
+
 let server: MockServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -246,9 +248,61 @@ describe('the Agent SDK drives Yoke', () => {
     const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
     expect(init && 'tools' in init ? init.tools : []).toContain('mcp__calc__add');
     expect(init && 'mcp_servers' in init ? init.mcp_servers : []).toEqual([
-      { name: 'calc', status: 'connected' },
+      { name: 'calc', status: 'connected', source: 'sdk' },
     ]);
     expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'The sum is 42.' });
+  });
+
+  it('(e2) connects a stdio server from mcpServers, reports it in mcpServerStatus(), and toggles it', async () => {
+    const h = await harness(
+      [
+        {
+          match: { hasTool: 'mcp__fx__echo', lastUserTextContains: 'echo' },
+          reply: { content: [{ type: 'tool_use', name: 'mcp__fx__echo', input: { text: 'hi' } }] },
+        },
+        { match: { lastToolResultContains: 'echo: hi' }, ...text('It echoed.') },
+      ],
+      {
+        mcpServers: { fx: { type: 'stdio', command: process.execPath, args: [MCP_FIXTURE] } },
+        allowedTools: ['mcp__fx__echo'],
+      },
+    );
+    let q: ReturnType<typeof query> | undefined;
+    const seen: string[][] = [];
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    async function* prompts(): AsyncGenerator<SDKUserMessage> {
+      // The server connects beside the session; the prompt goes once the host sees it connected.
+      for (;;) {
+        const statuses = (await q?.mcpServerStatus()) ?? [];
+        seen.push(statuses.map((s) => `${s.name}:${s.status}`));
+        if (statuses.some((s) => s.name === 'fx' && s.status === 'connected')) break;
+      }
+      yield {
+        type: 'user',
+        message: { role: 'user', content: 'echo hi' },
+        parent_tool_use_id: null,
+        session_id: '',
+      };
+      await finished;
+    }
+    q = query({ prompt: prompts(), options: h.options });
+    const messages: SDKMessage[] = [];
+    for await (const message of q) {
+      messages.push(message);
+      if (message.type !== 'result') continue;
+      const fx = (await q.mcpServerStatus()).find((s) => s.name === 'fx');
+      expect(fx).toMatchObject({ status: 'connected', scope: 'dynamic' });
+      expect(fx?.tools?.map((t) => t.name)).toContain('echo');
+      await q.toggleMcpServer('fx', false);
+      expect((await q.mcpServerStatus()).find((s) => s.name === 'fx')?.status).toBe('disabled');
+      finish();
+    }
+    expect(seen.at(-1)).toEqual(['fx:connected']);
+    expect(toolResults(messages)[0]?.content).toBe('echo: hi');
+    expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'It echoed.' });
   });
 
   it('(f) returns structured output for outputFormat json_schema', async () => {

@@ -101,17 +101,17 @@ describe('flag forms', () => {
 });
 
 describe('flags of features that are not available yet', () => {
-  it.each([
-    [['--mcp-config', '{"mcpServers":{}}'], 'MCP servers (--mcp-config)'],
-    [['--agents', '{"reviewer":{"description":"d","prompt":"p"}}'], 'custom subagents (--agents)'],
-  ])('%j fails with one line and exit 1', async (args, feature) => {
-    const { code, stdout, stderr } = await yoke(['-p', 'hi', ...args]);
-    expect({ code, stdout, stderr }).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: `yoke: not available yet: ${feature}\n`,
-    });
-  });
+  it.each([[['--agents', '{"reviewer":{"description":"d","prompt":"p"}}'], 'custom subagents (--agents)']])(
+    '%j fails with one line and exit 1',
+    async (args, feature) => {
+      const { code, stdout, stderr } = await yoke(['-p', 'hi', ...args]);
+      expect({ code, stdout, stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `yoke: not available yet: ${feature}\n`,
+      });
+    },
+  );
 
   it('accepts them when they ask for nothing missing', async () => {
     answer('ok');

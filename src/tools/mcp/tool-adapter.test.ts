@@ -69,6 +69,8 @@ describe('MCP tool adapter', () => {
           { type: 'image', mimeType: 'image/png', data: 'AAA' },
           { type: 'image', mimeType: 'image/tiff', data: 'AAA' },
           { type: 'resource', resource: { uri: 'file:///x', text: 'inside' } },
+          { type: 'resource', resource: { uri: 'file:///i.png', mimeType: 'image/png', blob: 'BBB' } },
+          { type: 'resource', resource: { uri: 'file:///z.zip', mimeType: 'application/zip', blob: 'CCC' } },
           { type: 'audio', data: 'x', mimeType: 'audio/wav' },
         ],
       }),
@@ -76,7 +78,9 @@ describe('MCP tool adapter', () => {
       { type: 'text', text: 'see' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAA' } },
       { type: 'text', text: '[image of unsupported type image/tiff omitted]' },
-      { type: 'text', text: 'inside' },
+      { type: 'text', text: '[resource file:///x]\ninside' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'BBB' } },
+      { type: 'text', text: '[binary resource file:///z.zip (application/zip) omitted]' },
       { type: 'text', text: '[audio content omitted]' },
     ]);
     expect(toToolResultContent({ content: [], structuredContent: { n: 1 } })).toBe('{"n":1}');

@@ -4,45 +4,39 @@
  * owns naming, schema pass-through, tiers and result mapping.
  */
 import * as z from '../../lib/zod';
+import { type McpCallToolResult, type McpToolDescriptor, mcpToolName } from '../../mcp/mcp-types';
 import type { ImageBlock, JsonSchemaObject, TextBlock } from '../../model/types';
-import { type AnyTool, buildTool } from '../tool';
+import { type AnyTool, buildTool, ToolError } from '../tool';
 
-/** A tool as `tools/list` describes it. */
-export type McpToolDescriptor = {
-  name: string;
-  description?: string;
-  inputSchema?: Record<string, unknown>;
-  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean };
-};
-
-/** A `tools/call` result; content items Yoke cannot show the model become text notes. */
-export type McpCallToolResult = {
-  content?: Array<Record<string, unknown>>;
-  structuredContent?: unknown;
-  isError?: boolean;
-};
+export { type McpCallToolResult, type McpToolDescriptor, mcpToolName };
 
 export type McpToolCaller = (
   args: Record<string, unknown>,
   options: { signal: AbortSignal; toolUseId?: string },
 ) => Promise<McpCallToolResult>;
 
-/** API tool names allow `[a-zA-Z0-9_-]`; anything else a server uses becomes `_`. */
-export function mcpToolName(serverName: string, toolName: string): string {
-  const clean = (part: string) => part.replace(/[^a-zA-Z0-9_-]/g, '_');
-  return `mcp__${clean(serverName)}__${clean(toolName)}`;
-}
-
 // The server validates its own input; Yoke only insists on an object so a bad call is still a call.
 const permissiveInput = z.record(z.string(), z.unknown());
 
-export function createMcpTool(serverName: string, tool: McpToolDescriptor, callTool: McpToolCaller): AnyTool {
+export type McpToolOptions = {
+  /** The server's `alwaysLoad`: its tools are never deferred behind ToolSearch. */
+  alwaysLoad?: boolean;
+};
+
+export function createMcpTool(
+  serverName: string,
+  tool: McpToolDescriptor,
+  callTool: McpToolCaller,
+  options: McpToolOptions = {},
+): AnyTool {
   const readOnly = tool.annotations?.readOnlyHint === true;
   const name = mcpToolName(serverName, tool.name);
   return buildTool<Record<string, unknown>, McpCallToolResult>({
     name,
     tier: readOnly ? 'read' : 'exec',
     isMcp: true,
+    // Deferred behind ToolSearch when the pool's schemas are large, unless the server says otherwise.
+    deferral: options.alwaysLoad === true ? 'never' : 'when-over-budget',
     inputSchema: permissiveInput,
     inputJsonSchema: toInputJsonSchema(tool.inputSchema),
     prompt: tool.description ?? `The ${tool.name} tool of the ${serverName} MCP server.`,
@@ -54,7 +48,13 @@ export function createMcpTool(serverName: string, tool: McpToolDescriptor, callT
     interruptBehavior: () => 'cancel',
     toAutoClassifierInput: (input) => `${name} ${JSON.stringify(input)}`,
     async call(input, context) {
-      const result = await callTool(input, { signal: context.abortSignal });
+      let result: McpCallToolResult;
+      try {
+        result = await callTool(input, { signal: context.abortSignal });
+      } catch (error) {
+        if (context.abortSignal.aborted) throw error;
+        throw new ToolError(`${name} failed: ${(error as Error).message}`);
+      }
       return { data: result, content: toToolResultContent(result), isError: result.isError === true };
     },
   });
@@ -84,24 +84,28 @@ export function toToolResultContent(result: McpCallToolResult): string | Array<T
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
+function imageBlock(data: unknown, mediaType: string, what: string): TextBlock | ImageBlock {
+  if (!IMAGE_TYPES.has(mediaType) || typeof data !== 'string') {
+    return { type: 'text', text: `[${what} of unsupported type ${mediaType || 'unknown'} omitted]` };
+  }
+  return { type: 'image', source: { type: 'base64', media_type: mediaType as 'image/png', data } };
+}
+
 function toBlock(item: Record<string, unknown>): TextBlock | ImageBlock | undefined {
   switch (item.type) {
     case 'text':
       return { type: 'text', text: String(item.text ?? '') };
-    case 'image': {
-      const mediaType = String(item.mimeType ?? '');
-      if (!IMAGE_TYPES.has(mediaType) || typeof item.data !== 'string') {
-        return { type: 'text', text: `[image of unsupported type ${mediaType || 'unknown'} omitted]` };
-      }
-      return {
-        type: 'image',
-        source: { type: 'base64', media_type: mediaType as 'image/png', data: item.data },
-      };
-    }
+    case 'image':
+      return imageBlock(item.data, String(item.mimeType ?? ''), 'image');
     case 'resource': {
+      // An embedded resource: its text is shown under its URI; an image blob is shown as the image.
       const resource = (item.resource ?? {}) as Record<string, unknown>;
-      if (typeof resource.text === 'string') return { type: 'text', text: resource.text };
-      return { type: 'text', text: `[binary resource ${String(resource.uri ?? '')} omitted]` };
+      const uri = String(resource.uri ?? '');
+      if (typeof resource.text === 'string')
+        return { type: 'text', text: `[resource ${uri}]\n${resource.text}` };
+      const mediaType = String(resource.mimeType ?? '');
+      if (IMAGE_TYPES.has(mediaType)) return imageBlock(resource.blob, mediaType, `resource ${uri}`);
+      return { type: 'text', text: `[binary resource ${uri} (${mediaType || 'unknown type'}) omitted]` };
     }
     case 'resource_link':
       return { type: 'text', text: `[resource ${String(item.name ?? '')}: ${String(item.uri ?? '')}]` };

@@ -1,0 +1,78 @@
+/**
+ * A session's MCP servers: which are configured (mcp/config-sources.ts), started at once without
+ * waiting for them, and the live pool the engine reads at each turn — the session's tools with
+ * whatever MCP tools are connected by then, `system/init.mcp_servers`, and the notices about
+ * servers that are not there.
+ */
+import type { SettingsSource } from '../config/settings-merge';
+import type { InitExtras } from '../engine/init-message';
+import type { LiveToolPool } from '../engine/query-engine-config';
+import type { McpManager } from '../mcp/manager';
+import type { ToolPermissionContext } from '../permissions/types';
+import type { AnyTool } from '../tools/tool';
+import type { CliOptions } from './cli-options';
+import type { Env } from './session-settings';
+
+export type SessionMcp = { manager: McpManager | undefined; problems: string[] };
+
+/** Reads the configuration and starts connecting; the MCP SDK loads only when a server is configured. */
+export async function startSessionMcp(input: {
+  options: Pick<CliOptions, 'mcpConfigs' | 'strictMcpConfig' | 'bare' | 'print'>;
+  env: Env;
+  cwd: string;
+  settingsSources: readonly SettingsSource[];
+  trusted: boolean;
+}): Promise<SessionMcp> {
+  const { options } = input;
+  const { loadMcpConfiguration } = await import('../mcp/config-sources');
+  const configuration = await loadMcpConfiguration({
+    cwd: input.cwd,
+    env: input.env,
+    mcpConfigs: options.mcpConfigs,
+    strict: options.strictMcpConfig,
+    bare: options.bare,
+    settingsSources: input.settingsSources,
+    trusted: input.trusted,
+    interactive: !options.print,
+  });
+  if (configuration.servers.length === 0) return { manager: undefined, problems: configuration.problems };
+  const { McpManager, connectionOptionsFromEnv } = await import('../mcp/manager');
+  const manager = new McpManager(configuration.servers, connectionOptionsFromEnv(input.env, input.cwd));
+  manager.start();
+  return { manager, problems: configuration.problems };
+}
+
+/**
+ * The pool at each turn. `assemble` builds it from extra tools exactly as the session's first
+ * pool was built (mode, deny rules, order), so a blanket deny on a server keeps its tools out.
+ */
+export async function liveMcpPool(
+  manager: McpManager,
+  assemble: (permissionContext: ToolPermissionContext, extraTools: readonly AnyTool[]) => AnyTool[],
+  /** What the caller reports already (the SDK host's in-process servers). */
+  base: InitExtras = {},
+): Promise<LiveToolPool> {
+  const [{ listMcpResourcesTool, readMcpResourceTool }, { resourceMentions }, { mcpServerTools }] =
+    await Promise.all([
+      import('../tools/mcp/resource-tools'),
+      import('../mcp/resource-mentions'),
+      import('../tools/mcp/server-tools'),
+    ]);
+  return {
+    tools: (permissionContext) => {
+      const resourceTools =
+        manager.resourceServers().length > 0 ? [listMcpResourcesTool, readMcpResourceTool] : [];
+      return assemble(permissionContext, [...mcpServerTools(manager), ...resourceTools]);
+    },
+    initExtras: () => ({
+      mcp_servers: [
+        ...(base.mcp_servers ?? []),
+        ...manager.statuses().map((s) => ({ name: s.name, status: s.status, source: s.source })),
+      ],
+      // Prompts are listed until they become commands (issue 16).
+      slash_commands: [...(base.slash_commands ?? []), ...manager.promptCommands()],
+    }),
+    notices: () => manager.notices(),
+    promptContext: (prompt, signal) => resourceMentions(manager, prompt, signal),
+  };
+}

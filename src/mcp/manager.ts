@@ -1,0 +1,156 @@
+/**
+ * The MCP servers of one session (session-scoped, principle 9): it starts every configured
+ * server at once without making the first request wait, and answers, at any moment, what the
+ * model may call (`connectedServers()`), what `system/init` and `mcp_status` report (`statuses()`), and what
+ * the model must be told about servers that are not there (`notices()`).
+ */
+import type { ConfiguredServer, McpServerSource } from './config-sources';
+import { type McpToolDescriptor, mcpToolName } from './mcp-types';
+import { type ConnectionOptions, McpServerConnection, type McpServerStatus } from './server-connection';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type McpServerReport = {
+  name: string;
+  status: McpServerStatus;
+  source: McpServerSource;
+  transport: 'stdio' | 'http' | 'sse';
+  error?: string;
+  serverInfo?: { name: string; version: string };
+  tools: McpToolDescriptor[];
+  prompts: string[];
+};
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** Claude Code's default for a tool call: in practice no limit, the user interrupts instead. */
+const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
+const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
+
+const positiveMs = (value: string | undefined): number | undefined => {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
+};
+
+/** Connection options from the session's environment (`MCP_TIMEOUT`, `MCP_TOOL_TIMEOUT`). */
+export function connectionOptionsFromEnv(env: Env, cwd: string): Omit<ConnectionOptions, 'onChange'> {
+  return {
+    env,
+    cwd,
+    connectTimeoutMs: positiveMs(env.MCP_TIMEOUT) ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    toolTimeoutMs: positiveMs(env.MCP_TOOL_TIMEOUT) ?? DEFAULT_TOOL_TIMEOUT_MS,
+    restartDelaysMs: RESTART_DELAYS_MS,
+  };
+}
+
+export class McpManager {
+  private readonly connections: McpServerConnection[];
+  private readonly listeners = new Set<() => void>();
+
+  constructor(servers: readonly ConfiguredServer[], options: Omit<ConnectionOptions, 'onChange'>) {
+    const onChange = () => {
+      for (const listener of this.listeners) listener();
+    };
+    this.connections = servers.map(
+      (server) => new McpServerConnection({ ...server }, { ...options, onChange }),
+    );
+  }
+
+  get size(): number {
+    return this.connections.length;
+  }
+
+  /** Starts every enabled server in parallel and returns at once. */
+  start(): void {
+    for (const connection of this.connections) connection.start();
+  }
+
+  /** Resolves when no server is still in its first connection attempt (for `yoke mcp list`, tests). */
+  async whenSettled(): Promise<void> {
+    await Promise.all(this.connections.map((connection) => connection.whenSettled()));
+  }
+
+  /** Calls `listener` after any server's status, tools or lists change; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  connection(name: string): McpServerConnection | undefined {
+    return this.connections.find((connection) => connection.name === name);
+  }
+
+  /** The servers whose tools the model may call now (tools/mcp/server-tools.ts wraps them). */
+  connectedServers(): McpServerConnection[] {
+    return this.connections.filter((c) => c.status === 'connected');
+  }
+
+  /** Connected servers that offer resources (what ListMcpResourcesTool/ReadMcpResourceTool reach). */
+  resourceServers(): McpServerConnection[] {
+    return this.connections.filter((c) => c.status === 'connected' && c.hasResources);
+  }
+
+  /** The prompts of connected servers under their command names, `mcp__<server>__<prompt>`. */
+  promptCommands(): string[] {
+    return this.connections.flatMap((c) => c.prompts.map((prompt) => mcpToolName(c.name, prompt)));
+  }
+
+  statuses(): McpServerReport[] {
+    return this.connections.map((c) => ({
+      name: c.name,
+      status: c.status,
+      source: c.server.source,
+      transport: c.server.config.type,
+      ...(c.error ? { error: c.error } : {}),
+      ...(c.serverInfo && c.status === 'connected' ? { serverInfo: c.serverInfo } : {}),
+      tools: c.descriptors,
+      prompts: c.prompts,
+    }));
+  }
+
+  /**
+   * What the model must know about servers whose tools it cannot call, one line each, so it never
+   * calls tools that silently do not exist and can tell the user what to fix.
+   */
+  notices(): string[] {
+    return this.connections.flatMap((c): string[] => {
+      const tools = `${mcpToolName(c.name, '')}*`;
+      switch (c.status) {
+        case 'connected':
+          return [];
+        case 'pending':
+          return [`MCP server "${c.name}" is still connecting; its tools (${tools}) join at the next turn.`];
+        case 'disabled':
+          return [
+            `MCP server "${c.name}" is configured but not started (${c.error}); its tools (${tools}) are not available.`,
+          ];
+        default:
+          return [
+            `MCP server "${c.name}" is not available: ${c.error}. Its tools (${tools}) cannot be called; tell the user if they need it (\`yoke mcp get ${c.name}\` shows its config).`,
+          ];
+      }
+    });
+  }
+
+  async reconnect(name: string): Promise<void> {
+    await this.require(name).reconnect();
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    await this.require(name).setEnabled(enabled);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map((connection) => connection.close()));
+  }
+
+  private require(name: string): McpServerConnection {
+    const connection = this.connection(name);
+    if (!connection) {
+      const known = this.connections.map((c) => c.name);
+      throw new Error(
+        `No MCP server named "${name}"${known.length > 0 ? `; configured: ${known.join(', ')}` : ''}`,
+      );
+    }
+    return connection;
+  }
+}

@@ -1,0 +1,323 @@
+/**
+ * One MCP server over its whole life in a session: connecting (with a deadline), the tools,
+ * resources and prompts it lists, `tools/list_changed`, and what happens when it goes away — a
+ * server that drops is restarted (stdio) or reconnected (HTTP/SSE) with backoff, and its status
+ * says so meanwhile instead of its tools silently vanishing.
+ */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ConfiguredServer } from './config-sources';
+import { expandServerConfig } from './expand-env';
+import type { McpCallToolResult, McpToolDescriptor } from './mcp-types';
+import { hasStoredTokens, oauthKey, StoredOAuthProvider } from './oauth-provider';
+import type { McpServerConfig } from './server-config';
+import { openTransport } from './transports';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** `system/init.mcp_servers[].status` values (compat-surface §6). */
+export type McpServerStatus = 'connected' | 'pending' | 'failed' | 'needs-auth' | 'disabled';
+
+export type McpResourceEntry = { uri: string; name: string; mimeType?: string; description?: string };
+
+export type ConnectionOptions = {
+  env: Env;
+  cwd: string;
+  /** How long `initialize` may take (`MCP_TIMEOUT`). */
+  connectTimeoutMs: number;
+  /** A tool call's limit when the server's config sets none (`MCP_TOOL_TIMEOUT`). */
+  toolTimeoutMs: number;
+  /** Delays before each restart of a dropped server; when they run out the server stays failed. */
+  restartDelaysMs: readonly number[];
+  /** Called whenever status, tools, resources or prompts change. */
+  onChange(): void;
+};
+
+const CLIENT_INFO = { name: 'yoke', version: YOKE_VERSION };
+
+export class McpServerConnection {
+  private currentStatus: McpServerStatus;
+  private reason: string | undefined;
+  private client: Client | undefined;
+  private generation = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private restarts = 0;
+  private closed = false;
+  private settled: Promise<void> = Promise.resolve();
+  /** The tools as last listed; a new array on every change (tools/mcp keys its cache on it). */
+  descriptors: McpToolDescriptor[] = [];
+  prompts: string[] = [];
+  hasResources = false;
+  serverInfo: { name: string; version: string } | undefined;
+
+  constructor(
+    readonly server: ConfiguredServer,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.currentStatus = server.disabledReason ? 'disabled' : 'pending';
+    this.reason = server.disabledReason;
+  }
+
+  get name(): string {
+    return this.server.name;
+  }
+
+  get status(): McpServerStatus {
+    return this.currentStatus;
+  }
+
+  /** Why it is not connected (failed, needs-auth, disabled), as one line. */
+  get error(): string | undefined {
+    return this.reason;
+  }
+
+  /** Resolves once the attempt in progress (if any) has connected or failed; never rejects. */
+  whenSettled(): Promise<void> {
+    return this.settled;
+  }
+
+  /** Starts connecting unless disabled; returns at once (see `whenSettled`). */
+  start(): void {
+    if (this.currentStatus === 'disabled' || this.closed) return;
+    this.settled = this.connect();
+  }
+
+  /** Drops the connection and connects again (the SDK's `mcp_reconnect`, `/mcp`). */
+  async reconnect(): Promise<void> {
+    if (this.closed) return;
+    this.restarts = 0;
+    await this.disconnect();
+    this.server.disabledReason = undefined;
+    this.setState('pending', undefined);
+    this.settled = this.connect();
+    await this.settled;
+  }
+
+  /** Turns the server off for this session, or back on (the SDK's `mcp_toggle`). */
+  async setEnabled(enabled: boolean): Promise<void> {
+    if (enabled) {
+      if (this.currentStatus === 'disabled') await this.reconnect();
+      return;
+    }
+    await this.disconnect();
+    this.setState('disabled', 'turned off for this session');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.disconnect();
+  }
+
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<McpCallToolResult> {
+    const client = this.requireClient();
+    const timeout = this.server.config.timeout ?? this.options.toolTimeoutMs;
+    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+      signal,
+      timeout,
+      resetTimeoutOnProgress: true,
+    });
+    return result as McpCallToolResult;
+  }
+
+  async listResources(signal: AbortSignal): Promise<McpResourceEntry[]> {
+    if (!this.hasResources) return [];
+    const client = this.requireClient();
+    const out: McpResourceEntry[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : undefined, { signal });
+      for (const r of page.resources) {
+        out.push({
+          uri: r.uri,
+          name: r.name,
+          ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+          ...(r.description ? { description: r.description } : {}),
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return out;
+  }
+
+  async readResource(uri: string, signal: AbortSignal) {
+    return (await this.requireClient().readResource({ uri }, { signal })).contents;
+  }
+
+  private requireClient(): Client {
+    if (this.client && this.currentStatus === 'connected') return this.client;
+    throw new Error(
+      `MCP server "${this.name}" is ${this.currentStatus}${this.reason ? `: ${this.reason}` : ''}`,
+    );
+  }
+
+  private setState(status: McpServerStatus, reason: string | undefined): void {
+    this.currentStatus = status;
+    this.reason = reason;
+    if (status !== 'connected') {
+      this.descriptors = [];
+      this.prompts = [];
+      this.hasResources = false;
+    }
+    this.options.onChange();
+  }
+
+  private async connect(): Promise<void> {
+    const generation = ++this.generation;
+    const expanded = expandServerConfig(this.server.config, this.options.env);
+    if (!expanded.ok) {
+      this.setState(
+        'failed',
+        `unset variable${expanded.missing.length > 1 ? 's' : ''} ${expanded.missing.join(', ')} in its config; set ${expanded.missing.length > 1 ? 'them' : 'it'} or give a \${VAR:-default}`,
+      );
+      return;
+    }
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    // Held while connecting too, so closing the session ends a server stuck in its handshake.
+    this.client = client;
+    let opened: Awaited<ReturnType<typeof openTransport>> | undefined;
+    try {
+      opened = await openTransport(expanded.config, {
+        env: this.options.env,
+        cwd: this.options.cwd,
+        ...(await this.storedAuth(expanded.config)),
+      });
+      await withDeadline(
+        client.connect(opened.transport),
+        this.options.connectTimeoutMs,
+        () =>
+          `it did not finish starting within ${duration(this.options.connectTimeoutMs)} (raise MCP_TIMEOUT if it is just slow)`,
+      );
+      if (generation !== this.generation || this.closed) {
+        await client.close();
+        return;
+      }
+      await this.refreshLists(client);
+      client.onclose = () => this.dropped(generation, opened?.stderrTail() ?? '');
+      const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        if (generation === this.generation)
+          void this.refreshLists(client).then(
+            () => this.options.onChange(),
+            () => {},
+          );
+      });
+      const info = client.getServerVersion();
+      this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
+      this.restarts = 0;
+      this.setState('connected', undefined);
+    } catch (error) {
+      await client.close().catch(() => {});
+      if (generation !== this.generation || this.closed) return;
+      this.client = undefined;
+      const needsAuth = await isUnauthorized(error);
+      this.setState(
+        needsAuth ? 'needs-auth' : 'failed',
+        needsAuth
+          ? `the server asks for authorization (HTTP 401); sign in with \`yoke mcp login ${this.name}\`, or give a token with -H "Authorization: Bearer …" in its config`
+          : failureReason(error, opened?.stderrTail() ?? ''),
+      );
+    }
+  }
+
+  /** The tokens of an earlier `yoke mcp login`, when there are any; refreshed by the SDK as they expire. */
+  private async storedAuth(config: McpServerConfig): Promise<{ authProvider?: OAuthClientProvider }> {
+    if (config.type === 'stdio') return {};
+    const key = oauthKey(this.name, config.url);
+    if (!(await hasStoredTokens(this.options.env, key))) return {};
+    // No redirect URL: a session cannot sign in, it reports needs-auth and `yoke mcp login` does.
+    return { authProvider: new StoredOAuthProvider(this.options.env, key, undefined, () => {}) };
+  }
+
+  private async refreshLists(client: Client): Promise<void> {
+    const capabilities = client.getServerCapabilities() ?? {};
+    const descriptors: McpToolDescriptor[] = [];
+    if (capabilities.tools) {
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined);
+        descriptors.push(...(page.tools as McpToolDescriptor[]));
+        cursor = page.nextCursor;
+      } while (cursor);
+    }
+    this.prompts = capabilities.prompts ? (await client.listPrompts()).prompts.map((p) => p.name) : [];
+    this.hasResources = capabilities.resources !== undefined;
+    this.descriptors = descriptors;
+  }
+
+  /** The connection went away without us closing it: say so, then try again after a pause. */
+  private dropped(generation: number, stderrTail: string): void {
+    if (generation !== this.generation || this.closed) return;
+    this.client = undefined;
+    const attempt = this.restarts;
+    const delay = this.options.restartDelaysMs[attempt];
+    const how = this.server.config.type === 'stdio' ? 'restarted' : 'reconnected';
+    const lastLine = stderrTail.split('\n').at(-1);
+    const what = `the server ${this.server.config.type === 'stdio' ? 'exited' : 'closed the connection'}${lastLine ? ` (${lastLine})` : ''}`;
+    if (delay === undefined) {
+      this.setState(
+        'failed',
+        `${what}; gave up after ${attempt} tries, reconnect it with /mcp or mcp_reconnect`,
+      );
+      return;
+    }
+    this.setState('failed', `${what}; it is being ${how}`);
+    this.restarts = attempt + 1;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.closed || generation !== this.generation) return;
+      this.currentStatus = 'pending';
+      this.settled = this.connect();
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private async disconnect(): Promise<void> {
+    this.generation++;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => {});
+  }
+}
+
+const duration = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
+
+async function withDeadline<T>(work: Promise<T>, ms: number, why: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(why())), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function isUnauthorized(error: unknown): Promise<boolean> {
+  const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
+  if (error instanceof UnauthorizedError) return true;
+  // The HTTP transports carry the status as `code` (StreamableHTTPError, SseError).
+  if ((error as { code?: unknown })?.code === 401) return true;
+  return /\b401\b/.test(String((error as Error)?.message));
+}
+
+/** One line: what went wrong, with the server's own last words when it wrote any. */
+function failureReason(error: unknown, stderrTail: string): string {
+  const err = error as NodeJS.ErrnoException;
+  let reason = err?.message ?? String(error);
+  if (err?.code === 'ENOENT' && 'path' in err) reason = `command not found: ${String(err.path)}`;
+  if (/Connection closed/i.test(reason)) reason = 'the server exited before it finished starting';
+  // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND, a TLS problem).
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  if (reason === 'fetch failed' && cause)
+    reason = `could not reach the server: ${cause.code ?? cause.message}`;
+  const lastLine = stderrTail.split('\n').at(-1);
+  return lastLine ? `${reason} (stderr: ${lastLine.slice(0, 300)})` : reason;
+}

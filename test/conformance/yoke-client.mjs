@@ -1,0 +1,110 @@
+// The MCP conformance suite's client under test: `node yoke-client.mjs <server-url>`, run by
+// `conformance client --scenario …` (which sets MCP_CONFORMANCE_SCENARIO). It drives the built
+// Yoke (dist/yoke.js) through the Agent SDK, as a host would: the scenario's server is an HTTP
+// `mcpServers` entry, the model is Yoke's mock server, scripted to call the scenario's tools.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { query } from '@anthropic-ai/claude-agent-sdk';
+
+const YOKE = join(import.meta.dirname, '../../dist/yoke.js');
+const serverUrl = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize';
+
+/** The model's script per scenario: which tool to call once it is offered. */
+const SCRIPTS = {
+  initialize: [{ reply: { content: [{ type: 'text', text: 'connected' }] } }],
+  tools_call: [
+    {
+      match: { hasTool: 'mcp__conformance__add_numbers' },
+      reply: {
+        content: [{ type: 'tool_use', name: 'mcp__conformance__add_numbers', input: { a: 5, b: 3 } }],
+      },
+    },
+    { match: { lastToolResultContains: '8' }, reply: { content: [{ type: 'text', text: 'done' }] } },
+  ],
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'yoke-conformance-'));
+const scenarioFile = join(dir, 'scenario.json');
+writeFileSync(scenarioFile, JSON.stringify(SCRIPTS[scenario] ?? SCRIPTS.initialize));
+const mock = spawn(process.execPath, [YOKE, 'mock-server', '--scenario', scenarioFile, '--port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const mockUrl = await new Promise((resolve, reject) => {
+  mock.once('exit', (code) => reject(new Error(`mock server exited with ${code}`)));
+  createInterface({ input: mock.stdout }).on('line', (line) => {
+    if (line.startsWith('MOCK_SERVER_URL=')) resolve(line.slice('MOCK_SERVER_URL='.length));
+  });
+});
+
+const yokeEnv = {
+  PATH: process.env.PATH,
+  HOME: dir,
+  YOKE_HOME: join(dir, 'yoke'),
+  CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+  ANTHROPIC_API_KEY: 'sk-conformance',
+  ANTHROPIC_BASE_URL: mockUrl,
+};
+
+// Auth scenarios: the server is added to the user scope and signed in to with `yoke mcp login`,
+// this script acting as the browser that opens the printed address.
+if (scenario.startsWith('auth/')) {
+  const yoke = (...args) =>
+    execFileSync(process.execPath, [YOKE, ...args], { cwd: dir, env: yokeEnv, encoding: 'utf8' });
+  yoke('mcp', 'add', '-s', 'user', '-t', 'http', 'conformance', serverUrl);
+  await new Promise((resolve, reject) => {
+    const login = spawn(process.execPath, [YOKE, 'mcp', 'login', 'conformance'], { cwd: dir, env: yokeEnv });
+    createInterface({ input: login.stdout }).on('line', (line) => {
+      if (/^https?:\/\//.test(line)) fetch(line).catch(reject);
+    });
+    login.stderr.pipe(process.stderr);
+    login.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`yoke mcp login exited with ${code}`)),
+    );
+  });
+}
+
+let q;
+let finish;
+const finished = new Promise((resolve) => {
+  finish = resolve;
+});
+async function* prompts() {
+  // Sent once the server is connected, so the model's first request already has its tools.
+  for (;;) {
+    const statuses = (await q?.mcpServerStatus()) ?? [];
+    const server = statuses.find((s) => s.name === 'conformance');
+    if (server && server.status !== 'pending') break;
+  }
+  yield { type: 'user', message: { role: 'user', content: 'go' }, parent_tool_use_id: null, session_id: '' };
+  await finished;
+}
+
+let code = 1;
+try {
+  q = query({
+    prompt: prompts(),
+    options: {
+      pathToClaudeCodeExecutable: YOKE,
+      cwd: dir,
+      ...(scenario.startsWith('auth/')
+        ? {}
+        : { mcpServers: { conformance: { type: 'http', url: serverUrl } } }),
+      allowedTools: ['mcp__conformance'],
+      env: yokeEnv,
+      stderr: (text) => process.stderr.write(text),
+    },
+  });
+  for await (const message of q) {
+    if (message.type === 'result') {
+      code = message.is_error ? 1 : 0;
+      finish();
+    }
+  }
+} finally {
+  mock.kill('SIGTERM');
+}
+process.exit(code);

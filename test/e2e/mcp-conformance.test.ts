@@ -1,0 +1,41 @@
+/**
+ * The MCP conformance suite's client scenarios for the HTTP transport, against the built Yoke
+ * (test/conformance/yoke-client.mjs drives it through the Agent SDK, and signs in with
+ * `yoke mcp login` for the auth scenarios). Pinned to 0.1.13: later versions need Node 22
+ * (fs.globSync), earlier ones reuse one SDK Server across requests, which the pinned SDK refuses.
+ * Not run, because Yoke lacks what they test: elicitation, step-up authorization
+ * (scope-step-up, scope-retry-limit), client ID metadata documents (basic-cimd), pre-registered
+ * and client-credentials clients, and sse-retry's timing of the SDK transport's reconnection.
+ */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const SUITE = join(require.resolve('@modelcontextprotocol/conformance/package.json'), '..', 'dist/index.js');
+const CLIENT = join(import.meta.dirname, '../conformance/yoke-client.mjs');
+
+describe('MCP conformance, client scenarios over streamable HTTP', () => {
+  it.each([
+    'initialize',
+    'tools_call',
+    'auth/metadata-default',
+    'auth/metadata-var1',
+    'auth/scope-from-www-authenticate',
+    'auth/scope-omitted-when-undefined',
+    'auth/token-endpoint-auth-basic',
+    'auth/2025-03-26-oauth-metadata-backcompat',
+  ])('%s passes', async (scenario) => {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [SUITE, 'client', '--command', `${process.execPath} ${CLIENT}`, '--scenario', scenario],
+      { cwd: join(import.meta.dirname, '../..') },
+    );
+    // The suite prints its report on stdout or stderr depending on the version; both are read.
+    const report = stdout + stderr;
+    expect(report).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
+    expect(report).toContain('OVERALL: PASSED');
+  });
+});
