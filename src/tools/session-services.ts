@@ -17,6 +17,7 @@ import {
 } from '../model/side-call';
 import type { Env, Provider } from '../model/types';
 import { GitConfigSafety } from '../permissions/git-config-safety';
+import type { SandboxManager } from '../sandbox/manager';
 import { outputBudget } from './builtin/bash/output';
 import { BackgroundShells } from './builtin/bash/shells';
 import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
@@ -72,6 +73,8 @@ export type SessionServicesOptions = {
    * prompt's git status early); it must have been built on `env`.
    */
   gitConfig?: GitConfigSafety;
+  /** The session's shell sandbox (src/sandbox/); commands run unsandboxed without one. */
+  sandbox?: SandboxManager;
 };
 
 export class SessionServices {
@@ -87,6 +90,7 @@ export class SessionServices {
   /** Model requests outside the conversation (compaction, WebFetch, the classifier), at `costs`. */
   readonly sideCalls: SideCallClient;
   readonly settings: ToolSettings;
+  readonly sandbox: SandboxManager | undefined;
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {
@@ -98,6 +102,7 @@ export class SessionServices {
       ? createSideCallClient({ ...options.sideCalls, usage: this.costs })
       : noSideCalls;
     this.settings = { ...toolSettings({}, options.env), ...options.settings };
+    this.sandbox = options.sandbox;
   }
 
   /**
@@ -108,6 +113,7 @@ export class SessionServices {
     this.disposal ??= (async () => {
       this.models.dispose();
       await this.shells.dispose();
+      await this.sandbox?.dispose();
     })();
     return this.disposal;
   }
