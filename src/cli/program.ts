@@ -70,6 +70,8 @@ const FLAGS: FlagSpec[] = [
   ['--setting-sources <list>', 'which settings to load: user, project, local (empty for none)'],
   ['--project-config-root <dir>', 'where project settings are read from', { hidden: true }],
   ['--add-dir <dir>', 'another directory tools may use (repeatable)', { repeat: true }],
+  ['--sandbox', 'run Bash commands in the OS sandbox (bubblewrap), whatever the settings say'],
+  ['--no-sandbox', 'run Bash commands outside the sandbox (managed policy can still require it)'],
   ['--session-id <uuid>', 'use this session id'],
   ['-r, --resume <session>', 'resume a session by id'],
   ['-c, --continue', 'continue the most recent session in this directory'],
@@ -116,6 +118,7 @@ Commands:
   yoke trust [dir]                  trust a folder: its project settings may widen permissions
   yoke trust --list | --remove [dir]  the trusted folders; take a folder's trust back
   yoke sessions [list] [--all]      saved sessions of this folder (or all), newest first
+  yoke sandbox check                what of the shell sandbox works on this machine
 
 Environment:
   ANTHROPIC_API_KEY                 Anthropic API key (ANTHROPIC_AUTH_TOKEN: a bearer token instead)

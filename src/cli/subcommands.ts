@@ -1,6 +1,7 @@
 /**
  * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>`,
- * `yoke sessions [list] [--all]` and `yoke trust [dir] | --list | --remove [dir]`. They print plain
+ * `yoke sessions [list] [--all]`, `yoke trust [dir] | --list | --remove [dir]` and
+ * `yoke sandbox check`. They print plain
  * text and return an exit code. A mistyped command or verb gets the nearest one suggested instead
  * of being taken for a prompt.
  */
@@ -8,7 +9,7 @@ import { nearestName, typoBudget } from '../lib/edit-distance';
 import { CliUsageError } from './errors';
 import { stdout } from './std-streams';
 
-export const SUBCOMMANDS = ['permissions', 'sessions', 'trust'] as const;
+export const SUBCOMMANDS = ['permissions', 'sessions', 'trust', 'sandbox'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const VERBS: Record<Subcommand, readonly string[]> = {
@@ -16,12 +17,14 @@ const VERBS: Record<Subcommand, readonly string[]> = {
   sessions: ['list'],
   // `yoke trust` takes a folder, not a verb.
   trust: [],
+  sandbox: ['check'],
 };
 
 const USAGE: Record<Subcommand, string> = {
   permissions: 'usage: yoke permissions list | yoke permissions remove <rule>',
   sessions: 'usage: yoke sessions [list] [--all]',
   trust: 'usage: yoke trust [dir] | yoke trust --list | yoke trust --remove [dir]',
+  sandbox: 'usage: yoke sandbox check',
 };
 
 /** Verbs are short: one slip (`lst`) is always worth a suggestion. */
@@ -79,6 +82,12 @@ export async function runSubcommand(
     const { runTrustCommand } = await import('./commands/trust');
     const warn = (line: string) => process.stderr.write(`yoke: warning: ${line}\n`);
     return runTrustCommand(argv.slice(1), { ...context, print, warn });
+  }
+  if (command === 'sandbox') {
+    if (action !== 'check' || rest.length > 0)
+      throw action === 'check' ? new CliUsageError(USAGE.sandbox) : badVerb(command, action);
+    const { runSandboxCheck } = await import('./commands/sandbox');
+    return runSandboxCheck({ ...context, print });
   }
   throw new CliUsageError(`unknown command ${command}`);
 }

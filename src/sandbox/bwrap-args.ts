@@ -5,7 +5,7 @@
  * writable folders, then the read-only islands inside them, then the masks, then what is
  * readable again inside a mask.
  */
-import { lstatSync } from 'node:fs';
+import { accessSync, constants, lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isWithin } from '../permissions/path-rules';
 import type { MaskResult } from './deny-masks';
@@ -62,6 +62,15 @@ function blockingPoint(path: string): { path: string; exists: boolean } {
   return { path: missing, exists: false };
 }
 
+function canCreateIn(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function bwrapPlan(policy: SandboxPolicy, masks: MaskResult, options: BwrapPlanOptions): BwrapPlan {
   const args = ['--die-with-parent', '--new-session', '--unshare-all'];
   const createdMountPoints: string[] = [];
@@ -92,6 +101,9 @@ export function bwrapPlan(policy: SandboxPolicy, masks: MaskResult, options: Bwr
       continue;
     blocked.add(point.path);
     if (point.exists) bind('--ro-bind', point.path);
+    // A folder this user cannot write to cannot get the file planted either (inside, the user is
+    // the same); bwrap could not make the mount point there anyway.
+    else if (!canCreateIn(dirname(point.path))) continue;
     else {
       bind('--ro-bind', '/dev/null', point.path);
       createdMountPoints.push(point.path);

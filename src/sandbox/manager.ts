@@ -7,6 +7,7 @@ import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PermissionRule } from '../lib/permission-vocabulary';
+import type { ShellSandboxJudge } from '../permissions/types';
 import { probeSandbox, type SandboxAvailability } from './availability';
 import { bwrapPlan } from './bwrap-args';
 import { DenyMasks } from './deny-masks';
@@ -250,4 +251,29 @@ export function commandMatches(command: string, pattern: string): boolean {
   const prefix = pattern.replace(/(:\*| \*)$/, '').trim();
   const text = command.trim();
   return prefix !== '' && (text === prefix || text.startsWith(`${prefix} `));
+}
+
+/** The permission decision's view of the sandbox (permissions/types.ts ShellSandboxJudge). */
+export function sandboxJudge(manager: SandboxManager): ShellSandboxJudge {
+  return {
+    autoAllow: manager.config.autoAllowBashIfSandboxed,
+    async decide(input) {
+      const state = await manager.start();
+      const verdict = manager.decide(input);
+      if (!verdict.sandboxed || state.kind !== 'active')
+        return verdict.sandboxed ? { sandboxed: false, why: 'the sandbox is not active' } : verdict;
+      return { sandboxed: true, confinement: describeConfinement(state.policy) };
+    },
+    async honoursDisable() {
+      const state = await manager.start();
+      return state.kind === 'active' && manager.config.allowUnsandboxedCommands;
+    },
+  };
+}
+
+/** One line: what a sandboxed command can reach, for permission reasons and `yoke sandbox check`. */
+export function describeConfinement(policy: SandboxPolicy): string {
+  const network =
+    policy.network.kind === 'none' ? 'no network' : 'network only to the allowed hosts, through the proxy';
+  return `writes only to ${policy.writable.map((root) => root.path).join(', ')} (protected files read-only), ${network}`;
 }

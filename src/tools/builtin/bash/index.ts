@@ -236,6 +236,11 @@ export const bashTool = buildTool<BashInput, BashOutput>({
     // off: a planted .git/config stays inert even if the permission check missed a key.
     const env = (await readOnlyOrFalse(input.command)) ? neutralGitEnv(context.env) : context.env;
     const sandbox = await sandboxFor(input, context);
+    if (sandbox && input.dangerouslyDisableSandbox) {
+      const note =
+        'dangerouslyDisableSandbox was not honoured: the settings forbid commands outside the sandbox (sandbox.allowUnsandboxedCommands: false), so it ran inside.';
+      start.note = start.note ? `${start.note}\n${note}` : note;
+    }
     if (input.run_in_background) return runInBackground(input, context, start.cwd, env, sandbox);
     return runInForeground(input, context, start, env, sandbox);
   },
