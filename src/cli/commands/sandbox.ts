@@ -98,7 +98,7 @@ export async function runSandboxCheck(context: CheckContext): Promise<number> {
       });
       const held = probe.held(run.output.text, run.exitCode);
       if (!held) failed++;
-      print(`${held ? "ok" : "FAILED"}: ${probe.name}`);
+      print(`${held ? 'ok' : 'FAILED'}: ${probe.name}`);
       if (!held) print(`  output: ${run.output.text.trim().split('\n').slice(0, 3).join(' | ') || '(none)'}`);
       rmSync(outsideFile, { force: true });
     }
