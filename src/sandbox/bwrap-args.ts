@@ -72,7 +72,17 @@ function canCreateIn(dir: string): boolean {
 }
 
 export function bwrapPlan(policy: SandboxPolicy, masks: MaskResult, options: BwrapPlanOptions): BwrapPlan {
-  const args = ['--die-with-parent', '--new-session', '--unshare-all'];
+  // Every namespace but cgroup's (which only hides cgroup paths and costs start-up time); the user
+  // namespace where the kernel allows one (as root bwrap works without).
+  const args = [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-user-try',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+  ];
   const createdMountPoints: string[] = [];
   const bind = (flag: string, from: string, to = from) => args.push(flag, from, to);
 
