@@ -177,18 +177,18 @@ describe.skipIf(!hasBubblewrap())('Bash in the sandbox (real bubblewrap)', () =>
 
   it('leaves nothing running after the call: setsid and double forks die with it', async () => {
     const fixture = sandboxFixture();
-    const escape = (marker: string) =>
+    const escapeAttempt = (marker: string) =>
       `setsid bash -c 'exec -a ${marker}-a sleep 300' & (bash -c 'exec -a ${marker}-b sleep 300' &) ; nohup bash -c 'exec -a ${marker}-c sleep 300' >/dev/null 2>&1 & echo started`;
     // Calibration: unsandboxed, the setsid child leaves the command's process group and survives.
     const calibration = `yoke-calibrate-${process.pid}-${Date.now()}`;
-    await run(contextFor(fixture.project, sandboxManager(fixture, { enabled: false })), escape(calibration));
+    await run(contextFor(fixture.project, sandboxManager(fixture, { enabled: false })), escapeAttempt(calibration));
     const survivors = processesWith(calibration);
     for (const pid of survivors) process.kill(pid, 'SIGKILL');
     expect(survivors.length).toBeGreaterThan(0);
 
     const marker = `yoke-escape-${process.pid}-${Date.now()}`;
     const context = contextFor(fixture.project, sandboxManager(fixture));
-    const { text } = await run(context, escape(marker));
+    const { text } = await run(context, escapeAttempt(marker));
     expect(text).toBe('started');
     expect(processesWith(marker)).toEqual([]);
   });
