@@ -181,7 +181,10 @@ describe.skipIf(!hasBubblewrap())('Bash in the sandbox (real bubblewrap)', () =>
       `setsid bash -c 'exec -a ${marker}-a sleep 300' & (bash -c 'exec -a ${marker}-b sleep 300' &) ; nohup bash -c 'exec -a ${marker}-c sleep 300' >/dev/null 2>&1 & echo started`;
     // Calibration: unsandboxed, the setsid child leaves the command's process group and survives.
     const calibration = `yoke-calibrate-${process.pid}-${Date.now()}`;
-    await run(contextFor(fixture.project, sandboxManager(fixture, { enabled: false })), escapeAttempt(calibration));
+    await run(
+      contextFor(fixture.project, sandboxManager(fixture, { enabled: false })),
+      escapeAttempt(calibration),
+    );
     const survivors = processesWith(calibration);
     for (const pid of survivors) process.kill(pid, 'SIGKILL');
     expect(survivors.length).toBeGreaterThan(0);
