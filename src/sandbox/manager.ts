@@ -171,6 +171,7 @@ export class SandboxManager {
       cwd: params.cwd,
       extraWritableFiles: params.writableFiles,
       env,
+      asRoot: process.getuid?.() === 0,
       // With allowed sockets the filter would make them useless; with the relay it goes on the
       // nested bwrap instead.
       seccomp: policy.unixSockets.length === 0 && !proxied,
