@@ -63,6 +63,8 @@ export type CliOptions = {
   settingSources?: SettingSource[];
   projectConfigRoot?: string;
   addDirs: string[];
+  /** `--sandbox` (true) / `--no-sandbox` (false); undefined lets the settings decide. */
+  sandbox?: boolean;
   sessionId?: string;
   resume?: string;
   continue: boolean;
@@ -206,6 +208,7 @@ export function toCliOptions(prompt: string | undefined, raw: Record<string, unk
     settingSources: settingSources(raw.settingSources),
     projectConfigRoot: str(raw.projectConfigRoot),
     addDirs: splitCommaList(list(raw.addDir)),
+    sandbox: typeof raw.sandbox === 'boolean' ? raw.sandbox : undefined,
     sessionId: str(raw.sessionId),
     resume: str(raw.resume),
     continue: raw.continue === true,

@@ -70,6 +70,8 @@ const FLAGS: FlagSpec[] = [
   ['--setting-sources <list>', 'which settings to load: user, project, local (empty for none)'],
   ['--project-config-root <dir>', 'where project settings are read from', { hidden: true }],
   ['--add-dir <dir>', 'another directory tools may use (repeatable)', { repeat: true }],
+  ['--sandbox', 'run Bash commands in the OS sandbox (bubblewrap), whatever the settings say'],
+  ['--no-sandbox', 'run Bash commands outside the sandbox (managed policy can still require it)'],
   ['--session-id <uuid>', 'use this session id'],
   ['-r, --resume <session>', 'resume a session by id'],
   ['-c, --continue', 'continue the most recent session in this directory'],
@@ -120,6 +122,7 @@ Commands:
   yoke mcp list | get <name>        connect to the configured MCP servers and show their status
   yoke mcp login <name>             sign in to an HTTP/SSE MCP server with OAuth
   yoke mcp serve [flags]            Yoke's tools as an MCP server on stdio, under -p's permissions
+  yoke sandbox check                what of the shell sandbox works on this machine
 
 Environment:
   ANTHROPIC_API_KEY                 Anthropic API key (ANTHROPIC_AUTH_TOKEN: a bearer token instead)

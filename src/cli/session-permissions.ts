@@ -22,6 +22,7 @@ import type {
   PermissionRequestHook,
   ToolPermissionContext,
 } from '../permissions/types';
+import { type SandboxManager, sandboxJudge } from '../sandbox/manager';
 import type { CliOptions } from './cli-options';
 import { CliUsageError } from './errors';
 
@@ -112,6 +113,8 @@ export function createPermissionSetup(input: {
   permissionRequestHook?: PermissionRequestHook;
   /** The session's checker of git repository configuration (its services own it). */
   gitConfig?: CreateCanUseToolOptions['gitConfig'];
+  /** The session's shell sandbox, whose verdicts the decision uses for Bash calls. */
+  sandbox?: SandboxManager;
 }): PermissionSetup {
   const { options, cwd } = input;
   const warnings: string[] = [];
@@ -137,6 +140,7 @@ export function createPermissionSetup(input: {
     // Only consulted in `auto` mode.
     classifier: createModelClassifier({ sideCalls: input.sideCalls }),
     ...(input.gitConfig ? { gitConfig: input.gitConfig } : {}),
+    ...(input.sandbox ? { sandbox: sandboxJudge(input.sandbox) } : {}),
   });
   return { permissionContext, canUseTool, warnings };
 }

@@ -30,7 +30,6 @@ export async function loadSessionSettings(
     settingSources: options.settingSources,
     managedSettings: options.managedSettings,
   });
-  if (files.fatal) throw new Error(files.fatal);
   const local = await withCommittedLocalSettings(files, cwd, env);
   const loaded = local.loaded;
   // Each error already names its file, place and what was dropped or kept.

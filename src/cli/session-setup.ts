@@ -4,7 +4,8 @@
  * protocol adds what the SDK host supplies (permission prompt, hook callbacks, in-process tools,
  * system prompt, JSON schema, agents from `initialize`).
  */
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
@@ -31,6 +32,7 @@ import {
   requestedPermissionMode,
   sessionProtectedPaths,
 } from './session-permissions';
+import { createSessionSandbox, sandboxStartNotice } from './session-sandbox';
 import { autoCompactEnabled, contextStages, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
 import { appliedSettings, gatedProjectKeys, ignoredProjectSettings, sessionTrust } from './session-trust';
@@ -235,8 +237,25 @@ export async function createSessionEngine(
   // Owned by the engine from here on: its close() disposes them. One cost tracker for every
   // request, and one side-call client (compaction summaries, WebFetch, the classifier) on the
   // session's provider, base URL and keys.
+  const protectedPaths = await sessionProtectedPaths({
+    settingsSources: settings.loaded.sources,
+    cliSettings: options.settings,
+    cwd,
+    env,
+  });
+  let permissionContext: ToolPermissionContext | undefined;
+  const sandbox = createSessionSandbox({
+    settingsSources: settings.loaded.sources,
+    flag: options.sandbox,
+    projectRoot: cwd,
+    home: sessionEnv.HOME || homedir(),
+    additionalDirs: () => (permissionContext?.additionalDirectories ?? []).map((dir) => resolve(cwd, dir)),
+    rules: () => permissionContext?.rules ?? [],
+    protectedPaths,
+  });
   const services = new SessionServices({
     env: sessionEnv,
+    sandbox: sandbox.manager,
     settings: toolSettings(applied, sessionEnv),
     models: models.catalog,
     gitConfig,
@@ -274,12 +293,8 @@ export async function createSessionEngine(
     options,
     settingsSources: settings.loaded.sources,
     projectTrusted: trust.trusted,
-    protectedPaths: await sessionProtectedPaths({
-      settingsSources: settings.loaded.sources,
-      cliSettings: options.settings,
-      cwd,
-      env,
-    }),
+    protectedPaths,
+    sandbox: sandbox.manager,
     cwd,
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
@@ -288,6 +303,8 @@ export async function createSessionEngine(
     sideCalls: services.sideCalls,
     gitConfig,
   });
+  permissionContext = permissions.permissionContext;
+  const sandboxNotice = await sandboxStartNotice(sandbox.manager);
   const builtins = createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined });
   // One assembly for every pool of the session: the first, each mode's (EnterPlanMode,
   // ExitPlanMode, set_permission_mode) and each turn's with the MCP tools connected by then.
@@ -312,6 +329,8 @@ export async function createSessionEngine(
     ...models.warnings,
     ...session.warnings,
     ...permissions.warnings,
+    ...sandbox.warnings,
+    ...(sandboxNotice ? [sandboxNotice] : []),
     ...selected.warnings,
     ...toolSearchWarnings(
       applied.toolSearch,

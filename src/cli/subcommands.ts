@@ -1,6 +1,7 @@
 /**
  * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>`,
- * `yoke sessions [list] [--all]`, `yoke trust [dir] | --list | --remove [dir]` and `yoke mcp …`. They print plain
+ * `yoke sessions [list] [--all]`, `yoke trust [dir] | --list | --remove [dir]`, `yoke mcp …` and
+ * `yoke sandbox check`. They print plain
  * text and return an exit code. A mistyped command or verb gets the nearest one suggested instead
  * of being taken for a prompt.
  */
@@ -8,7 +9,7 @@ import { nearestName, typoBudget } from '../lib/edit-distance';
 import { CliUsageError } from './errors';
 import { stdout } from './std-streams';
 
-export const SUBCOMMANDS = ['permissions', 'sessions', 'trust', 'mcp'] as const;
+export const SUBCOMMANDS = ['permissions', 'sessions', 'trust', 'mcp', 'sandbox'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const VERBS: Record<Subcommand, readonly string[]> = {
@@ -17,6 +18,7 @@ const VERBS: Record<Subcommand, readonly string[]> = {
   // `yoke trust` takes a folder, not a verb.
   trust: [],
   mcp: ['add', 'add-json', 'remove', 'list', 'get', 'serve', 'login'],
+  sandbox: ['check'],
 };
 
 const USAGE: Record<Subcommand, string> = {
@@ -24,6 +26,7 @@ const USAGE: Record<Subcommand, string> = {
   sessions: 'usage: yoke sessions [list] [--all]',
   trust: 'usage: yoke trust [dir] | yoke trust --list | yoke trust --remove [dir]',
   mcp: 'usage: yoke mcp add|add-json|remove|list|get|serve|login …',
+  sandbox: 'usage: yoke sandbox check',
 };
 
 /** Verbs are short: one slip (`lst`) is always worth a suggestion. */
@@ -97,6 +100,12 @@ export async function runSubcommand(
     }
     const { runMcpCommand } = await import('./commands/mcp');
     return runMcpCommand(argv.slice(1), { ...context, print });
+  }
+  if (command === 'sandbox') {
+    if (action !== 'check' || rest.length > 0)
+      throw action === 'check' ? new CliUsageError(USAGE.sandbox) : badVerb(command, action);
+    const { runSandboxCheck } = await import('./commands/sandbox');
+    return runSandboxCheck({ ...context, print });
   }
   throw new CliUsageError(`unknown command ${command}`);
 }

@@ -39,8 +39,6 @@ export type LoadedSettings = {
   warnings: string[];
   /** Every permission rule tagged with its source, in the order of `sources`. */
   rules: SettingsRule[];
-  /** Set when the settings forbid running (a sandbox Yoke cannot provide); see settings-notices. */
-  fatal?: string;
 };
 
 const FILE_SOURCES: readonly { name: SettingsFileSource; source: RuleSource }[] = [
@@ -85,14 +83,13 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   });
   const notices = settingsNotices(sources.map((s) => ({ label: labelOf(s), settings: s.settings })));
   warnings.push(...notices.warnings);
-  const loaded: LoadedSettings = {
+  return {
     merged: mergeSettings(sources),
     sources,
     errors,
     warnings,
     rules: collectRules(sources),
   };
-  return notices.fatal === undefined ? loaded : { ...loaded, fatal: notices.fatal };
 }
 
 const MANAGED_FLAG = '--managed-settings';

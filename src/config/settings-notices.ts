@@ -6,10 +6,8 @@
  *   nearest key that exists (`"modle"` → `"model"`);
  * - a key Claude Code knows that Yoke's schema does not read yet (`statusLine`, `enabledPlugins`,
  *   …) has no effect: all of them are named in one line with the files that set them. The list is
- *   data: Claude Code's keys (`claude-settings-keys.ts`) minus the keys of `settingsSchema`;
- * - `sandbox.enabled`: Yoke has no sandbox, so this is said plainly — commands are NOT sandboxed —
- *   and with `sandbox.failIfUnavailable` (Claude Code's "exit if the sandbox cannot start") the
- *   run stops instead.
+ *   data: Claude Code's keys (`claude-settings-keys.ts`) minus the keys of `settingsSchema`.
+ * (Whether the sandbox the settings ask for can start is said by the session: src/sandbox/.)
  */
 import { nearestName } from '../lib/edit-distance';
 import { isJsonObject } from '../lib/json-object';
@@ -22,8 +20,6 @@ export type NoticeSource = { label: string; settings: Record<string, unknown> };
 export type SettingsNotices = {
   /** One line each. */
   warnings: string[];
-  /** Set when the settings forbid running at all (a required sandbox). */
-  fatal?: string;
 };
 
 /** Keys that carry no behaviour in any program, so never "not acted on". */
@@ -51,16 +47,13 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
     if (!files.includes(label)) files.push(label);
     unused.set(key, files);
   };
-  const sandboxed: string[] = [];
-  const required: string[] = [];
 
   for (const { label, settings } of sources) {
     const check = (keys: Iterable<string>, sets: KeySets, prefix: string) => {
       for (const key of keys) {
         if (sets.yoke.has(key) || INERT_KEYS.has(key)) continue;
         if (sets.claude.has(key)) {
-          if (`${prefix}${key}` !== 'sandbox' || !isEnabledSandbox(settings.sandbox))
-            note(`${prefix}${key}`, label);
+          note(`${prefix}${key}`, label);
           continue;
         }
         const near = nearestName(key, [...sets.yoke, ...sets.claude]);
@@ -72,10 +65,6 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
     const permissions = settings.permissions;
     if (isJsonObject(permissions)) check(Object.keys(permissions), PERMISSIONS, 'permissions.');
     if (isJsonObject(settings.context)) check(Object.keys(settings.context), CONTEXT, 'context.');
-    if (isEnabledSandbox(settings.sandbox)) {
-      sandboxed.push(label);
-      if ((settings.sandbox as Record<string, unknown>).failIfUnavailable === true) required.push(label);
-    }
   }
 
   if (unused.size > 0) {
@@ -84,18 +73,5 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
       `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: ${list}`,
     );
   }
-  if (sandboxed.length > 0) {
-    warnings.push(
-      `settings: sandbox.enabled is set (${sandboxed.join(', ')}), but Yoke has no sandbox: Bash commands are NOT sandboxed — they run with your user's full access, limited only by permission rules and hooks`,
-    );
-  }
-  if (required.length === 0) return { warnings };
-  return {
-    warnings,
-    fatal: `settings require a sandbox (sandbox.failIfUnavailable in ${required.join(', ')}) and Yoke has none, so it will not run; remove failIfUnavailable to run commands unsandboxed under permission rules`,
-  };
-}
-
-function isEnabledSandbox(value: unknown): boolean {
-  return isJsonObject(value) && value.enabled === true;
+  return { warnings };
 }

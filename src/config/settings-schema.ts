@@ -8,6 +8,7 @@
 import { PERMISSION_MODES } from '../lib/permission-vocabulary';
 import * as z from '../lib/zod';
 import { effectiveHookTimeout } from './hook-timeout';
+import { sandboxSettingsSchema } from './sandbox-settings';
 
 /**
  * Seconds, as in Claude Code's `timeout` field. Any value loads: it becomes the timeout Yoke
@@ -141,6 +142,8 @@ export const settingsSchema = z.looseObject({
       diagnosticsWaitMs: z.optional(z.number().check(z.int(), z.nonnegative(), z.maximum(60_000))),
     }),
   ),
+  /** The shell sandbox (src/sandbox/); project settings can only tighten it. */
+  sandbox: z.optional(sandboxSettingsSchema),
   // Clamped like Claude Code does, so an extreme value cannot flood the context or starve it.
   bashOutputMaxChars: z.optional(
     z.pipe(

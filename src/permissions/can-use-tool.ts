@@ -38,6 +38,7 @@ import type {
   PermissionRequestHook,
   PermissionRule,
   PermissionTool,
+  ShellSandboxJudge,
 } from './types';
 
 export type CreateCanUseToolOptions = {
@@ -57,6 +58,8 @@ export type CreateCanUseToolOptions = {
   fs?: PathFs;
   /** Checks git repositories' own configuration; one per session (it caches per directory). */
   gitConfig?: GitConfigSafety;
+  /** The session's shell sandbox: sandboxed calls may skip the prompt, leaving it always asks. */
+  sandbox?: ShellSandboxJudge;
 };
 
 type Allow = Extract<PermissionDecision, { behavior: 'allow' }>;
@@ -231,6 +234,8 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
       const reason = evaluation.protectedWrites.map((w) => w.reason).join('; ');
       return ask(request, { evaluation, hard: true, reason: { type: 'other', reason } });
     }
+    const sandboxed = await sandboxVerdict(request, evaluation);
+    if (sandboxed) return sandboxed;
     if (toolPermission.behavior === 'allow')
       return { behavior: 'allow', decisionReason: { type: 'tool', reason: 'the tool allowed this input' } };
     if (evaluation.allowed) {
@@ -244,6 +249,40 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
       return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
     // Level 5: ask (the classifier first in auto mode).
     return ask(request, { evaluation, hard: evaluation.hardReasons.length > 0 });
+  }
+
+  /**
+   * The shell sandbox's say (after deny rules, ask rules, plan mode and protected files, which it
+   * never overrides): a call that leaves the sandbox on request always asks, and with
+   * `autoAllowBashIfSandboxed` a call that runs inside is allowed, its confinement the reason.
+   */
+  async function sandboxVerdict(
+    request: CanUseToolRequest,
+    evaluation: Evaluation,
+  ): Promise<PermissionDecision | undefined> {
+    const { tool, input } = request;
+    const sandbox = options.sandbox;
+    if (!sandbox || tool.access !== 'shell' || typeof input.command !== 'string') return undefined;
+    const call = {
+      command: input.command,
+      ...(input.dangerouslyDisableSandbox === true ? { dangerouslyDisableSandbox: true } : {}),
+    };
+    const mode = request.context.permissionContext.mode;
+    if (call.dangerouslyDisableSandbox && mode !== 'bypassPermissions' && (await sandbox.honoursDisable())) {
+      const reason = 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)';
+      evaluation.reasons.unshift(reason);
+      return ask(request, { evaluation, hard: true, reason: { type: 'other', reason } });
+    }
+    if (!sandbox.autoAllow) return undefined;
+    const verdict = await sandbox.decide(call);
+    if (!verdict.sandboxed) return undefined;
+    return {
+      behavior: 'allow',
+      decisionReason: {
+        type: 'other',
+        reason: `runs inside the sandbox (sandbox.autoAllowBashIfSandboxed): ${verdict.confinement}`,
+      },
+    };
   }
 
   const canUseTool: CanUseToolFn = async (request) => {

@@ -246,6 +246,20 @@ export class ProtectedPaths {
     ]);
   }
 
+  /**
+   * The files and folders named outright (not the names matched anywhere), with their reasons:
+   * what the shell sandbox binds read-only when they lie inside a writable folder.
+   */
+  listed(): { path: string; why: string }[] {
+    return [
+      ...[...this.files].map(([path, why]) => ({ path, why })),
+      ...this.dirs.map(({ dir, why }) => ({ path: dir, why })),
+      ...this.settingsDirs.flatMap(({ dir, why }) =>
+        ['settings.json', 'settings.local.json'].map((name) => ({ path: join(dir, name), why })),
+      ),
+    ];
+  }
+
   why(path: string, rules: readonly PermissionRule[] = []): string | undefined {
     const exact = this.files.get(path);
     if (exact) return exact;

@@ -77,7 +77,7 @@ function hostOf(url: unknown): string | undefined {
 }
 
 /** `domain:example.com` covers example.com and its subdomains; `domain:*.example.com` only subdomains. */
-function domainMatches(content: string, host: string | undefined): boolean {
+export function domainMatches(content: string, host: string | undefined): boolean {
   if (!host || !content.startsWith('domain:')) return false;
   const domain = content.slice('domain:'.length).trim().toLowerCase();
   if (domain.startsWith('*.')) return host.endsWith(domain.slice(1));

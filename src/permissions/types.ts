@@ -100,6 +100,21 @@ export type PermissionTool = {
 };
 
 /**
+ * Whether a shell call will run inside the session's OS sandbox (src/sandbox/), the same answer
+ * the Bash tool acts on. Structural, so this layer needs no sandbox module.
+ */
+export type ShellSandboxJudge = {
+  decide(input: {
+    command: string;
+    dangerouslyDisableSandbox?: boolean;
+  }): Promise<{ sandboxed: true; confinement: string } | { sandboxed: false; why: string }>;
+  /** `sandbox.autoAllowBashIfSandboxed`: a sandboxed call skips the prompt. */
+  autoAllow: boolean;
+  /** Whether `dangerouslyDisableSandbox` takes a call outside (sandbox active, and allowed). */
+  honoursDisable(): Promise<boolean>;
+};
+
+/**
  * Where one call runs and under which rules, read from the call's own context when it is
  * decided — never from what the session or the turn started with: an earlier Bash `cd` moves
  * `cwd`, a mode switch mid-turn changes `permissionContext`, and a subagent brings its own.

@@ -19,6 +19,7 @@ import {
 } from '../model/side-call';
 import type { Env, Provider } from '../model/types';
 import { GitConfigSafety } from '../permissions/git-config-safety';
+import type { SandboxManager } from '../sandbox/manager';
 import { LspSupervisor, type LspSupervisorOptions } from '../services/lsp/supervisor';
 import { outputBudget } from './builtin/bash/output';
 import { BackgroundShells } from './builtin/bash/shells';
@@ -84,6 +85,8 @@ export type SessionServicesOptions = {
   lsp?: Omit<LspSupervisorOptions, 'env'>;
   /** The session's MCP servers, when it has any (closed with the session). */
   mcp?: McpManager;
+  /** The session's shell sandbox (src/sandbox/); commands run unsandboxed without one. */
+  sandbox?: SandboxManager;
 };
 
 export class SessionServices {
@@ -105,6 +108,7 @@ export class SessionServices {
   readonly lsp: LspSupervisor;
   /** The MCP servers, for the resource tools; absent when none are configured. */
   readonly mcp: McpManager | undefined;
+  readonly sandbox: SandboxManager | undefined;
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {
@@ -119,6 +123,7 @@ export class SessionServices {
     this.deferredTools = new DeferredTools(this.settings.toolSearch);
     this.lsp = new LspSupervisor({ env: options.env, trusted: false, ...options.lsp });
     this.mcp = options.mcp;
+    this.sandbox = options.sandbox;
   }
 
   /**
@@ -129,6 +134,8 @@ export class SessionServices {
     this.disposal ??= (async () => {
       this.models.dispose();
       await Promise.all([this.shells.dispose(), this.lsp.dispose(), this.mcp?.close()]);
+      // After the shells: a sandboxed command's read-only placeholders go once none runs.
+      await this.sandbox?.dispose();
     })();
     return this.disposal;
   }

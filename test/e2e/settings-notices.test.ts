@@ -1,10 +1,10 @@
 /**
  * What the settings files ask for that Yoke will not do, through the built CLI: every problem of
  * a broken file with what was kept and dropped, unknown keys with the nearest known one, Claude
- * Code keys Yoke does not act on, the sandbox said plainly, and `--setting-sources` choosing the
+ * Code keys Yoke does not act on, a sandbox that cannot start said plainly, and `--setting-sources` choosing the
  * memory files as well.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
@@ -73,27 +73,51 @@ describe('settings problems', () => {
     ]);
   });
 
-  it('says plainly that commands are not sandboxed, in stream-json system/init too', async () => {
+  /** A PATH with git but no bubblewrap: the sandbox cannot start, as on a machine without it. */
+  async function pathWithoutBwrap(): Promise<string> {
+    const bin = await tempProject('yoke-bin-');
+    await symlink('/usr/bin/git', join(bin, 'git'));
+    return bin;
+  }
+
+  it('says once, with the cause, that commands are NOT sandboxed when the sandbox cannot start; stream-json system/init too', async () => {
     const { cwd, env } = await project({ sandbox: { enabled: true } });
     answer();
     const { code, stdout, stderr } = await runYoke(
       ['-p', 'hi', '--output-format', 'stream-json', '--verbose'],
-      { cwd, env },
+      { cwd, env: { ...env, PATH: await pathWithoutBwrap() } },
     );
     expect(code).toBe(0);
-    expect(stderr).toContain('Bash commands are NOT sandboxed');
+    const notice =
+      'sandbox: Bash commands are NOT sandboxed — the sandbox cannot start: bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap). Commands go through the permission prompts instead.';
+    expect(lines(stderr)).toEqual([`yoke: warning: ${notice}`]);
     const init = JSON.parse(stdout.split('\n')[0] as string) as { subtype: string; warnings?: string[] };
     expect(init.subtype).toBe('init');
-    expect(init.warnings?.join('\n')).toContain('Bash commands are NOT sandboxed');
+    expect(init.warnings).toContain(notice);
   });
 
-  it('refuses to run when the settings require a sandbox', async () => {
+  it('refuses to run when the settings require a sandbox that cannot start', async () => {
     const { cwd, env } = await project({ sandbox: { enabled: true, failIfUnavailable: true } });
     answer();
-    const { code, stderr } = await runYoke(['-p', 'hi'], { cwd, env });
+    const { code, stderr } = await runYoke(['-p', 'hi'], {
+      cwd,
+      env: { ...env, PATH: await pathWithoutBwrap() },
+    });
     expect(code).toBe(1);
-    expect(stderr).toContain('settings require a sandbox (sandbox.failIfUnavailable in');
+    expect(stderr).toContain(
+      'the sandbox is required (sandbox.failIfUnavailable) but cannot start: bubblewrap is not installed',
+    );
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('ignores, and names, a project file that would loosen the sandbox', async () => {
+    const { cwd, env, file } = await project({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true } });
+    answer();
+    const { code, stderr } = await runYoke(['-p', 'hi'], { cwd, env });
+    expect(code).toBe(0);
+    expect(lines(stderr)).toContain(
+      `yoke: warning: settings ${file}: sandbox.autoAllowBashIfSandboxed is ignored: project settings can only tighten the sandbox (set it in your user settings)`,
+    );
   });
 });
 

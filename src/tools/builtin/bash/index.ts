@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from '../../../lib/zod';
 import { neutralGitEnv } from '../../../permissions/git-neutral-env';
+import type { SandboxManager } from '../../../sandbox/manager';
 import { bashParserProblem, isReadOnlyCommand } from '../../../services/bash-parser';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError, type ToolResult } from '../../tool';
@@ -28,6 +29,13 @@ const inputSchema = z.strictObject({
   run_in_background: z
     .optional(z.boolean())
     .check(z.describe('Start the command in the background and return at once with a shell id')),
+  dangerouslyDisableSandbox: z
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        'Run this one command outside the sandbox; the user is always asked. Only after the sandbox blocked something the task needs.',
+      ),
+    ),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;
@@ -79,8 +87,10 @@ function runInBackground(
   context: ToolUseContext,
   cwd: string,
   env: ShellEnv,
+  sandbox: SandboxManager | undefined,
 ): ToolResult<BashOutput> {
   const shell = context.services.shells.start({
+    ...(sandbox ? { sandbox } : {}),
     sessionDir: context.sessionDir,
     command: input.command,
     cwd,
@@ -113,6 +123,7 @@ async function runInForeground(
   context: ToolUseContext,
   start: { cwd: string; note?: string },
   env: ShellEnv,
+  sandbox: SandboxManager | undefined,
 ): Promise<ToolResult<BashOutput>> {
   const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
   let run: Awaited<ReturnType<typeof runCommand>>;
@@ -125,12 +136,14 @@ async function runInForeground(
       signal: context.abortSignal,
       outputBudget: context.services.settings.bashOutputMaxChars,
       spillPath: join(context.sessionDir, 'bash-output', `${Date.now()}-${randomUUID().slice(0, 8)}.txt`),
+      ...(sandbox ? { sandbox } : {}),
     });
   } catch (error) {
     throw new ToolError(`Could not start the shell: ${(error as Error).message}`);
   }
 
   const notes: string[] = start.note ? [start.note] : [];
+  notes.push(...run.violations);
   const data: BashOutput = {
     stdout: run.output.text.replace(/\n+$/, ''),
     stderr: '',
@@ -168,6 +181,17 @@ async function runInForeground(
   if (run.timedOut || run.interrupted || run.exitCode !== 0) result.isError = true;
   if (contextModifier) result.contextModifier = contextModifier;
   return result;
+}
+
+/**
+ * The sandbox this call runs in, or undefined when it runs outside — the same decision the
+ * permission check made (SandboxManager.decide), so a call allowed as sandboxed runs sandboxed.
+ */
+async function sandboxFor(input: BashInput, context: ToolUseContext): Promise<SandboxManager | undefined> {
+  const sandbox = context.services.sandbox;
+  if (!sandbox) return undefined;
+  await sandbox.start();
+  return sandbox.decide(input).sandboxed ? sandbox : undefined;
 }
 
 /** A parser that failed to load must not make the tool unusable: it only loses the read-only fast path. */
@@ -211,7 +235,13 @@ export const bashTool = buildTool<BashInput, BashOutput>({
     // A command proven read-only runs with git's repository hooks, monitor and pager switched
     // off: a planted .git/config stays inert even if the permission check missed a key.
     const env = (await readOnlyOrFalse(input.command)) ? neutralGitEnv(context.env) : context.env;
-    if (input.run_in_background) return runInBackground(input, context, start.cwd, env);
-    return runInForeground(input, context, start, env);
+    const sandbox = await sandboxFor(input, context);
+    if (sandbox && input.dangerouslyDisableSandbox) {
+      const note =
+        'dangerouslyDisableSandbox was not honoured: the settings forbid commands outside the sandbox (sandbox.allowUnsandboxedCommands: false), so it ran inside.';
+      start.note = start.note ? `${start.note}\n${note}` : note;
+    }
+    if (input.run_in_background) return runInBackground(input, context, start.cwd, env, sandbox);
+    return runInForeground(input, context, start, env, sandbox);
   },
 });

@@ -7,6 +7,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import type { SandboxedSpawn, SandboxManager } from '../../../sandbox/manager';
 import { type CollectedOutput, OutputCollector } from './output';
 import { spawnShell, terminateGroup } from './shell';
 
@@ -26,6 +27,8 @@ export type RunCommandParams = {
   /** Where the complete output goes if it exceeds the budget. */
   spillPath: string;
   killGraceMs?: number;
+  /** Runs the shell inside this session's sandbox (src/sandbox/). */
+  sandbox?: SandboxManager;
 };
 
 export type RunCommandResult = {
@@ -36,17 +39,29 @@ export type RunCommandResult = {
   interrupted: boolean;
   /** The shell's physical working directory at exit; undefined when it did not exit normally. */
   finalCwd?: string;
+  /** What the sandbox stopped, one readable line each (empty outside the sandbox). */
+  violations: string[];
 };
 
 export async function runCommand(params: RunCommandParams): Promise<RunCommandResult> {
   const cwdFile = join(tmpdir(), `yoke-cwd-${randomUUID()}`);
   const collector = new OutputCollector(params.outputBudget, params.spillPath);
+  let sandboxed: SandboxedSpawn | undefined;
+  const { sandbox } = params;
   const child = spawnShell({
     command: params.command,
     cwd: params.cwd,
     env: params.env,
     stdio: ['ignore', 'pipe', 'pipe'],
     cwdFile,
+    ...(sandbox
+      ? {
+          wrap: (shell: string, shellArgs: readonly string[]) => {
+            sandboxed = sandbox.wrap({ shell, shellArgs, cwd: params.cwd, writableFiles: [cwdFile] });
+            return sandboxed;
+          },
+        }
+      : {}),
   });
 
   // One decoder per stream so a multi-byte character split across chunks stays whole.
@@ -82,12 +97,14 @@ export async function runCommand(params: RunCommandParams): Promise<RunCommandRe
     );
     await drain(child);
     if (stopping) await stopping;
+    const output = await collector.finish();
     const result: RunCommandResult = {
-      output: await collector.finish(),
+      output,
       exitCode: code,
       signal,
       timedOut,
       interrupted: interrupted && !timedOut,
+      violations: sandboxed?.finish(output.text) ?? [],
     };
     if (!timedOut && !interrupted) {
       const finalCwd = await readFinalCwd(cwdFile);
@@ -95,6 +112,7 @@ export async function runCommand(params: RunCommandParams): Promise<RunCommandRe
     }
     return result;
   } finally {
+    sandboxed?.finish('');
     clearTimeout(timer);
     params.signal.removeEventListener('abort', onAbort);
     await rm(cwdFile, { force: true });

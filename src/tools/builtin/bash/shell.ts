@@ -6,6 +6,7 @@
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import type { SandboxedSpawn } from '../../../sandbox/manager';
 import { trackGroup } from './process-groups';
 
 /** How long a process group gets between SIGTERM and SIGKILL. */
@@ -57,6 +58,11 @@ export type SpawnShellParams = {
   stdio: StdioOptions;
   /** When set, the shell's final working directory is written there on exit. */
   cwdFile?: string;
+  /**
+   * When set, the shell runs under what this returns instead (the sandbox's bwrap command line);
+   * it receives the shell and its arguments.
+   */
+  wrap?: (shell: string, shellArgs: readonly string[]) => SandboxedSpawn;
 };
 
 /** `text` as one single-quoted shell word. */
@@ -79,16 +85,26 @@ function wrapperScript(cwdFile: string | undefined): string {
 
 export function spawnShell(params: SpawnShellParams): ChildProcess {
   const shell = resolveShell(params.env);
+  const shellArgs = ['-c', wrapperScript(params.cwdFile), shell, params.command];
+  const sandboxed = params.wrap?.(shell, shellArgs);
+  // bwrap reads the seccomp program from fd 3 (bwrap-args.ts SECCOMP_FD).
+  const stdio =
+    sandboxed?.seccomp && Array.isArray(params.stdio) ? [...params.stdio.slice(0, 3), 'pipe'] : params.stdio;
   // child_process loads on the first command, not when the tool registers at start.
   const child = process
     .getBuiltinModule('node:child_process')
-    .spawn(shell, ['-c', wrapperScript(params.cwdFile), shell, params.command], {
+    .spawn(sandboxed?.file ?? shell, sandboxed?.args ?? shellArgs, {
       cwd: params.cwd,
       env: childEnv(params.env),
-      stdio: params.stdio,
+      stdio: stdio as StdioOptions,
       detached: true,
       windowsHide: true,
     });
+  const filterPipe = child.stdio[3];
+  if (sandboxed?.seccomp && filterPipe && 'end' in filterPipe) {
+    filterPipe.on('error', () => {});
+    filterPipe.end(sandboxed.seccomp);
+  }
   // Jobs a command leaves running (`server &`) outlive its shell; Yoke's exit ends them too.
   if (child.pid !== undefined) trackGroup(child.pid);
   return child;

@@ -10,6 +10,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import type { SandboxedSpawn, SandboxManager } from '../../../sandbox/manager';
 import { signalGroup, spawnShell, terminateGroup } from './shell';
 
 export type ShellStatus = 'running' | 'completed' | 'failed' | 'killed';
@@ -57,6 +58,8 @@ export type StartShellParams = {
   timeoutMs?: number;
   /** Called once when the shell ends, however it ends. */
   onExit?: (shell: BackgroundShellInfo) => void;
+  /** Runs the shell inside this session's sandbox; it lives until it ends or the session does. */
+  sandbox?: SandboxManager;
 };
 
 function stopRecord(record: ShellRecord): Promise<void> {
@@ -81,12 +84,22 @@ export class BackgroundShells {
     // The shell writes straight into the file: output survives without Yoke reading a pipe.
     const fd = openSync(outputPath, 'a');
     let child: ChildProcess;
+    let sandboxed: SandboxedSpawn | undefined;
+    const { sandbox } = params;
     try {
       child = spawnShell({
         command: params.command,
         cwd: params.cwd,
         env: params.env,
         stdio: ['ignore', fd, fd],
+        ...(sandbox
+          ? {
+              wrap: (shell: string, shellArgs: readonly string[]) => {
+                sandboxed = sandbox.wrap({ shell, shellArgs, cwd: params.cwd, writableFiles: [] });
+                return sandboxed;
+              },
+            }
+          : {}),
       });
     } finally {
       closeSync(fd);
@@ -109,6 +122,7 @@ export class BackgroundShells {
       done: new Promise((resolve) => {
         const finish = (code: number | null, signal: NodeJS.Signals | null) => {
           if (record.status !== 'running') return resolve();
+          sandboxed?.finish('');
           if (record.timer) clearTimeout(record.timer);
           record.exitCode = code;
           record.signal = signal;

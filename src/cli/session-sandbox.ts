@@ -1,0 +1,58 @@
+/**
+ * The session's shell sandbox, as the composition root sets it up: its configuration from the
+ * settings sources and `--sandbox`/`--no-sandbox`, and — once the permission rules and protected
+ * files are known — whether it can start, said once: active (nothing to say), unavailable with the
+ * likely cause (commands then go through the permission prompts), or refused with
+ * `failIfUnavailable`.
+ */
+import type { SettingsSource } from '../config/settings-merge';
+import type { PermissionRule } from '../lib/permission-vocabulary';
+import type { ProtectedPaths } from '../permissions/protected-paths';
+import { SandboxManager } from '../sandbox/manager';
+import { resolveSandboxConfig } from '../sandbox/settings';
+
+export type SessionSandbox = { manager: SandboxManager; warnings: string[] };
+
+export function createSessionSandbox(input: {
+  settingsSources: readonly SettingsSource[];
+  flag: boolean | undefined;
+  projectRoot: string;
+  home: string;
+  /** Read when the sandbox starts: the permission context is built after the services. */
+  additionalDirs: () => readonly string[];
+  rules: () => readonly PermissionRule[];
+  protectedPaths: ProtectedPaths;
+}): SessionSandbox {
+  const { config, ignored } = resolveSandboxConfig(
+    input.settingsSources.map(({ source, path, settings }) => ({
+      source,
+      label: path ?? (source === 'policySettings' ? '--managed-settings' : '--settings'),
+      ...(settings.sandbox ? { sandbox: settings.sandbox } : {}),
+    })),
+    input.flag,
+  );
+  const manager = new SandboxManager({
+    config,
+    projectRoot: input.projectRoot,
+    home: input.home,
+    get additionalDirs() {
+      return input.additionalDirs();
+    },
+    get rules() {
+      return input.rules();
+    },
+    protectedPaths: input.protectedPaths.listed(),
+  });
+  return { manager, warnings: ignored };
+}
+
+/** Starts the sandbox; the one line to say about it, or throws when it is required and cannot run. */
+export async function sandboxStartNotice(manager: SandboxManager): Promise<string | undefined> {
+  const state = await manager.start();
+  if (state.kind !== 'unavailable') return undefined;
+  if (manager.config.failIfUnavailable)
+    throw new Error(
+      `the sandbox is required (sandbox.failIfUnavailable) but cannot start: ${state.reason}; Yoke will not run without it`,
+    );
+  return `sandbox: Bash commands are NOT sandboxed — the sandbox cannot start: ${state.reason}. Commands go through the permission prompts instead.`;
+}
