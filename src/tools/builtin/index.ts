@@ -9,6 +9,7 @@
 
 import type { JsonSchemaObject } from '../../model/types';
 import type { AnyTool } from '../tool';
+import { astGrepTool } from './ast-grep';
 import { bashTool } from './bash';
 import { editTool } from './edit';
 import { globTool } from './glob';
@@ -55,6 +56,7 @@ export type BuiltinToolDeps = {
 /** Every built-in tool, unfiltered (`assembleToolPool` applies the mode, deny rules and order). */
 export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
   const tools = [
+    astGrepTool,
     bashTool,
     editTool,
     globTool,
