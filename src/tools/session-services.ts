@@ -17,6 +17,7 @@ import {
 } from '../model/side-call';
 import type { Env, Provider } from '../model/types';
 import { GitConfigSafety } from '../permissions/git-config-safety';
+import { StagedEdits } from './builtin/ast/staged-edits';
 import { outputBudget } from './builtin/bash/output';
 import { BackgroundShells } from './builtin/bash/shells';
 import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
@@ -94,6 +95,8 @@ export class SessionServices {
   readonly settings: ToolSettings;
   /** The deferred tools the model loaded, and the deferral plan of each pool's latest request. */
   readonly deferredTools: DeferredTools;
+  /** ast_edit's proposed rewrites, until resolve accepts or discards them. */
+  readonly stagedEdits = new StagedEdits();
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {

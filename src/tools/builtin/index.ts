@@ -9,6 +9,7 @@
 
 import type { JsonSchemaObject } from '../../model/types';
 import type { AnyTool } from '../tool';
+import { astEditTool } from './ast-edit';
 import { astGrepTool } from './ast-grep';
 import { bashTool } from './bash';
 import { editTool } from './edit';
@@ -18,6 +19,7 @@ import { multiEditTool } from './multi-edit';
 import { notebookEditTool } from './notebook-edit';
 import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
 import { readTool } from './read';
+import { resolveTool } from './resolve';
 import { taskOutputTool } from './task-output';
 import { taskStopTool } from './task-stop';
 import { todoWriteTool } from './todo-write';
@@ -56,6 +58,7 @@ export type BuiltinToolDeps = {
 /** Every built-in tool, unfiltered (`assembleToolPool` applies the mode, deny rules and order). */
 export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
   const tools = [
+    astEditTool,
     astGrepTool,
     bashTool,
     editTool,
@@ -64,6 +67,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     multiEditTool,
     notebookEditTool,
     readTool,
+    resolveTool,
     taskOutputTool,
     taskStopTool,
     todoWriteTool,

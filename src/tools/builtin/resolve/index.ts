@@ -1,0 +1,125 @@
+/**
+ * resolve: settles an edit ast_edit staged. Accept writes every file or none: each must still
+ * hold what it held at staging (a half-applied structural rewrite leaves code that compiles under
+ * neither form), each is judged as an Edit of it, and a failed write rolls back the ones before.
+ */
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../../config/atomic-write';
+import * as z from '../../../lib/zod';
+import type { ToolUseContext } from '../../context';
+import { buildTool, ToolError } from '../../tool';
+import { judgeAsEdits } from '../ast/edit-permission';
+import type { StagedEdit } from '../ast/staged-edits';
+import { pathForModel } from '../glob/search-results';
+import { recordFileState } from '../shared/freshness';
+import { describeFsError } from '../shared/fs-errors';
+
+const inputSchema = z.strictObject({
+  edit_id: z.string().check(z.minLength(1), z.describe('The edit_id ast_edit returned')),
+  action: z
+    .enum(['accept', 'discard'])
+    .check(z.describe('"accept" writes all its files; "discard" drops it')),
+});
+export type ResolveInput = z.infer<typeof inputSchema>;
+export type ResolveOutput = { editId: string; action: 'accept' | 'discard'; files: string[] };
+
+function stagedEdit(id: string, context: ToolUseContext): StagedEdit {
+  const edit = context.services.stagedEdits.get(id);
+  if (edit) return edit;
+  const open = context.services.stagedEdits.ids();
+  throw new ToolError(
+    `No staged edit ${id} in this session${open.length > 0 ? ` (staged: ${open.join(', ')})` : ''}; it may have been resolved already. Run ast_edit again.`,
+  );
+}
+
+/** Every file as it was staged, or the reason the whole change is refused. */
+function judgeStagedFiles(edit: StagedEdit, context: ToolUseContext) {
+  return judgeAsEdits(
+    edit.files.map((f) => f.path),
+    edit.id,
+    context,
+  );
+}
+
+async function assertUnchanged(edit: StagedEdit, context: ToolUseContext): Promise<void> {
+  for (const file of edit.files) {
+    const label = pathForModel(file.path, context.cwd);
+    const now = await readFile(file.path).catch((error: unknown) => {
+      throw new ToolError(
+        `${describeFsError(error, file.path)} ${edit.id} was not applied; nothing was written.`,
+      );
+    });
+    if (!now.equals(file.before))
+      throw new ToolError(
+        `${label} changed after ${edit.id} was staged, so none of its ${edit.files.length} files was written. Run ast_edit again on the current code.`,
+      );
+  }
+}
+
+async function writeAll(edit: StagedEdit, context: ToolUseContext): Promise<void> {
+  const written: StagedEdit['files'] = [];
+  for (const file of edit.files) {
+    try {
+      await writeFileAtomic(file.path, Buffer.from(file.after, 'utf8'));
+      written.push(file);
+    } catch (error) {
+      const restored = await Promise.all(
+        written.map((w) =>
+          writeFileAtomic(w.path, w.before).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      const lost = written.filter((_, i) => !restored[i]).map((w) => w.path);
+      const tail = lost.length > 0 ? ` Could not restore: ${lost.join(', ')}.` : ' No file was changed.';
+      throw new ToolError(`${describeFsError(error, file.path)}${tail}`);
+    }
+  }
+  for (const file of edit.files) await recordFileState(context, file.path, Buffer.from(file.after, 'utf8'));
+}
+
+export const resolveTool = buildTool<ResolveInput, ResolveOutput>({
+  name: 'resolve',
+  tier: 'write',
+  access: 'none',
+  inputSchema,
+  prompt:
+    'Settles a change ast_edit staged: action "accept" writes all of its files at once (refused whole, writing nothing, if any file changed since it was staged or a permission rule denies one), "discard" drops it. Staged edits last for this session only.',
+  description: (input) => `resolve ${input.edit_id} (${input.action})`,
+  isConcurrencySafe: () => false,
+  isReadOnly: (input) => input.action === 'discard',
+  interruptBehavior: () => 'block',
+  toAutoClassifierInput: (input) => `${input.action} ${input.edit_id}`,
+  mapResultToContent: (output) =>
+    output.action === 'discard'
+      ? `Discarded ${output.editId}; nothing was written.`
+      : `Accepted ${output.editId}: wrote ${output.files.length} file${output.files.length === 1 ? '' : 's'}: ${output.files.join(', ')}`,
+  async checkPermissions(input, context) {
+    if (input.action === 'discard') return { behavior: 'allow' };
+    const edit = context.services.stagedEdits.get(input.edit_id);
+    // An unknown id writes nothing; the call says why.
+    if (!edit) return { behavior: 'allow' };
+    return judgeStagedFiles(edit, context);
+  },
+  async call(input, context) {
+    const edit = stagedEdit(input.edit_id, context);
+    if (input.action === 'discard') {
+      context.services.stagedEdits.take(edit.id);
+      return { data: { editId: edit.id, action: 'discard', files: [] } };
+    }
+    // Decided again on what will be written: a deny rule holds whatever was approved before.
+    const verdict = judgeStagedFiles(edit, context);
+    if (verdict.behavior === 'deny') throw new ToolError(verdict.message);
+    await assertUnchanged(edit, context);
+    await writeAll(edit, context);
+    context.services.stagedEdits.take(edit.id);
+    return {
+      data: {
+        editId: edit.id,
+        action: 'accept',
+        files: edit.files.map((f) => pathForModel(f.path, context.cwd)),
+      },
+    };
+  },
+});
