@@ -81,6 +81,24 @@ describe('ast_grep', () => {
     expect(texts(data)).toEqual(['run() { return 1; }']);
   });
 
+  it('reads a multi-line Python statement inside a function body', async () => {
+    file(
+      'loop.py',
+      'def f(items):\n    for item in items:\n        print(item)\n    for k in d:\n        log(k)\n',
+    );
+    const { data } = await astGrep({ pattern: 'for $X in $Y:\n    print($X)' });
+    expect(data.matches.map((m) => m.line)).toEqual([2]);
+  });
+
+  it('takes the language from the caller for a file whose extension names none', async () => {
+    file('script', 'echo hi\nrm -rf "$dir"\n');
+    const { data } = await astGrep({ pattern: 'rm $$$ARGS', path: 'script', language: 'bash' });
+    expect(texts(data)).toEqual(['rm -rf "$dir"']);
+    await expect(astGrep({ pattern: 'rm $$$ARGS', path: 'script' })).rejects.toThrow(
+      /No grammar for .*script: pass language/,
+    );
+  });
+
   it('reports an unparseable pattern with its language instead of finding nothing', async () => {
     file('a.py', 'x = 1\n');
     await expect(astGrep({ pattern: 'def (:', path: 'a.py' })).rejects.toThrow(
