@@ -4,12 +4,12 @@
  * neither form), each is judged as an Edit of it, and a failed write rolls back the ones before.
  */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../../config/atomic-write';
 import * as z from '../../../lib/zod';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
 import { judgeAsEdits } from '../ast/edit-permission';
 import type { StagedEdit } from '../ast/staged-edits';
+import { writeAllOrNone } from '../ast/write-all';
 import { pathForModel } from '../glob/search-results';
 import { recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
@@ -51,32 +51,9 @@ async function assertUnchanged(edit: StagedEdit, context: ToolUseContext): Promi
     });
     if (!now.equals(file.before))
       throw new ToolError(
-        `${label} changed after ${edit.id} was staged, so none of its ${edit.files.length} files was written. Run ast_edit again on the current code.`,
+        `${label} changed after ${edit.id} was staged, so ${edit.files.length === 1 ? 'it was not written' : `none of its ${edit.files.length} files was written`}. Run ast_edit again on the current code.`,
       );
   }
-}
-
-async function writeAll(edit: StagedEdit, context: ToolUseContext): Promise<void> {
-  const written: StagedEdit['files'] = [];
-  for (const file of edit.files) {
-    try {
-      await writeFileAtomic(file.path, Buffer.from(file.after, 'utf8'));
-      written.push(file);
-    } catch (error) {
-      const restored = await Promise.all(
-        written.map((w) =>
-          writeFileAtomic(w.path, w.before).then(
-            () => true,
-            () => false,
-          ),
-        ),
-      );
-      const lost = written.filter((_, i) => !restored[i]).map((w) => w.path);
-      const tail = lost.length > 0 ? ` Could not restore: ${lost.join(', ')}.` : ' No file was changed.';
-      throw new ToolError(`${describeFsError(error, file.path)}${tail}`);
-    }
-  }
-  for (const file of edit.files) await recordFileState(context, file.path, Buffer.from(file.after, 'utf8'));
 }
 
 export const resolveTool = buildTool<ResolveInput, ResolveOutput>({
@@ -112,7 +89,10 @@ export const resolveTool = buildTool<ResolveInput, ResolveOutput>({
     const verdict = judgeStagedFiles(edit, context);
     if (verdict.behavior === 'deny') throw new ToolError(verdict.message);
     await assertUnchanged(edit, context);
-    await writeAll(edit, context);
+    await writeAllOrNone(
+      edit.files.map((f) => ({ path: f.path, before: f.before, after: Buffer.from(f.after, 'utf8') })),
+    );
+    for (const file of edit.files) await recordFileState(context, file.path, Buffer.from(file.after, 'utf8'));
     context.services.stagedEdits.take(edit.id);
     return {
       data: {
