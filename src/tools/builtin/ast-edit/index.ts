@@ -12,7 +12,6 @@ import type { StagedFile } from '../ast/staged-edits';
 import { pathForModel } from '../glob/search-results';
 import { formatPatchSnippet, makePatch } from '../shared/diff';
 import { resolveToolPath } from '../shared/paths';
-import { ripgrepAvailability } from '../shared/ripgrep';
 
 /** Diff lines shown per file, and files shown, in the preview. */
 const PREVIEW_LINES = 20;
@@ -54,7 +53,7 @@ export const astEditTool = buildTool<AstEditInput, AstEditOutput>({
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
   interruptBehavior: () => 'cancel',
-  availability: ripgrepAvailability,
+  // Offered without ripgrep too: a single file needs no listing, and a folder search says why it cannot run.
   toAutoClassifierInput: (input) =>
     `${input.pattern} -> ${input.rewrite}${input.path ? ` in ${input.path}` : ''}`,
   mapResultToContent: (output) => output.preview,

@@ -136,6 +136,15 @@ describe('ast_grep', () => {
     expect(texts(data)).toEqual(['leak(2)']);
   });
 
+  it('searches one file without ripgrep, and says why a folder needs it', async () => {
+    file('a.ts', 'f(1);\n');
+    const env = { ...process.env, PATH: '', USE_BUILTIN_RIPGREP: '0' };
+    const context = makeTestContext({ cwd: root, env });
+    const one = await callTool<AstGrepOutput>(astGrepTool, { pattern: 'f($A)', path: 'a.ts' }, context);
+    expect(texts(one.data)).toEqual(['f(1)']);
+    await expect(callTool(astGrepTool, { pattern: 'f($A)' }, context)).rejects.toThrow(/ripgrep/);
+  });
+
   it('refuses a single file a Read deny rule covers', async () => {
     file('secret.ts', 'x(1);\n');
     await expect(astGrep({ pattern: 'x($A)', path: 'secret.ts' }, ['Read(/secret.ts)'])).rejects.toThrow(

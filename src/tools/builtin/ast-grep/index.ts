@@ -4,7 +4,6 @@ import { buildTool } from '../../tool';
 import { LANGUAGE_IDS } from '../ast/languages';
 import { leftOutNotes, structuralSearch } from '../ast/search';
 import { pathForModel } from '../glob/search-results';
-import { ripgrepAvailability } from '../shared/ripgrep';
 
 export const DEFAULT_MAX_RESULTS = 50;
 /** A match's text is shown up to this many characters of its first line. */
@@ -70,7 +69,7 @@ export const astGrepTool = buildTool<AstGrepInput, AstGrepOutput>({
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
   interruptBehavior: () => 'cancel',
-  availability: ripgrepAvailability,
+  // Offered without ripgrep too: a single file needs no listing, and a folder search says why it cannot run.
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
   mapResultToContent: (output) => render(output, undefined),
   async call(input, context) {
