@@ -12,6 +12,7 @@ import type { StagedFile } from '../ast/staged-edits';
 import { pathForModel } from '../glob/search-results';
 import { formatPatchSnippet, makePatch } from '../shared/diff';
 import { resolveToolPath } from '../shared/paths';
+import prompt from './prompt.md';
 
 /** Diff lines shown per file, and files shown, in the preview. */
 const PREVIEW_LINES = 20;
@@ -47,7 +48,7 @@ export const astEditTool = buildTool<AstEditInput, AstEditOutput>({
   // judges it as an Edit of that path too. resolve judges each file again before writing.
   access: 'file-read',
   inputSchema,
-  prompt: `Proposes a structural rewrite: every match of pattern (as for ast_grep) becomes rewrite, with $NAME and $$$NAME replaced by what they matched. It writes nothing: it returns "(proposed) N replacements in M files", a diff preview and an edit_id. Call resolve with that edit_id and action "accept" to write all files at once (refused whole if any file changed since), or "discard". Languages: ${LANGUAGE_IDS.join(', ')}.`,
+  prompt: () => `${prompt.trim()}\nLanguages: ${LANGUAGE_IDS.join(', ')}.`,
   description: (input) =>
     `ast_edit ${input.pattern} → ${input.rewrite}${input.path ? ` in ${input.path}` : ''}`,
   isConcurrencySafe: () => true,

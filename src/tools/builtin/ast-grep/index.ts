@@ -4,6 +4,7 @@ import { buildTool } from '../../tool';
 import { LANGUAGE_IDS } from '../ast/languages';
 import { leftOutNotes, structuralSearch } from '../ast/search';
 import { pathForModel } from '../glob/search-results';
+import prompt from './prompt.md';
 
 export const DEFAULT_MAX_RESULTS = 50;
 /** A match's text is shown up to this many characters of its first line. */
@@ -64,7 +65,7 @@ export const astGrepTool = buildTool<AstGrepInput, AstGrepOutput>({
   tier: 'read',
   access: 'file-read',
   inputSchema,
-  prompt: `Finds code by its syntax-tree shape with ast-grep. The pattern is code in the target language with metavariables: $NAME matches one node, $$$NAME any sequence of nodes (arguments, statements), $_ any node without binding; a repeated $NAME must match the same text each time ($A == $A). Matches never fall inside strings or comments. The pattern may be a statement, an expression, a class member or a declaration. Languages: ${LANGUAGE_IDS.join(', ')}. Prefer it over Grep when the shape matters (calls of a function with any arguments, a statement form); use ast_edit to rewrite what it finds.`,
+  prompt: () => `${prompt.trim()}\nLanguages: ${LANGUAGE_IDS.join(', ')}.`,
   description: (input) => `ast_grep ${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
   isConcurrencySafe: () => true,
   isReadOnly: () => true,

@@ -13,6 +13,7 @@ import { writeAllOrNone } from '../ast/write-all';
 import { pathForModel } from '../glob/search-results';
 import { recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
+import prompt from './prompt.md';
 
 const inputSchema = z.strictObject({
   edit_id: z.string().check(z.minLength(1), z.describe('The edit_id ast_edit returned')),
@@ -61,8 +62,7 @@ export const resolveTool = buildTool<ResolveInput, ResolveOutput>({
   tier: 'write',
   access: 'none',
   inputSchema,
-  prompt:
-    'Settles a change ast_edit staged: action "accept" writes all of its files at once (refused whole, writing nothing, if any file changed since it was staged or a permission rule denies one), "discard" drops it. Staged edits last for this session only.',
+  prompt,
   description: (input) => `resolve ${input.edit_id} (${input.action})`,
   isConcurrencySafe: () => false,
   isReadOnly: (input) => input.action === 'discard',
