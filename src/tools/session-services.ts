@@ -21,6 +21,7 @@ import type { Env, Provider } from '../model/types';
 import { GitConfigSafety } from '../permissions/git-config-safety';
 import type { SandboxManager } from '../sandbox/manager';
 import { LspSupervisor, type LspSupervisorOptions } from '../services/lsp/supervisor';
+import { StagedEdits } from './builtin/ast/staged-edits';
 import { outputBudget } from './builtin/bash/output';
 import { BackgroundShells } from './builtin/bash/shells';
 import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
@@ -109,6 +110,8 @@ export class SessionServices {
   /** The MCP servers, for the resource tools; absent when none are configured. */
   readonly mcp: McpManager | undefined;
   readonly sandbox: SandboxManager | undefined;
+  /** ast_edit's proposed rewrites, until resolve accepts or discards them. */
+  readonly stagedEdits = new StagedEdits();
   private disposal: Promise<void> | undefined;
 
   constructor(options: SessionServicesOptions) {

@@ -9,6 +9,8 @@
 
 import type { JsonSchemaObject } from '../../model/types';
 import type { AnyTool } from '../tool';
+import { astEditTool } from './ast-edit';
+import { astGrepTool } from './ast-grep';
 import { bashTool } from './bash';
 import { editTool } from './edit';
 import { globTool } from './glob';
@@ -19,6 +21,7 @@ import { multiEditTool } from './multi-edit';
 import { notebookEditTool } from './notebook-edit';
 import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
 import { readTool } from './read';
+import { resolveTool } from './resolve';
 import { taskOutputTool } from './task-output';
 import { taskStopTool } from './task-stop';
 import { todoWriteTool } from './todo-write';
@@ -57,6 +60,8 @@ export type BuiltinToolDeps = {
 /** Every built-in tool, unfiltered (`assembleToolPool` applies the mode, deny rules and order). */
 export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
   const tools = [
+    astEditTool,
+    astGrepTool,
     bashTool,
     editTool,
     globTool,
@@ -66,6 +71,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     multiEditTool,
     notebookEditTool,
     readTool,
+    resolveTool,
     taskOutputTool,
     taskStopTool,
     todoWriteTool,

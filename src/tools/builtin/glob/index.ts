@@ -7,7 +7,7 @@ import { buildTool, ToolError } from '../../tool';
 import { denyExclusions, skippedNote } from '../shared/deny-exclusions';
 import { describeFsError } from '../shared/fs-errors';
 import { resolveToolPath } from '../shared/paths';
-import { ripgrepAvailability, runRipgrep } from '../shared/ripgrep';
+import { listSearchFiles, ripgrepAvailability } from '../shared/ripgrep';
 import { compileGlob } from './glob-pattern';
 import prompt from './prompt.md';
 import { pathForModel, sortNewestFirst } from './search-results';
@@ -119,24 +119,15 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
     const matches = compileGlob(split.pattern);
     const exclusions = denyExclusions(context, root, '.');
 
-    // No `--glob` here: rg lets a --glob whitelist override .gitignore; matching is done below.
-    const result = await runRipgrep(['--files', '--hidden', '--glob', '!.git', '--color', 'never', '.'], {
-      cwd: root,
+    const listing = await listSearchFiles(root, {
       signal: context.abortSignal,
       env: context.env,
       maxLines: MAX_LISTED_FILES,
     });
-    if (result.exitCode === 2 && result.lines.length === 0) {
-      throw new ToolError(
-        `Listing files in ${root} failed: ${result.stderr || 'ripgrep exited with an error'}`,
-      );
-    }
 
     const matched: string[] = [];
     let deniedSkipped = 0;
-    for (const line of result.lines) {
-      if (!line) continue;
-      const relativePath = line.startsWith('./') ? line.slice(2) : line;
+    for (const relativePath of listing.files) {
       if (!matches(relativePath)) continue;
       if (exclusions.deniedBy(relativePath)) deniedSkipped++;
       else matched.push(resolve(root, relativePath));
@@ -147,9 +138,9 @@ export const globTool = buildTool<GlobInput, GlobOutput>({
       durationMs: Date.now() - started,
       numFiles: filenames.length,
       filenames,
-      truncated: sorted.length > filenames.length || result.stoppedEarly,
+      truncated: sorted.length > filenames.length || listing.stoppedEarly,
       totalMatches: sorted.length,
-      countIsComplete: !result.stoppedEarly,
+      countIsComplete: !listing.stoppedEarly,
     };
     if (deniedSkipped > 0) data.deniedSkipped = deniedSkipped;
     return { data, content: renderForModel(data, context.cwd) };

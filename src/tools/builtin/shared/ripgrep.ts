@@ -183,3 +183,28 @@ export async function runRipgrep(args: readonly string[], options: RipgrepOption
     });
   });
 }
+
+/**
+ * The files below `root` a search reads, as paths relative to it: what Glob lists, .gitignore and
+ * .ignore honoured, hidden files in, `.git` out. A listing error with no output is thrown as one
+ * readable line; `stoppedEarly` says it hit `maxLines`.
+ */
+export async function listSearchFiles(
+  root: string,
+  options: Omit<RipgrepOptions, 'cwd'>,
+): Promise<{ files: string[]; stoppedEarly: boolean }> {
+  // No `--glob` filter: rg lets a --glob whitelist override .gitignore; callers match the paths.
+  const result = await runRipgrep(['--files', '--hidden', '--glob', '!.git', '--color', 'never', '.'], {
+    ...options,
+    cwd: root,
+  });
+  if (result.exitCode === 2 && result.lines.length === 0) {
+    throw new ToolError(
+      `Listing files in ${root} failed: ${result.stderr || 'ripgrep exited with an error'}`,
+    );
+  }
+  const files = result.lines
+    .filter((line) => line !== '')
+    .map((line) => (line.startsWith('./') ? line.slice(2) : line));
+  return { files, stoppedEarly: result.stoppedEarly };
+}
