@@ -10,6 +10,7 @@ import type { PermissionRule } from '../lib/permission-vocabulary';
 import type { ProtectedPaths } from '../permissions/protected-paths';
 import { SandboxManager } from '../sandbox/manager';
 import { resolveSandboxConfig } from '../sandbox/settings';
+import type { ConfineServer } from '../services/lsp/supervisor';
 
 export type SessionSandbox = { manager: SandboxManager; warnings: string[] };
 
@@ -55,4 +56,24 @@ export async function sandboxStartNotice(manager: SandboxManager): Promise<strin
       `the sandbox is required (sandbox.failIfUnavailable) but cannot start: ${state.reason}; Yoke will not run without it`,
     );
   return `sandbox: Bash commands are NOT sandboxed — the sandbox cannot start: ${state.reason}. Commands go through the permission prompts instead.`;
+}
+
+/**
+ * Language servers run inside the sandbox while it is active, as Bash commands do: a server reads
+ * the project's configuration and may load its code. Started later than the sandbox, so the
+ * state is read at each server start.
+ */
+export function confineLanguageServers(manager: SandboxManager): ConfineServer {
+  return (command, args, cwd) => {
+    if (manager.state.kind !== 'active') return undefined;
+    const wrapped = manager.wrap({ shell: command, shellArgs: args, cwd, writableFiles: [] });
+    return {
+      file: wrapped.file,
+      args: wrapped.args,
+      ...(wrapped.seccomp ? { seccomp: wrapped.seccomp } : {}),
+      finish: () => {
+        wrapped.finish('');
+      },
+    };
+  };
 }

@@ -32,7 +32,7 @@ import {
   requestedPermissionMode,
   sessionProtectedPaths,
 } from './session-permissions';
-import { createSessionSandbox, sandboxStartNotice } from './session-sandbox';
+import { confineLanguageServers, createSessionSandbox, sandboxStartNotice } from './session-sandbox';
 import { autoCompactEnabled, contextStages, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
 import { appliedSettings, gatedProjectKeys, ignoredProjectSettings, sessionTrust } from './session-trust';
@@ -259,7 +259,11 @@ export async function createSessionEngine(
     settings: toolSettings(applied, sessionEnv),
     models: models.catalog,
     gitConfig,
-    lsp: { trusted: trust.trusted, settings: lspSettings(applied) },
+    lsp: {
+      trusted: trust.trusted,
+      settings: lspSettings(applied),
+      confine: confineLanguageServers(sandbox.manager),
+    },
     ...(mcp.manager ? { mcp: mcp.manager } : {}),
     sideCalls: {
       provider: selection.provider,

@@ -3,6 +3,7 @@
  * synced to it and the diagnostics it pushed. vscode-jsonrpc loads here, on the first start, so a
  * session that never touches a server never pays for it.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
@@ -15,6 +16,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import type { ResolvedServer } from './resolve';
 import { languageIdOf } from './servers';
+import type { ConfineServer } from './supervisor';
 import { fileUri } from './uri';
 
 export type ClientOptions = {
@@ -23,6 +25,8 @@ export type ClientOptions = {
   onCrash: (reason: string) => void;
   /** Extra options the server's `initialize` gets (e.g. the tsserver to use). */
   initializationOptions?: Record<string, unknown>;
+  /** Starts the server inside the sandbox (see LspSupervisorOptions.confine). */
+  confine?: ConfineServer;
 };
 
 type PushedDiagnostics = { version?: number; diagnostics: Diagnostic[]; seq: number };
@@ -56,11 +60,18 @@ export class LspClient {
 
   static async start(server: ResolvedServer, options: ClientOptions): Promise<LspClient> {
     const rpc = await import('vscode-jsonrpc/node');
-    const child = spawn(server.command, [...server.spec.args], {
+    const confined = options.confine?.(server.command, server.spec.args, server.root);
+    const child = spawn(confined?.file ?? server.command, confined?.args ?? [...server.spec.args], {
       cwd: server.root,
       env: { ...options.env } as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // The confining wrapper (bwrap) reads its seccomp program from fd 3.
+      stdio: confined?.seccomp ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
+    if (confined) {
+      const filterPipe = child.stdio[3];
+      if (confined.seccomp && filterPipe && 'end' in filterPipe) filterPipe.end(confined.seccomp);
+      child.once('close', () => confined.finish());
+    }
     const connection = rpc.createMessageConnection(
       new rpc.StreamMessageReader(child.stdout as NodeJS.ReadableStream),
       new rpc.StreamMessageWriter(child.stdin as NodeJS.WritableStream),

@@ -25,7 +25,28 @@ export type LspSupervisorOptions = {
   settings?: Partial<LspSettings>;
   /** Folders never taken as a root; the home folder and `/` by default. */
   stopAt?: readonly string[];
+  /**
+   * Runs a server inside the session's shell sandbox when it is on (the composition root passes
+   * the sandbox's wrapper): a language server reads the project's configuration and may load its
+   * code, so it gets no more than a Bash command would.
+   */
+  confine?: ConfineServer;
 };
+
+/** How a confined server is started instead of its binary; `undefined`: not confined. */
+export type ConfinedSpawn = {
+  file: string;
+  args: string[];
+  /** A seccomp program the confining wrapper reads from fd 3. */
+  seccomp?: Buffer;
+  /** Called once when the server process has ended. */
+  finish(): void;
+};
+export type ConfineServer = (
+  command: string,
+  args: readonly string[],
+  cwd: string,
+) => ConfinedSpawn | undefined;
 
 /** No server can serve a file: the reason is one line for the model. */
 export class LspUnavailableError extends Error {
@@ -201,6 +222,7 @@ export class LspSupervisor {
       client = await LspClient.start(server, {
         env: this.options.env,
         initializationOptions: plan.initializationOptions,
+        ...(this.options.confine ? { confine: this.options.confine } : {}),
         onCrash: (reason) => {
           if (entry.client === client) entry.client = undefined;
           this.recordCrash(entry, reason);
