@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { lazyBuiltins, vendorPlugin } from './esbuild-plugins.mjs';
+import { inkForCommonJs, lazyBuiltins, vendorPlugin } from './esbuild-plugins.mjs';
 import { warmCodeCaches } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +27,8 @@ const VENDORS = {
   yaml: /^yaml$/,
   'zod-classic': /^zod$/,
   'web-tree-sitter': /^web-tree-sitter$/,
+  // The interactive UI: Ink, React and Ink's layout engine, in one bundle so they share one React.
+  ink: /^(ink|react|react\/jsx-runtime|yoga-layout)$/,
 };
 
 const common = {
@@ -41,6 +43,7 @@ const common = {
   sourcemap: false,
   minify,
   loader: { '.md': 'text' },
+  jsx: 'automatic',
   define: { YOKE_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__yokeScriptUrl' },
   // The few modules that locate files next to themselves (the tree-sitter wasm) ask import.meta.url.
   banner: { js: 'var __yokeScriptUrl=require("node:url").pathToFileURL(__filename).href;' },
@@ -86,7 +89,7 @@ for (const [bundle, specifiers] of Object.entries(used)) {
       sourcefile: `vendor-${bundle}.js`,
     },
     outfile,
-    plugins: [lazyBuiltins],
+    plugins: [lazyBuiltins, inkForCommonJs({ root })],
   });
   const modules = requireFromHere(outfile).default;
   const exportNames = Object.fromEntries(list.map((s) => [s, Object.keys(modules[s])]));
