@@ -94,6 +94,16 @@ describe('ReplSession', () => {
     expect(session.getStatus().mode).toBe('acceptEdits');
   });
 
+  it('keeps a mode chosen before the engine is ready and applies it when the engine attaches', () => {
+    const session = new ReplSession();
+    session.cyclePermissionMode();
+    session.cyclePermissionMode();
+    expect(session.getStatus().mode).toBe('plan');
+    const engine = new ScriptedEngine([]);
+    session.attach(engine);
+    expect(engine.permissionMode).toBe('plan');
+  });
+
   it('reports the context the last request filled', async () => {
     const engine = new ScriptedEngine([
       async function* () {

@@ -73,6 +73,8 @@ export class ReplSession {
   private permissions: PendingPermission[] = [];
   private lastPermissionId = 0;
   private contextTokens = 0;
+  /** The mode chosen with Shift+Tab before the engine was ready; applied when it attaches. */
+  private earlyMode: PermissionMode | undefined;
   private status: SessionStatus;
   private readonly listeners = new Set<() => void>();
   /** Settles when the current turn (and the queued ones after it) have run. */
@@ -89,6 +91,8 @@ export class ReplSession {
   /** The engine arrives after the first render (its set-up runs while the prompt is usable). */
   attach(engine: ReplEngine): void {
     this.engine = engine;
+    if (this.earlyMode) engine.setPermissionMode(this.earlyMode);
+    this.earlyMode = undefined;
     this.changed();
     // Prompts submitted before the engine was ready run now.
     if (this.queued.length > 0 && !this.running) this.runQueued();
@@ -136,10 +140,10 @@ export class ReplSession {
     return true;
   }
 
-  cyclePermissionMode(): PermissionMode | undefined {
-    if (!this.engine) return undefined;
-    const mode = nextMode(this.engine.permissionMode);
-    this.engine.setPermissionMode(mode);
+  cyclePermissionMode(): PermissionMode {
+    const mode = nextMode(this.engine?.permissionMode ?? this.earlyMode ?? 'default');
+    if (this.engine) this.engine.setPermissionMode(mode);
+    else this.earlyMode = mode;
     this.changed();
     return mode;
   }
@@ -273,7 +277,7 @@ export class ReplSession {
   private makeStatus(): SessionStatus {
     return {
       model: this.engine?.currentModel ?? '',
-      mode: this.engine?.permissionMode ?? 'default',
+      mode: this.engine?.permissionMode ?? this.earlyMode ?? 'default',
       costUsd: this.engine?.totalCostUsd ?? 0,
       contextTokens: this.contextTokens,
       running: this.running !== undefined,
