@@ -6,7 +6,7 @@
  */
 import type { LoadedSettings } from '../config/load-settings';
 import type { Env } from '../config/paths';
-import type { PermissionMode } from '../lib/permission-vocabulary';
+import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTotal, ModelUsage } from '../model/cost';
 import type { Message } from '../session/messages';
@@ -42,11 +42,11 @@ export type CommandOutcome =
 
 /** What fills the context window, for /context and the status line's percentage. */
 export type ContextSources = {
-  /** The system prompt as sent (memory files excluded: they are counted on their own). */
+  /** The system prompt's parts as sent, memory files included (the breakdown separates them). */
   systemPrompt: readonly string[];
   /** The tool schemas the model is offered, as sent. */
   tools: readonly { name: string; description: string; input_schema: unknown }[];
-  /** The memory files the session loaded (CLAUDE.md, AGENTS.md, rules), with their text. */
+  /** The memory files the system prompt carries (CLAUDE.md, AGENTS.md, rules), with their text. */
   memoryFiles: readonly { path: string; content: string }[];
   /** The conversation as the next request would carry it. */
   messages: readonly Message[];
@@ -82,6 +82,8 @@ export interface CommandHost {
   readonly transcriptPath: string | undefined;
   /** The commands of this session, for /help. */
   readonly commands: CommandRegistry;
+  /** Aborts when the user cancels the command (Esc) or the session ends. */
+  readonly signal: AbortSignal;
 
   model(): string;
   /** Switches the model for the next turn; the caller validated the id against `models`. */
@@ -92,6 +94,8 @@ export interface CommandHost {
   setPermissionMode(mode: PermissionMode): void;
   /** The settings as this session loads them (same sources, same --settings), read afresh. */
   loadSettings(): Promise<LoadedSettings>;
+  /** The rules in force, every source (flags and "always allow" answers included). */
+  permissionRules(): readonly PermissionRule[];
   /** Whether the project folder is trusted (untrusted folders ignore project allow rules). */
   projectTrusted(): Promise<boolean>;
   /** After /permissions wrote a settings file: the session re-reads its rules. */

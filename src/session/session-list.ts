@@ -6,6 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../config/paths';
+import { mapLimited } from '../lib/map-limited';
 import { forEachLine } from './transcript-loader';
 import { isSessionId, projectDir, projectsRoot } from './transcript-paths';
 
@@ -108,7 +109,7 @@ export async function summarizeSession(file: SessionFile): Promise<SessionSummar
 }
 
 /** The typed text of a user line, or undefined for tool results, reminders and summaries. */
-function promptText(line: Record<string, unknown>): string | undefined {
+export function promptText(line: Record<string, unknown>): string | undefined {
   if (line.isMeta === true || line.isCompactSummary === true || line.toolUseResult !== undefined)
     return undefined;
   const content = (line.message as { content?: unknown } | undefined)?.content;
@@ -140,14 +141,5 @@ export async function summarizeSessions(
   files: readonly SessionFile[],
   concurrency = 16,
 ): Promise<SessionSummary[]> {
-  const out: SessionSummary[] = new Array(files.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const i = next++;
-      out[i] = await summarizeSession(files[i] as SessionFile);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
-  return out;
+  return mapLimited(files, concurrency, summarizeSession);
 }

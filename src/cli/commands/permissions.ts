@@ -4,7 +4,8 @@
  * settings file, where "always allow" answers and ad-hoc grants live. Shared and policy files
  * are never edited from here — the error names the file to change instead.
  */
-import { editSettingsFile, type SettingsJson } from '../../config/edit-settings';
+import { withoutRule } from '../../commands/permission-edits';
+import { editSettingsFile } from '../../config/edit-settings';
 import { loadSettings } from '../../config/load-settings';
 import type { Env } from '../../config/paths';
 import { projectTrust } from '../../config/project-trust';
@@ -49,24 +50,6 @@ export async function runPermissionsList(options: PermissionsListOptions): Promi
 }
 
 const isLocalFile = (rule: SettingsRule) => rule.source === 'localSettings' && rule.path !== undefined;
-
-function withoutRule(
-  json: SettingsJson,
-  target: NonNullable<ReturnType<typeof parseRuleValue>>,
-): SettingsJson {
-  const permissions = json.permissions;
-  if (!permissions || typeof permissions !== 'object' || Array.isArray(permissions)) return json;
-  const next: Record<string, unknown> = { ...(permissions as Record<string, unknown>) };
-  for (const behavior of ['allow', 'deny', 'ask'] as const) {
-    const list = next[behavior];
-    if (!Array.isArray(list)) continue;
-    next[behavior] = list.filter((entry) => {
-      const parsed = typeof entry === 'string' ? parseRuleValue(entry) : undefined;
-      return !parsed || !sameRuleValue(parsed, target);
-    });
-  }
-  return { ...json, permissions: next };
-}
 
 /** Removes the rule from every local settings file that holds it; returns the files changed. */
 export async function runPermissionsRemove(options: PermissionsRemoveOptions): Promise<string[]> {

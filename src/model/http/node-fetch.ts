@@ -120,18 +120,23 @@ function toResponse(res: IncomingMessage, signal: AbortSignal | undefined, done:
     res.once('end', done);
     return new Response(null, init);
   }
+  // Set when the reader cancels. Node may still deliver a chunk or the end it had already read;
+  // passing those to the cancelled stream would throw outside any caller (an uncaught exception).
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     start(stream) {
       res.on('data', (chunk: Buffer) => {
+        if (cancelled) return;
         stream.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((stream.desiredSize ?? 0) <= 0) res.pause();
       });
       res.once('end', () => {
         done();
-        stream.close();
+        if (!cancelled) stream.close();
       });
       res.once('error', (error) => {
         done();
+        if (cancelled) return;
         // An abort destroys the response with the signal's reason; report that, not "aborted".
         stream.error(signal?.aborted ? abortReason(signal) : error);
       });
@@ -150,6 +155,7 @@ function toResponse(res: IncomingMessage, signal: AbortSignal | undefined, done:
       res.resume();
     },
     cancel() {
+      cancelled = true;
       done();
       res.destroy();
     },

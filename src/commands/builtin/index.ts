@@ -1,0 +1,33 @@
+/** The built-in commands, and a session's registry that starts with them. */
+import { createCommandRegistry } from '../registry';
+import type { CommandRegistry, LocalCommand } from '../types';
+import { doctorCommand } from './doctor';
+import { helpCommand } from './help';
+import { initCommand, memoryCommand } from './memory';
+import { modelCommand } from './model';
+import { permissionsCommand } from './permissions';
+import { clearCommand, compactCommand, exitCommand, resumeCommand } from './session-flow';
+import { contextCommand, costCommand, statusCommand } from './usage';
+
+export function builtinCommands(): LocalCommand[] {
+  return [
+    helpCommand,
+    clearCommand,
+    compactCommand,
+    modelCommand,
+    costCommand,
+    contextCommand,
+    statusCommand,
+    permissionsCommand,
+    resumeCommand,
+    memoryCommand,
+    initCommand,
+    doctorCommand,
+    exitCommand,
+  ];
+}
+
+/** A new registry for one session, holding the built-in commands. */
+export function createSessionCommands(): CommandRegistry {
+  return createCommandRegistry(builtinCommands().map((c) => ({ ...c, source: 'builtin' as const })));
+}

@@ -1,0 +1,72 @@
+/**
+ * /model: show the session's model, or switch it. An id must be one the session's catalog has
+ * figures for (the built-in table or the settings' `models`): a typo would otherwise only fail
+ * at the next request, after the prompt was typed. An unknown id gets the close matches.
+ */
+import { editDistance, typoBudget } from '../../lib/edit-distance';
+import { listKnownModels, MODEL_ALIASES, resolveModelAlias } from '../../model/models';
+import type { CommandHost, LocalCommand } from '../types';
+
+export const modelCommand: LocalCommand = {
+  name: 'model',
+  description: 'Show the model, or switch to another for the next turns',
+  argumentHint: '[model id or alias]',
+  async run(args, host) {
+    const declared = await declaredModels(host);
+    if (args === '') return { kind: 'text', text: describeModels(host, declared) };
+    const id = resolveModelAlias(args);
+    const unknowns = host.models.unknowns(id);
+    const known = !unknowns.contextWindow || declared.includes(args) || declared.includes(id);
+    if (!known) return { kind: 'text', text: unknownModelText(args, declared) };
+    if (id === host.model()) return { kind: 'text', text: `Already using ${id}.` };
+    host.setModel(id);
+    const window = host.models.contextWindow(id).toLocaleString('en-US');
+    return { kind: 'text', text: `Model set to ${id} (context window ${window} tokens) for the next turns.` };
+  },
+};
+
+async function declaredModels(host: CommandHost): Promise<string[]> {
+  const loaded = await host.loadSettings();
+  const models = (loaded.merged as { models?: Record<string, unknown> }).models;
+  return models && typeof models === 'object' ? Object.keys(models) : [];
+}
+
+function candidateIds(declared: readonly string[]): string[] {
+  return [...new Set([...Object.keys(MODEL_ALIASES), ...listKnownModels().map((m) => m.id), ...declared])];
+}
+
+function describeModels(host: CommandHost, declared: readonly string[]): string {
+  const current = host.model();
+  const lines = [
+    `Model: ${current} (context window ${host.models.contextWindow(current).toLocaleString('en-US')} tokens)`,
+  ];
+  lines.push('Available:');
+  const aliasOf = new Map(Object.entries(MODEL_ALIASES).map(([alias, id]) => [id, alias]));
+  for (const model of listKnownModels()) {
+    const alias = aliasOf.get(model.id);
+    const price = `$${model.price.input}/$${model.price.output} per Mtok`;
+    lines.push(`  ${model.id === current ? '*' : ' '} ${model.id}${alias ? ` (${alias})` : ''}  ${price}`);
+  }
+  for (const id of declared) {
+    if (listKnownModels().some((m) => m.id === id)) continue;
+    lines.push(`  ${id === current ? '*' : ' '} ${id}  (declared in settings)`);
+  }
+  lines.push('Switch with /model <id or alias>.');
+  return lines.join('\n');
+}
+
+export function unknownModelText(typed: string, declared: readonly string[]): string {
+  const wanted = typed.toLowerCase();
+  const budget = Math.max(2, typoBudget(wanted));
+  const close = candidateIds(declared)
+    .map((id) => ({ id, d: id.includes(wanted) ? 0 : editDistance(wanted, id.toLowerCase()) }))
+    .filter((c) => c.d <= budget)
+    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
+    .slice(0, 3)
+    .map((c) => c.id);
+  const hint = close.length > 0 ? ` Did you mean ${close.join(', ')}?` : ' /model lists the models.';
+  return (
+    `Unknown model "${typed}": Yoke has no figures for it.${hint} ` +
+    `A model of another server can be declared in settings: "models": {"${typed}": {"contextWindow": <tokens>}}.`
+  );
+}

@@ -1,0 +1,90 @@
+/** /clear, /compact, /exit, /resume and /help through the dispatcher, on a test host with real session files. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectDir, transcriptPath } from '../../session/transcript-paths';
+import { runCommandLine } from '../dispatch';
+import { createTestHost, type TestHost } from '../test-host';
+
+let host: TestHost;
+beforeEach(async () => {
+  host = await createTestHost();
+});
+afterEach(() => host.cleanup());
+
+async function writeSession(id: string, prompt: string) {
+  await mkdir(projectDir(host.env, host.cwd), { recursive: true });
+  const line = {
+    type: 'user',
+    uuid: 'u1',
+    timestamp: new Date().toISOString(),
+    cwd: host.cwd,
+    message: { role: 'user', content: prompt },
+  };
+  await writeFile(transcriptPath(host.env, host.cwd, id), `${JSON.stringify(line)}\n`);
+}
+
+describe('conversation commands', () => {
+  it('/clear, /compact and /exit say what the UI should do', async () => {
+    expect(await runCommandLine('/clear', host)).toEqual({ kind: 'clear' });
+    expect(await runCommandLine('/new', host)).toEqual({ kind: 'clear' });
+    expect(await runCommandLine('/compact', host)).toEqual({ kind: 'compact' });
+    expect(await runCommandLine('/compact  keep the failing tests ', host)).toEqual({
+      kind: 'compact',
+      instructions: 'keep the failing tests',
+    });
+    expect(await runCommandLine('/quit', host)).toEqual({ kind: 'exit' });
+  });
+
+  it('/resume opens the picker, or resumes the session an id prefix names', async () => {
+    const id = '11111111-2222-4333-8444-555555555555';
+    await writeSession(id, 'fix the parser');
+    expect(await runCommandLine('/resume', host)).toEqual({ kind: 'pick-session' });
+    expect(await runCommandLine('/resume 1111', host)).toEqual({ kind: 'resume', sessionId: id });
+  });
+
+  it('/resume with an id that matches nothing explains and suggests', async () => {
+    await writeSession('11111111-2222-4333-8444-555555555555', 'fix the parser');
+    const outcome = await runCommandLine('/resume 2111', host);
+    expect(outcome?.kind).toBe('text');
+    expect(outcome?.kind === 'text' && outcome.text).toContain('11111111-2222-4333-8444-555555555555');
+  });
+});
+
+describe('/help and unknown commands', () => {
+  it('lists every command with its argument hint, and the input prefixes', async () => {
+    const outcome = await runCommandLine('/help', host);
+    if (outcome?.kind !== 'text') throw new Error('expected text');
+    for (const command of host.commands.list()) expect(outcome.text).toContain(`/${command.name}`);
+    expect(outcome.text).toContain('/compact [instructions]');
+    expect(outcome.text).toMatch(/!command .*shell/);
+    expect(outcome.text).toMatch(/#text .*memory/);
+  });
+
+  it('/help <command> describes one command with its aliases', async () => {
+    const outcome = await runCommandLine('/help exit', host);
+    expect(outcome).toEqual({ kind: 'text', text: expect.stringContaining('Aliases: /quit') });
+  });
+
+  it('an unknown command gets the nearest names; a path is not a command', async () => {
+    expect(await runCommandLine('/comapct', host)).toEqual({
+      kind: 'text',
+      text: 'Unknown command /comapct. Did you mean /compact?',
+    });
+    expect(await runCommandLine('/usr/local/bin is where it lives', host)).toBeUndefined();
+    expect(await runCommandLine('plain prompt', host)).toBeUndefined();
+  });
+
+  it('a command that throws becomes one line for the user', async () => {
+    host.commands.register({
+      name: 'broken',
+      description: 'fails',
+      run: async () => {
+        throw new Error('disk full');
+      },
+    });
+    expect(await runCommandLine('/broken', host)).toEqual({
+      kind: 'text',
+      text: '/broken failed: disk full',
+    });
+  });
+});

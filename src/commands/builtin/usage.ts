@@ -1,0 +1,90 @@
+/**
+ * The read-only views of the running session: /cost (what was spent), /context (what fills the
+ * window) and /status (who and where the session is). Figures come from the host's snapshots, the
+ * same ones the status line shows.
+ */
+import { contextBreakdown, formatContextBreakdown } from '../../interactive/context-breakdown';
+import type { CommandHost, CostSnapshot, LocalCommand } from '../types';
+
+const tokens = (n: number) => n.toLocaleString('en-US');
+const usd = (n: number) => `$${n.toFixed(4)}`;
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+export function formatCost(cost: CostSnapshot): string {
+  const lines = [
+    `Total cost:        ${usd(cost.costUsd)}`,
+    `API requests:      ${cost.requests} (${duration(cost.apiDurationMs)} waiting for the API)`,
+    `Session duration:  ${duration(cost.sessionDurationMs)}`,
+    `Tokens:            ${tokens(cost.usage.inputTokens)} in, ${tokens(cost.usage.outputTokens)} out, ` +
+      `${tokens(cost.usage.cacheReadInputTokens)} cache read, ${tokens(cost.usage.cacheCreationInputTokens)} cache write`,
+  ];
+  const models = Object.entries(cost.byModel);
+  if (models.length > 1 || (models.length === 1 && cost.requests > 0)) {
+    lines.push('By model:');
+    for (const [model, u] of models) {
+      lines.push(
+        `  ${model}: ${usd(u.costUSD)} — ${tokens(u.inputTokens)} in, ${tokens(u.outputTokens)} out, ` +
+          `${tokens(u.cacheReadInputTokens)} cache read, ${tokens(u.cacheCreationInputTokens)} cache write`,
+      );
+    }
+  }
+  if (cost.requests > 0 && cost.costUsd === 0)
+    lines.push('A model without known prices counts as $0; declare its prices under "models" in settings.');
+  return lines.join('\n');
+}
+
+export const costCommand: LocalCommand = {
+  name: 'cost',
+  description: 'Show what this session has spent, in dollars and tokens',
+  run: async (_args, host) => ({ kind: 'text', text: formatCost(host.cost()) }),
+};
+
+export const contextCommand: LocalCommand = {
+  name: 'context',
+  description: 'Show what fills the context window, by category',
+  async run(_args, host) {
+    const model = host.model();
+    const breakdown = contextBreakdown(host.context(), host.models.contextWindow(model));
+    return { kind: 'text', text: formatContextBreakdown(breakdown, model) };
+  },
+};
+
+async function statusText(host: CommandHost): Promise<string> {
+  const [settings, trusted] = await Promise.all([host.loadSettings(), host.projectTrusted()]);
+  const model = host.model();
+  const breakdown = contextBreakdown(host.context(), host.models.contextWindow(model));
+  const shells = host.backgroundShells();
+  const running = shells.filter((s) => s.status === 'running').length;
+  const memory = host.context().memoryFiles.map((f) => f.path);
+  const files = settings.sources.map((s) => (s.path ? `${s.path} (${s.source})` : s.source));
+  const lines = [
+    `Yoke ${YOKE_VERSION}`,
+    `Session:          ${host.sessionId}`,
+    `Transcript:       ${host.transcriptPath ?? '(not written yet)'}`,
+    `Working folder:   ${host.cwd}`,
+    `Project root:     ${host.projectRoot}${trusted ? '' : ' (not trusted: project allow rules and hooks are ignored)'}`,
+    `Model:            ${model}`,
+    `Permission mode:  ${host.permissionMode()}`,
+    `Context:          ${tokens(breakdown.total)} of ${tokens(breakdown.window)} tokens (${Math.round(breakdown.fraction * 100)}%)`,
+    `Cost:             ${usd(host.cost().costUsd)}`,
+    `Background shells: ${running} running, ${shells.length - running} finished`,
+    `Memory files:     ${memory.length === 0 ? 'none' : memory.join(', ')}`,
+    `Settings files:   ${files.length === 0 ? 'none' : files.join(', ')}`,
+  ];
+  const problems = host.settingsProblems();
+  for (const error of problems.errors) lines.push(`error: ${error}`);
+  for (const warning of problems.warnings) lines.push(`warning: ${warning}`);
+  return lines.join('\n');
+}
+
+export const statusCommand: LocalCommand = {
+  name: 'status',
+  description: 'Show the session, model, mode, folders, settings files and their problems',
+  run: async (_args, host) => ({ kind: 'text', text: await statusText(host) }),
+};

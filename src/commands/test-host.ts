@@ -1,0 +1,112 @@
+/**
+ * A CommandHost for tests: real settings files and trust records in a temporary project and home
+ * (so /permissions and /model read and write what a session would), with the UI's side of the
+ * contract recorded instead of performed.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { loadSettings } from '../config/load-settings';
+import { projectTrust } from '../config/project-trust';
+import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
+import { ModelCatalog } from '../model/catalog';
+import { emptyUsage } from '../model/types';
+import { createSessionCommands } from './builtin';
+import { runCommandLine } from './dispatch';
+import type { CommandHost, ContextSources, CostSnapshot, EditorResult, ProviderProbe } from './types';
+
+export type TestHost = CommandHost & {
+  root: string;
+  env: CommandHost['env'] & { HOME: string; YOKE_HOME: string; YOKE_MANAGED_SETTINGS: string };
+  /** Paths given to openInEditor. */
+  edited: string[];
+  reloads: number;
+  editor: ((path: string) => Promise<EditorResult>) | undefined;
+  contextSources: ContextSources;
+  costSnapshot: CostSnapshot;
+  rules: PermissionRule[];
+  probe: (signal: AbortSignal) => Promise<ProviderProbe>;
+  problems: { errors: string[]; warnings: string[] };
+  cleanup(): Promise<void>;
+};
+
+export async function writeJson(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(value, null, 2));
+}
+
+export async function createTestHost(): Promise<TestHost> {
+  const root = await mkdtemp(join(tmpdir(), 'yoke-commands-'));
+  const project = join(root, 'proj');
+  await mkdir(project, { recursive: true });
+  const env = {
+    HOME: join(root, 'home'),
+    YOKE_HOME: join(root, 'home', '.yoke'),
+    CLAUDE_CONFIG_DIR: join(root, 'home', '.claude'),
+    YOKE_MANAGED_SETTINGS: join(root, 'managed.json'),
+    PATH: process.env.PATH,
+  };
+  let model = 'claude-sonnet-5-5';
+  let mode: PermissionMode = 'default';
+  const host: TestHost = {
+    root,
+    cwd: project,
+    projectRoot: project,
+    env,
+    sessionId: '00000000-0000-4000-8000-000000000001',
+    transcriptPath: undefined,
+    commands: createSessionCommands(),
+    signal: new AbortController().signal,
+    models: new ModelCatalog(),
+    edited: [],
+    reloads: 0,
+    editor: undefined,
+    rules: [],
+    contextSources: { systemPrompt: [], tools: [], memoryFiles: [], messages: [] },
+    costSnapshot: {
+      usage: emptyUsage(),
+      costUsd: 0,
+      apiDurationMs: 0,
+      requests: 0,
+      byModel: {},
+      sessionDurationMs: 0,
+    },
+    problems: { errors: [], warnings: [] },
+    probe: async () => ({ ok: true, provider: 'fake', model, latencyMs: 1 }),
+    model: () => model,
+    setModel: (id) => {
+      model = id;
+    },
+    permissionMode: () => mode,
+    setPermissionMode: (next) => {
+      mode = next;
+    },
+    loadSettings: () => loadSettings({ cwd: project, env }),
+    permissionRules: () => host.rules,
+    projectTrusted: async () => (await projectTrust(project, env)).trusted,
+    reloadPermissionRules: async () => {
+      host.reloads++;
+    },
+    cost: () => host.costSnapshot,
+    context: () => host.contextSources,
+    backgroundShells: () => [],
+    openInEditor: async (path) => {
+      if (!host.editor)
+        return { opened: false, reason: 'No editor: set $VISUAL or $EDITOR to edit files from Yoke.' };
+      host.edited.push(path);
+      return host.editor(path);
+    },
+    settingsProblems: () => host.problems,
+    toolAvailability: () => [],
+    probeProvider: (signal) => host.probe(signal),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+  return host;
+}
+
+/** Runs a command line on the host and returns its text outcome; anything else fails the test. */
+export async function commandText(host: CommandHost, line: string): Promise<string> {
+  const outcome = await runCommandLine(line, host);
+  if (outcome?.kind !== 'text') throw new Error(`expected a text outcome, got ${JSON.stringify(outcome)}`);
+  return outcome.text;
+}

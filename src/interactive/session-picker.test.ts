@@ -1,0 +1,116 @@
+/** The resume picker's list, from real transcript files. */
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectDir } from '../session/transcript-paths';
+import {
+  describePickerSession,
+  filterPickerSessions,
+  formatSize,
+  listPickerSessions,
+} from './session-picker';
+
+let root: string;
+let env: Record<string, string>;
+const cwd = '/work/app';
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'yoke-picker-'));
+  env = { HOME: root, YOKE_HOME: join(root, '.yoke') };
+  await mkdir(projectDir(env, cwd), { recursive: true });
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const user = (content: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    type: 'user',
+    uuid: 'u',
+    timestamp: '2026-01-01T00:00:00Z',
+    cwd,
+    gitBranch: 'main',
+    message: { role: 'user', content },
+    ...extra,
+  });
+
+async function session(n: number, lines: string[], mtimeSec: number) {
+  const path = join(projectDir(env, cwd), `${id(n)}.jsonl`);
+  await writeFile(path, `${lines.join('\n')}\n`);
+  await utimes(path, mtimeSec, mtimeSec);
+  return path;
+}
+
+describe('resume picker list', () => {
+  it("lists this project's sessions newest first with their first typed prompt, branch, age and size", async () => {
+    await session(
+      1,
+      [user('<command-name>/init</command-name>', {}), user('fix the flaky test'), user('later prompt')],
+      1000,
+    );
+    await session(2, [user([{ type: 'text', text: 'add a   --json\nflag' }])], 2000);
+    await session(3, [user('current session')], 3000);
+    const list = await listPickerSessions({ env, cwd, excludeSessionId: id(3) });
+    expect(list.map((s) => [s.sessionId, s.label, s.gitBranch])).toEqual([
+      [id(2), 'add a --json flag', 'main'],
+      [id(1), 'fix the flaky test', 'main'],
+    ]);
+    expect(list[0]?.size).toBeGreaterThan(0);
+    expect(describePickerSession(list[0] as never, 2000 * 1000 + 3 * 3600_000)).toMatch(
+      /^3h ago\s+\d+ B {2}add a --json flag {2}\[main\]$/,
+    );
+  });
+
+  it('skips tool results and meta lines, and shows a title set at the end of a long transcript', async () => {
+    const filler = Array.from({ length: 400 }, (_, i) =>
+      JSON.stringify({
+        type: 'assistant',
+        uuid: `a${i}`,
+        message: { content: [{ type: 'text', text: 'x'.repeat(200) }] },
+      }),
+    );
+    await session(
+      1,
+      [
+        user('reminder', { isMeta: true }),
+        user([{ type: 'tool_result', tool_use_id: 't', content: 'ls output' }]),
+        user('the real first prompt'),
+        ...filler,
+        JSON.stringify({ type: 'custom-title', customTitle: 'Parser rewrite', sessionId: id(1) }),
+      ],
+      1000,
+    );
+    const [only] = await listPickerSessions({ env, cwd });
+    expect(only).toMatchObject({
+      firstPrompt: 'the real first prompt',
+      title: 'Parser rewrite',
+      label: 'Parser rewrite',
+    });
+  });
+
+  it('lists a thousand sessions, a few files open at a time', async () => {
+    await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => session(i + 1, [user(`prompt ${i + 1}`)], 1000 + i)),
+    );
+    const list = await listPickerSessions({ env, cwd });
+    expect(list).toHaveLength(1000);
+    expect(list[0]?.label).toBe('prompt 1000');
+    expect(list.at(-1)?.label).toBe('prompt 1');
+  });
+
+  it('filters by prompt, title, branch or id', async () => {
+    await session(1, [user('fix the parser', { gitBranch: 'feature/lexer' })], 1000);
+    await session(2, [user('write docs')], 2000);
+    const list = await listPickerSessions({ env, cwd });
+    expect(filterPickerSessions(list, 'PARSER').map((s) => s.sessionId)).toEqual([id(1)]);
+    expect(filterPickerSessions(list, 'lexer').map((s) => s.sessionId)).toEqual([id(1)]);
+    expect(filterPickerSessions(list, '000000000002').map((s) => s.sessionId)).toEqual([id(2)]);
+    expect(filterPickerSessions(list, '')).toHaveLength(2);
+  });
+
+  it('formats sizes for the picker', () => {
+    expect(formatSize(512)).toBe('512 B');
+    expect(formatSize(2048)).toBe('2.0 KB');
+    expect(formatSize(300 * 1024)).toBe('300 KB');
+    expect(formatSize(5 * 1024 * 1024)).toBe('5.0 MB');
+  });
+});
