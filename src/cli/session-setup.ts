@@ -13,6 +13,7 @@ import { noopHooks } from '../hooks/types';
 import { chooseFastModel } from '../model/fast-model';
 import type { ModelSelection } from '../model/select';
 import { type ThinkingConfig, thinkingForBudget } from '../model/types';
+import type { ProtectedPaths } from '../permissions/protected-paths';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
@@ -60,9 +61,13 @@ export type SessionSetup = {
   warnings: string[];
   /** Tools left out or limited on this machine, and why (also among `warnings`, as one line each). */
   toolAvailability: AvailabilityProblem[];
+  /** The files whose writes always ask (the REPL's `#` memory note respects them too). */
+  protectedPaths: ProtectedPaths;
+  /** The settings loaded for the session, with their problems (the REPL's /doctor shows them). */
+  settings: SessionSettings;
 };
 
-import type { Env } from './session-settings';
+import type { Env, SessionSettings } from './session-settings';
 
 export type { Env };
 
@@ -254,16 +259,17 @@ export async function createSessionEngine(
     (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
     hookFrames.push,
   );
+  const protectedPaths = await sessionProtectedPaths({
+    settingsSources: settings.loaded.sources,
+    cliSettings: options.settings,
+    cwd,
+    env,
+  });
   const permissions = createPermissionSetup({
     options,
     settingsSources: settings.loaded.sources,
     projectTrusted: trust.trusted,
-    protectedPaths: await sessionProtectedPaths({
-      settingsSources: settings.loaded.sources,
-      cliSettings: options.settings,
-      cwd,
-      env,
-    }),
+    protectedPaths,
     cwd,
     env: sessionEnv,
     permissionPrompt: options.permissionPrompt,
@@ -353,5 +359,7 @@ export async function createSessionEngine(
     permissionContext: permissions.permissionContext,
     warnings: [...warnings, ...selected.availability.map(describeAvailabilityProblem)],
     toolAvailability: selected.availability,
+    protectedPaths,
+    settings,
   };
 }

@@ -153,6 +153,29 @@ export class QueryEngine {
     this.permissionContext = { ...this.permissionContext, mode };
   }
 
+  /** The rules in force (the REPL's /permissions lists them). */
+  get permissionRules(): ToolPermissionContext['rules'] {
+    return this.permissionContext.rules;
+  }
+
+  /** Replaces the rules, after the user edited a settings file (/permissions); the mode stays. */
+  setPermissionRules(rules: ToolPermissionContext['rules']): void {
+    this.permissionContext = { ...this.permissionContext, rules };
+  }
+
+  /** The session's services (background shells, costs): for the REPL's status line and commands. */
+  get sessionServices(): SessionServices | undefined {
+    return this.config.services;
+  }
+
+  /**
+   * A tool context outside any turn, for what the user runs themselves (the REPL's `!command`
+   * goes through the Bash tool's execution with it).
+   */
+  userToolContext(signal: AbortSignal): ToolUseContext {
+    return this.toolUseContext(this.config.tools, signal);
+  }
+
   /**
    * A prompt the user sent while a turn runs: the model reads it at the turn's next boundary
    * (after the tool results it is working on), as the user's own message. A prompt the turn had

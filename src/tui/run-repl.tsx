@@ -8,9 +8,12 @@ import type { ReactNode } from 'react';
 import type { CliOptions } from '../cli/cli-options';
 import type { DebugLog } from '../cli/debug-log';
 import { loadSessionSettings } from '../cli/session-settings';
-import { createSessionEngine, type Env } from '../cli/session-setup';
+import type { Env } from '../cli/session-setup';
 import { ignoredProjectSettings } from '../cli/session-trust';
+import { createSessionCommands } from '../commands/builtin';
+import { findGitRoot } from '../config/git-root';
 import { projectTrust, trustFolder } from '../config/project-trust';
+import { PromptHistory } from '../interactive/prompt-history';
 import { contextWindowFor } from '../model/models';
 import { App } from './app';
 import { loadInk } from './ink-runtime';
@@ -18,8 +21,12 @@ import { KeyParser } from './input/key-parser';
 import { Keyboard } from './input/keyboard';
 import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
+import { PathCompleter, readDeniedBy } from './session/path-completion';
+import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
-import { editInEditor } from './terminal/external-editor';
+import { SessionStarter } from './session/session-starter';
+import { editInEditor, openFileInEditor } from './terminal/external-editor';
+import { Notifier } from './terminal/notifier';
 import { TerminalModes } from './terminal/terminal-modes';
 import { styleFor } from './views/ansi';
 import { StyleContext } from './views/style-context';
@@ -93,28 +100,70 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       exit = resolve;
     });
     const session = new ReplSession({
-      onTurnEnd: () => {
-        if (!keyboard.focused) stdout.write('\x07\x1b]9;Yoke: the turn ended\x07');
-      },
-      onPermissionWaiting: () => {
-        if (!keyboard.focused) stdout.write('\x07\x1b]9;Yoke is waiting for your permission\x07');
-      },
+      onTurnEnd: () => notifier.notify('The turn ended'),
+      onPermissionWaiting: () => notifier.notify('Yoke is waiting for your permission'),
     });
+    const notifier = new Notifier(stdout, keyboard);
     session.transcript.notice('info', `${style.bold('Yoke')} ${YOKE_VERSION} · ${cwd}`);
-    const history: string[] = [];
+    const projectRoot = findGitRoot(cwd) ?? cwd;
+    const history = new PromptHistory({ env, projectRoot });
+    let recalled: readonly string[] = [];
+    const refreshHistory = () =>
+      history.recall().then(
+        (entries) => {
+          // recall() is newest first; the input line wants oldest first.
+          recalled = [...entries].reverse();
+        },
+        () => {},
+      );
+    void refreshHistory();
+    const commands = createSessionCommands();
+    const handOver = { before: () => modes.disable(), after: () => modes.enable() };
+    const starter = new SessionStarter({
+      options,
+      env,
+      cwd,
+      log,
+      session,
+      commands,
+      startedAt: Date.now(),
+      openInEditor: async (path) => openFileInEditor(path, env, handOver),
+    });
+    const paths = new PathCompleter(cwd, env, (path) =>
+      readDeniedBy(starter.ready()?.engine.permissionRules ?? [], { projectRoot, cwd, home: env.HOME })(path),
+    );
+    const router = new PromptRouter({
+      session,
+      history: {
+        add: async (text) => {
+          const added = await history.add(text);
+          await refreshHistory();
+          return added;
+        },
+      },
+      ready: starter.ready,
+      exit: () => exit(),
+      switchSession: async (resume) => {
+        if (session.getStatus().running) {
+          session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
+          return;
+        }
+        await starter.start(resume ? { resume } : {}).then(
+          () =>
+            session.transcript.notice(
+              'info',
+              resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
+            ),
+          (error: Error) => session.transcript.notice('error', error.message),
+        );
+      },
+      pickSession: () =>
+        session.transcript.notice('info', 'Run `yoke sessions` to list them, then /resume <id>.'),
+    });
 
     const actions = {
       submit: (text: string) => {
-        history.push(text);
-        if (text.trim() === '/exit' || text.trim() === '/quit') {
-          exit();
-          return;
-        }
-        if (text.trim().startsWith('/compact')) {
-          void session.compact(text.trim().slice('/compact'.length).trim() || undefined);
-          return;
-        }
-        session.submit(text);
+        void router.route(text);
       },
       exit: () => exit(),
       suspend: () => {
@@ -126,17 +175,24 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
         process.kill(process.pid, 'SIGTSTP');
       },
       editExternally: (text: string) => {
-        const outcome = editInEditor(text, env, {
-          before: () => modes.disable(),
-          after: () => modes.enable(),
-        });
+        const outcome = editInEditor(text, env, handOver);
         if ('problem' in outcome) {
           session.transcript.notice('warning', outcome.problem);
           return undefined;
         }
         return outcome.text;
       },
-      complete: async (_token: string): Promise<readonly Suggestion[]> => [],
+      complete: async (token: string, wholeText: string): Promise<readonly Suggestion[]> => {
+        if (token.startsWith('@')) return paths.complete(token);
+        if (wholeText.startsWith('/') && !wholeText.includes(' ')) {
+          return commands.complete(wholeText.slice(1)).map((c) => ({
+            value: `/${c.name} `,
+            label: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`,
+            description: c.description,
+          }));
+        }
+        return [];
+      },
     };
 
     const instance = ink.render(
@@ -145,19 +201,22 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
           session={session}
           cwd={cwd}
           actions={actions}
-          history={() => history}
+          history={() => recalled}
           contextWindow={(model) => contextWindowFor(model)}
-          backgroundShells={() => 0}
+          backgroundShells={() =>
+            starter
+              .ready()
+              ?.engine.sessionServices?.shells.list()
+              .filter((s) => s.status === 'running').length ?? 0
+          }
         />,
       ),
       renderOptions,
     );
     for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.once(signal, () => exit());
 
-    createSessionEngine({ ...options, permissionPrompt: session.permissionPrompt }, env, cwd, log).then(
-      (setup) => {
-        for (const warning of setup.warnings) session.transcript.notice('warning', warning);
-        session.attach(setup.engine);
+    starter.start().then(
+      () => {
         if (options.prompt?.trim()) actions.submit(options.prompt);
       },
       (error: Error) => {
@@ -168,6 +227,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     await exited;
     instance.unmount();
     modes.disable();
+    starter.close();
     await session.close();
     const id = session.sessionId;
     if (id && options.sessionPersistence)

@@ -70,6 +70,10 @@ export class ReplSession {
   private running: AbortController | undefined;
   private turnStartedAt: number | undefined;
   private queued: string[] = [];
+  /** What the user ran with `!` since the last turn: the model reads it with the next prompt. */
+  private pendingContext: string[] = [];
+  /** What the transcript shows for a prompt a command wrote (/init shows "/init", not its text). */
+  private readonly displays = new Map<string, string>();
   private permissions: PendingPermission[] = [];
   private lastPermissionId = 0;
   private contextTokens = 0;
@@ -117,7 +121,8 @@ export class ReplSession {
    * A prompt from the input line. While a turn runs it waits for the turn's next boundary (the
    * engine reads it between tool rounds); a turn that ends first runs it as the next turn.
    */
-  submit(prompt: string): void {
+  submit(prompt: string, display = prompt): void {
+    if (display !== prompt) this.displays.set(prompt, display);
     if (this.running && this.engine) {
       this.queued.push(prompt);
       this.engine.enqueuePrompt(prompt);
@@ -127,6 +132,11 @@ export class ReplSession {
     this.queued.push(prompt);
     this.changed();
     if (this.engine) this.runQueued();
+  }
+
+  /** Text the model should read before the next prompt (a `!command` and its output). */
+  addContext(text: string): void {
+    this.pendingContext.push(text);
   }
 
   /** Esc: stops the running turn; its tools are told to stop and it ends as interrupted. */
@@ -146,6 +156,12 @@ export class ReplSession {
     else this.earlyMode = mode;
     this.changed();
     return mode;
+  }
+
+  setPermissionMode(mode: PermissionMode): void {
+    if (this.engine) this.engine.setPermissionMode(mode);
+    else this.earlyMode = mode;
+    this.changed();
   }
 
   setModel(model: string): void {
@@ -230,11 +246,13 @@ export class ReplSession {
     const abort = new AbortController();
     this.running = abort;
     this.turnStartedAt = Date.now();
-    this.transcript.user(prompt);
+    this.transcript.user(this.displays.get(prompt) ?? prompt);
+    this.displays.delete(prompt);
     this.transcript.turnStarted();
     this.changed();
+    const sent = [...this.pendingContext.splice(0), prompt].join('\n\n');
     try {
-      for await (const message of engine.submitMessage(prompt, { signal: abort.signal })) {
+      for await (const message of engine.submitMessage(sent, { signal: abort.signal })) {
         this.observe(message);
         this.transcript.apply(message);
       }

@@ -14,6 +14,21 @@ export function editorCommand(env: Readonly<Record<string, string | undefined>>)
   return command || undefined;
 }
 
+function runEditor(
+  command: string,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  handOver: { before(): void; after(): void },
+) {
+  handOver.before();
+  try {
+    // Through the shell: $EDITOR is often a command with arguments ("code --wait").
+    return spawnSync('/bin/sh', ['-c', `${command} "$1"`, 'editor', file], { stdio: 'inherit', env });
+  } finally {
+    handOver.after();
+  }
+}
+
 export function editInEditor(
   text: string,
   env: Readonly<Record<string, string | undefined>>,
@@ -25,10 +40,7 @@ export function editInEditor(
   const file = join(dir, 'prompt.md');
   try {
     writeFileSync(file, text, { mode: 0o600 });
-    handOver.before();
-    // Through the shell: $EDITOR is often a command with arguments ("code --wait").
-    const result = spawnSync('/bin/sh', ['-c', `${command} "$1"`, 'editor', file], { stdio: 'inherit', env });
-    handOver.after();
+    const result = runEditor(command, file, env, handOver);
     if (result.error) return { problem: `Could not run ${command}: ${result.error.message}` };
     if (result.status !== 0)
       return { problem: `${command} exited with status ${result.status}; the prompt is unchanged.` };
@@ -36,4 +48,17 @@ export function editInEditor(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** /memory: a file opened in the editor, the terminal handed over while it runs. */
+export function openFileInEditor(
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+  handOver: { before(): void; after(): void },
+): { opened: true } | { opened: false; reason: string } {
+  const command = editorCommand(env);
+  if (!command) return { opened: false, reason: 'Set $EDITOR (or $VISUAL) to open files in an editor.' };
+  const result = runEditor(command, path, env, handOver);
+  if (result.error) return { opened: false, reason: `Could not run ${command}: ${result.error.message}` };
+  return { opened: true };
 }

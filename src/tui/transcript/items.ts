@@ -29,6 +29,8 @@ export type TranscriptItem =
     }
   | { kind: 'shell'; id: string; command: string; output: string; exitCode: number | null }
   | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string }
+  /** What a slash command answered: shown to the user, never sent to the model. */
+  | { kind: 'command-output'; id: string; text: string }
   /** The one-line end of a turn that did not simply complete: interrupted, failed, over budget. */
   | { kind: 'turn-end'; id: string; text: string; isError: boolean };
 

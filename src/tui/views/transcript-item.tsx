@@ -69,6 +69,12 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
         </Box>
       );
     }
+    case 'command-output':
+      return (
+        <Box marginTop={1} paddingLeft={2}>
+          <Text>{item.text}</Text>
+        </Box>
+      );
     case 'turn-end':
       return (
         <Box paddingLeft={2}>
