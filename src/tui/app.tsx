@@ -6,6 +6,7 @@ import { Box, Static, Text, useStdout } from 'ink';
 import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { type PromptActions, PromptInput } from './input/prompt-input';
 import type { ReplSession } from './session/repl-session';
+import { throttledSubscribe } from './transcript/throttled-subscribe';
 import { LiveRegion } from './views/live-region';
 import { PermissionDialog } from './views/permission-dialog';
 import { statusText } from './views/status-text';
@@ -27,6 +28,9 @@ export type AppProps = {
   overlay?: ReactNode;
 };
 
+/** At most this often the transcript (a streaming answer) is redrawn; keys redraw at once. */
+const TRANSCRIPT_FRAME_MS = 50;
+
 /** How often the spinner and running tools' elapsed times refresh. */
 const TICK_MS = 250;
 
@@ -35,7 +39,11 @@ export function App(props: AppProps) {
   const style = useStyle();
   const { stdout } = useStdout();
   const status = useSyncExternalStore(session.subscribe, session.getStatus);
-  const snapshot = useSyncExternalStore(session.transcript.subscribe, session.transcript.getSnapshot);
+  const subscribeTranscript = useMemo(
+    () => throttledSubscribe(session.transcript.subscribe, TRANSCRIPT_FRAME_MS),
+    [session],
+  );
+  const snapshot = useSyncExternalStore(subscribeTranscript, session.transcript.getSnapshot);
   const [full, setFull] = useState(false);
   const [todosShown, setTodosShown] = useState(false);
   const [now, setNow] = useState(Date.now());

@@ -49,7 +49,9 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
   };
   stdin.on('data', onData);
   modes.enable();
-  const renderOptions = { stdout, stdin, exitOnCtrlC: false } as const;
+  // Ink draws at most maxFps frames a second; a key's echo must not wait for a frame slot, and the
+  // streaming transcript is throttled on its own (app.tsx), so the cap can be high.
+  const renderOptions = { stdout, stdin, exitOnCtrlC: false, maxFps: 200 } as const;
   const wrap = (node: ReactNode) => (
     <StyleContext.Provider value={style}>
       <KeyboardContext.Provider value={keyboard}>{node}</KeyboardContext.Provider>
