@@ -47,6 +47,11 @@ const NOT_YOKE_SETTINGS = new Set([
   'PERL5LIB',
   // Set by the Agent SDK for the protocol; nothing a user sets.
   'CLAUDE_CODE_SDK_READS_SESSION_STATE',
+  // Set by the terminal (and tmux); read to pick how a notification is shown.
+  'TERM',
+  'TERM_PROGRAM',
+  'KITTY_WINDOW_ID',
+  'TMUX',
 ]);
 
 describe('yoke --help', () => {

@@ -31,6 +31,7 @@ describe('command registry', () => {
         'permissions',
         'resume',
         'status',
+        'tasks',
       ].sort(),
     );
   });

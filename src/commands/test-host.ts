@@ -11,6 +11,7 @@ import { projectTrust } from '../config/project-trust';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import { ModelCatalog } from '../model/catalog';
 import { emptyUsage } from '../model/types';
+import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
 import { createSessionCommands } from './builtin';
 import { runCommandLine } from './dispatch';
 import type { CommandHost, ContextSources, CostSnapshot, EditorResult, ProviderProbe } from './types';
@@ -25,6 +26,7 @@ export type TestHost = CommandHost & {
   contextSources: ContextSources;
   costSnapshot: CostSnapshot;
   rules: PermissionRule[];
+  shells: BackgroundShellInfo[];
   probe: (signal: AbortSignal) => Promise<ProviderProbe>;
   problems: { errors: string[]; warnings: string[] };
   cleanup(): Promise<void>;
@@ -62,6 +64,7 @@ export async function createTestHost(): Promise<TestHost> {
     reloads: 0,
     editor: undefined,
     rules: [],
+    shells: [],
     contextSources: { systemPrompt: [], tools: [], memoryFiles: [], messages: [] },
     costSnapshot: {
       usage: emptyUsage(),
@@ -89,7 +92,7 @@ export async function createTestHost(): Promise<TestHost> {
     },
     cost: () => host.costSnapshot,
     context: () => host.contextSources,
-    backgroundShells: () => [],
+    backgroundShells: () => host.shells,
     openInEditor: async (path) => {
       if (!host.editor)
         return { opened: false, reason: 'No editor: set $VISUAL or $EDITOR to edit files from Yoke.' };

@@ -6,12 +6,15 @@
  */
 import type { LoadedSettings } from '../config/load-settings';
 import type { Env } from '../config/paths';
+import type { ContextSources } from '../interactive/context-breakdown';
+import type { ProviderProbe } from '../interactive/provider-probe';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTotal, ModelUsage } from '../model/cost';
-import type { Message } from '../session/messages';
 import type { AvailabilityProblem } from '../tools/availability';
 import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
+
+export type { ContextSources, ProviderProbe };
 
 export interface LocalCommand {
   /** Without the slash. */
@@ -40,23 +43,6 @@ export type CommandOutcome =
   | { kind: 'resume'; sessionId: string }
   | { kind: 'none' };
 
-/** What fills the context window, for /context and the status line's percentage. */
-export type ContextSources = {
-  /** The system prompt's parts as sent, memory files included (the breakdown separates them). */
-  systemPrompt: readonly string[];
-  /** The tool schemas the model is offered, as sent. */
-  tools: readonly { name: string; description: string; input_schema: unknown }[];
-  /** The memory files the system prompt carries (CLAUDE.md, AGENTS.md, rules), with their text. */
-  memoryFiles: readonly { path: string; content: string }[];
-  /** The conversation as the next request would carry it. */
-  messages: readonly Message[];
-  /**
-   * The input tokens the provider reported for the last request (input + cache read + cache
-   * write), when there was one: the measured total the estimate is scaled to.
-   */
-  lastRequestInputTokens?: number;
-};
-
 export type CostSnapshot = CostTotal & {
   /** Per model, as the SDK result's `modelUsage`. */
   byModel: Readonly<Record<string, ModelUsage>>;
@@ -65,11 +51,6 @@ export type CostSnapshot = CostTotal & {
 };
 
 export type EditorResult = { opened: true } | { opened: false; reason: string };
-
-/** The result of a cheap request to the configured provider, for /doctor. */
-export type ProviderProbe =
-  | { ok: true; provider: string; model: string; latencyMs: number }
-  | { ok: false; provider: string; reason: string };
 
 /** What a command may ask of the running session. */
 export interface CommandHost {

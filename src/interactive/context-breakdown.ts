@@ -4,13 +4,30 @@
  * carries; the provider's measured count of the last request is shown beside them, because only
  * the provider knows its tokenizer.
  */
-import type { ContextSources } from '../commands/types';
 import {
   estimateBlockTokens,
   estimateTextTokens,
   MESSAGE_OVERHEAD_TOKENS,
   TOOL_OVERHEAD_TOKENS,
 } from '../model/tokens';
+import type { Message } from '../session/messages';
+
+/** What fills the context window, for /context and the status line's percentage. */
+export type ContextSources = {
+  /** The system prompt's parts as sent, memory files included (the breakdown separates them). */
+  systemPrompt: readonly string[];
+  /** The tool schemas the model is offered, as sent. */
+  tools: readonly { name: string; description: string; input_schema: unknown }[];
+  /** The memory files the system prompt carries (CLAUDE.md, AGENTS.md, rules), with their text. */
+  memoryFiles: readonly { path: string; content: string }[];
+  /** The conversation as the next request would carry it. */
+  messages: readonly Message[];
+  /**
+   * The input tokens the provider reported for the last request (input + cache read + cache
+   * write), when there was one: shown beside the estimate as the measured figure.
+   */
+  lastRequestInputTokens?: number;
+};
 
 export const CONTEXT_CATEGORIES = [
   'systemPrompt',

@@ -5,10 +5,10 @@
  * hanging binary cannot hold up the report.
  */
 import { execFile } from 'node:child_process';
-import type { ProviderProbe } from '../commands/types';
 import type { Env } from '../config/paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import { locateRipgrep } from '../tools/builtin/shared/ripgrep';
+import type { ProviderProbe } from './provider-probe';
 
 export type DoctorStatus = 'ok' | 'warning' | 'error';
 export type DoctorCheck = { name: string; status: DoctorStatus; detail: string };

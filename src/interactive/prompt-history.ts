@@ -15,6 +15,7 @@ import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Env, yokeHome } from '../config/paths';
 import { isJsonObject } from '../lib/json-object';
+import { isSubsequence } from '../lib/subsequence';
 import { projectSlug } from '../session/transcript-paths';
 
 export const ROTATE_BYTES = 512 * 1024;
@@ -122,12 +123,6 @@ export function searchEntries(entries: readonly HistoryEntry[], query: string, l
     if (substring.length >= limit) break;
   }
   return [...substring, ...fuzzy].slice(0, limit);
-}
-
-function isSubsequence(needle: string, hay: string): boolean {
-  let i = 0;
-  for (let j = 0; j < hay.length && i < needle.length; j++) if (hay[j] === needle[i]) i++;
-  return i === needle.length;
 }
 
 async function readEntries(path: string): Promise<HistoryEntry[]> {

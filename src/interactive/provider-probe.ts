@@ -4,10 +4,13 @@
  * announces counts as the answer: /doctor reports the first failure instead of waiting out the
  * retry schedule.
  */
-
-import type { ProviderProbe } from '../commands/types';
 import { isAbortError } from '../model/errors';
 import type { Provider } from '../model/types';
+
+/** The result of a cheap request to the configured provider, for /doctor. */
+export type ProviderProbe =
+  | { ok: true; provider: string; model: string; latencyMs: number }
+  | { ok: false; provider: string; reason: string };
 
 export const PROBE_DEADLINE_MS = 8_000;
 

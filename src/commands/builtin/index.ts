@@ -7,6 +7,7 @@ import { initCommand, memoryCommand } from './memory';
 import { modelCommand } from './model';
 import { permissionsCommand } from './permissions';
 import { clearCommand, compactCommand, exitCommand, resumeCommand } from './session-flow';
+import { tasksCommand } from './tasks';
 import { contextCommand, costCommand, statusCommand } from './usage';
 
 export function builtinCommands(): LocalCommand[] {
@@ -23,6 +24,7 @@ export function builtinCommands(): LocalCommand[] {
     memoryCommand,
     initCommand,
     doctorCommand,
+    tasksCommand,
     exitCommand,
   ];
 }

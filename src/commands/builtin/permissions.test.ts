@@ -117,6 +117,15 @@ describe('/permissions remove', () => {
     );
   });
 
+  it('a settings file it cannot parse is left as it was while the others are edited', async () => {
+    const userFile = join(host.env.YOKE_HOME, 'settings.json');
+    await writeJson(userFile, { permissions: { deny: ['Bash(rm:*)'] } });
+    await writeFile(projectFile, '{"permissions": {"deny": ["Bash(rm:*)"]}');
+    const text = await textOf('/permissions remove Bash(rm:*)');
+    expect(text).toBe(`Removed Bash(rm:*) from ${userFile}.`);
+    expect(await readFile(projectFile, 'utf8')).toBe('{"permissions": {"deny": ["Bash(rm:*)"]}');
+  });
+
   it('never edits managed policy', async () => {
     await writeJson(host.env.YOKE_MANAGED_SETTINGS, { permissions: { deny: ['WebFetch'] } });
     expect(await textOf('/permissions remove WebFetch')).toMatch(

@@ -169,14 +169,15 @@ async function removeRule(words: readonly string[], host: CommandHost): Promise<
     const places = matches.map((r) => `${SOURCE_LABEL[r.source]}${r.path ? ` (${r.path})` : ''}`).join(', ');
     return `${shown} is not in ${parsed.scope ? `the ${parsed.scope} settings` : 'your settings files'}; it comes from ${places}.`;
   }
-  const changed: string[] = [];
-  try {
-    for (const file of files) {
+  const lines: string[] = [];
+  for (const file of files) {
+    try {
       await editSettingsFile(file, (json) => withoutRule(json, target));
-      changed.push(file);
+      lines.push(`Removed ${shown} from ${file}.`);
+    } catch (error) {
+      lines.push(`Not removed from ${file}: ${(error as Error).message}`);
     }
-  } finally {
-    if (changed.length > 0) await host.reloadPermissionRules();
   }
-  return changed.map((file) => `Removed ${shown} from ${file}.`).join('\n');
+  if (lines.some((line) => line.startsWith('Removed'))) await host.reloadPermissionRules();
+  return lines.join('\n');
 }
