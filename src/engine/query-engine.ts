@@ -163,6 +163,11 @@ export class QueryEngine {
     this.permissionContext = { ...this.permissionContext, rules };
   }
 
+  /** The session's hooks (the REPL's notifier fires Notification hooks through them). */
+  get hookRunner(): HookRunner {
+    return this.hooks;
+  }
+
   /** The session's services (background shells, costs): for the REPL's status line and commands. */
   get sessionServices(): SessionServices | undefined {
     return this.config.services;

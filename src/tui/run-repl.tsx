@@ -13,7 +13,10 @@ import { ignoredProjectSettings } from '../cli/session-trust';
 import { createSessionCommands } from '../commands/builtin';
 import { findGitRoot } from '../config/git-root';
 import { projectTrust, trustFolder } from '../config/project-trust';
+import { noopHooks } from '../hooks/types';
+import { FileIndex } from '../interactive/file-index';
 import { PromptHistory } from '../interactive/prompt-history';
+import { TerminalNotifier } from '../interactive/terminal-notifier';
 import { contextWindowFor } from '../model/models';
 import { App } from './app';
 import { loadInk } from './ink-runtime';
@@ -21,12 +24,10 @@ import { KeyParser } from './input/key-parser';
 import { Keyboard } from './input/keyboard';
 import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
-import { PathCompleter, readDeniedBy } from './session/path-completion';
 import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
 import { SessionStarter } from './session/session-starter';
 import { editInEditor, openFileInEditor } from './terminal/external-editor';
-import { Notifier } from './terminal/notifier';
 import { TerminalModes } from './terminal/terminal-modes';
 import { styleFor } from './views/ansi';
 import { StyleContext } from './views/style-context';
@@ -101,27 +102,40 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     const exited = new Promise<void>((resolve) => {
       exit = resolve;
     });
+    const stopping = new AbortController();
+    // The engine's hooks (its Notification hooks fire too), once it is ready.
+    const notify = (reason: 'turn_end' | 'permission_prompt', message: string): void =>
+      new TerminalNotifier({
+        env,
+        write: (bytes) => stdout.write(bytes),
+        hooks: starter.ready()?.engine.hookRunner ?? noopHooks,
+        signal: stopping.signal,
+      }).waiting(reason, message, keyboard.focusReported ? keyboard.focused : undefined);
     const session = new ReplSession({
-      onTurnEnd: () => notifier.notify('The turn ended'),
-      onPermissionWaiting: () => notifier.notify('Yoke is waiting for your permission'),
+      onTurnEnd: () => notify('turn_end', 'The turn ended'),
+      onPermissionWaiting: () => notify('permission_prompt', 'Yoke is waiting for your permission'),
     });
-    const notifier = new Notifier(stdout, keyboard);
     session.transcript.notice('info', `${style.bold('Yoke')} ${YOKE_VERSION} · ${cwd}`);
     const projectRoot = findGitRoot(cwd) ?? cwd;
     const history = new PromptHistory({ env, projectRoot });
-    let recalled: readonly string[] = [];
-    const refreshHistory = () =>
-      history.recall().then(
-        (entries) => {
-          // recall() is newest first; the input line wants oldest first.
-          recalled = [...entries].reverse();
-        },
-        () => {},
-      );
-    void refreshHistory();
+    // Oldest first, for the input line's Up/Down. Loaded in the background; a prompt sent now joins
+    // it at once, so Up finds it however long the file write takes.
+    let recalled: string[] = [];
+    const remember = (text: string) => {
+      recalled = [...recalled.filter((entry) => entry !== text), text];
+    };
+    void history.recall().then(
+      (entries) => {
+        const sent = recalled;
+        recalled = [];
+        for (const entry of [...entries].reverse()) remember(entry);
+        for (const entry of sent) remember(entry);
+      },
+      () => {},
+    );
     const commands = createSessionCommands();
     const handOver = { before: () => modes.disable(), after: () => modes.enable() };
-    const starter = new SessionStarter({
+    const starter: SessionStarter = new SessionStarter({
       options,
       env,
       cwd,
@@ -131,16 +145,20 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       startedAt: Date.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
     });
-    const paths = new PathCompleter(cwd, env, (path) =>
-      readDeniedBy(starter.ready()?.engine.permissionRules ?? [], { projectRoot, cwd, home: env.HOME })(path),
-    );
+    const files = new FileIndex({
+      projectRoot,
+      env,
+      rules: () => starter.ready()?.engine.permissionRules ?? [],
+      ...(env.HOME ? { home: env.HOME } : {}),
+    });
+    // Listed after the first render, in the background; completion uses what is there.
+    setImmediate(() => void files.refresh(stopping.signal).catch(() => {}));
     const router = new PromptRouter({
       session,
       history: {
-        add: async (text) => {
-          const added = await history.add(text);
-          await refreshHistory();
-          return added;
+        add: (text) => {
+          remember(text);
+          return history.add(text);
         },
       },
       ready: starter.ready,
@@ -185,7 +203,12 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
         return outcome.text;
       },
       complete: async (token: string, wholeText: string): Promise<readonly Suggestion[]> => {
-        if (token.startsWith('@')) return paths.complete(token);
+        if (token.startsWith('@')) {
+          return files.complete(token.slice(1), 6).map((f) => ({
+            value: `@${f.path}${f.kind === 'dir' ? '/' : ' '}`,
+            label: `@${f.path}${f.kind === 'dir' ? '/' : ''}`,
+          }));
+        }
         if (wholeText.startsWith('/') && !wholeText.includes(' ')) {
           return commands.complete(wholeText.slice(1)).map((c) => ({
             value: `/${c.name} `,
@@ -230,6 +253,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     instance.unmount();
     modes.disable();
     starter.close();
+    stopping.abort();
     await session.close();
     const id = session.sessionId;
     if (id && options.sessionPersistence)

@@ -13,6 +13,8 @@ export class Keyboard {
   private readonly focusListeners = new Set<(focused: boolean) => void>();
   /** Whether the terminal has focus; true until it reports otherwise. */
   focused = true;
+  /** Whether the terminal has reported focus at all (many report only on a change). */
+  focusReported = false;
 
   register(handler: { current: KeyHandler }): () => void {
     const entry = { handler };
@@ -31,6 +33,7 @@ export class Keyboard {
   dispatch(event: KeyEvent): void {
     if (event.type === 'focus') {
       this.focused = event.focused;
+      this.focusReported = true;
       for (const listener of this.focusListeners) listener(event.focused);
       return;
     }

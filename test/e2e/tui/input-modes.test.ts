@@ -3,6 +3,7 @@
  * model then reads, `#` adds a note to the memory file, `@` completes paths, `/compact` compacts,
  * and prompts are remembered across runs.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,8 @@ beforeAll(async () => {
   cwd = await tempProject('yoke-modes-');
   await mkdir(join(cwd, 'src'), { recursive: true });
   await writeFile(join(cwd, 'src', 'parser.ts'), 'export {};\n');
+  // A repository, as projects are: ripgrep reads .gitignore inside one.
+  execFileSync('git', ['init', '-q'], { cwd });
   await writeFile(join(cwd, '.gitignore'), 'ignored.ts\n');
   await writeFile(join(cwd, 'ignored.ts'), '\n');
   await runYoke(['trust'], { cwd, env: mockEnv(server.url, home) });
