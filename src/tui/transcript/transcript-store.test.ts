@@ -36,6 +36,23 @@ describe('TranscriptStore', () => {
     expect(store.getSnapshot().live).toHaveLength(0);
   });
 
+  it('keeps what an interrupted answer had streamed', () => {
+    const store = new TranscriptStore();
+    store.apply(
+      streamFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    );
+    store.apply(
+      streamFrame({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: 'half an ans' },
+      }),
+    );
+    store.turnEnded();
+    const texts = store.getSnapshot().committed.map((i) => (i.kind === 'assistant' ? i.text : i.kind));
+    expect(texts).toEqual(['half an ans']);
+  });
+
   it('marks tools still running when the turn ends as interrupted', () => {
     const store = new TranscriptStore();
     store.apply(

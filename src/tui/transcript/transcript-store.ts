@@ -84,6 +84,16 @@ export class TranscriptStore {
 
   /** Any tool still running when the turn ends was cut off (an interrupt). */
   turnEnded(): void {
+    // What an interrupted answer had streamed stays on screen, as the model wrote it.
+    const unsaid = this.draft?.kind === 'text' ? this.draft.text.slice(this.draftSettledLength) : '';
+    if (unsaid.trim()) {
+      this.live.push({
+        kind: 'assistant',
+        id: this.newId('assistant'),
+        text: unsaid,
+        continued: this.draftSettledLength > 0,
+      });
+    }
     this.draft = undefined;
     this.draftSettledLength = 0;
     for (const item of this.live) {

@@ -39,13 +39,16 @@ afterEach(async () => {
 
 async function start(): Promise<Terminal> {
   terminal = await Terminal.start({ cwd, env: mockEnv(server.url, home) });
-  await terminal.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'));
+  // A loaded machine (CI, parallel test files) can take a while to build the engine.
+  await terminal.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'), {
+    timeoutMs: 45_000,
+  });
   return terminal;
 }
 
 const lastRequestText = () => JSON.stringify(server.requests.at(-1)?.body ?? {});
 
-describe.skipIf(!hasTmux)('input modes in tmux', () => {
+describe.skipIf(!hasTmux)('input modes in tmux', { timeout: 120_000 }, () => {
   it('! runs the command, shows its output, and the model reads it with the next prompt', async () => {
     server.reset([{ reply: { content: [{ type: 'text', text: 'seen it' }] } }]);
     const t = await start();

@@ -118,7 +118,7 @@ export class Terminal {
         : expected instanceof RegExp
           ? (s: string) => expected.test(s)
           : expected;
-    const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
     let last = '';
     while (Date.now() < deadline) {
       last = await this.screen(options.history ?? 200);
