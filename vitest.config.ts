@@ -18,7 +18,7 @@ export default defineConfig({
   plugins: [markdownAsText],
   define: { YOKE_VERSION: JSON.stringify(pkg.version) },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

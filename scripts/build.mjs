@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { lazyBuiltins, vendorPlugin } from './esbuild-plugins.mjs';
+import { inkForCommonJs, lazyBuiltins, vendorPlugin } from './esbuild-plugins.mjs';
 import { warmCodeCaches } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +28,8 @@ const VENDORS = {
   'zod-classic': /^zod$/,
   'web-tree-sitter': /^web-tree-sitter$/,
   lsp: /^vscode-(jsonrpc|languageserver-protocol)(\/.*)?$/,
+  // The interactive UI: Ink, React and Ink's layout engine, in one bundle so they share one React.
+  ink: /^(ink|react|react\/jsx-runtime|yoga-layout)$/,
 };
 
 const common = {
@@ -42,6 +44,7 @@ const common = {
   sourcemap: false,
   minify,
   loader: { '.md': 'text' },
+  jsx: 'automatic',
   define: { YOKE_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__yokeScriptUrl' },
   // The few modules that locate files next to themselves (the tree-sitter wasm) ask import.meta.url.
   banner: { js: 'var __yokeScriptUrl=require("node:url").pathToFileURL(__filename).href;' },
@@ -87,7 +90,7 @@ for (const [bundle, specifiers] of Object.entries(used)) {
       sourcefile: `vendor-${bundle}.js`,
     },
     outfile,
-    plugins: [lazyBuiltins],
+    plugins: [lazyBuiltins, inkForCommonJs({ root })],
   });
   const modules = requireFromHere(outfile).default;
   const exportNames = Object.fromEntries(list.map((s) => [s, Object.keys(modules[s])]));

@@ -1,4 +1,5 @@
 // esbuild plugins for scripts/build.mjs.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -69,6 +70,36 @@ export function vendorPlugin({ root, bundles, used, vendors }) {
           );
         });
         return { loader: 'js', contents: lines.join('\n'), resolveDir: root };
+      });
+    },
+  };
+}
+
+/**
+ * Makes Ink (an ES module package) fit a CommonJS vendor bundle: `yoga-layout` becomes
+ * scripts/yoga-shim.mjs, and the two top-level awaits in Ink's reconciler, both behind the
+ * `DEV=true` React-devtools switch, become their non-DEV values. The build fails if Ink's source
+ * no longer reads as expected (ink is pinned to an exact version in package.json).
+ */
+export function inkForCommonJs({ root }) {
+  const edits = [
+    ["await import('./devtools.js');", 'void 0;'],
+    ['? await loadPackageJson()', '? { name: undefined, version: undefined }'],
+  ];
+  return {
+    name: 'ink-for-commonjs',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^yoga-layout$/ }, () => ({
+        path: join(root, 'scripts/yoga-shim.mjs'),
+      }));
+      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
+        let contents = await readFile(args.path, 'utf8');
+        for (const [from, to] of edits) {
+          if (!contents.includes(from))
+            throw new Error(`ink-for-commonjs: ${args.path} no longer contains ${from}`);
+          contents = contents.replace(from, to);
+        }
+        return { contents, loader: 'js' };
       });
     },
   };

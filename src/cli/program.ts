@@ -143,6 +143,8 @@ Environment:
   YOKE_CODE_CACHE=off               start without the V8 code cache
   USE_BUILTIN_RIPGREP=0             Grep and Glob use rg from PATH instead of the bundled ripgrep
   XDG_CACHE_HOME                    where the code cache goes when the install folder is read-only
+  VISUAL, EDITOR                    the editor of Ctrl+G and /memory in the interactive UI
+  NO_COLOR                          the interactive UI without colour
 
 Unknown flags are ignored with a warning (newer SDKs pass flags Yoke does not have yet), except a
 near miss of a flag that takes a value (--max-turn 3): that stops with the flag meant.`;

@@ -34,16 +34,9 @@ export type RunHooks = {
   startupComplete?: () => void;
 };
 
-/** Until the interactive UI lands, every run needs -p: say how to write this one with it. */
-function withoutPrintHint(options: CliOptions): string {
-  const resume =
-    options.resume !== undefined ? `--resume ${options.resume}` : options.continue ? '--continue' : undefined;
-  if (resume) {
-    const prompt = options.prompt === undefined ? '"<prompt>"' : JSON.stringify(options.prompt);
-    return `${resume} needs -p until the interactive UI is available: yoke -p ${resume} ${prompt}`;
-  }
-  return 'the interactive UI is not available yet; use -p "<prompt>" for a headless run.';
-}
+/** Without -p or stream-json, and without a terminal to talk to: say how to run headless. */
+const NO_TERMINAL =
+  'the interactive UI needs a terminal (stdin and stdout a TTY); use -p "<prompt>" for a headless run.';
 
 export async function run(argv: string[], hooks: RunHooks = {}): Promise<number> {
   const debugRequested = argv.some((a) => a === '--debug' || a === '-d' || a.startsWith('--debug='));
@@ -67,11 +60,15 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
   const log = createDebugLog({ debug: options.debug, debugFile: options.debugFile });
   if (hooks.codeCache) log.debug(`code cache: ${hooks.codeCache}`);
   try {
-    if (!options.print) {
-      stderr.write(`yoke: ${withoutPrintHint(options)}\n`);
-      return 1;
-    }
     checkAvailableFeatures(options);
+    if (!options.print) {
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        stderr.write(`yoke: ${NO_TERMINAL}\n`);
+        return 1;
+      }
+      const { runRepl } = await import('../tui/run-repl');
+      return await runRepl(options, { env: process.env, cwd: process.cwd(), log });
+    }
     const { runPrint } = await import('./print');
     return await runPrint(options, {
       env: process.env,

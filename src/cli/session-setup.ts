@@ -15,6 +15,7 @@ import type { McpManager } from '../mcp/manager';
 import { chooseFastModel } from '../model/fast-model';
 import type { ModelSelection } from '../model/select';
 import { type ThinkingConfig, thinkingForBudget } from '../model/types';
+import type { ProtectedPaths } from '../permissions/protected-paths';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import { lspSettings } from '../services/lsp/settings';
 import { projectDir } from '../session/transcript-paths';
@@ -68,9 +69,13 @@ export type SessionSetup = {
   toolAvailability: AvailabilityProblem[];
   /** The session's MCP servers (for `mcp_status`, `/mcp`); absent when none are configured. */
   mcp: McpManager | undefined;
+  /** The files whose writes always ask (the REPL's `#` memory note respects them too). */
+  protectedPaths: ProtectedPaths;
+  /** The settings loaded for the session, with their problems (the REPL's /doctor shows them). */
+  settings: SessionSettings;
 };
 
-import type { Env } from './session-settings';
+import type { Env, SessionSettings } from './session-settings';
 
 export type { Env };
 
@@ -409,5 +414,7 @@ export async function createSessionEngine(
     permissionContext: permissions.permissionContext,
     warnings: [...warnings, ...selected.availability.map(describeAvailabilityProblem)],
     toolAvailability: selected.availability,
+    protectedPaths,
+    settings,
   };
 }

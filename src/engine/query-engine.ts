@@ -164,6 +164,34 @@ export class QueryEngine {
     this.permissionContext = { ...this.permissionContext, mode };
   }
 
+  /** The rules in force (the REPL's /permissions lists them). */
+  get permissionRules(): ToolPermissionContext['rules'] {
+    return this.permissionContext.rules;
+  }
+
+  /** Replaces the rules, after the user edited a settings file (/permissions); the mode stays. */
+  setPermissionRules(rules: ToolPermissionContext['rules']): void {
+    this.permissionContext = { ...this.permissionContext, rules };
+  }
+
+  /** The session's hooks (the REPL's notifier fires Notification hooks through them). */
+  get hookRunner(): HookRunner {
+    return this.hooks;
+  }
+
+  /** The session's services (background shells, costs): for the REPL's status line and commands. */
+  get sessionServices(): SessionServices | undefined {
+    return this.config.services;
+  }
+
+  /**
+   * A tool context outside any turn, for what the user runs themselves (the REPL's `!command`
+   * goes through the Bash tool's execution with it).
+   */
+  userToolContext(signal: AbortSignal): ToolUseContext {
+    return this.toolUseContext(this.config.tools, signal);
+  }
+
   /**
    * The tools the model is offered now: the live pool (MCP servers come and go) or the pool for
    * the current mode (`toolsForMode`), else the fixed `tools`. The same array comes back while

@@ -14,12 +14,13 @@ type RequestBody = { tools?: { name: string }[]; system?: unknown; thinking?: un
 const firstBody = () => ws.server.requests[0]?.body as RequestBody;
 
 describe('yoke without -p', () => {
-  it('says the interactive UI is not available and exits 1', async () => {
+  it('without a terminal, says in one line that the REPL needs one and to use -p, and exits 1', async () => {
     const { code, stdout, stderr } = await yoke(['hello']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain('-p');
+    expect(stderr).toBe(
+      'yoke: the interactive UI needs a terminal (stdin and stdout a TTY); use -p "<prompt>" for a headless run.\n',
+    );
   });
 });
 

@@ -1,0 +1,125 @@
+# The pty recorder of bench/tui.mjs: runs the REPL in a pseudo-terminal of a fixed size, types into
+# it and records every byte it writes, with times. Reads its plan as JSON on stdin, prints the
+# figures as JSON on stdout. Python's pty module, so nothing but the standard library is needed.
+import json, os, pty, select, signal, struct, sys, termios, fcntl, time
+
+plan = json.load(sys.stdin)
+cols, rows = plan["cols"], plan["rows"]
+
+pid, fd = pty.fork()
+if pid == 0:
+    os.chdir(plan["cwd"])
+    os.execve(plan["argv"][0], plan["argv"], plan["env"])
+
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+started = time.monotonic()
+buffer = bytearray()
+
+
+def read_for(seconds):
+    """Reads what the REPL writes for up to `seconds`; returns the bytes."""
+    got = bytearray()
+    end = time.monotonic() + seconds
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            return bytes(got)
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return bytes(got)
+            got += chunk
+            buffer.extend(chunk)
+
+
+def wait_for(needle, timeout, since=None):
+    """Reads until `needle` appears in what was written since `since` (default: the call); seconds or None."""
+    start = len(buffer) if since is None else since
+    begin = time.monotonic()
+    while True:
+        if needle in buffer[start:]:
+            return time.monotonic() - begin
+        if time.monotonic() - begin >= timeout:
+            return None
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return None
+            buffer.extend(chunk)
+
+
+def rss_mb():
+    # The REPL is the pty's child process (node); VmRSS is its resident set.
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
+def type_and_time(count):
+    """Types '~' `count` times, each timed from the write to its echo (the input line redrawn with it)."""
+    times = []
+    for i in range(1, count + 1):
+        t0 = time.monotonic()
+        os.write(fd, b"~")
+        waited = wait_for(b"~" * i, 5)
+        if waited is None:
+            break
+        times.append((time.monotonic() - t0) * 1000)
+    os.write(fd, b"\x15")  # Ctrl+U clears the line
+    read_for(0.2)
+    return times
+
+
+DEBUG = os.environ.get("BENCH_DEBUG") == "1"
+
+def note(text):
+    if DEBUG:
+        print(text, file=sys.stderr, flush=True)
+
+
+result = {}
+launch = wait_for(plan["ready_marker"].encode(), 20)
+result["launch_to_prompt_ms"] = None if launch is None else (time.monotonic() - started) * 1000
+engine = wait_for(plan["engine_marker"].encode(), 20)
+result["launch_to_engine_ms"] = (time.monotonic() - started) * 1000 if engine is not None else None
+read_for(0.5)
+note(f"launch {launch} engine {engine}")
+result["rss_after_start_mb"] = rss_mb()
+result["idle_echo_ms"] = type_and_time(plan["keys"])
+
+# A long streamed answer: type while it streams, and count what the terminal receives meanwhile.
+mark = len(buffer)
+os.write(fd, plan["stream_prompt"].encode() + b"\r")
+note("stream prompt sent")
+wait_for(b"esc to interrupt", 10, since=mark)
+t_stream = time.monotonic()
+result["streaming_echo_ms"] = type_and_time(plan["keys"])
+note(f"typed while streaming: {len(result['streaming_echo_ms'])}")
+wait_for(plan["stream_end_marker"].encode(), 120, since=mark)
+note("stream ended")
+streamed = bytes(buffer[mark:])
+result["stream_seconds"] = time.monotonic() - t_stream
+result["stream_bytes"] = len(streamed)
+result["full_clears"] = streamed.count(b"\x1b[2J") + streamed.count(b"\x1b[3J")
+
+# A 200-message session: 100 quick turns (each a prompt and an answer).
+for i in range(plan["turns"]):
+    since = len(buffer)
+    os.write(fd, f"quick {i}\r".encode())
+    wait_for(f"answer {i} done".encode(), 20, since=since)
+read_for(1.0)
+result["rss_after_turns_mb"] = rss_mb()
+result["turns"] = plan["turns"]
+
+os.kill(pid, signal.SIGTERM)
+try:
+    os.waitpid(pid, 0)
+except ChildProcessError:
+    pass
+print(json.dumps(result))

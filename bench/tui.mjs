@@ -1,0 +1,131 @@
+// The interactive UI, measured through a pseudo-terminal (bench/tui-pty.py, Python's pty module)
+// at 100x30 against the mock model server streaming one delta every 25 ms: keystroke-to-echo
+// latency idle and while an answer streams (median, p99), bytes written to the terminal per
+// streamed token, full-screen clears while streaming, idle RSS after start and after a
+// 200-message session, and launch to a usable prompt. Figures, not tests; the targets are issue
+// 14's (Claude Code 2.1.328 measured the same way is the anchor in brackets).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importSources, loadLine, median, quantile, root, verdict } from './_bundle.mjs';
+
+const { startMockServer } = await importSources(
+  'tui',
+  `export { startMockServer } from './src/testing/mock-server';`,
+);
+
+const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' });
+if (python.status !== 0) {
+  console.log('tui: skipped: python3 with the pty module is needed (.ci/run installs python3).');
+  process.exit(0);
+}
+
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-bench-tui-')));
+const cwd = join(work, 'project');
+const home = join(work, 'home');
+for (const dir of [cwd, home]) mkdirSync(dir, { recursive: true });
+
+const WORDS = 1500;
+const streamText = Array.from({ length: WORDS }, (_, i) =>
+  i % 12 === 11 ? `word${i}.\n\n` : `word${i}`,
+).join(' ');
+const DELTAS = Math.ceil(WORDS / 3);
+const server = await startMockServer({
+  scenario: [
+    {
+      match: { lastUserTextContains: 'stream please' },
+      chunkDelayMs: 25,
+      reply: { content: [{ type: 'text', text: `${streamText}\n\nstream-finished` }] },
+    },
+    {
+      repeat: 'forever',
+      reply: (request) => {
+        const last = JSON.stringify(request.body?.messages?.at(-1) ?? '');
+        const n = /quick (\d+)/.exec(last)?.[1] ?? '?';
+        return { content: [{ type: 'text', text: `answer ${n} done` }] };
+      },
+    },
+  ],
+});
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  TERM: 'xterm-256color',
+  LANG: 'C.UTF-8',
+  ANTHROPIC_API_KEY: 'sk-ant-bench',
+  ANTHROPIC_BASE_URL: server.url,
+  YOKE_HOME: join(home, '.yoke'),
+  CLAUDE_CONFIG_DIR: join(home, '.claude'),
+};
+const plan = {
+  argv: [process.execPath, join(root, 'dist', 'yoke.js'), '--trust'],
+  env,
+  cwd,
+  cols: 100,
+  rows: 30,
+  keys: 60,
+  turns: Number(process.env.BENCH_TUI_TURNS ?? 100),
+  ready_marker: '╰',
+  engine_marker: 'claude-',
+  stream_prompt: 'stream please',
+  stream_end_marker: 'stream-finished',
+};
+// Not spawnSync: the mock server answers from this process's event loop.
+const run = await new Promise((resolve) => {
+  const child = spawn('python3', [join(root, 'bench', 'tui-pty.py')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.on('close', (status) => resolve({ status, stdout, stderr }));
+  child.stdin.end(JSON.stringify(plan));
+});
+await server.close();
+if (run.status !== 0) {
+  console.error(`tui: the pty recorder failed: ${run.stderr}`);
+  process.exit(1);
+}
+const r = JSON.parse(run.stdout);
+const p99 = (values) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.99,
+  );
+const fmt = (v) => (typeof v === 'number' ? v.toFixed(1) : 'n/a');
+console.log(loadLine());
+console.log(
+  `node dist/yoke.js --trust in a 100x30 pty; the mock streams ${DELTAS} deltas (3 words each) 25 ms apart`,
+);
+console.log(
+  `launch to a usable prompt: ${fmt(r.launch_to_prompt_ms)} ms  target < 200 ms [439 ms]  ${verdict(r.launch_to_prompt_ms < 200)}; engine ready (model shown) ${fmt(r.launch_to_engine_ms)} ms`,
+);
+for (const [label, values, anchor] of [
+  ['idle', r.idle_echo_ms, '[5.0 ms, p99 18.3 ms]'],
+  ['while streaming', r.streaming_echo_ms, '[3.9 ms, p99 14.7 ms]'],
+]) {
+  const m = median(values);
+  const p = p99(values);
+  console.log(
+    `keystroke to echo, ${label}: median ${fmt(m)} ms, p99 ${fmt(p)} ms over ${values.length} keys  target < 3 / < 12 ms ${anchor}  ${verdict(m < 3 && p < 12)}`,
+  );
+}
+// Tokens: the streamed text at about 4 characters a token.
+const tokens = Math.round(streamText.length / 4);
+const perToken = r.stream_bytes / tokens;
+console.log(
+  `bytes written while streaming: ${r.stream_bytes} for ~${tokens} tokens = ${perToken.toFixed(1)} per token (${(r.stream_bytes / DELTAS).toFixed(0)} per delta)  target < 10 [88]  ${verdict(perToken < 10)}`,
+);
+console.log(
+  `full-screen clears while streaming: ${r.full_clears}  target 0  ${verdict(r.full_clears === 0)}`,
+);
+console.log(
+  `idle RSS after start: ${fmt(r.rss_after_start_mb)} MB  target < 90 MB [205 MB]  ${verdict(r.rss_after_start_mb < 90)}`,
+);
+console.log(
+  `idle RSS after a ${r.turns * 2}-message session: ${fmt(r.rss_after_turns_mb)} MB  target < 150 MB [318 MB]  ${verdict(r.rss_after_turns_mb < 150)}`,
+);

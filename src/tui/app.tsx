@@ -1,0 +1,139 @@
+/**
+ * The REPL's screen: finished items in Ink's <Static> (written to the scrollback once, never
+ * redrawn), then the live region, the permission dialog or the input line, and the status line.
+ */
+import { Box, Static, Text, useStdout } from 'ink';
+import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { type PromptActions, PromptInput } from './input/prompt-input';
+import type { ReplSession } from './session/repl-session';
+import { throttledSubscribe } from './transcript/throttled-subscribe';
+import { LiveRegion } from './views/live-region';
+import { PermissionDialog } from './views/permission-dialog';
+import { statusText } from './views/status-text';
+import { useStyle } from './views/style-context';
+import { latestTodos, TodoPanel } from './views/todo-panel';
+import { TranscriptItemView } from './views/transcript-item';
+
+export type AppProps = {
+  session: ReplSession;
+  cwd: string;
+  /** What the input line does beyond editing (the keys that act on the session are wired here). */
+  actions: Omit<PromptActions, 'interrupt' | 'cycleMode' | 'toggleFullOutput' | 'toggleTodos'>;
+  history: () => readonly string[];
+  contextWindow: (model: string) => number;
+  backgroundShells: () => number;
+  /** A `statusLine` command's latest line, replacing the built-in one. */
+  customStatus?: () => string | undefined;
+  /** An overlay that owns the keys (the resume picker, /tasks); replaces the input while shown. */
+  overlay?: ReactNode;
+};
+
+/** At most this often the transcript (a streaming answer) is redrawn; keys redraw at once. */
+const TRANSCRIPT_FRAME_MS = 50;
+
+/** How often the spinner and running tools' elapsed times refresh. */
+const TICK_MS = 250;
+
+export function App(props: AppProps) {
+  const { session, cwd } = props;
+  const style = useStyle();
+  const { stdout } = useStdout();
+  const status = useSyncExternalStore(session.subscribe, session.getStatus);
+  const subscribeTranscript = useMemo(
+    () => throttledSubscribe(session.transcript.subscribe, TRANSCRIPT_FRAME_MS),
+    [session],
+  );
+  const snapshot = useSyncExternalStore(subscribeTranscript, session.transcript.getSnapshot);
+  const [full, setFull] = useState(false);
+  const [todosShown, setTodosShown] = useState(false);
+  const [now, setNow] = useState(Date.now());
+  const [rows, setRows] = useState(stdout.rows || 24);
+
+  const hasRunning = snapshot.live.some((item) => item.kind === 'tool');
+  useEffect(() => {
+    if (!status.running && !hasRunning) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, [status.running, hasRunning]);
+
+  useEffect(() => {
+    const onResize = () => setRows(stdout.rows || 24);
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+
+  const interrupt = useCallback(() => session.interrupt(), [session]);
+  const actions: PromptActions = useMemo(
+    () => ({
+      ...props.actions,
+      interrupt,
+      cycleMode: () => session.cyclePermissionMode(),
+      toggleFullOutput: () => setFull((f) => !f),
+      toggleTodos: () => setTodosShown((t) => !t),
+    }),
+    [props.actions, interrupt, session],
+  );
+
+  const todos = todosShown ? latestTodos([...snapshot.committed, ...snapshot.live]) : undefined;
+  const custom = props.customStatus?.();
+  const line =
+    custom ??
+    statusText(
+      {
+        model: status.model,
+        mode: status.mode,
+        contextTokens: status.contextTokens,
+        contextWindow: props.contextWindow(status.model),
+        costUsd: status.costUsd,
+        backgroundShells: props.backgroundShells(),
+        verbose: full,
+      },
+      style,
+    );
+  // The input box, status line and margins take about 8 rows; the streaming block gets the rest
+  // of a third of the screen, so the live region never reaches the terminal's height.
+  const maxDraftLines = Math.max(3, Math.floor(rows / 3));
+
+  return (
+    <>
+      <Static items={snapshot.committed as never[]}>
+        {(item: (typeof snapshot.committed)[number]) => (
+          <TranscriptItemView key={item.id} item={item} cwd={cwd} full={full} />
+        )}
+      </Static>
+      <LiveRegion
+        snapshot={snapshot}
+        cwd={cwd}
+        full={full}
+        now={now}
+        turnStartedAt={status.turnStartedAt}
+        maxDraftLines={maxDraftLines}
+      />
+      {status.queued.length > 0 && status.running ? (
+        <Box flexDirection="column" marginTop={1}>
+          {status.queued.map((q, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the same prompt may be queued twice
+            <Text key={index}>{style.dim(`  ⧗ queued: ${q.split('\n')[0]}`)}</Text>
+          ))}
+        </Box>
+      ) : null}
+      {todosShown ? <TodoPanel todos={todos} /> : null}
+      {status.permission ? (
+        <PermissionDialog key={status.permission.id} pending={status.permission} cwd={cwd} />
+      ) : null}
+      {props.overlay ?? null}
+      <Box marginTop={1} flexDirection="column">
+        <PromptInput
+          actions={actions}
+          history={props.history()}
+          running={status.running}
+          active={!status.permission && !props.overlay}
+        />
+        <Text wrap="truncate-end">{`  ${line}`}</Text>
+      </Box>
+    </>
+  );
+}

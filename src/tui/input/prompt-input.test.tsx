@@ -1,0 +1,108 @@
+import '../testing/hide-ci';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { restoreCi } from '../testing/hide-ci';
+import { renderView } from '../testing/render-view';
+import { type PromptActions, PromptInput, type Suggestion } from './prompt-input';
+
+afterAll(restoreCi);
+
+function setup(history: string[] = [], options: { running?: boolean; suggestions?: Suggestion[] } = {}) {
+  const calls: string[] = [];
+  const submitted: string[] = [];
+  const actions: PromptActions = {
+    submit: (text) => submitted.push(text),
+    interrupt: () => {
+      calls.push('interrupt');
+      return options.running ?? false;
+    },
+    exit: () => calls.push('exit'),
+    cycleMode: () => calls.push('cycleMode'),
+    toggleFullOutput: () => calls.push('toggleFullOutput'),
+    toggleTodos: () => calls.push('toggleTodos'),
+    suspend: () => calls.push('suspend'),
+    editExternally: (text) => `${text} (edited)`,
+    complete: async (token) =>
+      token.startsWith('@') || token.startsWith('/') ? (options.suggestions ?? []) : [],
+  };
+  const view = renderView(
+    <PromptInput actions={actions} history={history} running={options.running ?? false} active />,
+  );
+  return { view, calls, submitted };
+}
+
+describe('PromptInput', () => {
+  it('submits on Enter and applies every key of a fast burst, in order', async () => {
+    const { view, submitted } = setup();
+    view.type('helo\x1b[Dl\r');
+    expect(submitted).toEqual(['hello']);
+    await vi.waitFor(() => expect(view.frame()).toContain('>'));
+  });
+
+  it('continues a line with \\ + Enter, Ctrl+J and Shift+Enter', async () => {
+    const { view, submitted } = setup();
+    view.type('one\\\rtwo\nthree\x1b[13;2ufour\r');
+    expect(submitted).toEqual(['one\ntwo\nthree\nfour']);
+  });
+
+  it('collapses a long bracketed paste and sends it whole', async () => {
+    const { view, submitted } = setup();
+    const long = Array.from({ length: 20 }, (_, i) => `row ${i}`).join('\n');
+    view.type(`\x1b[200~${long}\x1b[201~`);
+    await vi.waitFor(() => expect(view.frame()).toContain('[Pasted text #1 +20 lines]'));
+    view.type('\r');
+    expect(submitted).toEqual([long]);
+  });
+
+  it('recalls history with Up and Down, and searches it with Ctrl+R', async () => {
+    const { view, submitted } = setup(['git status', 'npm test', 'npm run build']);
+    view.type('\x1b[A\x1b[A');
+    await vi.waitFor(() => expect(view.frame()).toContain('npm test'));
+    view.type('\x1b[B\x1b[B');
+    await vi.waitFor(() => expect(view.frame()).not.toContain('npm'));
+    view.type('\x12git');
+    await vi.waitFor(() => expect(view.frame()).toContain("(reverse-i-search)`git': git status"));
+    view.type('\r');
+    expect(submitted).toEqual(['git status']);
+  });
+
+  it('Ctrl+C clears the text, then asks for a second press before quitting; Ctrl+D quits on empty input', async () => {
+    const { view, calls } = setup();
+    view.type('draft\x03');
+    await vi.waitFor(() => expect(view.frame()).not.toContain('draft'));
+    view.type('\x03');
+    await vi.waitFor(() => expect(view.frame()).toContain('Press Ctrl+C again to exit'));
+    expect(calls).toEqual([]);
+    view.type('\x03');
+    expect(calls).toEqual(['exit']);
+    view.type('\x04');
+    expect(calls).toEqual(['exit', 'exit']);
+  });
+
+  it('Esc interrupts; Shift+Tab, Ctrl+O, Ctrl+T and Ctrl+Z reach the session', () => {
+    const { view, calls } = setup([], { running: true });
+    view.type('\x1b');
+    view.type('\x1b[Z\x0f\x14\x1a');
+    expect(calls).toEqual(['interrupt', 'cycleMode', 'toggleFullOutput', 'toggleTodos', 'suspend']);
+  });
+
+  it('Ctrl+G replaces the text with what the editor returned', async () => {
+    const { view } = setup();
+    view.type('fix it\x07');
+    await vi.waitFor(() => expect(view.frame()).toContain('fix it (edited)'));
+  });
+
+  it('completes @paths and /commands with Tab', async () => {
+    const { view, submitted } = setup([], { suggestions: [{ value: '@src/app.ts ', label: '@src/app.ts' }] });
+    view.type('read @src/a');
+    await vi.waitFor(() => expect(view.frame()).toContain('@src/app.ts'));
+    view.type('\t');
+    view.type('now\r');
+    expect(submitted).toEqual(['read @src/app.ts now']);
+  });
+
+  it('shows the shell and memory modes by their prefix', async () => {
+    const { view } = setup();
+    view.type('!ls');
+    await vi.waitFor(() => expect(view.frame()).toContain('! !ls'));
+  });
+});

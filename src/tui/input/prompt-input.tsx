@@ -1,0 +1,271 @@
+/**
+ * The input line: multi-line editing, history (Up/Down, Ctrl+R), completion of `/commands` and
+ * `@paths`, and the keys that act on the session (Esc, Ctrl+C, Ctrl+D, Ctrl+G, Ctrl+Z, Shift+Tab,
+ * Ctrl+O, Ctrl+T). The text lives in a ref so each key is applied to the latest state at once,
+ * whatever React has rendered: keys typed faster than frames are never lost.
+ */
+import { Box, Text } from 'ink';
+import { useEffect, useRef } from 'react';
+import { useStyle } from '../views/style-context';
+import { applyEditKey } from './edit-keys';
+import {
+  currentToken,
+  type EditorState,
+  editorWith,
+  emptyEditor,
+  expandedText,
+  moveLine,
+  replaceToken,
+} from './editor';
+import { type HistorySearch, searchHistory } from './history-search';
+import type { KeyEvent } from './key-parser';
+import { useKeys } from './use-keys';
+import { useRefState } from './use-ref-state';
+
+export type Suggestion = { value: string; label: string; description?: string };
+
+export type PromptActions = {
+  submit(text: string): void;
+  /** Esc or Ctrl+C while a turn runs: true when there was one to stop. */
+  interrupt(): boolean;
+  exit(): void;
+  cycleMode(): void;
+  toggleFullOutput(): void;
+  toggleTodos(): void;
+  suspend(): void;
+  /** Ctrl+G: the text after editing in $EDITOR, or undefined when none could be opened. */
+  editExternally(text: string): string | undefined;
+  complete(token: string, wholeText: string): Promise<readonly Suggestion[]>;
+};
+
+export type PromptInputProps = {
+  actions: PromptActions;
+  history: readonly string[];
+  running: boolean;
+  active: boolean;
+};
+
+type Hint = 'exit-pending' | undefined;
+
+function modeOf(text: string): { symbol: string; colour: 'magenta' | 'blue' | undefined } {
+  if (text.startsWith('!')) return { symbol: '!', colour: 'magenta' };
+  if (text.startsWith('#')) return { symbol: '#', colour: 'blue' };
+  return { symbol: '>', colour: undefined };
+}
+
+export function PromptInput({ actions, history, running, active }: PromptInputProps) {
+  const style = useStyle();
+  const [editor, setEditor] = useRefState<EditorState>(emptyEditor);
+  const [hintRef, setHint] = useRefState<Hint>(undefined);
+  const [searchRef, setSearch] = useRefState<HistorySearch | undefined>(undefined);
+  const [suggestionsRef, setSuggestions] = useRefState<readonly Suggestion[]>([]);
+  const [selectedRef, setSelected] = useRefState(0);
+  /** Where Up/Down is in the history: -1 is the text being written. */
+  const historyIndex = useRef(-1);
+  const draft = useRef<EditorState>(emptyEditor);
+
+  const update = setEditor;
+
+  // Completion follows the token at the cursor; a late answer for an older token is dropped.
+  const token = currentToken(editor.current).token;
+  const wholeText = editor.current.text;
+  useEffect(() => {
+    let current = true;
+    const completable = token.startsWith('@') || (wholeText.startsWith('/') && !wholeText.includes(' '));
+    if (!completable) {
+      setSuggestions([]);
+      return;
+    }
+    actions.complete(token, wholeText).then(
+      (found) => {
+        if (!current) return;
+        setSuggestions(found.slice(0, 6));
+        setSelected(0);
+      },
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [token, wholeText, actions, setSuggestions, setSelected]);
+
+  const recall = (direction: -1 | 1): boolean => {
+    const next = historyIndex.current + (direction < 0 ? 1 : -1);
+    if (next < -1 || next >= history.length) return false;
+    if (historyIndex.current === -1) draft.current = editor.current;
+    historyIndex.current = next;
+    update(next === -1 ? draft.current : editorWith(history[history.length - 1 - next] as string));
+    return true;
+  };
+
+  const submit = () => {
+    const text = expandedText(editor.current);
+    if (!text.trim()) return;
+    historyIndex.current = -1;
+    update(emptyEditor);
+    setSuggestions([]);
+    actions.submit(text);
+  };
+
+  const onSearchKey = (event: KeyEvent, state: HistorySearch) => {
+    if (event.type === 'text') {
+      const query = state.query + event.text;
+      setSearch({ query, index: searchHistory(history, query)?.index ?? state.index });
+    } else if (event.type === 'key' && event.ctrl && event.name === 'r') {
+      const further = searchHistory(history, state.query, state.index + 1);
+      if (further) setSearch({ ...state, index: further.index });
+    } else if (event.type === 'key' && event.name === 'backspace') {
+      const query = state.query.slice(0, -1);
+      setSearch({ query, index: searchHistory(history, query)?.index ?? 0 });
+    } else if (
+      event.type === 'key' &&
+      (event.name === 'escape' || (event.ctrl && (event.name === 'c' || event.name === 'g')))
+    ) {
+      setSearch(undefined);
+    } else {
+      const found = searchHistory(history, state.query, state.index);
+      setSearch(undefined);
+      if (found) update(editorWith(found.match));
+      if (event.type === 'key' && event.name === 'return' && found) submit();
+    }
+  };
+
+  useKeys((event) => {
+    const search = searchRef.current;
+    const suggestions = suggestionsRef.current;
+    const selected = selectedRef.current;
+    const hint = hintRef.current;
+    if (event.type === 'focus') return false;
+    if (search) {
+      onSearchKey(event, search);
+      return true;
+    }
+    const isCtrl = (name: string) => event.type === 'key' && event.ctrl && event.name === name;
+    if (!isCtrl('c') && hint) setHint(undefined);
+    if (event.type === 'key') {
+      if (event.name === 'escape') {
+        if (suggestions.length > 0) setSuggestions([]);
+        else actions.interrupt();
+        return true;
+      }
+      if (isCtrl('c')) {
+        if (editor.current.text) update(emptyEditor);
+        else if (running && actions.interrupt()) setHint(undefined);
+        else if (hint === 'exit-pending') actions.exit();
+        else setHint('exit-pending');
+        return true;
+      }
+      if (isCtrl('d')) {
+        if (!editor.current.text) actions.exit();
+        return true;
+      }
+      if (isCtrl('r')) {
+        setSearch({ query: '', index: 0 });
+        return true;
+      }
+      if (isCtrl('g')) {
+        const edited = actions.editExternally(expandedText(editor.current));
+        if (edited !== undefined) update(editorWith(edited.replace(/\n+$/, '')));
+        return true;
+      }
+      if (isCtrl('z')) {
+        actions.suspend();
+        return true;
+      }
+      if (isCtrl('o')) {
+        actions.toggleFullOutput();
+        return true;
+      }
+      if (isCtrl('t')) {
+        actions.toggleTodos();
+        return true;
+      }
+      if (event.name === 'tab' && event.shift) {
+        actions.cycleMode();
+        return true;
+      }
+      if (event.name === 'tab' || (event.name === 'return' && suggestions.length > 0 && !event.ctrl)) {
+        const choice = suggestions[selected];
+        if (choice) {
+          update(replaceToken(editor.current, choice.value));
+          setSuggestions([]);
+          return true;
+        }
+        if (event.name === 'tab') return true;
+      }
+      if (event.name === 'return') {
+        // A backslash before Enter continues the line, in every terminal.
+        if (editor.current.text.slice(0, editor.current.cursor).endsWith('\\')) {
+          const state = editor.current;
+          const before = state.text.slice(0, state.cursor - 1);
+          update({ ...state, text: `${before}\n${state.text.slice(state.cursor)}`, cursor: state.cursor });
+          return true;
+        }
+        submit();
+        return true;
+      }
+      if (event.name === 'up' || event.name === 'down') {
+        const direction = event.name === 'up' ? -1 : 1;
+        if (suggestions.length > 0) {
+          setSelected((selected + suggestions.length + direction) % suggestions.length);
+          return true;
+        }
+        const moved = moveLine(editor.current, direction);
+        if (moved) update(moved);
+        else recall(direction);
+        return true;
+      }
+    }
+    const next = applyEditKey(editor.current, event);
+    if (next) {
+      historyIndex.current = -1;
+      update(next);
+    }
+    return true;
+  }, active);
+
+  const search = searchRef.current;
+  const suggestions = suggestionsRef.current;
+  const selected = selectedRef.current;
+  const hint = hintRef.current;
+  const state = editor.current;
+  const mode = modeOf(state.text);
+  const symbol = mode.colour ? style.fg(mode.colour, mode.symbol) : style.dim(mode.symbol);
+  const before = state.text.slice(0, state.cursor);
+  const at = state.text.slice(state.cursor, state.cursor + 1);
+  const after = state.text.slice(state.cursor + 1);
+  const cursor = at === '' || at === '\n' ? `\x1b[7m \x1b[27m${at}` : `\x1b[7m${at}\x1b[27m`;
+  const shown = style.color || style.bold('x') !== 'x' ? before + cursor + after : `${before}|${at}${after}`;
+  const lines = shown.split('\n');
+
+  return (
+    <Box flexDirection="column">
+      <Box
+        borderStyle="round"
+        borderColor={style.color ? 'gray' : undefined}
+        paddingX={1}
+        flexDirection="column"
+      >
+        {search ? (
+          <Text>{`(reverse-i-search)\`${search.query}': ${searchHistory(history, search.query, search.index)?.match ?? ''}`}</Text>
+        ) : (
+          lines.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their position
+            <Text key={index}>{`${index === 0 ? symbol : ' '} ${line}`}</Text>
+          ))
+        )}
+      </Box>
+      {suggestions.length > 0 ? (
+        <Box flexDirection="column" paddingLeft={2}>
+          {suggestions.map((s, index) => (
+            <Text key={s.value}>
+              {index === selected ? style.fg('cyan', s.label) : s.label}
+              {s.description ? style.dim(`  ${s.description}`) : ''}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      {hint === 'exit-pending' ? <Text>{style.dim('  Press Ctrl+C again to exit')}</Text> : null}
+    </Box>
+  );
+}

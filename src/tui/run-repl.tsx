@@ -1,0 +1,267 @@
+/**
+ * `yoke` without -p: the interactive REPL. Order: terminal modes and Ink → the trust question (first
+ * run in an untrusted folder) → the screen, usable at once → the session's engine, built in the
+ * background from the same composition root as -p (cli/session-setup.ts) with the dialog as its
+ * permission prompt → turns until the user quits → the session id and how to resume it.
+ */
+import type { ReactNode } from 'react';
+import type { CliOptions } from '../cli/cli-options';
+import type { DebugLog } from '../cli/debug-log';
+import { loadSessionSettings } from '../cli/session-settings';
+import type { Env } from '../cli/session-setup';
+import { ignoredProjectSettings } from '../cli/session-trust';
+import { createSessionCommands } from '../commands/builtin';
+import { findGitRoot } from '../config/git-root';
+import { projectTrust, trustFolder } from '../config/project-trust';
+import { noopHooks } from '../hooks/types';
+import { FileIndex } from '../interactive/file-index';
+import { PromptHistory } from '../interactive/prompt-history';
+import { TerminalNotifier } from '../interactive/terminal-notifier';
+import { contextWindowFor } from '../model/models';
+import { App } from './app';
+import { loadInk } from './ink-runtime';
+import { KeyParser } from './input/key-parser';
+import { Keyboard } from './input/keyboard';
+import type { Suggestion } from './input/prompt-input';
+import { KeyboardContext } from './input/use-keys';
+import { PromptRouter } from './session/prompt-router';
+import { ReplSession } from './session/repl-session';
+import { SessionStarter } from './session/session-starter';
+import { editInEditor, openFileInEditor } from './terminal/external-editor';
+import { TerminalModes } from './terminal/terminal-modes';
+import { styleFor } from './views/ansi';
+import { StyleContext } from './views/style-context';
+import { TrustDialog } from './views/trust-dialog';
+
+export type ReplContext = { env: Env; cwd: string; log: DebugLog };
+
+export async function runRepl(options: CliOptions, context: ReplContext): Promise<number> {
+  const { env, cwd, log } = context;
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const ink = await loadInk();
+  const style = styleFor(env);
+  const keyboard = new Keyboard();
+  const parser = new KeyParser();
+  const modes = new TerminalModes(stdin, stdout);
+  stdin.setEncoding('utf8');
+  const onData = (chunk: string) => {
+    for (const event of parser.push(chunk)) keyboard.dispatch(event);
+  };
+  stdin.on('data', onData);
+  modes.enable();
+  // Ink draws at most maxFps frames a second; a key's echo must not wait for a frame slot, and the
+  // streaming transcript is throttled on its own (app.tsx), so the cap can be high.
+  const renderOptions = { stdout, stdin, exitOnCtrlC: false, maxFps: 200 } as const;
+  const wrap = (node: ReactNode) => (
+    <StyleContext.Provider value={style}>
+      <KeyboardContext.Provider value={keyboard}>{node}</KeyboardContext.Provider>
+    </StyleContext.Provider>
+  );
+
+  try {
+    if (!options.trust && !(await projectTrust(cwd, env)).trusted) {
+      const settings = await loadSessionSettings(options, env, cwd);
+      const withheld = ignoredProjectSettings({
+        sources: settings.loaded.sources,
+        trusted: false,
+        interactive: true,
+        explicitMode: false,
+        cwd,
+      });
+      const trusted = await new Promise<boolean>((resolve) => {
+        const instance = ink.render(
+          wrap(
+            <TrustDialog
+              folder={cwd}
+              withheld={withheld}
+              onAnswer={(answer) => {
+                // Unmounted once answered, so the REPL's own render starts on a clean line.
+                instance.unmount();
+                resolve(answer);
+              }}
+            />,
+          ),
+          renderOptions,
+        );
+      });
+      if (!trusted) {
+        stdout.write(
+          'Not trusted: nothing was run. Start Yoke again to be asked again, or use "yoke trust".\n',
+        );
+        return 1;
+      }
+      const recorded = await trustFolder(cwd, env).catch((error: Error) => ({
+        folder: cwd,
+        problem: error.message,
+      }));
+      if (recorded.problem) stdout.write(`yoke: ${recorded.problem}\n`);
+    }
+
+    let exit: () => void = () => {};
+    const exited = new Promise<void>((resolve) => {
+      exit = resolve;
+    });
+    const stopping = new AbortController();
+    // The engine's hooks (its Notification hooks fire too), once it is ready.
+    const notify = (reason: 'turn_end' | 'permission_prompt', message: string): void =>
+      new TerminalNotifier({
+        env,
+        write: (bytes) => stdout.write(bytes),
+        hooks: starter.ready()?.engine.hookRunner ?? noopHooks,
+        signal: stopping.signal,
+      }).waiting(reason, message, keyboard.focusReported ? keyboard.focused : undefined);
+    const session = new ReplSession({
+      onTurnEnd: () => notify('turn_end', 'The turn ended'),
+      onPermissionWaiting: () => notify('permission_prompt', 'Yoke is waiting for your permission'),
+    });
+    session.transcript.notice('info', `${style.bold('Yoke')} ${YOKE_VERSION} · ${cwd}`);
+    const projectRoot = findGitRoot(cwd) ?? cwd;
+    const history = new PromptHistory({ env, projectRoot });
+    // Oldest first, for the input line's Up/Down. Loaded in the background; a prompt sent now joins
+    // it at once, so Up finds it however long the file write takes.
+    let recalled: string[] = [];
+    const remember = (text: string) => {
+      recalled = [...recalled.filter((entry) => entry !== text), text];
+    };
+    void history.recall().then(
+      (entries) => {
+        const sent = recalled;
+        recalled = [];
+        for (const entry of [...entries].reverse()) remember(entry);
+        for (const entry of sent) remember(entry);
+      },
+      () => {},
+    );
+    const commands = createSessionCommands();
+    const handOver = { before: () => modes.disable(), after: () => modes.enable() };
+    const starter: SessionStarter = new SessionStarter({
+      options,
+      env,
+      cwd,
+      log,
+      session,
+      commands,
+      startedAt: Date.now(),
+      openInEditor: async (path) => openFileInEditor(path, env, handOver),
+    });
+    const files = new FileIndex({
+      projectRoot,
+      env,
+      rules: () => starter.ready()?.engine.permissionRules ?? [],
+      ...(env.HOME ? { home: env.HOME } : {}),
+    });
+    // Listed after the first render, in the background; completion uses what is there.
+    setImmediate(() => void files.refresh(stopping.signal).catch(() => {}));
+    const router = new PromptRouter({
+      session,
+      history: {
+        add: (text) => {
+          remember(text);
+          return history.add(text);
+        },
+      },
+      ready: starter.ready,
+      exit: () => exit(),
+      switchSession: async (resume) => {
+        if (session.getStatus().running) {
+          session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
+          return;
+        }
+        await starter.start(resume ? { resume } : {}).then(
+          () =>
+            session.transcript.notice(
+              'info',
+              resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
+            ),
+          (error: Error) => session.transcript.notice('error', error.message),
+        );
+      },
+      pickSession: () =>
+        session.transcript.notice('info', 'Run `yoke sessions` to list them, then /resume <id>.'),
+    });
+
+    const actions = {
+      submit: (text: string) => {
+        void router.route(text);
+      },
+      exit: () => exit(),
+      suspend: () => {
+        modes.disable();
+        process.once('SIGCONT', () => {
+          modes.enable();
+          instance.clear();
+        });
+        process.kill(process.pid, 'SIGTSTP');
+      },
+      editExternally: (text: string) => {
+        const outcome = editInEditor(text, env, handOver);
+        if ('problem' in outcome) {
+          session.transcript.notice('warning', outcome.problem);
+          return undefined;
+        }
+        return outcome.text;
+      },
+      complete: async (token: string, wholeText: string): Promise<readonly Suggestion[]> => {
+        if (token.startsWith('@')) {
+          return files.complete(token.slice(1), 6).map((f) => ({
+            value: `@${f.path}${f.kind === 'dir' ? '/' : ' '}`,
+            label: `@${f.path}${f.kind === 'dir' ? '/' : ''}`,
+          }));
+        }
+        if (wholeText.startsWith('/') && !wholeText.includes(' ')) {
+          return commands.complete(wholeText.slice(1)).map((c) => ({
+            value: `/${c.name} `,
+            label: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`,
+            description: c.description,
+          }));
+        }
+        return [];
+      },
+    };
+
+    const instance = ink.render(
+      wrap(
+        <App
+          session={session}
+          cwd={cwd}
+          actions={actions}
+          history={() => recalled}
+          contextWindow={(model) => contextWindowFor(model)}
+          backgroundShells={() =>
+            starter
+              .ready()
+              ?.engine.sessionServices?.shells.list()
+              .filter((s) => s.status === 'running').length ?? 0
+          }
+        />,
+      ),
+      renderOptions,
+    );
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.once(signal, () => exit());
+
+    starter.start().then(
+      () => {
+        if (options.prompt?.trim()) actions.submit(options.prompt);
+      },
+      (error: Error) => {
+        session.transcript.notice('error', `The session could not start: ${error.message}`);
+      },
+    );
+
+    await exited;
+    instance.unmount();
+    modes.disable();
+    starter.close();
+    stopping.abort();
+    await session.close();
+    const id = session.sessionId;
+    if (id && options.sessionPersistence)
+      stdout.write(`\nSession ${id}\nResume it with: yoke --resume ${id}\n`);
+    return 0;
+  } finally {
+    stdin.off('data', onData);
+    modes.disable();
+    stdin.pause();
+  }
+}

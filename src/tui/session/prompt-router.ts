@@ -1,0 +1,125 @@
+/**
+ * Where a submitted line goes: `!command` runs in the shell (shown, and read by the model with
+ * the next prompt), `#note` is added to the project memory file, `/command` runs on the session's
+ * registry and its outcome is carried out, anything else is a prompt for the model. Every line
+ * joins the project's prompt history.
+ */
+import { runCommandLine } from '../../commands/dispatch';
+import type { CommandHost, CommandOutcome } from '../../commands/types';
+import type { QueryEngine } from '../../engine/query-engine';
+import { runBangCommand } from '../../interactive/bang-command';
+import { appendMemory } from '../../interactive/memory-append';
+import type { PromptHistory } from '../../interactive/prompt-history';
+import type { ProtectedPaths } from '../../permissions/protected-paths';
+import type { ReplSession } from './repl-session';
+
+/** What the router needs once the engine is ready. */
+export type ReadySession = {
+  engine: QueryEngine;
+  host: CommandHost;
+  protectedPaths: ProtectedPaths;
+  projectRoot: string;
+};
+
+export type PromptRouterDeps = {
+  session: ReplSession;
+  history: Pick<PromptHistory, 'add'>;
+  ready(): ReadySession | undefined;
+  exit(): void;
+  /** /clear (no id) and /resume <id>: a new engine for a fresh or a resumed conversation. */
+  switchSession(resume?: string): Promise<void>;
+  pickSession(): void;
+};
+
+export class PromptRouter {
+  private commandAbort = new AbortController();
+
+  constructor(private readonly deps: PromptRouterDeps) {}
+
+  /** Esc while a command (not a turn) runs. */
+  cancelCommand(): void {
+    this.commandAbort.abort();
+    this.commandAbort = new AbortController();
+  }
+
+  async route(text: string): Promise<void> {
+    const { session } = this.deps;
+    void this.deps.history.add(text).catch(() => false);
+    const ready = this.deps.ready();
+    const first = text.trimStart()[0];
+    if ((first === '!' || first === '#' || first === '/') && !ready) {
+      if (first !== '/' || text.trim() !== '/exit') {
+        session.transcript.notice('warning', 'The session is still starting; try again in a moment.');
+        return;
+      }
+    }
+    if (first === '!' && ready) {
+      const result = await runBangCommand(
+        text.trimStart(),
+        ready.engine.userToolContext(this.commandAbort.signal),
+      );
+      const output = [result.output, result.notes].filter((part) => part !== '').join('\n');
+      session.transcript.add({
+        kind: 'shell',
+        id: `shell-${Date.now()}`,
+        command: result.command,
+        output,
+        exitCode: result.exitCode,
+      });
+      session.addContext(result.conversationText);
+      return;
+    }
+    if (first === '#' && ready) {
+      const outcome = await appendMemory(text.trimStart(), {
+        projectRoot: ready.projectRoot,
+        protection: ready.protectedPaths,
+        rules: ready.engine.permissionRules,
+      });
+      if (outcome.ok)
+        session.transcript.notice('info', `Noted in ${outcome.path}${outcome.created ? ' (new file)' : ''}.`);
+      else session.transcript.notice('warning', outcome.reason);
+      return;
+    }
+    if (first === '/') {
+      if (!ready) {
+        this.deps.exit();
+        return;
+      }
+      const outcome = await runCommandLine(text.trim(), ready.host);
+      if (outcome) {
+        await this.carryOut(outcome);
+        return;
+      }
+    }
+    session.submit(text);
+  }
+
+  private async carryOut(outcome: CommandOutcome): Promise<void> {
+    const { session } = this.deps;
+    switch (outcome.kind) {
+      case 'text':
+        session.transcript.add({ kind: 'command-output', id: `out-${Date.now()}`, text: outcome.text });
+        return;
+      case 'prompt':
+        session.submit(outcome.prompt, outcome.display);
+        return;
+      case 'compact':
+        await session.compact(outcome.instructions);
+        return;
+      case 'clear':
+        await this.deps.switchSession();
+        return;
+      case 'resume':
+        await this.deps.switchSession(outcome.sessionId);
+        return;
+      case 'pick-session':
+        this.deps.pickSession();
+        return;
+      case 'exit':
+        this.deps.exit();
+        return;
+      case 'none':
+        return;
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it, vi } from 'vitest';
+import { nextMode, ReplSession } from './repl-session';
+import { assistantFrame, resultFrame, ScriptedEngine, toolResultFrame } from './scripted-engine';
+
+const abortable = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+
+describe('ReplSession', () => {
+  it('runs a prompt typed before the engine was ready once it is attached', async () => {
+    const engine = new ScriptedEngine([
+      async function* () {
+        yield assistantFrame([{ type: 'text', text: 'hi' }]);
+        yield resultFrame();
+      },
+    ]);
+    const session = new ReplSession();
+    session.submit('hello');
+    expect(engine.prompts).toEqual([]);
+    session.attach(engine);
+    await session.whenIdle();
+    expect(engine.prompts).toEqual(['hello']);
+    expect(session.transcript.getSnapshot().committed.map((i) => i.kind)).toEqual(['user', 'assistant']);
+  });
+
+  it('queues a prompt typed during a turn for the engine, and runs it next when the turn did not read it', async () => {
+    let release: () => void = () => {};
+    const engine = new ScriptedEngine([
+      async function* () {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        yield resultFrame();
+      },
+      async function* () {
+        yield resultFrame();
+      },
+    ]);
+    const session = new ReplSession();
+    session.attach(engine);
+    session.submit('first');
+    await vi.waitFor(() => expect(session.getStatus().running).toBe(true));
+    session.submit('second');
+    expect(engine.enqueued).toEqual(['second']);
+    expect(session.getStatus().queued).toEqual(['second']);
+    release();
+    await vi.waitFor(() => expect(engine.prompts).toEqual(['first', 'second']));
+  });
+
+  it('Esc interrupts the running turn, and a waiting permission question is answered with a deny', async () => {
+    const decisions: unknown[] = [];
+    const session = new ReplSession();
+    const engine = new ScriptedEngine([
+      async function* (signal) {
+        yield assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm -rf x' } }]);
+        decisions.push(
+          await session.permissionPrompt({
+            toolName: 'Bash',
+            input: { command: 'rm -rf x' },
+            toolUseId: 't1',
+            message: 'Allow?',
+            signal,
+          }),
+        );
+        await abortable(signal);
+        yield resultFrame('aborted_streaming');
+      },
+    ]);
+    session.attach(engine);
+    session.submit('go');
+    await vi.waitFor(() => expect(session.getStatus().permission).toBeDefined());
+    expect(session.interrupt()).toBe(true);
+    await session.whenIdle();
+    expect(decisions).toEqual([
+      { behavior: 'deny', message: 'The user interrupted the turn.', interrupt: true },
+    ]);
+    const kinds = session.transcript.getSnapshot().committed.map((i) => i.kind);
+    expect(kinds).toEqual(['user', 'tool', 'turn-end']);
+  });
+
+  it('Shift+Tab cycles default → acceptEdits → plan → default', () => {
+    expect([nextMode('default'), nextMode('acceptEdits'), nextMode('plan')]).toEqual([
+      'acceptEdits',
+      'plan',
+      'default',
+    ]);
+    const engine = new ScriptedEngine([]);
+    const session = new ReplSession();
+    session.attach(engine);
+    session.cyclePermissionMode();
+    expect(engine.permissionMode).toBe('acceptEdits');
+    expect(session.getStatus().mode).toBe('acceptEdits');
+  });
+
+  it('keeps a mode chosen before the engine is ready and applies it when the engine attaches', () => {
+    const session = new ReplSession();
+    session.cyclePermissionMode();
+    session.cyclePermissionMode();
+    expect(session.getStatus().mode).toBe('plan');
+    const engine = new ScriptedEngine([]);
+    session.attach(engine);
+    expect(engine.permissionMode).toBe('plan');
+  });
+
+  it('reports the context the last request filled', async () => {
+    const engine = new ScriptedEngine([
+      async function* () {
+        yield assistantFrame([{ type: 'tool_use', id: 't', name: 'Read', input: { file_path: '/x' } }]);
+        yield toolResultFrame('t', 'content');
+        yield resultFrame();
+      },
+    ]);
+    const session = new ReplSession();
+    session.attach(engine);
+    session.submit('read');
+    await session.whenIdle();
+    expect(session.getStatus().contextTokens).toBe(1050);
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * The REPL's session: one engine, the turn that runs on it, the prompts typed meanwhile, the
+ * permission questions waiting for the user, and the facts the status line shows. Plain
+ * TypeScript (no React): the views subscribe to it, and the tests drive it with a scripted engine.
+ */
+import type { SDKMessage } from '../../engine/sdk-messages';
+import type { UserContentBlock } from '../../model/types';
+import type { PermissionDecision, PermissionMode, PermissionPrompt } from '../../permissions/types';
+import { TranscriptStore } from '../transcript/transcript-store';
+
+/** What the REPL needs of the QueryEngine (a narrow view, so tests can script one). */
+export type ReplEngine = {
+  submitMessage(
+    prompt: string | UserContentBlock[],
+    options?: { signal?: AbortSignal },
+  ): AsyncGenerator<SDKMessage, void>;
+  enqueuePrompt(content: string | UserContentBlock[]): void;
+  takeQueuedPrompts(): { content: string | UserContentBlock[] }[];
+  setPermissionMode(mode: PermissionMode): void;
+  setModel(model: string): void;
+  compact(instructions?: string, options?: { signal?: AbortSignal }): Promise<unknown>;
+  close(reason?: string): Promise<void>;
+  readonly permissionMode: PermissionMode;
+  readonly currentModel: string;
+  readonly sessionId: string;
+  readonly totalCostUsd: number;
+};
+
+export type PermissionRequest = Parameters<PermissionPrompt>[0];
+
+/** A permission question on screen; `answer` settles the tool call that waits for it. */
+export type PendingPermission = {
+  readonly id: number;
+  readonly request: PermissionRequest;
+  answer(decision: PermissionDecision): void;
+};
+
+/** The status line's facts. */
+export type SessionStatus = {
+  readonly model: string;
+  readonly mode: PermissionMode;
+  readonly costUsd: number;
+  /** Input tokens of the latest request: what the conversation fills of the window. */
+  readonly contextTokens: number;
+  readonly running: boolean;
+  readonly turnStartedAt: number | undefined;
+  /** Prompts typed during the turn, waiting for its next boundary. */
+  readonly queued: readonly string[];
+  readonly permission: PendingPermission | undefined;
+};
+
+/** Shift+Tab's cycle, as Claude Code's: default → acceptEdits → plan → default. */
+const MODE_CYCLE: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
+
+export function nextMode(mode: PermissionMode): PermissionMode {
+  const index = MODE_CYCLE.indexOf(mode);
+  return MODE_CYCLE[(index + 1) % MODE_CYCLE.length] as PermissionMode;
+}
+
+export type ReplSessionEvents = {
+  /** A turn ended (completed, failed or interrupted). */
+  onTurnEnd?: () => void;
+  /** A permission question started waiting for the user. */
+  onPermissionWaiting?: () => void;
+};
+
+export class ReplSession {
+  readonly transcript: TranscriptStore;
+  private engine: ReplEngine | undefined;
+  private running: AbortController | undefined;
+  private turnStartedAt: number | undefined;
+  private queued: string[] = [];
+  /** What the user ran with `!` since the last turn: the model reads it with the next prompt. */
+  private pendingContext: string[] = [];
+  /** What the transcript shows for a prompt a command wrote (/init shows "/init", not its text). */
+  private readonly displays = new Map<string, string>();
+  private permissions: PendingPermission[] = [];
+  private lastPermissionId = 0;
+  private contextTokens = 0;
+  /** The mode chosen with Shift+Tab before the engine was ready; applied when it attaches. */
+  private earlyMode: PermissionMode | undefined;
+  private status: SessionStatus;
+  private readonly listeners = new Set<() => void>();
+  /** Settles when the current turn (and the queued ones after it) have run. */
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly events: ReplSessionEvents = {},
+    transcript = new TranscriptStore(),
+  ) {
+    this.transcript = transcript;
+    this.status = this.makeStatus();
+  }
+
+  /** The engine arrives after the first render (its set-up runs while the prompt is usable). */
+  attach(engine: ReplEngine): void {
+    this.engine = engine;
+    if (this.earlyMode) engine.setPermissionMode(this.earlyMode);
+    this.earlyMode = undefined;
+    this.changed();
+    // Prompts submitted before the engine was ready run now.
+    if (this.queued.length > 0 && !this.running) this.runQueued();
+  }
+
+  get sessionId(): string | undefined {
+    return this.engine?.sessionId;
+  }
+
+  get ready(): boolean {
+    return this.engine !== undefined;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getStatus = (): SessionStatus => this.status;
+
+  /**
+   * A prompt from the input line. While a turn runs it waits for the turn's next boundary (the
+   * engine reads it between tool rounds); a turn that ends first runs it as the next turn.
+   */
+  submit(prompt: string, display = prompt): void {
+    if (display !== prompt) this.displays.set(prompt, display);
+    if (this.running && this.engine) {
+      this.queued.push(prompt);
+      this.engine.enqueuePrompt(prompt);
+      this.changed();
+      return;
+    }
+    this.queued.push(prompt);
+    this.changed();
+    if (this.engine) this.runQueued();
+  }
+
+  /** Text the model should read before the next prompt (a `!command` and its output). */
+  addContext(text: string): void {
+    this.pendingContext.push(text);
+  }
+
+  /** Esc: stops the running turn; its tools are told to stop and it ends as interrupted. */
+  interrupt(): boolean {
+    if (!this.running) return false;
+    // Questions of the interrupted turn are moot: their tool calls end with the turn.
+    for (const pending of this.permissions) {
+      pending.answer({ behavior: 'deny', message: 'The user interrupted the turn.', interrupt: true });
+    }
+    this.running.abort();
+    return true;
+  }
+
+  cyclePermissionMode(): PermissionMode {
+    const mode = nextMode(this.engine?.permissionMode ?? this.earlyMode ?? 'default');
+    if (this.engine) this.engine.setPermissionMode(mode);
+    else this.earlyMode = mode;
+    this.changed();
+    return mode;
+  }
+
+  setPermissionMode(mode: PermissionMode): void {
+    if (this.engine) this.engine.setPermissionMode(mode);
+    else this.earlyMode = mode;
+    this.changed();
+  }
+
+  setModel(model: string): void {
+    this.engine?.setModel(model);
+    this.changed();
+  }
+
+  /** Level 5 of the permission pipeline: the dialog. Resolves when the user answers. */
+  readonly permissionPrompt: PermissionPrompt = (request) =>
+    new Promise<PermissionDecision>((resolve) => {
+      const pending: PendingPermission = {
+        id: ++this.lastPermissionId,
+        request,
+        answer: (decision) => {
+          const index = this.permissions.indexOf(pending);
+          if (index < 0) return;
+          this.permissions.splice(index, 1);
+          request.signal.removeEventListener('abort', onAbort);
+          this.changed();
+          resolve(decision);
+        },
+      };
+      const onAbort = () =>
+        pending.answer({ behavior: 'deny', message: 'The turn was interrupted.', interrupt: true });
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      this.permissions.push(pending);
+      this.changed();
+      this.events.onPermissionWaiting?.();
+    });
+
+  /** Runs `/compact`; the summary replaces the history from the next turn on. */
+  async compact(instructions?: string): Promise<void> {
+    if (!this.engine) return;
+    if (this.running) {
+      this.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) before compacting.');
+      return;
+    }
+    const abort = new AbortController();
+    this.running = abort;
+    this.turnStartedAt = Date.now();
+    this.changed();
+    try {
+      await this.engine.compact(instructions, { signal: abort.signal });
+      this.transcript.notice('info', 'Conversation compacted: earlier messages were summarised.');
+      this.contextTokens = 0;
+    } catch (error) {
+      this.transcript.notice('error', `Compaction failed: ${(error as Error).message}`);
+    } finally {
+      this.running = undefined;
+      this.turnStartedAt = undefined;
+      this.changed();
+    }
+  }
+
+  /** Waits until no turn runs (for exit and for tests). */
+  whenIdle(): Promise<void> {
+    return this.idle;
+  }
+
+  async close(): Promise<void> {
+    this.running?.abort();
+    await this.idle.catch(() => {});
+    await this.engine?.close('prompt_input_exit');
+  }
+
+  private runQueued(): void {
+    const prompt = this.queued.shift();
+    if (prompt === undefined || !this.engine) return;
+    const engine = this.engine;
+    this.idle = this.runTurn(engine, prompt).then(() => {
+      const unread = engine.takeQueuedPrompts();
+      // The engine hands back the prompts the turn had no boundary left for: they run next, in order.
+      const texts = unread.map((p) => (typeof p.content === 'string' ? p.content : ''));
+      this.queued = [...texts.filter((t) => t !== ''), ...this.queued.filter((q) => !texts.includes(q))];
+      this.events.onTurnEnd?.();
+      if (this.queued.length > 0) this.runQueued();
+      else this.changed();
+    });
+  }
+
+  private async runTurn(engine: ReplEngine, prompt: string): Promise<void> {
+    const abort = new AbortController();
+    this.running = abort;
+    this.turnStartedAt = Date.now();
+    this.transcript.user(this.displays.get(prompt) ?? prompt);
+    this.displays.delete(prompt);
+    this.transcript.turnStarted();
+    this.changed();
+    const sent = [...this.pendingContext.splice(0), prompt].join('\n\n');
+    try {
+      for await (const message of engine.submitMessage(sent, { signal: abort.signal })) {
+        this.observe(message);
+        this.transcript.apply(message);
+      }
+    } catch (error) {
+      this.transcript.notice('error', (error as Error).message);
+    } finally {
+      this.running = undefined;
+      this.turnStartedAt = undefined;
+      this.transcript.turnEnded();
+      this.changed();
+    }
+  }
+
+  /** Keeps the status line's figures: the window the last request filled, prompts the turn read. */
+  private observe(message: SDKMessage): void {
+    if (message.type === 'assistant' && message.parent_tool_use_id === null) {
+      const usage = message.message.usage;
+      this.contextTokens =
+        usage.input_tokens +
+        usage.cache_creation_input_tokens +
+        usage.cache_read_input_tokens +
+        usage.output_tokens;
+      this.changed();
+    } else if (message.type === 'user' && !message.isReplay && typeof message.message.content === 'string') {
+      // A queued prompt the turn folded in comes back as a user message: it is no longer waiting.
+      const index = this.queued.indexOf(message.message.content);
+      if (index >= 0) {
+        this.queued.splice(index, 1);
+        this.transcript.user(message.message.content);
+        this.changed();
+      }
+    }
+  }
+
+  private changed(): void {
+    this.status = this.makeStatus();
+    for (const listener of this.listeners) listener();
+  }
+
+  private makeStatus(): SessionStatus {
+    return {
+      model: this.engine?.currentModel ?? '',
+      mode: this.engine?.permissionMode ?? this.earlyMode ?? 'default',
+      costUsd: this.engine?.totalCostUsd ?? 0,
+      contextTokens: this.contextTokens,
+      running: this.running !== undefined,
+      turnStartedAt: this.turnStartedAt,
+      queued: [...this.queued],
+      permission: this.permissions[0],
+    };
+  }
+}

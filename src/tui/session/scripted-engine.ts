@@ -1,0 +1,121 @@
+/**
+ * A ReplEngine that plays given SDK messages per turn, for the REPL's tests. A turn may wait on a
+ * permission prompt (through `ask`) or for its abort signal, as the real engine's turns do.
+ */
+import type { SDKMessage, SDKResultMessage } from '../../engine/sdk-messages';
+import type { PermissionMode } from '../../permissions/types';
+import { failedTurnResult } from '../../sdk/session-frames';
+import type { ReplEngine } from './repl-session';
+
+export type ScriptedTurn = (signal: AbortSignal) => AsyncGenerator<SDKMessage, void>;
+
+export class ScriptedEngine implements ReplEngine {
+  permissionMode: PermissionMode = 'default';
+  currentModel = 'claude-test';
+  readonly sessionId = 'session-1';
+  totalCostUsd = 0;
+  readonly prompts: string[] = [];
+  readonly enqueued: string[] = [];
+  compactions: (string | undefined)[] = [];
+  closed = false;
+
+  constructor(private readonly turns: ScriptedTurn[]) {}
+
+  async *submitMessage(
+    prompt: unknown,
+    options: { signal?: AbortSignal } = {},
+  ): AsyncGenerator<SDKMessage, void> {
+    this.prompts.push(String(prompt));
+    const turn = this.turns.shift();
+    if (turn) yield* turn(options.signal ?? new AbortController().signal);
+  }
+  enqueuePrompt(content: unknown): void {
+    this.enqueued.push(String(content));
+  }
+  takeQueuedPrompts() {
+    return this.enqueued.splice(0).map((content) => ({ content }));
+  }
+  setPermissionMode(mode: PermissionMode): void {
+    this.permissionMode = mode;
+  }
+  setModel(model: string): void {
+    this.currentModel = model;
+  }
+  async compact(instructions?: string): Promise<unknown> {
+    this.compactions.push(instructions);
+    return [];
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+const envelope = { uuid: 'u', session_id: 'session-1' };
+
+export function assistantFrame(content: Record<string, unknown>[]): SDKMessage {
+  return {
+    ...envelope,
+    type: 'assistant',
+    parent_tool_use_id: null,
+    timestamp: '',
+    message: {
+      id: 'msg',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: content as never,
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: 1000,
+        output_tokens: 50,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
+      context_management: null,
+    },
+  };
+}
+
+export function toolResultFrame(
+  toolUseId: string,
+  text: string,
+  isError = false,
+  data?: unknown,
+): SDKMessage {
+  return {
+    ...envelope,
+    type: 'user',
+    parent_tool_use_id: null,
+    timestamp: '',
+    message: {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: toolUseId, content: text, is_error: isError }],
+    },
+    ...(data === undefined ? {} : { tool_use_result: data }),
+  } as SDKMessage;
+}
+
+export function streamFrame(event: Record<string, unknown>): SDKMessage {
+  return { ...envelope, type: 'stream_event', parent_tool_use_id: null, event };
+}
+
+export function resultFrame(terminal: 'completed' | 'aborted_streaming' = 'completed'): SDKMessage {
+  // The protocol's own result frame, turned into a success.
+  const { errors: _errors, ...base } = failedTurnResult(
+    'session-1',
+    '',
+    Date.now(),
+  ) as unknown as SDKResultMessage & {
+    errors?: string[];
+  };
+  return {
+    ...base,
+    subtype: 'success',
+    is_error: false,
+    num_turns: 1,
+    terminal_reason: terminal,
+    result: '',
+    usage: { ...base.usage, input_tokens: 1, output_tokens: 50 },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Builds (and rebuilds, for /clear and /resume) the REPL's engine from the same composition root
+ * as -p (cli/session-setup.ts), with the dialog as its permission prompt, and what hangs off it:
+ * the command host and the facts the prompt router needs.
+ */
+import type { CliOptions } from '../../cli/cli-options';
+import type { DebugLog } from '../../cli/debug-log';
+import { createSessionEngine, type Env, type SessionSetup } from '../../cli/session-setup';
+import type { CommandRegistry, EditorResult } from '../../commands/types';
+import { findGitRoot } from '../../config/git-root';
+import { createCommandHost } from './command-host';
+import type { ReadySession } from './prompt-router';
+import type { ReplSession } from './repl-session';
+
+export type StarterDeps = {
+  options: CliOptions;
+  env: Env;
+  cwd: string;
+  log: DebugLog;
+  session: ReplSession;
+  commands: CommandRegistry;
+  openInEditor(path: string): Promise<EditorResult>;
+  startedAt: number;
+};
+
+export class SessionStarter {
+  private current: (ReadySession & { setup: SessionSetup }) | undefined;
+  private readonly stop = new AbortController();
+
+  constructor(private readonly deps: StarterDeps) {}
+
+  ready = (): ReadySession | undefined => this.current;
+
+  get setup(): SessionSetup | undefined {
+    return this.current?.setup;
+  }
+
+  /** Starts the first engine (options as given) or a new one: fresh, or resuming `resume`. */
+  async start(change?: { resume?: string }): Promise<void> {
+    const { deps } = this;
+    const options: CliOptions = change
+      ? { ...deps.options, resume: change.resume, continue: false, forkSession: false, sessionId: undefined }
+      : deps.options;
+    const previous = this.current;
+    const setup = await createSessionEngine(
+      { ...options, permissionPrompt: deps.session.permissionPrompt },
+      deps.env,
+      deps.cwd,
+      deps.log,
+    );
+    if (previous) await previous.engine.close('clear');
+    const host = createCommandHost({
+      options,
+      env: deps.env,
+      cwd: deps.cwd,
+      setup,
+      commands: deps.commands,
+      session: deps.session,
+      openInEditor: deps.openInEditor,
+      signal: this.stop.signal,
+      startedAt: deps.startedAt,
+    });
+    this.current = {
+      setup,
+      engine: setup.engine,
+      host,
+      protectedPaths: setup.protectedPaths,
+      projectRoot: findGitRoot(deps.cwd) ?? deps.cwd,
+    };
+    for (const warning of setup.warnings) deps.session.transcript.notice('warning', warning);
+    deps.session.attach(setup.engine);
+  }
+
+  close(): void {
+    this.stop.abort();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * What the REPL shows, one entry per line group: the user's prompts, the model's text and
+ * thinking, tool calls with their outcome, shell runs and notices. Items are plain data; the
+ * views in tui/views/ render them, and the transcript store decides which are finished (and go
+ * to the terminal's scrollback once) and which are still live.
+ */
+
+export type ToolOutcome =
+  | { status: 'running' }
+  | { status: 'done'; text: string; data?: unknown }
+  | { status: 'error'; text: string }
+  | { status: 'denied'; text: string };
+
+export type TranscriptItem =
+  | { kind: 'user'; id: string; text: string }
+  /** Settled markdown of an answer; a streamed answer becomes several of these, block by block. */
+  | { kind: 'assistant'; id: string; text: string; continued: boolean }
+  | { kind: 'thinking'; id: string; text: string }
+  | {
+      kind: 'tool';
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      outcome: ToolOutcome;
+      startedAt: number;
+      endedAt?: number;
+      /** Latest line a long tool printed, while it runs. */
+      progress?: string;
+    }
+  | { kind: 'shell'; id: string; command: string; output: string; exitCode: number | null }
+  | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string }
+  /** What a slash command answered: shown to the user, never sent to the model. */
+  | { kind: 'command-output'; id: string; text: string }
+  /** The one-line end of a turn that did not simply complete: interrupted, failed, over budget. */
+  | { kind: 'turn-end'; id: string; text: string; isError: boolean };
+
+export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+
+/** Whether an item can no longer change, so it may go to the scrollback. */
+export function isFinished(item: TranscriptItem): boolean {
+  return item.kind !== 'tool' || item.outcome.status !== 'running';
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { assistantFrame, streamFrame, toolResultFrame } from '../session/scripted-engine';
+import { TranscriptStore } from './transcript-store';
+
+describe('TranscriptStore', () => {
+  it('moves settled markdown blocks of a streaming answer to the scrollback as they complete', () => {
+    const store = new TranscriptStore();
+    store.apply(
+      streamFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    );
+    store.apply(
+      streamFrame({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: 'First para.\n\nSec' },
+      }),
+    );
+    expect(store.getSnapshot().committed.map((i) => i.kind === 'assistant' && i.text)).toEqual([
+      'First para.',
+    ]);
+    expect(store.getSnapshot().draft?.text).toBe('Second'.slice(0, 3));
+    store.apply(assistantFrame([{ type: 'text', text: 'First para.\n\nSecond.' }]));
+    const texts = store.getSnapshot().committed.map((i) => (i.kind === 'assistant' ? i.text : i.kind));
+    expect(texts).toEqual(['First para.', 'Second.']);
+    expect(store.getSnapshot().draft).toBeUndefined();
+  });
+
+  it('keeps a running tool live and commits it, in order, when its result arrives', () => {
+    const store = new TranscriptStore();
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }]));
+    store.notice('info', 'after the tool');
+    expect(store.getSnapshot().committed).toHaveLength(0);
+    expect(store.getSnapshot().live.map((i) => i.kind)).toEqual(['tool', 'notice']);
+    store.apply(toolResultFrame('t1', 'a\nb'));
+    expect(store.getSnapshot().committed.map((i) => i.kind)).toEqual(['tool', 'notice']);
+    expect(store.getSnapshot().live).toHaveLength(0);
+  });
+
+  it('keeps what an interrupted answer had streamed', () => {
+    const store = new TranscriptStore();
+    store.apply(
+      streamFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    );
+    store.apply(
+      streamFrame({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: 'half an ans' },
+      }),
+    );
+    store.turnEnded();
+    const texts = store.getSnapshot().committed.map((i) => (i.kind === 'assistant' ? i.text : i.kind));
+    expect(texts).toEqual(['half an ans']);
+  });
+
+  it('marks tools still running when the turn ends as interrupted', () => {
+    const store = new TranscriptStore();
+    store.apply(
+      assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'sleep 9' } }]),
+    );
+    store.turnEnded();
+    const [tool] = store.getSnapshot().committed;
+    expect(tool?.kind === 'tool' && tool.outcome).toEqual({ status: 'error', text: 'Interrupted' });
+  });
+});

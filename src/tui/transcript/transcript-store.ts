@@ -1,0 +1,295 @@
+/**
+ * Folds the engine's SDK messages into transcript items, and splits them into the finished ones
+ * (written to the scrollback once, in order, never redrawn) and the live ones (the few lines Ink
+ * redraws: a streaming block, tools still running). A streamed answer is cut at settled markdown
+ * blocks so the live part stays small. Session-scoped: one store per REPL.
+ */
+import type { SDKMessage } from '../../engine/sdk-messages';
+import { splitSettled } from '../views/markdown-blocks';
+import { isFinished, type ToolItem, type TranscriptItem } from './items';
+
+/** The block being streamed right now (text or thinking), before its assistant frame arrives. */
+export type Draft = { kind: 'text' | 'thinking' | 'tool_input'; text: string; toolName?: string };
+
+export type TranscriptSnapshot = {
+  /** Append-only: the views hand it to Ink's <Static>. */
+  readonly committed: readonly TranscriptItem[];
+  readonly live: readonly TranscriptItem[];
+  readonly draft: Draft | undefined;
+  /** Output tokens streamed in the running turn (estimated from deltas until the usage arrives). */
+  readonly turnTokens: number;
+};
+
+type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content?: unknown; is_error?: boolean };
+
+export class TranscriptStore {
+  private committed: TranscriptItem[] = [];
+  private live: TranscriptItem[] = [];
+  private draft: Draft | undefined;
+  /** Part of the streaming text block already moved to the scrollback. */
+  private draftSettledLength = 0;
+  private turnTokens = 0;
+  private snapshot: TranscriptSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private lastId = 0;
+
+  constructor(initial: readonly TranscriptItem[] = []) {
+    this.committed = [...initial];
+    this.snapshot = this.makeSnapshot();
+  }
+
+  private newId(prefix: string): string {
+    this.lastId++;
+    return `${prefix}-${this.lastId}`;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): TranscriptSnapshot => this.snapshot;
+
+  add(item: TranscriptItem): void {
+    this.live.push(item);
+    this.changed();
+  }
+
+  notice(level: 'info' | 'warning' | 'error', text: string): void {
+    this.add({ kind: 'notice', id: this.newId('notice'), level, text });
+  }
+
+  user(text: string): void {
+    this.add({ kind: 'user', id: this.newId('user'), text });
+  }
+
+  /** Forgets what is on screen (the scrollback stays the terminal's): for /clear. */
+  clear(): void {
+    this.live = [];
+    this.draft = undefined;
+    this.changed();
+  }
+
+  /** Updates a running tool's latest output line. */
+  toolProgress(toolUseId: string, line: string): void {
+    const tool = this.findTool(toolUseId);
+    if (!tool) return;
+    this.replace(tool, { ...tool, progress: line });
+  }
+
+  turnStarted(): void {
+    this.turnTokens = 0;
+    this.changed();
+  }
+
+  /** Any tool still running when the turn ends was cut off (an interrupt). */
+  turnEnded(): void {
+    // What an interrupted answer had streamed stays on screen, as the model wrote it.
+    const unsaid = this.draft?.kind === 'text' ? this.draft.text.slice(this.draftSettledLength) : '';
+    if (unsaid.trim()) {
+      this.live.push({
+        kind: 'assistant',
+        id: this.newId('assistant'),
+        text: unsaid,
+        continued: this.draftSettledLength > 0,
+      });
+    }
+    this.draft = undefined;
+    this.draftSettledLength = 0;
+    for (const item of this.live) {
+      if (item.kind === 'tool' && item.outcome.status === 'running') {
+        this.replace(item, {
+          ...item,
+          outcome: { status: 'error', text: 'Interrupted' },
+          endedAt: Date.now(),
+        });
+      }
+    }
+    this.changed();
+  }
+
+  apply(message: SDKMessage): void {
+    switch (message.type) {
+      case 'stream_event':
+        if (message.parent_tool_use_id === null) this.applyStreamEvent(message.event);
+        return;
+      case 'assistant':
+        if (message.parent_tool_use_id !== null) return;
+        this.applyAssistant(message.message.content);
+        return;
+      case 'user':
+        if (message.isReplay) return;
+        this.applyToolResults(message.message.content, message.tool_use_result);
+        return;
+      case 'system':
+        if (message.subtype === 'informational' || message.subtype === 'model_fallback') {
+          const content = typeof message.content === 'string' ? message.content : '';
+          if (content) this.notice(message.level === 'error' ? 'error' : 'info', content);
+        } else if (message.subtype === 'compact_boundary') {
+          this.notice('info', 'Conversation compacted: earlier messages were summarised.');
+        } else if (message.subtype === 'api_retry' && 'attempt' in message) {
+          const seconds = Math.round(Number(message.retry_delay_ms) / 100) / 10;
+          this.notice(
+            'warning',
+            `API error (${message.error}); retrying in ${seconds}s, attempt ${message.attempt}`,
+          );
+        }
+        return;
+      case 'result':
+        this.applyResult(message);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private applyStreamEvent(event: Record<string, unknown>): void {
+    if (event.type === 'content_block_start') {
+      const block = event.content_block as { type?: string; name?: string } | undefined;
+      const kind =
+        block?.type === 'thinking' ? 'thinking' : block?.type === 'tool_use' ? 'tool_input' : 'text';
+      this.draft = { kind, text: '', ...(block?.name ? { toolName: block.name } : {}) };
+      this.draftSettledLength = 0;
+      this.changed();
+      return;
+    }
+    if (event.type !== 'content_block_delta' || !this.draft) return;
+    const delta = event.delta as { type?: string; text?: string; thinking?: string; partial_json?: string };
+    const piece = delta.text ?? delta.thinking ?? delta.partial_json ?? '';
+    if (!piece) return;
+    this.turnTokens += Math.max(1, Math.round(piece.length / 4));
+    this.draft = { ...this.draft, text: this.draft.text + piece };
+    if (this.draft.kind === 'text') this.settleDraft();
+    this.changed();
+  }
+
+  /** Moves the finished markdown blocks of the streaming text to the scrollback. */
+  private settleDraft(): void {
+    if (!this.draft) return;
+    const pending = this.draft.text.slice(this.draftSettledLength);
+    const { settled, rest } = splitSettled(pending);
+    if (!settled) return;
+    this.live.push({
+      kind: 'assistant',
+      id: this.newId('assistant'),
+      text: settled,
+      continued: this.draftSettledLength > 0,
+    });
+    this.draftSettledLength = this.draft.text.length - rest.length;
+  }
+
+  private applyAssistant(content: readonly { type: string; [key: string]: unknown }[]): void {
+    const settledLength = this.draft?.kind === 'text' ? this.draftSettledLength : 0;
+    this.draft = undefined;
+    this.draftSettledLength = 0;
+    for (const block of content) {
+      if (block.type === 'text') {
+        const text = String(block.text ?? '')
+          .slice(settledLength)
+          .replace(/^\n+/, '');
+        if (text.trim()) {
+          this.live.push({
+            kind: 'assistant',
+            id: this.newId('assistant'),
+            text,
+            continued: settledLength > 0,
+          });
+        }
+      } else if (block.type === 'thinking') {
+        const text = String(block.thinking ?? '');
+        if (text.trim()) this.live.push({ kind: 'thinking', id: this.newId('thinking'), text });
+      } else if (block.type === 'tool_use') {
+        this.live.push({
+          kind: 'tool',
+          id: String(block.id),
+          name: String(block.name),
+          input: (block.input ?? {}) as Record<string, unknown>,
+          outcome: { status: 'running' },
+          startedAt: Date.now(),
+        });
+      }
+    }
+    this.changed();
+  }
+
+  private applyToolResults(content: unknown, data: unknown): void {
+    if (!Array.isArray(content)) return;
+    for (const block of content as ToolResultBlock[]) {
+      if (block?.type !== 'tool_result') continue;
+      const tool = this.findTool(block.tool_use_id);
+      if (!tool) continue;
+      const text = resultText(block.content);
+      const outcome: ToolItem['outcome'] = block.is_error
+        ? /permission|denied|rejected/i.test(text) && tool.outcome.status === 'running'
+          ? { status: 'denied', text }
+          : { status: 'error', text }
+        : { status: 'done', text, ...(data !== undefined ? { data } : {}) };
+      const { progress: _progress, ...rest } = tool;
+      this.replace(tool, { ...rest, outcome, endedAt: Date.now() });
+    }
+    this.changed();
+  }
+
+  private applyResult(message: Extract<SDKMessage, { type: 'result' }>): void {
+    this.turnTokens = message.usage.output_tokens;
+    if (message.terminal_reason === 'aborted_streaming' || message.terminal_reason === 'aborted_tools') {
+      this.add({
+        kind: 'turn-end',
+        id: this.newId('end'),
+        text: 'Interrupted · tell the model what to do instead',
+        isError: false,
+      });
+      return;
+    }
+    if (message.subtype !== 'success') {
+      const why = message.errors.join('; ') || message.subtype;
+      this.add({ kind: 'turn-end', id: this.newId('end'), text: why, isError: true });
+      return;
+    }
+    if (message.is_error && message.result) {
+      this.add({ kind: 'turn-end', id: this.newId('end'), text: message.result, isError: true });
+    }
+  }
+
+  private findTool(id: string): ToolItem | undefined {
+    return this.live.find((item): item is ToolItem => item.kind === 'tool' && item.id === id);
+  }
+
+  private replace(from: TranscriptItem, to: TranscriptItem): void {
+    const index = this.live.indexOf(from);
+    if (index >= 0) this.live[index] = to;
+    this.changed();
+  }
+
+  private changed(): void {
+    // The finished prefix goes to the scrollback, in order: an item never overtakes one above it.
+    let finished = 0;
+    while (finished < this.live.length && isFinished(this.live[finished] as TranscriptItem)) finished++;
+    if (finished > 0) this.committed = [...this.committed, ...this.live.splice(0, finished)];
+    this.snapshot = this.makeSnapshot();
+    for (const listener of this.listeners) listener();
+  }
+
+  private makeSnapshot(): TranscriptSnapshot {
+    const draft = this.draft
+      ? {
+          ...this.draft,
+          text: this.draft.text.slice(this.draft.kind === 'text' ? this.draftSettledLength : 0),
+        }
+      : undefined;
+    return { committed: this.committed, live: [...this.live], draft, turnTokens: this.turnTokens };
+  }
+}
+
+/** A tool_result's content as text: a string, or the text of its blocks. */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block) =>
+      block && typeof block === 'object' && (block as { type?: string }).type === 'text'
+        ? String((block as { text?: unknown }).text ?? '')
+        : '[image]',
+    )
+    .join('\n');
+}

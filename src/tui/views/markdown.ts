@@ -1,0 +1,70 @@
+/**
+ * Markdown as terminal text: headings, lists, quotes, rules, code blocks (highlighted, in a
+ * gutter) and the inline styles. Line-oriented, so a half-streamed answer renders as well as a
+ * finished one; what it does not know it shows verbatim, never dropped.
+ */
+import type { Style } from './ansi';
+import { highlightLine } from './highlight';
+
+function inline(text: string, style: Style): string {
+  // Code spans first, so the emphasis rules do not reach into them.
+  const parts = text.split(/(`[^`]+`)/);
+  return parts
+    .map((part, i) => {
+      if (i % 2 === 1) return style.fg('cyan', part.slice(1, -1));
+      return part
+        .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_m, a, b) => style.bold(a ?? b))
+        .replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\w)/g, (_m, pre, body) => pre + style.italic(body))
+        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, label, url) => `${label} ${style.dim(`(${url})`)}`);
+    })
+    .join('');
+}
+
+export function renderMarkdown(text: string, style: Style): string {
+  const out: string[] = [];
+  let fence: { marker: string; tag: string } | undefined;
+  for (const line of text.split('\n')) {
+    const fenceMatch = /^\s{0,3}(```+|~~~+)\s*([\w+#.-]*)/.exec(line);
+    if (fence) {
+      if (fenceMatch?.[1]?.startsWith(fence.marker)) {
+        fence = undefined;
+        continue;
+      }
+      out.push(`${style.dim('│')} ${highlightLine(line, fence.tag, style)}`);
+      continue;
+    }
+    if (fenceMatch) {
+      fence = { marker: fenceMatch[1] as string, tag: fenceMatch[2] ?? '' };
+      if (fence.tag) out.push(style.dim(`╭ ${fence.tag}`));
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) {
+      const body = inline(heading[2] as string, style);
+      out.push(heading[1] === '#' ? style.bold(style.underline(body)) : style.bold(body));
+      continue;
+    }
+    if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+      out.push(style.dim('─'.repeat(40)));
+      continue;
+    }
+    const bullet = /^(\s*)[-*+]\s+(\[[ xX]\]\s+)?(.*)$/.exec(line);
+    if (bullet) {
+      const box = bullet[2] ? (bullet[2].includes(' ]') ? '☐ ' : '☒ ') : '';
+      out.push(`${bullet[1]}• ${box}${inline(bullet[3] as string, style)}`);
+      continue;
+    }
+    const numbered = /^(\s*)(\d+)[.)]\s+(.*)$/.exec(line);
+    if (numbered) {
+      out.push(`${numbered[1]}${numbered[2]}. ${inline(numbered[3] as string, style)}`);
+      continue;
+    }
+    const quote = /^>\s?(.*)$/.exec(line);
+    if (quote) {
+      out.push(`${style.dim('▎')} ${style.italic(inline(quote[1] as string, style))}`);
+      continue;
+    }
+    out.push(inline(line, style));
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,134 @@
+/**
+ * The permission question: what will run (the command and each part that needs approval, the
+ * edit's diff, the path), any destructive warning, and the answers — allow once, allow always
+ * (showing the exact rules it adds), deny, deny with a note to the model. It owns the keyboard
+ * while open: nothing behind it sees a key.
+ */
+import { Box, Text } from 'ink';
+import type { PermissionDecision } from '../../permissions/types';
+import { useKeys } from '../input/use-keys';
+import { useRefState } from '../input/use-ref-state';
+import type { PendingPermission } from '../session/repl-session';
+import { ChoiceList, DialogFrame } from './dialog-frame';
+import { splitPermissionMessage } from './permission-message';
+import { useStyle } from './style-context';
+import { renderHunks, toolHunks, toolInputSummary } from './tool-summary';
+
+type Choice = { label: string; decide: (note?: string) => PermissionDecision; needsNote?: boolean };
+
+const VIA_UI = { type: 'prompt', via: 'ui' } as const;
+
+export function permissionChoices(pending: PendingPermission): Choice[] {
+  const rules = pending.request.suggestions ?? [];
+  const choices: Choice[] = [{ label: 'Yes', decide: () => ({ behavior: 'allow', decisionReason: VIA_UI }) }];
+  if (rules.length > 0) {
+    choices.push({
+      label: `Yes, and don't ask again for: ${rules.join(', ')}`,
+      decide: () => ({ behavior: 'allow', addRules: [...rules], decisionReason: VIA_UI }),
+    });
+  }
+  choices.push({
+    label: 'No',
+    decide: () => ({
+      behavior: 'deny',
+      message: `The user denied this ${pending.request.toolName} call.`,
+      decisionReason: VIA_UI,
+    }),
+  });
+  choices.push({
+    label: 'No, and tell the model what to do instead',
+    needsNote: true,
+    decide: (note) => ({
+      behavior: 'deny',
+      message: `The user denied this ${pending.request.toolName} call and said: ${note ?? ''}`,
+      decisionReason: VIA_UI,
+    }),
+  });
+  return choices;
+}
+
+export function PermissionDialog({ pending, cwd }: { pending: PendingPermission; cwd: string }) {
+  const style = useStyle();
+  const [selectedRef, setSelected] = useRefState(0);
+  const [noteRef, setNote] = useRefState<string | undefined>(undefined);
+  const choices = permissionChoices(pending);
+  const { request } = pending;
+
+  useKeys((event) => {
+    const note = noteRef.current;
+    const selected = selectedRef.current;
+    if (note !== undefined) {
+      if (event.type === 'text' || event.type === 'paste') setNote(note + event.text.replace(/\n/g, ' '));
+      else if (event.type === 'key' && event.name === 'backspace') setNote(note.slice(0, -1));
+      else if (event.type === 'key' && event.name === 'escape') setNote(undefined);
+      else if (event.type === 'key' && event.name === 'return' && note.trim()) {
+        pending.answer((choices[choices.length - 1] as Choice).decide(note.trim()));
+      }
+      return true;
+    }
+    if (event.type === 'text' && /^[1-9]$/.test(event.text)) {
+      const choice = choices[Number(event.text) - 1];
+      if (choice?.needsNote) setNote('');
+      else if (choice) pending.answer(choice.decide());
+      return true;
+    }
+    if (event.type !== 'key') return true;
+    if (event.name === 'up' || (event.name === 'tab' && event.shift))
+      setSelected((selected + choices.length - 1) % choices.length);
+    else if (event.name === 'down' || event.name === 'tab') setSelected((selected + 1) % choices.length);
+    else if (event.name === 'escape') pending.answer((choices[choices.length - 2] as Choice).decide());
+    else if (event.name === 'return') {
+      const choice = choices[selected] as Choice;
+      if (choice.needsNote) setNote('');
+      else pending.answer(choice.decide());
+    }
+    return true;
+  });
+
+  const note = noteRef.current;
+  const selected = selectedRef.current;
+  const parts = splitPermissionMessage(request.message);
+  const command = typeof request.input.command === 'string' ? request.input.command : undefined;
+  const hunks =
+    request.toolName === 'Edit' || request.toolName === 'Write'
+      ? toolHunks({ name: request.toolName, input: request.input, outcome: { status: 'running' } })
+      : undefined;
+  const target = command ?? toolInputSummary(request.toolName, request.input, cwd, 200);
+
+  return (
+    <DialogFrame marginTop={1}>
+      <Text>{style.bold(`${request.toolName}${command ? ' command' : ''}`)}</Text>
+      <Box paddingLeft={2}>
+        <Text>{target}</Text>
+      </Box>
+      {hunks && hunks.length > 0 ? (
+        <Box paddingLeft={2}>
+          <Text>{renderHunks(hunks, style, 20).join('\n')}</Text>
+        </Box>
+      ) : null}
+      {parts.reasons.length > 0 ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text>{style.dim('Needs approval:')}</Text>
+          {parts.reasons.map((reason) => (
+            <Text key={reason}>{`  • ${reason}`}</Text>
+          ))}
+        </Box>
+      ) : null}
+      {[...parts.other].map((line) => (
+        <Text key={line}>{style.dim(line)}</Text>
+      ))}
+      {parts.warnings.map((warning) => (
+        <Text key={warning}>{style.fg('red', `⚠ ${warning}`)}</Text>
+      ))}
+      <Box flexDirection="column" marginTop={1}>
+        <Text>{parts.question || `Allow ${request.toolName}?`}</Text>
+        <ChoiceList labels={choices.map((c) => c.label)} selected={selected} />
+      </Box>
+      {note !== undefined ? (
+        <Text>{`${style.dim('Tell the model:')} ${note}█`}</Text>
+      ) : (
+        <Text>{style.dim('Enter to confirm · Esc to deny · 1-4 to choose')}</Text>
+      )}
+    </DialogFrame>
+  );
+}

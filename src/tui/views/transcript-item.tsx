@@ -1,0 +1,85 @@
+/** One transcript item as terminal lines. Finished items render once, into the scrollback. */
+import { Box, Text } from 'ink';
+import type { TranscriptItem } from '../transcript/items';
+import { renderMarkdown } from './markdown';
+import { useStyle } from './style-context';
+import { ToolCallView } from './tool-call';
+
+export type ItemViewProps = { item: TranscriptItem; cwd: string; full: boolean; now?: number };
+
+export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
+  const style = useStyle();
+  switch (item.kind) {
+    case 'user':
+      return (
+        <Box marginTop={1}>
+          <Text>{`${style.dim('>')} ${item.text}`}</Text>
+        </Box>
+      );
+    case 'assistant':
+      return (
+        <Box marginTop={item.continued ? 0 : 1} paddingLeft={2}>
+          <Text>{renderMarkdown(item.text, style)}</Text>
+        </Box>
+      );
+    case 'thinking': {
+      const first = item.text.trim().split('\n')[0] ?? '';
+      return (
+        <Box marginTop={1} paddingLeft={2}>
+          <Text>
+            {style.dim(
+              style.italic(
+                full
+                  ? `✻ Thinking…\n${item.text}`
+                  : `✻ Thinking… ${first.slice(0, 60)}${first.length > 60 || item.text.includes('\n') ? '…' : ''}`,
+              ),
+            )}
+          </Text>
+        </Box>
+      );
+    }
+    case 'tool':
+      return <ToolCallView item={item} cwd={cwd} full={full} now={now ?? Date.now()} />;
+    case 'shell': {
+      const lines = item.output.replace(/\n+$/, '').split('\n');
+      const shown = full ? lines : lines.slice(-10);
+      const status = item.exitCode === 0 ? '' : style.fg('red', ` (exit ${item.exitCode ?? 'killed'})`);
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <Text>{`${style.fg('magenta', '!')} ${item.command}${status}`}</Text>
+          {item.output.trim() ? (
+            <Box paddingLeft={2}>
+              <Text>
+                {(lines.length > shown.length
+                  ? [style.dim(`… ${lines.length - shown.length} earlier lines`), ...shown]
+                  : shown
+                ).join('\n')}
+              </Text>
+            </Box>
+          ) : null}
+        </Box>
+      );
+    }
+    case 'notice': {
+      const colour = item.level === 'error' ? 'red' : item.level === 'warning' ? 'yellow' : undefined;
+      const text = colour ? style.fg(colour, item.text) : style.dim(item.text);
+      return (
+        <Box marginTop={1}>
+          <Text>{text}</Text>
+        </Box>
+      );
+    }
+    case 'command-output':
+      return (
+        <Box marginTop={1} paddingLeft={2}>
+          <Text>{item.text}</Text>
+        </Box>
+      );
+    case 'turn-end':
+      return (
+        <Box paddingLeft={2}>
+          <Text>{item.isError ? style.fg('red', `⎿ ${item.text}`) : style.dim(`⎿ ${item.text}`)}</Text>
+        </Box>
+      );
+  }
+}

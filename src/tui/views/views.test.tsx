@@ -1,0 +1,193 @@
+import '../testing/hide-ci';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { PermissionDecision } from '../../permissions/types';
+import type { PendingPermission } from '../session/repl-session';
+import { restoreCi } from '../testing/hide-ci';
+import { renderView } from '../testing/render-view';
+import type { ToolItem } from '../transcript/items';
+import { colourStyle, plainStyle, stripAnsi } from './ansi';
+import { PermissionDialog } from './permission-dialog';
+import { statusText } from './status-text';
+import { TodoPanel } from './todo-panel';
+import { TranscriptItemView } from './transcript-item';
+import { TrustDialog } from './trust-dialog';
+
+afterAll(restoreCi);
+
+const tool = (over: Partial<ToolItem>): ToolItem => ({
+  kind: 'tool',
+  id: 't1',
+  name: 'Bash',
+  input: { command: 'npm test' },
+  outcome: { status: 'running' },
+  startedAt: 0,
+  ...over,
+});
+
+function pending(
+  request: Partial<PendingPermission['request']>,
+  answers: PermissionDecision[],
+): PendingPermission {
+  return {
+    id: 1,
+    request: {
+      toolName: 'Bash',
+      input: { command: 'rm -rf build && npm test' },
+      toolUseId: 't1',
+      message:
+        'Allow Bash: rm -rf build && npm test? Needs approval: rm -rf build writes outside the allow list; npm test is not read-only. Warning: rm -r deletes files and folders recursively.',
+      suggestions: ['Bash(rm -rf build)', 'Bash(npm test:*)'],
+      signal: new AbortController().signal,
+      ...request,
+    },
+    answer: (decision) => answers.push(decision),
+  };
+}
+
+describe('tool call view', () => {
+  it('shows a Bash call with its exit status and last lines', () => {
+    const item = tool({
+      outcome: { status: 'error', text: 'one\ntwo\nthree\nfour\nfive\nExit code 2' },
+      endedAt: 1,
+    });
+    const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />);
+    expect(view.frame()).toContain('● Bash(npm test)');
+    expect(view.frame()).toContain('⎿ exit 2');
+    expect(view.frame()).toContain('… 1 earlier lines');
+    expect(view.frame()).toContain('five');
+    expect(view.frame()).not.toContain('one\n');
+  });
+
+  it('shows all of the output with full output on', () => {
+    const item = tool({ outcome: { status: 'done', text: 'one\ntwo\nthree\nfour\nfive' }, endedAt: 1 });
+    const view = renderView(<TranscriptItemView item={item} cwd="/p" full={true} />);
+    expect(view.frame()).toContain('one');
+    expect(view.frame()).toContain('⎿ exit 0');
+  });
+
+  it('shows an Edit as a coloured diff with counts', () => {
+    const item = tool({
+      name: 'Edit',
+      input: { file_path: '/p/src/a.ts', old_string: 'let a = 1;', new_string: 'let a = 2;' },
+      outcome: { status: 'done', text: 'Edited' },
+      endedAt: 1,
+    });
+    const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />, colourStyle);
+    const frame = view.frame();
+    expect(stripAnsi(frame)).toContain('Edit(src/a.ts)');
+    expect(stripAnsi(frame)).toContain('Updated with +1 -1 lines');
+    expect(frame).toContain('\x1b[32m+let a = 2;');
+    expect(frame).toContain('\x1b[31m-let a = 1;');
+  });
+
+  it('shows a long-running tool with its elapsed time and latest line', () => {
+    const item = tool({ startedAt: 0, progress: 'compiling 42/100' });
+    const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} now={65_000} />);
+    expect(view.frame()).toContain('Running… 1m 5s');
+    expect(view.frame()).toContain('compiling 42/100');
+  });
+
+  it('collapses thinking to one line', () => {
+    const view = renderView(
+      <TranscriptItemView
+        item={{ kind: 'thinking', id: 'k', text: 'first thought\nsecond' }}
+        cwd="/p"
+        full={false}
+      />,
+    );
+    expect(view.frame()).toBe('\n  ✻ Thinking… first thought…');
+  });
+});
+
+describe('permission dialog', () => {
+  it('shows the command, each part that needs approval, the warning and the rules "always" adds', () => {
+    const view = renderView(<PermissionDialog pending={pending({}, [])} cwd="/p" />);
+    const frame = view.frame();
+    expect(frame).toContain('rm -rf build && npm test');
+    expect(frame).toContain('• rm -rf build writes outside the allow list');
+    expect(frame).toContain('• npm test is not read-only');
+    expect(frame).toContain('⚠ rm -r deletes files and folders recursively');
+    expect(frame).toContain("2. Yes, and don't ask again for: Bash(rm -rf build), Bash(npm test:*)");
+  });
+
+  it('answers allow once, allow always (with exactly the rules shown) and deny by key', () => {
+    const answers: PermissionDecision[] = [];
+    renderView(<PermissionDialog pending={pending({}, answers)} cwd="/p" />).type('1');
+    renderView(<PermissionDialog pending={pending({}, answers)} cwd="/p" />).type('2');
+    renderView(<PermissionDialog pending={pending({}, answers)} cwd="/p" />).type('\x1b');
+    expect(answers.map((a) => a.behavior)).toEqual(['allow', 'allow', 'deny']);
+    expect(answers[0]).not.toHaveProperty('addRules');
+    expect(answers[1]).toMatchObject({ addRules: ['Bash(rm -rf build)', 'Bash(npm test:*)'] });
+  });
+
+  it('deny with a note sends the note to the model', async () => {
+    const answers: PermissionDecision[] = [];
+    const view = renderView(<PermissionDialog pending={pending({}, answers)} cwd="/p" />);
+    view.type('4');
+    await vi.waitFor(() => expect(view.frame()).toContain('Tell the model:'));
+    view.type('use make clean\r');
+    expect(answers).toEqual([
+      expect.objectContaining({ behavior: 'deny', message: expect.stringContaining('said: use make clean') }),
+    ]);
+  });
+
+  it('shows the diff of a proposed edit', () => {
+    const request = {
+      toolName: 'Edit',
+      input: { file_path: '/p/a.txt', old_string: 'old', new_string: 'new' },
+      message: 'Allow Edit: /p/a.txt? Needs approval: the file is outside the project.',
+      suggestions: [],
+    };
+    const frame = renderView(<PermissionDialog pending={pending(request, [])} cwd="/p" />).frame();
+    expect(frame).toContain('-old');
+    expect(frame).toContain('+new');
+    expect(frame).toContain('• the file is outside the project');
+    expect(frame).not.toContain("don't ask again");
+  });
+});
+
+describe('status line, todo panel, trust dialog', () => {
+  it('status line: model, mode, context %, cost and running shells', () => {
+    const text = statusText(
+      {
+        model: 'claude-x',
+        mode: 'plan',
+        contextTokens: 50_000,
+        contextWindow: 200_000,
+        costUsd: 0.1234,
+        backgroundShells: 2,
+        verbose: false,
+      },
+      plainStyle,
+    );
+    expect(text).toBe('claude-x · ⏸ plan mode on · context 25% · $0.1234 · 2 shells running');
+  });
+
+  it('todo panel marks done, in-progress and pending items', () => {
+    const todos = [
+      { content: 'write tests', status: 'completed' },
+      { content: 'fix bug', status: 'in_progress', activeForm: 'Fixing the bug' },
+      { content: 'ship', status: 'pending' },
+    ];
+    expect(renderView(<TodoPanel todos={todos} />).frame()).toBe(
+      '  ☒ write tests\n  ◐ Fixing the bug\n  ☐ ship',
+    );
+  });
+
+  it('trust dialog answers yes with 1 or Enter, no with Esc', () => {
+    const answers: boolean[] = [];
+    const view = renderView(
+      <TrustDialog
+        folder="/p"
+        withheld={['hooks (in .claude/settings.json)']}
+        onAnswer={(a) => answers.push(a)}
+      />,
+    );
+    expect(view.frame()).toContain('Do you trust the files in this folder?');
+    expect(view.frame()).toContain('• hooks (in .claude/settings.json)');
+    view.type('\r');
+    view.type('\x1b');
+    view.type('1');
+    expect(answers).toEqual([true, false, true]);
+  });
+});

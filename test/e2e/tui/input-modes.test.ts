@@ -1,0 +1,114 @@
+/**
+ * The REPL's input modes in a real terminal (tmux): `!` runs a shell command whose output the
+ * model then reads, `#` adds a note to the memory file, `@` completes paths, `/compact` compacts,
+ * and prompts are remembered across runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject } from '../helpers';
+import { Terminal, tmuxAvailable } from './tmux';
+
+const hasTmux = tmuxAvailable();
+let server: MockServer;
+let home: string;
+let cwd: string;
+let terminal: Terminal | undefined;
+
+beforeAll(async () => {
+  server = await startMockServer({ scenario: [] });
+  home = await tempProject('yoke-home-');
+  cwd = await tempProject('yoke-modes-');
+  await mkdir(join(cwd, 'src'), { recursive: true });
+  await writeFile(join(cwd, 'src', 'parser.ts'), 'export {};\n');
+  // A repository, as projects are: ripgrep reads .gitignore inside one.
+  execFileSync('git', ['init', '-q'], { cwd });
+  await writeFile(join(cwd, '.gitignore'), 'ignored.ts\n');
+  await writeFile(join(cwd, 'ignored.ts'), '\n');
+  await runYoke(['trust'], { cwd, env: mockEnv(server.url, home) });
+});
+afterAll(async () => {
+  await server?.close();
+});
+afterEach(async () => {
+  await terminal?.close();
+  terminal = undefined;
+});
+
+async function start(): Promise<Terminal> {
+  terminal = await Terminal.start({ cwd, env: mockEnv(server.url, home) });
+  // A loaded machine (CI, parallel test files) can take a while to build the engine.
+  await terminal.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'), {
+    timeoutMs: 45_000,
+  });
+  return terminal;
+}
+
+const lastRequestText = () => JSON.stringify(server.requests.at(-1)?.body ?? {});
+
+describe.skipIf(!hasTmux)('input modes in tmux', { timeout: 120_000 }, () => {
+  it('! runs the command, shows its output, and the model reads it with the next prompt', async () => {
+    server.reset([{ reply: { content: [{ type: 'text', text: 'seen it' }] } }]);
+    const t = await start();
+    await t.type('!echo bang-output-42');
+    await t.press('Enter');
+    await t.waitFor(/! echo bang-output-42\n\s+bang-output-42/);
+    expect(server.requests).toHaveLength(0);
+    await t.type('what did I run?');
+    await t.press('Enter');
+    await t.waitFor('seen it');
+    expect(lastRequestText()).toContain('<bash-input>echo bang-output-42</bash-input>');
+    expect(lastRequestText()).toContain('bang-output-42</bash-stdout>');
+  });
+
+  it('# appends the note to AGENTS.md', async () => {
+    const t = await start();
+    await t.type('#use pnpm, not npm');
+    await t.press('Enter');
+    await t.waitFor('Noted in');
+    expect(await readFile(join(cwd, 'AGENTS.md'), 'utf8')).toContain('- use pnpm, not npm');
+  });
+
+  it('@ completes a project file with Tab, leaving out ignored files', async () => {
+    const t = await start();
+    await t.type('look at @par');
+    await t.waitFor('@src/parser.ts');
+    await t.press('Tab');
+    await t.waitFor('│ > look at @src/parser.ts');
+    await t.press('C-u');
+    await t.type('@ign');
+    const screen = await t.waitFor('│ > @ign');
+    expect(screen).not.toContain('@ignored.ts');
+  });
+
+  it('/compact summarises the conversation through the model', async () => {
+    server.reset([
+      { reply: { content: [{ type: 'text', text: 'first answer' }] } },
+      { reply: { content: [{ type: 'text', text: '<summary>We talked about one thing.</summary>' }] } },
+    ]);
+    const t = await start();
+    await t.type('first question');
+    await t.press('Enter');
+    await t.waitFor('first answer');
+    await t.type('/compact keep the names');
+    await t.press('Enter');
+    await t.waitFor('Conversation compacted');
+    expect(lastRequestText()).toContain('keep the names');
+  });
+
+  it('remembers prompts across runs (Up in a new session recalls them)', async () => {
+    server.reset([{ reply: { content: [{ type: 'text', text: 'ok' }] }, repeat: 'forever' }]);
+    let t = await start();
+    await t.type('a prompt worth keeping');
+    await t.press('Enter');
+    await t.waitFor('ok');
+    await t.press('C-d');
+    await t.exitCode();
+    await t.close();
+    t = await start();
+    await t.press('Up');
+    await t.waitFor('│ > a prompt worth keeping');
+  });
+});

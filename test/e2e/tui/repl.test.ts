@@ -1,0 +1,199 @@
+/**
+ * The REPL in a real terminal (tmux) against the mock model server: a turn with tools, Esc
+ * interrupt, the permission prompt answered each way, Shift+Tab, history, resize, exit.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
+import { fileExists, mockEnv, runYoke, tempProject } from '../helpers';
+import { Terminal, tmuxAvailable } from './tmux';
+
+const hasTmux = tmuxAvailable();
+let server: MockServer;
+let home: string;
+let cwd: string;
+let terminal: Terminal | undefined;
+
+beforeAll(async () => {
+  server = await startMockServer({ scenario: [] });
+  home = await tempProject('yoke-home-');
+  cwd = await tempProject('yoke-repl-');
+  await runYoke(['trust'], { cwd, env: mockEnv(server.url, home) });
+});
+afterAll(async () => {
+  await server?.close();
+});
+afterEach(async () => {
+  await terminal?.close();
+  terminal = undefined;
+});
+
+async function start(args: string[] = [], size = { width: 100, height: 30 }): Promise<Terminal> {
+  terminal = await Terminal.start({ cwd, env: mockEnv(server.url, home), args, ...size });
+  // Ready: the status line names the model (it says "starting…" until the engine is built).
+  // A loaded machine (CI, parallel test files) can take a while to build the engine.
+  await terminal.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'), {
+    timeoutMs: 45_000,
+  });
+  return terminal;
+}
+
+describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
+  it('runs a turn with a tool call and streams the answer as markdown', async () => {
+    server.reset([
+      {
+        reply: {
+          content: [
+            { type: 'text', text: 'Let me look.' },
+            { type: 'tool_use', name: 'Bash', input: { command: 'echo hello-from-bash' } },
+          ],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: '## Result\n\n- the shell said **hello**' }] } },
+    ]);
+    const t = await start();
+    await t.type('what does the shell say?');
+    await t.press('Enter');
+    const screen = await t.waitFor('• the shell said hello');
+    expect(screen).toContain('> what does the shell say?');
+    expect(screen).toContain('● Bash(echo hello-from-bash)');
+    expect(screen).toMatch(/⎿ exit 0\n\s+hello-from-bash/);
+    expect(screen).toContain('Result');
+  });
+
+  it('Esc interrupts a streaming answer', async () => {
+    server.reset({
+      chunkDelayMs: 200,
+      turns: [{ reply: { content: [{ type: 'text', text: 'word '.repeat(200) }] } }],
+    });
+    const t = await start();
+    await t.type('talk a lot');
+    await t.press('Enter');
+    await t.waitFor('esc to interrupt');
+    await t.press('Escape');
+    // The turn ends: the interrupt is reported and the spinner goes (within the poll's timeout).
+    const screen = await t.waitFor((s) => s.includes('Interrupted') && !s.includes('esc to interrupt'));
+    expect(screen).toContain('> talk a lot');
+  });
+
+  it('asks before a write: allow once runs it, deny does not and tells the model, always adds the rule', async () => {
+    const touch = (name: string) => ({
+      reply: { content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: `touch ${name}` } }] },
+    });
+    const done = { reply: { content: [{ type: 'text' as const, text: 'finished.' }] } };
+    server.reset([
+      touch('once.txt'),
+      done,
+      touch('denied.txt'),
+      done,
+      touch('always.txt'),
+      done,
+      touch('always.txt'),
+      done,
+    ]);
+    const t = await start();
+
+    await t.type('make once');
+    await t.press('Enter');
+    let screen = await t.waitFor("don't ask again");
+    expect(screen).toContain('touch once.txt');
+    await t.press('1');
+    await t.waitFor('finished.');
+    expect(await fileExists(join(cwd, 'once.txt'))).toBe(true);
+
+    await t.type('make denied');
+    await t.press('Enter');
+    await t.waitFor('touch denied.txt');
+    await t.press('3');
+    await t.waitFor((s) => s.split('finished.').length === 3);
+    expect(await fileExists(join(cwd, 'denied.txt'))).toBe(false);
+    const deniedRequest = JSON.stringify(server.requests.at(-1)?.body);
+    expect(deniedRequest).toContain('The user denied this Bash call.');
+
+    await t.type('make always');
+    await t.press('Enter');
+    screen = await t.waitFor("don't ask again for: Bash(touch always.txt)");
+    await t.press('2');
+    await t.waitFor((s) => s.split('finished.').length === 4);
+    // The same call again: the session rule allows it without a question.
+    await t.type('again');
+    await t.press('Enter');
+    screen = await t.waitFor((s) => s.split('finished.').length === 5);
+    expect(screen.split("don't ask again").length).toBe(1);
+  });
+
+  it('Shift+Tab cycles the permission mode in the status line', async () => {
+    const t = await start();
+    await t.press('BTab');
+    await t.waitFor('accept edits on');
+    await t.press('BTab');
+    await t.waitFor('plan mode on');
+    await t.press('BTab');
+    await t.waitFor((s) => s.includes('default mode') && !s.includes('plan mode on'));
+  });
+
+  it('recalls an earlier prompt with Up', async () => {
+    server.reset([{ reply: { content: [{ type: 'text', text: 'noted' }] }, repeat: 'forever' }]);
+    const t = await start();
+    await t.type('remember this prompt');
+    await t.press('Enter');
+    await t.waitFor('noted');
+    await t.press('Up');
+    await t.waitFor('│ > remember this prompt');
+  });
+
+  it('reflows the input box and status line on resize', async () => {
+    const t = await start([], { width: 100, height: 30 });
+    await t.resize(60, 20);
+    const screen = await t.waitFor((s) =>
+      s.split('\n').some((line) => /^╭─+╮$/.test(line) && line.length === 60),
+    );
+    expect(screen).toContain('default mode');
+  });
+
+  it('quits on Ctrl+D and prints the session id and how to resume it', async () => {
+    server.reset([{ reply: { content: [{ type: 'text', text: 'hi there' }] } }]);
+    const t = await start();
+    await t.type('hello');
+    await t.press('Enter');
+    await t.waitFor('hi there');
+    await t.press('C-d');
+    const screen = await t.waitFor('Resume it with: yoke --resume');
+    expect(await t.exitCode()).toBe(0);
+    const id = /yoke --resume ([0-9a-f-]+)/.exec(screen)?.[1] ?? '';
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const sessions = await runYoke(['sessions'], { cwd, env: mockEnv(server.url, home) });
+    expect(sessions.stdout).toContain(id.slice(0, 8));
+  });
+});
+
+describe.skipIf(!hasTmux)('the trust prompt', { timeout: 120_000 }, () => {
+  it('asks in an untrusted folder; yes records the trust, so the next start does not ask', async () => {
+    const folder = await tempProject('yoke-untrusted-');
+    const env = mockEnv(server.url, home);
+    terminal = await Terminal.start({ cwd: folder, env });
+    await terminal.waitFor('Do you trust the files in this folder?');
+    await terminal.press('Enter');
+    await terminal.waitFor(/default mode/);
+    await terminal.press('C-d');
+    expect(await terminal.exitCode()).toBe(0);
+    await terminal.close();
+    const state = await readFile(join(home, 'state.json'), 'utf8').catch(() => '');
+    expect(state).toContain(folder);
+    terminal = await Terminal.start({ cwd: folder, env });
+    const screen = await terminal.waitFor(/default mode/);
+    expect(screen).not.toContain('Do you trust');
+  });
+
+  it('no exits without running anything', async () => {
+    server.reset([]);
+    const folder = await tempProject('yoke-untrusted-');
+    terminal = await Terminal.start({ cwd: folder, env: mockEnv(server.url, home) });
+    await terminal.waitFor('Do you trust the files in this folder?');
+    await terminal.press('2');
+    await terminal.waitFor('Not trusted: nothing was run.');
+    expect(await terminal.exitCode()).toBe(1);
+    expect(server.requests).toHaveLength(0);
+  });
+});
