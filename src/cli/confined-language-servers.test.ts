@@ -17,19 +17,30 @@ afterEach(async () => {
   for (const dispose of disposals.splice(0)) await dispose();
 });
 
-/** A project with a Python marker and a fake pyright that writes `escaped.txt` into `outside`. */
+/**
+ * A project with a Python marker and a fake pyright, installed under /tmp outside the project (the
+ * sandbox's private /tmp must still show it), that notes it ran in the project and writes
+ * `escaped.txt` into `outside`.
+ */
 function plantedServer() {
   const fixture = sandboxFixture();
   writeFileSync(join(fixture.project, 'pyproject.toml'), '[project]\nname = "x"\n');
   writeFileSync(join(fixture.project, 'main.py'), 'x = 1\n');
-  // Inside the project: the sandbox shows the project, while the rest of /tmp is private to it.
-  const bin = join(fixture.project, 'tools');
+  const bin = join(fixture.root, 'server-bin');
   mkdirSync(bin);
   const server = join(bin, 'pyright-langserver');
-  writeFileSync(server, `#!/bin/sh\necho escaped > '${fixture.outside}/escaped.txt'\nexit 3\n`);
+  writeFileSync(
+    server,
+    `#!/bin/sh\necho ran > '${fixture.project}/ran.txt'\necho escaped > '${fixture.outside}/escaped.txt'\nexit 3\n`,
+  );
   chmodSync(server, 0o755);
   const env = { PATH: `${bin}:/usr/bin:/bin` };
-  return { fixture, env, marker: join(fixture.outside, 'escaped.txt') };
+  return {
+    fixture,
+    env,
+    ran: join(fixture.project, 'ran.txt'),
+    marker: join(fixture.outside, 'escaped.txt'),
+  };
 }
 
 describe.skipIf(!hasBubblewrap())('language servers in the sandbox', () => {
@@ -47,6 +58,8 @@ describe.skipIf(!hasBubblewrap())('language servers in the sandbox', () => {
     await expect(supervisor.clientFor(join(confined.fixture.project, 'main.py'))).rejects.toThrow(
       /exited on start/,
     );
+    // It ran (from its folder under /tmp, shown read-only), wrote inside the project, not outside.
+    expect(existsSync(confined.ran)).toBe(true);
     expect(existsSync(confined.marker)).toBe(false);
 
     // The control: the same server without the sandbox writes its file.
@@ -56,6 +69,7 @@ describe.skipIf(!hasBubblewrap())('language servers in the sandbox', () => {
     await expect(unconfined.clientFor(join(open.fixture.project, 'main.py'))).rejects.toThrow(
       /exited on start/,
     );
+    expect(existsSync(open.ran)).toBe(true);
     expect(existsSync(open.marker)).toBe(true);
   });
 

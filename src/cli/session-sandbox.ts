@@ -5,6 +5,8 @@
  * likely cause (commands then go through the permission prompts), or refused with
  * `failIfUnavailable`.
  */
+import { realpathSync } from 'node:fs';
+import { dirname, sep } from 'node:path';
 import type { SettingsSource } from '../config/settings-merge';
 import type { PermissionRule } from '../lib/permission-vocabulary';
 import type { ProtectedPaths } from '../permissions/protected-paths';
@@ -66,7 +68,13 @@ export async function sandboxStartNotice(manager: SandboxManager): Promise<strin
 export function confineLanguageServers(manager: SandboxManager): ConfineServer {
   return (command, args, cwd) => {
     if (manager.state.kind !== 'active') return undefined;
-    const wrapped = manager.wrap({ shell: command, shellArgs: args, cwd, writableFiles: [] });
+    const wrapped = manager.wrap({
+      shell: command,
+      shellArgs: args,
+      cwd,
+      writableFiles: [],
+      readable: [serverInstallation(command)],
+    });
     return {
       file: wrapped.file,
       args: wrapped.args,
@@ -76,4 +84,20 @@ export function confineLanguageServers(manager: SandboxManager): ConfineServer {
       },
     };
   };
+}
+
+/**
+ * Where a server's files live, to show it read-only inside the sandbox even under its private
+ * /tmp: the outermost `node_modules` of a package install (the server and the TypeScript it
+ * runs), else the folder of the binary itself.
+ */
+function serverInstallation(command: string): string {
+  let real: string;
+  try {
+    real = realpathSync(command);
+  } catch {
+    return dirname(command);
+  }
+  const at = real.indexOf(`${sep}node_modules${sep}`);
+  return at >= 0 ? real.slice(0, at + `${sep}node_modules`.length) : dirname(real);
 }

@@ -27,6 +27,11 @@ export type BwrapPlanOptions = {
   cwd: string;
   /** Files outside the writable folders this command must write (the shell's cwd report). */
   extraWritableFiles: readonly string[];
+  /**
+   * Folders the command must read although a private tmpfs covers them (a language server
+   * installed under /tmp): bound read-only over the tmpfs, before the writable folders.
+   */
+  extraReadable?: readonly string[];
   /** Install the AF_UNIX seccomp filter read from SECCOMP_FD. */
   seccomp: boolean;
   env: Readonly<Record<string, string>>;
@@ -93,6 +98,7 @@ export function bwrapPlan(policy: SandboxPolicy, masks: MaskResult, options: Bwr
   args.push('--dev', '/dev', '--proc', '/proc');
   // /var/run is normally a link to /run; mounting over a link would mount over its target.
   for (const dir of ['/tmp', '/run', '/var/run']) if (existing(dir) === 'dir') args.push('--tmpfs', dir);
+  for (const path of options.extraReadable ?? []) if (existing(path) === 'dir') bind('--ro-bind', path);
   for (const socket of policy.unixSockets) if (existing(socket)) bind('--bind', socket);
 
   // Parents before children, so a nested writable folder is not hidden by its parent's mount.

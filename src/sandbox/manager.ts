@@ -145,6 +145,8 @@ export class SandboxManager {
     shellArgs: readonly string[];
     cwd: string;
     writableFiles: readonly string[];
+    /** Folders to show read-only although a private tmpfs covers them (see BwrapPlanOptions). */
+    readable?: readonly string[];
   }): SandboxedSpawn {
     const state = this.state;
     if (state.kind !== 'active') throw new Error('The sandbox is not active.');
@@ -170,6 +172,7 @@ export class SandboxManager {
     const plan = bwrapPlan(policy, masks, {
       cwd: params.cwd,
       extraWritableFiles: params.writableFiles,
+      ...(params.readable ? { extraReadable: params.readable } : {}),
       env,
       asRoot: process.getuid?.() === 0,
       // With allowed sockets the filter would make them useless; with the relay it goes on the
