@@ -77,7 +77,7 @@ export function vendorPlugin({ root, bundles, used, vendors }) {
 
 /**
  * Makes Ink (an ES module package) fit a CommonJS vendor bundle: `yoga-layout` becomes
- * scripts/yoga-shim.mjs, and the two top-level awaits in Ink's reconciler, both behind the
+ * scripts/yoga-shim.mjs, `is-in-ci` is `false`, and the two top-level awaits in Ink's reconciler, both behind the
  * `DEV=true` React-devtools switch, become their non-DEV values. The build fails if Ink's source
  * no longer reads as expected (ink is pinned to an exact version in package.json).
  */
@@ -91,6 +91,17 @@ export function inkForCommonJs({ root }) {
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /^yoga-layout$/ }, () => ({
         path: join(root, 'scripts/yoga-shim.mjs'),
+      }));
+      // Ink writes nothing until exit when CI or CONTINUOUS_INTEGRATION is set. The REPL only runs
+      // on a terminal a person types into (no TTY means headless), so in the bundle Ink is never
+      // "in CI" — whenever the bundle's modules happen to initialise.
+      pluginBuild.onResolve({ filter: /^is-in-ci$/ }, () => ({
+        path: 'is-in-ci',
+        namespace: 'yoke-not-in-ci',
+      }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'yoke-not-in-ci' }, () => ({
+        contents: 'export default false;',
+        loader: 'js',
       }));
       pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
         let contents = await readFile(args.path, 'utf8');
