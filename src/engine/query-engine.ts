@@ -23,6 +23,7 @@ import { callToolDirect, type DirectToolResult } from './direct-tool-call';
 import { EngineContext } from './engine-context';
 import { LivePoolMessages } from './live-pool-messages';
 import { MessageQueue } from './message-queue';
+import { ModeAndPool } from './mode-and-pool';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
 import { submitPrompt } from './prompt-submission';
@@ -56,11 +57,8 @@ export class QueryEngine {
   private readonly stopCostLines: () => void;
   private readonly permissionDenials: SDKPermissionDenial[] = [];
   private model: string;
-  private permissionContext: ToolPermissionContext;
-  /** The mode in force when plan mode was entered, for ExitPlanMode to go back to. */
-  private modeBeforePlan: PermissionMode = 'default';
-  /** The pool the last request offered (see `currentPool`). */
-  private lastPool: readonly AnyTool[] | undefined;
+  /** The permission context and the tool pool that follows its mode. */
+  private readonly modes: ModeAndPool;
   private cwd: string;
   private turnAbort: AbortController | undefined;
   private thinkingOverride: ThinkingConfig | undefined;
@@ -97,8 +95,7 @@ export class QueryEngine {
     this.mutableMessages = [...(config.initialMessages ?? [])];
     this.model = config.model;
     this.cwd = config.cwd;
-    this.permissionContext = config.permissionContext ?? emptyPermissionContext();
-    this.lastPool = config.tools;
+    this.modes = new ModeAndPool(config, config.permissionContext ?? emptyPermissionContext());
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
     this.context = new EngineContext({
       config,
@@ -116,7 +113,7 @@ export class QueryEngine {
     this.description = new SessionDescription(config, this.services, {
       sessionId: this.sessionId,
       model: () => this.model,
-      permissionContext: () => this.permissionContext,
+      permissionContext: () => this.modes.context,
     });
   }
 
@@ -133,7 +130,7 @@ export class QueryEngine {
   }
 
   get permissionMode(): PermissionMode {
-    return this.permissionContext.mode;
+    return this.modes.context.mode;
   }
 
   /** Where tools run now: the project root, or wherever Bash last `cd`-ed inside it. */
@@ -159,19 +156,17 @@ export class QueryEngine {
   }
 
   setPermissionMode(mode: PermissionMode): void {
-    const from = this.permissionContext.mode;
-    if (mode === 'plan' && from !== 'plan') this.modeBeforePlan = from;
-    this.permissionContext = { ...this.permissionContext, mode };
+    this.modes.setMode(mode);
   }
 
   /** The rules in force (the REPL's /permissions lists them). */
   get permissionRules(): ToolPermissionContext['rules'] {
-    return this.permissionContext.rules;
+    return this.modes.context.rules;
   }
 
   /** Replaces the rules, after the user edited a settings file (/permissions); the mode stays. */
   setPermissionRules(rules: ToolPermissionContext['rules']): void {
-    this.permissionContext = { ...this.permissionContext, rules };
+    this.modes.setRules(rules);
   }
 
   /** The session's hooks (the REPL's notifier fires Notification hooks through them). */
@@ -190,24 +185,6 @@ export class QueryEngine {
    */
   userToolContext(signal: AbortSignal): ToolUseContext {
     return this.toolUseContext(this.config.tools, signal);
-  }
-
-  /**
-   * The tools the model is offered now: the live pool (MCP servers come and go) or the pool for
-   * the current mode (`toolsForMode`), else the fixed `tools`. The same array comes back while
-   * nothing in it changed, so a request's tool list (and its cached prefix) stays put.
-   */
-  private currentPool(): readonly AnyTool[] {
-    const { livePool, toolsForMode } = this.config;
-    const next = livePool
-      ? livePool.tools(this.permissionContext)
-      : toolsForMode
-        ? toolsForMode(this.permissionContext)
-        : this.config.tools;
-    const last = this.lastPool;
-    if (last && last.length === next.length && last.every((tool, i) => tool === next[i])) return last;
-    this.lastPool = next;
-    return next;
   }
 
   /**
@@ -302,15 +279,7 @@ export class QueryEngine {
     }
     // Read again at each request: a mode switched mid-turn (ExitPlanMode) or an MCP server that
     // connected or dropped meanwhile changes the offer.
-    let pool = this.currentPool();
-    let tools: readonly AnyTool[] = [...pool, ...turnTools];
-    const refreshTools = (): readonly AnyTool[] => {
-      if (this.currentPool() !== pool) {
-        pool = this.currentPool();
-        tools = [...pool, ...turnTools];
-      }
-      return tools;
-    };
+    const { initial: tools, refresh: refreshTools } = this.modes.turnTools(turnTools);
     const hooks = this.hooks;
     const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
     const costAtStart = this.costTracker.total();
@@ -457,11 +426,8 @@ export class QueryEngine {
       sessionId: this.sessionId,
       sessionDir: this.sessionDir,
       model: this.model,
-      getPermissionContext: () => this.permissionContext,
-      switchPermissionMode: (to) => {
-        this.setPermissionMode(to === 'before-plan' ? this.modeBeforePlan : to);
-        return this.permissionContext.mode;
-      },
+      getPermissionContext: () => this.modes.context,
+      switchPermissionMode: (to) => this.modes.switchFromTool(to),
       hooks: this.hooks,
       messages: this.mutableMessages,
       notify: notifier(this.hooks, this.config.onNotification, signal, this.queue),
