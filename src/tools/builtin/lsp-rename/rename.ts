@@ -1,6 +1,5 @@
 /** The rename itself: plan it with the server, judge every file, write all or none. */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../../config/atomic-write';
 import type { ToolPermissionResult } from '../../../permissions/types';
 import type { ToolUseContext } from '../../context';
 import { ToolError, type ToolResult } from '../../tool';
@@ -12,6 +11,7 @@ import { recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
 import { hashContent } from '../shared/hash';
 import { resolveToolPath } from '../shared/paths';
+import { writeAllOrNone } from '../shared/write-all';
 import { checkWrites } from '../shared/write-check';
 import { describeRename, type LspRenameInput, type LspRenameOutput } from './index';
 import { applyTextEdits, collectEdits } from './workspace-edit';
@@ -148,25 +148,9 @@ export async function renameSymbol(
         `${file.path} was modified since you last read it. Read it again, then retry the rename; nothing was changed.`,
       );
   }
-  const written: PlannedFile[] = [];
-  for (const file of files) {
-    try {
-      await writeFileAtomic(file.path, Buffer.from(file.after, 'utf8'));
-      written.push(file);
-    } catch (error) {
-      const restored = await Promise.all(
-        written.map((w) =>
-          writeFileAtomic(w.path, w.before).then(
-            () => true,
-            () => false,
-          ),
-        ),
-      );
-      const lost = written.filter((_, i) => !restored[i]).map((w) => w.path);
-      const tail = lost.length > 0 ? ` Could not restore: ${lost.join(', ')}.` : ' No file was changed.';
-      throw new ToolError(`${describeFsError(error, file.path)}${tail}`);
-    }
-  }
+  await writeAllOrNone(
+    files.map((f) => ({ path: f.path, before: f.before, after: Buffer.from(f.after, 'utf8') })),
+  );
   for (const file of files)
     if (context.readFileState.get(file.path))
       await recordFileState(context, file.path, Buffer.from(file.after, 'utf8'));

@@ -9,10 +9,10 @@ import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
 import { judgeAsEdits } from '../ast/edit-permission';
 import type { StagedEdit } from '../ast/staged-edits';
-import { writeAllOrNone } from '../ast/write-all';
 import { pathForModel } from '../glob/search-results';
 import { recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
+import { writeAllOrNone } from '../shared/write-all';
 import { checkWrites } from '../shared/write-check';
 import prompt from './prompt.md';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from '../shared/test-context';
+import { makeTempDir } from './test-context';
 import { writeAllOrNone } from './write-all';
 
 describe('writeAllOrNone', () => {

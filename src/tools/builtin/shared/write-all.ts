@@ -5,7 +5,7 @@
  */
 import { type AtomicWriteOptions, writeFileAtomic } from '../../../config/atomic-write';
 import { ToolError } from '../../tool';
-import { describeFsError } from '../shared/fs-errors';
+import { describeFsError } from './fs-errors';
 
 export type FileChange = { path: string; before: Uint8Array; after: Uint8Array };
 
