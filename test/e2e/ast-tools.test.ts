@@ -5,29 +5,13 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { lastToolResultBlock, mockEnv, runYoke, tempProject } from './helpers';
+import { useWorkspace } from './workspace';
 
-let server: MockServer;
-let home: string;
+const ws = useWorkspace();
 
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-});
-afterAll(async () => {
-  await server.close();
-});
-
-type Block = { type: string; is_error?: boolean; content?: unknown };
-type Body = { messages: Array<{ role: string; content: string | Block[] }> };
-
-function toolResult(index: number): Block {
-  const body = server.requests[index]?.body as Body;
-  const last = body.messages[body.messages.length - 1]?.content as Block[];
-  return last[0] as Block;
-}
+const toolResult = (index: number) => lastToolResultBlock(ws.server, index);
 
 const tool = (id: string, name: string, input: Record<string, unknown>) => ({
   reply: { content: [{ type: 'tool_use' as const, id, name, input }] },
@@ -47,7 +31,7 @@ async function project(): Promise<string> {
 describe('ast_grep, ast_edit and resolve in yoke -p', () => {
   it('finds by shape, stages a rewrite, and accept writes both files', async () => {
     const cwd = await project();
-    server.reset([
+    ws.server.reset([
       tool('g1', 'ast_grep', { pattern: 'fetchUser($$$ARGS)' }),
       {
         match: { lastToolResultContains: 'src/b.ts:1:11: fetchUser(2, { cache: true })' },
@@ -70,7 +54,7 @@ describe('ast_grep, ast_edit and resolve in yoke -p', () => {
       ['-p', 'rename fetchUser', '--permission-mode', 'acceptEdits'],
       {
         cwd,
-        env: mockEnv(server.url, home),
+        env: mockEnv(ws.server.url, ws.home),
       },
     );
     expect(stderr).toBe('');
@@ -93,7 +77,7 @@ describe('ast_grep, ast_edit and resolve in yoke -p', () => {
       join(cwd, '.yoke/settings.json'),
       JSON.stringify({ permissions: { deny: ['Edit(/src/b.ts)'] } }),
     );
-    server.reset([
+    ws.server.reset([
       tool('e1', 'ast_edit', { pattern: 'fetchUser($$$ARGS)', rewrite: 'loadUser($$$ARGS)' }),
       {
         match: { lastToolResultContains: 'edit_id: edit_1' },
@@ -108,7 +92,7 @@ describe('ast_grep, ast_edit and resolve in yoke -p', () => {
       ['-p', 'rename fetchUser', '--permission-mode', 'acceptEdits'],
       {
         cwd,
-        env: mockEnv(server.url, home),
+        env: mockEnv(ws.server.url, ws.home),
       },
     );
     // Print mode tells the user of every denial.

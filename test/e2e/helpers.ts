@@ -1,10 +1,12 @@
 /**
  * Runs the built CLI (dist/yoke.js) as a user would, against the in-process mock model server.
  */
+
 import { spawn } from 'node:child_process';
 import { access, mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MockServer } from '../../src/testing/mock-server';
 
 export const YOKE_BIN = join(import.meta.dirname, '../../dist/yoke.js');
 
@@ -66,6 +68,16 @@ export function sdkEnv(url: string, home: string): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home };
   for (const [key, value] of Object.entries(mockEnv(url, home))) if (value !== undefined) env[key] = value;
   return env;
+}
+
+/** A content block of a recorded request, as the e2e tests read tool results. */
+export type RequestBlock = { type: string; is_error?: boolean; content?: unknown };
+
+/** The first block of the last message of the server's `index`-th request: the tool result it carried. */
+export function lastToolResultBlock(server: MockServer, index: number): RequestBlock {
+  const body = server.requests[index]?.body as { messages: Array<{ content: string | RequestBlock[] }> };
+  const last = body.messages[body.messages.length - 1]?.content as RequestBlock[];
+  return last[0] as RequestBlock;
 }
 
 /** Whether a file exists: how a test shows that a command did (or did not) write its marker. */

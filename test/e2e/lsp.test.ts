@@ -5,36 +5,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pathWithServers, TS_PROJECT, writeProject } from '../../src/services/lsp/test-fixtures';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject } from './helpers';
+import { lastToolResultBlock, mockEnv, runYoke } from './helpers';
+import { useWorkspace } from './workspace';
 
-let server: MockServer;
-let home: string;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-});
-afterAll(async () => {
-  await server.close();
-});
-
-type Block = { type: string; is_error?: boolean; content?: unknown };
-type Body = { messages: Array<{ role: string; content: string | Block[] }> };
+const ws = useWorkspace();
 
 /** The text of the tool result the `index`-th request carried last. */
-function lastToolResult(index: number): string {
-  const body = server.requests[index]?.body as Body;
-  const last = body.messages[body.messages.length - 1]?.content as Block[];
-  return JSON.stringify(last[0]?.content);
-}
+const lastToolResult = (index: number) => JSON.stringify(lastToolResultBlock(ws.server, index).content);
 
 describe('language servers in yoke -p', () => {
   it('reports the error an Edit introduces, answers lsp, renames with lsp_rename', async () => {
     const cwd = writeProject(TS_PROJECT);
-    server.reset([
+    ws.server.reset([
       {
         reply: {
           content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'src/main.ts' } }],
@@ -88,12 +72,12 @@ describe('language servers in yoke -p', () => {
     const settings = JSON.stringify({ lsp: { diagnosticsWaitMs: 60_000 } });
     const { code, stdout, stderr } = await runYoke(
       ['-p', 'change the type of area', '--permission-mode', 'acceptEdits', '--settings', settings],
-      { cwd, env: { ...mockEnv(server.url, home), PATH: pathWithServers() }, timeoutMs: 120_000 },
+      { cwd, env: { ...mockEnv(ws.server.url, ws.home), PATH: pathWithServers() }, timeoutMs: 120_000 },
     );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toBe('done\n');
-    expect(server.requests).toHaveLength(5);
+    expect(ws.server.requests).toHaveLength(5);
     expect(lastToolResult(2)).toContain(
       "New diagnostics after this write:\\nsrc/main.ts:5: error TS2322: Type 'number' is not assignable to type 'string'.",
     );
