@@ -42,7 +42,7 @@ const VENDORS = {
 
 /**
  * Lazy bundles, and the entry modules in each that the app imports with `await import()`. A `-p`
- * run never loads any of them (test/e2e/lazy-bundles.test.ts runs one without them). Modules
+ * run never loads any of them (test/e2e/code-cache.test.ts: a `-p` run saves no cache for them). Modules
  * two bundles use and the app does not would be two copies: the build refuses that.
  */
 const LAZY = {
