@@ -4,14 +4,22 @@
 // - dist/app.js, the app in one script, since a code cache covers one script. Modules the source
 //   imports lazily (`await import(...)`) stay lazy: esbuild runs their top level on first use;
 // - dist/vendor/*.js, packages most starts never touch (src/lib/vendor.ts): kept out of app.js,
-//   whose every byte each start reads, deserializes and instantiates.
+//   whose every byte each start reads, deserializes and instantiates;
+// - dist/lazy-*.js, Yoke's own code that most starts never run (src/lib/lazy-bundle.ts), sharing
+//   the app's instances of the modules both use.
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { inkForCommonJs, lazyBuiltins, vendorPlugin } from './esbuild-plugins.mjs';
+import {
+  inkForCommonJs,
+  lazyBuiltins,
+  lazyEntriesPlugin,
+  sharedModulesPlugin,
+  vendorPlugin,
+} from './esbuild-plugins.mjs';
 import { warmCodeCaches } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +39,32 @@ const VENDORS = {
   // The interactive UI: Ink, React and Ink's layout engine, in one bundle so they share one React.
   ink: /^(ink|react|react\/jsx-runtime|yoga-layout)$/,
 };
+
+/**
+ * Lazy bundles, and the entry modules in each that the app imports with `await import()`. A `-p`
+ * run never loads any of them (test/e2e/code-cache.test.ts: a `-p` run saves no cache for them). Modules
+ * two bundles use and the app does not would be two copies: the build refuses that.
+ */
+const LAZY = {
+  // The interactive UI with its commands and views, and the subcommands (`yoke mcp`, `yoke
+  // sessions`, `yoke trust`, `yoke permissions`, `yoke sandbox`), which share some of them.
+  interactive: [
+    'src/tui/run-repl.tsx',
+    'src/cli/commands/mcp.ts',
+    'src/cli/commands/mcp-login.ts',
+    'src/cli/commands/mcp-serve.ts',
+    'src/cli/commands/permissions.ts',
+    'src/cli/commands/sandbox.ts',
+    'src/cli/commands/sessions.ts',
+    'src/cli/commands/trust.ts',
+  ],
+  // The OpenAI-compatible provider (the `openai` vendor bundle holds the SDK itself).
+  openai: ['src/model/openai/index.ts', 'src/model/openai/context-length.ts'],
+  'mock-server': ['src/testing/mock-server/cli.ts'],
+};
+const lazyEntries = Object.fromEntries(
+  Object.entries(LAZY).flatMap(([bundle, entries]) => entries.map((entry) => [entry, bundle])),
+);
 
 const common = {
   absWorkingDir: root,
@@ -63,16 +97,74 @@ mkdirSync(join(dist, 'vendor'), { recursive: true });
 // The package is ESM for the sources and tests; the built files are CommonJS scripts.
 writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 
-// 1. Which specifiers of the vendored packages does the app import?
+// 1. Which modules does the app contain, and which specifiers of the vendored packages do the
+// app and the lazy bundles import?
+const recording = { write: false, minify: false, metafile: true };
 const used = {};
-await build({
+const appRecord = await build({
   ...common,
   entryPoints: { app: 'src/cli/run.ts' },
   outdir: 'dist',
-  write: false,
-  minify: false,
-  plugins: [lazyBuiltins, vendorPlugin({ root, bundles: VENDORS, used })],
+  ...recording,
+  plugins: [
+    lazyBuiltins,
+    vendorPlugin({ root, bundles: VENDORS, used }),
+    lazyEntriesPlugin({ root, entries: lazyEntries }),
+  ],
 });
+const inApp = new Set(Object.keys(appRecord.metafile.inputs));
+for (const entry of Object.keys(lazyEntries)) {
+  if (inApp.has(entry))
+    throw new Error(`build: ${entry} is meant to load lazily, but the app imports it statically.`);
+}
+// Recording leaves the vendor imports unresolved; built, they go through lib/vendor.ts, which
+// must be the app's own so that each vendor bundle loads once.
+inApp.add('src/lib/vendor.ts');
+
+const lazyEntryScript = (entries) => ({
+  contents: `module.exports = {\n${entries.map((e) => `  ${JSON.stringify(e)}: () => require(${JSON.stringify(`./${e}`)}),`).join('\n')}\n};`,
+  resolveDir: root,
+  loader: 'js',
+});
+// Each lazy bundle imports the app's modules from the app. A module two bundles use and the app
+// does not would run twice (two copies, two states): such modules go into the app too, and the
+// bundles are recorded again until none is left.
+const recordLazy = async (bundle, entries, shared) => {
+  const record = await build({
+    ...common,
+    stdin: { ...lazyEntryScript(entries), sourcefile: `lazy-${bundle}.js` },
+    outfile: join(dist, `lazy-${bundle}.js`),
+    ...recording,
+    plugins: [
+      lazyBuiltins,
+      vendorPlugin({ root, bundles: VENDORS, used }),
+      sharedModulesPlugin({ root, shared }),
+    ],
+  });
+  // Shared modules are external: they show as imports, not inputs.
+  const inputs = Object.entries(record.metafile.inputs);
+  const imported = inputs.flatMap(([, input]) => input.imports.map((i) => i.path));
+  return {
+    shared: [...new Set(imported.filter((p) => p.startsWith('yoke-shared:')).map((p) => p.slice(12)))].sort(),
+    own: inputs.map(([p]) => p).filter((p) => !p.startsWith('<')),
+  };
+};
+const lazyShared = {};
+for (let round = 0; ; round++) {
+  const owner = new Map();
+  const twice = new Set();
+  for (const [bundle, entries] of Object.entries(LAZY)) {
+    const { shared, own } = await recordLazy(bundle, entries, inApp);
+    lazyShared[bundle] = shared;
+    for (const input of own) {
+      if (owner.has(input) && owner.get(input) !== bundle) twice.add(input);
+      owner.set(input, bundle);
+    }
+  }
+  if (twice.size === 0) break;
+  if (round === 5) throw new Error(`build: lazy bundles keep sharing ${[...twice].join(', ')}`);
+  for (const input of twice) inApp.add(input);
+}
 
 // 2. One bundle per vendor: its default export maps each specifier to the module namespace.
 const vendors = {};
@@ -114,13 +206,33 @@ module.exports = Object.fromEntries(createBuiltinTools().map((tool) => [tool.nam
 const toolSchemas = requireFromHere(schemaScript);
 rmSync(schemaScript);
 
-// 4. The app, with vendored imports going to the bundles.
+// 4. The lazy bundles, then the app, with vendored imports going to the vendor bundles and lazy
+// entries to theirs.
+const lazyBuilt = {};
+for (const [bundle, entries] of Object.entries(LAZY)) {
+  const outfile = join(dist, `lazy-${bundle}.js`);
+  await build({
+    ...common,
+    stdin: { ...lazyEntryScript(entries), sourcefile: `lazy-${bundle}.js` },
+    outfile,
+    plugins: [
+      lazyBuiltins,
+      vendorPlugin({ root, bundles: VENDORS, used: {}, vendors }),
+      sharedModulesPlugin({ root, shared: new Set(lazyShared[bundle]) }),
+    ],
+  });
+  lazyBuilt[bundle] = { id: sha(readFileSync(outfile)), shared: lazyShared[bundle] };
+}
 await build({
   ...common,
   entryPoints: { app: 'src/cli/run.ts' },
   outdir: 'dist',
   define: { ...common.define, YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
-  plugins: [lazyBuiltins, vendorPlugin({ root, bundles: VENDORS, used: {}, vendors })],
+  plugins: [
+    lazyBuiltins,
+    vendorPlugin({ root, bundles: VENDORS, used: {}, vendors }),
+    lazyEntriesPlugin({ root, entries: lazyEntries, built: lazyBuilt }),
+  ],
 });
 
 // 5. The entry, which knows the app build it loads.

@@ -115,3 +115,78 @@ export function inkForCommonJs({ root }) {
     },
   };
 }
+
+const relativeTo = (root, path) => (path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path);
+
+/**
+ * The app's side of the lazy bundles (src/lib/lazy-bundle.ts). `entries` maps each entry module
+ * (a path relative to the root) to its bundle. Recording (no `built`): a dynamic import of an
+ * entry stays out of the app. Building: it becomes a call that runs the entry's bundle, handing
+ * it `built[bundle].shared`, the app's modules that bundle imports.
+ */
+export function lazyEntriesPlugin({ root, entries, built }) {
+  return {
+    name: 'lazy-entries',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData?.lazyResolved) return undefined;
+        const resolved = await pluginBuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { lazyResolved: true },
+        });
+        const entry = relativeTo(root, resolved.path);
+        const bundle = entries[entry];
+        if (!bundle) return undefined;
+        if (!built) return { path: resolved.path, external: true };
+        return { path: entry, namespace: 'lazy-entry', pluginData: { bundle } };
+      });
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-entry' }, (args) => {
+        const { bundle } = args.pluginData;
+        const { id, shared } = built[bundle];
+        const table = shared
+          .map((path) => `${JSON.stringify(path)}: () => require(${JSON.stringify(join(root, path))})`)
+          .join(',\n  ');
+        return {
+          loader: 'js',
+          resolveDir: root,
+          contents: `const { lazyModule } = require(${JSON.stringify(join(root, 'src/lib/lazy-bundle.ts'))});
+module.exports = lazyModule(${JSON.stringify(bundle)}, ${JSON.stringify(id)}, {
+  ${table}
+}, ${JSON.stringify(args.path)});`,
+        };
+      });
+    },
+  };
+}
+
+/**
+ * A lazy bundle's side: every import of a module the app contains (`shared`, paths relative to
+ * the root) is left to the loader as `require("yoke-shared:<path>")`; the rest is bundled.
+ */
+export function sharedModulesPlugin({ root, shared }) {
+  return {
+    name: 'shared-modules',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.sharedResolved || args.kind === 'entry-point') return undefined;
+        const resolved = await pluginBuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { sharedResolved: true },
+        });
+        if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== 'file') return resolved;
+        const path = relativeTo(root, resolved.path);
+        // Only Yoke's own modules: packages (zod, diff, …) a bundle uses get their own copy, since
+        // the app would have to keep every export of a package module it shares, and packages
+        // hold no session state.
+        // src/lib/zod.ts is a facade over a package (`export * from 'zod/mini'`): shared, it
+        // would keep all of zod in the app, so a bundle gets its own (it sets the same locale).
+        const own = path.startsWith('src/') && path !== 'src/lib/zod.ts';
+        return own && shared.has(path) ? { path: `yoke-shared:${path}`, external: true } : resolved;
+      });
+    },
+  };
+}

@@ -107,12 +107,16 @@ function removeStaleCaches(dir: string, identity: ScriptIdentity, saved: string)
   }
 }
 
-/** `distDir` is the install's bundle folder (dist/), whose `.cache` is tried first. */
+/**
+ * `distDir` is the install's bundle folder (dist/), whose `.cache` is tried first; `scriptRequire`
+ * is the `require` the script sees (lib/lazy-bundle.ts answers some ids itself).
+ */
 export function runCachedScript<Exports>(
   scriptPath: string,
   scriptIdentity: ScriptIdentity,
   env: CacheEnv,
   distDir: string = dirname(scriptPath),
+  scriptRequire: NodeJS.Require = createRequire(scriptPath),
 ): CachedScript<Exports> {
   const flags = v8FlagsTag();
   const identity = flags ? { ...scriptIdentity, name: `${scriptIdentity.name}-${flags}` } : scriptIdentity;
@@ -133,14 +137,7 @@ export function runCachedScript<Exports>(
     filename: string,
     dirname: string,
   ) => void;
-  wrapper.call(
-    module.exports,
-    module.exports,
-    createRequire(scriptPath),
-    module,
-    scriptPath,
-    dirname(scriptPath),
-  );
+  wrapper.call(module.exports, module.exports, scriptRequire, module, scriptPath, dirname(scriptPath));
 
   const codeCache: CodeCacheState = !enabled
     ? 'off'

@@ -46,7 +46,8 @@ describe('the code cache', () => {
     const first = await run();
     expect(first.stdout).toBe('cached hello\n');
     expect(first.stderr).toContain('code cache: missing');
-    // Only the app bundle ran: the vendor bundles (OpenAI and MCP SDKs, turndown, …) stay unloaded.
+    // Only the app bundle ran: the vendor bundles (OpenAI and MCP SDKs, turndown, …) and the lazy
+    // ones (the interactive UI, the subcommands, the OpenAI provider) stay unloaded.
     const [file, ...others] = cacheFiles(cacheDir);
     expect(file).toMatch(/^app-print-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8cache$/);
     expect(others).toEqual([]);
@@ -76,9 +77,10 @@ describe('the code cache', () => {
     const first = await runYoke(args, { bin, cwd: await tempProject(), env });
     expect(first.stdout).toBe('cached hello\n');
     const names = cacheFiles(cacheDir).sort();
-    expect(names).toHaveLength(2);
+    expect(names).toHaveLength(3);
     expect(names[0]).toMatch(/^app-print-/);
-    expect(names[1]).toMatch(/^vendor-openai-[0-9a-f]{16}-/);
+    expect(names[1]).toMatch(/^lazy-openai-[0-9a-f]{16}-/);
+    expect(names[2]).toMatch(/^vendor-openai-[0-9a-f]{16}-/);
     const second = await runYoke([...args, '--debug'], { bin, cwd: await tempProject(), env });
     expect(second.stdout).toBe('cached hello\n');
     expect(second.stderr).toContain('code cache: used');
@@ -106,7 +108,11 @@ describe('the code cache', () => {
       env: mockEnv(server.url, home),
     });
     expect(result.code).toBe(0);
-    expect(cacheFiles(cacheDir)).toEqual([expect.stringMatching(/^app-other-[0-9a-f]{16}-/)]);
+    // The subcommands live in the lazy `interactive` bundle, which saves its cache as it loads.
+    expect(cacheFiles(cacheDir).sort()).toEqual([
+      expect.stringMatching(/^app-other-[0-9a-f]{16}-/),
+      expect.stringMatching(/^lazy-interactive-[0-9a-f]{16}-/),
+    ]);
   });
 
   it('starts from the build warm-up cache until the first real run saves its own', async () => {

@@ -202,8 +202,53 @@ export function effectRank(effect: OptionEffect): number {
   return EFFECT_RANK[effect];
 }
 
-/** Builds the lookup maps of a table; throws on a malformed entry (caught by the table test). */
+type CompiledOptions = Pick<
+  OptionTable,
+  'short' | 'long' | 'longNames' | 'primary' | 'allModes' | 'worstOption'
+>;
+
+/**
+ * A table whose lookup maps are built on its first use. Every table is declared when the parser
+ * module loads, but a session that never runs a shell command never consults one: building them
+ * all up front was a few milliseconds of every start.
+ */
 export function compileTable(source: TableSource): OptionTable {
+  let options: CompiledOptions | undefined;
+  const built = () => {
+    options ??= compileOptions(source);
+    return options;
+  };
+  const operands = source.operands;
+  return {
+    manual: source.manual,
+    get short() {
+      return built().short;
+    },
+    get long() {
+      return built().long;
+    },
+    get longNames() {
+      return built().longNames;
+    },
+    get primary() {
+      return built().primary;
+    },
+    get allModes() {
+      return built().allModes;
+    },
+    get worstOption() {
+      return built().worstOption;
+    },
+    operands: typeof operands === 'function' ? operands : () => operands,
+    order: source.order ?? 'permute',
+    numeric: source.numeric ?? false,
+    negatable: source.negatable ?? false,
+    noOptions: source.noOptions ?? false,
+  };
+}
+
+/** Builds the lookup maps of a table; throws on a malformed entry (caught by the table test). */
+function compileOptions(source: TableSource): CompiledOptions {
   const short = new Map<string, OptionSpec>();
   const long = new Map<string, OptionSpec>();
   const longNames: string[] = [];
@@ -227,19 +272,5 @@ export function compileTable(source: TableSource): OptionTable {
         worst = { name: name.length === 1 ? `-${name}` : `--${name}`, spec: option };
     }
   }
-  const operands = source.operands;
-  return {
-    manual: source.manual,
-    short,
-    long,
-    longNames,
-    primary,
-    operands: typeof operands === 'function' ? operands : () => operands,
-    order: source.order ?? 'permute',
-    numeric: source.numeric ?? false,
-    negatable: source.negatable ?? false,
-    noOptions: source.noOptions ?? false,
-    allModes,
-    ...(worst ? { worstOption: worst } : {}),
-  };
+  return { short, long, longNames, primary, allModes, worstOption: worst };
 }

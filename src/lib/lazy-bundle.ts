@@ -1,0 +1,64 @@
+/**
+ * Parts of Yoke that most starts never run (the interactive UI, the subcommands, the mock model
+ * server) are built into their own scripts, `dist/lazy-<name>.js` (scripts/build.mjs): left in
+ * the app bundle, their code would be read, deserialized and instantiated by every `-p` start.
+ *
+ * Unlike a vendor bundle (lib/vendor.ts) a lazy bundle is Yoke's own code, which shares modules
+ * with the app: the session types, the settings loader, the tools. Those must be the app's own
+ * instances, not copies (a copy would have its own module state and its own classes, so
+ * `instanceof` would fail across the boundary). The build makes every import of a module the
+ * app already contains a `require("yoke-shared:<path>")`, and this loader answers it from the
+ * table the app passes: getters that initialize the app's module on first use and return it.
+ *
+ * Under vitest, sources import each other directly and nothing calls this.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { type CachedScript, runCachedScript } from './cached-script';
+
+/** The app's modules a lazy bundle imports, by source path: each returns the module's exports. */
+export type SharedModules = Readonly<Record<string, () => unknown>>;
+
+/** What a lazy bundle exports: each entry module the app imports from it, loaded on first use. */
+type LazyEntries = Record<string, () => unknown>;
+
+export const SHARED_PREFIX = 'yoke-shared:';
+
+// Process-wide on purpose, like Node's own module cache: a bundle runs once per process.
+const loaded = new Map<string, LazyEntries>();
+
+export function lazyModule(bundle: string, buildId: string, shared: SharedModules, entry: string): unknown {
+  let entries = loaded.get(bundle);
+  if (!entries) {
+    // `__dirname` is dist/ in the app bundle, where the build puts the lazy bundles.
+    const path = join(__dirname, `lazy-${bundle}.js`);
+    const requireFromBundle = createRequire(path);
+    const bundleRequire = ((id: string) => {
+      if (!id.startsWith(SHARED_PREFIX)) return requireFromBundle(id);
+      const module = shared[id.slice(SHARED_PREFIX.length)];
+      if (!module)
+        throw new Error(`Yoke's build is inconsistent: ${bundle} needs ${id}; rebuild it (npm run build).`);
+      return module();
+    }) as NodeJS.Require;
+    let script: CachedScript<LazyEntries>;
+    try {
+      script = runCachedScript(
+        path,
+        { name: `lazy-${bundle}`, id: buildId },
+        process.env,
+        __dirname,
+        bundleRequire,
+      );
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      throw new Error(`Yoke's build is incomplete: ${path} is missing. Rebuild it with \`npm run build\`.`);
+    }
+    // Saved at once: a lazy bundle loads mid-run, and its top level is what later loads pay for.
+    script.saveCodeCache();
+    entries = script.exports;
+    loaded.set(bundle, entries);
+  }
+  const load = entries[entry];
+  if (!load) throw new Error(`The ${bundle} bundle lacks ${entry}; rebuild Yoke (npm run build).`);
+  return load();
+}
