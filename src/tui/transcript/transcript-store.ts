@@ -9,7 +9,14 @@ import { splitSettled } from '../views/markdown-blocks';
 import { isFinished, type ToolItem, type TranscriptItem } from './items';
 
 /** The block being streamed right now (text or thinking), before its assistant frame arrives. */
-export type Draft = { kind: 'text' | 'thinking' | 'tool_input'; text: string; toolName?: string };
+export type Draft = {
+  kind: 'text' | 'thinking' | 'tool_input';
+  /** What is not in the scrollback yet (a text block's settled blocks went there already). */
+  text: string;
+  toolName?: string;
+  /** A text block whose first blocks are in the scrollback: `text` continues the last of them. */
+  continued?: boolean;
+};
 
 export type TranscriptSnapshot = {
   /** Append-only: the views hand it to Ink's <Static>. */
@@ -85,7 +92,8 @@ export class TranscriptStore {
   /** Any tool still running when the turn ends was cut off (an interrupt). */
   turnEnded(): void {
     // What an interrupted answer had streamed stays on screen, as the model wrote it.
-    const unsaid = this.draft?.kind === 'text' ? this.draft.text.slice(this.draftSettledLength) : '';
+    const unsaid =
+      this.draft?.kind === 'text' ? this.draft.text.slice(this.draftSettledLength).replace(/\n+$/, '') : '';
     if (unsaid.trim()) {
       this.live.push({
         kind: 'assistant',
@@ -184,9 +192,9 @@ export class TranscriptStore {
     this.draftSettledLength = 0;
     for (const block of content) {
       if (block.type === 'text') {
-        const text = String(block.text ?? '')
-          .slice(settledLength)
-          .replace(/^\n+/, '');
+        // What follows a settled block starts where it ends (splitSettled keeps the blank line).
+        const rest = String(block.text ?? '').slice(settledLength);
+        const text = (settledLength > 0 ? rest : rest.replace(/^\n+/, '')).replace(/\n+$/, '');
         if (text.trim()) {
           this.live.push({
             kind: 'assistant',
@@ -271,11 +279,9 @@ export class TranscriptStore {
   }
 
   private makeSnapshot(): TranscriptSnapshot {
+    const settled = this.draft?.kind === 'text' ? this.draftSettledLength : 0;
     const draft = this.draft
-      ? {
-          ...this.draft,
-          text: this.draft.text.slice(this.draft.kind === 'text' ? this.draftSettledLength : 0),
-        }
+      ? { ...this.draft, text: this.draft.text.slice(settled), continued: settled > 0 }
       : undefined;
     return { committed: this.committed, live: [...this.live], draft, turnTokens: this.turnTokens };
   }
