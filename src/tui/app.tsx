@@ -3,7 +3,16 @@
  * redrawn), then the live region, the permission dialog or the input line, and the status line.
  */
 import { Box, Static, Text, useStdout } from 'ink';
-import { memo, type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import {
+  memo,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { type PromptActions, PromptInput } from './input/prompt-input';
 import type { ReplSession } from './session/repl-session';
 import { throttledSubscribe } from './transcript/throttled-subscribe';
@@ -85,7 +94,15 @@ export function App(props: AppProps) {
     [props.actions, interrupt, session],
   );
 
-  const todos = todosShown ? latestTodos([...snapshot.committed, ...snapshot.live]) : undefined;
+  // <Static> has printed the new committed items by now (Ink writes them in the commit): the
+  // store can let them go.
+  useLayoutEffect(() => {
+    session.transcript.releasePrinted(snapshot.committed.length);
+  }, [session, snapshot.committed]);
+
+  const todos = todosShown
+    ? latestTodos([...(snapshot.lastTodoCall ? [snapshot.lastTodoCall] : []), ...snapshot.live])
+    : undefined;
   const custom = props.customStatus?.();
   const line =
     custom ??
