@@ -163,6 +163,16 @@ describe('frame writer', () => {
     expect(bytes / 120).toBeLessThan(40);
   });
 
+  it('draws a frame as tall as the screen whole, top to bottom', () => {
+    const { screen, writer, frame } = setUp(40, 6);
+    writer(frame(['top', 'bottom']));
+    // Rows inserted in the middle of a frame taller than the screen: insert-line would have to
+    // reach a row that has scrolled away.
+    const tall = ['top', '1', '2', '3', '4', '5', '6', 'bottom'];
+    writer(frame(tall));
+    expect(screen.all()).toEqual(tall);
+  });
+
   it('draws everything again after a clear, whatever Ink syncs', () => {
     const { screen, writer, frame } = setUp();
     writer(frame(['one', 'two']));

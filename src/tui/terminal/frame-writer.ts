@@ -214,14 +214,18 @@ class LiveFrame {
 
   private draw(text: string): void {
     const { rows: next, trailing } = splitFrame(text);
-    if (this.stale) {
+    const height = this.stream.rows ?? 0;
+    // A frame as tall as the screen scrolls its own top away: row moves could not reach it, so
+    // it is drawn whole (and Ink repaints the screen for the next one).
+    const tall = height > 0 && next.length + 1 >= height;
+    if (this.stale || tall) {
       // Whatever is on screen from the region's top down is not known: erase it and draw all.
       this.moveTo(0);
       this.out += `\r${ERASE_BELOW}`;
       this.rows = [];
       this.stale = false;
     }
-    const shown = this.moveRows(this.rows, next);
+    const shown = tall ? [] : this.moveRows(this.rows, next);
     for (let i = 0; i < next.length; i++) {
       if (shown[i] === next[i]) continue;
       this.moveTo(i);
