@@ -59,7 +59,13 @@ const env = {
   CLAUDE_CONFIG_DIR: join(home, '.claude'),
 };
 const plan = {
-  argv: [process.execPath, join(root, 'dist', 'yoke.js'), '--trust'],
+  // BENCH_TUI_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the REPL under the same load.
+  argv: [
+    process.execPath,
+    ...(process.env.BENCH_TUI_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    join(root, 'dist', 'yoke.js'),
+    '--trust',
+  ],
   env,
   cwd,
   cols: 100,

@@ -80,12 +80,27 @@ export function vendorPlugin({ root, bundles, used, vendors }) {
  * scripts/yoga-shim.mjs, `is-in-ci` is `false`, and the two top-level awaits in Ink's reconciler, both behind the
  * `DEV=true` React-devtools switch, become their non-DEV values. The build fails if Ink's source
  * no longer reads as expected (ink is pinned to an exact version in package.json).
+ *
+ * Ink's terminal writer is Yoke's (src/tui/terminal/frame-writer.ts): its `log-update.js` and
+ * `write-synchronized.js` resolve to src/tui/terminal/ink-output-seam.ts, and its <Static> output
+ * goes through the writer's writeAbove, which leaves lines already on screen where they are
+ * instead of erasing the live region and printing them again (a pending throttled frame is older
+ * than this one, so it is dropped).
  */
 export function inkForCommonJs({ root }) {
-  const edits = [
-    ["await import('./devtools.js');", 'void 0;'],
-    ['? await loadPackageJson()', '? { name: undefined, version: undefined }'],
-  ];
+  const edits = {
+    reconciler: [
+      ["await import('./devtools.js');", 'void 0;'],
+      ['? await loadPackageJson()', '? { name: undefined, version: undefined }'],
+    ],
+    ink: [
+      [
+        /this\.log\.clear\(\);\s*this\.options\.stdout\.write\(staticOutput\);\s*this\.log\(outputToRender\);/,
+        'this.throttledLog.cancel?.(); this.log.writeAbove(staticOutput, outputToRender);',
+      ],
+    ],
+  };
+  const seam = join(root, 'src/tui/terminal/ink-output-seam.ts');
   return {
     name: 'ink-for-commonjs',
     setup(pluginBuild) {
@@ -103,11 +118,15 @@ export function inkForCommonJs({ root }) {
         contents: 'export default false;',
         loader: 'js',
       }));
-      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
+      pluginBuild.onResolve({ filter: /^\.\/(log-update|write-synchronized)\.js$/ }, (args) =>
+        /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: seam } : undefined,
+      );
+      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink)\.js$/ }, async (args) => {
         let contents = await readFile(args.path, 'utf8');
-        for (const [from, to] of edits) {
-          if (!contents.includes(from))
-            throw new Error(`ink-for-commonjs: ${args.path} no longer contains ${from}`);
+        const file = /(reconciler|ink)\.js$/.exec(args.path)[1];
+        for (const [from, to] of edits[file]) {
+          const found = typeof from === 'string' ? contents.includes(from) : from.test(contents);
+          if (!found) throw new Error(`ink-for-commonjs: ${args.path} no longer contains ${from}`);
           contents = contents.replace(from, to);
         }
         return { contents, loader: 'js' };

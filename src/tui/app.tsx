@@ -3,7 +3,16 @@
  * redrawn), then the live region, the permission dialog or the input line, and the status line.
  */
 import { Box, Static, Text, useStdout } from 'ink';
-import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import {
+  memo,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { type PromptActions, PromptInput } from './input/prompt-input';
 import type { ReplSession } from './session/repl-session';
 import { throttledSubscribe } from './transcript/throttled-subscribe';
@@ -31,8 +40,13 @@ export type AppProps = {
 /** At most this often the transcript (a streaming answer) is redrawn; keys redraw at once. */
 const TRANSCRIPT_FRAME_MS = 50;
 
-/** How often the spinner and running tools' elapsed times refresh. */
+/** How often the spinner (its elapsed time and token count) and running tools' times refresh. */
 const TICK_MS = 250;
+
+/** The input line re-renders for its own keys and for its props, not for each streamed frame. */
+const InputLine = memo(PromptInput);
+
+type Tick = { now: number; tokens: number };
 
 export function App(props: AppProps) {
   const { session, cwd } = props;
@@ -46,16 +60,19 @@ export function App(props: AppProps) {
   const snapshot = useSyncExternalStore(subscribeTranscript, session.transcript.getSnapshot);
   const [full, setFull] = useState(false);
   const [todosShown, setTodosShown] = useState(false);
-  const [now, setNow] = useState(Date.now());
+  const [tick, setTick] = useState<Tick>(() => ({ now: Date.now(), tokens: 0 }));
   const [rows, setRows] = useState(stdout.rows || 24);
 
   const hasRunning = snapshot.live.some((item) => item.kind === 'tool');
   useEffect(() => {
     if (!status.running && !hasRunning) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    // The token count moves with every streamed word; shown at the tick, the spinner's row is
+    // redrawn four times a second rather than with every frame of the answer.
+    const update = () => setTick({ now: Date.now(), tokens: session.transcript.getSnapshot().turnTokens });
+    update();
+    const timer = setInterval(update, TICK_MS);
     return () => clearInterval(timer);
-  }, [status.running, hasRunning]);
+  }, [status.running, hasRunning, session]);
 
   useEffect(() => {
     const onResize = () => setRows(stdout.rows || 24);
@@ -77,7 +94,15 @@ export function App(props: AppProps) {
     [props.actions, interrupt, session],
   );
 
-  const todos = todosShown ? latestTodos([...snapshot.committed, ...snapshot.live]) : undefined;
+  // <Static> has printed the new committed items by now (Ink writes them in the commit): the
+  // store can let them go.
+  useLayoutEffect(() => {
+    session.transcript.releasePrinted(snapshot.committed.length);
+  }, [session, snapshot.committed]);
+
+  const todos = todosShown
+    ? latestTodos([...(snapshot.lastTodoCall ? [snapshot.lastTodoCall] : []), ...snapshot.live])
+    : undefined;
   const custom = props.customStatus?.();
   const line =
     custom ??
@@ -108,7 +133,8 @@ export function App(props: AppProps) {
         snapshot={snapshot}
         cwd={cwd}
         full={full}
-        now={now}
+        now={tick.now}
+        tokens={tick.tokens}
         turnStartedAt={status.turnStartedAt}
         maxDraftLines={maxDraftLines}
       />
@@ -126,7 +152,7 @@ export function App(props: AppProps) {
       ) : null}
       {props.overlay ?? null}
       <Box marginTop={1} flexDirection="column">
-        <PromptInput
+        <InputLine
           actions={actions}
           history={props.history()}
           running={status.running}

@@ -50,9 +50,10 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
   };
   stdin.on('data', onData);
   modes.enable();
-  // Ink draws at most maxFps frames a second; a key's echo must not wait for a frame slot, and the
-  // streaming transcript is throttled on its own (app.tsx), so the cap can be high.
-  const renderOptions = { stdout, stdin, exitOnCtrlC: false, maxFps: 200 } as const;
+  // Ink's frame throttle is a debounce: a frame asked for within its window waits for the window's
+  // end, so at 200 fps every other key echoed 5 ms late. The streaming transcript is throttled
+  // on its own (app.tsx) and the spinner ticks at 4 Hz, so the window can be the shortest, 1 ms.
+  const renderOptions = { stdout, stdin, exitOnCtrlC: false, maxFps: 1000 } as const;
   const wrap = (node: ReactNode) => (
     <StyleContext.Provider value={style}>
       <KeyboardContext.Provider value={keyboard}>{node}</KeyboardContext.Provider>

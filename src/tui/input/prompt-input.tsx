@@ -73,7 +73,8 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
     let current = true;
     const completable = token.startsWith('@') || (wholeText.startsWith('/') && !wholeText.includes(' '));
     if (!completable) {
-      setSuggestions([]);
+      // Only when some are shown: a render asked for nothing would draw a second frame per key.
+      if (suggestionsRef.current.length > 0) setSuggestions([]);
       return;
     }
     actions.complete(token, wholeText).then(
@@ -87,7 +88,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
     return () => {
       current = false;
     };
-  }, [token, wholeText, actions, setSuggestions, setSelected]);
+  }, [token, wholeText, actions, suggestionsRef, setSuggestions, setSelected]);
 
   const recall = (direction: -1 | 1): boolean => {
     const next = historyIndex.current + (direction < 0 ? 1 : -1);

@@ -43,7 +43,9 @@ export class SessionStarter {
       : deps.options;
     const previous = this.current;
     const setup = await createSessionEngine(
-      { ...options, permissionPrompt: deps.session.permissionPrompt },
+      // The REPL shows an answer as it streams: it needs the engine's stream events (which -p
+      // prints only with --include-partial-messages).
+      { ...options, includePartialMessages: true, permissionPrompt: deps.session.permissionPrompt },
       deps.env,
       deps.cwd,
       deps.log,

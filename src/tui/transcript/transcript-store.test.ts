@@ -15,13 +15,14 @@ describe('TranscriptStore', () => {
         delta: { type: 'text_delta', text: 'First para.\n\nSec' },
       }),
     );
+    // The settled block keeps its blank line: it renders as the rows the streaming block showed.
     expect(store.getSnapshot().committed.map((i) => i.kind === 'assistant' && i.text)).toEqual([
-      'First para.',
+      'First para.\n\n',
     ]);
-    expect(store.getSnapshot().draft?.text).toBe('Second'.slice(0, 3));
+    expect(store.getSnapshot().draft).toMatchObject({ text: 'Sec', continued: true });
     store.apply(assistantFrame([{ type: 'text', text: 'First para.\n\nSecond.' }]));
     const texts = store.getSnapshot().committed.map((i) => (i.kind === 'assistant' ? i.text : i.kind));
-    expect(texts).toEqual(['First para.', 'Second.']);
+    expect(texts).toEqual(['First para.\n\n', 'Second.']);
     expect(store.getSnapshot().draft).toBeUndefined();
   });
 
@@ -34,6 +35,25 @@ describe('TranscriptStore', () => {
     store.apply(toolResultFrame('t1', 'a\nb'));
     expect(store.getSnapshot().committed.map((i) => i.kind)).toEqual(['tool', 'notice']);
     expect(store.getSnapshot().live).toHaveLength(0);
+  });
+
+  it('lets the items the view printed go, keeping the latest todo list', () => {
+    const store = new TranscriptStore();
+    const todos = [{ content: 'write the parser', status: 'in_progress' }];
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't1', name: 'TodoWrite', input: { todos } }]));
+    store.apply(toolResultFrame('t1', 'ok'));
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't2', name: 'Read', input: { file_path: 'a.ts' } }]));
+    store.apply(toolResultFrame('t2', 'x'.repeat(100_000)));
+    const printed = store.getSnapshot().committed.length;
+    expect(printed).toBe(2);
+    store.releasePrinted(printed);
+    store.user('next prompt');
+    const { committed, lastTodoCall } = store.getSnapshot();
+    // The list keeps its length (Ink's <Static> counts it); the printed entries hold nothing.
+    expect(committed).toHaveLength(3);
+    expect(JSON.stringify(committed.slice(0, 2))).not.toContain('xxxx');
+    expect(committed[2]).toMatchObject({ kind: 'user', text: 'next prompt' });
+    expect(lastTodoCall?.input).toEqual({ todos });
   });
 
   it('keeps what an interrupted answer had streamed', () => {

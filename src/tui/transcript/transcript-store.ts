@@ -9,21 +9,39 @@ import { splitSettled } from '../views/markdown-blocks';
 import { isFinished, type ToolItem, type TranscriptItem } from './items';
 
 /** The block being streamed right now (text or thinking), before its assistant frame arrives. */
-export type Draft = { kind: 'text' | 'thinking' | 'tool_input'; text: string; toolName?: string };
+export type Draft = {
+  kind: 'text' | 'thinking' | 'tool_input';
+  /** What is not in the scrollback yet (a text block's settled blocks went there already). */
+  text: string;
+  toolName?: string;
+  /** A text block whose first blocks are in the scrollback: `text` continues the last of them. */
+  continued?: boolean;
+};
 
 export type TranscriptSnapshot = {
-  /** Append-only: the views hand it to Ink's <Static>. */
+  /**
+   * Append-only: the views hand it to Ink's <Static>, which reads only the entries added since
+   * its last render. Entries already printed are let go (see releasePrinted).
+   */
   readonly committed: readonly TranscriptItem[];
+  /** The latest finished TodoWrite call (the todo panel's list), kept when it is let go. */
+  readonly lastTodoCall: ToolItem | undefined;
   readonly live: readonly TranscriptItem[];
   readonly draft: Draft | undefined;
   /** Output tokens streamed in the running turn (estimated from deltas until the usage arrives). */
   readonly turnTokens: number;
 };
 
+/** What a printed item leaves behind in the committed list. */
+const PRINTED: TranscriptItem = Object.freeze({ kind: 'notice', id: 'printed', level: 'info', text: '' });
+
 type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content?: unknown; is_error?: boolean };
 
 export class TranscriptStore {
   private committed: TranscriptItem[] = [];
+  /** How many committed items the view has printed (and this store has let go). */
+  private printed = 0;
+  private lastTodoCall: ToolItem | undefined;
   private live: TranscriptItem[] = [];
   private draft: Draft | undefined;
   /** Part of the streaming text block already moved to the scrollback. */
@@ -63,6 +81,18 @@ export class TranscriptStore {
     this.add({ kind: 'user', id: this.newId('user'), text });
   }
 
+  /**
+   * The view printed the first `count` committed items to the scrollback: the terminal keeps
+   * their text, so this store keeps none of their data (a Read's file, a diff, a long answer)
+   * — a long session holds what is on screen, not everything it ever showed.
+   */
+  releasePrinted(count: number): void {
+    const end = Math.min(count, this.committed.length);
+    // In place: <Static> never reads an entry again once it has printed it.
+    for (let i = this.printed; i < end; i++) this.committed[i] = PRINTED;
+    this.printed = Math.max(this.printed, end);
+  }
+
   /** Forgets what is on screen (the scrollback stays the terminal's): for /clear. */
   clear(): void {
     this.live = [];
@@ -85,7 +115,8 @@ export class TranscriptStore {
   /** Any tool still running when the turn ends was cut off (an interrupt). */
   turnEnded(): void {
     // What an interrupted answer had streamed stays on screen, as the model wrote it.
-    const unsaid = this.draft?.kind === 'text' ? this.draft.text.slice(this.draftSettledLength) : '';
+    const unsaid =
+      this.draft?.kind === 'text' ? this.draft.text.slice(this.draftSettledLength).replace(/\n+$/, '') : '';
     if (unsaid.trim()) {
       this.live.push({
         kind: 'assistant',
@@ -184,9 +215,9 @@ export class TranscriptStore {
     this.draftSettledLength = 0;
     for (const block of content) {
       if (block.type === 'text') {
-        const text = String(block.text ?? '')
-          .slice(settledLength)
-          .replace(/^\n+/, '');
+        // What follows a settled block starts where it ends (splitSettled keeps the blank line).
+        const rest = String(block.text ?? '').slice(settledLength);
+        const text = (settledLength > 0 ? rest : rest.replace(/^\n+/, '')).replace(/\n+$/, '');
         if (text.trim()) {
           this.live.push({
             kind: 'assistant',
@@ -265,19 +296,28 @@ export class TranscriptStore {
     // The finished prefix goes to the scrollback, in order: an item never overtakes one above it.
     let finished = 0;
     while (finished < this.live.length && isFinished(this.live[finished] as TranscriptItem)) finished++;
-    if (finished > 0) this.committed = [...this.committed, ...this.live.splice(0, finished)];
+    if (finished > 0) {
+      const batch = this.live.splice(0, finished);
+      for (const item of batch)
+        if (item.kind === 'tool' && item.name === 'TodoWrite') this.lastTodoCall = item;
+      this.committed = [...this.committed, ...batch];
+    }
     this.snapshot = this.makeSnapshot();
     for (const listener of this.listeners) listener();
   }
 
   private makeSnapshot(): TranscriptSnapshot {
+    const settled = this.draft?.kind === 'text' ? this.draftSettledLength : 0;
     const draft = this.draft
-      ? {
-          ...this.draft,
-          text: this.draft.text.slice(this.draft.kind === 'text' ? this.draftSettledLength : 0),
-        }
+      ? { ...this.draft, text: this.draft.text.slice(settled), continued: settled > 0 }
       : undefined;
-    return { committed: this.committed, live: [...this.live], draft, turnTokens: this.turnTokens };
+    return {
+      committed: this.committed,
+      lastTodoCall: this.lastTodoCall,
+      live: [...this.live],
+      draft,
+      turnTokens: this.turnTokens,
+    };
   }
 }
 

@@ -1,8 +1,10 @@
 /**
- * Where a streaming answer can be cut: everything before the last blank line outside a code
+ * Where a streaming answer can be cut: everything up to the last blank line outside a code
  * fence is complete markdown blocks that will not change, so it can go to the scrollback while
  * the rest is still arriving. That keeps the live region a few lines tall however long the
- * answer gets, which is what lets the terminal redraw only those lines.
+ * answer gets, which is what lets the terminal redraw only those lines. The cut keeps every
+ * character (the settled part ends with its blank line), so the settled part renders exactly as
+ * the top rows the streaming block showed, and those rows can stay on screen as they are.
  */
 
 const FENCE = /^\s{0,3}(```|~~~)/;
@@ -25,5 +27,5 @@ export function splitSettled(text: string): { settled: string; rest: string } {
     offset += line.length + 1;
   }
   if (cut <= 0) return { settled: '', rest: text };
-  return { settled: text.slice(0, cut).replace(/\n+$/, ''), rest: text.slice(cut).replace(/^\n+/, '') };
+  return { settled: text.slice(0, cut), rest: text.slice(cut) };
 }

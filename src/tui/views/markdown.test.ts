@@ -38,8 +38,8 @@ describe('renderMarkdown', () => {
 
 describe('splitSettled', () => {
   it('cuts at the last blank line outside a code fence', () => {
-    expect(splitSettled('para one\n\npara tw')).toEqual({ settled: 'para one', rest: 'para tw' });
+    expect(splitSettled('para one\n\npara tw')).toEqual({ settled: 'para one\n\n', rest: 'para tw' });
     expect(splitSettled('```\ncode\n\nmore')).toEqual({ settled: '', rest: '```\ncode\n\nmore' });
-    expect(splitSettled('```\ncode\n```\nafter')).toEqual({ settled: '```\ncode\n```', rest: 'after' });
+    expect(splitSettled('```\ncode\n```\nafter')).toEqual({ settled: '```\ncode\n```\n', rest: 'after' });
   });
 });

@@ -20,6 +20,15 @@ function inline(text: string, style: Style): string {
     .join('');
 }
 
+/**
+ * A block of an answer, settled or still streaming: a final newline ends its last line rather than
+ * starting an empty one, so a block cut after its blank line renders as exactly the rows it had
+ * while it streamed.
+ */
+export function renderAnswerBlock(text: string, style: Style): string {
+  return renderMarkdown(text.endsWith('\n') ? text.slice(0, -1) : text, style);
+}
+
 export function renderMarkdown(text: string, style: Style): string {
   const out: string[] = [];
   let fence: { marker: string; tag: string } | undefined;

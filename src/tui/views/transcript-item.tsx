@@ -1,7 +1,7 @@
 /** One transcript item as terminal lines. Finished items render once, into the scrollback. */
 import { Box, Text } from 'ink';
 import type { TranscriptItem } from '../transcript/items';
-import { renderMarkdown } from './markdown';
+import { renderAnswerBlock } from './markdown';
 import { useStyle } from './style-context';
 import { ToolCallView } from './tool-call';
 
@@ -19,7 +19,7 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
     case 'assistant':
       return (
         <Box marginTop={item.continued ? 0 : 1} paddingLeft={2}>
-          <Text>{renderMarkdown(item.text, style)}</Text>
+          <Text>{renderAnswerBlock(item.text, style)}</Text>
         </Box>
       );
     case 'thinking': {

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualScreen } from '../testing/virtual-screen';
+import { createFrameWriter } from './frame-writer';
+import { rewritableCut } from './text-width';
+
+/** A writer on a virtual screen, recording each write. */
+function setUp(columns = 40, rows = 12) {
+  const screen = new VirtualScreen(columns, rows);
+  const writes: string[] = [];
+  const writer = createFrameWriter({
+    isTTY: true,
+    rows,
+    write: (data: string) => {
+      writes.push(data);
+      screen.write(data);
+    },
+  });
+  const frame = (rows: readonly string[]) => `${rows.join('\n')}\n`;
+  const last = () => writes[writes.length - 1] ?? '';
+  return { screen, writer, frame, writes, last };
+}
+
+const BOX = ['╭────────╮', '│ > hi   │', '╰────────╯', 'model · default mode'];
+
+describe('frame writer', () => {
+  it('appends a streamed word by writing the word, not the line or the rows below', () => {
+    const { screen, writer, frame, last } = setUp();
+    writer(frame(['', '  The answer', '', ...BOX]));
+    writer(frame(['', '  The answer grows', '', ...BOX]));
+    expect(last()).toContain(' grows');
+    expect(last()).not.toContain('The answer');
+    expect(last()).not.toContain('model');
+    expect(screen.all()).toEqual(['', '  The answer grows', '', ...BOX]);
+    // The cursor rests below the region, where Ink and the next frame expect it.
+    expect(screen.cursor).toEqual({ row: 7, col: 0 });
+  });
+
+  it('erases a row that got shorter whole, leaving no old characters behind', () => {
+    const { screen, writer, frame, last } = setUp();
+    writer(frame(['status: working hard', 'x']));
+    writer(frame(['status: done', 'x']));
+    expect(last()).toContain('\x1b[2K');
+    expect(last()).not.toContain('x');
+    expect(screen.all()).toEqual(['status: done', 'x']);
+  });
+
+  it('rewrites a key typed in the input box without the rest of the box row', () => {
+    const { screen, writer, frame, last } = setUp();
+    const row = (text: string) =>
+      `\x1b[90m│\x1b[39m > ${text}\x1b[7m \x1b[27m${' '.repeat(20 - text.length)}\x1b[90m│\x1b[39m`;
+    writer(frame(['╭──────────────────────────╮', row('ab'), '╰──────────────────────────╯']));
+    writer(frame(['╭──────────────────────────╮', row('abc'), '╰──────────────────────────╯']));
+    expect(last()).not.toContain('│');
+    expect(last()).toContain('c');
+    expect(screen.all()[1]).toBe(`│ > abc ${' '.repeat(17)}│`);
+    writer(frame(['╭──────────────────────────╮', row('a'), '╰──────────────────────────╯']));
+    expect(screen.all()[1]).toBe(`│ > a ${' '.repeat(19)}│`);
+  });
+
+  it('cuts a styled row only where no colour is open', () => {
+    expect(rewritableCut('ab\x1b[31mcd\x1b[39mef', 14)).toEqual({ length: 14, width: 4 });
+    expect(rewritableCut('ab\x1b[31mcd\x1b[39mef', 8)).toEqual({ length: 2, width: 2 });
+    // Wide characters end the measurable part: their width is the terminal's business.
+    expect(rewritableCut('ab漢字cd')).toEqual({ length: 2, width: 2 });
+  });
+
+  it('moves the rows below a growing paragraph with insert-line instead of redrawing them', () => {
+    const { screen, writer, frame, last } = setUp();
+    writer(frame(['', '  first line of a paragraph', '', ...BOX]));
+    writer(frame(['', '  first line of a paragraph', '  and its second', '', ...BOX]));
+    expect(last()).toContain('\x1b[L');
+    expect(last()).not.toContain('╭');
+    expect(last()).not.toContain('model');
+    expect(screen.all()).toEqual(['', '  first line of a paragraph', '  and its second', '', ...BOX]);
+  });
+
+  it('deletes rows that left the middle of the region and erases rows below a shorter one', () => {
+    const { screen, writer, frame } = setUp();
+    writer(frame(['a', 'b', 'c', ...BOX]));
+    writer(frame(['a', ...BOX]));
+    expect(screen.all()).toEqual(['a', ...BOX]);
+    writer(frame(['a', 'question?']));
+    expect(screen.all()).toEqual(['a', 'question?']);
+  });
+
+  it('leaves scrollback lines that the region already shows where they are', () => {
+    const { screen, writer, frame, last } = setUp();
+    writer(frame(['', '  Paragraph one.', '', '  Paragraph tw', '', ...BOX]));
+    writer.writeAbove('\n  Paragraph one.\n\n', frame(['  Paragraph two.', '', ...BOX]));
+    expect(last()).not.toContain('Paragraph one');
+    expect(last()).not.toContain('model');
+    expect(screen.all()).toEqual(['', '  Paragraph one.', '', '  Paragraph two.', '', ...BOX]);
+    writer(frame(['  Paragraph two. More', '', ...BOX]));
+    expect(screen.all()).toEqual(['', '  Paragraph one.', '', '  Paragraph two. More', '', ...BOX]);
+  });
+
+  it('finishes a settling paragraph in place when its last words arrive with the settle', () => {
+    const { screen, writer, frame, last } = setUp();
+    writer(frame(['', '  Paragraph one is stream', '', '⠋ Working…', ...BOX]));
+    writer.writeAbove('\n  Paragraph one is streamed.\n\n', frame(['  Next', '', '⠋ Working…', ...BOX]));
+    expect(last()).toContain('ed.');
+    expect(last()).not.toContain('Paragraph one');
+    expect(last()).not.toContain('model');
+    expect(screen.all()).toEqual([
+      '',
+      '  Paragraph one is streamed.',
+      '',
+      '  Next',
+      '',
+      '⠋ Working…',
+      ...BOX,
+    ]);
+  });
+
+  it('prints scrollback taller than the screen above the region, whole', () => {
+    const { screen, writer, frame } = setUp(40, 8);
+    writer(frame(['', ...BOX]));
+    const long = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
+    writer.writeAbove(frame(long), frame(['', ...BOX]));
+    expect(screen.all()).toEqual([...long, '', ...BOX]);
+  });
+
+  it('prints scrollback the region did not show above it, once', () => {
+    const { screen, writer, frame } = setUp();
+    writer(frame(['', ...BOX]));
+    writer.writeAbove('\n> a prompt\n', frame(['', '⠋ Working…', '', ...BOX]));
+    expect(screen.all()).toEqual(['', '> a prompt', '', '⠋ Working…', '', ...BOX]);
+    expect(screen.all().filter((line) => line === '> a prompt')).toHaveLength(1);
+  });
+
+  it('keeps the screen equal to a full redraw through a long streamed answer that scrolls', () => {
+    // A paragraph streams word by word; every few words it settles into the scrollback, as the
+    // REPL does. After every frame the screen must read as scrollback + region, drawn at once.
+    const { screen, writer, frame, writes } = setUp(30, 10);
+    const scrollback: string[] = [];
+    let paragraph: string[] = [];
+    let settled = 0;
+    const region = () => {
+      const rows = paragraph.length ? wrap(paragraph.join(' '), 28).map((row) => `  ${row}`) : [];
+      return [...(settled === 0 ? [''] : []), ...rows, '', '⠋ Working…', ...BOX];
+    };
+    writer(frame(region()));
+    for (let word = 1; word <= 120; word++) {
+      paragraph.push(`w${word}`);
+      if (word % 9 === 0) {
+        // The paragraph is finished: its rows (and the blank line after it) become scrollback.
+        const rows = [
+          ...(settled === 0 ? [''] : []),
+          ...wrap(paragraph.join(' '), 28).map((r) => `  ${r}`),
+          '',
+        ];
+        scrollback.push(...rows);
+        paragraph = [];
+        settled++;
+        writer.writeAbove(frame(rows), frame(region()));
+      } else {
+        writer(frame(region()));
+      }
+      expect(screen.all()).toEqual([...scrollback, ...region()]);
+    }
+    // Whole words and cursor moves: well under the 9 rows of the region per frame.
+    const bytes = writes.slice(1).reduce((sum, w) => sum + w.length, 0);
+    expect(bytes / 120).toBeLessThan(40);
+  });
+
+  it('draws a frame as tall as the screen whole, top to bottom', () => {
+    const { screen, writer, frame } = setUp(40, 6);
+    writer(frame(['top', 'bottom']));
+    // Rows inserted in the middle of a frame taller than the screen: insert-line would have to
+    // reach a row that has scrolled away.
+    const tall = ['top', '1', '2', '3', '4', '5', '6', 'bottom'];
+    writer(frame(tall));
+    expect(screen.all()).toEqual(tall);
+  });
+
+  it('draws everything again after a clear, whatever Ink syncs', () => {
+    const { screen, writer, frame } = setUp();
+    writer(frame(['one', 'two']));
+    writer.clear();
+    writer.sync(frame(['one', 'two']));
+    expect(screen.all()).toEqual([]);
+    writer(frame(['one', 'two']));
+    expect(screen.all()).toEqual(['one', 'two']);
+  });
+
+  it('ends below the region and shows the cursor when done', () => {
+    const { screen, writer, frame, last } = setUp();
+    writer(frame(['one', 'two']));
+    writer.done();
+    expect(last()).toContain('\x1b[?25h');
+    expect(screen.cursor).toEqual({ row: 2, col: 0 });
+  });
+});
+
+function wrap(text: string, width: number): string[] {
+  const rows: string[] = [];
+  let row = '';
+  for (const word of text.split(' ')) {
+    if (row && row.length + 1 + word.length > width) {
+      rows.push(row);
+      row = word;
+    } else row = row ? `${row} ${word}` : word;
+  }
+  if (row) rows.push(row);
+  return rows;
+}

@@ -1,0 +1,366 @@
+/**
+ * Draws the REPL's live region (the rows below the scrollback that Ink redraws) by writing only
+ * what changed since the frame on screen. It stands in for Ink's log-update, which erases and
+ * rewrites every row of the region on every frame: at 20 frames a second while an answer streams,
+ * that is the input box and status line again and again. Here:
+ * - a changed row is rewritten from the first column that differs (a streamed word is appended,
+ *   not the line redrawn), and unchanged rows are not touched;
+ * - rows added or removed in the middle (a paragraph growing by a line) move the rows below them
+ *   with insert/delete-line, so the input box under a streaming answer is never rewritten;
+ * - new scrollback lines (Ink's <Static> output) are drawn as the top of the frame, diffed like
+ *   the rest, and then leave the region: a finished block of the answer being streamed, already
+ *   on screen as the region's top rows, stays where it is instead of being erased and printed
+ *   again above it.
+ * Frames that rewrite several rows are wrapped in synchronized-output marks (DEC 2026), so the
+ * terminal shows them whole; terminals without it ignore the marks.
+ *
+ * The region is assumed shorter than the terminal (the views keep it so; Ink clears the screen
+ * itself when it is not). scripts/esbuild-plugins.mjs puts this writer in Ink's place in the
+ * vendor bundle (ink-output-seam.ts).
+ */
+import { cutPoints } from './text-width';
+
+const CSI = '\x1b[';
+const HIDE_CURSOR = `${CSI}?25l`;
+const SHOW_CURSOR = `${CSI}?25h`;
+const SYNC_START = `${CSI}?2026h`;
+const SYNC_END = `${CSI}?2026l`;
+const ERASE_LINE = `${CSI}2K`;
+const ERASE_BELOW = `${CSI}J`;
+
+/** A frame that writes this many rows or more is synchronized. */
+const SYNC_ROWS = 3;
+
+export type CursorPosition = { x: number; y: number };
+
+export type FrameStream = {
+  write(data: string): unknown;
+  isTTY?: boolean;
+  /** The terminal's height: new scrollback is drawn in place only when it fits on screen. */
+  rows?: number;
+  on?(event: 'resize', listener: () => void): unknown;
+  off?(event: 'resize', listener: () => void): unknown;
+};
+
+/** The interface of Ink's log-update, plus writeAbove for its <Static> output. */
+export type FrameWriter = {
+  (text: string): boolean;
+  clear(): void;
+  done(): void;
+  sync(text: string): void;
+  setCursorPosition(position: CursorPosition | undefined): void;
+  isCursorDirty(): boolean;
+  willRender(text: string): boolean;
+  writeAbove(scrollback: string, text: string): void;
+};
+
+function splitFrame(text: string): { rows: string[]; trailing: boolean } {
+  const rows = text.split('\n');
+  const trailing = text.endsWith('\n');
+  if (trailing) rows.pop();
+  return { rows, trailing };
+}
+
+class LiveFrame {
+  /** The region's rows as on screen, top first. */
+  private rows: string[] = [];
+  /** The text last drawn, as Ink gave it. */
+  private text = '';
+  /** The text ended with a newline: the cursor rests on the row below the region. */
+  private trailing = true;
+  /** The cursor's row, counted from the region's top. */
+  private row = 0;
+  /** Rows from the region's top known to exist on screen (below them the terminal may scroll). */
+  private existing = 1;
+  /** The screen no longer shows `rows` (cleared, resized): the next frame draws every row. */
+  private stale = true;
+  /** clear() was the last thing written: the region is blank whatever Ink syncs next. */
+  private cleared = false;
+  private cursor: CursorPosition | undefined;
+  private cursorDirty = false;
+  private shownCursor: CursorPosition | undefined;
+  private cursorHidden = false;
+  private out = '';
+  private rowsWritten = 0;
+  private readonly onResize = () => {
+    this.stale = true;
+  };
+
+  constructor(
+    private readonly stream: FrameStream,
+    private readonly showCursor: boolean,
+  ) {
+    stream.on?.('resize', this.onResize);
+  }
+
+  render(text: string): boolean {
+    const cursor = this.cursorDirty ? this.cursor : undefined;
+    this.cursorDirty = false;
+    if (text === this.text && !this.stale && samePosition(cursor, this.shownCursor)) return false;
+    this.begin();
+    this.draw(text);
+    this.placeCursor(cursor);
+    this.flush();
+    return true;
+  }
+
+  willRender(text: string): boolean {
+    const cursor = this.cursorDirty ? this.cursor : undefined;
+    return text !== this.text || this.stale || !samePosition(cursor, this.shownCursor);
+  }
+
+  writeAbove(scrollback: string, text: string): void {
+    const cursor = this.cursorDirty ? this.cursor : undefined;
+    this.cursorDirty = false;
+    this.begin();
+    const above = splitFrame(scrollback).rows;
+    const next = splitFrame(text);
+    const height = this.stream.rows ?? 0;
+    if (!this.stale && above.length + next.rows.length < height) {
+      // Drawn as one frame, the new scrollback lines on top: the rows the region already shows
+      // (a settled paragraph it was streaming) are kept or finished in place, not printed again.
+      this.draw([...above, ...next.rows].join('\n') + (next.trailing ? '\n' : ''));
+      this.rows = this.rows.slice(above.length);
+      this.row -= above.length;
+      this.existing -= above.length;
+      this.text = text;
+    } else {
+      // Taller than the screen: the cursor could not go back up to the top of it.
+      this.moveTo(0);
+      this.out += `\r${ERASE_BELOW}${scrollback}`;
+      this.rowsWritten += above.length;
+      this.rows = [];
+      this.row = 0;
+      this.existing = 1;
+      this.stale = false;
+      this.draw(text);
+    }
+    this.placeCursor(cursor);
+    this.flush();
+  }
+
+  clear(): void {
+    this.begin();
+    this.moveTo(0);
+    this.out += `\r${ERASE_BELOW}`;
+    this.forget();
+    this.cleared = true;
+    this.flush();
+  }
+
+  /** Ink wrote `text` itself (after clearing the screen): take it as what is shown. */
+  sync(text: string): void {
+    const { rows, trailing } = splitFrame(text);
+    this.cursorDirty = false;
+    this.text = text;
+    if (this.cleared) {
+      // Ink syncs what it drew last after clearing it; it is not on screen: draw it all next time.
+      this.stale = true;
+      return;
+    }
+    this.rows = rows;
+    this.trailing = trailing;
+    this.row = trailing ? rows.length : rows.length - 1;
+    this.existing = this.row + 1;
+    this.stale = false;
+  }
+
+  done(): void {
+    this.begin();
+    this.moveTo(this.trailing ? this.rows.length : Math.max(0, this.rows.length - 1));
+    this.out += this.trailing ? '\r' : '\n';
+    if (!this.showCursor || this.shownCursor) this.out += SHOW_CURSOR;
+    this.flush();
+    this.stream.off?.('resize', this.onResize);
+    this.forget();
+    this.stale = true;
+    this.cursorHidden = false;
+  }
+
+  /** Nothing of the region is on screen: the cursor is at its top. */
+  private forget(): void {
+    this.rows = [];
+    this.text = '';
+    this.row = 0;
+    this.existing = 1;
+    this.shownCursor = undefined;
+  }
+
+  setCursorPosition(position: CursorPosition | undefined): void {
+    this.cursor = position;
+    this.cursorDirty = true;
+  }
+
+  isCursorDirty(): boolean {
+    return this.cursorDirty;
+  }
+
+  private begin(): void {
+    this.out = '';
+    this.cleared = false;
+    this.rowsWritten = 0;
+    if ((!this.showCursor && !this.cursorHidden) || this.shownCursor) {
+      this.out += HIDE_CURSOR;
+      this.cursorHidden = !this.showCursor;
+    }
+  }
+
+  private flush(): void {
+    if (!this.out) return;
+    const sync = this.stream.isTTY === true && this.rowsWritten >= SYNC_ROWS;
+    this.stream.write(sync ? SYNC_START + this.out + SYNC_END : this.out);
+    this.out = '';
+  }
+
+  private draw(text: string): void {
+    const { rows: next, trailing } = splitFrame(text);
+    const height = this.stream.rows ?? 0;
+    // A frame as tall as the screen scrolls its own top away: row moves could not reach it, so
+    // it is drawn whole (and Ink repaints the screen for the next one).
+    const tall = height > 0 && next.length + 1 >= height;
+    if (this.stale || tall) {
+      // Whatever is on screen from the region's top down is not known: erase it and draw all.
+      this.moveTo(0);
+      this.out += `\r${ERASE_BELOW}`;
+      this.rows = [];
+      this.stale = false;
+    }
+    const shown = tall ? [] : this.moveRows(this.rows, next);
+    for (let i = 0; i < next.length; i++) {
+      if (shown[i] === next[i]) continue;
+      this.moveTo(i);
+      this.rewriteRow(shown[i], next[i] as string);
+    }
+    if (shown.length > next.length) {
+      this.moveTo(next.length);
+      this.out += `\r${ERASE_BELOW}`;
+    }
+    this.moveTo(trailing ? next.length : Math.max(0, next.length - 1));
+    if (trailing) this.out += '\r';
+    this.rows = next;
+    this.text = text;
+    this.trailing = trailing;
+  }
+
+  /**
+   * Rows inserted or removed between an unchanged head and tail: moves the tail with
+   * insert/delete-line rather than rewriting it. Returns the rows on screen afterwards.
+   */
+  private moveRows(before: readonly string[], next: readonly string[]): string[] {
+    const added = next.length - before.length;
+    if (added === 0 || before.length === 0) return [...before];
+    let head = 0;
+    while (head < before.length && head < next.length && before[head] === next[head]) head++;
+    let tail = 0;
+    while (
+      tail < before.length - head &&
+      tail < next.length - head &&
+      before[before.length - 1 - tail] === next[next.length - 1 - tail]
+    )
+      tail++;
+    if (tail === 0) return [...before];
+    const at = before.length - tail;
+    if (added > 0) {
+      // The rows the tail moves into must exist first, or inserting would push it off the screen.
+      this.moveTo(next.length);
+      this.moveTo(at);
+      this.out += `\r${CSI}${added === 1 ? '' : added}L`;
+      this.rowsWritten++;
+      return [...before.slice(0, at), ...Array<string>(added).fill(''), ...before.slice(at)];
+    }
+    const removed = -added;
+    this.moveTo(at - removed);
+    this.out += `\r${CSI}${removed === 1 ? '' : removed}M`;
+    this.rowsWritten++;
+    return [...before.slice(0, at - removed), ...before.slice(at)];
+  }
+
+  /**
+   * Rewrites the part of a row that differs from what is shown: from the first changed column
+   * to the last, when the rest of the row is the same text in the same columns (a key typed in
+   * the input box leaves the box's right border alone), else to the end of the row; a row that
+   * got shorter is erased and written whole.
+   */
+  private rewriteRow(shown: string | undefined, next: string): void {
+    const old = shown ?? '';
+    let same = 0;
+    const limit = Math.min(old.length, next.length);
+    while (same < limit && old.charCodeAt(same) === next.charCodeAt(same)) same++;
+    const nextCuts = cutPoints(next);
+    const oldCuts = cutPoints(old);
+    let start = 0;
+    for (const index of nextCuts.keys()) if (index <= same && index > start) start = index;
+    let sameTail = 0;
+    while (
+      sameTail < limit - start &&
+      old.charCodeAt(old.length - 1 - sameTail) === next.charCodeAt(next.length - 1 - sameTail)
+    )
+      sameTail++;
+    let end = next.length;
+    for (let index = next.length - sameTail; index < next.length; index++) {
+      const column = nextCuts.get(index);
+      if (column !== undefined && column === oldCuts.get(old.length - (next.length - index))) {
+        end = index;
+        break;
+      }
+    }
+    const oldWidth = oldCuts.get(old.length);
+    const nextWidth = nextCuts.get(next.length);
+    const erase =
+      end === next.length &&
+      (oldWidth !== undefined && nextWidth !== undefined ? oldWidth > nextWidth : old.length > start);
+    if (erase) {
+      // The whole row, after erasing all of it: tmux keeps cells erased from mid-row as spaces of
+      // the line (its copy mode and reflow see them), not so cells of a line erased whole.
+      this.out += `\r${ERASE_LINE}${next}`;
+    } else {
+      const column = nextCuts.get(start) as number;
+      this.out += `${start > 0 ? `${CSI}${column + 1}G` : '\r'}${next.slice(start, end)}`;
+    }
+    this.rowsWritten++;
+  }
+
+  /** Moves the cursor to a row of the region (counted from its top), creating rows below. */
+  private moveTo(target: number): void {
+    if (target < this.row) {
+      const up = this.row - target;
+      this.out += `${CSI}${up === 1 ? '' : up}A`;
+    } else if (target > this.row) {
+      const within = Math.min(target, this.existing - 1) - this.row;
+      if (within > 0) this.out += within <= 2 ? '\n'.repeat(within) : `${CSI}${within}B`;
+      // Below the known rows only a newline makes room (the terminal scrolls at its bottom).
+      const beyond = target - Math.max(this.row, this.existing - 1);
+      if (beyond > 0) this.out += '\n'.repeat(beyond);
+      this.existing = Math.max(this.existing, target + 1);
+    }
+    this.row = target;
+  }
+
+  private placeCursor(cursor: CursorPosition | undefined): void {
+    if (cursor) {
+      this.moveTo(cursor.y);
+      this.out += `${CSI}${cursor.x + 1}G${SHOW_CURSOR}`;
+    }
+    this.shownCursor = cursor ? { ...cursor } : undefined;
+  }
+}
+
+function samePosition(a: CursorPosition | undefined, b: CursorPosition | undefined): boolean {
+  return a?.x === b?.x && a?.y === b?.y;
+}
+
+export function createFrameWriter(
+  stream: FrameStream,
+  { showCursor = false }: { showCursor?: boolean } = {},
+): FrameWriter {
+  const frame = new LiveFrame(stream, showCursor);
+  return Object.assign((text: string) => frame.render(text), {
+    clear: () => frame.clear(),
+    done: () => frame.done(),
+    sync: (text: string) => frame.sync(text),
+    setCursorPosition: (position: CursorPosition | undefined) => frame.setCursorPosition(position),
+    isCursorDirty: () => frame.isCursorDirty(),
+    willRender: (text: string) => frame.willRender(text),
+    writeAbove: (scrollback: string, text: string) => frame.writeAbove(scrollback, text),
+  });
+}

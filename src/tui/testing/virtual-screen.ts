@@ -1,0 +1,129 @@
+/**
+ * A small terminal for tests of what the REPL writes: a grid of cells and a scrollback, fed the
+ * bytes, understanding the sequences the frame writer and Ink use (cursor up/down/column, erase
+ * line and below, insert/delete lines, newline with the pty's CR-LF, SGR and private modes
+ * ignored as styling). It reads back the text a person would see, so a test can compare the
+ * screen after differential frames with the screen after drawing everything at once.
+ */
+export class VirtualScreen {
+  readonly scrollback: string[] = [];
+  private grid: string[][];
+  private row = 0;
+  private col = 0;
+
+  constructor(
+    readonly columns: number,
+    readonly rows: number,
+  ) {
+    this.grid = Array.from({ length: rows }, () => this.blankRow());
+  }
+
+  private blankRow(): string[] {
+    return Array<string>(this.columns).fill(' ');
+  }
+
+  write(data: string): void {
+    let i = 0;
+    while (i < data.length) {
+      const char = data[i] as string;
+      if (char === '\x1b') {
+        const csi = /^\x1b\[([?0-9;]*)([A-Za-z])/.exec(data.slice(i, i + 40));
+        if (!csi)
+          throw new Error(`VirtualScreen: unknown escape at ${JSON.stringify(data.slice(i, i + 10))}`);
+        this.control(csi[1] as string, csi[2] as string);
+        i += csi[0].length;
+        continue;
+      }
+      if (char === '\n') {
+        // The pty's ONLCR: a newline returns to the first column too.
+        this.col = 0;
+        this.lineFeed();
+      } else if (char === '\r') {
+        this.col = 0;
+      } else {
+        const code = data.codePointAt(i) as number;
+        const text = String.fromCodePoint(code);
+        if (this.col >= this.columns) {
+          this.col = 0;
+          this.lineFeed();
+        }
+        (this.grid[this.row] as string[])[this.col] = text;
+        this.col++;
+        i += text.length;
+        continue;
+      }
+      i++;
+    }
+  }
+
+  private lineFeed(): void {
+    if (this.row < this.rows - 1) {
+      this.row++;
+      return;
+    }
+    this.scrollback.push(this.rowText(this.grid.shift() as string[]));
+    this.grid.push(this.blankRow());
+  }
+
+  private control(params: string, final: string): void {
+    if (params.startsWith('?')) return; // private modes: cursor visibility, paste, sync
+    const n = params === '' ? 1 : Number(params.split(';')[0]);
+    switch (final) {
+      case 'm':
+        return;
+      case 'A':
+        this.row = Math.max(0, this.row - n);
+        return;
+      case 'B':
+        this.row = Math.min(this.rows - 1, this.row + n);
+        return;
+      case 'G':
+        this.col = Math.min(this.columns - 1, n - 1);
+        return;
+      case 'K': {
+        // 0 (or none): to the end of the line; 2: the whole line. The cursor stays.
+        const from = params === '2' ? 0 : this.col;
+        for (let c = from; c < this.columns; c++) (this.grid[this.row] as string[])[c] = ' ';
+        return;
+      }
+      case 'J':
+        for (let c = this.col; c < this.columns; c++) (this.grid[this.row] as string[])[c] = ' ';
+        for (let r = this.row + 1; r < this.rows; r++) this.grid[r] = this.blankRow();
+        return;
+      case 'L':
+        for (let k = 0; k < n; k++) {
+          this.grid.splice(this.row, 0, this.blankRow());
+          this.grid.pop();
+        }
+        return;
+      case 'M':
+        for (let k = 0; k < n; k++) {
+          this.grid.splice(this.row, 1);
+          this.grid.push(this.blankRow());
+        }
+        return;
+      default:
+        throw new Error(`VirtualScreen: unsupported CSI ${params}${final}`);
+    }
+  }
+
+  private rowText(cells: readonly string[]): string {
+    return cells.join('').trimEnd();
+  }
+
+  /** The visible rows as text (trailing spaces removed). */
+  visible(): string[] {
+    return this.grid.map((cells) => this.rowText(cells));
+  }
+
+  /** Scrollback then the visible rows, with the blank rows at the bottom dropped. */
+  all(): string[] {
+    const lines = [...this.scrollback, ...this.visible()];
+    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    return lines;
+  }
+
+  get cursor(): { row: number; col: number } {
+    return { row: this.row, col: this.col };
+  }
+}

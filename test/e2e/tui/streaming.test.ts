@@ -1,0 +1,78 @@
+/**
+ * A long streamed answer in a real terminal (tmux): the REPL draws only what changes (the frame
+ * writer appends words, moves the rows below with insert-line, and leaves finished paragraphs
+ * where they are as scrollback). What a person scrolls back through must still read exactly
+ * like the answer: every paragraph once, in order, whole, and no stale copy of the live rows
+ * (spinner, input box, status line) left between them.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject } from '../helpers';
+import { Terminal, tmuxAvailable } from './tmux';
+
+const hasTmux = tmuxAvailable();
+let server: MockServer;
+let home: string;
+let cwd: string;
+let terminal: Terminal | undefined;
+
+beforeAll(async () => {
+  server = await startMockServer({ scenario: [] });
+  home = await tempProject('yoke-home-');
+  cwd = await tempProject('yoke-stream-');
+  await runYoke(['trust'], { cwd, env: mockEnv(server.url, home) });
+});
+afterAll(async () => {
+  await server?.close();
+});
+afterEach(async () => {
+  await terminal?.close();
+  terminal = undefined;
+});
+
+const PARAGRAPHS = 24;
+/** Paragraphs long enough to wrap at 80 columns, so rows are inserted as they grow. */
+const paragraph = (n: number) =>
+  `Paragraph ${n} begins ${Array.from({ length: 18 }, (_, i) => `w${n}x${i}`).join(' ')} ends ${n}.`;
+
+describe.skipIf(!hasTmux)('a streamed answer in tmux', { timeout: 120_000 }, () => {
+  it('lands in the scrollback whole, in order and once, with nothing of the live rows between', async () => {
+    const answer = Array.from({ length: PARAGRAPHS }, (_, i) => paragraph(i + 1)).join('\n\n');
+    server.reset({
+      chunkDelayMs: 8,
+      turns: [{ reply: { content: [{ type: 'text', text: `${answer}\n\nall-done` }] } }],
+    });
+    terminal = await Terminal.start({ cwd, env: mockEnv(server.url, home), width: 80, height: 24 });
+    const t = terminal;
+    await t.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'), {
+      timeoutMs: 45_000,
+    });
+    await t.type('tell me a long story');
+    await t.press('Enter');
+    const screen = await t.waitFor((s) => s.includes('all-done') && !s.includes('esc to interrupt'), {
+      history: 2000,
+      timeoutMs: 60_000,
+    });
+    const lines = screen.split('\n');
+    // The answer's rows, from its first paragraph to its last word; the REPL wraps each paragraph
+    // itself, so a paragraph is its rows up to the next blank line, joined again.
+    const start = lines.findIndex((line) => line.includes('Paragraph 1 '));
+    const end = lines.findIndex((line) => line.includes('all-done'));
+    expect(start).toBeGreaterThan(0);
+    const paragraphs = lines
+      .slice(start, end + 1)
+      .map((line) => line.trim())
+      .join('\n')
+      .split('\n\n')
+      .map((block) => block.split('\n').join(' '));
+    expect(paragraphs).toEqual([
+      ...Array.from({ length: PARAGRAPHS }, (_, i) => paragraph(i + 1)),
+      'all-done',
+    ]);
+    expect(lines.filter((line) => line.includes('tell me a long story'))).toHaveLength(1);
+    // The live rows were drawn below the answer all along; none of them may stay behind in it.
+    expect(screen).not.toContain('Working…');
+    expect(lines.filter((line) => line.includes('╭'))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes('default mode'))).toHaveLength(1);
+  });
+});
