@@ -426,3 +426,33 @@ describe('agent files and permissions', () => {
     expect(await readFile(join(project, 'out.txt'), 'utf8')).toBe('hi\n');
   });
 });
+
+describe('--agent', () => {
+  it('runs the main session as the named agent: its prompt, its tools, its model', async () => {
+    const { project, env } = await setUp([{ reply: say('Docs bot here.') }]);
+    await mkdir(join(project, '.claude/agents'), { recursive: true });
+    await writeFile(
+      join(project, '.claude/agents/docs.md'),
+      '---\nname: docs-bot\ndescription: Answers from the docs.\ntools: Read, Grep, Agent\nmodel: claude-haiku-4-5\n---\nYou are the docs bot.\n',
+    );
+    const run = await runYoke(['-p', 'hi', '--agent', 'docs-bot'], { cwd: project, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('Docs bot here.\n');
+    const [request] = bodies(server as MockServer);
+    expect(systemText(request as RequestBody)).toContain('You are the docs bot.');
+    expect(systemText(request as RequestBody)).not.toContain('You are Yoke');
+    // The main thread keeps the Agent tool when the agent lists it.
+    expect(toolNames(request as RequestBody).sort()).toEqual(['Agent', 'Grep', 'Read']);
+    expect((server as MockServer).requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5' });
+  });
+
+  it('refuses an agent name it does not know, listing the known ones', async () => {
+    const { project, env } = await setUp([{ reply: say('never') }]);
+    const run = await runYoke(['-p', 'hi', '--agent', 'nope'], { cwd: project, env });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({
+      code: 1,
+      stderr:
+        'yoke: --agent: there is no agent named "nope"; known agents: Explore, general-purpose, Plan.\n',
+    });
+  });
+});
