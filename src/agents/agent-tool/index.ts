@@ -7,6 +7,7 @@
 import { subagentProgress } from '../../engine/subagent-progress';
 import * as z from '../../lib/zod';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
+import { type AsyncLaunchedOutput, BACKGROUND_UNAVAILABLE } from '../background-launch';
 import type { AgentRegistry } from '../registry';
 import { newAgentId, runAgent } from '../run-agent';
 import { agentRuntimeOf } from '../runtime';
@@ -64,8 +65,10 @@ function definitionFor(input: AgentToolInput, registry: AgentRegistry): AgentDef
   return definition;
 }
 
-export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, AgentToolOutput> {
-  return buildTool<AgentToolInput, AgentToolOutput>({
+export function createAgentTool(
+  registry: AgentRegistry,
+): Tool<AgentToolInput, AgentToolOutput | AsyncLaunchedOutput> {
+  return buildTool<AgentToolInput, AgentToolOutput | AsyncLaunchedOutput>({
     name: 'Agent',
     aliases: ['Task'],
     inputSchema,
@@ -86,7 +89,8 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
         return { ok: false, message: 'The prompt is empty: give the agent its task.' };
       return { ok: true };
     },
-    mapResultToContent: agentResultText,
+    mapResultToContent: (output) =>
+      output.status === 'async_launched' ? output.message : agentResultText(output),
     async call(input, context, onProgress) {
       const definition = definitionFor(input, registry);
       const runtime = agentRuntimeOf(context.services);
@@ -95,12 +99,22 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
         throw new ToolError(
           'Worktree isolation is not available in this build; call Agent without isolation to run in the current folder.',
         );
-      if (input.run_in_background ?? definition.background) {
-        throw new ToolError(
-          'Background agents are not available in this build; call Agent with run_in_background: false to wait for its report.',
-        );
-      }
       const toolUseId = context.toolUseId;
+      const budget = callBudget(input);
+      if (input.run_in_background ?? definition.background) {
+        if (!runtime.background || !toolUseId) throw new ToolError(BACKGROUND_UNAVAILABLE);
+        return {
+          data: await runtime.background.launch({
+            definition,
+            description: input.description,
+            prompt: input.prompt,
+            toolUseId,
+            parent: context,
+            ...(input.model ? { model: input.model } : {}),
+            ...(budget ? { budget } : {}),
+          }),
+        };
+      }
       const agentId = newAgentId();
       const result = await runAgent({
         agentId,
@@ -109,10 +123,12 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
         parent: context,
         signal: context.abortSignal,
         ...(input.model ? { model: input.model } : {}),
-        ...(callBudget(input) ? { budget: callBudget(input) } : {}),
+        ...(budget ? { budget } : {}),
         ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
+        // The worker's finished messages, not its token stream: what the live views and
+        // stream-json show of it.
         onEvent: (event) => {
-          if (toolUseId)
+          if (toolUseId && event.type === 'message')
             onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
         },
       });
