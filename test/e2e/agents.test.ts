@@ -382,6 +382,50 @@ process.stdin.on('end', () => {
   });
 });
 
+describe('agent MCP servers', () => {
+  it('connects the servers a definition brings for its worker alone (the parent never sees their tools)', async () => {
+    const fixture = join(import.meta.dirname, '../fixtures/mcp/fixture-server.mjs');
+    const { project, env } = await setUp([
+      {
+        match: { systemContains: 'You use the fixture.', lastToolResultContains: 'echo: ping' },
+        reply: say('ECHOED'),
+      },
+      {
+        match: { systemContains: 'You use the fixture.' },
+        reply: { content: [{ type: 'tool_use', name: 'mcp__fixture__echo', input: { text: 'ping' } }] },
+      },
+      { match: { lastToolResultContains: 'ECHOED' }, reply: say('done') },
+      {
+        reply: agentCall({
+          description: 'Use the fixture',
+          prompt: 'Echo ping',
+          subagent_type: 'fixture-user',
+        }),
+      },
+    ]);
+    const marker = join(project, 'mcp.log');
+    const agents = JSON.stringify({
+      'fixture-user': {
+        description: 'Uses the fixture server.',
+        prompt: 'You use the fixture.',
+        tools: ['Read'],
+        mcpServers: [{ fixture: { command: process.execPath, args: [fixture, '--marker', marker] } }],
+      },
+    });
+    const run = await runYoke(['-p', 'go', '--agents', agents, '--allowedTools', 'mcp__fixture__echo'], {
+      cwd: project,
+      env,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const requests = bodies(server as MockServer);
+    const worker = requests.filter((body) => systemText(body).includes('You use the fixture.'));
+    expect(toolNames(worker[0] as RequestBody)).toContain('mcp__fixture__echo');
+    expect(toolNames(requests[0] as RequestBody)).not.toContain('mcp__fixture__echo');
+    expect(agentResult(server as MockServer, 'toolu_agent1').text).toMatch(/^ECHOED/);
+    expect(await readFile(marker, 'utf8')).toMatch(/^start \d+\n$/);
+  });
+});
+
 describe('agent files and permissions', () => {
   const writer = (mode: string) =>
     `---\nname: writer\ndescription: Writes files.\npermissionMode: ${mode}\n---\nYou write files when asked.\n`;
