@@ -191,3 +191,25 @@ describe('runAgent and the session budget', () => {
     expect(provider.requests).toHaveLength(2);
   });
 });
+
+describe('the worker permission mode', () => {
+  it("takes the definition's mode, but a parent in plan mode keeps its worker planning", async () => {
+    const modes: string[] = [];
+    const provider = new FakeProvider([echoCall('a'), text('ok'), echoCall('b'), text('ok')]);
+    const { parent } = parentWithRuntime(provider, {
+      canUseTool: async (request) => {
+        modes.push(request.context.permissionContext.mode);
+        return { behavior: 'allow' };
+      },
+    });
+    const signal = new AbortController().signal;
+    const acceptEdits = definition({ permissionMode: 'acceptEdits' });
+    await runAgent({ definition: acceptEdits, prompt: 'x', parent, signal });
+    const planning = {
+      ...parent,
+      getPermissionContext: () => ({ ...parent.getPermissionContext(), mode: 'plan' as const }),
+    };
+    await runAgent({ definition: acceptEdits, prompt: 'y', parent: planning, signal });
+    expect(modes).toEqual(['acceptEdits', 'plan']);
+  });
+});

@@ -68,9 +68,12 @@ export function newAgentId(): string {
   return `a${randomBytes(8).toString('hex')}`;
 }
 
-/** The worker's mode: its definition's, unless the parent bypasses permissions (that stays). */
+/**
+ * The worker's mode: its definition's, unless the parent bypasses permissions or plans. A worker
+ * started in plan mode plans too: no definition lets it write while the user is only planning.
+ */
 function workerPermissionContext(parent: ToolPermissionContext, mode: PermissionMode | undefined) {
-  if (!mode || parent.mode === 'bypassPermissions') return parent;
+  if (!mode || parent.mode === 'bypassPermissions' || parent.mode === 'plan') return parent;
   return { ...parent, mode };
 }
 
