@@ -17,6 +17,7 @@ import type { ModelSelection } from '../model/select';
 import { type ThinkingConfig, thinkingForBudget } from '../model/types';
 import type { ProtectedPaths } from '../permissions/protected-paths';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
+import type { LoadedPlugin } from '../plugins/types';
 import { lspSettings } from '../services/lsp/settings';
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
@@ -73,6 +74,8 @@ export type SessionSetup = {
   protectedPaths: ProtectedPaths;
   /** The settings loaded for the session, with their problems (the REPL's /doctor shows them). */
   settings: SessionSettings;
+  /** The session's plugins: their command, skill and agent folders for those loaders. */
+  plugins: LoadedPlugin[];
 };
 
 import type { Env, SessionSettings } from './session-settings';
@@ -178,7 +181,19 @@ export async function createSessionEngine(
     env,
     gatedProjectKeys(trust.trusted, interactive),
   );
-  const hookSettings = applied.hooks;
+  // Enabled plugins and `--plugin-dir`: their hooks join the settings' hooks, their servers the MCP config.
+  const { sessionPlugins, withPluginHooks } = await import('../plugins/session-plugins');
+  const plugins = await sessionPlugins({
+    cwd,
+    env: sessionEnv,
+    settingsSources: settings.loaded.sources,
+    trusted: trust.trusted,
+    pluginDirs: options.pluginDirs,
+    pluginDirsWithoutMcp: options.pluginDirNoMcp,
+    bare: options.bare,
+    strictMcpConfig: options.strictMcpConfig,
+  });
+  const hookSettings = withPluginHooks(applied.hooks, plugins);
   // Servers connect while the rest is set up, and on after: the first request does not wait.
   const mcp = await startSessionMcp({
     options,
@@ -186,6 +201,7 @@ export async function createSessionEngine(
     cwd,
     settingsSources: settings.loaded.sources,
     trusted: trust.trusted,
+    pluginServers: plugins.mcpServers,
   });
   // One per session: the permission checks and the system prompt's git status share its verdicts.
   const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
@@ -347,6 +363,7 @@ export async function createSessionEngine(
       builtins.map((tool) => tool.name),
     ),
     ...mcp.problems,
+    ...plugins.problems,
   ];
 
   engine = new QueryEngine({
@@ -390,7 +407,11 @@ export async function createSessionEngine(
     includePartialMessages: options.includePartialMessages,
     hookFrames,
     apiKeySource: apiKeySource(selection, sessionEnv),
-    initExtras: { ...options.initExtras, warnings: [...(options.initExtras?.warnings ?? []), ...warnings] },
+    initExtras: {
+      ...options.initExtras,
+      plugins: [...(options.initExtras?.plugins ?? []), ...plugins.initPlugins],
+      warnings: [...(options.initExtras?.warnings ?? []), ...warnings],
+    },
     env: sessionEnv,
     sessionId: session.sessionId,
     // Not kept: the engine uses a temp folder and removes it when the session ends.
@@ -416,5 +437,6 @@ export async function createSessionEngine(
     toolAvailability: selected.availability,
     protectedPaths,
     settings,
+    plugins: plugins.plugins,
   };
 }

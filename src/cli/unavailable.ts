@@ -44,7 +44,6 @@ export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
     helpNote: '(not available yet; {} is accepted)',
   },
   { flag: '--agent', feature: 'running as an agent (--agent)', used: (o) => o.agent !== undefined },
-  { flag: '--plugin-dir', feature: 'plugins (--plugin-dir)', used: (o) => o.pluginDirs.length > 0 },
 ];
 
 /**
@@ -58,7 +57,6 @@ export const NO_EFFECT_FLAGS: readonly string[] = [
   '--replay-user-messages',
   '--permission-prompts',
   '--project-config-root',
-  '--plugin-dir-no-mcp',
 ];
 
 /** Throws `FeatureUnavailableError` for the first flag that needs a missing feature. */

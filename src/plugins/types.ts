@@ -29,6 +29,10 @@ export type PluginDirs = {
   commandDirs: string[];
   skillDirs: string[];
   agentDirs: string[];
+  /** Single command files the manifest lists (`"commands": ["./extra/deploy.md"]`). */
+  commandFiles: string[];
+  /** Single agent files the manifest lists. */
+  agentFiles: string[];
 };
 
 /** A plugin the session runs with: its folders, and its hooks and MCP servers with the root substituted. */
