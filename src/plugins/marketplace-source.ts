@@ -5,7 +5,7 @@
  * https://github.com/… by the system git; remote JSON URLs and package registries are not fetched.
  */
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { isJsonObject } from '../lib/json-object';
 import { gitUrlProblem } from './git-clone';
 
@@ -62,9 +62,10 @@ export function sourceFromArgument(arg: string, cwd: string): MarketplaceSource 
   const local = resolve(cwd, arg);
   const looksLocal = isAbsolute(arg) || arg.startsWith('./') || arg.startsWith('../') || arg === '.';
   if (existsSync(local) && (looksLocal || !GITHUB_REPO.test(arg))) {
-    return statSync(local).isDirectory()
-      ? { source: 'directory', path: local }
-      : { source: 'file', path: local };
+    if (!statSync(local).isDirectory()) return { source: 'file', path: local };
+    // A bare repository (`market.git`, no working tree) is cloned like any git source.
+    if (local.endsWith('.git') && existsSync(join(local, 'HEAD'))) return { source: 'git', url: local };
+    return { source: 'directory', path: local };
   }
   if (looksLocal) return `${local} does not exist`;
   if (/^https?:\/\/.*\.json$/i.test(arg)) {

@@ -70,9 +70,10 @@ export function readCatalogue(
 ): Promise<MarketplaceRead> {
   const { source, installLocation } = record;
   if (source.source === 'file') return readMarketplaceManifest(dirname(installLocation), installLocation);
-  const file = 'path' in source && source.path ? join(installLocation, source.path) : undefined;
+  const subpath = source.source === 'github' || source.source === 'git' ? source.path : undefined;
+  const file = subpath ? join(installLocation, subpath) : undefined;
   if (file && !isWithin(file, installLocation)) {
-    return Promise.resolve({ ok: false, problem: `marketplace path "${source.path}" leaves the repository` });
+    return Promise.resolve({ ok: false, problem: `marketplace path "${subpath}" leaves the repository` });
   }
   return readMarketplaceManifest(installLocation, file);
 }
@@ -131,7 +132,10 @@ export async function addMarketplace(
     const record: KnownMarketplace = { source, installLocation, addedAt: new Date().toISOString() };
     list.marketplaces[name] = record;
     await writeMarketplaces(env, list);
-    return { name, record, plugins: read.manifest.plugins.length, problems: read.problems };
+    // Read where it now lives, so its problem lines name the file the user can open.
+    const final = source.source === 'github' || source.source === 'git' ? await readCatalogue(record) : read;
+    const problems = final.ok ? final.problems : [final.problem];
+    return { name, record, plugins: read.manifest.plugins.length, problems };
   } finally {
     if (fetched) await rm(fetched, { recursive: true, force: true });
   }
