@@ -13,7 +13,7 @@ import { filesMentioning, type PluginScope, scopeSettingsFile, writeEnabled } fr
 import { cloneRepository, gitUrlProblem, looksLikeGitUrl } from './git-clone';
 import { loadPluginFolder } from './load-plugin';
 import type { MarketplaceEntry } from './marketplace-manifest';
-import { addMarketplace, readCatalogue, settingsMarketplaces } from './marketplaces';
+import { addMarketplace, claudeCodeMarketplace, readCatalogue, settingsMarketplaces } from './marketplaces';
 import { realPathOrUndefined } from './real-path';
 import {
   cacheDir,
@@ -142,6 +142,8 @@ async function knownMarketplace(name: string, context: PluginContext): Promise<K
   const declared = settingsMarketplaces(context.settingsSources, context.trusted);
   const entry = declared.declared.find((marketplace) => marketplace.name === name);
   if (entry) return (await addMarketplace(entry.source, context.env, name)).record;
+  const claude = await claudeCodeMarketplace(name, context.env);
+  if (claude) return (await addMarketplace(claude, context.env, name)).record;
   const untrusted = declared.problems.find((line) => line.includes(name));
   throw new PluginInstallError(
     untrusted ?? `no marketplace named "${name}"; add it first with \`yoke plugin marketplace add <source>\``,

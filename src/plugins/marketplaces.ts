@@ -7,6 +7,8 @@
  */
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { readJsonObjectFile } from '../config/json-file';
+import { claudeHome } from '../config/paths';
 import type { SettingsSource } from '../config/settings-merge';
 import { isJsonObject } from '../lib/json-object';
 import { isWithin } from '../lib/path-within';
@@ -62,6 +64,20 @@ export function settingsMarketplaces(
     }
   }
   return { declared: [...byName.values()], problems };
+}
+
+/**
+ * A marketplace Claude Code knows (`~/.claude/plugins/known_marketplaces.json`, name → `{source}`),
+ * so `enabledPlugins` entries written for Claude Code can be installed by the same id.
+ */
+export async function claudeCodeMarketplace(name: string, env: Env): Promise<MarketplaceSource | undefined> {
+  const read = await readJsonObjectFile(join(claudeHome(env), 'plugins', 'known_marketplaces.json')).catch(
+    () => undefined,
+  );
+  if (read?.kind !== 'object') return undefined;
+  const entry = read.json[name];
+  const source = parseMarketplaceSource(isJsonObject(entry) ? entry.source : undefined);
+  return typeof source === 'string' ? undefined : source;
 }
 
 /** Reads the catalogue at a marketplace's install location (the `path` of a git source picks the file). */

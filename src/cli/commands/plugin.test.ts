@@ -230,6 +230,27 @@ describe('yoke plugin install, list, enable, disable, remove', () => {
     expect(existsSync(join(clonesDir(), 'team-tools'))).toBe(true);
   });
 
+  it("installs by an id Claude Code's settings use, from a marketplace Claude Code knows", async () => {
+    const market = await folder('cc-market', {
+      '.claude-plugin/marketplace.json': {
+        name: 'cc-tools',
+        plugins: [{ name: 'formatter', source: './formatter' }],
+      },
+      ...Object.fromEntries(
+        Object.entries(samplePlugin('formatter')).map(([path, content]) => [`formatter/${path}`, content]),
+      ),
+    });
+    await writeTree(join(root, '.claude/plugins'), {
+      'known_marketplaces.json': {
+        'cc-tools': { source: { source: 'directory', path: market }, installLocation: market },
+      },
+    });
+    expect(await run('install', 'formatter@cc-tools')).toBe(0);
+    expect(lines.at(-2)).toBe(
+      `Installed formatter@cc-tools 1.2.0 into ${join(root, '.yoke/plugins/cache/cc-tools/formatter')}; enabled in ${join(root, '.yoke/settings.json')}.`,
+    );
+  });
+
   it('usage errors name the problem and show the usage', async () => {
     await expect(run('install')).rejects.toThrow(
       /^missing required argument 'plugin'\nusage: yoke plugin install/,
