@@ -25,7 +25,10 @@ function markerKit(name: string): Record<string, string | object> {
     'hooks/hooks.json': {
       hooks: {
         PostToolUse: [
-          { matcher: 'Bash', hooks: [{ type: 'command', command: 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/mark.sh"' }] },
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/mark.sh"' }],
+          },
         ],
       },
     },
@@ -34,7 +37,10 @@ function markerKit(name: string): Record<string, string | object> {
     'server.mjs': `import ${JSON.stringify(FIXTURE)};\n`,
     '.mcp.json': {
       mcpServers: {
-        tools: { command: process.execPath, args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs', '--ready', '${CLAUDE_PLUGIN_ROOT}/ready'] },
+        tools: {
+          command: process.execPath,
+          args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs', '--ready', '${CLAUDE_PLUGIN_ROOT}/ready'],
+        },
       },
     },
     'commands/hello.md': '---\ndescription: Say hello\n---\nSay hello to $ARGUMENTS.\n',
@@ -81,7 +87,10 @@ describe('plugins', () => {
           ],
         },
       },
-      { match: { hasTool: echo }, reply: { content: [{ type: 'tool_use', id: 'm1', name: echo, input: { text: 'hi' } }] } },
+      {
+        match: { hasTool: echo },
+        reply: { content: [{ type: 'tool_use', id: 'm1', name: echo, input: { text: 'hi' } }] },
+      },
       { match: { lastToolResultContains: 'echo: hi' }, reply: { content: [{ type: 'text', text: 'done' }] } },
     ]);
     const run = await ws.yoke([
@@ -97,7 +106,9 @@ describe('plugins', () => {
     const frames = framesOf(run.stdout);
     const init = frames.find((f) => f.type === 'system' && f.subtype === 'init');
     expect(init?.plugins).toEqual([{ name: 'marker-kit', path: root }]);
-    expect(init?.mcp_servers).toEqual([{ name: 'plugin_marker-kit_tools', status: 'pending', source: 'plugin' }]);
+    expect(init?.mcp_servers).toEqual([
+      { name: 'plugin_marker-kit_tools', status: 'pending', source: 'plugin' },
+    ]);
     expect(frames.at(-1)).toMatchObject({ type: 'result', result: 'done', is_error: false });
     // The hook ran after Bash, with the plugin's folder in CLAUDE_PLUGIN_ROOT.
     await expect(readFile(join(ws.cwd, 'hook-fired'), 'utf8')).resolves.toBe(root);
@@ -105,7 +116,9 @@ describe('plugins', () => {
     const remove = await ws.yoke(['plugin', 'remove', 'marker-kit']);
     expect(remove).toEqual({ code: 0, stdout: `Removed marker-kit@direct (${root}).\n`, stderr: '' });
     expect(existsSync(root)).toBe(false);
-    expect(JSON.parse(await readFile(join(ws.home, 'plugins/installed.json'), 'utf8'))).toEqual({ plugins: {} });
+    expect(JSON.parse(await readFile(join(ws.home, 'plugins/installed.json'), 'utf8'))).toEqual({
+      plugins: {},
+    });
     expect(JSON.parse(await readFile(join(ws.home, 'settings.json'), 'utf8'))).toEqual({});
 
     ws.answer('plain');
@@ -117,7 +130,9 @@ describe('plugins', () => {
   it('--plugin-dir loads a folder for one run; a broken plugin is said once and skipped', async () => {
     const scratch = await tempProject('yoke-plugin-dirs-');
     await writeTree(join(scratch, 'good'), markerKit('dev-kit'));
-    await writeTree(join(scratch, 'broken'), { '.claude-plugin/plugin.json': { name: 'broken', skills: '/etc' } });
+    await writeTree(join(scratch, 'broken'), {
+      '.claude-plugin/plugin.json': { name: 'broken', skills: '/etc' },
+    });
     ws.server.reset([
       { reply: { content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'echo hi' } }] } },
       { reply: { content: [{ type: 'text', text: 'ok' }] } },
@@ -137,5 +152,39 @@ describe('plugins', () => {
     const line = `${join(scratch, 'broken/.claude-plugin/plugin.json')}: "skills": "/etc" must be a path inside the plugin starting with "./"; plugin skipped`;
     expect(run.stderr.split('\n').filter((l) => l.includes(line))).toHaveLength(1);
     await expect(readFile(join(ws.cwd, 'hook-fired'), 'utf8')).resolves.toBe(join(scratch, 'good'));
+  });
+
+  it("a project's settings never install a plugin: untrusted they are ignored, trusted they name the install command", async () => {
+    const cwd = await tempProject();
+    const scratch = await tempProject('yoke-plugin-market-');
+    await writeTree(join(scratch, 'src'), {
+      '.claude-plugin/marketplace.json': { name: 'team', plugins: [{ name: 'kit', source: './kit' }] },
+      ...Object.fromEntries(
+        Object.entries(markerKit('kit')).map(([path, content]) => [`kit/${path}`, content]),
+      ),
+    });
+    const bare = await bareRepositoryOf(join(scratch, 'src'), join(scratch, 'team.git'));
+    const settings = join(cwd, '.claude/settings.json');
+    await writeTree(cwd, {
+      '.claude/settings.json': {
+        extraKnownMarketplaces: { team: { source: { source: 'git', url: bare } } },
+        enabledPlugins: { 'kit@team': true },
+      },
+    });
+    ws.answer('ok');
+    const untrusted = await ws.yoke(['-p', 'go'], cwd);
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stderr).toContain(
+      `this folder is not trusted, so the plugins its project settings enable are not loaded: kit@team (in ${settings}); run "yoke trust" to load them`,
+    );
+    expect((await ws.yoke(['trust'], cwd)).code).toBe(0);
+    ws.answer('ok');
+    const trusted = await ws.yoke(['-p', 'go'], cwd);
+    expect(trusted.stderr).toContain(
+      `plugin "kit@team" is enabled in ${settings} but not installed; run \`yoke plugin install kit@team\` to install it`,
+    );
+    // Nothing was fetched by either run.
+    expect(existsSync(join(ws.home, 'plugins/marketplaces/team'))).toBe(false);
+    expect(existsSync(join(ws.home, 'plugins/cache/team'))).toBe(false);
   });
 });
