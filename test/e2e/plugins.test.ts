@@ -10,9 +10,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { bareRepositoryOf, writeTree } from '../../src/plugins/test-support';
-import { tempProject } from './helpers';
+import { sdkEnv, tempProject, YOKE_BIN } from './helpers';
 import { useWorkspace } from './workspace';
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/mcp/fixture-server.mjs');
@@ -186,5 +187,33 @@ describe('plugins', () => {
     // Nothing was fetched by either run.
     expect(existsSync(join(ws.home, 'plugins/marketplaces/team'))).toBe(false);
     expect(existsSync(join(ws.home, 'plugins/cache/team'))).toBe(false);
+  });
+
+  it("the Agent SDK's plugins option loads a local plugin: listed in system/init, its hook runs", async () => {
+    const scratch = await tempProject('yoke-plugin-sdk-');
+    const dir = join(scratch, 'sdk-kit');
+    await writeTree(dir, markerKit('sdk-kit'));
+    const cwd = await tempProject();
+    ws.server.reset([
+      { reply: { content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'echo hi' } }] } },
+      { reply: { content: [{ type: 'text', text: 'ok' }] } },
+    ]);
+    const messages: SDKMessage[] = [];
+    for await (const message of query({
+      prompt: 'go',
+      options: {
+        pathToClaudeCodeExecutable: YOKE_BIN,
+        cwd,
+        env: sdkEnv(ws.server.url, ws.home),
+        allowedTools: ['Bash'],
+        plugins: [{ type: 'local', path: dir }],
+      },
+    })) {
+      messages.push(message);
+    }
+    const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
+    expect(init && 'plugins' in init ? init.plugins : undefined).toEqual([{ name: 'sdk-kit', path: dir }]);
+    expect(messages.at(-1)).toMatchObject({ type: 'result', result: 'ok' });
+    await expect(readFile(join(cwd, 'hook-fired'), 'utf8')).resolves.toBe(dir);
   });
 });
