@@ -94,6 +94,13 @@ export function readCatalogue(
   return readMarketplaceManifest(installLocation, file);
 }
 
+export type MarketplaceAdded = {
+  name: string;
+  record: KnownMarketplace;
+  plugins: number;
+  problems: string[];
+};
+
 /**
  * Fetches a marketplace and records it under the name its catalogue gives (or `expectedName`, the
  * name settings declared it under, which must match). Returns the record and the catalogue's problems.
@@ -102,25 +109,9 @@ export async function addMarketplace(
   source: MarketplaceSource,
   env: Env,
   expectedName?: string,
-): Promise<{ name: string; record: KnownMarketplace; plugins: number; problems: string[] }> {
+): Promise<MarketplaceAdded> {
   const list = await readMarketplaces(env);
-  const clones = marketplaceCloneDir(env);
-  let installLocation: string;
-  let fetched: string | undefined;
-  if (source.source === 'directory' || source.source === 'file') {
-    const real = await realPathOrUndefined(source.path);
-    if (real === undefined) throw new MarketplaceError(`${source.path} does not exist`);
-    installLocation = real;
-  } else {
-    await mkdir(clones, { recursive: true });
-    fetched = join(clones, `.fetch-${process.pid}-${Date.now()}`);
-    const url = source.source === 'github' ? githubUrl(source.repo) : source.url;
-    await cloneRepository({ url, dest: fetched, env, ...(source.ref ? { ref: source.ref } : {}) });
-    installLocation = fetched;
-  }
-  try {
-    const read = await readCatalogue({ installLocation, source });
-    if (!read.ok) throw new MarketplaceError(read.problem);
+  return withFetched(source, env, async (read, fetched) => {
     const name = read.manifest.name;
     if (expectedName !== undefined && expectedName !== name) {
       throw new MarketplaceError(
@@ -138,35 +129,102 @@ export async function addMarketplace(
         `a marketplace named "${name}" is already added (${describeMarketplaceSource(existing.source)}); remove it first with \`yoke plugin marketplace remove ${name}\``,
       );
     }
-    if (fetched) {
-      const dest = join(clones, name);
-      await rm(dest, { recursive: true, force: true });
-      await rename(fetched, dest);
-      fetched = undefined;
-      installLocation = dest;
-    }
+    const installLocation = await intoPlace(fetched, name, env);
     const record: KnownMarketplace = { source, installLocation, addedAt: new Date().toISOString() };
     list.marketplaces[name] = record;
     await writeMarketplaces(env, list);
-    // Read where it now lives, so its problem lines name the file the user can open.
-    const final = source.source === 'github' || source.source === 'git' ? await readCatalogue(record) : read;
-    const problems = final.ok ? final.problems : [final.problem];
-    return { name, record, plugins: read.manifest.plugins.length, problems };
-  } finally {
-    if (fetched) await rm(fetched, { recursive: true, force: true });
+    return { name, record, plugins: read.manifest.plugins.length, problems: await problemsAt(record, read) };
+  });
+}
+
+/**
+ * Fetches a git marketplace again and swaps the new clone in once its catalogue reads; a folder
+ * or file marketplace is read in place and has nothing to fetch (`undefined`).
+ */
+export async function updateMarketplace(name: string, env: Env): Promise<MarketplaceAdded | undefined> {
+  const list = await readMarketplaces(env);
+  const record = list.marketplaces[name];
+  if (!record) throw notAdded(name, list.marketplaces);
+  if (record.source.source === 'directory' || record.source.source === 'file') return undefined;
+  return withFetched(record.source, env, async (read, fetched) => {
+    if (read.manifest.name !== name) {
+      throw new MarketplaceError(
+        `the marketplace "${name}" now calls itself "${read.manifest.name}"; remove it and add it again`,
+      );
+    }
+    const updated: KnownMarketplace = { ...record, installLocation: await intoPlace(fetched, name, env) };
+    list.marketplaces[name] = updated;
+    await writeMarketplaces(env, list);
+    return {
+      name,
+      record: updated,
+      plugins: read.manifest.plugins.length,
+      problems: await problemsAt(updated, read),
+    };
+  });
+}
+
+type Fetched = { location: string; temporary: boolean };
+
+/** Runs `use` on the source's readable catalogue; a clone made for it is removed unless `use` moved it. */
+async function withFetched<T>(
+  source: MarketplaceSource,
+  env: Env,
+  use: (read: Extract<MarketplaceRead, { ok: true }>, fetched: Fetched) => Promise<T>,
+): Promise<T> {
+  let fetched: Fetched;
+  if (source.source === 'directory' || source.source === 'file') {
+    const real = await realPathOrUndefined(source.path);
+    if (real === undefined) throw new MarketplaceError(`${source.path} does not exist`);
+    fetched = { location: real, temporary: false };
+  } else {
+    const clones = marketplaceCloneDir(env);
+    await mkdir(clones, { recursive: true });
+    const location = join(clones, `.fetch-${process.pid}-${Date.now()}`);
+    const url = source.source === 'github' ? githubUrl(source.repo) : source.url;
+    await cloneRepository({ url, dest: location, env, ...(source.ref ? { ref: source.ref } : {}) });
+    fetched = { location, temporary: true };
   }
+  try {
+    const read = await readCatalogue({ installLocation: fetched.location, source });
+    if (!read.ok) throw new MarketplaceError(read.problem);
+    return await use(read, fetched);
+  } finally {
+    if (fetched.temporary) await rm(fetched.location, { recursive: true, force: true });
+  }
+}
+
+/** A fresh clone becomes `marketplaces/<name>/` (replacing the old one); a folder stays where it is. */
+async function intoPlace(fetched: Fetched, name: string, env: Env): Promise<string> {
+  if (!fetched.temporary) return fetched.location;
+  const dest = join(marketplaceCloneDir(env), name);
+  await rm(dest, { recursive: true, force: true });
+  await rename(fetched.location, dest);
+  return dest;
+}
+
+/** The catalogue's problems, read where it now lives so each line names a file the user can open. */
+async function problemsAt(
+  record: KnownMarketplace,
+  first: Extract<MarketplaceRead, { ok: true }>,
+): Promise<string[]> {
+  if (record.source.source === 'directory' || record.source.source === 'file') return first.problems;
+  const read = await readCatalogue(record);
+  return read.ok ? read.problems : [read.problem];
+}
+
+function notAdded(name: string, marketplaces: Record<string, KnownMarketplace>): MarketplaceError {
+  const known = Object.keys(marketplaces);
+  return new MarketplaceError(
+    `no marketplace named "${name}" is added${known.length ? ` (added: ${known.join(', ')})` : ''}`,
+  );
 }
 
 /** Forgets a marketplace and removes its clone (a folder of the user's own is left alone). */
 export async function removeMarketplace(name: string, env: Env): Promise<KnownMarketplace> {
   const list = await readMarketplaces(env);
   const record = list.marketplaces[name];
-  if (!record) {
-    const known = Object.keys(list.marketplaces);
-    throw new MarketplaceError(
-      `no marketplace named "${name}" is added${known.length ? ` (added: ${known.join(', ')})` : ''}`,
-    );
-  }
+  if (!record) throw notAdded(name, list.marketplaces);
   delete list.marketplaces[name];
   await writeMarketplaces(env, list);
   const clones = marketplaceCloneDir(env);

@@ -3,10 +3,12 @@
  * the marketplace itself, one in a repository of its own), installs by id, git URL and folder,
  * enable/disable, a clean uninstall, and what a project's settings may not do untrusted.
  */
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { trustFolder } from '../../config/project-trust';
 import { installedFile, marketplacesFile } from '../../plugins/store';
@@ -101,12 +103,48 @@ describe('yoke plugin marketplace', () => {
     );
   });
 
+  it('update fetches a git marketplace again and swaps in the new catalogue', async () => {
+    const market = await marketplaceRepo();
+    await run('marketplace', 'add', market);
+    const src = join(root, 'market-src');
+    await writeTree(src, {
+      '.claude-plugin/marketplace.json': {
+        name: 'team-tools',
+        plugins: [
+          { name: 'formatter', source: './plugins/formatter' },
+          { name: 'extra', source: './plugins/formatter' },
+        ],
+      },
+    });
+    await promisify(execFile)('git', [
+      '-C',
+      src,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t',
+      'commit',
+      '-qam',
+      'more',
+    ]);
+    await promisify(execFile)('git', ['-C', src, 'push', '-q', market, 'HEAD:main']);
+    lines = [];
+    expect(await run('marketplace', 'update')).toBe(0);
+    expect(lines).toEqual(['Updated marketplace "team-tools": 2 plugins.']);
+    lines = [];
+    await run('marketplace', 'list');
+    expect(lines).toEqual([`team-tools: git ${market}`, '  formatter, extra']);
+    expect(await readdir(clonesDir())).toEqual(['team-tools']);
+  });
+
   it('a local folder is used in place and never deleted', async () => {
     const dir = await folder('local-market', {
       '.claude-plugin/marketplace.json': { name: 'mine', owner: { name: 'me' }, plugins: [] },
     });
     await run('marketplace', 'add', './../local-market');
     expect(lines[0]).toBe(`Added marketplace "mine" (directory ${dir}) with 0 plugins.`);
+    await run('marketplace', 'update', 'mine');
+    expect(lines[2]).toBe('Marketplace "mine" is read in place; nothing to fetch.');
     await run('marketplace', 'remove', 'mine');
     expect(existsSync(join(dir, '.claude-plugin/marketplace.json'))).toBe(true);
   });

@@ -21,6 +21,7 @@ import {
   readCatalogue,
   removeMarketplace,
   settingsMarketplaces,
+  updateMarketplace,
 } from '../../plugins/marketplaces';
 import { pluginServerName } from '../../plugins/session-plugins';
 import { readInstalled, readMarketplaces } from '../../plugins/store';
@@ -39,6 +40,7 @@ export const PLUGIN_USAGE = [
   '       yoke plugin remove <plugin>',
   '       yoke plugin marketplace add <owner/repo | git-url | path>',
   '       yoke plugin marketplace list',
+  '       yoke plugin marketplace update [name]',
   '       yoke plugin marketplace remove <name>',
 ].join('\n');
 
@@ -208,6 +210,23 @@ function buildProgram(context: PluginCommandContext, done: (code: number) => voi
         print(
           `${entry.name}: ${describeMarketplaceSource(entry.source)} (declared in ${entry.declaredIn}; fetched on first install)`,
         );
+      }
+      done(0);
+    });
+  marketplace
+    .command('update')
+    .description('fetch git marketplaces again (all of them without a name)')
+    .argument('[name]')
+    .action(async (name: string | undefined) => {
+      const names = name ? [name] : Object.keys((await readMarketplaces(context.env)).marketplaces).sort();
+      for (const each of names) {
+        const updated = await updateMarketplace(each, context.env);
+        if (!updated) {
+          print(`Marketplace "${each}" is read in place; nothing to fetch.`);
+          continue;
+        }
+        for (const line of updated.problems) warn(line);
+        print(`Updated marketplace "${each}": ${updated.plugins} plugin${updated.plugins === 1 ? '' : 's'}.`);
       }
       done(0);
     });
