@@ -9,7 +9,7 @@
 import type { SettingsSource } from '../config/settings-merge';
 import type { HooksSettings } from '../config/settings-schema';
 import type { ConfiguredServer } from '../mcp/config-sources';
-import { type EnabledPluginsInput, loadEnabledPlugins } from './load-enabled';
+import type { EnabledPluginsInput } from './load-enabled';
 import type { LoadedPlugin } from './types';
 
 export type SessionPlugins = {
@@ -39,6 +39,8 @@ export async function sessionPlugins(
   input: EnabledPluginsInput & { strictMcpConfig?: boolean },
 ): Promise<SessionPlugins> {
   if (!mentionsPlugins(input)) return NO_PLUGINS;
+  // The loader (manifests, the store, git) loads only for a session that has plugins.
+  const { loadEnabledPlugins } = await import('./load-enabled');
   const { plugins, problems } = await loadEnabledPlugins(input);
   const hooksAllowed = pluginHooksAllowed(input.settingsSources);
   const hooks: HooksSettings = {};
