@@ -10,6 +10,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import type { SettingsSource } from '../config/settings-merge';
 import { isWithin } from '../lib/path-within';
 import { filesMentioning, type PluginScope, scopeSettingsFile, writeEnabled } from './enabled-plugins';
+import { completeManifest } from './entry-components';
 import { cloneRepository, gitUrlProblem, looksLikeGitUrl } from './git-clone';
 import { loadPluginFolder } from './load-plugin';
 import type { MarketplaceEntry } from './marketplace-manifest';
@@ -67,6 +68,7 @@ export async function installPlugin(
   const staging = await mkdtemp(join(home, '.staging-'));
   try {
     const { root, commit, source } = await fetchInto(fetch, staging, context.env);
+    if (fetch.kind === 'marketplace') await completeManifest(root, fetch.entry);
     const load = await loadPluginFolder({
       root,
       origin:

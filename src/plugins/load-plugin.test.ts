@@ -73,7 +73,7 @@ describe('loadPluginFolder', () => {
         name: 'custom',
         commands: ['./extra/commands', './one/deploy.md'],
         agents: './team',
-        skills: ['./more-skills'],
+        skills: ['./more-skills', './lone-skill'],
         hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo stop' }] }] },
         mcpServers: { inline: { type: 'http', url: 'https://example.invalid/${CLAUDE_PLUGIN_ROOT}' } },
       },
@@ -82,12 +82,14 @@ describe('loadPluginFolder', () => {
       'one/deploy.md': 'D',
       'team/x.md': 'X',
       'more-skills/s/SKILL.md': 'S',
+      'lone-skill/SKILL.md': 'L',
     });
     const plugin = loaded(await load(dir));
     expect(plugin.commandDirs).toEqual([join(dir, 'commands'), join(dir, 'extra/commands')]);
     expect(plugin.commandFiles).toEqual([join(dir, 'one/deploy.md')]);
     expect(plugin.agentDirs).toEqual([join(dir, 'team')]);
     expect(plugin.skillDirs).toEqual([join(dir, 'more-skills')]);
+    expect(plugin.skillFolders).toEqual([join(dir, 'lone-skill')]);
     expect(Object.keys(plugin.hooks ?? {})).toEqual(['Stop']);
     expect(plugin.mcpServers.get('inline')).toMatchObject({ url: `https://example.invalid/${dir}` });
   });

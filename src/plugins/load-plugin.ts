@@ -5,6 +5,7 @@
  * problem line naming the file and the field, and the plugin is skipped; a bad MCP server entry
  * drops only that server.
  */
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { readJsonObjectFile } from '../config/json-file';
 import { type HooksSettings, hooksSettingsSchema } from '../config/settings-schema';
@@ -89,6 +90,9 @@ async function load(folder: PluginFolder): Promise<PluginLoad> {
     components('skills'),
     components('agents'),
   ]);
+  // A listed folder that holds SKILL.md is one skill; any other holds skills in its subfolders.
+  const skillFolders = skills.dirs.filter((dir) => existsSync(join(dir, 'SKILL.md')));
+  const skillDirs = skills.dirs.filter((dir) => !skillFolders.includes(dir));
   if (skills.files.length > 0) {
     throw fieldProblem('skills', `${skills.files[0]} is a file; list skill folders (each holding SKILL.md)`);
   }
@@ -106,7 +110,8 @@ async function load(folder: PluginFolder): Promise<PluginLoad> {
     origin: folder.origin,
     commandDirs: commands.dirs,
     commandFiles: commands.files,
-    skillDirs: skills.dirs,
+    skillDirs,
+    skillFolders,
     agentDirs: agents.dirs,
     agentFiles: agents.files,
     mcpServers,

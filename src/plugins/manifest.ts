@@ -22,6 +22,16 @@ const inlineObject = z.record(z.string(), z.unknown());
 /** A path to a JSON file, an inline object, or a list mixing both. */
 const pathOrObject = z.union([z.string(), inlineObject, z.array(z.union([z.string(), inlineObject]))]);
 
+/** The fields that say where a plugin's parts are; a marketplace entry may carry them too. */
+export const componentFields = {
+  commands: z.optional(pathOrPaths),
+  agents: z.optional(pathOrPaths),
+  skills: z.optional(pathOrPaths),
+  hooks: z.optional(pathOrObject),
+  mcpServers: z.optional(pathOrObject),
+};
+export const COMPONENT_FIELDS = Object.keys(componentFields) as (keyof typeof componentFields)[];
+
 export const pluginManifestSchema = z.looseObject({
   name: z
     .string()
@@ -34,11 +44,7 @@ export const pluginManifestSchema = z.looseObject({
   version: z.optional(z.string()),
   description: z.optional(z.string()),
   author: z.optional(z.union([z.string(), z.looseObject({ name: z.optional(z.string()) })])),
-  commands: z.optional(pathOrPaths),
-  agents: z.optional(pathOrPaths),
-  skills: z.optional(pathOrPaths),
-  hooks: z.optional(pathOrObject),
-  mcpServers: z.optional(pathOrObject),
+  ...componentFields,
 });
 
 export type PluginManifest = z.infer<typeof pluginManifestSchema>;

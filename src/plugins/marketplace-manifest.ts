@@ -6,7 +6,13 @@
 import { join } from 'node:path';
 import { readJsonObjectFile } from '../config/json-file';
 import * as z from '../lib/zod';
-import { describeIssues, PLUGIN_NAME_PATTERN } from './manifest';
+import {
+  COMPONENT_FIELDS,
+  componentFields,
+  describeIssues,
+  PLUGIN_NAME_PATTERN,
+  type PluginManifest,
+} from './manifest';
 
 export const MARKETPLACE_MANIFEST_PATH = join('.claude-plugin', 'marketplace.json');
 
@@ -22,6 +28,11 @@ export type MarketplaceEntry = {
   source: PluginEntrySource;
   description?: string;
   version?: string;
+  /**
+   * Component fields the entry itself declares (Claude Code's `strict: false` entries, such as a
+   * skills collection that lists its skill folders): they complete the plugin's manifest.
+   */
+  components?: Partial<Pick<PluginManifest, (typeof COMPONENT_FIELDS)[number]>>;
 };
 
 export type MarketplaceManifest = { name: string; plugins: MarketplaceEntry[] };
@@ -48,6 +59,8 @@ const entrySchema = z.looseObject({
   source: entrySourceSchema,
   description: optionalString,
   version: optionalString,
+  strict: z.optional(z.boolean()),
+  ...componentFields,
 });
 
 const manifestSchema = z.looseObject({
@@ -112,9 +125,16 @@ export async function readMarketplaceManifest(
       );
       return;
     }
+    const components = Object.fromEntries(
+      COMPONENT_FIELDS.filter((field) => entry.data[field] !== undefined).map((field) => [
+        field,
+        entry.data[field],
+      ]),
+    );
     plugins.push({
       name: entry.data.name,
       source,
+      ...(Object.keys(components).length > 0 ? { components } : {}),
       ...(entry.data.description !== undefined ? { description: entry.data.description } : {}),
       ...(entry.data.version !== undefined ? { version: entry.data.version } : {}),
     });

@@ -27,12 +27,15 @@ export type PluginDirs = {
   /** The plugin's root folder: what `${CLAUDE_PLUGIN_ROOT}` means. */
   root: string;
   commandDirs: string[];
+  /** Folders whose subfolders are skills (each holding SKILL.md): `skills/` and such manifest paths. */
   skillDirs: string[];
   agentDirs: string[];
   /** Single command files the manifest lists (`"commands": ["./extra/deploy.md"]`). */
   commandFiles: string[];
   /** Single agent files the manifest lists. */
   agentFiles: string[];
+  /** Single skill folders (holding SKILL.md themselves) the manifest lists, e.g. `"skills": ["./xlsx"]`. */
+  skillFolders: string[];
 };
 
 /** A plugin the session runs with: its folders, and its hooks and MCP servers with the root substituted. */

@@ -289,6 +289,40 @@ describe('yoke plugin install, list, enable, disable, remove', () => {
     );
   });
 
+  it('a skills collection whose catalogue entry lists its skill folders (strict: false) installs with them', async () => {
+    const market = await folder('skills-repo', {
+      '.claude-plugin/marketplace.json': {
+        name: 'agent-skills',
+        plugins: [
+          {
+            name: 'document-skills',
+            description: 'Office documents',
+            source: './',
+            strict: false,
+            skills: ['./document-skills/xlsx', './document-skills/pdf'],
+          },
+        ],
+      },
+      'document-skills/xlsx/SKILL.md': '---\nname: xlsx\ndescription: Spreadsheets\n---\nUse openpyxl.\n',
+      'document-skills/pdf/SKILL.md': '---\nname: pdf\ndescription: PDF files\n---\nUse pypdf.\n',
+    });
+    await run('marketplace', 'add', market);
+    lines = [];
+    await run('install', 'document-skills@agent-skills');
+    expect(lines).toEqual([
+      `Installed document-skills@agent-skills into ${join(root, '.yoke/plugins/cache/agent-skills/document-skills')}; enabled in ${join(root, '.yoke/settings.json')}.`,
+      'It contributes: 2 skill folders.',
+    ]);
+    const installed = join(root, '.yoke/plugins/cache/agent-skills/document-skills');
+    expect(await json(join(installed, '.claude-plugin/plugin.json'))).toEqual({
+      name: 'document-skills',
+      description: 'Office documents',
+      skills: ['./document-skills/xlsx', './document-skills/pdf'],
+    });
+    // The user's marketplace folder itself is not written to.
+    expect(existsSync(join(market, '.claude-plugin/plugin.json'))).toBe(false);
+  });
+
   it('usage errors name the problem and show the usage', async () => {
     await expect(run('install')).rejects.toThrow(
       /^missing required argument 'plugin'\nusage: yoke plugin install/,

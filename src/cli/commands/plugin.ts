@@ -65,7 +65,7 @@ export function describeContributions(plugin: LoadedPlugin): string {
   const count = (n: number, what: string) => (n > 0 ? [`${n} ${what}${n === 1 ? '' : 's'}`] : []);
   const parts = [
     ...count(plugin.commandDirs.length + plugin.commandFiles.length, 'command source'),
-    ...count(plugin.skillDirs.length, 'skill folder'),
+    ...count(plugin.skillDirs.length + plugin.skillFolders.length, 'skill folder'),
     ...count(plugin.agentDirs.length + plugin.agentFiles.length, 'agent source'),
     ...(plugin.hooks ? [`hooks (${Object.keys(plugin.hooks).join(', ')})`] : []),
     ...(plugin.mcpServers.size > 0
