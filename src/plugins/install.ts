@@ -14,6 +14,7 @@ import { completeManifest } from './entry-components';
 import { cloneRepository, gitUrlProblem, looksLikeGitUrl } from './git-clone';
 import { loadPluginFolder } from './load-plugin';
 import type { MarketplaceEntry } from './marketplace-manifest';
+import { installedPluginRefusal, marketplacePolicy, policyRefusal } from './marketplace-policy';
 import { addMarketplace, claudeCodeMarketplace, readCatalogue, settingsMarketplaces } from './marketplaces';
 import { realPathOrUndefined } from './real-path';
 import {
@@ -62,6 +63,10 @@ export async function installPlugin(
   scope: PluginScope = 'user',
 ): Promise<Installed> {
   const fetch = await resolveSpec(spec, context);
+  if (fetch.kind !== 'marketplace') {
+    const refused = installedPluginRefusal(marketplacePolicy(context.settingsSources), undefined, {});
+    if (refused) throw new PluginInstallError(refused);
+  }
   const marketplace = fetch.kind === 'marketplace' ? fetch.marketplace : DIRECT_MARKETPLACE;
   const home = join(cacheDir(context.env), marketplace);
   await mkdir(home, { recursive: true });
@@ -139,13 +144,18 @@ async function resolveSpec(spec: string, context: PluginContext): Promise<Fetch>
 
 /** An added marketplace, or one settings declare (fetched now: the user asked for this install). */
 async function knownMarketplace(name: string, context: PluginContext): Promise<KnownMarketplace> {
+  const policy = marketplacePolicy(context.settingsSources);
   const added = (await readMarketplaces(context.env)).marketplaces[name];
-  if (added) return added;
+  if (added) {
+    const refused = policyRefusal(policy, added.source);
+    if (refused) throw new PluginInstallError(refused);
+    return added;
+  }
   const declared = settingsMarketplaces(context.settingsSources, context.trusted);
   const entry = declared.declared.find((marketplace) => marketplace.name === name);
-  if (entry) return (await addMarketplace(entry.source, context.env, name)).record;
+  if (entry) return (await addMarketplace(entry.source, context.env, policy, name)).record;
   const claude = await claudeCodeMarketplace(name, context.env);
-  if (claude) return (await addMarketplace(claude, context.env, name)).record;
+  if (claude) return (await addMarketplace(claude, context.env, policy, name)).record;
   const untrusted = declared.problems.find((line) => line.includes(name));
   throw new PluginInstallError(
     untrusted ?? `no marketplace named "${name}"; add it first with \`yoke plugin marketplace add <source>\``,

@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import type { SettingsSource } from '../config/settings-merge';
 import { enabledPlugins } from './enabled-plugins';
 import { loadPluginFolder, type PluginLoad } from './load-plugin';
-import { PluginStoreError, parsePluginId, readInstalled } from './store';
+import { installedPluginRefusal, marketplacePolicy } from './marketplace-policy';
+import { PluginStoreError, parsePluginId, readInstalled, readMarketplaces } from './store';
 import type { LoadedPlugin, PluginLoadResult } from './types';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -71,9 +72,18 @@ async function installedLoads(
     problems.push(`${error.message}; no installed plugin is loaded`);
     return [];
   }
+  const policy = marketplacePolicy(input.settingsSources);
+  problems.push(...policy.problems);
+  const known =
+    policy.blocked.length > 0 || policy.allowed ? await knownMarketplaces(input.env, problems) : {};
   const loads: Promise<PluginLoad>[] = [];
   for (const [id, where] of [...enabled].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const record = installed[id];
+    const refused = record && installedPluginRefusal(policy, record.marketplace, known);
+    if (refused) {
+      problems.push(`plugin "${id}" is not loaded: ${refused}`);
+      continue;
+    }
     if (!record) {
       const parsed = parsePluginId(id);
       problems.push(
@@ -95,4 +105,15 @@ async function installedLoads(
     );
   }
   return loads;
+}
+
+/** The added marketplaces; unreadable, none (so an allow list refuses what it cannot trace). */
+async function knownMarketplaces(env: Env, problems: string[]) {
+  try {
+    return (await readMarketplaces(env)).marketplaces;
+  } catch (error) {
+    if (!(error instanceof PluginStoreError)) throw error;
+    problems.push(error.message);
+    return {};
+  }
 }

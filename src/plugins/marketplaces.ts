@@ -14,6 +14,7 @@ import { isJsonObject } from '../lib/json-object';
 import { isWithin } from '../lib/path-within';
 import { cloneRepository } from './git-clone';
 import { githubUrl, type MarketplaceRead, readMarketplaceManifest } from './marketplace-manifest';
+import { type MarketplacePolicy, policyRefusal } from './marketplace-policy';
 import {
   describeMarketplaceSource,
   type MarketplaceSource,
@@ -108,8 +109,11 @@ export type MarketplaceAdded = {
 export async function addMarketplace(
   source: MarketplaceSource,
   env: Env,
+  policy: MarketplacePolicy,
   expectedName?: string,
 ): Promise<MarketplaceAdded> {
+  const refused = policyRefusal(policy, source);
+  if (refused) throw new MarketplaceError(refused);
   const list = await readMarketplaces(env);
   return withFetched(source, env, async (read, fetched) => {
     const name = read.manifest.name;
@@ -141,10 +145,16 @@ export async function addMarketplace(
  * Fetches a git marketplace again and swaps the new clone in once its catalogue reads; a folder
  * or file marketplace is read in place and has nothing to fetch (`undefined`).
  */
-export async function updateMarketplace(name: string, env: Env): Promise<MarketplaceAdded | undefined> {
+export async function updateMarketplace(
+  name: string,
+  env: Env,
+  policy: MarketplacePolicy,
+): Promise<MarketplaceAdded | undefined> {
   const list = await readMarketplaces(env);
   const record = list.marketplaces[name];
   if (!record) throw notAdded(name, list.marketplaces);
+  const refused = policyRefusal(policy, record.source);
+  if (refused) throw new MarketplaceError(refused);
   if (record.source.source === 'directory' || record.source.source === 'file') return undefined;
   return withFetched(record.source, env, async (read, fetched) => {
     if (read.manifest.name !== name) {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SettingsSource } from '../config/settings-merge';
 import type { Settings } from '../config/settings-schema';
 import { sessionPlugins, withPluginHooks } from './session-plugins';
-import { writeInstalled } from './store';
+import { writeInstalled, writeMarketplaces } from './store';
 import { samplePlugin, writeTree } from './test-support';
 
 let root: string;
@@ -111,6 +111,33 @@ describe('sessionPlugins', () => {
       `plugin "formatter@team" (${join(root, '.yoke/plugins/cache/team/formatter')}) has the same name as "formatter" (${dev}); only the first is loaded`,
       `${join(root, '.yoke/plugins/cache/team/linter/.claude-plugin/plugin.json')}: "name": Invalid input: expected string, received number; plugin skipped`,
     ]);
+  });
+
+  it("a plugin from a marketplace the organisation's policy blocks is not loaded", async () => {
+    await installed('formatter');
+    await writeMarketplaces(env, {
+      marketplaces: {
+        team: { source: { source: 'github', repo: 'team/plugins' }, installLocation: root, addedAt: 'now' },
+      },
+    });
+    const policy: SettingsSource = {
+      source: 'policySettings',
+      path: '/etc/yoke/managed-settings.json',
+      settings: { blockedMarketplaces: [{ source: 'github', repo: 'Team/Plugins' }] },
+    };
+    const result = await load([user({ enabledPlugins: { 'formatter@team': true } }), policy]);
+    expect(result.plugins).toEqual([]);
+    expect(result.problems).toEqual([
+      `plugin "formatter@team" is not loaded: the marketplace github team/plugins is blocked by your organisation's managed settings (blockedMarketplaces)`,
+    ]);
+    // A user's own file cannot set the policy.
+    const fromUser = await load([
+      user({
+        enabledPlugins: { 'formatter@team': true },
+        blockedMarketplaces: [{ source: 'github', repo: 'team/plugins' }],
+      }),
+    ]);
+    expect(fromUser.plugins.map((p) => p.id)).toEqual(['formatter@team']);
   });
 
   it('disableAllHooks turns plugin hooks off; --strict-mcp-config leaves their servers out', async () => {

@@ -323,6 +323,39 @@ describe('yoke plugin install, list, enable, disable, remove', () => {
     expect(existsSync(join(market, '.claude-plugin/plugin.json'))).toBe(false);
   });
 
+  it("an organisation's managed settings block marketplaces, or allow only some", async () => {
+    const market = await marketplaceRepo();
+    const managed = join(root, 'managed-settings.json');
+    env.YOKE_MANAGED_SETTINGS = managed;
+    await writeTree(root, {
+      'managed-settings.json': { blockedMarketplaces: [{ source: 'git', url: market }] },
+    });
+    await expect(run('marketplace', 'add', market)).rejects.toThrow(
+      `the marketplace git ${market} is blocked by your organisation's managed settings (blockedMarketplaces)`,
+    );
+    expect(existsSync(clonesDir())).toBe(false);
+
+    await writeTree(root, {
+      'managed-settings.json': { strictKnownMarketplaces: [{ source: 'github', repo: 'acme/approved' }] },
+    });
+    await expect(run('marketplace', 'add', market)).rejects.toThrow(
+      `the marketplace git ${market} is not among those your organisation's managed settings allow (strictKnownMarketplaces)`,
+    );
+    await expect(run('install', await folder('lone', samplePlugin('lone')))).rejects.toThrow(
+      "plugins installed without a marketplace are not allowed while your organisation's managed settings list strictKnownMarketplaces",
+    );
+
+    // Added before the policy: its plugins can no longer be installed from it.
+    await writeTree(root, { 'managed-settings.json': {} });
+    await run('marketplace', 'add', market);
+    await writeTree(root, {
+      'managed-settings.json': { blockedMarketplaces: [{ source: 'git', url: market }] },
+    });
+    await expect(run('install', 'formatter@team-tools')).rejects.toThrow(
+      /is blocked by your organisation's managed settings/,
+    );
+  });
+
   it('usage errors name the problem and show the usage', async () => {
     await expect(run('install')).rejects.toThrow(
       /^missing required argument 'plugin'\nusage: yoke plugin install/,

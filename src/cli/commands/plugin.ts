@@ -15,6 +15,7 @@ import {
 } from '../../plugins/enabled-plugins';
 import { installPlugin, type PluginContext, removePlugin, resolveInstalledId } from '../../plugins/install';
 import { loadPluginFolder } from '../../plugins/load-plugin';
+import { marketplacePolicy } from '../../plugins/marketplace-policy';
 import { describeMarketplaceSource, sourceFromArgument } from '../../plugins/marketplace-source';
 import {
   addMarketplace,
@@ -176,7 +177,11 @@ function buildProgram(context: PluginCommandContext, done: (code: number) => voi
     .action(async (arg: string) => {
       const source = sourceFromArgument(arg, context.cwd);
       if (typeof source === 'string') throw new CliUsageError(source);
-      const added = await addMarketplace(source, context.env);
+      const added = await addMarketplace(
+        source,
+        context.env,
+        marketplacePolicy((await pluginContext(context)).settingsSources),
+      );
       for (const line of added.problems) warn(line);
       print(
         `Added marketplace "${added.name}" (${describeMarketplaceSource(source)}) with ${added.plugins} plugin${added.plugins === 1 ? '' : 's'}.`,
@@ -218,9 +223,10 @@ function buildProgram(context: PluginCommandContext, done: (code: number) => voi
     .description('fetch git marketplaces again (all of them without a name)')
     .argument('[name]')
     .action(async (name: string | undefined) => {
+      const policy = marketplacePolicy((await pluginContext(context)).settingsSources);
       const names = name ? [name] : Object.keys((await readMarketplaces(context.env)).marketplaces).sort();
       for (const each of names) {
-        const updated = await updateMarketplace(each, context.env);
+        const updated = await updateMarketplace(each, context.env, policy);
         if (!updated) {
           print(`Marketplace "${each}" is read in place; nothing to fetch.`);
           continue;
