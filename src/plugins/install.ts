@@ -67,6 +67,8 @@ export async function installPlugin(
     const refused = installedPluginRefusal(marketplacePolicy(context.settingsSources), undefined, {});
     if (refused) throw new PluginInstallError(refused);
   }
+  // Read first: an unreadable store stops the install before anything is fetched.
+  const list = await readInstalled(context.env);
   const marketplace = fetch.kind === 'marketplace' ? fetch.marketplace : DIRECT_MARKETPLACE;
   const home = join(cacheDir(context.env), marketplace);
   await mkdir(home, { recursive: true });
@@ -102,7 +104,6 @@ export async function installPlugin(
       ...(commit ? { commit } : {}),
       installedAt: new Date().toISOString(),
     };
-    const list = await readInstalled(context.env);
     list.plugins[id] = record;
     await writeInstalled(context.env, list);
     const settingsFile = scopeSettingsFile(scope, context.cwd, context.env);

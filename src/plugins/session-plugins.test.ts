@@ -51,7 +51,7 @@ describe('sessionPlugins', () => {
     expect(result.problems).toEqual([]);
     expect(result.plugins.map((p) => p.id)).toEqual(['formatter@team']);
     const root0 = join(root, '.yoke/plugins/cache/team/formatter');
-    expect(result.initPlugins).toEqual([{ name: 'formatter', path: root0 }]);
+    expect(result.initPlugins).toEqual([{ name: 'formatter', path: root0, version: '1.2.0' }]);
     expect(result.mcpServers.map((s) => [s.name, s.source])).toEqual([['plugin_formatter_tools', 'plugin']]);
     expect(result.hooks?.PostToolUse?.[0]?.hooks[0]).toMatchObject({
       command: `${root0}/hooks/mark.sh`,

@@ -20,7 +20,7 @@ export type SessionPlugins = {
   hooks: HooksSettings | undefined;
   mcpServers: ConfiguredServer[];
   /** `system/init.plugins`. */
-  initPlugins: { name: string; path: string }[];
+  initPlugins: { name: string; path: string; version?: string }[];
 };
 
 export const NO_PLUGINS: SessionPlugins = {
@@ -61,7 +61,11 @@ export async function sessionPlugins(
     problems,
     hooks: Object.keys(hooks).length > 0 ? hooks : undefined,
     mcpServers,
-    initPlugins: plugins.map((plugin) => ({ name: plugin.pluginName, path: plugin.root })),
+    initPlugins: plugins.map((plugin) => ({
+      name: plugin.pluginName,
+      path: plugin.root,
+      ...(plugin.version !== undefined ? { version: plugin.version } : {}),
+    })),
   };
 }
 

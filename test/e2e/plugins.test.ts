@@ -106,7 +106,7 @@ describe('plugins', () => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const frames = framesOf(run.stdout);
     const init = frames.find((f) => f.type === 'system' && f.subtype === 'init');
-    expect(init?.plugins).toEqual([{ name: 'marker-kit', path: root }]);
+    expect(init?.plugins).toEqual([{ name: 'marker-kit', path: root, version: '0.3.0' }]);
     expect(init?.mcp_servers).toEqual([
       { name: 'plugin_marker-kit_tools', status: 'pending', source: 'plugin' },
     ]);
@@ -212,7 +212,9 @@ describe('plugins', () => {
       messages.push(message);
     }
     const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
-    expect(init && 'plugins' in init ? init.plugins : undefined).toEqual([{ name: 'sdk-kit', path: dir }]);
+    expect(init && 'plugins' in init ? init.plugins : undefined).toEqual([
+      { name: 'sdk-kit', path: dir, version: '0.3.0' },
+    ]);
     expect(messages.at(-1)).toMatchObject({ type: 'result', result: 'ok' });
     await expect(readFile(join(cwd, 'hook-fired'), 'utf8')).resolves.toBe(dir);
   });
