@@ -85,8 +85,8 @@ const FLAGS: FlagSpec[] = [
   ['--strict-mcp-config', 'use only the servers from --mcp-config'],
   ['--agents <json>', 'custom subagents as JSON'],
   ['--agent <name>', 'run as this agent'],
-  ['--plugin-dir <dir>', 'load a plugin from this folder', { repeat: true }],
-  ['--plugin-dir-no-mcp', 'skip MCP servers of --plugin-dir plugins', { hidden: true }],
+  ['--plugin-dir <dir>', 'load a plugin from this folder for this session (repeatable)', { repeat: true }],
+  ['--plugin-dir-no-mcp', "with --plugin-dir: leave out those plugins' MCP servers"],
   ['--bare', 'minimal mode: no hooks, memory files, plugins or MCP discovery'],
   ['--await-initialize', 'stream-json: wait for the initialize request', { hidden: true }],
   [

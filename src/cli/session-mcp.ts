@@ -7,6 +7,7 @@
 import type { SettingsSource } from '../config/settings-merge';
 import type { InitExtras } from '../engine/init-message';
 import type { LiveToolPool } from '../engine/query-engine-config';
+import type { ConfiguredServer } from '../mcp/config-sources';
 import type { McpManager } from '../mcp/manager';
 import type { ToolPermissionContext } from '../permissions/types';
 import type { AnyTool } from '../tools/tool';
@@ -22,6 +23,8 @@ export async function startSessionMcp(input: {
   cwd: string;
   settingsSources: readonly SettingsSource[];
   trusted: boolean;
+  /** The enabled plugins' servers. */
+  pluginServers?: readonly ConfiguredServer[];
 }): Promise<SessionMcp> {
   const { options } = input;
   const { loadMcpConfiguration } = await import('../mcp/config-sources');
@@ -34,6 +37,7 @@ export async function startSessionMcp(input: {
     settingsSources: input.settingsSources,
     trusted: input.trusted,
     interactive: !options.print,
+    ...(input.pluginServers ? { pluginServers: input.pluginServers } : {}),
   });
   if (configuration.servers.length === 0) return { manager: undefined, problems: configuration.problems };
   const { McpManager, connectionOptionsFromEnv } = await import('../mcp/manager');

@@ -17,6 +17,7 @@ import type { ModelSelection } from '../model/select';
 import { type ThinkingConfig, thinkingForBudget } from '../model/types';
 import type { ProtectedPaths } from '../permissions/protected-paths';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
+import type { LoadedPlugin } from '../plugins/types';
 import { lspSettings } from '../services/lsp/settings';
 import { projectDir } from '../session/transcript-paths';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
@@ -81,6 +82,8 @@ export type SessionSetup = {
   settings: SessionSettings;
   /** The agents the session knows (the SDK's initialize answer lists them). */
   agents: { name: string; description: string; model: string }[];
+  /** The session's plugins: their command, skill and agent folders for those loaders. */
+  plugins: LoadedPlugin[];
 };
 
 import type { Env, SessionSettings } from './session-settings';
@@ -192,7 +195,19 @@ export async function createSessionEngine(
     env,
     gatedProjectKeys(trust.trusted, interactive),
   );
-  const hookSettings = applied.hooks;
+  // Enabled plugins and `--plugin-dir`: their hooks join the settings' hooks, their servers the MCP config.
+  const { sessionPlugins, withPluginHooks } = await import('../plugins/session-plugins');
+  const plugins = await sessionPlugins({
+    cwd,
+    env: sessionEnv,
+    settingsSources: settings.loaded.sources,
+    trusted: trust.trusted,
+    pluginDirs: options.pluginDirs,
+    pluginDirsWithoutMcp: options.pluginDirNoMcp,
+    bare: options.bare,
+    strictMcpConfig: options.strictMcpConfig,
+  });
+  const hookSettings = withPluginHooks(applied.hooks, plugins);
   // Agent files load while servers connect and the model is chosen.
   const agentsLoad = import('../agents/session-agents').then(({ loadSessionAgents }) =>
     loadSessionAgents({
@@ -203,6 +218,7 @@ export async function createSessionEngine(
       ...(options.agents ? { agents: options.agents } : {}),
       ...(options.settingSources ? { settingSources: options.settingSources } : {}),
       bare: options.bare,
+      plugins: plugins.plugins.map(({ pluginName, root, agentDirs }) => ({ pluginName, root, agentDirs })),
     }),
   );
   // Servers connect while the rest is set up, and on after: the first request does not wait.
@@ -212,6 +228,7 @@ export async function createSessionEngine(
     cwd,
     settingsSources: settings.loaded.sources,
     trusted: trust.trusted,
+    pluginServers: plugins.mcpServers,
   });
   // One per session: the permission checks and the system prompt's git status share its verdicts.
   const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
@@ -390,6 +407,7 @@ export async function createSessionEngine(
     ),
     ...mcp.problems,
     ...agents.warnings,
+    ...plugins.problems,
   ];
 
   const environment = environmentFacts(
@@ -437,6 +455,7 @@ export async function createSessionEngine(
     initExtras: {
       ...options.initExtras,
       agents: agents.names(),
+      plugins: [...(options.initExtras?.plugins ?? []), ...plugins.initPlugins],
       warnings: [...(options.initExtras?.warnings ?? []), ...warnings],
     },
     env: sessionEnv,
@@ -482,5 +501,6 @@ export async function createSessionEngine(
     toolAvailability: selected.availability,
     protectedPaths,
     settings,
+    plugins: plugins.plugins,
   };
 }

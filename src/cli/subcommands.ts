@@ -1,7 +1,7 @@
 /**
  * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>`,
- * `yoke sessions [list] [--all]`, `yoke trust [dir] | --list | --remove [dir]`, `yoke mcp …` and
- * `yoke sandbox check`. They print plain
+ * `yoke sessions [list] [--all]`, `yoke trust [dir] | --list | --remove [dir]`, `yoke mcp …`,
+ * `yoke plugin …` and `yoke sandbox check`. They print plain
  * text and return an exit code. A mistyped command or verb gets the nearest one suggested instead
  * of being taken for a prompt.
  */
@@ -9,7 +9,7 @@ import { nearestName, typoBudget } from '../lib/edit-distance';
 import { CliUsageError } from './errors';
 import { stdout } from './std-streams';
 
-export const SUBCOMMANDS = ['permissions', 'sessions', 'trust', 'mcp', 'sandbox'] as const;
+export const SUBCOMMANDS = ['permissions', 'sessions', 'trust', 'mcp', 'plugin', 'sandbox'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const VERBS: Record<Subcommand, readonly string[]> = {
@@ -18,6 +18,7 @@ const VERBS: Record<Subcommand, readonly string[]> = {
   // `yoke trust` takes a folder, not a verb.
   trust: [],
   mcp: ['add', 'add-json', 'remove', 'list', 'get', 'serve', 'login'],
+  plugin: ['install', 'list', 'enable', 'disable', 'remove', 'uninstall', 'marketplace'],
   sandbox: ['check'],
 };
 
@@ -26,6 +27,7 @@ const USAGE: Record<Subcommand, string> = {
   sessions: 'usage: yoke sessions [list] [--all]',
   trust: 'usage: yoke trust [dir] | yoke trust --list | yoke trust --remove [dir]',
   mcp: 'usage: yoke mcp add|add-json|remove|list|get|serve|login …',
+  plugin: 'usage: yoke plugin install|list|enable|disable|remove|marketplace …',
   sandbox: 'usage: yoke sandbox check',
 };
 
@@ -100,6 +102,11 @@ export async function runSubcommand(
     }
     const { runMcpCommand } = await import('./commands/mcp');
     return runMcpCommand(argv.slice(1), { ...context, print });
+  }
+  if (command === 'plugin') {
+    if (action === undefined || !VERBS.plugin.includes(action)) throw badVerb(command, action);
+    const { runPluginCommand } = await import('./commands/plugin');
+    return runPluginCommand(argv.slice(1), { ...context, print });
   }
   if (command === 'sandbox') {
     if (action !== 'check' || rest.length > 0)

@@ -37,7 +37,6 @@ export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
     used: (o) => o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio',
     helpNote: '(an MCP tool: not available yet)',
   },
-  { flag: '--plugin-dir', feature: 'plugins (--plugin-dir)', used: (o) => o.pluginDirs.length > 0 },
 ];
 
 /**
@@ -51,7 +50,6 @@ export const NO_EFFECT_FLAGS: readonly string[] = [
   '--replay-user-messages',
   '--permission-prompts',
   '--project-config-root',
-  '--plugin-dir-no-mcp',
 ];
 
 /** Throws `FeatureUnavailableError` for the first flag that needs a missing feature. */

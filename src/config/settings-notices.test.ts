@@ -34,7 +34,10 @@ describe('settingsNotices', () => {
 
   it('names every Claude Code key Yoke does not act on in one line, with the files that set it', () => {
     const { warnings } = settingsNotices([
-      { label: user, settings: { statusLine: { type: 'command', command: 'x' }, enabledPlugins: {} } },
+      {
+        label: user,
+        settings: { statusLine: { type: 'command', command: 'x' }, outputStyle: 'Explanatory' },
+      },
       {
         label: project,
         settings: {
@@ -44,7 +47,7 @@ describe('settingsNotices', () => {
       },
     ]);
     expect(warnings).toEqual([
-      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${user}, ${project}), enabledPlugins (${user}), permissions.disableAutoMode (${project})`,
+      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${user}, ${project}), outputStyle (${user}), permissions.disableAutoMode (${project})`,
     ]);
   });
 

@@ -151,6 +151,13 @@ export const settingsSchema = z.looseObject({
       z.transform((n) => Math.min(128_000, Math.max(4_000, n))),
     ),
   ),
+  /** `"name@marketplace": true` turns an installed plugin on (src/plugins/); a project's only when trusted. */
+  enabledPlugins: z.optional(z.record(z.string(), z.union([z.boolean(), z.array(z.string())]))),
+  /** Marketplaces by name; each `source` is checked by src/plugins/marketplace-source.ts. */
+  extraKnownMarketplaces: z.optional(z.record(z.string(), z.looseObject({ source: z.unknown() }))),
+  /** Managed policy only: marketplace sources that may not be used, or the only ones that may. */
+  blockedMarketplaces: z.optional(z.array(z.unknown())),
+  strictKnownMarketplaces: z.optional(z.array(z.unknown())),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

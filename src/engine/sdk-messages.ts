@@ -36,7 +36,7 @@ export type SDKSystemInitMessage = Envelope & {
   slash_commands: string[];
   skills: string[];
   agents: string[];
-  plugins: { name: string; path: string }[];
+  plugins: { name: string; path: string; version?: string }[];
   apiKeySource: string;
   claude_code_version: string;
   yoke_version: string;

@@ -38,7 +38,7 @@ export async function executeHook(hook: PlannedHook, ctx: ExecuteContext): Promi
       ...(hook.args ? { args: hook.args } : {}),
       input: JSON.stringify(ctx.input),
       cwd: ctx.cwd,
-      env: ctx.env,
+      env: hook.pluginRoot ? { ...ctx.env, CLAUDE_PLUGIN_ROOT: hook.pluginRoot } : ctx.env,
       timeoutMs,
       signal: ctx.signal,
     });

@@ -18,6 +18,8 @@ export type PlannedHook =
       args?: string[];
       timeoutSeconds: number;
       onFailure?: 'continue' | 'block';
+      /** A plugin's hook: run with `CLAUDE_PLUGIN_ROOT` set to this folder. */
+      pluginRoot?: string;
     }
   | { kind: 'callback'; name: string; callbackId: string; timeoutSeconds: number };
 
@@ -93,7 +95,9 @@ export async function planHooks(
         }
       }
       // Deduplicated only after the condition: a same command elsewhere without `if` must still run.
-      const identity = JSON.stringify([handler.command, handler.args ?? null]);
+      // Two plugins may ship the same `${CLAUDE_PLUGIN_ROOT}/…` command: each is its own hook.
+      const pluginRoot = typeof handler.pluginRoot === 'string' ? handler.pluginRoot : undefined;
+      const identity = JSON.stringify([handler.command, handler.args ?? null, pluginRoot ?? null]);
       if (seen.has(identity)) continue;
       seen.add(identity);
       const name = handler.args ? [handler.command, ...handler.args].join(' ') : handler.command;
@@ -106,6 +110,7 @@ export async function planHooks(
       };
       if (handler.args) planned.args = handler.args;
       if (handler.onFailure) planned.onFailure = handler.onFailure;
+      if (pluginRoot) planned.pluginRoot = pluginRoot;
       hooks.push(planned);
     }
   }

@@ -21,7 +21,7 @@ import { type McpServerConfig, parseServerMap } from './server-config';
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where a server's entry came from; `system/init.mcp_servers[].source` carries it. */
-export type McpServerSource = 'dynamic' | 'local' | 'project' | 'user';
+export type McpServerSource = 'dynamic' | 'local' | 'project' | 'user' | 'plugin';
 
 export type ConfiguredServer = {
   name: string;
@@ -50,6 +50,8 @@ export type McpConfigInput = {
   trusted: boolean;
   /** Someone can be asked (the REPL); headless runs start project servers without approval. */
   interactive: boolean;
+  /** The enabled plugins' servers (src/plugins), already named `plugin_<plugin>_<server>`. */
+  pluginServers?: readonly ConfiguredServer[];
 };
 
 /**
@@ -92,6 +94,7 @@ export async function loadMcpConfiguration(input: McpConfigInput): Promise<McpCo
     for (const [name, config] of servers) merged.set(name, { name, config, source });
   };
   // Weakest first, so a stronger scope replaces an entry of the same name.
+  for (const server of input.pluginServers ?? []) merged.set(server.name, server);
   put(claude.user, 'user');
   put(yoke.user, 'user');
   for (const [name, config] of project) {

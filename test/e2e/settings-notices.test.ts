@@ -62,14 +62,14 @@ describe('settings problems', () => {
     const { cwd, env, file } = await project({
       modle: 'opus',
       statusLine: { type: 'command', command: 'echo hi' },
-      enabledPlugins: { 'x@y': true },
+      outputStyle: 'Explanatory',
     });
     answer();
     const { code, stderr } = await runYoke(['-p', 'hi'], { cwd, env });
     expect(code).toBe(0);
     expect(lines(stderr)).toEqual([
       `yoke: warning: settings ${file}: unknown key "modle" (did you mean "model"?); it has no effect`,
-      `yoke: warning: settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${file}), enabledPlugins (${file})`,
+      `yoke: warning: settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${file}), outputStyle (${file})`,
     ]);
   });
 
