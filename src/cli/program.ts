@@ -85,6 +85,11 @@ const FLAGS: FlagSpec[] = [
   ['--strict-mcp-config', 'use only the servers from --mcp-config'],
   ['--agents <json>', 'custom subagents as JSON'],
   ['--agent <name>', 'run as this agent'],
+  [
+    '-w, --worktree [name]',
+    'work in a new git worktree (.yoke/worktrees/<name>), removed at the end if unchanged',
+  ],
+  ['--coordinator', 'coordinator mode: the main agent plans and delegates to parallel workers'],
   ['--plugin-dir <dir>', 'load a plugin from this folder', { repeat: true }],
   ['--plugin-dir-no-mcp', 'skip MCP servers of --plugin-dir plugins', { hidden: true }],
   ['--bare', 'minimal mode: no hooks, memory files, plugins or MCP discovery'],

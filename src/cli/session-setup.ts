@@ -6,6 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { sessionWorktree } from '../agents/worktree/session-start';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
@@ -143,6 +144,9 @@ export async function createSessionEngine(
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
   checkAddDirs(options.addDirs, cwd);
+  // `--worktree`: the session runs in a new git worktree, so everything below reads its cwd.
+  const isolation = await sessionWorktree(options.worktree, cwd, env, log);
+  cwd = isolation.cwd;
   // Everything on the way to the first model request starts at once: git (for the system
   // prompt), the settings files, and the big modules, so their waits overlap.
   const git = startSessionGit(cwd, env);
@@ -278,6 +282,7 @@ export async function createSessionEngine(
       },
     },
   });
+  isolation.attach(services);
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
         path: session.transcriptPath,

@@ -89,7 +89,7 @@ export async function unmergedCommits(
   if ((await git(['rev-parse', '--verify', '--quiet', branchRef], worktree)).code === 0)
     heads.push(branchRef);
   if (heads.length === 0) return 0;
-  const excludes = new Set([branch]);
+  const excludes = new Set(branch === '' ? [] : [branch]);
   if (options.withHead) {
     const current = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], worktree);
     if (current.code === 0 && current.stdout.trim() !== '') excludes.add(current.stdout.trim());

@@ -110,7 +110,7 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
   const branch = branchForName(options.name);
   const path = join(worktreesFolder(repoRoot), folderForName(options.name));
   if (lstatOrUndefined(path)) {
-    if (options.reuseExisting) return reopen(git, repoRoot, path, branch);
+    if (options.reuseExisting) return reopen(git, repoRoot, path);
     throw new WorktreeError(
       `A worktree named ${options.name} already exists at ${path}; choose another name.`,
     );
@@ -130,16 +130,45 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
   return { path, branch, repoRoot, baseCommit, createdHere: true };
 }
 
-async function reopen(git: Git, repoRoot: string, path: string, branch: string): Promise<Worktree> {
+/**
+ * An existing linked worktree of the repository `cwd` is in, as `git worktree list` shows it
+ * (EnterWorktree's `path`, `--worktree=name` again). It was not made here, so it is never removed
+ * without an explicit discard.
+ */
+export async function openWorktree(options: { cwd: string; path: string; env: Env }): Promise<Worktree> {
+  const git = gitIn(options.env);
+  const repoRoot = await mainWorkTree(git, options.cwd);
+  return reopen(git, repoRoot, options.path);
+}
+
+async function reopen(git: Git, repoRoot: string, path: string): Promise<Worktree> {
   const listed = await gitOrThrow(
     git,
     ['worktree', 'list', '--porcelain', '-z'],
     repoRoot,
     'Cannot list worktrees',
   );
-  const real = realpathSync(path);
-  const known = listed.split('\0').some((field) => field.startsWith('worktree ') && field.slice(9) === real);
-  if (!known) throw new WorktreeError(`${path} exists but is not a worktree of this repository.`);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    throw new WorktreeError(`${path} does not exist.`);
+  }
+  // Records are `worktree <path>`, `HEAD <sha>`, `branch <ref>` | `detached`, separated by an empty field.
+  const records: string[][] = [[]];
+  for (const field of listed.split('\0')) {
+    if (field === '') records.push([]);
+    else records[records.length - 1]?.push(field);
+  }
+  const record = records.find((fields) =>
+    fields.some((f) => f.startsWith('worktree ') && f.slice(9) === real),
+  );
+  if (!record)
+    throw new WorktreeError(`${path} is not a worktree of this repository (see git worktree list).`);
+  if (real === realpathSync(repoRoot))
+    throw new WorktreeError(`${path} is the repository's main working copy, not a separate worktree.`);
+  const branchField = record.find((field) => field.startsWith('branch '));
+  const branch = branchField ? branchField.slice('branch refs/heads/'.length) : '';
   const baseCommit = await gitOrThrow(git, ['rev-parse', 'HEAD'], real, 'Cannot read the worktree HEAD');
   return { path: real, branch, repoRoot, baseCommit, createdHere: false };
 }
@@ -201,6 +230,6 @@ export async function finishWorktree(
   const onlyHere = options.discard
     ? 0
     : await unmergedCommits(git, worktree.repoRoot, branch, { withHead: false }).catch(() => 1);
-  if (onlyHere === 0) await git(['branch', '-D', branch], worktree.repoRoot);
+  if (onlyHere === 0 && branch !== '') await git(['branch', '-D', branch], worktree.repoRoot);
   return { kind: 'removed', path, branch };
 }

@@ -7,6 +7,7 @@
  * importing them all costs little.
  */
 
+import { enterWorktreeTool, exitWorktreeTool } from '../../agents/worktree/tools';
 import type { JsonSchemaObject } from '../../model/types';
 import type { AnyTool } from '../tool';
 import { astEditTool } from './ast-edit';
@@ -64,6 +65,8 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     astGrepTool,
     bashTool,
     editTool,
+    enterWorktreeTool,
+    exitWorktreeTool,
     globTool,
     grepTool,
     lspTool,

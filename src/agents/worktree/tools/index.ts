@@ -1,0 +1,2 @@
+export { enterWorktreeTool } from './enter-worktree';
+export { exitWorktreeTool } from './exit-worktree';
