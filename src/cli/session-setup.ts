@@ -6,6 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startCoordinator } from '../agents/coordinator/coordinator-mode';
 import { sessionWorktree } from '../agents/worktree/session-start';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
@@ -267,6 +268,12 @@ export async function createSessionEngine(
       log,
     ),
   ]);
+  const coordinator = startCoordinator({
+    flag: options.coordinator,
+    env: sessionEnv,
+    cwd,
+    sessionId: session.sessionId,
+  });
   let engine: QueryEngineType | undefined;
   const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
   // Owned by the engine from here on: its close() disposes them. One cost tracker for every
@@ -309,6 +316,7 @@ export async function createSessionEngine(
     },
   });
   isolation.attach(services);
+  coordinator.attach(services);
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
         path: session.transcriptPath,
@@ -349,6 +357,8 @@ export async function createSessionEngine(
     sideCalls: services.sideCalls,
     gitConfig,
   });
+  // Coordinator mode: the scratchpad in the permission context, the main loop's pool and prompt.
+  permissions.permissionContext = coordinator.permissionContext(permissions.permissionContext);
   permissionContext = permissions.permissionContext;
   const sandboxNotice = await sandboxStartNotice(sandbox.manager);
   const builtins = [
@@ -404,14 +414,17 @@ export async function createSessionEngine(
       ? { provider: selection.provider, model: selection.fallbackModel }
       : undefined,
     services,
-    tools,
-    // A mode switch (EnterPlanMode, ExitPlanMode, set_permission_mode) gets that mode's pool.
-    toolsForMode: (permissionContext) => assemble(permissionContext, options.extraTools ?? []).tools,
-    ...(livePool ? { livePool } : {}),
+    ...coordinator.mainPools({
+      tools,
+      // A mode switch (EnterPlanMode, ExitPlanMode, set_permission_mode) gets that mode's pool.
+      toolsForMode: (permissionContext: ToolPermissionContext) =>
+        assemble(permissionContext, options.extraTools ?? []).tools,
+      ...(livePool ? { livePool } : {}),
+    }),
     canUseTool: permissions.canUseTool,
     hooks,
     permissionContext: permissions.permissionContext,
-    customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt,
+    customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt ?? coordinator.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
     environment,

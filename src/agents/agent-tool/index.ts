@@ -7,10 +7,12 @@
 import { subagentProgress } from '../../engine/subagent-progress';
 import * as z from '../../lib/zod';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
+import { planWorker, reportSchemaProblem } from '../coordinator/worker-plan';
 import type { AgentRegistry } from '../registry';
 import { newAgentId, runAgent } from '../run-agent';
 import { agentRuntimeOf } from '../runtime';
 import type { AgentBudget, AgentDefinition } from '../types';
+import { runInWorktree } from '../worktree/agent-isolation';
 import basePrompt from './prompt.md';
 import { type AgentToolOutput, agentResultText, agentToolOutput } from './result';
 
@@ -28,6 +30,13 @@ const inputSchema = z.strictObject({
     .optional(z.boolean())
     .check(z.describe('Return at once and be notified when the agent finishes')),
   isolation: z.optional(z.enum(['worktree'])).check(z.describe('Run the agent in a temporary git worktree')),
+  report_schema: z
+    .optional(z.record(z.string(), z.unknown()))
+    .check(
+      z.describe(
+        "A JSON Schema (type object) the agent's final report must match; you get the report as JSON",
+      ),
+    ),
   max_turns: z.optional(z.int().check(z.positive())).check(z.describe('At most this many model round trips')),
   max_tokens: z.optional(z.int().check(z.positive())).check(z.describe('At most this many tokens in total')),
   max_duration_seconds: z
@@ -84,6 +93,8 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
       if (!registry.get(name)) return { ok: false, message: unknownAgent(name, registry) };
       if (input.prompt.trim() === '')
         return { ok: false, message: 'The prompt is empty: give the agent its task.' };
+      const schemaProblem = input.report_schema && (await reportSchemaProblem(input.report_schema));
+      if (schemaProblem) return { ok: false, message: schemaProblem };
       return { ok: true };
     },
     mapResultToContent: agentResultText,
@@ -91,10 +102,6 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
       const definition = definitionFor(input, registry);
       const runtime = agentRuntimeOf(context.services);
       if (!runtime) throw new ToolError('Agents are not available in this session.');
-      if (input.isolation === 'worktree' || definition.isolation === 'worktree')
-        throw new ToolError(
-          'Worktree isolation is not available in this build; call Agent without isolation to run in the current folder.',
-        );
       if (input.run_in_background ?? definition.background) {
         throw new ToolError(
           'Background agents are not available in this build; call Agent with run_in_background: false to wait for its report.',
@@ -102,21 +109,30 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
       }
       const toolUseId = context.toolUseId;
       const agentId = newAgentId();
-      const result = await runAgent({
-        agentId,
-        definition,
-        prompt: input.prompt,
-        parent: context,
-        signal: context.abortSignal,
-        ...(input.model ? { model: input.model } : {}),
-        ...(callBudget(input) ? { budget: callBudget(input) } : {}),
-        ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
-        onEvent: (event) => {
-          if (toolUseId)
-            onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
-        },
-      });
-      return { data: agentToolOutput(result, input.prompt) };
+      // Coordinator workers get their tool set and the scratchpad; a report_schema its StructuredOutput.
+      const plan = await planWorker(context, definition, input.report_schema);
+      const run = (cwd?: string) =>
+        runAgent({
+          agentId,
+          ...plan,
+          ...(cwd ? { cwd } : {}),
+          prompt: input.prompt,
+          parent: context,
+          signal: context.abortSignal,
+          ...(input.model ? { model: input.model } : {}),
+          ...(callBudget(input) ? { budget: callBudget(input) } : {}),
+          ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
+          onEvent: (event) => {
+            if (toolUseId)
+              onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
+          },
+        });
+      const isolated = (input.isolation ?? definition.isolation) === 'worktree';
+      const { result, worktree } = isolated
+        ? await runInWorktree(context, agentId, run)
+        : { result: await run(), worktree: undefined };
+      const output = agentToolOutput(result, input.prompt, { worktree, report: plan.structuredOutput });
+      return { data: output, ...(output.reportMissing ? { isError: true } : {}) };
     },
   });
 }
