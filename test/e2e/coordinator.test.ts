@@ -184,4 +184,43 @@ describe('coordinator mode', () => {
     }
     for (const body of bodies(server)) expectDelegationOnly(body);
   });
+
+  it('report_schema: a worker that never answers in the shape fails the call; a bad schema starts no worker', async () => {
+    const project = await tempProject();
+    const home = await tempProject('yoke-e2e-home-');
+    const parent = 'Summarize the repository';
+    server = await startMockServer({
+      scenario: [
+        {
+          match: { firstUserTextContains: parent, lastToolResultContains: 'did not return a report' },
+          reply: text('gave up'),
+        },
+        {
+          match: { firstUserTextContains: parent, lastToolResultContains: 'must describe a JSON object' },
+          reply: {
+            content: [agentCall('TASK-E', 'Summarize in the shape given.', { report_schema: REPORT_SCHEMA })],
+          },
+        },
+        {
+          match: { firstUserTextContains: parent },
+          reply: { content: [agentCall('TASK-X', 'Never runs.', { report_schema: { type: 'array' } })] },
+        },
+        // Text only, never StructuredOutput: the loop reminds it (twice), then gives up.
+        {
+          match: { firstUserTextContains: 'TASK-E' },
+          reply: text('here is prose instead'),
+          repeat: 'forever',
+        },
+      ],
+    });
+    const result = await runYoke(['-p', parent], { cwd: project, env: mockEnv(server.url, home) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('gave up');
+    const all = bodies(server);
+    expect(all.some((body) => firstUserText(body).includes('TASK-X'))).toBe(false);
+    expect(all.filter((body) => firstUserText(body).includes('TASK-E'))).toHaveLength(3);
+    const last = JSON.stringify(all.at(-1)?.messages.at(-1));
+    expect(last).toContain('The agent did not return a report matching report_schema');
+    expect(last).toContain('"is_error":true');
+  });
 });

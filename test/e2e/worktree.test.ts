@@ -169,3 +169,53 @@ describe('EnterWorktree and ExitWorktree in a -p session', () => {
     );
   });
 });
+
+describe('isolation: worktree on an Agent call', () => {
+  it('runs each worker in its own worktree: the one with work is kept and reported, the other removed', async () => {
+    const { repo, home, git } = await repoProject();
+    const agent = (task: string) => ({
+      type: 'tool_use' as const,
+      name: 'Agent',
+      input: { description: task, prompt: `${task}: do it`, isolation: 'worktree' },
+    });
+    const scenario: ScenarioInput = [
+      {
+        match: { firstUserTextContains: 'delegate', lastToolResultContains: 'merge or review it' },
+        reply: { content: [{ type: 'text', text: 'both back' }] },
+      },
+      {
+        match: { firstUserTextContains: 'delegate' },
+        reply: { content: [agent('TASK-W'), agent('TASK-R')] },
+      },
+      {
+        match: { firstUserTextContains: 'TASK-W', lastToolResultContains: 'w.txt' },
+        reply: { content: [{ type: 'text', text: 'written' }] },
+      },
+      { match: { firstUserTextContains: 'TASK-W' }, reply: write('w.txt', 'w\n') },
+      {
+        match: { firstUserTextContains: 'TASK-R' },
+        reply: { content: [{ type: 'text', text: 'nothing to change' }] },
+      },
+    ];
+    server = await startMockServer({ scenario });
+    const result = await runYoke(['-p', '--permission-mode', 'acceptEdits', 'delegate the work'], {
+      cwd: repo,
+      env: mockEnv(server.url, home),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('both back');
+    const worktrees = git('worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((line) => line.startsWith('worktree '))
+      .map((line) => line.slice('worktree '.length));
+    expect(worktrees).toHaveLength(2);
+    const kept = worktrees[1] as string;
+    expect(kept).toMatch(/\.yoke\/worktrees\/agent-[0-9a-f]{12}$/);
+    expect(readFileSync(join(kept, 'w.txt'), 'utf8')).toBe('w\n');
+    expect(existsSync(join(repo, 'w.txt'))).toBe(false);
+    const results = JSON.stringify(server.requests.at(-1)?.body);
+    expect(results).toContain(`The agent's work is in the worktree ${kept}`);
+    expect(results).toContain('The agent made no changes; its worktree was removed.');
+    expect(git('branch', '--format=%(refname:short)').trim().split('\n')).toHaveLength(2);
+  });
+});
