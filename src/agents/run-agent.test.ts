@@ -174,3 +174,42 @@ describe('runAgent', () => {
     expect(provider.requests.map((r) => r.model)).toEqual([MODEL, 'claude-haiku-4-5', 'claude-opus-4-1']);
   });
 });
+
+describe('runAgent and the session budget', () => {
+  it('stops a worker once the session total (children included) reaches --max-budget-usd', async () => {
+    const provider = new FakeProvider((_request, index) => echoCall(`t${index}`));
+    const { parent } = parentWithRuntime(provider, { maxBudgetUsd: 0.01 });
+    const result = await runAgent({
+      definition: definition(),
+      prompt: 'loop',
+      parent,
+      signal: new AbortController().signal,
+    });
+    expect(result.endReason).toBe('budget_exhausted');
+    expect(parent.services.costs.total().costUsd).toBeGreaterThanOrEqual(0.01);
+    // Each call costs about $0.006 at Sonnet prices: the second passes the budget, no third is made.
+    expect(provider.requests).toHaveLength(2);
+  });
+});
+
+describe('the worker permission mode', () => {
+  it("takes the definition's mode, but a parent in plan mode keeps its worker planning", async () => {
+    const modes: string[] = [];
+    const provider = new FakeProvider([echoCall('a'), text('ok'), echoCall('b'), text('ok')]);
+    const { parent } = parentWithRuntime(provider, {
+      canUseTool: async (request) => {
+        modes.push(request.context.permissionContext.mode);
+        return { behavior: 'allow' };
+      },
+    });
+    const signal = new AbortController().signal;
+    const acceptEdits = definition({ permissionMode: 'acceptEdits' });
+    await runAgent({ definition: acceptEdits, prompt: 'x', parent, signal });
+    const planning = {
+      ...parent,
+      getPermissionContext: () => ({ ...parent.getPermissionContext(), mode: 'plan' as const }),
+    };
+    await runAgent({ definition: acceptEdits, prompt: 'y', parent: planning, signal });
+    expect(modes).toEqual(['acceptEdits', 'plan']);
+  });
+});

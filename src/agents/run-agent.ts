@@ -18,6 +18,7 @@ import { createUserMessage, type Message } from '../session/messages';
 import { TranscriptWriter } from '../session/transcript-writer';
 import type { ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
+import { connectAgentMcp, mcpServerEntries } from './agent-mcp';
 import { AgentBudgetMeter, mergeBudgets } from './budget';
 import { finalTextOf } from './final-text';
 import { agentRuntimeOf } from './runtime';
@@ -73,9 +74,12 @@ export function newAgentId(): string {
   return `a${randomBytes(8).toString('hex')}`;
 }
 
-/** The worker's mode: its definition's, unless the parent bypasses permissions (that stays). */
+/**
+ * The worker's mode: its definition's, unless the parent bypasses permissions or plans. A worker
+ * started in plan mode plans too: no definition lets it write while the user is only planning.
+ */
 function workerPermissionContext(parent: ToolPermissionContext, mode: PermissionMode | undefined) {
-  if (!mode || parent.mode === 'bypassPermissions') return parent;
+  if (!mode || parent.mode === 'bypassPermissions' || parent.mode === 'plan') return parent;
   return { ...parent, mode };
 }
 
@@ -91,8 +95,14 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   const projectRoot = options.cwd ?? parent.projectRoot;
 
   let permissionContext = workerPermissionContext(parent.getPermissionContext(), definition.permissionMode);
+  // The definition's own MCP servers connect for this worker; the servers it names pass its allow-list.
+  const agentMcp = await connectAgentMcp(definition, parent.env, cwd);
+  for (const problem of agentMcp?.problems ?? []) parent.notify({ level: 'warning', message: problem });
+  const lists = definition.tools
+    ? { ...definition, tools: [...definition.tools, ...mcpServerEntries(definition)] }
+    : definition;
   const poolFor = (context: ToolPermissionContext): AnyTool[] => {
-    const filtered = filterAgentTools(definition, runtime.toolsFor(context), {
+    const filtered = filterAgentTools(lists, [...runtime.toolsFor(context), ...(agentMcp?.tools ?? [])], {
       allowSpawning: options.allowSpawning ?? false,
     });
     const pool = [...filtered, ...(options.extraTools ?? [])];
@@ -216,6 +226,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     meter.dispose();
     options.signal.removeEventListener('abort', onParentAbort);
     transcript?.close?.();
+    await agentMcp?.close();
   }
 }
 

@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
 import { sessionWorktree } from '../agents/worktree/session-start';
+import { WORKTREE_TOOLS } from '../agents/worktree/tools';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
@@ -234,8 +235,10 @@ export async function createSessionEngine(
   const memoryPromise = options.bare
     ? Promise.resolve([])
     : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
+  const agents = await agentsLoad;
+  const mainAgent = options.agent === undefined ? undefined : agents.mainThread(options.agent);
   const selection = await selectModel({
-    model: options.model ?? merged.model,
+    model: options.model ?? mainAgent?.model ?? merged.model,
     provider: options.provider ?? merged.provider,
     baseUrl: applied.baseUrl,
     fallbackModel: options.fallbackModel,
@@ -328,7 +331,6 @@ export async function createSessionEngine(
     : undefined;
 
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
-  const agents = await agentsLoad;
   const hooks = await sessionHooks(
     options,
     hookSettings,
@@ -344,7 +346,11 @@ export async function createSessionEngine(
     hookFrames.push,
   );
   const permissions = createPermissionSetup({
-    options,
+    // `--agent`'s mode applies unless a flag chose one.
+    options:
+      mainAgent?.permissionMode && requestedPermissionMode(options) === undefined
+        ? { ...options, permissionMode: mainAgent.permissionMode }
+        : options,
     settingsSources: settings.loaded.sources,
     projectTrusted: trust.trusted,
     protectedPaths,
@@ -364,11 +370,14 @@ export async function createSessionEngine(
   const builtins = [
     ...createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined }),
     agents.tool,
+    ...WORKTREE_TOOLS,
   ];
   // One assembly for every pool of the session: the first, each mode's (EnterPlanMode,
   // ExitPlanMode, set_permission_mode) and each turn's with the MCP tools connected by then.
-  const assemble = (permissionContext: ToolPermissionContext, extraTools: readonly AnyTool[]) =>
-    selectSessionTools(permissionContext, options.tools, builtins, extraTools, sessionEnv);
+  const assemble = (permissionContext: ToolPermissionContext, extraTools: readonly AnyTool[]) => {
+    const selected = selectSessionTools(permissionContext, options.tools, builtins, extraTools, sessionEnv);
+    return mainAgent ? { ...selected, tools: mainAgent.pool(selected.tools) } : selected;
+  };
   const selected = assemble(permissions.permissionContext, options.extraTools ?? []);
   const tools = selected.tools;
   const livePool = mcp.manager
@@ -424,7 +433,11 @@ export async function createSessionEngine(
     canUseTool: permissions.canUseTool,
     hooks,
     permissionContext: permissions.permissionContext,
-    customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt ?? coordinator.systemPrompt,
+    customSystemPrompt:
+      options.systemPromptOverride ??
+      options.systemPrompt ??
+      mainAgent?.systemPrompt ??
+      coordinator.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
     environment,

@@ -239,7 +239,10 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     const sandboxed = await sandboxVerdict(request, evaluation);
     if (sandboxed) return sandboxed;
     if (evaluation.inScratchpad)
-      return { behavior: 'allow', decisionReason: { type: 'other', reason: "inside the session's scratchpad" } };
+      return {
+        behavior: 'allow',
+        decisionReason: { type: 'other', reason: "inside the session's scratchpad" },
+      };
     if (toolPermission.behavior === 'allow')
       return { behavior: 'allow', decisionReason: { type: 'tool', reason: 'the tool allowed this input' } };
     if (evaluation.allowed) {

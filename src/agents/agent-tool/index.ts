@@ -7,6 +7,7 @@
 import { subagentProgress } from '../../engine/subagent-progress';
 import * as z from '../../lib/zod';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
+import { type AsyncLaunchedOutput, BACKGROUND_UNAVAILABLE } from '../background-launch';
 import { planWorker, reportSchemaProblem } from '../coordinator/worker-plan';
 import type { AgentRegistry } from '../registry';
 import { newAgentId, runAgent } from '../run-agent';
@@ -21,7 +22,10 @@ const DEFAULT_AGENT = 'general-purpose';
 const inputSchema = z.strictObject({
   description: z.string().check(z.describe('A short (3–5 word) label for the task')),
   prompt: z.string().check(z.describe('The task for the agent: a complete, self-contained brief')),
-  subagent_type: z.optional(z.string()).check(z.describe('The agent to use (default general-purpose)')),
+  // Filled in when absent, so permission rules (`Agent(general-purpose)`) and hooks see the type.
+  subagent_type: z
+    ._default(z.string(), DEFAULT_AGENT)
+    .check(z.describe('The agent to use (default general-purpose)')),
   model: z
     .optional(z.string())
     .check(z.describe("A model for this run (haiku, sonnet, opus or a model id); the agent's own otherwise")),
@@ -73,18 +77,20 @@ function definitionFor(input: AgentToolInput, registry: AgentRegistry): AgentDef
   return definition;
 }
 
-export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, AgentToolOutput> {
-  return buildTool<AgentToolInput, AgentToolOutput>({
+export function createAgentTool(
+  registry: AgentRegistry,
+): Tool<AgentToolInput, AgentToolOutput | AsyncLaunchedOutput> {
+  return buildTool<AgentToolInput, AgentToolOutput | AsyncLaunchedOutput>({
     name: 'Agent',
     aliases: ['Task'],
     inputSchema,
-    // Offered in plan mode: a read-only agent is a read (see isReadOnly), others are denied there.
+    // Offered in plan mode: a worker started there plans too (run-agent.ts keeps the mode).
     tier: 'read',
     prompt: () => `${basePrompt.trim()}\n\n${listing(registry)}`,
     description: (input) => `${input.subagent_type?.trim() || DEFAULT_AGENT}: ${input.description}`,
     // Independent workers run side by side when one response asks for several.
     isConcurrencySafe: () => true,
-    // The worker's own tool calls are decided one by one; a read-tier agent cannot change anything.
+    // The worker's own calls are decided one by one; a read-tier agent cannot change anything.
     isReadOnly: (input) => registry.get(input.subagent_type?.trim() || DEFAULT_AGENT)?.maxTier === 'read',
     checkPermissions: async () => ({ behavior: 'allow' }),
     interruptBehavior: () => 'cancel',
@@ -97,20 +103,31 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
       if (schemaProblem) return { ok: false, message: schemaProblem };
       return { ok: true };
     },
-    mapResultToContent: agentResultText,
+    mapResultToContent: (output) =>
+      output.status === 'async_launched' ? output.message : agentResultText(output),
     async call(input, context, onProgress) {
       const definition = definitionFor(input, registry);
       const runtime = agentRuntimeOf(context.services);
       if (!runtime) throw new ToolError('Agents are not available in this session.');
-      if (input.run_in_background ?? definition.background) {
-        throw new ToolError(
-          'Background agents are not available in this build; call Agent with run_in_background: false to wait for its report.',
-        );
-      }
       const toolUseId = context.toolUseId;
-      const agentId = newAgentId();
+      const budget = callBudget(input);
       // Coordinator workers get their tool set and the scratchpad; a report_schema its StructuredOutput.
       const plan = await planWorker(context, definition, input.report_schema);
+      if (input.run_in_background ?? definition.background) {
+        if (!runtime.background || !toolUseId) throw new ToolError(BACKGROUND_UNAVAILABLE);
+        return {
+          data: await runtime.background.launch({
+            definition: plan.definition,
+            description: input.description,
+            prompt: input.prompt,
+            toolUseId,
+            parent: context,
+            ...(input.model ? { model: input.model } : {}),
+            ...(budget ? { budget } : {}),
+          }),
+        };
+      }
+      const agentId = newAgentId();
       const run = (cwd?: string) =>
         runAgent({
           agentId,
@@ -120,10 +137,12 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
           parent: context,
           signal: context.abortSignal,
           ...(input.model ? { model: input.model } : {}),
-          ...(callBudget(input) ? { budget: callBudget(input) } : {}),
+          ...(budget ? { budget } : {}),
           ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
+          // The worker's finished messages, not its token stream: what the live views and
+          // stream-json show of it.
           onEvent: (event) => {
-            if (toolUseId)
+            if (toolUseId && event.type === 'message')
               onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
           },
         });

@@ -49,7 +49,7 @@ export function worktreeFields(outcome: WorktreeOutcome | undefined): {
   worktreePath?: string;
   worktreeBranch?: string;
 } {
-  if (!outcome || outcome.kind !== 'kept') return {};
+  if (outcome?.kind !== 'kept') return {};
   return { worktreePath: outcome.path, worktreeBranch: outcome.branch };
 }
 

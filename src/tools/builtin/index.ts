@@ -7,7 +7,6 @@
  * importing them all costs little.
  */
 
-import { enterWorktreeTool, exitWorktreeTool } from '../../agents/worktree/tools';
 import type { JsonSchemaObject } from '../../model/types';
 import type { AnyTool } from '../tool';
 import { astEditTool } from './ast-edit';
@@ -65,8 +64,6 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     astGrepTool,
     bashTool,
     editTool,
-    enterWorktreeTool,
-    exitWorktreeTool,
     globTool,
     grepTool,
     lspTool,
