@@ -118,6 +118,7 @@ export function createAgentTool(
         return {
           data: await runtime.background.launch({
             definition: plan.definition,
+            ...(plan.toolFilter ? { toolFilter: plan.toolFilter } : {}),
             description: input.description,
             prompt: input.prompt,
             toolUseId,
