@@ -16,7 +16,7 @@ import type { UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { createUserMessage, type Message } from '../session/messages';
 import { TranscriptWriter } from '../session/transcript-writer';
-import type { ToolUseContext } from '../tools/context';
+import { initialAppState, type ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import { connectAgentMcp, mcpServerEntries } from './agent-mcp';
 import { AgentBudgetMeter, mergeBudgets } from './budget';
@@ -169,6 +169,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       toolNames: tools.map((tool) => tool.name),
       memory: definition.omitClaudeMd ? [] : runtime.memory,
     });
+    // The worker's own to-do list: its TodoWrite never replaces the parent's.
+    let appState = initialAppState();
     const context: ToolUseContext = {
       ...parent,
       cwd,
@@ -176,6 +178,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       abortSignal: abort.signal,
       tools,
       readFileState: parent.readFileState.clone(),
+      getAppState: () => appState,
+      setAppState: (update) => {
+        appState = update(appState);
+      },
       agentId,
       model,
       getPermissionContext: () => permissionContext,

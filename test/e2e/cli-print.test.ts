@@ -4,6 +4,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentTool } from '../../src/agents/agent-tool';
+import { BUILT_IN_AGENTS } from '../../src/agents/built-in';
+import { AgentRegistry } from '../../src/agents/registry';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { toInputJsonSchema } from '../../src/tools/tool';
@@ -57,10 +60,10 @@ describe('yoke -p', () => {
     const body = server.requests[0]?.body as { tools: { name: string; input_schema: unknown }[] };
     const sent = Object.fromEntries(body.tools.map((t) => [t.name, t.input_schema]));
     // ToolSearch goes out only when something is deferred (deferred-tools.test.ts checks it there).
+    // The session adds the Agent tool to the built-ins.
+    const builtins = [...createBuiltinTools(), createAgentTool(new AgentRegistry(BUILT_IN_AGENTS))];
     const expected = Object.fromEntries(
-      createBuiltinTools()
-        .filter((t) => t.name !== 'ToolSearch')
-        .map((t) => [t.name, toInputJsonSchema(t.inputSchema)]),
+      builtins.filter((t) => t.name !== 'ToolSearch').map((t) => [t.name, toInputJsonSchema(t.inputSchema)]),
     );
     expect(Object.keys(expected).length).toBeGreaterThan(10);
     expect(sent).toEqual(expected);
