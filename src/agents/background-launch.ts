@@ -5,6 +5,7 @@
  * with a readable tool error.
  */
 import type { ToolUseContext } from '../tools/context';
+import type { AnyTool } from '../tools/tool';
 import type { AgentBudget, AgentDefinition } from './types';
 
 /** What the tool answers for a background launch (the reference's `async_launched` output). */
@@ -28,6 +29,8 @@ export type BackgroundLaunchRequest = {
   parent: ToolUseContext;
   model?: string;
   budget?: AgentBudget;
+  /** A last cut of the worker's pool (coordinator mode's worker tool set): for runAgent's `toolFilter`. */
+  toolFilter?: (tool: AnyTool) => boolean;
 };
 
 export interface BackgroundAgentLauncher {

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { query } from '../engine/query';
 import type { QueryEvent, Terminal } from '../engine/query-types';
+import type { StructuredOutputCapture } from '../engine/structured-output';
 import { buildSystemPrompt } from '../engine/system-prompt';
 import type { HookRunner } from '../hooks/types';
 import type { UserContentBlock } from '../model/types';
@@ -40,6 +41,11 @@ export type RunAgentOptions = {
   model?: string;
   /** Tools added after the filtered pool (coordinator scratchpad helpers, StructuredOutput). */
   extraTools?: readonly AnyTool[];
+  /**
+   * The worker must answer through StructuredOutput (a `report_schema`, whose tool comes in
+   * `extraTools`): the loop reminds it when it ends without, as for `--json-schema`.
+   */
+  structuredOutput?: StructuredOutputCapture;
   /** A last cut of the pool, after the definition's. */
   toolFilter?: (tool: AnyTool) => boolean;
   /** Whether the worker keeps the Agent tool (coordinator mode's own loop); never for subagents. */
@@ -198,6 +204,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       model,
       ...(runtime.fallback ? { fallback: runtime.fallback } : {}),
       hooks,
+      ...(options.structuredOutput ? { structuredOutput: options.structuredOutput } : {}),
       maxTurns: budget.maxTurns,
       querySource: 'agent',
       isBudgetExhausted: () => meter.exhausted(parent.services.costs.total().costUsd, runtime.maxBudgetUsd),

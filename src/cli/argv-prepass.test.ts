@@ -55,8 +55,16 @@ describe('prepassArgv', () => {
     expect(prepass(['-p', '--', '--not-a-flag']).args).toEqual(['--print', '--', '--not-a-flag']);
   });
 
-  it('keeps an optional value only in the = form', () => {
-    expect(prepass(['--debug', 'prompt']).args).toEqual(['--debug', 'prompt']);
+  it('keeps an optional value only in the = form, and moves the bare form past the prompt', () => {
+    // Last, commander cannot take the prompt for the flag's value.
+    expect(prepass(['--debug', 'prompt']).args).toEqual(['prompt', '--debug']);
+    expect(prepass(['-p', '--worktree', 'fix it', '--verbose']).args).toEqual([
+      '--print',
+      'fix it',
+      '--verbose',
+      '--worktree',
+    ]);
+    expect(prepass(['--worktree', '--', 'prompt']).args).toEqual(['--worktree', '--', 'prompt']);
     expect(prepass(['--debug=api']).args).toEqual(['--debug=api']);
   });
 

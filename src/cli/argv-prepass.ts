@@ -75,10 +75,13 @@ const FALSE_VALUES = /^(false|0|no)$/i;
 export function prepassArgv(argv: readonly string[], table: FlagTable): PrepassResult {
   const args: string[] = [];
   const warnings: string[] = [];
+  // Bare flags with an optional value (`--worktree`, `--debug`) go last, where commander cannot
+  // take the next word (the prompt) for their value.
+  const bareOptional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string;
     if (token === '--') {
-      args.push(...argv.slice(i));
+      args.push(...bareOptional.splice(0), ...argv.slice(i));
       break;
     }
     if (!looksLikeFlag(token)) {
@@ -112,7 +115,8 @@ export function prepassArgv(argv: readonly string[], table: FlagTable): PrepassR
         }
         break;
       case 'optional':
-        args.push(value === undefined ? spec.canonical : `${spec.canonical}=${value}`);
+        if (value === undefined) bareOptional.push(spec.canonical);
+        else args.push(`${spec.canonical}=${value}`);
         break;
       case 'value':
         if (value === undefined) {
@@ -126,5 +130,6 @@ export function prepassArgv(argv: readonly string[], table: FlagTable): PrepassR
         break;
     }
   }
+  args.push(...bareOptional);
   return { args, warnings };
 }

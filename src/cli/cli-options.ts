@@ -80,6 +80,10 @@ export type CliOptions = {
   strictMcpConfig: boolean;
   agents?: Record<string, Record<string, unknown>>;
   agent?: string;
+  /** `--worktree` (true: a random name) or `--worktree=name`: start the session in a git worktree. */
+  worktree?: string | true;
+  /** `--coordinator`: the main agent only delegates to workers (also YOKE_COORDINATOR_MODE=1). */
+  coordinator: boolean;
   pluginDirs: string[];
   pluginDirNoMcp: boolean;
   bare: boolean;
@@ -222,6 +226,8 @@ export function toCliOptions(prompt: string | undefined, raw: Record<string, unk
     strictMcpConfig: raw.strictMcpConfig === true,
     agents: agentsJson(raw.agents),
     agent: str(raw.agent),
+    worktree: raw.worktree === true ? true : str(raw.worktree),
+    coordinator: raw.coordinator === true,
     pluginDirs: list(raw.pluginDir) ?? [],
     pluginDirNoMcp: raw.pluginDirNoMcp === true,
     bare: raw.bare === true,

@@ -85,6 +85,11 @@ const FLAGS: FlagSpec[] = [
   ['--strict-mcp-config', 'use only the servers from --mcp-config'],
   ['--agents <json>', 'custom subagents as JSON'],
   ['--agent <name>', 'run as this agent'],
+  [
+    '-w, --worktree [name]',
+    'work in a new git worktree (.yoke/worktrees/<name>), removed at the end if unchanged',
+  ],
+  ['--coordinator', 'coordinator mode: the main agent plans and delegates to parallel workers'],
   ['--plugin-dir <dir>', 'load a plugin from this folder for this session (repeatable)', { repeat: true }],
   ['--plugin-dir-no-mcp', "with --plugin-dir: leave out those plugins' MCP servers"],
   ['--bare', 'minimal mode: no hooks, memory files, plugins or MCP discovery'],
@@ -139,6 +144,7 @@ Environment:
   ENABLE_TOOL_SEARCH                auto (default), auto:N (% of window), true or false: defer tool schemas
   MCP_TIMEOUT                       how long an MCP server may take to start, in ms (30000)
   MCP_TOOL_TIMEOUT                  an MCP tool call's limit in ms, unless the server sets timeout
+  YOKE_COORDINATOR_MODE=1           coordinator mode, as --coordinator (CLAUDE_CODE_COORDINATOR_MODE too)
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache
   USE_BUILTIN_RIPGREP=0             Grep and Glob use rg from PATH instead of the bundled ripgrep

@@ -6,6 +6,9 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startCoordinator } from '../agents/coordinator/coordinator-mode';
+import { sessionWorktree } from '../agents/worktree/session-start';
+import { WORKTREE_TOOLS } from '../agents/worktree/tools';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
@@ -160,6 +163,9 @@ export async function createSessionEngine(
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
   checkAddDirs(options.addDirs, cwd);
+  // `--worktree`: the session runs in a new git worktree, so everything below reads its cwd.
+  const isolation = await sessionWorktree(options.worktree, cwd, env, log);
+  cwd = isolation.cwd;
   // Everything on the way to the first model request starts at once: git (for the system
   // prompt), the settings files, and the big modules, so their waits overlap.
   const git = startSessionGit(cwd, env);
@@ -282,6 +288,12 @@ export async function createSessionEngine(
       log,
     ),
   ]);
+  const coordinator = startCoordinator({
+    flag: options.coordinator,
+    env: sessionEnv,
+    cwd,
+    sessionId: session.sessionId,
+  });
   let engine: QueryEngineType | undefined;
   const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
   // Owned by the engine from here on: its close() disposes them. One cost tracker for every
@@ -323,6 +335,8 @@ export async function createSessionEngine(
       },
     },
   });
+  isolation.attach(services);
+  coordinator.attach(services);
   const transcript = options.sessionPersistence
     ? new (await import('../session/transcript-writer')).TranscriptWriter({
         path: session.transcriptPath,
@@ -366,11 +380,14 @@ export async function createSessionEngine(
     sideCalls: services.sideCalls,
     gitConfig,
   });
+  // Coordinator mode: the scratchpad in the permission context, the main loop's pool and prompt.
+  permissions.permissionContext = coordinator.permissionContext(permissions.permissionContext);
   permissionContext = permissions.permissionContext;
   const sandboxNotice = await sandboxStartNotice(sandbox.manager);
   const builtins = [
     ...createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined }),
     agents.tool,
+    ...WORKTREE_TOOLS,
   ];
   // One assembly for every pool of the session: the first, each mode's (EnterPlanMode,
   // ExitPlanMode, set_permission_mode) and each turn's with the MCP tools connected by then.
@@ -424,14 +441,21 @@ export async function createSessionEngine(
       ? { provider: selection.provider, model: selection.fallbackModel }
       : undefined,
     services,
-    tools,
-    // A mode switch (EnterPlanMode, ExitPlanMode, set_permission_mode) gets that mode's pool.
-    toolsForMode: (permissionContext) => assemble(permissionContext, options.extraTools ?? []).tools,
-    ...(livePool ? { livePool } : {}),
+    ...coordinator.mainPools({
+      tools,
+      // A mode switch (EnterPlanMode, ExitPlanMode, set_permission_mode) gets that mode's pool.
+      toolsForMode: (permissionContext: ToolPermissionContext) =>
+        assemble(permissionContext, options.extraTools ?? []).tools,
+      ...(livePool ? { livePool } : {}),
+    }),
     canUseTool: permissions.canUseTool,
     hooks,
     permissionContext: permissions.permissionContext,
-    customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt ?? mainAgent?.systemPrompt,
+    customSystemPrompt:
+      options.systemPromptOverride ??
+      options.systemPrompt ??
+      mainAgent?.systemPrompt ??
+      coordinator.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
     environment,

@@ -60,6 +60,8 @@ export class QueryEngine {
   /** The permission context and the tool pool that follows its mode. */
   private readonly modes: ModeAndPool;
   private cwd: string;
+  /** The project root: the start cwd, or a worktree EnterWorktree moved the session into. */
+  private projectRoot: string;
   private turnAbort: AbortController | undefined;
   private thinkingOverride: ThinkingConfig | undefined;
   private readonly sessionDir: string;
@@ -95,6 +97,7 @@ export class QueryEngine {
     this.mutableMessages = [...(config.initialMessages ?? [])];
     this.model = config.model;
     this.cwd = config.cwd;
+    this.projectRoot = config.cwd;
     this.modes = new ModeAndPool(config, config.permissionContext ?? emptyPermissionContext());
     this.sessionDir = config.sessionDir ?? join(tmpdir(), 'yoke-sessions', this.sessionId);
     this.context = new EngineContext({
@@ -350,6 +353,7 @@ export class QueryEngine {
     // The loop's final history (it may have compacted or recovered); ours from now on.
     this.mutableMessages = terminal.messages;
     if (terminal.cwd) this.cwd = terminal.cwd;
+    if (terminal.projectRoot) this.projectRoot = terminal.projectRoot;
 
     yield* this.finish(terminal, {
       startedAt,
@@ -415,7 +419,7 @@ export class QueryEngine {
   private toolUseContext(tools: readonly AnyTool[], signal: AbortSignal): ToolUseContext {
     return {
       cwd: this.cwd,
-      projectRoot: this.config.cwd,
+      projectRoot: this.projectRoot,
       abortSignal: signal,
       tools,
       readFileState: this.readFileState,

@@ -42,6 +42,8 @@ export type Terminal = {
   messages: Message[];
   /** The working directory tools left behind (Bash's `cd` persists across turns). */
   cwd?: string;
+  /** The project root tools left behind (EnterWorktree and ExitWorktree move it). */
+  projectRoot?: string;
 };
 
 export type TransitionReason =

@@ -394,6 +394,7 @@ class QueryLoop {
       turnCount: this.state.turnCount,
       messages: this.state.messages,
       cwd: this.state.toolUseContext.cwd,
+      projectRoot: this.state.toolUseContext.projectRoot,
     };
     if (message !== undefined) terminal.message = message;
     return terminal;

@@ -14,18 +14,20 @@ export const STRUCTURED_OUTPUT_SUCCESS = 'Structured output provided successfull
 
 export type StructuredOutputCapture = { value: unknown; provided: boolean };
 
+/** `label` names where the schema came from in errors: `--json-schema`, or an Agent call's `report_schema`. */
 export function createStructuredOutputTool(
   schema: Record<string, unknown>,
   capture: StructuredOutputCapture,
+  label = '--json-schema',
 ): AnyTool {
   if (schema.type !== 'object') {
-    throw new Error('--json-schema must describe a JSON object (its "type" must be "object").');
+    throw new Error(`${label} must describe a JSON object (its "type" must be "object").`);
   }
   let inputSchema: z.ZodType<Record<string, unknown>>;
   try {
     inputSchema = z.fromJSONSchema(schema) as z.ZodType<Record<string, unknown>>;
   } catch (error) {
-    throw new Error(`--json-schema is not a usable JSON Schema: ${(error as Error).message}`);
+    throw new Error(`${label} is not a usable JSON Schema: ${(error as Error).message}`);
   }
   const { $schema: _ignored, ...apiSchema } = schema;
   return buildTool<Record<string, unknown>, Record<string, unknown>>({

@@ -102,6 +102,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
       rules: [...permissionContext.rules, ...sessionRules],
       roots: { projectRoot, cwd, home },
       workingDirs: [projectRoot, ...permissionContext.additionalDirectories.map((d) => resolve(cwd, d))],
+      scratchpadDirs: permissionContext.scratchpadDirectories ?? [],
       protection,
       paths: new RealPaths(options.fs ?? diskPathFs),
       walks,
@@ -237,6 +238,11 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     }
     const sandboxed = await sandboxVerdict(request, evaluation);
     if (sandboxed) return sandboxed;
+    if (evaluation.inScratchpad)
+      return {
+        behavior: 'allow',
+        decisionReason: { type: 'other', reason: "inside the session's scratchpad" },
+      };
     if (toolPermission.behavior === 'allow')
       return { behavior: 'allow', decisionReason: { type: 'tool', reason: 'the tool allowed this input' } };
     if (evaluation.allowed) {

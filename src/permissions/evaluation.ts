@@ -23,6 +23,8 @@ export type Evaluation = {
   onlyReads: boolean;
   /** Only file edits and file-writing commands inside the working directories remain. */
   editsInside: boolean;
+  /** A file tool's call whose path really lies in one of the session's scratch folders. */
+  inScratchpad: boolean;
   /** Protected files the call writes that no lifting rule covers: always asks (protected-paths.ts). */
   protectedWrites: ProtectedWrite[];
   /** Reasons no classifier may decide this call (parse errors, destructive commands, …). */
@@ -39,6 +41,7 @@ export const emptyEvaluation = (): Evaluation => ({
   readOnly: false,
   onlyReads: false,
   editsInside: false,
+  inScratchpad: false,
   protectedWrites: [],
   hardReasons: [],
   warnings: [],
@@ -51,6 +54,8 @@ export type EvaluationEnv = {
   roots: PathRoots & { home: string };
   /** The project root and the added directories. */
   workingDirs: readonly string[];
+  /** The session's scratch folders (`ToolPermissionContext.scratchpadDirectories`). */
+  scratchpadDirs?: readonly string[];
   /** The session's protected-file list; the user folders under `roots.home` when absent. */
   protection?: ProtectedPaths;
   /** Resolves symlinks (one per decision: it remembers what it looked up). */

@@ -108,6 +108,16 @@ export class PathPolicy {
   }
 
   /**
+   * Inside one of the session's scratch folders: the real path against the folders' real paths,
+   * so `scratch/../x` and a symlink in the scratchpad that leads out are outside.
+   */
+  inScratchpad(spelled: SpelledPath): boolean {
+    const real = spelled.resolved?.real;
+    const dirs = this.env.scratchpadDirs ?? [];
+    return real !== undefined && dirs.some((dir) => isWithin(real, this.realOf(dir)));
+  }
+
+  /**
    * A fast test for many paths below one folder: whether `rule` covers `folder/rel` under the
    * folder's written or real spelling. It looks at that path only, not its ancestors: a walk
    * meets every folder before what it holds, and the folder itself was checked on its own.

@@ -176,6 +176,11 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
   result.onlyReads = facts.tier === 'read';
   if (result.readOnly) result.allowed = true;
   const edits = facts.access === 'file-edit';
+  result.inScratchpad =
+    target !== undefined &&
+    (edits || readsFiles(facts.access)) &&
+    !facts.isMcp &&
+    policy.inScratchpad(target);
   result.editsInside = result.allowed || (edits && path !== undefined && inside);
   const guarded = edits && path !== undefined && protectedFileWrite(path, env, false, target?.resolved);
   if (guarded) {

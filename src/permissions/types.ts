@@ -20,6 +20,11 @@ export type ToolPermissionContext = {
   rules: readonly PermissionRule[];
   /** Directories outside cwd the user granted (`--add-dir`). */
   additionalDirectories: readonly string[];
+  /**
+   * The session's own scratch folders (coordinator mode's scratchpad): file tools read and write
+   * there without a prompt, judged on the real path, so a symlink out of it is no way out.
+   */
+  scratchpadDirectories?: readonly string[];
 };
 
 export const emptyPermissionContext = (mode: PermissionMode = 'default'): ToolPermissionContext => ({

@@ -36,7 +36,10 @@ export type ToolNotification = {
 export type ToolUseContext = {
   /** The working directory tools resolve relative paths against (Bash's `cd` may move it). */
   cwd: string;
-  /** The project root: cwd at start. Paths under it (or an added directory) are "inside". */
+  /**
+   * The project root: cwd at start, or the worktree EnterWorktree moved the loop into. Paths under
+   * it (or an added directory) are "inside".
+   */
   projectRoot: string;
   abortSignal: AbortSignal;
   /** The pool the model sees this turn. */

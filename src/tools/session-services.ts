@@ -113,6 +113,7 @@ export class SessionServices {
   /** ast_edit's proposed rewrites, until resolve accepts or discards them. */
   readonly stagedEdits = new StagedEdits();
   private disposal: Promise<void> | undefined;
+  private readonly endings: Array<() => Promise<void>> = [];
 
   constructor(options: SessionServicesOptions) {
     this.webPages = options.webPages ?? new PageCache();
@@ -130,6 +131,14 @@ export class SessionServices {
   }
 
   /**
+   * Runs `ending` when the session ends, after its shells are dead (a worktree's end checks what
+   * its commands left behind). Endings run in order; one that fails does not stop the next.
+   */
+  onDispose(ending: () => Promise<void>): void {
+    this.endings.push(ending);
+  }
+
+  /**
    * Ends what the session still runs: background shells die with their process groups, model
    * lookups stop, language servers shut down. Safe to call more than once; every call waits for the same end.
    */
@@ -139,6 +148,7 @@ export class SessionServices {
       await Promise.all([this.shells.dispose(), this.lsp.dispose(), this.mcp?.close()]);
       // After the shells: a sandboxed command's read-only placeholders go once none runs.
       await this.sandbox?.dispose();
+      for (const ending of this.endings) await ending().catch(() => {});
     })();
     return this.disposal;
   }

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import type { ScenarioInput } from '../../src/testing/mock-server/scenario';
 import { mockEnv, runYoke, tempProject } from './helpers';
+import { bodies, type RequestBody, systemText, toolNames } from './request-bodies';
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -18,16 +19,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-type RequestBody = {
-  system?: string | { text: string }[];
-  messages: { role: string; content: unknown }[];
-  tools?: { name: string }[];
-};
-
-const bodies = (s: MockServer) => s.requests.map((request) => request.body as RequestBody);
-const systemText = (body: RequestBody) =>
-  typeof body.system === 'string' ? body.system : (body.system ?? []).map((part) => part.text).join('\n');
-const toolNames = (body: RequestBody) => (body.tools ?? []).map((tool) => tool.name);
 const lines = (stdout: string) =>
   stdout
     .split('\n')

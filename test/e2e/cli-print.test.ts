@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentTool } from '../../src/agents/agent-tool';
 import { BUILT_IN_AGENTS } from '../../src/agents/built-in';
 import { AgentRegistry } from '../../src/agents/registry';
+import { WORKTREE_TOOLS } from '../../src/agents/worktree/tools';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { toInputJsonSchema } from '../../src/tools/tool';
@@ -60,8 +61,12 @@ describe('yoke -p', () => {
     const body = server.requests[0]?.body as { tools: { name: string; input_schema: unknown }[] };
     const sent = Object.fromEntries(body.tools.map((t) => [t.name, t.input_schema]));
     // ToolSearch goes out only when something is deferred (deferred-tools.test.ts checks it there).
-    // The session adds the Agent tool to the built-ins.
-    const builtins = [...createBuiltinTools(), createAgentTool(new AgentRegistry(BUILT_IN_AGENTS))];
+    // The session adds the Agent tool and the worktree tools to the built-ins.
+    const builtins = [
+      ...createBuiltinTools(),
+      createAgentTool(new AgentRegistry(BUILT_IN_AGENTS)),
+      ...WORKTREE_TOOLS,
+    ];
     const expected = Object.fromEntries(
       builtins.filter((t) => t.name !== 'ToolSearch').map((t) => [t.name, toInputJsonSchema(t.inputSchema)]),
     );

@@ -8,10 +8,12 @@ import { subagentProgress } from '../../engine/subagent-progress';
 import * as z from '../../lib/zod';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
 import { type AsyncLaunchedOutput, BACKGROUND_UNAVAILABLE } from '../background-launch';
+import { planWorker, reportSchemaProblem } from '../coordinator/worker-plan';
 import type { AgentRegistry } from '../registry';
 import { newAgentId, runAgent } from '../run-agent';
 import { agentRuntimeOf } from '../runtime';
 import type { AgentBudget, AgentDefinition } from '../types';
+import { runInWorktree } from '../worktree/agent-isolation';
 import basePrompt from './prompt.md';
 import { type AgentToolOutput, agentResultText, agentToolOutput } from './result';
 
@@ -32,6 +34,13 @@ const inputSchema = z.strictObject({
     .optional(z.boolean())
     .check(z.describe('Return at once and be notified when the agent finishes')),
   isolation: z.optional(z.enum(['worktree'])).check(z.describe('Run the agent in a temporary git worktree')),
+  report_schema: z
+    .optional(z.record(z.string(), z.unknown()))
+    .check(
+      z.describe(
+        "A JSON Schema (type object) the agent's final report must match; you get the report as JSON",
+      ),
+    ),
   max_turns: z.optional(z.int().check(z.positive())).check(z.describe('At most this many model round trips')),
   max_tokens: z.optional(z.int().check(z.positive())).check(z.describe('At most this many tokens in total')),
   max_duration_seconds: z
@@ -90,6 +99,8 @@ export function createAgentTool(
       if (!registry.get(name)) return { ok: false, message: unknownAgent(name, registry) };
       if (input.prompt.trim() === '')
         return { ok: false, message: 'The prompt is empty: give the agent its task.' };
+      const schemaProblem = input.report_schema && (await reportSchemaProblem(input.report_schema));
+      if (schemaProblem) return { ok: false, message: schemaProblem };
       return { ok: true };
     },
     mapResultToContent: (output) =>
@@ -98,17 +109,16 @@ export function createAgentTool(
       const definition = definitionFor(input, registry);
       const runtime = agentRuntimeOf(context.services);
       if (!runtime) throw new ToolError('Agents are not available in this session.');
-      if (input.isolation === 'worktree' || definition.isolation === 'worktree')
-        throw new ToolError(
-          'Worktree isolation is not available in this build; call Agent without isolation to run in the current folder.',
-        );
       const toolUseId = context.toolUseId;
       const budget = callBudget(input);
+      // Coordinator workers get their tool set and the scratchpad; a report_schema its StructuredOutput.
+      const plan = await planWorker(context, definition, input.report_schema);
       if (input.run_in_background ?? definition.background) {
         if (!runtime.background || !toolUseId) throw new ToolError(BACKGROUND_UNAVAILABLE);
         return {
           data: await runtime.background.launch({
-            definition,
+            definition: plan.definition,
+            ...(plan.toolFilter ? { toolFilter: plan.toolFilter } : {}),
             description: input.description,
             prompt: input.prompt,
             toolUseId,
@@ -119,23 +129,30 @@ export function createAgentTool(
         };
       }
       const agentId = newAgentId();
-      const result = await runAgent({
-        agentId,
-        definition,
-        prompt: input.prompt,
-        parent: context,
-        signal: context.abortSignal,
-        ...(input.model ? { model: input.model } : {}),
-        ...(budget ? { budget } : {}),
-        ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
-        // The worker's finished messages, not its token stream: what the live views and
-        // stream-json show of it.
-        onEvent: (event) => {
-          if (toolUseId && event.type === 'message')
-            onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
-        },
-      });
-      return { data: agentToolOutput(result, input.prompt) };
+      const run = (cwd?: string) =>
+        runAgent({
+          agentId,
+          ...plan,
+          ...(cwd ? { cwd } : {}),
+          prompt: input.prompt,
+          parent: context,
+          signal: context.abortSignal,
+          ...(input.model ? { model: input.model } : {}),
+          ...(budget ? { budget } : {}),
+          ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
+          // The worker's finished messages, not its token stream: what the live views and
+          // stream-json show of it.
+          onEvent: (event) => {
+            if (toolUseId && event.type === 'message')
+              onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
+          },
+        });
+      const isolated = (input.isolation ?? definition.isolation) === 'worktree';
+      const { result, worktree } = isolated
+        ? await runInWorktree(context, agentId, run)
+        : { result: await run(), worktree: undefined };
+      const output = agentToolOutput(result, input.prompt, { worktree, report: plan.structuredOutput });
+      return { data: output, ...(output.reportMissing ? { isError: true } : {}) };
     },
   });
 }

@@ -3,8 +3,11 @@
  * Agent tool (`tool_use_result` on the wire) and, for the model, the worker's report followed by
  * one line of what the run used.
  */
+import type { StructuredOutputCapture } from '../../engine/structured-output';
 import type { Usage } from '../../model/types';
 import type { AgentRunResult } from '../types';
+import { worktreeFields, worktreeLine } from '../worktree/agent-isolation';
+import type { WorktreeOutcome } from '../worktree/worktrees';
 
 export type AgentToolOutput = {
   status: 'completed';
@@ -26,6 +29,21 @@ export type AgentToolOutput = {
   costUsd: number;
   endReason: string;
   endMessage?: string;
+  /** `isolation: worktree`: where the agent's work was kept (absent when its worktree was removed). */
+  worktreePath?: string;
+  worktreeBranch?: string;
+  /** What happened to the agent's worktree, in one line for the model. */
+  worktreeNote?: string;
+  /** `report_schema`: the report the agent returned, validated against the schema. */
+  structuredReport?: Record<string, unknown>;
+  /** `report_schema` was given and the agent ended without a valid report. */
+  reportMissing?: boolean;
+};
+
+/** What an Agent call adds to a run's result: its worktree's end and its structured report. */
+export type AgentCallExtras = {
+  worktree?: WorktreeOutcome;
+  report?: StructuredOutputCapture;
 };
 
 const wireUsage = (usage: Usage): AgentToolOutput['usage'] => ({
@@ -35,8 +53,21 @@ const wireUsage = (usage: Usage): AgentToolOutput['usage'] => ({
   cache_read_input_tokens: usage.cacheReadInputTokens,
 });
 
-export function agentToolOutput(result: AgentRunResult, prompt: string): AgentToolOutput {
+export function agentToolOutput(
+  result: AgentRunResult,
+  prompt: string,
+  extras: AgentCallExtras = {},
+): AgentToolOutput {
+  const { worktree, report } = extras;
+  const reportFields = !report
+    ? {}
+    : report.provided
+      ? { structuredReport: report.value as Record<string, unknown> }
+      : { reportMissing: true };
   return {
+    ...worktreeFields(worktree),
+    ...(worktree ? { worktreeNote: worktreeLine(worktree) } : {}),
+    ...reportFields,
     status: 'completed',
     agentId: result.agentId,
     agentType: result.agentType,
@@ -61,9 +92,14 @@ export function usageLine(output: AgentToolOutput): string {
 }
 
 export function agentResultText(output: AgentToolOutput): string {
-  const report = output.content.map((block) => block.text).join('\n');
+  const report = output.structuredReport
+    ? JSON.stringify(output.structuredReport, null, 2)
+    : output.content.map((block) => block.text).join('\n');
   const parts = [report === '' ? '(The agent ended without a final report.)' : report];
+  if (output.reportMissing)
+    parts.unshift('The agent did not return a report matching report_schema; its last text follows.');
   if (output.endMessage) parts.push(`The agent stopped early: ${output.endMessage}`);
+  if (output.worktreeNote) parts.push(output.worktreeNote);
   parts.push(usageLine(output));
   return parts.join('\n\n');
 }

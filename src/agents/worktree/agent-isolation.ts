@@ -1,0 +1,60 @@
+/**
+ * `isolation: worktree` for one agent run (on its definition or the Agent call): the worker runs
+ * in a new worktree `agent-<id>` on its own branch, so its cwd, project root and permission paths
+ * are the worktree's. When the run ends — completed, failed or stopped — the worktree is finished
+ * by the rule: removed with its branch when unchanged, kept otherwise, and the caller reports
+ * where. A repository whose git configuration could run a program on checkout is refused.
+ */
+import type { ToolUseContext } from '../../tools/context';
+import { ToolError } from '../../tools/tool';
+import type { WorktreeName } from './worktree-name';
+import { createWorktree, finishWorktree, WorktreeError, type WorktreeOutcome } from './worktrees';
+
+export type IsolatedRun<T> = { result: T; worktree: WorktreeOutcome };
+
+/** The worktree's name for an agent id (`a` and 16 hex digits): `agent-<first 12>`. */
+const nameFor = (agentId: string): WorktreeName =>
+  `agent-${agentId.replace(/[^0-9a-f]/g, '').slice(0, 12)}` as WorktreeName;
+
+export async function runInWorktree<T>(
+  parent: Pick<ToolUseContext, 'cwd' | 'env' | 'services'>,
+  agentId: string,
+  run: (cwd: string) => Promise<T>,
+): Promise<IsolatedRun<T>> {
+  const verdict = await parent.services.gitConfig.check(parent.cwd);
+  if (!verdict.harmless)
+    throw new ToolError(
+      `No worktree is made for the agent: checking files out would run what this repository's git configuration names (${verdict.reason}). Call Agent without isolation.`,
+    );
+  let worktree: Awaited<ReturnType<typeof createWorktree>>;
+  try {
+    worktree = await createWorktree({ cwd: parent.cwd, name: nameFor(agentId), env: parent.env });
+  } catch (error) {
+    if (error instanceof WorktreeError) throw new ToolError(`${error.message} Call Agent without isolation.`);
+    throw error;
+  }
+  let result: T;
+  try {
+    result = await run(worktree.path);
+  } catch (error) {
+    // The work a failed run left stays; an unchanged worktree goes.
+    await finishWorktree(worktree, parent.env).catch(() => undefined);
+    throw error;
+  }
+  return { result, worktree: await finishWorktree(worktree, parent.env) };
+}
+
+/** The Agent tool's output fields for the worktree (reference: `worktreePath`, `worktreeBranch`), when kept. */
+export function worktreeFields(outcome: WorktreeOutcome | undefined): {
+  worktreePath?: string;
+  worktreeBranch?: string;
+} {
+  if (outcome?.kind !== 'kept') return {};
+  return { worktreePath: outcome.path, worktreeBranch: outcome.branch };
+}
+
+/** One line for the model on what happened to the agent's worktree. */
+export function worktreeLine(outcome: WorktreeOutcome): string {
+  if (outcome.kind === 'removed') return 'The agent made no changes; its worktree was removed.';
+  return `The agent's work is in the worktree ${outcome.path} on branch ${outcome.branch} (${outcome.reason}); merge or review it from there.`;
+}

@@ -1,0 +1,112 @@
+/**
+ * ExitWorktree (compat-surface §1.6): leaves the worktree EnterWorktree entered and goes back to
+ * where the loop worked before. `keep` leaves it on disk; `remove` deletes it with its branch, but
+ * only by the rule (nothing uncommitted, no commit only it holds) unless `discard_changes` says
+ * the user wants the work thrown away — a call that always asks, naming what would be lost.
+ */
+import * as z from '../../../lib/zod';
+import { buildTool, ToolError } from '../../../tools/tool';
+import { type EnteredWorktree, FLAG_WORKTREE, MAIN_LOOP, sessionWorktreesOf } from '../session-worktrees';
+import { describeChanges, finishWorktree, hasChanges, worktreeChanges } from '../worktrees';
+import prompt from './exit-worktree.md';
+
+const inputSchema = z.strictObject({
+  action: z
+    .enum(['keep', 'remove'])
+    .check(z.describe('keep: leave the worktree on disk; remove: delete it and its branch')),
+  discard_changes: z.optional(
+    z.boolean().check(z.describe('With remove: delete it even with uncommitted files or unmerged commits')),
+  ),
+});
+export type ExitWorktreeInput = z.infer<typeof inputSchema>;
+export type ExitWorktreeOutput = {
+  action: 'keep' | 'remove';
+  originalCwd: string;
+  worktreePath: string;
+  worktreeBranch?: string;
+  discardedFiles?: number;
+  discardedCommits?: number;
+  message: string;
+};
+
+const discards = (input: ExitWorktreeInput) => input.action === 'remove' && input.discard_changes === true;
+
+export const exitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>({
+  name: 'ExitWorktree',
+  tier: 'write',
+  inputSchema,
+  prompt,
+  description: (input) =>
+    input.action === 'keep' ? 'Leave the worktree (keep it)' : 'Leave and remove the worktree',
+  isDestructive: discards,
+  async checkPermissions(input, context) {
+    if (!discards(input)) return { behavior: 'allow' };
+    const entry = sessionWorktreesOf(context.services)?.current(context.agentId ?? MAIN_LOOP);
+    if (!entry) return { behavior: 'allow' };
+    const changes = await worktreeChanges(entry.worktree, context.env);
+    if (!hasChanges(changes)) return { behavior: 'allow' };
+    return {
+      behavior: 'ask',
+      message: `Delete the worktree ${entry.worktree.path} with ${describeChanges(changes)}?`,
+    };
+  },
+  mapResultToContent: (output) => output.message,
+  async call(input, context) {
+    const worktrees = sessionWorktreesOf(context.services);
+    const loop = context.agentId ?? MAIN_LOOP;
+    const entry = worktrees?.current(loop);
+    if (!worktrees || !entry) throw new ToolError(notEnteredMessage(worktrees?.current(FLAG_WORKTREE)));
+    const { worktree, originalCwd, originalProjectRoot } = entry;
+    const back = {
+      contextModifier: (ctx: typeof context) => ({
+        ...ctx,
+        cwd: originalCwd,
+        projectRoot: originalProjectRoot,
+      }),
+    };
+    const base = {
+      action: input.action,
+      originalCwd,
+      worktreePath: worktree.path,
+      ...(worktree.branch ? { worktreeBranch: worktree.branch } : {}),
+    };
+    if (input.action === 'keep') {
+      worktrees.leave(loop);
+      return {
+        data: {
+          ...base,
+          message: `Left the worktree; it stays at ${worktree.path}${worktree.branch ? ` on branch ${worktree.branch}` : ''}. The working directory is ${originalCwd} again.`,
+        },
+        ...back,
+      };
+    }
+    const changes = await worktreeChanges(worktree, context.env);
+    if (hasChanges(changes) && !input.discard_changes)
+      throw new ToolError(
+        `The worktree has ${describeChanges(changes)}, so it was not removed. Use action "keep" to leave it for review, or discard_changes: true if the user wants this work deleted.`,
+      );
+    const outcome = await finishWorktree(worktree, context.env, { discard: input.discard_changes === true });
+    if (outcome.kind === 'kept')
+      throw new ToolError(
+        `The worktree was not removed: ${outcome.reason}. It is still the working directory.`,
+      );
+    worktrees.leave(loop);
+    const discarded = input.discard_changes
+      ? { discardedFiles: changes.uncommittedFiles.length, discardedCommits: changes.unmergedCommits }
+      : {};
+    return {
+      data: {
+        ...base,
+        ...discarded,
+        message: `Removed the worktree ${worktree.path}${worktree.branch ? ` and its branch ${worktree.branch}` : ''}${hasChanges(changes) ? ` (discarded ${describeChanges(changes)})` : ''}. The working directory is ${originalCwd} again.`,
+      },
+      ...back,
+    };
+  },
+});
+
+function notEnteredMessage(flag: EnteredWorktree | undefined): string {
+  if (flag)
+    return `No worktree was entered with EnterWorktree. The session itself runs in ${flag.worktree.path} (made with --worktree), which is finished when the session ends.`;
+  return 'No worktree was entered with EnterWorktree, so there is none to leave.';
+}
