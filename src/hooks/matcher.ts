@@ -57,6 +57,7 @@ const TARGET_FIELDS: { [E in HookEvent]?: keyof HookPayload<E> & string } = {
   SessionEnd: 'reason',
   Notification: 'notification_type',
   PreCompact: 'trigger',
+  SubagentStart: 'agent_type',
   SubagentStop: 'agent_type',
   StopFailure: 'error',
 };

@@ -13,6 +13,7 @@ import { matchTargetFor } from './matcher';
 import { permissionRequestDecision } from './permission-request';
 import { CONDITIONAL_EVENTS, type PlannedToolCall, planHooks } from './plan';
 import type {
+  AgentHookScope,
   HookCallbackInvoker,
   HookEvent,
   HookLifecycle,
@@ -24,6 +25,7 @@ import type {
   SdkHookMatcher,
   SessionStartOutcome,
   StopOutcome,
+  SubagentStartOutcome,
   ToolHookInput,
   UserPromptSubmitOutcome,
 } from './types';
@@ -49,6 +51,8 @@ export type HookRunnerOptions = {
   onMessage?: (text: string, level: HookMessageLevel) => void;
   /** Told when each hook starts and what it answered (stream-json's hook frames). */
   onLifecycle?: (event: HookLifecycle) => void;
+  /** The worker this runner speaks for (`forAgent`); the main thread's runner has none. */
+  agent?: AgentHookScope;
 };
 
 export type RunHooksExtra = {
@@ -105,9 +109,11 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     }
     if (hooks.length === 0) return emptyHookRunResult(event);
 
+    const agent = options.agent;
     const input: Record<string, unknown> = {
       ...base,
       ...(NO_PERMISSION_MODE.has(event) ? {} : { permission_mode }),
+      ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
       hook_event_name: event,
       ...payload,
     };
@@ -195,11 +201,27 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     },
 
     async stop(input, signal) {
-      const payload = {
-        stop_hook_active: input.stopHookActive,
-        last_assistant_message: input.lastAssistantText,
-      };
-      const result = await runHooks('Stop', payload, undefined, signal);
+      const agent = options.agent;
+      // A worker's end is its SubagentStop, which can send it back to work as Stop does.
+      const result = agent
+        ? await runHooks(
+            'SubagentStop',
+            {
+              stop_hook_active: input.stopHookActive,
+              agent_id: agent.agentId,
+              agent_type: agent.agentType,
+              agent_transcript_path: agent.transcriptPath,
+              last_assistant_message: input.lastAssistantText,
+            },
+            agent.agentType,
+            signal,
+          )
+        : await runHooks(
+            'Stop',
+            { stop_hook_active: input.stopHookActive, last_assistant_message: input.lastAssistantText },
+            undefined,
+            signal,
+          );
       const outcome: StopOutcome = { blockingErrors: result.blockingErrors };
       if (result.preventContinuation) outcome.preventContinuation = result.preventContinuation;
       if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
@@ -227,6 +249,24 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       return outcome;
     },
 
+    async subagentStart(input, signal) {
+      const payload = { agent_id: input.agentId, agent_type: input.agentType };
+      const result = await runHooks('SubagentStart', payload, input.agentType, signal);
+      const outcome: SubagentStartOutcome = {};
+      if (result.additionalContext.length > 0) outcome.additionalContext = result.additionalContext;
+      if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
+      for (const error of result.blockingErrors) report(`SubagentStart hook error: ${error}`, 'warning');
+      return outcome;
+    },
+
+    forAgent(scope, scopedHooks) {
+      return createHookRunner({
+        ...options,
+        agent: scope,
+        settingsHooks: withScopedHooks(options.settingsHooks, scopedHooks),
+      });
+    },
+
     async notify(event, payload, signal) {
       const result = await runHooks(event, payload, matchTargetFor(event, payload), signal);
       for (const message of result.systemMessages) report(message, 'info');
@@ -234,6 +274,23 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       for (const error of result.blockingErrors) report(`${event} hook error: ${error}`, 'warning');
     },
   };
+}
+
+/**
+ * The session's hooks plus an agent's own: appended after the session's, with the agent's `Stop`
+ * running as SubagentStop (the agent file format says so).
+ */
+export function withScopedHooks(
+  session: HooksSettings | undefined,
+  scoped: HooksSettings | undefined,
+): HooksSettings | undefined {
+  if (!scoped || Object.keys(scoped).length === 0) return session;
+  const merged: HooksSettings = { ...session };
+  for (const [event, groups] of Object.entries(scoped)) {
+    const name = event === 'Stop' ? 'SubagentStop' : event;
+    merged[name] = [...(merged[name] ?? []), ...groups];
+  }
+  return merged;
 }
 
 function responseOf(

@@ -3,6 +3,7 @@
  * the engine, tool runner and permission decision call. `createHookRunner` implements
  * `HookRunner` with settings-defined commands and SDK callbacks; without hooks, `noopHooks`.
  */
+import type { HooksSettings } from '../config/settings-schema';
 import type { Usage } from '../model/types';
 import type {
   HookPermissionDecision,
@@ -41,6 +42,7 @@ export type HookEvents = {
   };
   UserPromptSubmit: { payload: { prompt: string }; result: UserPromptSubmitOutcome };
   Stop: { payload: { stop_hook_active: boolean; last_assistant_message: string }; result: StopOutcome };
+  SubagentStart: { payload: { agent_id: string; agent_type: string }; result: SubagentStartOutcome };
   SubagentStop: {
     payload: {
       stop_hook_active: boolean;
@@ -84,6 +86,7 @@ const FIRED_EVENTS: Record<HookEvent, true> = {
   PermissionRequest: true,
   UserPromptSubmit: true,
   Stop: true,
+  SubagentStart: true,
   SubagentStop: true,
   PreCompact: true,
   SessionStart: true,
@@ -154,6 +157,22 @@ export type StopOutcome = {
   blockingErrors: string[];
   preventContinuation?: { stopReason: string };
   systemMessages?: string[];
+};
+
+export type SubagentStartOutcome = {
+  /** Context for the worker: it reads it before its prompt. */
+  additionalContext?: string[];
+  systemMessages?: string[];
+};
+
+/**
+ * The worker a runner speaks for (`HookRunner.forAgent`): its id and type join every hook's
+ * input, and its Stop runs as SubagentStop with its transcript path.
+ */
+export type AgentHookScope = {
+  agentId: string;
+  agentType: string;
+  transcriptPath: string;
 };
 
 export type SessionStartOutcome = {
@@ -228,6 +247,16 @@ export interface HookRunner {
   ): Promise<HookResult<'Stop'>>;
   userPromptSubmit(input: { prompt: string }, signal: AbortSignal): Promise<HookResult<'UserPromptSubmit'>>;
   sessionStart(input: HookPayload<'SessionStart'>, signal: AbortSignal): Promise<HookResult<'SessionStart'>>;
+  /** SubagentStart, before a worker's first request; absent on runners that have no hooks to run. */
+  subagentStart?(
+    input: { agentId: string; agentType: string },
+    signal: AbortSignal,
+  ): Promise<HookResult<'SubagentStart'>>;
+  /**
+   * The same hooks for one worker, plus hooks scoped to it (an agent file's `hooks`, whose Stop
+   * runs as SubagentStop). Absent on runners without hooks.
+   */
+  forAgent?(scope: AgentHookScope, scopedHooks?: HooksSettings): HookRunner;
   /** Events hooks only observe (Notification, PostSampling, StopFailure, SessionEnd, PreCompact). */
   notify<E extends ObservedHookEvent>(event: E, payload: HookPayload<E>, signal: AbortSignal): Promise<void>;
 }

@@ -1,0 +1,47 @@
+/**
+ * The agent definitions a session knows, one per `subagent_type`. When two sources define the
+ * same name, the stronger one wins: the command line and the SDK over the project, the project
+ * over the user, the user over plugins, plugins over the built-ins.
+ */
+import type { AgentDefinition, AgentSource } from './types';
+
+const STRENGTH: Record<AgentSource, number> = {
+  'built-in': 0,
+  plugin: 1,
+  user: 2,
+  project: 3,
+  cli: 4,
+  sdk: 4,
+};
+
+export class AgentRegistry {
+  private readonly byName = new Map<string, AgentDefinition>();
+
+  constructor(
+    definitions: readonly AgentDefinition[] = [],
+    /** Definitions that were reported and skipped, one readable line each. */
+    readonly problems: readonly string[] = [],
+  ) {
+    for (const definition of definitions) this.add(definition);
+  }
+
+  /** Adds a definition unless a stronger source already defines the name (same strength: later wins). */
+  add(definition: AgentDefinition): void {
+    const existing = this.byName.get(definition.agentType);
+    if (existing && STRENGTH[existing.source] > STRENGTH[definition.source]) return;
+    this.byName.set(definition.agentType, definition);
+  }
+
+  get(agentType: string): AgentDefinition | undefined {
+    return this.byName.get(agentType);
+  }
+
+  /** Every definition, sorted by name (the order `system/init.agents` and the tool listing use). */
+  list(): AgentDefinition[] {
+    return [...this.byName.values()].sort((a, b) => a.agentType.localeCompare(b.agentType));
+  }
+
+  names(): string[] {
+    return this.list().map((definition) => definition.agentType);
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * runAgent: one worker run on the same query loop as the main thread, in a fresh context. The
+ * worker never sees the parent's conversation: it gets its own system prompt, the prompt as its
+ * first user message (after `priorMessages` when a run is continued), a pool cut by its
+ * definition, an abort chained to the parent's, a copy of the parent's read-file state, its own
+ * id and a sidechain transcript. Its model calls count in the session's costs (so the parent's
+ * usage and `--max-budget-usd` include them); its budgets stop it with a readable reason.
+ */
+import { randomBytes } from 'node:crypto';
+import { query } from '../engine/query';
+import type { QueryEvent, Terminal } from '../engine/query-types';
+import { buildSystemPrompt } from '../engine/system-prompt';
+import type { HookRunner } from '../hooks/types';
+import type { UserContentBlock } from '../model/types';
+import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
+import { createUserMessage, type Message } from '../session/messages';
+import { TranscriptWriter } from '../session/transcript-writer';
+import type { ToolUseContext } from '../tools/context';
+import type { AnyTool } from '../tools/tool';
+import { AgentBudgetMeter, mergeBudgets } from './budget';
+import { finalTextOf } from './final-text';
+import { agentRuntimeOf } from './runtime';
+import { filterAgentTools } from './tool-filter';
+import type { AgentBudget, AgentClock, AgentDefinition, AgentRunResult } from './types';
+
+export type RunAgentOptions = {
+  definition: AgentDefinition;
+  prompt: string | UserContentBlock[];
+  /** The worker's earlier conversation, when a run is continued (SendMessage). */
+  priorMessages?: readonly Message[];
+  /** The context of the tool call that starts the worker. */
+  parent: ToolUseContext;
+  signal: AbortSignal;
+  /** A fixed id (a continued run keeps its own); a new one otherwise. */
+  agentId?: string;
+  /** The worker's working directory and project root (a worktree); the parent's otherwise. */
+  cwd?: string;
+  /** The model the call asked for; wins over the definition's. */
+  model?: string;
+  /** Tools added after the filtered pool (coordinator scratchpad helpers, StructuredOutput). */
+  extraTools?: readonly AnyTool[];
+  /** A last cut of the pool, after the definition's. */
+  toolFilter?: (tool: AnyTool) => boolean;
+  /** Whether the worker keeps the Agent tool (coordinator mode's own loop); never for subagents. */
+  allowSpawning?: boolean;
+  /** The call's own limits; the smaller of these and the definition's wins. */
+  budget?: AgentBudget;
+  /** The Agent tool_use this run answers (meta file, SubagentStart). */
+  parentToolUseId?: string;
+  /** Every event of the worker's loop as it happens: the live view and stream-json nesting. */
+  onEvent?: (event: QueryEvent) => void;
+  /** Shorthand for the `message` events of `onEvent`. */
+  onMessage?: (message: Message) => void;
+  /** Replaces the session's clock (tests of wall-time budgets). */
+  clock?: AgentClock;
+};
+
+export class AgentRuntimeMissingError extends Error {
+  override name = 'AgentRuntimeMissingError';
+  constructor() {
+    super('Subagents are not available in this session.');
+  }
+}
+
+/** Agent ids as Claude Code spells them: `a` and 16 hex digits. */
+export function newAgentId(): string {
+  return `a${randomBytes(8).toString('hex')}`;
+}
+
+/** The worker's mode: its definition's, unless the parent bypasses permissions (that stays). */
+function workerPermissionContext(parent: ToolPermissionContext, mode: PermissionMode | undefined) {
+  if (!mode || parent.mode === 'bypassPermissions') return parent;
+  return { ...parent, mode };
+}
+
+export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
+  const { definition, parent } = options;
+  const runtime = agentRuntimeOf(parent.services);
+  if (!runtime) throw new AgentRuntimeMissingError();
+  const clock = options.clock ?? runtime.clock;
+  const startedAt = clock.now();
+  const agentId = options.agentId ?? newAgentId();
+  const model = runtime.resolveModel(options.model ?? definition.model, parent.model);
+  const cwd = options.cwd ?? parent.cwd;
+  const projectRoot = options.cwd ?? parent.projectRoot;
+
+  let permissionContext = workerPermissionContext(parent.getPermissionContext(), definition.permissionMode);
+  const poolFor = (context: ToolPermissionContext): AnyTool[] => {
+    const filtered = filterAgentTools(definition, runtime.toolsFor(context), {
+      allowSpawning: options.allowSpawning ?? false,
+    });
+    const pool = [...filtered, ...(options.extraTools ?? [])];
+    return options.toolFilter ? pool.filter(options.toolFilter) : pool;
+  };
+  let tools = poolFor(permissionContext);
+
+  const paths = runtime.sidechainPaths?.(agentId);
+  const transcript = paths
+    ? new TranscriptWriter({
+        path: paths.transcript,
+        sessionId: parent.sessionId,
+        cwd,
+        agentId,
+        meta: {
+          path: paths.meta,
+          content: {
+            agentType: definition.agentType,
+            isBuiltIn: definition.source === 'built-in',
+            description: definition.description,
+            ...(options.parentToolUseId ? { toolUseId: options.parentToolUseId } : {}),
+            model,
+          },
+        },
+      })
+    : undefined;
+  const hooks: HookRunner =
+    runtime.hooksFor?.(
+      { agentId, agentType: definition.agentType, transcriptPath: paths?.transcript ?? '' },
+      definition,
+    ) ?? parent.hooks;
+
+  // The worker stops with its parent, and on its own when its wall time runs out.
+  const abort = new AbortController();
+  const onParentAbort = () => abort.abort();
+  if (options.signal.aborted) abort.abort();
+  else options.signal.addEventListener('abort', onParentAbort, { once: true });
+  const budget = mergeBudgets(definition.budget, options.budget);
+  const meter = new AgentBudgetMeter(budget, clock, startedAt, () => abort.abort());
+
+  const messages: Message[] = [...(options.priorMessages ?? [])];
+  const record = (message: Message) => {
+    transcript?.append(message);
+    options.onMessage?.(message);
+  };
+  const emit = (event: QueryEvent) => {
+    if (event.type === 'message') record(event.message);
+    options.onEvent?.(event);
+  };
+  try {
+    const started = await runStartHooks(hooks, options, agentId, abort.signal);
+    for (const text of started) {
+      const context = createUserMessage(text, { isMeta: true });
+      messages.push(context);
+      emit({ type: 'message', message: context });
+    }
+    const first = createUserMessage(options.prompt);
+    messages.push(first);
+    emit({ type: 'message', message: first });
+
+    const systemPrompt = buildSystemPrompt({
+      customSystemPrompt: definition.systemPrompt,
+      environment: { ...runtime.environment, cwd, model },
+      toolNames: tools.map((tool) => tool.name),
+      memory: definition.omitClaudeMd ? [] : runtime.memory,
+    });
+    const context: ToolUseContext = {
+      ...parent,
+      cwd,
+      projectRoot,
+      abortSignal: abort.signal,
+      tools,
+      readFileState: parent.readFileState.clone(),
+      agentId,
+      model,
+      getPermissionContext: () => permissionContext,
+      switchPermissionMode: (to) => {
+        const mode = to === 'before-plan' ? 'default' : to;
+        permissionContext = { ...permissionContext, mode };
+        tools = poolFor(permissionContext);
+        return mode;
+      },
+      hooks,
+      messages,
+    };
+    const loop = query({
+      messages,
+      systemPrompt,
+      toolUseContext: context,
+      refreshTools: () => tools,
+      canUseTool: runtime.canUseTool,
+      provider: runtime.provider,
+      model,
+      ...(runtime.fallback ? { fallback: runtime.fallback } : {}),
+      hooks,
+      maxTurns: budget.maxTurns,
+      querySource: 'agent',
+      isBudgetExhausted: () => meter.exhausted(parent.services.costs.total().costUsd, runtime.maxBudgetUsd),
+    });
+    const terminal = await drain(loop, parent, meter, hooks, abort.signal, emit);
+    const endedAt = clock.now();
+    const stop = meter.stopReason(terminal.reason);
+    const ended = endMessage(terminal, stop, budget);
+    return {
+      agentId,
+      agentType: definition.agentType,
+      finalText: finalTextOf(terminal.messages),
+      messages: terminal.messages,
+      usage: meter.usage,
+      totalTokens: meter.totalTokens,
+      toolUses: meter.toolUses,
+      durationMs: Math.max(0, endedAt - startedAt),
+      costUsd: meter.costUsd,
+      model,
+      endReason: stop ?? terminal.reason,
+      ...(ended ? { endMessage: ended } : {}),
+      ...(transcript ? { transcriptPath: transcript.path } : {}),
+    };
+  } finally {
+    meter.dispose();
+    options.signal.removeEventListener('abort', onParentAbort);
+    transcript?.close?.();
+  }
+}
+
+/** SubagentStart: the hooks' additional context becomes the worker's first (meta) messages. */
+async function runStartHooks(
+  hooks: HookRunner,
+  options: RunAgentOptions,
+  agentId: string,
+  signal: AbortSignal,
+): Promise<string[]> {
+  if (!hooks.subagentStart) return [];
+  const outcome = await hooks.subagentStart({ agentId, agentType: options.definition.agentType }, signal);
+  return outcome.additionalContext ?? [];
+}
+
+/** Runs the worker's loop to its end, keeping its accounts: costs, tokens, tool uses. */
+async function drain(
+  loop: AsyncGenerator<QueryEvent, Terminal>,
+  parent: ToolUseContext,
+  meter: AgentBudgetMeter,
+  hooks: HookRunner,
+  signal: AbortSignal,
+  emit: (event: QueryEvent) => void,
+): Promise<Terminal> {
+  while (true) {
+    const next = await loop.next();
+    if (next.done) return next.value;
+    const event = next.value;
+    if (event.type === 'model_usage') {
+      // The session's tracker: the parent's cost, its result and --max-budget-usd include it.
+      const cost = parent.services.costs.add(event.model, event.usage, event.apiDurationMs);
+      meter.addUsage(event.usage, cost);
+      await hooks.notify('PostSampling', { model: event.model, usage: event.usage }, signal);
+    } else if (event.type === 'message' && event.message.type === 'assistant') {
+      meter.countToolUses(event.message.message.content);
+    }
+    emit(event);
+  }
+}
+
+function endMessage(
+  terminal: Terminal,
+  stop: ReturnType<AgentBudgetMeter['stopReason']>,
+  budget: AgentBudget,
+): string | undefined {
+  if (stop === 'max_tokens') return `The agent's token budget (${budget.maxTokens} tokens) is spent.`;
+  if (stop === 'max_duration')
+    return `The agent's time limit (${Math.round((budget.maxDurationMs ?? 0) / 1000)} s) ran out.`;
+  if (stop === 'max_turns') return `The agent reached its turn limit (${budget.maxTurns} turns).`;
+  if (terminal.reason === 'completed') return undefined;
+  return terminal.message ?? `The agent stopped: ${terminal.reason}.`;
+}
