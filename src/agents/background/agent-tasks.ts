@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { OutputCursor } from '../../lib/output-cursor';
 import { NoSideCallModelError, type SideCallClient } from '../../model/side-call';
 import type { Message } from '../../session/messages';
-import { type Clock, systemClock } from './clock';
 import { taskNotification } from './notification';
 import { outputHeader, outputLines } from './output-log';
 import { RECENT_ACTIVITY_CHARS, summarizeProgress } from './progress';
+import { type AgentClock, systemClock } from '../types';
 import type { AgentInbox, AgentLauncher, AgentRunOutcome, AgentTaskInfo } from './types';
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 30_000;
@@ -26,7 +26,8 @@ export const DEFAULT_PROGRESS_INTERVAL_MS = 30_000;
 export type AgentTasksOptions = {
   /** Where progress summaries are asked; without it there are none. */
   sideCalls?: SideCallClient;
-  clock?: Clock;
+  /** Progress summaries and waits run on it (tests move a manual one). */
+  clock?: AgentClock;
   /** How often a running agent's progress is summarized; 0 turns summaries off. */
   progressIntervalMs?: number;
 };
@@ -108,11 +109,24 @@ function leftoverPrompt(inbox: AgentInbox | undefined): string | undefined {
   return texts.length > 0 ? texts.join('\n\n') : undefined;
 }
 
+/** Calls `fn` every `ms` on the clock until the returned function is called. */
+function every(clock: AgentClock, ms: number, fn: () => void): () => void {
+  let cancel = () => {};
+  const arm = () => {
+    cancel = clock.setTimer(() => {
+      arm();
+      fn();
+    }, ms);
+  };
+  arm();
+  return () => cancel();
+}
+
 export class AgentTasks {
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly listeners = new Set<(task: AgentTaskInfo) => void>();
   private readonly waiters = new Map<string, Set<Waiter>>();
-  private readonly clock: Clock;
+  private readonly clock: AgentClock;
   private disposed = false;
 
   constructor(private readonly options: AgentTasksOptions = {}) {
@@ -208,7 +222,7 @@ export class AgentTasks {
       };
       const onEnd = () => finish(true);
       const onAbort = () => finish(false);
-      const cancelTimer = this.clock.after(timeoutMs, () => finish(false));
+      const cancelTimer = this.clock.setTimer(() => finish(false), timeoutMs);
       waiters.add(onEnd);
       signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -365,7 +379,7 @@ export class AgentTasks {
     const { sideCalls } = this.options;
     if (!sideCalls || interval <= 0) return;
     record.freshActivity = false;
-    record.stopProgress = this.clock.every(interval, () => void this.summarize(record, sideCalls));
+    record.stopProgress = every(this.clock, interval, () => void this.summarize(record, sideCalls));
   }
 
   private async summarize(record: TaskRecord, sideCalls: SideCallClient): Promise<void> {
