@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SideCallClient, SideCallRequest } from '../../model/side-call';
 import { createUserMessage, type Message } from '../../session/messages';
-import { AgentTasks } from './agent-tasks';
 import { ManualClock } from '../test-support';
+import { AgentTasks } from './agent-tasks';
 import { ScriptedWorker } from './test-support';
 import type { AgentTaskInfo } from './types';
 

@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { OutputCursor } from '../../lib/output-cursor';
 import { NoSideCallModelError, type SideCallClient } from '../../model/side-call';
 import type { Message } from '../../session/messages';
+import { type AgentClock, systemClock } from '../types';
 import { taskNotification } from './notification';
 import { outputHeader, outputLines } from './output-log';
 import { RECENT_ACTIVITY_CHARS, summarizeProgress } from './progress';
-import { type AgentClock, systemClock } from '../types';
 import type { AgentInbox, AgentLauncher, AgentRunOutcome, AgentTaskInfo } from './types';
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 30_000;
