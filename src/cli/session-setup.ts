@@ -6,6 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { backgroundAgentOptions } from '../agents/background/agent-tasks';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
@@ -270,6 +271,7 @@ export async function createSessionEngine(
       confine: confineLanguageServers(sandbox.manager),
     },
     ...(mcp.manager ? { mcp: mcp.manager } : {}),
+    backgroundAgents: backgroundAgentOptions(applied.backgroundAgents),
     sideCalls: {
       provider: selection.provider,
       fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,

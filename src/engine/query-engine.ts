@@ -26,7 +26,7 @@ import { MessageQueue } from './message-queue';
 import { ModeAndPool } from './mode-and-pool';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
-import { submitPrompt } from './prompt-submission';
+import { type SubmittedPrompt, submitPrompt } from './prompt-submission';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
 import type { Terminal } from './query-types';
@@ -210,6 +210,32 @@ export class QueryEngine {
     return this.queue.promptIds();
   }
 
+  /** Whether notices (a background task ended) wait for the model's next turn boundary. */
+  hasQueuedNotices(): boolean {
+    return this.queue.hasNotices();
+  }
+
+  /**
+   * A turn that starts from the queued notices instead of a user prompt (a `-p` run whose
+   * background agents finished after its turn): the model reads them at the turn's first request,
+   * through the same attachment as mid-turn notices, and answers. Yields nothing when none wait.
+   */
+  async *submitQueuedNotices(options: { signal?: AbortSignal } = {}): AsyncGenerator<SDKMessage, void> {
+    if (!this.queue.hasNotices()) return;
+    const startedAt = Date.now();
+    const abort = new AbortController();
+    this.turnAbort = abort;
+    const onOuterAbort = () => abort.abort();
+    if (options.signal?.aborted) abort.abort();
+    else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    try {
+      yield* this.runTurn(undefined, abort.signal, startedAt);
+    } finally {
+      options.signal?.removeEventListener('abort', onOuterAbort);
+      if (this.turnAbort === abort) this.turnAbort = undefined;
+    }
+  }
+
   /** Aborts the running turn, if any. */
   interrupt(): void {
     this.turnAbort?.abort();
@@ -254,16 +280,16 @@ export class QueryEngine {
         this.sessionContext = await startSession(this.hooks, input, abort.signal, this.config.onNotification);
         yield* this.hookFrames();
       }
-      yield* this.runTurn(prompt, options.clientUuid, abort.signal, startedAt);
+      yield* this.runTurn({ content: prompt, clientUuid: options.clientUuid }, abort.signal, startedAt);
     } finally {
       options.signal?.removeEventListener('abort', onOuterAbort);
       if (this.turnAbort === abort) this.turnAbort = undefined;
     }
   }
 
+  /** One turn; without `opening` it starts from the queued notices alone (submitQueuedNotices). */
   private async *runTurn(
-    prompt: string | UserContentBlock[],
-    clientUuid: string | undefined,
+    opening: { content: string | UserContentBlock[]; clientUuid: string | undefined } | undefined,
     signal: AbortSignal,
     startedAt: number,
   ): AsyncGenerator<SDKMessage, void> {
@@ -286,7 +312,9 @@ export class QueryEngine {
 
     yield this.description.initMessage(tools, live?.initExtras());
 
-    const submitted = await submitPrompt({ content: prompt, clientUuid }, hooks, signal);
+    const submitted: SubmittedPrompt | { blocked?: undefined; message?: undefined; context: [] } = opening
+      ? await submitPrompt(opening, hooks, signal)
+      : { context: [] };
     yield* this.hookFrames();
     if (submitted.blocked) {
       const { reason } = submitted.blocked;
@@ -303,11 +331,10 @@ export class QueryEngine {
     this.sessionContext = [];
     for (const text of this.liveMessages?.changedNotices() ?? [])
       this.record(createUserMessage(text, { isMeta: true }));
-    this.record(submitted.message);
+    if (submitted.message) this.record(submitted.message);
     for (const context of submitted.context) this.record(context);
-    for (const text of (await this.liveMessages?.promptContext(prompt, signal)) ?? []) {
-      this.record(createUserMessage(text, { isMeta: true }));
-    }
+    const promptContext = opening ? await this.liveMessages?.promptContext(opening.content, signal) : [];
+    for (const text of promptContext ?? []) this.record(createUserMessage(text, { isMeta: true }));
 
     const systemPrompt = await this.description.systemPrompt(tools);
     const loop = query({

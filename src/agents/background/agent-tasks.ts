@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Settings } from '../../config/settings-schema';
 import { OutputCursor } from '../../lib/output-cursor';
 import { NoSideCallModelError, type SideCallClient } from '../../model/side-call';
 import type { Message } from '../../session/messages';
@@ -22,6 +23,7 @@ import { RECENT_ACTIVITY_CHARS, summarizeProgress } from './progress';
 import type { AgentInbox, AgentLauncher, AgentRunOutcome, AgentTaskInfo } from './types';
 
 export const DEFAULT_PROGRESS_INTERVAL_MS = 30_000;
+export const DEFAULT_PRINT_WAIT_MS = 600_000;
 
 export type AgentTasksOptions = {
   /** Where progress summaries are asked; without it there are none. */
@@ -30,7 +32,21 @@ export type AgentTasksOptions = {
   clock?: AgentClock;
   /** How often a running agent's progress is summarized; 0 turns summaries off. */
   progressIntervalMs?: number;
+  /** How long `-p` waits for running agents before its final result. */
+  printWaitMs?: number;
 };
+
+/** The `backgroundAgents` settings as the registry's options. */
+export function backgroundAgentOptions(
+  settings: Settings['backgroundAgents'],
+): Pick<AgentTasksOptions, 'progressIntervalMs' | 'printWaitMs'> {
+  return {
+    ...(settings?.progressIntervalMs !== undefined
+      ? { progressIntervalMs: settings.progressIntervalMs }
+      : {}),
+    ...(settings?.printWaitMs !== undefined ? { printWaitMs: settings.printWaitMs } : {}),
+  };
+}
 
 export type LaunchAgentParams = {
   /** The worker's agent id (runAgent's); a fresh one when absent. */
@@ -131,6 +147,15 @@ export class AgentTasks {
 
   constructor(private readonly options: AgentTasksOptions = {}) {
     this.clock = options.clock ?? systemClock;
+  }
+
+  /** How long `-p` waits for running agents before its final result. */
+  get printWaitMs(): number {
+    return this.options.printWaitMs ?? DEFAULT_PRINT_WAIT_MS;
+  }
+
+  get now(): number {
+    return this.clock.now();
   }
 
   /** Registers the agent and starts its first run; returns at once. */
