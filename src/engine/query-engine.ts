@@ -41,6 +41,9 @@ import { runLoop } from './turn-ledger';
 
 export type { QueryEngineConfig };
 
+/** The user's prompt that opens a turn. */
+type TurnOpening = { content: string | UserContentBlock[]; clientUuid: string | undefined };
+
 export class QueryEngine {
   readonly sessionId: string;
   private readonly config: QueryEngineConfig;
@@ -221,19 +224,7 @@ export class QueryEngine {
    * through the same attachment as mid-turn notices, and answers. Yields nothing when none wait.
    */
   async *submitQueuedNotices(options: { signal?: AbortSignal } = {}): AsyncGenerator<SDKMessage, void> {
-    if (!this.queue.hasNotices()) return;
-    const startedAt = Date.now();
-    const abort = new AbortController();
-    this.turnAbort = abort;
-    const onOuterAbort = () => abort.abort();
-    if (options.signal?.aborted) abort.abort();
-    else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    try {
-      yield* this.runTurn(undefined, abort.signal, startedAt);
-    } finally {
-      options.signal?.removeEventListener('abort', onOuterAbort);
-      if (this.turnAbort === abort) this.turnAbort = undefined;
-    }
+    if (this.queue.hasNotices()) yield* this.submit(undefined, options.signal);
   }
 
   /** Aborts the running turn, if any. */
@@ -261,17 +252,24 @@ export class QueryEngine {
     });
   }
 
-  async *submitMessage(
+  submitMessage(
     prompt: string | UserContentBlock[],
     options: { clientUuid?: string; signal?: AbortSignal } = {},
+  ): AsyncGenerator<SDKMessage, void> {
+    return this.submit({ content: prompt, clientUuid: options.clientUuid }, options.signal);
+  }
+
+  private async *submit(
+    opening: TurnOpening | undefined,
+    outerSignal: AbortSignal | undefined,
   ): AsyncGenerator<SDKMessage, void> {
     const startedAt = Date.now();
     const abort = new AbortController();
     this.turnAbort = abort;
     const onOuterAbort = () => abort.abort();
     // A stop that came before the turn began still counts: the turn ends as interrupted.
-    if (options.signal?.aborted) abort.abort();
-    else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    if (outerSignal?.aborted) abort.abort();
+    else outerSignal?.addEventListener('abort', onOuterAbort, { once: true });
     try {
       if (!this.started) {
         this.started = true;
@@ -280,16 +278,16 @@ export class QueryEngine {
         this.sessionContext = await startSession(this.hooks, input, abort.signal, this.config.onNotification);
         yield* this.hookFrames();
       }
-      yield* this.runTurn({ content: prompt, clientUuid: options.clientUuid }, abort.signal, startedAt);
+      yield* this.runTurn(opening, abort.signal, startedAt);
     } finally {
-      options.signal?.removeEventListener('abort', onOuterAbort);
+      outerSignal?.removeEventListener('abort', onOuterAbort);
       if (this.turnAbort === abort) this.turnAbort = undefined;
     }
   }
 
   /** One turn; without `opening` it starts from the queued notices alone (submitQueuedNotices). */
   private async *runTurn(
-    opening: { content: string | UserContentBlock[]; clientUuid: string | undefined } | undefined,
+    opening: TurnOpening | undefined,
     signal: AbortSignal,
     startedAt: number,
   ): AsyncGenerator<SDKMessage, void> {
