@@ -37,7 +37,13 @@ import {
 import { confineLanguageServers, createSessionSandbox, sandboxStartNotice } from './session-sandbox';
 import { autoCompactEnabled, contextStages, loadSessionSettings } from './session-settings';
 import { selectSessionTools } from './session-tools';
-import { appliedSettings, gatedProjectKeys, ignoredProjectSettings, sessionTrust } from './session-trust';
+import {
+  appliedSettings,
+  gatedProjectKeys,
+  ignoredProjectSettings,
+  projectCodeRuns,
+  sessionTrust,
+} from './session-trust';
 import { checkAvailableFeatures } from './unavailable';
 
 type QueryEngineType = import('../engine/query-engine').QueryEngine;
@@ -74,6 +80,8 @@ export type SessionSetup = {
   protectedPaths: ProtectedPaths;
   /** The settings loaded for the session, with their problems (the REPL's /doctor shows them). */
   settings: SessionSettings;
+  /** The agents the session knows (the SDK's initialize answer lists them). */
+  agents: { name: string; description: string; model: string }[];
 };
 
 import type { Env, SessionSettings } from './session-settings';
@@ -108,13 +116,19 @@ async function sessionHooks(
   settingsHooks: HooksSettings | undefined,
   env: Env,
   cwd: string,
-  live: { sessionId: string; transcriptPath: string; engine: () => QueryEngineType | undefined },
+  live: {
+    sessionId: string;
+    transcriptPath: string;
+    engine: () => QueryEngineType | undefined;
+    /** An agent definition brings hooks of its own: its workers need a runner. */
+    agentHooks: boolean;
+  },
   report: (text: string, level: string) => void,
   onLifecycle: (event: HookLifecycle) => void,
 ): Promise<HookRunner> {
   const sdk = options.sdkHooks && options.sdkHooks.matchers.length > 0 ? options.sdkHooks : undefined;
   const commands = options.bare ? undefined : settingsHooks;
-  if (!sdk && (!commands || Object.keys(commands).length === 0)) return noopHooks;
+  if (!sdk && (!commands || Object.keys(commands).length === 0) && !live.agentHooks) return noopHooks;
   const { createHookRunner } = await import('../hooks/runner');
   return createHookRunner({
     settingsHooks: commands,
@@ -180,6 +194,18 @@ export async function createSessionEngine(
     gatedProjectKeys(trust.trusted, interactive),
   );
   const hookSettings = applied.hooks;
+  // Agent files load while servers connect and the model is chosen.
+  const agentsLoad = import('../agents/session-agents').then(({ loadSessionAgents }) =>
+    loadSessionAgents({
+      cwd,
+      env: sessionEnv,
+      trusted: trust.trusted,
+      projectCodeRuns: projectCodeRuns(trust.trusted, interactive),
+      ...(options.agents ? { agents: options.agents } : {}),
+      ...(options.settingSources ? { settingSources: options.settingSources } : {}),
+      bare: options.bare,
+    }),
+  );
   // Servers connect while the rest is set up, and on after: the first request does not wait.
   const mcp = await startSessionMcp({
     options,
@@ -291,12 +317,18 @@ export async function createSessionEngine(
     : undefined;
 
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
+  const agents = await agentsLoad;
   const hooks = await sessionHooks(
     options,
     hookSettings,
     sessionEnv,
     cwd,
-    { sessionId: session.sessionId, transcriptPath: session.transcriptPath, engine: () => engine },
+    {
+      sessionId: session.sessionId,
+      transcriptPath: session.transcriptPath,
+      engine: () => engine,
+      agentHooks: agents.hasScopedHooks,
+    },
     (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
     hookFrames.push,
   );
@@ -316,7 +348,10 @@ export async function createSessionEngine(
   });
   permissionContext = permissions.permissionContext;
   const sandboxNotice = await sandboxStartNotice(sandbox.manager);
-  const builtins = createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined });
+  const builtins = [
+    ...createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined }),
+    agents.tool,
+  ];
   // One assembly for every pool of the session: the first, each mode's (EnterPlanMode,
   // ExitPlanMode, set_permission_mode) and each turn's with the MCP tools connected by then.
   const assemble = (permissionContext: ToolPermissionContext, extraTools: readonly AnyTool[]) =>
@@ -349,8 +384,15 @@ export async function createSessionEngine(
       builtins.map((tool) => tool.name),
     ),
     ...mcp.problems,
+    ...agents.warnings,
   ];
 
+  const environment = environmentFacts(
+    cwd,
+    selection.model,
+    await gitFacts,
+    permissions.permissionContext.additionalDirectories,
+  );
   engine = new QueryEngine({
     cwd,
     provider: selection.provider,
@@ -369,12 +411,7 @@ export async function createSessionEngine(
     customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
-    environment: environmentFacts(
-      cwd,
-      selection.model,
-      await gitFacts,
-      permissions.permissionContext.additionalDirectories,
-    ),
+    environment,
     nestedMemory: options.bare
       ? undefined
       : {
@@ -392,7 +429,11 @@ export async function createSessionEngine(
     includePartialMessages: options.includePartialMessages,
     hookFrames,
     apiKeySource: apiKeySource(selection, sessionEnv),
-    initExtras: { ...options.initExtras, warnings: [...(options.initExtras?.warnings ?? []), ...warnings] },
+    initExtras: {
+      ...options.initExtras,
+      agents: agents.names(),
+      warnings: [...(options.initExtras?.warnings ?? []), ...warnings],
+    },
     env: sessionEnv,
     sessionId: session.sessionId,
     // Not kept: the engine uses a temp folder and removes it when the session ends.
@@ -408,8 +449,26 @@ export async function createSessionEngine(
     },
     onNotification: notify,
   });
+  agents.attach(services, {
+    provider: selection.provider,
+    providerName: selection.providerName,
+    ...(selection.fallbackModel
+      ? { fallback: { provider: selection.provider, model: selection.fallbackModel } }
+      : {}),
+    canUseTool: permissions.canUseTool,
+    // The pool of the worker's own mode, with the MCP tools connected by the time it asks.
+    toolsFor: (permissionContext) =>
+      livePool?.tools(permissionContext) ?? assemble(permissionContext, options.extraTools ?? []).tools,
+    environment,
+    memory,
+    hooks,
+    sessionId: session.sessionId,
+    persisted: options.sessionPersistence,
+    ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
+  });
   return {
     engine,
+    agents: agents.summaries(),
     selection,
     tools,
     mcp: mcp.manager,

@@ -37,12 +37,6 @@ export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
     used: (o) => o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio',
     helpNote: '(an MCP tool: not available yet)',
   },
-  {
-    flag: '--agents',
-    feature: 'custom subagents (--agents)',
-    used: (o) => o.agents !== undefined && Object.keys(o.agents).length > 0,
-    helpNote: '(not available yet; {} is accepted)',
-  },
   { flag: '--agent', feature: 'running as an agent (--agent)', used: (o) => o.agent !== undefined },
   { flag: '--plugin-dir', feature: 'plugins (--plugin-dir)', used: (o) => o.pluginDirs.length > 0 },
 ];

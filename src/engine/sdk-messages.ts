@@ -68,6 +68,8 @@ export type SDKAssistantMessage = Envelope & {
     context_management: null;
   };
   parent_tool_use_id: string | null;
+  /** Set on a subagent's frames: the worker's id. */
+  agent_id?: string;
   timestamp: string;
   request_id?: string;
   aborted?: true;
@@ -85,6 +87,8 @@ export type SDKUserMessage = Envelope & {
   type: 'user';
   message: UserMessageParam;
   parent_tool_use_id: string | null;
+  /** Set on a subagent's frames: the worker's id. */
+  agent_id?: string;
   timestamp: string;
   tool_use_result?: unknown;
   isReplay?: true;

@@ -15,6 +15,7 @@ import {
   toSdkUser,
 } from './sdk-convert';
 import type { SDKMessage, SDKStreamEvent, SDKSystemNoticeMessage } from './sdk-messages';
+import { isSubagentProgress } from './subagent-progress';
 
 export class TurnConverter {
   /**
@@ -32,11 +33,14 @@ export class TurnConverter {
   /** Set when the loop asked the model to continue a truncated response; the next one extends it. */
   private continuationPending = false;
   private continuing = false;
+  /** One converter per running subagent, by the Agent call's id: its frames nest under it. */
+  private readonly nested = new Map<string, TurnConverter>();
 
   constructor(
     private readonly sessionId: string,
     private readonly includePartialMessages: boolean,
     private readonly parentToolUseId: string | null = null,
+    private readonly agentId: string | undefined = undefined,
   ) {}
 
   *convert(event: QueryEvent): Generator<SDKMessage> {
@@ -68,13 +72,27 @@ export class TurnConverter {
       case 'message': {
         const message = event.message;
         if (message.type === 'assistant') {
-          yield toSdkAssistant(message, this.sessionId, this.parentToolUseId);
+          const frame = toSdkAssistant(message, this.sessionId, this.parentToolUseId);
+          yield this.agentId ? { ...frame, agent_id: this.agentId } : frame;
           yield* this.releaseBlock();
           this.trackText(message.message.id, message.message.content);
-        } else {
-          if (message.type === 'user') yield toSdkUser(message, this.sessionId, this.parentToolUseId);
-          else yield toSdkSystemNotice(message, this.sessionId);
+        } else if (message.type === 'user') {
+          const frame = toSdkUser(message, this.sessionId, this.parentToolUseId);
+          yield this.agentId ? { ...frame, agent_id: this.agentId } : frame;
+        } else yield toSdkSystemNotice(message, this.sessionId);
+        return;
+      }
+      case 'tool_progress': {
+        const data = event.progress.data;
+        // A worker's messages (not its partial stream) nest under the Agent call that runs it.
+        if (!isSubagentProgress(data) || data.event.type !== 'message') return;
+        const id = event.progress.toolUseId;
+        let nested = this.nested.get(id);
+        if (!nested) {
+          nested = new TurnConverter(this.sessionId, false, id, data.agentId);
+          this.nested.set(id, nested);
         }
+        yield* nested.convert(data.event);
         return;
       }
       case 'permission_denied': {

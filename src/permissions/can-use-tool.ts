@@ -186,6 +186,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     };
     if (evaluation.suggestions.length > 0) promptRequest.suggestions = [...evaluation.suggestions];
     if (pending.reason) promptRequest.decisionReason = pending.reason;
+    if (request.context.agentId) promptRequest.agentId = request.context.agentId;
     const decision = await options.prompt(promptRequest);
     addSessionRules(decision, evaluation.suggestions);
     return decision;

@@ -126,6 +126,8 @@ export type PermissionCallContext = {
   permissionContext: ToolPermissionContext;
   /** The conversation so far: the auto-mode classifier reads the user's latest request from it. */
   messages: readonly Message[];
+  /** The subagent that makes the call; absent on the main thread. */
+  agentId?: string;
 };
 
 /**
@@ -204,6 +206,8 @@ export type PermissionPrompt = (request: {
   /** Rules that an "always allow" answer would add: exactly the segments shown, nothing wider. */
   suggestions?: string[];
   decisionReason?: DecisionReason;
+  /** The subagent asking, so the person (or SDK host) knows whose call it is. */
+  agentId?: string;
   signal: AbortSignal;
 }) => Promise<PermissionDecision>;
 

@@ -9,6 +9,7 @@ import type { InitializeConfig } from './initialize';
 import { connectSdkMcpServer, type SdkMcpConnection } from './mcp-bridge';
 import { createStdioPermissionPrompt } from './permission-prompt';
 import type {
+  AgentSummary,
   CreateSessionEngine,
   McpServerControl,
   SessionEngine,
@@ -31,6 +32,8 @@ export type EngineSetup = {
   mcpConnections: SdkMcpConnection[];
   /** The servers from config and `--mcp-config` (the SDK's stdio/HTTP/SSE `mcpServers`). */
   mcp: McpServerControl | undefined;
+  /** Every agent the session knows: built-ins, files, `--agents` and the SDK's own. */
+  agents: AgentSummary[] | undefined;
 };
 
 export async function setUpEngine<Options extends StreamJsonCliOptions>(
@@ -83,8 +86,8 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
       onWaiting: deps.onPermissionWaiting,
     });
   }
-  const { engine, mcp } = await deps.createEngine({ ...deps.cliOptions, ...extras });
-  return { engine, mcpConnections, mcp };
+  const { engine, mcp, agents } = await deps.createEngine({ ...deps.cliOptions, ...extras });
+  return { engine, mcpConnections, mcp, agents };
 }
 
 /** The `models` list of the initialize answer: what `--model` and `set_model` accept. */

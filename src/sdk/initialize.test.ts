@@ -47,7 +47,7 @@ describe('initialize', () => {
         mcpServers: {},
         sdkMcpServerManifests: { calc: {} },
       },
-      { engine, models: [], agents: { reviewer: { description: 'Reviews', prompt: 'p' } } },
+      { engine, models: [], agents: [{ name: 'reviewer', description: 'Reviews', model: 'inherit' }] },
     );
     expect(full).toMatchObject({
       hooks_applied: true,

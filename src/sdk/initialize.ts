@@ -3,7 +3,7 @@
  * answer the SDK reads, including the confirmations it insists on for fields it sent.
  */
 import { isJsonObject, type JsonObject } from '../lib/json-object';
-import type { SdkAgentDefinition, SessionEngine, StreamJsonEngineExtras } from './types';
+import type { AgentSummary, SdkAgentDefinition, SessionEngine, StreamJsonEngineExtras } from './types';
 
 /**
  * What `systemPrompt: [""]` (the SDK's default) means: no Yoke preset, only a one-line identity,
@@ -55,7 +55,7 @@ export function parseInitialize(request: JsonObject): InitializeConfig {
 
 export type InitializeAnswerFacts = {
   engine: SessionEngine;
-  agents?: Record<string, SdkAgentDefinition>;
+  agents?: readonly AgentSummary[];
   apiKeySource?: string;
   models: { value: string; displayName: string; description: string }[];
 };
@@ -63,11 +63,7 @@ export type InitializeAnswerFacts = {
 export function buildInitializeResponse(request: JsonObject, facts: InitializeAnswerFacts): JsonObject {
   const response: JsonObject = {
     commands: [],
-    agents: Object.entries(facts.agents ?? {}).map(([name, agent]) => ({
-      name,
-      description: agent.description,
-      model: agent.model ?? 'inherit',
-    })),
+    agents: [...(facts.agents ?? [])],
     output_style: 'default',
     available_output_styles: ['default'],
     models: facts.models,

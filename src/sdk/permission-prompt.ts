@@ -29,6 +29,7 @@ export function createStdioPermissionPrompt(deps: StdioPermissionPromptDeps): Pe
       decision_reason: request.message,
     };
     if (request.decisionReason) question.decision_reason_type = request.decisionReason.type;
+    if (request.agentId) question.agent_id = request.agentId;
     if (request.suggestions?.length)
       question.permission_suggestions = toPermissionUpdates(request.suggestions);
 

@@ -208,10 +208,10 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
   private async initialize(request: JsonObject): Promise<JsonObject> {
     // The first initialize configures the engine; a later one (reinitialize) only reports.
     if (!this.setup) this.initConfig = parseInitialize(request);
-    const { engine } = await this.engineSetup();
+    const { engine, agents } = await this.engineSetup();
     return buildInitializeResponse(request, {
       engine,
-      agents: this.initConfig?.extras.agents,
+      agents,
       apiKeySource: this.options.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : undefined,
       models: knownModels(),
     });

@@ -60,6 +60,12 @@ export type StreamJsonCliOptions = {
 /** What `mcp_status`, `mcp_reconnect` and `mcp_toggle` act on: the session's configured MCP servers. */
 export type McpServerControl = Pick<McpManager, 'statuses' | 'reconnect' | 'setEnabled'>;
 
-export type CreateSessionEngine<Options> = (
-  options: Options & StreamJsonEngineExtras,
-) => Promise<{ engine: SessionEngine; mcp?: McpServerControl | undefined }>;
+export type CreateSessionEngine<Options> = (options: Options & StreamJsonEngineExtras) => Promise<{
+  engine: SessionEngine;
+  mcp?: McpServerControl | undefined;
+  /** Every agent the session knows, for the initialize answer. */
+  agents?: AgentSummary[];
+}>;
+
+/** An agent as the initialize answer lists it. */
+export type AgentSummary = { name: string; description: string; model: string };

@@ -49,6 +49,8 @@ export type ToolUseContext = {
   sessionDir: string;
   /** Set when running inside a subagent. */
   agentId?: string;
+  /** The id of the tool_use this call answers (set by the runner for the call's own context). */
+  toolUseId?: string;
   model: string;
   /**
    * The rules and mode this call runs under, read when it is needed: a mode switched mid-turn

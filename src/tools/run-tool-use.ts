@@ -179,7 +179,7 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
   }
   if (beforeCall.aborted) return failed(abortText(beforeCall), notes, { preventContinuation });
 
-  const callContext: ToolUseContext = { ...context, abortSignal: signal };
+  const callContext: ToolUseContext = { ...context, abortSignal: signal, toolUseId: block.id };
   const calling = callWithProgress<ToolResult<unknown>>(
     (onProgress) => tool.call(input, callContext, (p) => onProgress({ ...p, toolUseId: block.id })),
     signal,
@@ -229,6 +229,7 @@ function permissionCallContext(context: ToolUseContext): PermissionCallContext {
     projectRoot: context.projectRoot,
     permissionContext: context.getPermissionContext(),
     messages: context.messages,
+    ...(context.agentId === undefined ? {} : { agentId: context.agentId }),
   };
 }
 

@@ -33,6 +33,48 @@ async function ask(s: MockServer, body: Record<string, unknown>, api: 'anthropic
 const user = (content: unknown) => ({ messages: [{ role: 'user', content }] });
 
 describe('mock server: turn selection', () => {
+  it('routes by the first user message and by the system prompt, so a parent and its workers keep their own scripts', async () => {
+    const s = await start({
+      turns: [
+        { match: { systemContains: 'reviewer agent' }, reply: text('worker by system'), repeat: 'forever' },
+        {
+          match: { firstUserTextContains: 'Count the files' },
+          reply: text('worker by prompt'),
+          repeat: 'forever',
+        },
+        { reply: text('parent'), repeat: 'forever' },
+      ],
+    });
+    const toolRound = (first: string) => ({
+      messages: [
+        { role: 'user', content: first },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'out' }] },
+      ],
+    });
+    // The first message stays the routing key after tool rounds, when the last user text is a result.
+    expect(await ask(s, toolRound('Count the files in src'))).toBe('worker by prompt');
+    expect(await ask(s, toolRound('Fix the bug'))).toBe('parent');
+    expect(await ask(s, { system: 'You are the reviewer agent.', ...user('Fix the bug') })).toBe(
+      'worker by system',
+    );
+    expect(
+      await ask(
+        s,
+        {
+          messages: [
+            { role: 'system', content: 'You are the reviewer agent.' },
+            { role: 'user', content: 'x' },
+          ],
+        },
+        'openai',
+      ),
+    ).toBe('worker by system');
+    expect(await ask(s, user([{ type: 'text', text: 'Count the files' }]), 'openai')).toBe(
+      'worker by prompt',
+    );
+  });
+
   it('matches on the last tool result of the conversation (both APIs)', async () => {
     const s = await start({
       turns: [

@@ -25,6 +25,10 @@ export type RequestView = {
   api: ApiKind;
   model: string;
   lastUserText: string;
+  /** The text of the first user message that has text (the conversation's opening prompt). */
+  firstUserText: string;
+  /** The system prompt's text. */
+  systemText: string;
   lastToolResultText: string;
   toolNames: string[];
   /** The first image the request carries: where, in the API's own path notation, and its size. */
@@ -54,28 +58,39 @@ function messagesOf(body: Json): Json[] {
   return Array.isArray(body.messages) ? body.messages.filter(isJsonObject) : [];
 }
 
-function anthropicView(body: Json): Omit<RequestView, 'api' | 'model' | 'toolNames'> {
-  const messages = messagesOf(body).filter((m) => m.role === 'user');
+type TextParts = Omit<RequestView, 'api' | 'model' | 'toolNames'>;
+
+/** The first user message with text, and the last (tool results have none). */
+function userTexts(users: readonly Json[]): { firstUserText: string; lastUserText: string } {
   let lastUserText = '';
-  for (let i = messages.length - 1; i >= 0 && !lastUserText; i--) lastUserText = textOf(messages[i]?.content);
+  for (let i = users.length - 1; i >= 0 && !lastUserText; i--) lastUserText = textOf(users[i]?.content);
+  let firstUserText = '';
+  for (let i = 0; i < users.length && !firstUserText; i++) firstUserText = textOf(users[i]?.content);
+  return { firstUserText, lastUserText };
+}
+
+function anthropicView(body: Json): TextParts {
+  const messages = messagesOf(body).filter((m) => m.role === 'user');
   const last = messages.at(-1)?.content;
   const results = Array.isArray(last)
     ? last.filter((b): b is Json => isJsonObject(b) && b.type === 'tool_result').map((b) => textOf(b.content))
     : [];
-  return { lastUserText, lastToolResultText: results.join('\n') };
+  return { ...userTexts(messages), systemText: textOf(body.system), lastToolResultText: results.join('\n') };
 }
 
-function openaiView(body: Json): Omit<RequestView, 'api' | 'model' | 'toolNames'> {
+function openaiView(body: Json): TextParts {
   const messages = messagesOf(body);
   const users = messages.filter((m) => m.role === 'user');
-  let lastUserText = '';
-  for (let i = users.length - 1; i >= 0 && !lastUserText; i--) lastUserText = textOf(users[i]?.content);
+  const systemText = messages
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map((m) => textOf(m.content))
+    .join('\n');
   // Tool results are the trailing run of `role: tool` messages.
   const results: string[] = [];
   for (let i = messages.length - 1; i >= 0 && messages[i]?.role === 'tool'; i--) {
     results.unshift(textOf(messages[i]?.content));
   }
-  return { lastUserText, lastToolResultText: results.join('\n') };
+  return { ...userTexts(users), systemText, lastToolResultText: results.join('\n') };
 }
 
 /** Decoded size of base64 data (a data URL's payload for OpenAI). */

@@ -53,6 +53,13 @@ const matchSchema = z.strictObject({
   lastToolResultContains: z.optional(z.string()),
   /** Substring of the text of the most recent user message that has text (tool results excluded). */
   lastUserTextContains: z.optional(z.string()),
+  /**
+   * Substring of the conversation's first user message with text: it stays the same for the whole
+   * conversation, so a parent and each of its workers can follow their own script.
+   */
+  firstUserTextContains: z.optional(z.string()),
+  /** Substring of the system prompt (Anthropic `system`, OpenAI `role: system` messages). */
+  systemContains: z.optional(z.string()),
   /** Exact model name of the request. */
   model: z.optional(z.string()),
   api: z.optional(z.enum(['anthropic', 'openai'])),

@@ -15,6 +15,13 @@ export function matches(match: TurnMatch | undefined, view: RequestView): boolea
     return false;
   }
   if (
+    match.firstUserTextContains !== undefined &&
+    !view.firstUserText.includes(match.firstUserTextContains)
+  ) {
+    return false;
+  }
+  if (match.systemContains !== undefined && !view.systemText.includes(match.systemContains)) return false;
+  if (
     match.lastToolResultContains !== undefined &&
     !view.lastToolResultText.includes(match.lastToolResultContains)
   ) {

@@ -1,0 +1,122 @@
+/**
+ * The Agent tool (legacy name Task): the model delegates a task to a worker. A foreground call
+ * runs the worker to its end and returns its report; the worker's messages reach the parent's
+ * output as they happen (stream-json nests them under this call). Background runs and worktree
+ * isolation go to the modules that own them, through the session's agent runtime.
+ */
+import { subagentProgress } from '../../engine/subagent-progress';
+import * as z from '../../lib/zod';
+import { buildTool, type Tool, ToolError } from '../../tools/tool';
+import type { AgentRegistry } from '../registry';
+import { newAgentId, runAgent } from '../run-agent';
+import { agentRuntimeOf } from '../runtime';
+import type { AgentBudget, AgentDefinition } from '../types';
+import basePrompt from './prompt.md';
+import { type AgentToolOutput, agentResultText, agentToolOutput } from './result';
+
+const DEFAULT_AGENT = 'general-purpose';
+
+const inputSchema = z.strictObject({
+  description: z.string().check(z.describe('A short (3–5 word) label for the task')),
+  prompt: z.string().check(z.describe('The task for the agent: a complete, self-contained brief')),
+  subagent_type: z.optional(z.string()).check(z.describe('The agent to use (default general-purpose)')),
+  model: z
+    .optional(z.string())
+    .check(z.describe("A model for this run (haiku, sonnet, opus or a model id); the agent's own otherwise")),
+  effort: z.optional(z.enum(['low', 'medium', 'high', 'xhigh', 'max'])),
+  run_in_background: z
+    .optional(z.boolean())
+    .check(z.describe('Return at once and be notified when the agent finishes')),
+  isolation: z.optional(z.enum(['worktree'])).check(z.describe('Run the agent in a temporary git worktree')),
+  max_turns: z.optional(z.int().check(z.positive())).check(z.describe('At most this many model round trips')),
+  max_tokens: z.optional(z.int().check(z.positive())).check(z.describe('At most this many tokens in total')),
+  max_duration_seconds: z
+    .optional(z.int().check(z.positive()))
+    .check(z.describe('At most this much wall time')),
+});
+
+export type AgentToolInput = z.infer<typeof inputSchema>;
+
+function callBudget(input: AgentToolInput): AgentBudget | undefined {
+  const budget: AgentBudget = {};
+  if (input.max_turns !== undefined) budget.maxTurns = input.max_turns;
+  if (input.max_tokens !== undefined) budget.maxTokens = input.max_tokens;
+  if (input.max_duration_seconds !== undefined) budget.maxDurationMs = input.max_duration_seconds * 1000;
+  return Object.keys(budget).length > 0 ? budget : undefined;
+}
+
+function listing(registry: AgentRegistry): string {
+  const lines = registry.list().map((definition) => {
+    const tools = definition.maxTier === 'read' ? ' (read-only)' : '';
+    return `- ${definition.agentType}${tools}: ${definition.description}`;
+  });
+  return `Available agents (subagent_type):\n${lines.join('\n')}`;
+}
+
+function unknownAgent(name: string, registry: AgentRegistry): string {
+  return `There is no agent named "${name}". Use one of: ${registry.names().join(', ')}.`;
+}
+
+function definitionFor(input: AgentToolInput, registry: AgentRegistry): AgentDefinition {
+  const name = input.subagent_type?.trim() || DEFAULT_AGENT;
+  const definition = registry.get(name);
+  if (!definition) throw new ToolError(unknownAgent(name, registry));
+  return definition;
+}
+
+export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, AgentToolOutput> {
+  return buildTool<AgentToolInput, AgentToolOutput>({
+    name: 'Agent',
+    aliases: ['Task'],
+    inputSchema,
+    // Offered in plan mode: a read-only agent is a read (see isReadOnly), others are denied there.
+    tier: 'read',
+    prompt: () => `${basePrompt.trim()}\n\n${listing(registry)}`,
+    description: (input) => `${input.subagent_type?.trim() || DEFAULT_AGENT}: ${input.description}`,
+    // Independent workers run side by side when one response asks for several.
+    isConcurrencySafe: () => true,
+    // The worker's own tool calls are decided one by one; a read-tier agent cannot change anything.
+    isReadOnly: (input) => registry.get(input.subagent_type?.trim() || DEFAULT_AGENT)?.maxTier === 'read',
+    checkPermissions: async () => ({ behavior: 'allow' }),
+    interruptBehavior: () => 'cancel',
+    async validateInput(input) {
+      const name = input.subagent_type?.trim() || DEFAULT_AGENT;
+      if (!registry.get(name)) return { ok: false, message: unknownAgent(name, registry) };
+      if (input.prompt.trim() === '')
+        return { ok: false, message: 'The prompt is empty: give the agent its task.' };
+      return { ok: true };
+    },
+    mapResultToContent: agentResultText,
+    async call(input, context, onProgress) {
+      const definition = definitionFor(input, registry);
+      const runtime = agentRuntimeOf(context.services);
+      if (!runtime) throw new ToolError('Agents are not available in this session.');
+      if (input.isolation === 'worktree' || definition.isolation === 'worktree')
+        throw new ToolError(
+          'Worktree isolation is not available in this build; call Agent without isolation to run in the current folder.',
+        );
+      if (input.run_in_background ?? definition.background) {
+        throw new ToolError(
+          'Background agents are not available in this build; call Agent with run_in_background: false to wait for its report.',
+        );
+      }
+      const toolUseId = context.toolUseId;
+      const agentId = newAgentId();
+      const result = await runAgent({
+        agentId,
+        definition,
+        prompt: input.prompt,
+        parent: context,
+        signal: context.abortSignal,
+        ...(input.model ? { model: input.model } : {}),
+        ...(callBudget(input) ? { budget: callBudget(input) } : {}),
+        ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
+        onEvent: (event) => {
+          if (toolUseId)
+            onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
+        },
+      });
+      return { data: agentToolOutput(result, input.prompt) };
+    },
+  });
+}

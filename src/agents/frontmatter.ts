@@ -1,0 +1,32 @@
+/**
+ * Splits a Markdown file with YAML frontmatter (`---` lines around a YAML block at the very top)
+ * into its fields and its body. YAML loads on first use: most sessions have no agent files.
+ */
+import { isJsonObject, type JsonObject } from '../lib/json-object';
+
+export type Frontmatter = { fields: JsonObject; body: string };
+
+const OPENING = /^\uFEFF?---[ \t]*\r?\n/;
+const CLOSING = /^---[ \t]*$/m;
+
+/** The fields and body, or a readable reason the file has none. */
+export async function parseFrontmatter(text: string): Promise<Frontmatter | { problem: string }> {
+  const opening = OPENING.exec(text);
+  if (!opening) return { problem: 'it does not start with a `---` frontmatter block' };
+  const rest = text.slice(opening[0].length);
+  const closing = CLOSING.exec(rest);
+  if (!closing) return { problem: 'its frontmatter block has no closing `---` line' };
+  const yamlText = rest.slice(0, closing.index);
+  const body = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
+  const { parse } = await import('yaml');
+  let fields: unknown;
+  try {
+    fields = parse(yamlText);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return { problem: `its frontmatter is not valid YAML: ${reason}` };
+  }
+  if (fields === null || fields === undefined) fields = {};
+  if (!isJsonObject(fields)) return { problem: 'its frontmatter is not a set of `key: value` fields' };
+  return { fields, body };
+}
