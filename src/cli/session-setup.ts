@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { backgroundAgentOptions } from '../agents/background/agent-tasks';
+import { sendMessageTool } from '../agents/background/send-message';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
@@ -351,6 +352,7 @@ export async function createSessionEngine(
   const builtins = [
     ...createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined }),
     agents.tool,
+    sendMessageTool,
   ];
   // One assembly for every pool of the session: the first, each mode's (EnterPlanMode,
   // ExitPlanMode, set_permission_mode) and each turn's with the MCP tools connected by then.

@@ -7,6 +7,12 @@
 import { subagentProgress } from '../../engine/subagent-progress';
 import * as z from '../../lib/zod';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
+import {
+  type AsyncLaunchedOutput,
+  asyncLaunchedText,
+  type BackgroundLaunch,
+  launchBackgroundAgent,
+} from '../background/launch';
 import type { AgentRegistry } from '../registry';
 import { newAgentId, runAgent } from '../run-agent';
 import { agentRuntimeOf } from '../runtime';
@@ -28,6 +34,11 @@ const inputSchema = z.strictObject({
     .optional(z.boolean())
     .check(z.describe('Return at once and be notified when the agent finishes')),
   isolation: z.optional(z.enum(['worktree'])).check(z.describe('Run the agent in a temporary git worktree')),
+  name: z
+    .optional(z.string().check(z.maxLength(64)))
+    .check(
+      z.describe('A name for a background agent, which SendMessage, TaskOutput and TaskStop accept too'),
+    ),
   max_turns: z.optional(z.int().check(z.positive())).check(z.describe('At most this many model round trips')),
   max_tokens: z.optional(z.int().check(z.positive())).check(z.describe('At most this many tokens in total')),
   max_duration_seconds: z
@@ -64,8 +75,10 @@ function definitionFor(input: AgentToolInput, registry: AgentRegistry): AgentDef
   return definition;
 }
 
-export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, AgentToolOutput> {
-  return buildTool<AgentToolInput, AgentToolOutput>({
+export function createAgentTool(
+  registry: AgentRegistry,
+): Tool<AgentToolInput, AgentToolOutput | AsyncLaunchedOutput> {
+  return buildTool<AgentToolInput, AgentToolOutput | AsyncLaunchedOutput>({
     name: 'Agent',
     aliases: ['Task'],
     inputSchema,
@@ -86,7 +99,8 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
         return { ok: false, message: 'The prompt is empty: give the agent its task.' };
       return { ok: true };
     },
-    mapResultToContent: agentResultText,
+    mapResultToContent: (out) =>
+      out.status === 'async_launched' ? asyncLaunchedText(out) : agentResultText(out),
     async call(input, context, onProgress) {
       const definition = definitionFor(input, registry);
       const runtime = agentRuntimeOf(context.services);
@@ -95,12 +109,23 @@ export function createAgentTool(registry: AgentRegistry): Tool<AgentToolInput, A
         throw new ToolError(
           'Worktree isolation is not available in this build; call Agent without isolation to run in the current folder.',
         );
-      if (input.run_in_background ?? definition.background) {
-        throw new ToolError(
-          'Background agents are not available in this build; call Agent with run_in_background: false to wait for its report.',
-        );
-      }
       const toolUseId = context.toolUseId;
+      if (input.run_in_background ?? definition.background) {
+        const launch: BackgroundLaunch = {
+          definition,
+          prompt: input.prompt,
+          description: input.description,
+          toolUseId: toolUseId ?? '',
+          ...(input.name ? { name: input.name } : {}),
+          ...(input.model ? { model: input.model } : {}),
+          ...(callBudget(input) ? { budget: callBudget(input) } : {}),
+        };
+        try {
+          return { data: launchBackgroundAgent(context, launch) };
+        } catch (error) {
+          throw new ToolError(error instanceof Error ? error.message : String(error));
+        }
+      }
       const agentId = newAgentId();
       const result = await runAgent({
         agentId,
