@@ -142,6 +142,8 @@ export class AgentTasks {
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly listeners = new Set<(task: AgentTaskInfo) => void>();
   private readonly waiters = new Map<string, Set<Waiter>>();
+  /** Woken whenever any agent stops. */
+  private readonly anyEnd = new Set<Waiter>();
   private readonly clock: AgentClock;
   private disposed = false;
 
@@ -235,10 +237,30 @@ export class AgentTasks {
   wait(idOrName: string, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
     const record = this.require(idOrName);
     if (!isRunning(record)) return Promise.resolve(true);
+    const waiters = this.waiters.get(record.id) ?? new Set<Waiter>();
+    this.waiters.set(record.id, waiters);
+    return this.sleep(waiters, timeoutMs, signal);
+  }
+
+  /**
+   * Waits until no agent runs any more (a continuation started by a follow-up counts as running),
+   * `timeoutMs` passes or `signal` aborts. True when none runs.
+   */
+  async waitForAll(timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+    const deadline = this.clock.now() + timeoutMs;
+    for (;;) {
+      if (this.running().length === 0) return true;
+      const left = deadline - this.clock.now();
+      if (left <= 0 || signal.aborted) return false;
+      // One waiter for all of them (however many run), woken by whichever ends first.
+      await this.sleep(this.anyEnd, left, signal);
+    }
+  }
+
+  /** Resolves true when a waiter of `waiters` is woken, false on the timeout or the abort. */
+  private sleep(waiters: Set<Waiter>, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const waiters = this.waiters.get(record.id) ?? new Set<Waiter>();
-      this.waiters.set(record.id, waiters);
       const finish = (ended: boolean) => {
         waiters.delete(onEnd);
         cancelTimer();
@@ -251,22 +273,6 @@ export class AgentTasks {
       waiters.add(onEnd);
       signal.addEventListener('abort', onAbort, { once: true });
     });
-  }
-
-  /**
-   * Waits until no agent runs any more (a continuation started by a follow-up counts as running),
-   * `timeoutMs` passes or `signal` aborts. True when none runs.
-   */
-  async waitForAll(timeoutMs: number, signal: AbortSignal): Promise<boolean> {
-    const deadline = this.clock.now() + timeoutMs;
-    for (;;) {
-      const running = this.running();
-      if (running.length === 0) return true;
-      const left = deadline - this.clock.now();
-      if (left <= 0 || signal.aborted) return false;
-      // Any one ending may start another's continuation; look again after each.
-      await Promise.race(running.map((task) => this.wait(task.id, left, signal)));
-    }
   }
 
   /** Stops the agent's loop; it ends as `killed` and sends no notification. */
@@ -382,7 +388,7 @@ export class AgentTasks {
     this.append(record, `[${record.status}]${record.error ? ` ${record.error}` : ''}\n`);
     const info = snapshot(record);
     if (!record.stopRequested) record.onFinished(info, taskNotification(info));
-    for (const waiter of [...(this.waiters.get(record.id) ?? [])]) waiter();
+    for (const waiter of [...(this.waiters.get(record.id) ?? []), ...this.anyEnd]) waiter();
     this.emit(record);
   }
 
