@@ -128,7 +128,8 @@ await tasks.waitForAll(60_000, new AbortController().signal);
 const before = heap();
 const started = performance.now();
 for (let i = 0; i < AGENTS; i++) {
-  y.launchBackgroundAgent(context, {
+  y.launchBackgroundAgent({
+    parent: context,
     definition: general,
     prompt: `Read ${SOURCE} and say what it keeps per agent (agent ${i}).`,
     description: `Survey ${i}`,

@@ -174,3 +174,20 @@ describe('runAgent', () => {
     expect(provider.requests.map((r) => r.model)).toEqual([MODEL, 'claude-haiku-4-5', 'claude-opus-4-1']);
   });
 });
+
+describe('runAgent and the session budget', () => {
+  it('stops a worker once the session total (children included) reaches --max-budget-usd', async () => {
+    const provider = new FakeProvider((_request, index) => echoCall(`t${index}`));
+    const { parent } = parentWithRuntime(provider, { maxBudgetUsd: 0.01 });
+    const result = await runAgent({
+      definition: definition(),
+      prompt: 'loop',
+      parent,
+      signal: new AbortController().signal,
+    });
+    expect(result.endReason).toBe('budget_exhausted');
+    expect(parent.services.costs.total().costUsd).toBeGreaterThanOrEqual(0.01);
+    // Each call costs about $0.006 at Sonnet prices: the second passes the budget, no third is made.
+    expect(provider.requests).toHaveLength(2);
+  });
+});

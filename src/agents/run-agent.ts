@@ -19,6 +19,7 @@ import { createUserMessage, type Message } from '../session/messages';
 import { TranscriptWriter } from '../session/transcript-writer';
 import type { ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
+import { connectAgentMcp, mcpServerEntries } from './agent-mcp';
 import { AgentBudgetMeter, mergeBudgets } from './budget';
 import { finalTextOf } from './final-text';
 import { agentRuntimeOf } from './runtime';
@@ -89,8 +90,14 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   const projectRoot = options.cwd ?? parent.projectRoot;
 
   let permissionContext = workerPermissionContext(parent.getPermissionContext(), definition.permissionMode);
+  // The definition's own MCP servers connect for this worker; the servers it names pass its allow-list.
+  const agentMcp = await connectAgentMcp(definition, parent.env, cwd);
+  for (const problem of agentMcp?.problems ?? []) parent.notify({ level: 'warning', message: problem });
+  const lists = definition.tools
+    ? { ...definition, tools: [...definition.tools, ...mcpServerEntries(definition)] }
+    : definition;
   const poolFor = (context: ToolPermissionContext): AnyTool[] => {
-    const filtered = filterAgentTools(definition, runtime.toolsFor(context), {
+    const filtered = filterAgentTools(lists, [...runtime.toolsFor(context), ...(agentMcp?.tools ?? [])], {
       allowSpawning: options.allowSpawning ?? false,
     });
     const pool = [...filtered, ...(options.extraTools ?? [])];
@@ -221,6 +228,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     meter.dispose();
     options.signal.removeEventListener('abort', onParentAbort);
     transcript?.close?.();
+    await agentMcp?.close();
   }
 }
 

@@ -11,6 +11,7 @@ import type { Provider } from '../model/types';
 import type { CanUseToolFn, ToolPermissionContext } from '../permissions/types';
 import type { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
+import type { BackgroundAgentLauncher } from './background-launch';
 import type { AgentRegistry } from './registry';
 import type { AgentClock, AgentDefinition } from './types';
 
@@ -34,6 +35,8 @@ export type AgentRuntime = {
    * and the definition's own hooks added. Without it the parent's runner is used unchanged.
    */
   hooksFor?(scope: AgentHookScope, definition: AgentDefinition): HookRunner;
+  /** Starts `run_in_background` workers (src/agents/background/); absent, such calls are refused. */
+  background?: BackgroundAgentLauncher;
   /** `--max-budget-usd`: the session's total (children included) may not pass it. */
   maxBudgetUsd?: number;
   clock: AgentClock;

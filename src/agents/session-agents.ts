@@ -12,6 +12,7 @@ import type { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
 import { createAgentTool } from './agent-tool';
 import { type LoadAgentsOptions, loadAgentDefinitions, type PluginAgentDirs } from './load-definitions';
+import { type MainThreadAgent, mainThreadAgent } from './main-agent';
 import type { AgentRegistry } from './registry';
 import { type AgentRuntime, attachAgentRuntime } from './runtime';
 import { systemClock } from './types';
@@ -40,6 +41,8 @@ export type SessionAgents = {
   hasScopedHooks: boolean;
   /** For `system/init.agents`. */
   names(): string[];
+  /** `--agent NAME`: the main session as that agent; throws UnknownAgentError for a name it does not know. */
+  mainThread(name: string): MainThreadAgent;
   /** For the SDK's initialize answer. */
   summaries(): { name: string; description: string; model: string }[];
   /** Gives the session's workers what they run on. */
@@ -78,6 +81,7 @@ export async function loadSessionAgents(input: SessionAgentsInput): Promise<Sess
     warnings: registry.problems,
     hasScopedHooks: registry.list().some((definition) => definition.hooks !== undefined),
     names: () => registry.names(),
+    mainThread: (name) => mainThreadAgent(registry, name),
     summaries: () =>
       registry.list().map((definition) => ({
         name: definition.agentType,

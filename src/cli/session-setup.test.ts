@@ -171,8 +171,8 @@ describe('createPermissionSetup', () => {
 
 describe('createSessionEngine', () => {
   it('refuses flags whose feature is not available yet', async () => {
-    await expect(createSessionEngine(options(['--agent', 'reviewer']), {}, '/w')).rejects.toThrow(
-      'not available yet: running as an agent (--agent)',
+    await expect(createSessionEngine(options(['--session-mirror']), {}, '/w')).rejects.toThrow(
+      'not available yet: transcript mirroring (--session-mirror)',
     );
   });
 

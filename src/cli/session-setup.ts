@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { backgroundAgentOptions } from '../agents/background/agent-tasks';
+import { backgroundAgents } from '../agents/background/launch';
 import { sendMessageTool } from '../agents/background/send-message';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
@@ -231,8 +232,10 @@ export async function createSessionEngine(
   const memoryPromise = options.bare
     ? Promise.resolve([])
     : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
+  const agents = await agentsLoad;
+  const mainAgent = options.agent === undefined ? undefined : agents.mainThread(options.agent);
   const selection = await selectModel({
-    model: options.model ?? merged.model,
+    model: options.model ?? mainAgent?.model ?? merged.model,
     provider: options.provider ?? merged.provider,
     baseUrl: applied.baseUrl,
     fallbackModel: options.fallbackModel,
@@ -318,7 +321,6 @@ export async function createSessionEngine(
     : undefined;
 
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
-  const agents = await agentsLoad;
   const hooks = await sessionHooks(
     options,
     hookSettings,
@@ -334,7 +336,11 @@ export async function createSessionEngine(
     hookFrames.push,
   );
   const permissions = createPermissionSetup({
-    options,
+    // `--agent`'s mode applies unless a flag chose one.
+    options:
+      mainAgent?.permissionMode && requestedPermissionMode(options) === undefined
+        ? { ...options, permissionMode: mainAgent.permissionMode }
+        : options,
     settingsSources: settings.loaded.sources,
     projectTrusted: trust.trusted,
     protectedPaths,
@@ -356,8 +362,10 @@ export async function createSessionEngine(
   ];
   // One assembly for every pool of the session: the first, each mode's (EnterPlanMode,
   // ExitPlanMode, set_permission_mode) and each turn's with the MCP tools connected by then.
-  const assemble = (permissionContext: ToolPermissionContext, extraTools: readonly AnyTool[]) =>
-    selectSessionTools(permissionContext, options.tools, builtins, extraTools, sessionEnv);
+  const assemble = (permissionContext: ToolPermissionContext, extraTools: readonly AnyTool[]) => {
+    const selected = selectSessionTools(permissionContext, options.tools, builtins, extraTools, sessionEnv);
+    return mainAgent ? { ...selected, tools: mainAgent.pool(selected.tools) } : selected;
+  };
   const selected = assemble(permissions.permissionContext, options.extraTools ?? []);
   const tools = selected.tools;
   const livePool = mcp.manager
@@ -410,7 +418,7 @@ export async function createSessionEngine(
     canUseTool: permissions.canUseTool,
     hooks,
     permissionContext: permissions.permissionContext,
-    customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt,
+    customSystemPrompt: options.systemPromptOverride ?? options.systemPrompt ?? mainAgent?.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
     environment,
@@ -467,6 +475,7 @@ export async function createSessionEngine(
     sessionId: session.sessionId,
     persisted: options.sessionPersistence,
     ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
+    background: backgroundAgents,
   });
   return {
     engine,

@@ -37,7 +37,6 @@ export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
     used: (o) => o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio',
     helpNote: '(an MCP tool: not available yet)',
   },
-  { flag: '--agent', feature: 'running as an agent (--agent)', used: (o) => o.agent !== undefined },
   { flag: '--plugin-dir', feature: 'plugins (--plugin-dir)', used: (o) => o.pluginDirs.length > 0 },
 ];
 

@@ -102,7 +102,7 @@ describe('flag forms', () => {
 });
 
 describe('flags of features that are not available yet', () => {
-  it.each([[['--agents', '{"reviewer":{"description":"d","prompt":"p"}}'], 'custom subagents (--agents)']])(
+  it.each([[['--session-mirror'], 'transcript mirroring (--session-mirror)']])(
     '%j fails with one line and exit 1',
     async (args, feature) => {
       const { code, stdout, stderr } = await yoke(['-p', 'hi', ...args]);

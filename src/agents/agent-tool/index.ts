@@ -7,12 +7,7 @@
 import { subagentProgress } from '../../engine/subagent-progress';
 import * as z from '../../lib/zod';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
-import {
-  type AsyncLaunchedOutput,
-  asyncLaunchedText,
-  type BackgroundLaunch,
-  launchBackgroundAgent,
-} from '../background/launch';
+import { type AsyncLaunchedOutput, BACKGROUND_UNAVAILABLE } from '../background-launch';
 import type { AgentRegistry } from '../registry';
 import { newAgentId, runAgent } from '../run-agent';
 import { agentRuntimeOf } from '../runtime';
@@ -99,8 +94,8 @@ export function createAgentTool(
         return { ok: false, message: 'The prompt is empty: give the agent its task.' };
       return { ok: true };
     },
-    mapResultToContent: (out) =>
-      out.status === 'async_launched' ? asyncLaunchedText(out) : agentResultText(out),
+    mapResultToContent: (output) =>
+      output.status === 'async_launched' ? output.message : agentResultText(output),
     async call(input, context, onProgress) {
       const definition = definitionFor(input, registry);
       const runtime = agentRuntimeOf(context.services);
@@ -110,21 +105,21 @@ export function createAgentTool(
           'Worktree isolation is not available in this build; call Agent without isolation to run in the current folder.',
         );
       const toolUseId = context.toolUseId;
+      const budget = callBudget(input);
       if (input.run_in_background ?? definition.background) {
-        const launch: BackgroundLaunch = {
-          definition,
-          prompt: input.prompt,
-          description: input.description,
-          toolUseId: toolUseId ?? '',
-          ...(input.name ? { name: input.name } : {}),
-          ...(input.model ? { model: input.model } : {}),
-          ...(callBudget(input) ? { budget: callBudget(input) } : {}),
+        if (!runtime.background || !toolUseId) throw new ToolError(BACKGROUND_UNAVAILABLE);
+        return {
+          data: await runtime.background.launch({
+            definition,
+            description: input.description,
+            prompt: input.prompt,
+            toolUseId,
+            parent: context,
+            ...(input.name ? { name: input.name } : {}),
+            ...(input.model ? { model: input.model } : {}),
+            ...(budget ? { budget } : {}),
+          }),
         };
-        try {
-          return { data: launchBackgroundAgent(context, launch) };
-        } catch (error) {
-          throw new ToolError(error instanceof Error ? error.message : String(error));
-        }
       }
       const agentId = newAgentId();
       const result = await runAgent({
@@ -134,10 +129,12 @@ export function createAgentTool(
         parent: context,
         signal: context.abortSignal,
         ...(input.model ? { model: input.model } : {}),
-        ...(callBudget(input) ? { budget: callBudget(input) } : {}),
+        ...(budget ? { budget } : {}),
         ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
+        // The worker's finished messages, not its token stream: what the live views and
+        // stream-json show of it.
         onEvent: (event) => {
-          if (toolUseId)
+          if (toolUseId && event.type === 'message')
             onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
         },
       });

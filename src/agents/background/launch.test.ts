@@ -5,7 +5,7 @@ import type { ModelRequest } from '../../model/types';
 import { FakeProvider, type FakeStep } from '../../testing/fake-provider';
 import type { ToolNotification } from '../../tools/context';
 import { definition, parentWithRuntime } from '../test-support';
-import { asyncLaunchedText, launchBackgroundAgent } from './launch';
+import { launchBackgroundAgent } from './launch';
 
 const echoCall = (id: string) => ({
   content: [{ type: 'tool_use' as const, id, name: 'Echo', input: { text: id } }],
@@ -34,7 +34,8 @@ function setup(script: (request: ModelRequest, index: number) => FakeStep, held?
   const notices: ToolNotification[] = [];
   const context = { ...parent, messages: [], notify: (n: ToolNotification) => notices.push(n) };
   const launch = () =>
-    launchBackgroundAgent(context, {
+    launchBackgroundAgent({
+      parent: context,
       definition: definition(),
       prompt: 'Count the files.',
       description: 'Count files',
@@ -60,7 +61,7 @@ describe('launchBackgroundAgent', () => {
       prompt: 'Count the files.',
     });
     expect(out.agentId).toMatch(/^a[0-9a-f]{16}$/);
-    expect(asyncLaunchedText(out)).toContain(`SendMessage with to: '${out.agentId}'`);
+    expect(out.message).toContain(`SendMessage with to: '${out.agentId}'`);
     expect(notices).toHaveLength(0);
     await ended(out.agentId);
     expect(tasks.get(out.agentId)).toMatchObject({ status: 'completed', result: 'There are 3 files.' });

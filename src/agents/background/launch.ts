@@ -6,33 +6,14 @@
  */
 import { MessageQueue } from '../../engine/message-queue';
 import type { ToolUseContext } from '../../tools/context';
+import type {
+  AsyncLaunchedOutput,
+  BackgroundAgentLauncher,
+  BackgroundLaunchRequest,
+} from '../background-launch';
 import { newAgentId, type RunAgentOptions, runAgent } from '../run-agent';
-import type { AgentBudget, AgentDefinition, AgentRunResult } from '../types';
+import type { AgentRunResult } from '../types';
 import type { AgentLauncher, AgentRunOutcome, AgentTaskInfo } from './types';
-
-export type BackgroundLaunch = {
-  definition: AgentDefinition;
-  prompt: string;
-  description: string;
-  /** Makes the agent addressable by this name too (SendMessage, TaskOutput, TaskStop). */
-  name?: string;
-  model?: string;
-  budget?: AgentBudget;
-  /** The Agent tool_use that launches it. */
-  toolUseId: string;
-  /** More of runAgent's options (a worktree's cwd, extra tools), passed through unchanged. */
-  runOptions?: Partial<Omit<RunAgentOptions, 'definition' | 'prompt' | 'parent' | 'signal'>>;
-};
-
-/** compat-surface §1.4, Agent output `async_launched`. */
-export type AsyncLaunchedOutput = {
-  status: 'async_launched';
-  agentId: string;
-  description: string;
-  prompt: string;
-  outputFile: string;
-  canReadOutputFile: boolean;
-};
 
 export function outcomeOf(result: AgentRunResult): AgentRunOutcome {
   return {
@@ -54,16 +35,20 @@ function notifyParent(context: ToolUseContext, task: AgentTaskInfo, notification
   });
 }
 
+/** More of runAgent's options (a worktree's cwd, extra tools), passed through unchanged. */
+export type ExtraRunOptions = Partial<Omit<RunAgentOptions, 'definition' | 'prompt' | 'parent' | 'signal'>>;
+
 export function launchBackgroundAgent(
-  context: ToolUseContext,
-  launch: BackgroundLaunch,
+  launch: BackgroundLaunchRequest,
+  runOptions: ExtraRunOptions = {},
   run: typeof runAgent = runAgent,
 ): AsyncLaunchedOutput {
-  const agentId = launch.runOptions?.agentId ?? newAgentId();
+  const context = launch.parent;
+  const agentId = runOptions.agentId ?? newAgentId();
   const launcher: AgentLauncher = (request) => {
     const inbox = new MessageQueue();
     const done = run({
-      ...launch.runOptions,
+      ...runOptions,
       definition: launch.definition,
       prompt: request.prompt,
       priorMessages: request.priorMessages,
@@ -75,7 +60,7 @@ export function launchBackgroundAgent(
       ...(launch.budget !== undefined ? { budget: launch.budget } : {}),
       parentToolUseId: launch.toolUseId,
       onMessage: (message) => {
-        launch.runOptions?.onMessage?.(message);
+        runOptions.onMessage?.(message);
         request.onMessage(message);
       },
       inbox,
@@ -99,16 +84,21 @@ export function launchBackgroundAgent(
     description: task.description,
     prompt: task.prompt,
     outputFile: task.outputPath,
-    canReadOutputFile: true,
+    message: launchedText(task.id, task.outputPath),
   };
 }
 
 /** The tool_result text of a launch: the id, how to continue it, and not to guess meanwhile. */
-export function asyncLaunchedText(out: AsyncLaunchedOutput): string {
+function launchedText(agentId: string, outputFile: string): string {
   return [
-    `The agent is working in the background. agentId: ${out.agentId}`,
-    `To give it more instructions while it runs or after it finishes, use SendMessage with to: '${out.agentId}'.`,
-    `You will be notified automatically when it finishes. Do not guess or make up its result; continue with other work, or end your turn if you have nothing else to do.`,
-    `Its progress is written to ${out.outputFile} (TaskOutput with task_id '${out.agentId}' shows what is new).`,
+    `The agent is working in the background. agentId: ${agentId}`,
+    `To give it more instructions while it runs or after it finishes, use SendMessage with to: '${agentId}'.`,
+    'You will be notified automatically when it finishes. Do not guess or make up its result; continue with other work, or end your turn if you have nothing else to do.',
+    `Its progress is written to ${outputFile} (TaskOutput with task_id '${agentId}' shows what is new).`,
   ].join('\n');
 }
+
+/** The session's launcher for the Agent tool (`AgentRuntime.background`). */
+export const backgroundAgents: BackgroundAgentLauncher = {
+  launch: async (request) => launchBackgroundAgent(request),
+};

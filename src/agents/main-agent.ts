@@ -1,0 +1,39 @@
+/**
+ * `--agent NAME` (and the SDK's `agent`): the main session runs as that agent. Its prompt replaces
+ * Yoke's, its tool lists and tier cut the pool (the main thread keeps the Agent tool), and its
+ * model and permission mode apply unless a flag says otherwise. Its permission mode was already
+ * gated when the file was loaded: a project file never brings bypassPermissions.
+ */
+import type { PermissionMode } from '../permissions/types';
+import type { AnyTool } from '../tools/tool';
+import type { AgentRegistry } from './registry';
+import { filterAgentTools } from './tool-filter';
+import type { AgentDefinition } from './types';
+
+export type MainThreadAgent = {
+  definition: AgentDefinition;
+  systemPrompt: string;
+  /** The model to use when no flag or setting chose one; undefined for `inherit` or none. */
+  model: string | undefined;
+  permissionMode: PermissionMode | undefined;
+  pool(tools: readonly AnyTool[]): AnyTool[];
+};
+
+export class UnknownAgentError extends Error {
+  override name = 'UnknownAgentError';
+  constructor(name: string, registry: AgentRegistry) {
+    super(`--agent: there is no agent named "${name}"; known agents: ${registry.names().join(', ')}.`);
+  }
+}
+
+export function mainThreadAgent(registry: AgentRegistry, name: string): MainThreadAgent {
+  const definition = registry.get(name);
+  if (!definition) throw new UnknownAgentError(name, registry);
+  return {
+    definition,
+    systemPrompt: definition.systemPrompt,
+    model: definition.model === 'inherit' ? undefined : definition.model,
+    permissionMode: definition.permissionMode,
+    pool: (tools) => filterAgentTools(definition, tools, { allowSpawning: true }),
+  };
+}
