@@ -39,6 +39,41 @@ const call = (name: string, input: Record<string, unknown>, id?: string) => ({
 const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 const waitFor = (file: string, then: string) => `while [ ! -f ${file} ]; do sleep 0.02; done; echo ${then}`;
 
+/**
+ * The parent starts a worker in the background and ends its turn with `started`; the worker
+ * waits for the file `go`, then reports; the parent answers the notification.
+ */
+function slowWorkScenario(started: string): ScenarioInput {
+  return [
+    {
+      match: { firstUserTextContains: 'WORKER: slow', lastToolResultContains: 'released' },
+      reply: say('SLOW WORK DONE'),
+    },
+    {
+      match: { firstUserTextContains: 'WORKER: slow' },
+      reply: call('Bash', { command: waitFor('go', 'released') }),
+    },
+    {
+      match: { firstUserTextContains: 'Start slow work', lastUserTextContains: 'task-notification' },
+      reply: say('Final: the agent says SLOW WORK DONE.'),
+    },
+    {
+      match: { firstUserTextContains: 'Start slow work', lastToolResultContains: 'agentId' },
+      reply: say(started),
+    },
+    {
+      match: { firstUserTextContains: 'Start slow work' },
+      reply: call('Agent', { description: 'Slow work', prompt: 'WORKER: slow', run_in_background: true }),
+    },
+  ];
+}
+
+/** Settings whose Stop hook makes `go`: the worker can finish only once the parent's turn is over. */
+const releaseAtTurnEnd = (project: string) =>
+  JSON.stringify({
+    hooks: { Stop: [{ hooks: [{ type: 'command', command: `touch ${join(project, 'go')}` }] }] },
+  });
+
 async function json(args: string[], project: string, env: Record<string, string | undefined>) {
   const run = await runYoke(['-p', ...args, '--output-format', 'json'], { cwd: project, env });
   expect(run.code, run.stderr).toBe(0);
@@ -202,40 +237,36 @@ describe('background agents', () => {
   });
 
   it('-p waits for a running agent and gives the model a turn for its notification before the final result', async () => {
-    const { project, env } = await setUp([
-      {
-        match: { firstUserTextContains: 'WORKER: slow', lastToolResultContains: 'released' },
-        reply: say('SLOW WORK DONE'),
-      },
-      {
-        match: { firstUserTextContains: 'WORKER: slow' },
-        reply: call('Bash', { command: waitFor('go', 'released') }),
-      },
-      {
-        match: { firstUserTextContains: 'Start slow work', lastUserTextContains: 'task-notification' },
-        reply: say('Final: the agent says SLOW WORK DONE.'),
-      },
-      {
-        match: { firstUserTextContains: 'Start slow work', lastToolResultContains: 'agentId' },
-        reply: say('Started; I will report when it is done.'),
-      },
-      {
-        match: { firstUserTextContains: 'Start slow work' },
-        reply: call('Agent', { description: 'Slow work', prompt: 'WORKER: slow', run_in_background: true }),
-      },
-    ]);
-    // The worker can only finish once the parent's turn is over: its Stop hook makes the file.
-    const settings = {
-      hooks: { Stop: [{ hooks: [{ type: 'command', command: `touch ${join(project, 'go')}` }] }] },
-    };
+    const { project, env } = await setUp(slowWorkScenario('Started; I will report when it is done.'));
     const run = await runYoke(
-      ['-p', 'Start slow work', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)],
+      ['-p', 'Start slow work', '--allowedTools', 'Bash', '--settings', releaseAtTurnEnd(project)],
       { cwd: project, env },
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('Final: the agent says SLOW WORK DONE.\n');
     expect(existsSync(join(project, 'go'))).toBe(true);
     expect(side('Start slow work')).toHaveLength(3);
+  });
+
+  it('stream-json: after the input ends, the session waits for the agent and answers its notification', async () => {
+    const { project, env } = await setUp(slowWorkScenario('Started.'));
+    const user = {
+      type: 'user',
+      message: { role: 'user', content: 'Start slow work' },
+      parent_tool_use_id: null,
+    };
+    const streamJson = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
+    const run = await runYoke(
+      ['-p', ...streamJson, '--allowedTools', 'Bash', '--settings', releaseAtTurnEnd(project)],
+      { cwd: project, env, input: `${JSON.stringify(user)}\n` },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const results = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; result?: string })
+      .filter((frame) => frame.type === 'result');
+    expect(results.map((r) => r.result)).toEqual(['Started.', 'Final: the agent says SLOW WORK DONE.']);
   });
 
   it('-p kills background shells still running at its end and names them in the result', async () => {
