@@ -58,6 +58,8 @@ export const sendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
         );
       throw new ToolError(unknownTaskMessage(input.to, [], agentTasks.list()));
     }
+    if (target.id === context.agentId)
+      throw new ToolError('This is your own id: SendMessage is for other background agents.');
     const delivery = agentTasks.send(target.id, input.message);
     const label = agentLabel(target);
     return {

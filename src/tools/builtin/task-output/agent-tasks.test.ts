@@ -78,4 +78,12 @@ describe('TaskStop on a background agent', () => {
     const again = await callTool<TaskStopOutput>(taskStopTool, { task_id: agent.id }, context);
     expect(again.data.message).toContain('was not running any more (killed)');
   });
+
+  it('refuses an agent that would stop itself (it would wait for its own call)', async () => {
+    const { context, agent } = launchAgent();
+    await expect(
+      callTool(taskStopTool, { task_id: 'scout' }, { ...context, agentId: agent.id }),
+    ).rejects.toThrow('An agent cannot stop itself');
+    expect(context.services.agentTasks.get(agent.id)?.status).toBe('running');
+  });
 });

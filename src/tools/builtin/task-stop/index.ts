@@ -35,6 +35,9 @@ async function stopAgent(id: string, context: ToolUseContext): Promise<TaskStopO
   const { shells, agentTasks } = context.services;
   const before = agentTasks.get(id);
   if (!before) throw new ToolError(unknownTaskMessage(id, shells.list(), agentTasks.list()));
+  // Stopping waits for the agent's loop to end, which waits for this very call: it would never return.
+  if (before.id === context.agentId)
+    throw new ToolError('An agent cannot stop itself; end your turn with your answer instead.');
   const running = before.status === 'running' || before.status === 'pending';
   const after = running ? await agentTasks.stop(before.id) : before;
   return {
