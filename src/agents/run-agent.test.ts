@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL, text } from '../engine/query-test-support';
+import * as z from '../lib/zod';
 import { messageText } from '../session/messages';
 import { FakeProvider } from '../testing/fake-provider';
+import { buildTool } from '../tools/tool';
 import { runAgent } from './run-agent';
 import { definition, ManualClock, parentWithRuntime, tierPool } from './test-support';
 
@@ -189,5 +191,61 @@ describe('runAgent and the session budget', () => {
     expect(parent.services.costs.total().costUsd).toBeGreaterThanOrEqual(0.01);
     // Each call costs about $0.006 at Sonnet prices: the second passes the budget, no third is made.
     expect(provider.requests).toHaveLength(2);
+  });
+});
+
+describe('the worker permission mode', () => {
+  it("takes the definition's mode, but a parent in plan mode keeps its worker planning", async () => {
+    const modes: string[] = [];
+    const provider = new FakeProvider([echoCall('a'), text('ok'), echoCall('b'), text('ok')]);
+    const { parent } = parentWithRuntime(provider, {
+      canUseTool: async (request) => {
+        modes.push(request.context.permissionContext.mode);
+        return { behavior: 'allow' };
+      },
+    });
+    const signal = new AbortController().signal;
+    const acceptEdits = definition({ permissionMode: 'acceptEdits' });
+    await runAgent({ definition: acceptEdits, prompt: 'x', parent, signal });
+    const planning = {
+      ...parent,
+      getPermissionContext: () => ({ ...parent.getPermissionContext(), mode: 'plan' as const }),
+    };
+    await runAgent({ definition: acceptEdits, prompt: 'y', parent: planning, signal });
+    expect(modes).toEqual(['acceptEdits', 'plan']);
+  });
+});
+
+describe('the worker state', () => {
+  it("keeps the worker's to-do list apart from the parent's", async () => {
+    const seen: unknown[] = [];
+    const provider = new FakeProvider([
+      { content: [{ type: 'tool_use', id: 't1', name: 'Probe', input: { text: 'x' } }] },
+      text('done'),
+    ]);
+    const probe = buildTool({
+      name: 'Probe',
+      tier: 'read',
+      inputSchema: z.object({ text: z.string() }),
+      prompt: 'Reads the to-do list.',
+      isReadOnly: () => true,
+      call: async (_input, context) => {
+        seen.push(context.getAppState().todos.length);
+        context.setAppState(() => ({ todos: [] }));
+        return { data: 'ok' };
+      },
+    });
+    const withProbe = parentWithRuntime(provider, { pool: [probe] }).parent;
+    withProbe.setAppState(() => ({
+      todos: [{ content: 'parent task', status: 'pending', activeForm: 'Doing it' }],
+    }));
+    await runAgent({
+      definition: definition(),
+      prompt: 'x',
+      parent: withProbe,
+      signal: new AbortController().signal,
+    });
+    expect(seen).toEqual([0]);
+    expect(withProbe.getAppState().todos).toHaveLength(1);
   });
 });

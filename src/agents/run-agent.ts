@@ -17,7 +17,7 @@ import type { UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { createUserMessage, type Message } from '../session/messages';
 import { TranscriptWriter } from '../session/transcript-writer';
-import type { ToolUseContext } from '../tools/context';
+import { initialAppState, type ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import { connectAgentMcp, mcpServerEntries } from './agent-mcp';
 import { AgentBudgetMeter, mergeBudgets } from './budget';
@@ -72,9 +72,12 @@ export function newAgentId(): string {
   return `a${randomBytes(8).toString('hex')}`;
 }
 
-/** The worker's mode: its definition's, unless the parent bypasses permissions (that stays). */
+/**
+ * The worker's mode: its definition's, unless the parent bypasses permissions or plans. A worker
+ * started in plan mode plans too: no definition lets it write while the user is only planning.
+ */
 function workerPermissionContext(parent: ToolPermissionContext, mode: PermissionMode | undefined) {
-  if (!mode || parent.mode === 'bypassPermissions') return parent;
+  if (!mode || parent.mode === 'bypassPermissions' || parent.mode === 'plan') return parent;
   return { ...parent, mode };
 }
 
@@ -164,6 +167,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       toolNames: tools.map((tool) => tool.name),
       memory: definition.omitClaudeMd ? [] : runtime.memory,
     });
+    // The worker's own to-do list: its TodoWrite never replaces the parent's.
+    let appState = initialAppState();
     const context: ToolUseContext = {
       ...parent,
       cwd,
@@ -171,6 +176,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       abortSignal: abort.signal,
       tools,
       readFileState: parent.readFileState.clone(),
+      getAppState: () => appState,
+      setAppState: (update) => {
+        appState = update(appState);
+      },
       agentId,
       model,
       getPermissionContext: () => permissionContext,

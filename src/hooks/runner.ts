@@ -66,16 +66,17 @@ export type RunHooksExtra = {
   access?: ToolAccess;
 };
 
-export type YokeHookRunner = HookRunner & {
-  /** Runs one event's hooks and returns the combined result, for events with richer outputs. */
-  runHooks<E extends HookEvent>(
-    event: E,
-    payload: HookPayload<E>,
-    matchTarget: string | undefined,
-    signal: AbortSignal,
-    extra?: RunHooksExtra,
-  ): Promise<HookRunResult>;
-};
+export type YokeHookRunner = HookRunner &
+  Required<Pick<HookRunner, 'subagentStart' | 'forAgent'>> & {
+    /** Runs one event's hooks and returns the combined result, for events with richer outputs. */
+    runHooks<E extends HookEvent>(
+      event: E,
+      payload: HookPayload<E>,
+      matchTarget: string | undefined,
+      signal: AbortSignal,
+      extra?: RunHooksExtra,
+    ): Promise<HookRunResult>;
+  };
 
 /** Events that fire outside a permission context carry no `permission_mode` (compat-surface §2.3). */
 const NO_PERMISSION_MODE: ReadonlySet<HookEvent> = new Set(['SessionStart', 'SessionEnd']);

@@ -20,7 +20,10 @@ const DEFAULT_AGENT = 'general-purpose';
 const inputSchema = z.strictObject({
   description: z.string().check(z.describe('A short (3–5 word) label for the task')),
   prompt: z.string().check(z.describe('The task for the agent: a complete, self-contained brief')),
-  subagent_type: z.optional(z.string()).check(z.describe('The agent to use (default general-purpose)')),
+  // Filled in when absent, so permission rules (`Agent(general-purpose)`) and hooks see the type.
+  subagent_type: z
+    ._default(z.string(), DEFAULT_AGENT)
+    .check(z.describe('The agent to use (default general-purpose)')),
   model: z
     .optional(z.string())
     .check(z.describe("A model for this run (haiku, sonnet, opus or a model id); the agent's own otherwise")),
@@ -77,13 +80,13 @@ export function createAgentTool(
     name: 'Agent',
     aliases: ['Task'],
     inputSchema,
-    // Offered in plan mode: a read-only agent is a read (see isReadOnly), others are denied there.
+    // Offered in plan mode: a worker started there plans too (run-agent.ts keeps the mode).
     tier: 'read',
     prompt: () => `${basePrompt.trim()}\n\n${listing(registry)}`,
     description: (input) => `${input.subagent_type?.trim() || DEFAULT_AGENT}: ${input.description}`,
     // Independent workers run side by side when one response asks for several.
     isConcurrencySafe: () => true,
-    // The worker's own tool calls are decided one by one; a read-tier agent cannot change anything.
+    // The worker's own calls are decided one by one; a read-tier agent cannot change anything.
     isReadOnly: (input) => registry.get(input.subagent_type?.trim() || DEFAULT_AGENT)?.maxTier === 'read',
     checkPermissions: async () => ({ behavior: 'allow' }),
     interruptBehavior: () => 'cancel',

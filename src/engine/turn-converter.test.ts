@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { emptyUsage } from '../model/types';
+import { type AssistantMessage, createUserMessage } from '../session/messages';
+import type { QueryEvent } from './query-types';
+import { subagentProgress } from './subagent-progress';
+import { TurnConverter } from './turn-converter';
+
+const assistant = (id: string, text: string): AssistantMessage => ({
+  type: 'assistant',
+  uuid: `uuid-${id}`,
+  timestamp: new Date(0).toISOString(),
+  message: {
+    id,
+    model: 'm',
+    role: 'assistant',
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: emptyUsage(),
+  },
+});
+
+const progress = (
+  event: QueryEvent,
+  data: Record<string, unknown> = subagentProgress('a0123456789abcdef', 'Explore', event),
+): QueryEvent => ({
+  type: 'tool_progress',
+  toolName: 'Agent',
+  progress: { toolUseId: 'toolu_agent', data },
+});
+
+describe('TurnConverter and subagents', () => {
+  it("nests a worker's messages under the Agent call, with its id, and keeps them out of the parent's answer", () => {
+    const converter = new TurnConverter('session', false);
+    const frames = [
+      ...converter.convert(progress({ type: 'message', message: createUserMessage('Find the config') })),
+      ...converter.convert(progress({ type: 'message', message: assistant('msg_w', 'Worker answer.') })),
+      ...converter.convert({ type: 'message', message: assistant('msg_p', 'Parent answer.') }),
+    ];
+    expect(frames.map((f) => [f.type, 'parent_tool_use_id' in f ? f.parent_tool_use_id : undefined])).toEqual(
+      [
+        ['user', 'toolu_agent'],
+        ['assistant', 'toolu_agent'],
+        ['assistant', null],
+      ],
+    );
+    expect(frames.slice(0, 2).map((f) => ('agent_id' in f ? f.agent_id : undefined))).toEqual([
+      'a0123456789abcdef',
+      'a0123456789abcdef',
+    ]);
+    expect(frames[2]).not.toHaveProperty('agent_id');
+    expect(converter.lastAssistantText).toBe('Parent answer.');
+    expect(converter.responses).toBe(1);
+  });
+
+  it("shows neither a worker's token stream nor other tools' progress", () => {
+    const converter = new TurnConverter('session', true);
+    const stream: QueryEvent = {
+      type: 'stream_event',
+      model: 'm',
+      event: { type: 'message_start', messageId: 'msg_w', model: 'm', usage: emptyUsage() },
+    };
+    expect([...converter.convert(progress(stream))]).toEqual([]);
+    expect([...converter.convert(progress(stream, { lines: 3 }))]).toEqual([]);
+  });
+});
