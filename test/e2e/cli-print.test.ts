@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentTool } from '../../src/agents/agent-tool';
+import { sendMessageTool } from '../../src/agents/background/send-message';
 import { BUILT_IN_AGENTS } from '../../src/agents/built-in';
 import { AgentRegistry } from '../../src/agents/registry';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
@@ -59,15 +60,16 @@ describe('yoke -p', () => {
     await runYoke(['-p', 'hi'], { cwd: await tempProject(), env: mockEnv(server.url, home) });
     const body = server.requests[0]?.body as { tools: { name: string; input_schema: unknown }[] };
     // ToolSearch goes out only when something is deferred (deferred-tools.test.ts checks it there).
-    // The session adds the Agent tool to the built-ins.
-    const builtins = [...createBuiltinTools(), createAgentTool(new AgentRegistry(BUILT_IN_AGENTS))];
+    // The session adds the Agent and SendMessage tools to the built-ins.
+    const builtins = [
+      ...createBuiltinTools(),
+      createAgentTool(new AgentRegistry(BUILT_IN_AGENTS)),
+      sendMessageTool,
+    ];
     const expected = Object.fromEntries(
       builtins.filter((t) => t.name !== 'ToolSearch').map((t) => [t.name, toInputJsonSchema(t.inputSchema)]),
     );
-    // The agent tools (Agent, SendMessage) are made per session and convert their own schemas.
-    const sent = Object.fromEntries(
-      body.tools.filter((t) => t.name in expected).map((t) => [t.name, t.input_schema]),
-    );
+    const sent = Object.fromEntries(body.tools.map((t) => [t.name, t.input_schema]));
     expect(Object.keys(expected).length).toBeGreaterThan(10);
     expect(sent).toEqual(expected);
   });
