@@ -6,8 +6,8 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { backgroundAgentOptions } from '../agents/background/agent-tasks';
 import { backgroundAgents } from '../agents/background/launch';
+import { backgroundAgentOptions } from '../agents/background/options';
 import { sendMessageTool } from '../agents/background/send-message';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';

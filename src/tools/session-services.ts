@@ -7,7 +7,8 @@
  * never share any of it by accident: nothing here lives in a module.
  */
 
-import { AgentTasks, type AgentTasksOptions } from '../agents/background/agent-tasks';
+import { AgentTasks } from '../agents/background/agent-tasks';
+import type { AgentTasksOptions } from '../agents/background/options';
 import type { Settings } from '../config/settings-schema';
 import type { McpManager } from '../mcp/manager';
 import { ModelCatalog } from '../model/catalog';

@@ -12,41 +12,14 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Settings } from '../../config/settings-schema';
 import { OutputCursor } from '../../lib/output-cursor';
-import { NoSideCallModelError, type SideCallClient } from '../../model/side-call';
 import type { Message } from '../../session/messages';
 import { type AgentClock, systemClock } from '../types';
 import { taskNotification } from './notification';
+import { type AgentTasksOptions, DEFAULT_PRINT_WAIT_MS, DEFAULT_PROGRESS_INTERVAL_MS } from './options';
 import { outputHeader, outputLines } from './output-log';
-import { RECENT_ACTIVITY_CHARS, summarizeProgress } from './progress';
+import { ProgressWatch } from './progress';
 import type { AgentInbox, AgentLauncher, AgentRunOutcome, AgentTaskInfo } from './types';
-
-export const DEFAULT_PROGRESS_INTERVAL_MS = 30_000;
-export const DEFAULT_PRINT_WAIT_MS = 600_000;
-
-export type AgentTasksOptions = {
-  /** Where progress summaries are asked; without it there are none. */
-  sideCalls?: SideCallClient;
-  /** Progress summaries and waits run on it (tests move a manual one). */
-  clock?: AgentClock;
-  /** How often a running agent's progress is summarized; 0 turns summaries off. */
-  progressIntervalMs?: number;
-  /** How long `-p` waits for running agents before its final result. */
-  printWaitMs?: number;
-};
-
-/** The `backgroundAgents` settings as the registry's options. */
-export function backgroundAgentOptions(
-  settings: Settings['backgroundAgents'],
-): Pick<AgentTasksOptions, 'progressIntervalMs' | 'printWaitMs'> {
-  return {
-    ...(settings?.progressIntervalMs !== undefined
-      ? { progressIntervalMs: settings.progressIntervalMs }
-      : {}),
-    ...(settings?.printWaitMs !== undefined ? { printWaitMs: settings.printWaitMs } : {}),
-  };
-}
 
 export type LaunchAgentParams = {
   /** The worker's agent id (runAgent's); a fresh one when absent. */
@@ -84,12 +57,8 @@ type TaskRecord = AgentTaskInfo & {
   cursor: OutputCursor;
   /** Appends to the output file, in order. */
   writes: Promise<void>;
-  /** The tail of the output, for the progress summary. */
-  recent: string;
-  /** Output lines since the last summary (none: nothing new to summarize). */
-  freshActivity: boolean;
-  summarizing: boolean;
-  stopProgress?: () => void;
+  /** The current run's progress summaries. */
+  progressWatch?: ProgressWatch;
   /** Set when the output file could not be written; TaskOutput says so. */
   outputProblem?: string;
 };
@@ -123,19 +92,6 @@ function leftoverPrompt(inbox: AgentInbox | undefined): string | undefined {
   const prompts = inbox?.takePrompts() ?? [];
   const texts = prompts.map((p) => (typeof p.content === 'string' ? p.content : JSON.stringify(p.content)));
   return texts.length > 0 ? texts.join('\n\n') : undefined;
-}
-
-/** Calls `fn` every `ms` on the clock until the returned function is called. */
-function every(clock: AgentClock, ms: number, fn: () => void): () => void {
-  let cancel = () => {};
-  const arm = () => {
-    cancel = clock.setTimer(() => {
-      arm();
-      fn();
-    }, ms);
-  };
-  arm();
-  return () => cancel();
 }
 
 export class AgentTasks {
@@ -191,9 +147,6 @@ export class AgentTasks {
       writes: mkdir(dir, { recursive: true }).then(() =>
         appendFile(outputPath, outputHeader({ id, ...params })),
       ),
-      recent: '',
-      freshActivity: false,
-      summarizing: false,
     };
     if (params.name !== undefined) record.name = params.name;
     record.writes = record.writes.catch((error: unknown) => this.noteOutputProblem(record, error));
@@ -344,7 +297,7 @@ export class AgentTasks {
       run = { inbox: { enqueue: () => {}, takePrompts: () => [] }, done: Promise.reject(error) };
     }
     record.inbox = run.inbox;
-    this.startProgress(record);
+    this.startProgress(record, controller.signal);
     record.settled = run.done.then(
       (outcome) => this.finishRun(record, outcome),
       (error: unknown) =>
@@ -360,8 +313,8 @@ export class AgentTasks {
   }
 
   private finishRun(record: TaskRecord, outcome: AgentRunOutcome): void {
-    record.stopProgress?.();
-    delete record.stopProgress;
+    record.progressWatch?.stop();
+    delete record.progressWatch;
     record.usage.totalTokens += outcome.usage.totalTokens;
     record.usage.toolUses += outcome.usage.toolUses;
     record.usage.costUsd += outcome.usage.costUsd;
@@ -394,8 +347,7 @@ export class AgentTasks {
 
   private append(record: TaskRecord, text: string): void {
     if (!text) return;
-    record.recent = (record.recent + text).slice(-RECENT_ACTIVITY_CHARS);
-    record.freshActivity = true;
+    record.progressWatch?.saw(text);
     record.writes = record.writes
       .then(() => appendFile(record.outputPath, text))
       .catch((error: unknown) => this.noteOutputProblem(record, error));
@@ -405,36 +357,22 @@ export class AgentTasks {
     record.outputProblem ??= error instanceof Error ? error.message : String(error);
   }
 
-  private startProgress(record: TaskRecord): void {
-    const interval = this.options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+  private startProgress(record: TaskRecord, signal: AbortSignal): void {
+    const intervalMs = this.options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     const { sideCalls } = this.options;
-    if (!sideCalls || interval <= 0) return;
-    record.freshActivity = false;
-    record.stopProgress = every(this.clock, interval, () => void this.summarize(record, sideCalls));
-  }
-
-  private async summarize(record: TaskRecord, sideCalls: SideCallClient): Promise<void> {
-    const signal = record.controller?.signal;
-    if (!signal || record.summarizing || !record.freshActivity) return;
-    record.summarizing = true;
-    record.freshActivity = false;
-    try {
-      const phrase = await summarizeProgress(
-        sideCalls,
-        { task: record.prompt, recent: record.recent },
-        signal,
-      );
-      if (phrase && record.status === 'running') {
+    if (!sideCalls || intervalMs <= 0) return;
+    record.progressWatch = new ProgressWatch({
+      sideCalls,
+      clock: this.clock,
+      intervalMs,
+      task: record.prompt,
+      signal,
+      onSummary: (phrase) => {
+        if (record.status !== 'running') return;
         record.progress = phrase;
         this.emit(record);
-      }
-    } catch (error) {
-      // A summary is a nicety: a failed one leaves the previous in place, and the agent's own
-      // output file still shows what it does. No side-call model (a tool test) is not a failure.
-      if (!(error instanceof NoSideCallModelError) && !signal.aborted) record.freshActivity = true;
-    } finally {
-      record.summarizing = false;
-    }
+      },
+    });
   }
 
   private emit(record: TaskRecord): void {

@@ -4,7 +4,8 @@
  * validate.ts"), which TaskOutput and the tasks panel show. It goes through the session's side-call
  * client, so its cost counts like every other request of the session.
  */
-import type { SideCallClient } from '../../model/side-call';
+import { NoSideCallModelError, type SideCallClient } from '../../model/side-call';
+import type { AgentClock } from '../types';
 
 /** How much of the agent's recent output the summary call reads. */
 export const RECENT_ACTIVITY_CHARS = 4_000;
@@ -48,4 +49,77 @@ export async function summarizeProgress(
     signal,
   );
   return cleanSummary(answer.text);
+}
+
+/** Calls `fn` every `ms` on the clock until the returned function is called. */
+function every(clock: AgentClock, ms: number, fn: () => void): () => void {
+  let cancel = () => {};
+  const arm = () => {
+    cancel = clock.setTimer(() => {
+      arm();
+      fn();
+    }, ms);
+  };
+  arm();
+  return () => cancel();
+}
+
+export type ProgressWatchOptions = {
+  sideCalls: SideCallClient;
+  clock: AgentClock;
+  intervalMs: number;
+  /** The agent's task, which the summary call reads with the activity. */
+  task: string;
+  /** The run's signal: a summary in flight is dropped when the run ends. */
+  signal: AbortSignal;
+  onSummary(phrase: string): void;
+};
+
+/**
+ * The progress summaries of one run of a background agent: every `intervalMs`, if the agent did
+ * something since the last summary and none is being made, one side call.
+ */
+export class ProgressWatch {
+  /** The tail of the run's output. */
+  private recent = '';
+  /** Output arrived since the last summary. */
+  private fresh = false;
+  private busy = false;
+  private readonly cancel: () => void;
+
+  constructor(private readonly options: ProgressWatchOptions) {
+    this.cancel = every(options.clock, options.intervalMs, () => void this.summarize());
+  }
+
+  /** Output lines the agent just produced. */
+  saw(text: string): void {
+    this.recent = (this.recent + text).slice(-RECENT_ACTIVITY_CHARS);
+    this.fresh = true;
+  }
+
+  stop(): void {
+    this.cancel();
+  }
+
+  private async summarize(): Promise<void> {
+    const { signal } = this.options;
+    if (signal.aborted || this.busy || !this.fresh) return;
+    this.busy = true;
+    this.fresh = false;
+    try {
+      const phrase = await summarizeProgress(
+        this.options.sideCalls,
+        { task: this.options.task, recent: this.recent },
+        signal,
+      );
+      if (phrase && !signal.aborted) this.options.onSummary(phrase);
+    } catch (error) {
+      // A summary is a nicety: a failed one leaves the previous in place, and the agent's own
+      // output file still shows what it does; the next tick tries again. No side-call model (a
+      // tool test) is not a failure.
+      if (!(error instanceof NoSideCallModelError) && !signal.aborted) this.fresh = true;
+    } finally {
+      this.busy = false;
+    }
+  }
 }
