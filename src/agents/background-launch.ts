@@ -27,6 +27,8 @@ export type BackgroundLaunchRequest = {
   toolUseId: string;
   /** The context of the Agent call (the worker's parent). */
   parent: ToolUseContext;
+  /** Makes a background agent addressable by this name too (SendMessage, TaskOutput, TaskStop). */
+  name?: string;
   model?: string;
   budget?: AgentBudget;
   /** A last cut of the worker's pool (coordinator mode's worker tool set): for runAgent's `toolFilter`. */

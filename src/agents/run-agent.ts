@@ -7,6 +7,8 @@
  * usage and `--max-budget-usd` include them); its budgets stop it with a readable reason.
  */
 import { randomBytes } from 'node:crypto';
+import { createAttachmentsStage, withAttachments } from '../engine/context/attachments';
+import type { MessageQueue } from '../engine/message-queue';
 import { query } from '../engine/query';
 import type { QueryEvent, Terminal } from '../engine/query-types';
 import type { StructuredOutputCapture } from '../engine/structured-output';
@@ -60,6 +62,8 @@ export type RunAgentOptions = {
   onMessage?: (message: Message) => void;
   /** Replaces the session's clock (tests of wall-time budgets). */
   clock?: AgentClock;
+  /** Follow-ups for a running background worker (SendMessage), read at its turn boundaries. */
+  inbox?: MessageQueue;
 };
 
 export class AgentRuntimeMissingError extends Error {
@@ -207,6 +211,14 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       ...(options.structuredOutput ? { structuredOutput: options.structuredOutput } : {}),
       maxTurns: budget.maxTurns,
       querySource: 'agent',
+      ...(options.inbox
+        ? {
+            contextPipeline: withAttachments(
+              createAttachmentsStage({ queue: { messages: options.inbox, hooks } }),
+              undefined,
+            ),
+          }
+        : {}),
       isBudgetExhausted: () => meter.exhausted(parent.services.costs.total().costUsd, runtime.maxBudgetUsd),
     });
     const terminal = await drain(loop, parent, meter, hooks, abort.signal, emit);

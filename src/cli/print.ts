@@ -5,6 +5,7 @@
  * signal's number when a signal or a closed stdout ended the run (cli/shutdown.ts).
  */
 import { startWriteJournal } from '../config/write-journal';
+import type { SDKMessage, SDKResultMessage } from '../engine/sdk-messages';
 import type { AnyTool } from '../tools/tool';
 import { preloadBashAfterFirstRequest, preloadBashWhenIdle } from './bash-preload';
 import type { CliOptions } from './cli-options';
@@ -50,12 +51,28 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
       // A signal during the set-up means no turn at all; one during the turn ends it the normal
       // way (an interrupted turn still gets its result).
       if (shutdown.signal.aborted) return shutdown.exitCode(1);
-      for await (const message of engine.submitMessage(prompt, { signal: shutdown.signal })) {
-        if (message.type === 'result')
+      // A turn's result is held until it is known to be the last: background agents that end
+      // after it get a turn of their own, and the final result names what the end stopped.
+      let held: SDKResultMessage | undefined;
+      const write = (message: SDKMessage) => {
+        if (message.type === 'result') {
           context.log.debug(`result: ${message.subtype} after ${message.num_turns} turns`);
-        sink.write(message);
+          if (held) sink.write(held);
+          held = message;
+        } else sink.write(message);
         if (message.type === 'assistant' || message.type === 'result') context.startupComplete?.();
-      }
+      };
+      for await (const message of engine.submitMessage(prompt, { signal: shutdown.signal })) write(message);
+      const services = engine.sessionServices;
+      const { settleBackgroundWork, stoppedTasksLine, withStoppedTasks } = await import(
+        '../agents/background/print-wait'
+      );
+      const stopped = services
+        ? await settleBackgroundWork({ engine, services, signal: shutdown.signal, write })
+        : [];
+      const line = stoppedTasksLine(stopped);
+      if (line) stderr.write(`${line}\n`);
+      if (held) sink.write(withStoppedTasks(held, stopped));
     } finally {
       await engine.close();
     }

@@ -9,6 +9,9 @@ import { join, resolve } from 'node:path';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
 import { sessionWorktree } from '../agents/worktree/session-start';
 import { WORKTREE_TOOLS } from '../agents/worktree/tools';
+import { backgroundAgents } from '../agents/background/launch';
+import { backgroundAgentOptions } from '../agents/background/options';
+import { sendMessageTool } from '../agents/background/send-message';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';
@@ -327,6 +330,7 @@ export async function createSessionEngine(
       confine: confineLanguageServers(sandbox.manager),
     },
     ...(mcp.manager ? { mcp: mcp.manager } : {}),
+    backgroundAgents: backgroundAgentOptions(applied.backgroundAgents),
     sideCalls: {
       provider: selection.provider,
       fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
@@ -388,6 +392,7 @@ export async function createSessionEngine(
     ...createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined }),
     agents.tool,
     ...WORKTREE_TOOLS,
+    sendMessageTool,
   ];
   // One assembly for every pool of the session: the first, each mode's (EnterPlanMode,
   // ExitPlanMode, set_permission_mode) and each turn's with the MCP tools connected by then.
@@ -513,6 +518,7 @@ export async function createSessionEngine(
     sessionId: session.sessionId,
     persisted: options.sessionPersistence,
     ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
+    background: backgroundAgents,
   });
   return {
     engine,

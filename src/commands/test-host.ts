@@ -6,6 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { AgentTaskInfo } from '../agents/background/types';
 import { loadSettings } from '../config/load-settings';
 import { projectTrust } from '../config/project-trust';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
@@ -27,6 +28,7 @@ export type TestHost = CommandHost & {
   costSnapshot: CostSnapshot;
   rules: PermissionRule[];
   shells: BackgroundShellInfo[];
+  agents: AgentTaskInfo[];
   probe: (signal: AbortSignal) => Promise<ProviderProbe>;
   problems: { errors: string[]; warnings: string[] };
   cleanup(): Promise<void>;
@@ -65,6 +67,7 @@ export async function createTestHost(): Promise<TestHost> {
     editor: undefined,
     rules: [],
     shells: [],
+    agents: [],
     contextSources: { systemPrompt: [], tools: [], memoryFiles: [], messages: [] },
     costSnapshot: {
       usage: emptyUsage(),
@@ -93,6 +96,7 @@ export async function createTestHost(): Promise<TestHost> {
     cost: () => host.costSnapshot,
     context: () => host.contextSources,
     backgroundShells: () => host.shells,
+    backgroundAgents: () => host.agents,
     openInEditor: async (path) => {
       if (!host.editor)
         return { opened: false, reason: 'No editor: set $VISUAL or $EDITOR to edit files from Yoke.' };

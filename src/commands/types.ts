@@ -4,6 +4,8 @@
  * implements it; tests use a fake) and answers with a `CommandOutcome` the UI acts on. Commands
  * never print, so the same command works in the REPL, a test, or a later headless runner.
  */
+
+import type { AgentTaskInfo } from '../agents/background/types';
 import type { LoadedSettings } from '../config/load-settings';
 import type { Env } from '../config/paths';
 import type { ContextSources } from '../interactive/context-breakdown';
@@ -85,6 +87,8 @@ export interface CommandHost {
   cost(): CostSnapshot;
   context(): ContextSources;
   backgroundShells(): readonly BackgroundShellInfo[];
+  /** The session's background agents (a snapshot; `services.agentTasks.subscribe` for changes). */
+  backgroundAgents(): readonly AgentTaskInfo[];
 
   /** Opens a file in $VISUAL/$EDITOR (the UI gives the terminal over); refuses when none is set. */
   openInEditor(path: string): Promise<EditorResult>;

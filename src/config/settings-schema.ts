@@ -144,6 +144,15 @@ export const settingsSchema = z.looseObject({
   ),
   /** The shell sandbox (src/sandbox/); project settings can only tighten it. */
   sandbox: z.optional(sandboxSettingsSchema),
+  /** Background agents (src/agents/background/). */
+  backgroundAgents: z.optional(
+    z.looseObject({
+      /** How long `-p` waits for running background agents before its final result (default 10 min). */
+      printWaitMs: z.optional(z.number().check(z.int(), z.nonnegative())),
+      /** How often a running agent's 3–5 word progress summary is made; 0 turns them off (default 30 s). */
+      progressIntervalMs: z.optional(z.number().check(z.int(), z.nonnegative())),
+    }),
+  ),
   // Clamped like Claude Code does, so an extreme value cannot flood the context or starve it.
   bashOutputMaxChars: z.optional(
     z.pipe(

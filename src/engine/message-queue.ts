@@ -28,6 +28,10 @@ export class MessageQueue {
     return this.items.length;
   }
 
+  hasNotices(): boolean {
+    return this.items.some((item) => item.kind === 'notice');
+  }
+
   /** Everything waiting, in arrival order; the queue is empty afterwards. */
   drain(): QueuedMessage[] {
     return this.items.splice(0);

@@ -359,3 +359,29 @@ describe('QueryEngine and a misbehaving model API', () => {
     ]);
   });
 });
+
+describe('QueryEngine.submitQueuedNotices', () => {
+  it('runs a turn that opens with the notices queued after the last one, and none without them', async () => {
+    const { engine: e, provider } = engine([text('Started it.'), text('The agent found 3 files.')]);
+    await turn(e, 'start the agent');
+    const none: SDKMessage[] = [];
+    for await (const m of e.submitQueuedNotices()) none.push(m);
+    expect(none).toEqual([]);
+
+    e.userToolContext(new AbortController().signal).notify({
+      level: 'info',
+      message: 'agent done',
+      forModel: '<task-notification><status>completed</status></task-notification>',
+    });
+    expect(e.hasQueuedNotices()).toBe(true);
+    const out: SDKMessage[] = [];
+    for await (const m of e.submitQueuedNotices()) out.push(m);
+    expect(resultOf(out)).toMatchObject({ subtype: 'success', result: 'The agent found 3 files.' });
+    expect(e.hasQueuedNotices()).toBe(false);
+    const sent = JSON.stringify(provider.requests[1]?.messages.at(-1));
+    expect(sent).toContain('Automated notices');
+    expect(sent).toContain('<task-notification><status>completed</status></task-notification>');
+    // No user prompt was made up: the turn's only new user message is the notices.
+    expect(provider.requests[1]?.messages).toHaveLength(3);
+  });
+});

@@ -26,7 +26,7 @@ import { MessageQueue } from './message-queue';
 import { ModeAndPool } from './mode-and-pool';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
-import { submitPrompt } from './prompt-submission';
+import { type SubmittedPrompt, submitPrompt } from './prompt-submission';
 import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
 import type { Terminal } from './query-types';
@@ -40,6 +40,9 @@ import { TurnConverter } from './turn-converter';
 import { runLoop } from './turn-ledger';
 
 export type { QueryEngineConfig };
+
+/** The user's prompt that opens a turn. */
+type TurnOpening = { content: string | UserContentBlock[]; clientUuid: string | undefined };
 
 export class QueryEngine {
   readonly sessionId: string;
@@ -213,6 +216,20 @@ export class QueryEngine {
     return this.queue.promptIds();
   }
 
+  /** Whether notices (a background task ended) wait for the model's next turn boundary. */
+  hasQueuedNotices(): boolean {
+    return this.queue.hasNotices();
+  }
+
+  /**
+   * A turn that starts from the queued notices instead of a user prompt (a `-p` run whose
+   * background agents finished after its turn): the model reads them at the turn's first request,
+   * through the same attachment as mid-turn notices, and answers. Yields nothing when none wait.
+   */
+  async *submitQueuedNotices(options: { signal?: AbortSignal } = {}): AsyncGenerator<SDKMessage, void> {
+    if (this.queue.hasNotices()) yield* this.submit(undefined, options.signal);
+  }
+
   /** Aborts the running turn, if any. */
   interrupt(): void {
     this.turnAbort?.abort();
@@ -238,17 +255,24 @@ export class QueryEngine {
     });
   }
 
-  async *submitMessage(
+  submitMessage(
     prompt: string | UserContentBlock[],
     options: { clientUuid?: string; signal?: AbortSignal } = {},
+  ): AsyncGenerator<SDKMessage, void> {
+    return this.submit({ content: prompt, clientUuid: options.clientUuid }, options.signal);
+  }
+
+  private async *submit(
+    opening: TurnOpening | undefined,
+    outerSignal: AbortSignal | undefined,
   ): AsyncGenerator<SDKMessage, void> {
     const startedAt = Date.now();
     const abort = new AbortController();
     this.turnAbort = abort;
     const onOuterAbort = () => abort.abort();
     // A stop that came before the turn began still counts: the turn ends as interrupted.
-    if (options.signal?.aborted) abort.abort();
-    else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    if (outerSignal?.aborted) abort.abort();
+    else outerSignal?.addEventListener('abort', onOuterAbort, { once: true });
     try {
       if (!this.started) {
         this.started = true;
@@ -257,16 +281,16 @@ export class QueryEngine {
         this.sessionContext = await startSession(this.hooks, input, abort.signal, this.config.onNotification);
         yield* this.hookFrames();
       }
-      yield* this.runTurn(prompt, options.clientUuid, abort.signal, startedAt);
+      yield* this.runTurn(opening, abort.signal, startedAt);
     } finally {
-      options.signal?.removeEventListener('abort', onOuterAbort);
+      outerSignal?.removeEventListener('abort', onOuterAbort);
       if (this.turnAbort === abort) this.turnAbort = undefined;
     }
   }
 
+  /** One turn; without `opening` it starts from the queued notices alone (submitQueuedNotices). */
   private async *runTurn(
-    prompt: string | UserContentBlock[],
-    clientUuid: string | undefined,
+    opening: TurnOpening | undefined,
     signal: AbortSignal,
     startedAt: number,
   ): AsyncGenerator<SDKMessage, void> {
@@ -289,7 +313,9 @@ export class QueryEngine {
 
     yield this.description.initMessage(tools, live?.initExtras());
 
-    const submitted = await submitPrompt({ content: prompt, clientUuid }, hooks, signal);
+    const submitted: SubmittedPrompt | { blocked?: undefined; message?: undefined; context: [] } = opening
+      ? await submitPrompt(opening, hooks, signal)
+      : { context: [] };
     yield* this.hookFrames();
     if (submitted.blocked) {
       const { reason } = submitted.blocked;
@@ -306,11 +332,10 @@ export class QueryEngine {
     this.sessionContext = [];
     for (const text of this.liveMessages?.changedNotices() ?? [])
       this.record(createUserMessage(text, { isMeta: true }));
-    this.record(submitted.message);
+    if (submitted.message) this.record(submitted.message);
     for (const context of submitted.context) this.record(context);
-    for (const text of (await this.liveMessages?.promptContext(prompt, signal)) ?? []) {
-      this.record(createUserMessage(text, { isMeta: true }));
-    }
+    const promptContext = opening ? await this.liveMessages?.promptContext(opening.content, signal) : [];
+    for (const text of promptContext ?? []) this.record(createUserMessage(text, { isMeta: true }));
 
     const systemPrompt = await this.description.systemPrompt(tools);
     const loop = query({

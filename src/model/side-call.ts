@@ -34,12 +34,13 @@ export class NoSideCallModelError extends Error {
 }
 
 /** What a side call is for; names it in retry notices. */
-export type SideCallPurpose = 'compaction' | 'web_fetch' | 'classifier';
+export type SideCallPurpose = 'compaction' | 'web_fetch' | 'classifier' | 'progress_summary';
 
 export const SIDE_CALL_LABELS: Record<SideCallPurpose, string> = {
   compaction: 'compaction summary',
   web_fetch: "WebFetch's reading of the page",
   classifier: 'auto-mode classifier',
+  progress_summary: "a background agent's progress summary",
 };
 
 /** Where a side call's spending goes: the session's cost tracker. Returns the cost in USD. */

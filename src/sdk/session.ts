@@ -98,11 +98,35 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       this.options.stderr.write(`yoke: ${outcome.message}\n`);
       this.stopping = true;
       this.options.stdin.destroy();
-    }
+    } else if (!this.stopping) await this.settleBackgroundWork();
     await Promise.all((this.settled?.mcpConnections ?? []).map((c) => c.close().catch(() => {})));
     await this.settled?.engine.close?.().catch(() => {});
     await this.writer.flushed();
     return outcome || this.lastResultWasError ? 1 : 0;
+  }
+
+  /**
+   * The input has ended and its turns are done: as `-p` does, wait for running background agents
+   * and give the model a turn for their notifications, then stop what still runs (named on stderr).
+   */
+  private async settleBackgroundWork(): Promise<void> {
+    const engine = this.settled?.engine;
+    const services = engine?.sessionServices;
+    const hasQueuedNotices = engine?.hasQueuedNotices?.bind(engine);
+    const submitQueuedNotices = engine?.submitQueuedNotices?.bind(engine);
+    if (!hasQueuedNotices || !submitQueuedNotices || !services) return;
+    const { settleBackgroundWork, stoppedTasksLine } = await import('../agents/background/print-wait');
+    const stopped = await settleBackgroundWork({
+      engine: { hasQueuedNotices, submitQueuedNotices },
+      services,
+      signal: this.options.stop ?? new AbortController().signal,
+      write: (message) => {
+        this.writer.write(message as unknown as JsonObject);
+        if (message.type === 'result') this.lastResultWasError = message.is_error;
+      },
+    });
+    const line = stoppedTasksLine(stopped);
+    if (line) this.options.stderr.write(`${line}\n`);
   }
 
   private async readInput(): Promise<void> {

@@ -22,7 +22,17 @@ export type SessionEngine = Pick<
   setMaxThinkingTokens?(tokens: number | null): void;
   /** Ends the session (SessionEnd hooks, background shells, transcript). */
   close?(): Promise<void>;
-} & Partial<Pick<QueryEngine, 'enqueuePrompt' | 'takeQueuedPrompts' | 'queuedPromptIds'>>;
+} & Partial<
+    Pick<
+      QueryEngine,
+      | 'enqueuePrompt'
+      | 'takeQueuedPrompts'
+      | 'queuedPromptIds'
+      | 'hasQueuedNotices'
+      | 'submitQueuedNotices'
+      | 'sessionServices'
+    >
+  >;
 
 /** A programmatic subagent from `initialize.agents` (the SDK's `AgentDefinition`). */
 export type SdkAgentDefinition = {

@@ -7,6 +7,8 @@
  * never share any of it by accident: nothing here lives in a module.
  */
 
+import { AgentTasks } from '../agents/background/agent-tasks';
+import type { AgentTasksOptions } from '../agents/background/options';
 import type { Settings } from '../config/settings-schema';
 import type { McpManager } from '../mcp/manager';
 import { ModelCatalog } from '../model/catalog';
@@ -88,11 +90,15 @@ export type SessionServicesOptions = {
   mcp?: McpManager;
   /** The session's shell sandbox (src/sandbox/); commands run unsandboxed without one. */
   sandbox?: SandboxManager;
+  /** Background agents' progress-summary interval and clock (tests give a manual one). */
+  backgroundAgents?: Omit<AgentTasksOptions, 'sideCalls'>;
 };
 
 export class SessionServices {
   /** `run_in_background` shells, which TaskOutput and TaskStop reach by id. */
   readonly shells = new BackgroundShells();
+  /** Agents started with `run_in_background`, which TaskOutput, TaskStop and SendMessage reach. */
+  readonly agentTasks: AgentTasks;
   readonly webPages: PageCache;
   /** Prices and context windows: for cost, and for when to compact. */
   readonly models: ModelCatalog;
@@ -124,6 +130,7 @@ export class SessionServices {
       ? createSideCallClient({ ...options.sideCalls, usage: this.costs })
       : noSideCalls;
     this.settings = { ...toolSettings({}, options.env), ...options.settings };
+    this.agentTasks = new AgentTasks({ ...options.backgroundAgents, sideCalls: this.sideCalls });
     this.deferredTools = new DeferredTools(this.settings.toolSearch);
     this.lsp = new LspSupervisor({ env: options.env, trusted: false, ...options.lsp });
     this.mcp = options.mcp;
@@ -139,12 +146,14 @@ export class SessionServices {
   }
 
   /**
-   * Ends what the session still runs: background shells die with their process groups, model
-   * lookups stop, language servers shut down. Safe to call more than once; every call waits for the same end.
+   * Ends what the session still runs: background agents stop, background shells die with their
+   * process groups, model lookups stop, language servers shut down. Safe to call more than once; every call waits for the same end.
    */
   dispose(): Promise<void> {
     this.disposal ??= (async () => {
       this.models.dispose();
+      // Agents first: their loops use the shells, servers and sandbox that go next.
+      await this.agentTasks.dispose();
       await Promise.all([this.shells.dispose(), this.lsp.dispose(), this.mcp?.close()]);
       // After the shells: a sandboxed command's read-only placeholders go once none runs.
       await this.sandbox?.dispose();

@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentTool } from '../../src/agents/agent-tool';
+import { sendMessageTool } from '../../src/agents/background/send-message';
 import { BUILT_IN_AGENTS } from '../../src/agents/built-in';
 import { AgentRegistry } from '../../src/agents/registry';
 import { WORKTREE_TOOLS } from '../../src/agents/worktree/tools';
@@ -59,17 +60,18 @@ describe('yoke -p', () => {
     server.reset([{ reply: { content: [{ type: 'text', text: 'ok' }] } }]);
     await runYoke(['-p', 'hi'], { cwd: await tempProject(), env: mockEnv(server.url, home) });
     const body = server.requests[0]?.body as { tools: { name: string; input_schema: unknown }[] };
-    const sent = Object.fromEntries(body.tools.map((t) => [t.name, t.input_schema]));
     // ToolSearch goes out only when something is deferred (deferred-tools.test.ts checks it there).
-    // The session adds the Agent tool and the worktree tools to the built-ins.
+    // The session adds the Agent tool, the worktree tools and SendMessage to the built-ins.
     const builtins = [
       ...createBuiltinTools(),
       createAgentTool(new AgentRegistry(BUILT_IN_AGENTS)),
       ...WORKTREE_TOOLS,
+      sendMessageTool,
     ];
     const expected = Object.fromEntries(
       builtins.filter((t) => t.name !== 'ToolSearch').map((t) => [t.name, toInputJsonSchema(t.inputSchema)]),
     );
+    const sent = Object.fromEntries(body.tools.map((t) => [t.name, t.input_schema]));
     expect(Object.keys(expected).length).toBeGreaterThan(10);
     expect(sent).toEqual(expected);
   });

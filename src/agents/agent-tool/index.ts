@@ -41,6 +41,11 @@ const inputSchema = z.strictObject({
         "A JSON Schema (type object) the agent's final report must match; you get the report as JSON",
       ),
     ),
+  name: z
+    .optional(z.string().check(z.maxLength(64)))
+    .check(
+      z.describe('A name for a background agent, which SendMessage, TaskOutput and TaskStop accept too'),
+    ),
   max_turns: z.optional(z.int().check(z.positive())).check(z.describe('At most this many model round trips')),
   max_tokens: z.optional(z.int().check(z.positive())).check(z.describe('At most this many tokens in total')),
   max_duration_seconds: z
@@ -123,6 +128,7 @@ export function createAgentTool(
             prompt: input.prompt,
             toolUseId,
             parent: context,
+            ...(input.name ? { name: input.name } : {}),
             ...(input.model ? { model: input.model } : {}),
             ...(budget ? { budget } : {}),
           }),

@@ -1,6 +1,13 @@
-/** /tasks: the session's background shells with their status, age and the last line they printed. */
+/**
+ * /tasks: the session's background shells with their status, age and the last line they printed,
+ * and its background agents with their status (a running agent's progress summary), age and the
+ * first line of a finished one's result.
+ */
+import type { AgentTaskInfo } from '../../agents/background/types';
 import { lastOutputLine } from '../../interactive/shell-tail';
 import { shellLabel, shellStatusText } from '../../tools/builtin/bash/describe-shell';
+import type { BackgroundShellInfo } from '../../tools/builtin/bash/shells';
+import { agentLabel, agentStatusText } from '../../tools/builtin/shared/background-tasks';
 import type { LocalCommand } from '../types';
 
 function elapsed(ms: number): string {
@@ -12,23 +19,44 @@ function elapsed(ms: number): string {
       : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
+const clip = (line: string) => (line.length > 120 ? `${line.slice(0, 119)}…` : line);
+const tail = (line: string) => (line === '' ? '' : `\n    ${clip(line)}`);
+
+async function shellLines(shells: readonly BackgroundShellInfo[], now: number): Promise<string[]> {
+  const running = shells.filter((s) => s.status === 'running').length;
+  const lines = await Promise.all(
+    shells.map(async (shell) => {
+      const time = elapsed((shell.endedAt ?? now) - shell.startedAt);
+      return `${shellLabel(shell)}: ${shellStatusText(shell)}, ${time}${tail(await lastOutputLine(shell.outputPath))}`;
+    }),
+  );
+  return [`Background shells (${running} running):`, ...lines];
+}
+
+function agentLines(agents: readonly AgentTaskInfo[], now: number): string[] {
+  const running = agents.filter((a) => a.status === 'running' || a.status === 'pending').length;
+  const lines = agents.map((agent) => {
+    const time = elapsed((agent.endedAt ?? now) - agent.startedAt);
+    const result = agent.status === 'completed' ? ((agent.result ?? '').trim().split('\n')[0] ?? '') : '';
+    return `${agentLabel(agent)}: ${agentStatusText(agent)}, ${time}${tail(result)}`;
+  });
+  return [`Background agents (${running} running):`, ...lines];
+}
+
 export const tasksCommand: LocalCommand = {
   name: 'tasks',
   aliases: ['bashes'],
-  description: 'List the background shells with their status and last output line',
+  description: 'List the background shells and agents with their status and latest output',
   async run(_args, host) {
     const shells = host.backgroundShells();
-    if (shells.length === 0) return { kind: 'text', text: 'No background shells in this session.' };
+    const agents = host.backgroundAgents();
+    if (shells.length === 0 && agents.length === 0)
+      return { kind: 'text', text: 'No background shells or agents in this session.' };
     const now = Date.now();
-    const lines = await Promise.all(
-      shells.map(async (shell) => {
-        const time = elapsed((shell.endedAt ?? now) - shell.startedAt);
-        const last = await lastOutputLine(shell.outputPath);
-        const tail = last === '' ? '' : `\n    ${last.length > 120 ? `${last.slice(0, 119)}…` : last}`;
-        return `${shellLabel(shell)}: ${shellStatusText(shell)}, ${time}${tail}`;
-      }),
-    );
-    const running = shells.filter((s) => s.status === 'running').length;
-    return { kind: 'text', text: [`Background shells (${running} running):`, ...lines].join('\n') };
+    const sections = [
+      ...(shells.length > 0 ? [(await shellLines(shells, now)).join('\n')] : []),
+      ...(agents.length > 0 ? [agentLines(agents, now).join('\n')] : []),
+    ];
+    return { kind: 'text', text: sections.join('\n\n') };
   },
 };

@@ -19,9 +19,3 @@ export function shellStatusText(shell: BackgroundShellInfo): string {
   if (shell.exitCode !== null) return `${shell.status} with exit code ${shell.exitCode}`;
   return `${shell.status}${shell.signal ? ` (signal ${shell.signal})` : ''}`;
 }
-
-/** The error text for an unknown id, listing the ids that do exist. */
-export function unknownShellMessage(id: string, known: readonly BackgroundShellInfo[]): string {
-  const ids = known.map((shell) => shell.id).join(', ');
-  return `No background task with id ${id}.${ids ? ` Known background shells: ${ids}.` : ' No background shells were started in this session.'}`;
-}

@@ -7,9 +7,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
+import { OutputCursor } from '../../../lib/output-cursor';
 import type { SandboxedSpawn, SandboxManager } from '../../../sandbox/manager';
 import { signalGroup, spawnShell, terminateGroup } from './shell';
 
@@ -35,15 +34,14 @@ export type BackgroundShellInfo = {
 type ShellRecord = BackgroundShellInfo & {
   child: ChildProcess;
   done: Promise<void>;
-  /** Bytes of the output file already returned by `readNewOutput`. */
-  readOffset: number;
-  decoder: StringDecoder;
+  /** What `readNewOutput` has returned so far. */
+  cursor: OutputCursor;
   timer?: NodeJS.Timeout;
   stopRequested: boolean;
 };
 
 function snapshot(record: ShellRecord): BackgroundShellInfo {
-  const { child: _c, done: _d, readOffset: _r, decoder: _x, timer: _t, stopRequested: _s, ...info } = record;
+  const { child: _c, done: _d, cursor: _r, timer: _t, stopRequested: _s, ...info } = record;
   return { ...info };
 }
 
@@ -116,8 +114,7 @@ export class BackgroundShells {
       startedAt: Date.now(),
       timedOut: false,
       child,
-      readOffset: 0,
-      decoder: new StringDecoder('utf8'),
+      cursor: new OutputCursor(outputPath),
       stopRequested: false,
       done: new Promise((resolve) => {
         const finish = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -167,18 +164,7 @@ export class BackgroundShells {
 
   /** Output written since the previous call for this shell (the whole output on the first call). */
   async readNewOutput(id: string): Promise<string> {
-    const record = this.require(id);
-    const handle = await open(record.outputPath, 'r');
-    try {
-      const { size } = await handle.stat();
-      if (size <= record.readOffset) return '';
-      const buffer = Buffer.alloc(size - record.readOffset);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, record.readOffset);
-      record.readOffset += bytesRead;
-      return record.decoder.write(buffer.subarray(0, bytesRead));
-    } finally {
-      await handle.close();
-    }
+    return this.require(id).cursor.readNew();
   }
 
   /** Waits until the shell ends, `timeoutMs` passes or `signal` aborts; true when it ended. */
