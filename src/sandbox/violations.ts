@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isWithin } from '../permissions/path-rules';
-import type { SandboxPolicy } from './policy';
+import type { PolicyPath, SandboxPolicy } from './policy';
 import type { ProxyDenial } from './proxy';
 
 const READ_ONLY = /Read-only file system/;
@@ -18,6 +18,9 @@ const PATH_BEFORE_ERROR =
   /(?:[‘'`"]([^‘’'`"\n]+)[’'`"]|(\S+?)):\s*(?:cannot \w+[^:]*:\s*)?Read-only file system/;
 const NOT_FOUND =
   /(?:[‘'`"]([^‘’'`"\n]+)[’'`"]|(\/\S+?)):\s*(?:cannot \w+[^:]*:\s*)?No such file or directory/;
+/** `bash: x: Is a directory`, `sh: 1: cannot create x: Is a directory`, `Is a directory: 'x'`. */
+const IS_A_DIRECTORY =
+  /(?:cannot \w+ [‘'`"]?([^‘’'`":\n]+)[’'`"]?|[‘'`"]([^‘’'`"\n]+)[’'`"]|(\S+?)):\s*Is a directory|Is a directory: [‘'`"]([^‘’'`"\n]+)/;
 /** Private inside the sandbox: a host path below them is not there unless bound in. */
 const PRIVATE_DIRS = ['/tmp', '/run', '/var/run'];
 const UNIX_SOCKET =
@@ -25,13 +28,22 @@ const UNIX_SOCKET =
 const NO_NETWORK =
   /Network is unreachable|Could not resolve host|Temporary failure in name resolution|getaddrinfo (EAI_AGAIN|ENOTFOUND)|Name or service not known/;
 
-export type ViolationContext = { cwd: string; policy: SandboxPolicy; denials: readonly ProxyDenial[] };
+export type ViolationContext = {
+  cwd: string;
+  policy: SandboxPolicy;
+  /** The read-only paths of this command: the policy's and those found for it (git-protection.ts). */
+  protectedPaths?: readonly PolicyPath[];
+  denials: readonly ProxyDenial[];
+};
 
 const HOW_TO_PROCEED =
   'If the user should decide, ask them, or run the command again with dangerouslyDisableSandbox: true, which asks for their permission.';
 
-function explainWrite(path: string, policy: SandboxPolicy): string {
-  const protectedEntry = policy.readOnly.find((entry) => isWithin(path, entry.path));
+function explainWrite(path: string, context: ViolationContext): string {
+  const { policy } = context;
+  const protectedEntry = (context.protectedPaths ?? policy.readOnly).find((entry) =>
+    isWithin(path, entry.path),
+  );
   if (protectedEntry)
     return `write to ${path} blocked by the sandbox: it stays read-only because ${protectedEntry.why}`;
   if (!policy.writable.some((root) => isWithin(path, root.path)))
@@ -50,8 +62,14 @@ export function explainViolations(output: string, context: ViolationContext): st
       const match = PATH_BEFORE_ERROR.exec(text);
       const named = match?.[1] ?? match?.[2]?.replace(/^.*?:\s*/, '');
       if (named && !/^(bash|sh|touch|mkdir|cp|mv|rm|tee)$/.test(named))
-        add(explainWrite(resolve(context.cwd, named), context.policy));
+        add(explainWrite(resolve(context.cwd, named), context));
       else add('a write was blocked by the sandbox: the target is outside the writable paths or protected');
+    } else if (IS_A_DIRECTORY.test(text)) {
+      // A protected file that did not exist is an empty read-only folder inside (bwrap-args.ts).
+      const match = IS_A_DIRECTORY.exec(text);
+      const path = resolve(context.cwd, match?.[1] ?? match?.[2] ?? match?.[3] ?? match?.[4] ?? '.');
+      if ((context.protectedPaths ?? context.policy.readOnly).some((entry) => isWithin(path, entry.path)))
+        add(explainWrite(path, context));
     } else if (NOT_FOUND.test(text)) {
       const match = NOT_FOUND.exec(text);
       const path = resolve(context.cwd, match?.[1] ?? match?.[2] ?? '.');
