@@ -69,6 +69,7 @@ export class SandboxManager {
   /** null: this architecture has no filter table (the probe then reports the sandbox unavailable). */
   private filterBytes: Buffer | null | undefined;
   private removalTimer: NodeJS.Timeout | undefined;
+  private sessionSwitch: boolean | undefined;
 
   constructor(private readonly options: SandboxManagerOptions) {}
 
@@ -76,9 +77,41 @@ export class SandboxManager {
     return this.options.config;
   }
 
-  /** The state once `start` has settled; `off` before. */
+  /** The state once `start` has settled; `off` before, and while `/sandbox off` holds. */
   get state(): SandboxState {
+    if (this.sessionSwitch === false) return { kind: 'off' };
     return this.stateValue ?? { kind: 'off' };
+  }
+
+  /** `/sandbox on|off` for this session, when given; the settings decide otherwise. */
+  get switchedForSession(): boolean | undefined {
+    return this.sessionSwitch;
+  }
+
+  /**
+   * `/sandbox on|off`: runs the rest of the session's commands inside or outside. Off is refused,
+   * with the reason, when managed policy requires the sandbox or the settings forbid commands
+   * outside it; on starts it, and says why when it cannot.
+   */
+  async switchTo(on: boolean): Promise<{ ok: true; state: SandboxState } | { ok: false; why: string }> {
+    const { config } = this.options;
+    if (!on) {
+      if (config.requiredByPolicy)
+        return { ok: false, why: 'managed policy settings require the sandbox (sandbox.enabled)' };
+      if (!config.allowUnsandboxedCommands)
+        return {
+          ok: false,
+          why: 'sandbox.allowUnsandboxedCommands is false: commands may not run outside the sandbox',
+        };
+      this.sessionSwitch = false;
+      return { ok: true, state: this.state };
+    }
+    this.sessionSwitch = true;
+    if (this.stateValue?.kind === 'off') {
+      this.starting = undefined;
+      this.stateValue = undefined;
+    }
+    return { ok: true, state: await this.start() };
   }
 
   /** Probes bubblewrap, builds the policy, starts the proxy when hosts are allowed. Idempotent. */
@@ -92,7 +125,7 @@ export class SandboxManager {
 
   private async startOnce(): Promise<SandboxState> {
     const { config } = this.options;
-    if (!config.enabled) return { kind: 'off' };
+    if (!(this.sessionSwitch ?? config.enabled)) return { kind: 'off' };
     const availability = await (this.options.probe ?? probeSandbox)();
     if (!availability.available) return { kind: 'unavailable', reason: availability.reason };
     if (config.allowedDomains.length > 0 && !availability.socat)
