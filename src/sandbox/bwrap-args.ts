@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { isWithin } from '../permissions/path-rules';
 import type { MaskResult } from './deny-masks';
 import type { ReadOnlyPath, SandboxPolicy } from './policy';
+import { socketsToMask } from './unix-sockets';
 
 /** The file descriptor the seccomp program is handed to bwrap on. */
 export const SECCOMP_FD = 3;
@@ -44,6 +45,8 @@ export type BwrapPlanOptions = {
   readsWorktreeConfig?: (gitDir: string) => boolean;
   /** An empty folder outside the writable ones, bound read-only over missing protected paths. */
   emptyDir: string;
+  /** /proc/net/unix as read for this command (tests give their own). */
+  socketListing?: string;
   /** Install the AF_UNIX seccomp filter read from SECCOMP_FD. */
   seccomp: boolean;
   env: Readonly<Record<string, string>>;
@@ -186,6 +189,14 @@ export function bwrapPlan(policy: SandboxPolicy, masks: MaskResult, options: Bwr
     if (placeholder) placeholders.push(placeholder);
   }
 
+  // Only when sockets are allowed: otherwise no socket can be created at all (seccomp).
+  if (policy.unixSockets.length > 0)
+    for (const socket of socketsToMask(
+      policy.unixSockets,
+      [...policy.writable.map((root) => root.path), ...(options.extraReadable ?? [])],
+      options.socketListing,
+    ))
+      if (existing(socket) === 'file') bind('--ro-bind', '/dev/null', socket);
   for (const { path, kind } of masks.paths) {
     if (kind === 'dir') args.push('--tmpfs', path, '--remount-ro', path);
     else bind('--ro-bind', '/dev/null', path);

@@ -25,6 +25,8 @@ const IS_A_DIRECTORY =
 const PRIVATE_DIRS = ['/tmp', '/run', '/var/run'];
 const UNIX_SOCKET =
   /(socket\(1,|AF_UNIX|AF=1|Unix socket|unix socket|\.sock\b)[^\n]*(Operation not permitted|Permission denied)|(Operation not permitted)[^\n]*\.sock\b/i;
+/** A connect to a socket path that is masked (only with allowUnixSockets: /dev/null refuses it). */
+const MASKED_SOCKET = /AF=1 "([^"\n]+)"[^\n]*Connection refused|([^\s'"]+\.sock)\b[^\n]*Connection refused/;
 const NO_NETWORK =
   /Network is unreachable|Could not resolve host|Temporary failure in name resolution|getaddrinfo (EAI_AGAIN|ENOTFOUND)|Name or service not known/;
 
@@ -81,6 +83,13 @@ export function explainViolations(output: string, context: ViolationContext): st
       )
         add(
           `${path} is not reachable in the sandbox: ${inPrivate} is private inside it, and the path is outside the writable paths`,
+        );
+    } else if (context.policy.unixSockets.length > 0 && MASKED_SOCKET.test(text)) {
+      const match = MASKED_SOCKET.exec(text);
+      const path = match?.[1] ?? match?.[2] ?? 'a Unix socket';
+      if (!context.policy.unixSockets.includes(path))
+        add(
+          `connecting to ${path} blocked by the sandbox: only the sockets in sandbox.network.allowUnixSockets are reachable (${context.policy.unixSockets.join(', ')})`,
         );
     } else if (UNIX_SOCKET.test(text)) {
       add(
