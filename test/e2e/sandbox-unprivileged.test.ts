@@ -73,7 +73,19 @@ function runAsNobody(args: string[], cwd: string, env: Record<string, string | u
   });
 }
 
+/** A scripted model turn that calls Bash. */
+const bash = (command: string) => ({
+  content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
+});
+
 let server: MockServer;
+
+/** What the model was sent after each turn: the tool result, as JSON text. */
+const toolResults = () =>
+  server.requests
+    .slice(1)
+    .map((request) => JSON.stringify((request.body as { messages: unknown[] }).messages.at(-1)));
+
 beforeAll(async () => {
   server = await startMockServer({ scenario: [] });
 });
@@ -103,9 +115,6 @@ describe.skipIf(!canDropPrivileges() || !existsSync('/var/tmp'))(
       const outside = join(folders.outside, 'planted.txt');
       // The hook's path spelled so no static check can read it: only the sandbox stops this one.
       const hookPath = Buffer.from('.git/hooks/pre-commit').toString('base64');
-      const bash = (command: string) => ({
-        content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
-      });
       const plantHook = `printf '#!/bin/sh\\n' > "$(echo ${hookPath} | base64 -d)"`;
       server.reset([
         { reply: bash(`echo x > ${outside}`) },
@@ -129,9 +138,7 @@ describe.skipIf(!canDropPrivileges() || !existsSync('/var/tmp'))(
       );
       expect(stderr).toBe('');
       expect(code).toBe(0);
-      const results = server.requests
-        .slice(1)
-        .map((request) => JSON.stringify((request.body as { messages: unknown[] }).messages.at(-1)));
+      const results = toolResults();
       expect(results[0]).toContain(`write to ${outside} blocked by the sandbox: outside the writable paths`);
       expect(results[1]).toContain('blocked by the sandbox: it stays read-only because git runs its hooks');
       expect(results[2]).toContain('fine');
@@ -143,9 +150,6 @@ describe.skipIf(!canDropPrivileges() || !existsSync('/var/tmp'))(
     it('commits inside the sandbox; .git cannot be moved aside, and nothing it added stays', async () => {
       const { cwd, home } = nobodyFolders();
       const before = readdirSync(cwd).sort();
-      const bash = (command: string) => ({
-        content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
-      });
       const commit = 'echo one > file.txt && git add file.txt && git commit -qm one && git log --format=%s';
       const moveGit = 'mv .git .git-old';
       server.reset([
@@ -180,9 +184,7 @@ describe.skipIf(!canDropPrivileges() || !existsSync('/var/tmp'))(
       );
       expect(stderr).toBe('');
       expect(code).toBe(0);
-      const results = server.requests
-        .slice(1)
-        .map((request) => JSON.stringify((request.body as { messages: unknown[] }).messages.at(-1)));
+      const results = toolResults();
       expect(results[0]).toContain('one');
       expect(results[1]).toContain('Device or resource busy');
       expect(existsSync(join(cwd, '.git', 'HEAD'))).toBe(true);
