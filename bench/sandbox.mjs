@@ -85,7 +85,9 @@ const wrapStarted = process.hrtime.bigint();
 for (let i = 0; i < WRAPS; i++)
   offline.wrap({ shell: '/bin/sh', shellArgs: ['-c', 'true'], cwd: project, writableFiles: [] }).finish('');
 const perWrap = Number(process.hrtime.bigint() - wrapStarted) / 1e6 / WRAPS;
-console.log(`Yoke's part of it (policy to bwrap arguments): ${perWrap.toFixed(2)} ms per command; the rest is bubblewrap`);
+console.log(
+  `Yoke's part of it (policy to bwrap arguments): ${perWrap.toFixed(2)} ms per command; the rest is bubblewrap`,
+);
 
 await offline.dispose();
 await proxied.dispose();
