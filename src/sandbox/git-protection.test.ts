@@ -177,6 +177,10 @@ describe.skipIf(!hasBubblewrap())('the same plantings inside the sandbox (real b
     expect(result.violations[0]).toBe(
       `write to ${join(fixture.project, '.git', 'commondir')} blocked by the sandbox: it stays read-only because it moves where git reads its config and hooks from`,
     );
+    const moved = await inSandbox(fixture, 'mv .git .git-old');
+    expect(moved.violations[0]).toBe(
+      `moving or removing ${join(fixture.project, '.git')} blocked by the sandbox: ${join(fixture.project, '.git', 'hooks')} stays read-only because git runs its hooks`,
+    );
     const mcp = await inSandbox(fixture, `echo '{}' > .mcp.json`);
     expect(mcp.violations[0]).toBe(
       `write to ${join(fixture.project, '.mcp.json')} blocked by the sandbox: it stays read-only because it names the MCP servers Yoke starts`,

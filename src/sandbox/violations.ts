@@ -25,6 +25,9 @@ const IS_A_DIRECTORY =
 const PRIVATE_DIRS = ['/tmp', '/run', '/var/run'];
 const UNIX_SOCKET =
   /(socket\(1,|AF_UNIX|AF=1|Unix socket|unix socket|\.sock\b)[^\n]*(Operation not permitted|Permission denied)|(Operation not permitted)[^\n]*\.sock\b/i;
+/** `mv: cannot move '.git' to 'x': Device or resource busy`: a mount point (a protected path or a pin). */
+const BUSY =
+  /cannot (?:move|remove) [‘'`"]?([^‘’'`"\n]+?)[’'`"]?(?: to [^:\n]+)?: Device or resource busy|[‘'`"]([^‘’'`"\n]+)[’'`"]: Device or resource busy/;
 /** A connect to a socket path that is masked (only with allowUnixSockets: /dev/null refuses it). */
 const MASKED_SOCKET = /AF=1 "([^"\n]+)"[^\n]*Connection refused|([^\s'"]+\.sock)\b[^\n]*Connection refused/;
 const NO_NETWORK =
@@ -83,6 +86,15 @@ export function explainViolations(output: string, context: ViolationContext): st
       )
         add(
           `${path} is not reachable in the sandbox: ${inPrivate} is private inside it, and the path is outside the writable paths`,
+        );
+    } else if (BUSY.test(text)) {
+      const match = BUSY.exec(text);
+      const path = resolve(context.cwd, match?.[1] ?? match?.[2] ?? '.');
+      const entries = context.protectedPaths ?? context.policy.readOnly;
+      const held = entries.find((entry) => isWithin(path, entry.path) || isWithin(entry.path, path));
+      if (held)
+        add(
+          `moving or removing ${path} blocked by the sandbox: ${held.path === path ? 'it' : held.path} stays read-only because ${held.why}`,
         );
     } else if (context.policy.unixSockets.length > 0 && MASKED_SOCKET.test(text)) {
       const match = MASKED_SOCKET.exec(text);
