@@ -6,12 +6,12 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startCoordinator } from '../agents/coordinator/coordinator-mode';
-import { sessionWorktree } from '../agents/worktree/session-start';
-import { WORKTREE_TOOLS } from '../agents/worktree/tools';
 import { backgroundAgents } from '../agents/background/launch';
 import { backgroundAgentOptions } from '../agents/background/options';
 import { sendMessageTool } from '../agents/background/send-message';
+import { startCoordinator } from '../agents/coordinator/coordinator-mode';
+import { sessionWorktree } from '../agents/worktree/session-start';
+import { WORKTREE_TOOLS } from '../agents/worktree/tools';
 import type { HooksSettings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
 import { environmentFacts } from '../engine/environment';

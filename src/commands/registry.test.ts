@@ -30,6 +30,7 @@ describe('command registry', () => {
         'model',
         'permissions',
         'resume',
+        'sandbox',
         'status',
         'tasks',
       ].sort(),

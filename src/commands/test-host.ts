@@ -12,6 +12,7 @@ import { projectTrust } from '../config/project-trust';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import { ModelCatalog } from '../model/catalog';
 import { emptyUsage } from '../model/types';
+import type { SandboxManager } from '../sandbox/manager';
 import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
 import { createSessionCommands } from './builtin';
 import { runCommandLine } from './dispatch';
@@ -31,6 +32,8 @@ export type TestHost = CommandHost & {
   agents: AgentTaskInfo[];
   probe: (signal: AbortSignal) => Promise<ProviderProbe>;
   problems: { errors: string[]; warnings: string[] };
+  /** What `sandbox()` answers. */
+  sandboxManager: SandboxManager | undefined;
   cleanup(): Promise<void>;
 };
 
@@ -106,6 +109,8 @@ export async function createTestHost(): Promise<TestHost> {
     settingsProblems: () => host.problems,
     toolAvailability: () => [],
     probeProvider: (signal) => host.probe(signal),
+    sandboxManager: undefined,
+    sandbox: () => host.sandboxManager,
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
   return host;

@@ -13,6 +13,7 @@ import type { ProviderProbe } from '../interactive/provider-probe';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTotal, ModelUsage } from '../model/cost';
+import type { SandboxManager } from '../sandbox/manager';
 import type { AvailabilityProblem } from '../tools/availability';
 import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
 
@@ -99,6 +100,8 @@ export interface CommandHost {
   toolAvailability(): readonly AvailabilityProblem[];
   /** A cheap request to the configured provider with a short deadline. */
   probeProvider(signal: AbortSignal): Promise<ProviderProbe>;
+  /** The session's shell sandbox (for /sandbox); undefined when the session has none. */
+  sandbox(): SandboxManager | undefined;
 }
 
 export interface CommandRegistry {

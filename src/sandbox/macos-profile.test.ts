@@ -8,7 +8,8 @@ const policy: SandboxPolicy = {
     { path: '/Users/u/proj', why: 'the project' },
     { path: '/private/tmp/yoke-1/tmp', why: "the session's temp folder" },
   ],
-  readOnly: [{ path: '/Users/u/proj/.git/hooks', why: 'git runs its hooks' }],
+  readOnly: [{ path: '/Users/u/proj/.git/hooks', why: 'git runs its hooks', whenMissing: 'block' }],
+  repositories: ['/Users/u/proj'],
   hidden: [
     { base: '/Users/u/.ssh', pattern: '**', anchored: true, why: 'the deny rule Read(~/.ssh)' },
     { base: '/Users/u/proj', pattern: '.env', anchored: false, why: 'the deny rule Read(**/.env)' },

@@ -3,14 +3,17 @@
  * glob-mask cache. The Bash tool asks it to wrap each command; the permission decision asks it
  * whether a call will run inside. Session-scoped (SessionServices owns it), never a module global.
  */
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PermissionRule } from '../lib/permission-vocabulary';
+import { isWithin } from '../permissions/path-rules';
 import type { ShellSandboxJudge } from '../permissions/types';
 import { probeSandbox, type SandboxAvailability } from './availability';
-import { bwrapPlan } from './bwrap-args';
+import { bwrapPlan, type Placeholder, SECCOMP_FD } from './bwrap-args';
 import { DenyMasks } from './deny-masks';
+import { GitConfigReader } from './git-protection';
+import { proxyEnvironment, relayedCommand } from './network-relay';
 import { buildPolicy, type PolicyPath, type SandboxPolicy } from './policy';
 import { FilteringProxy } from './proxy';
 import { unixSocketFilter } from './seccomp';
@@ -34,7 +37,15 @@ export type SandboxManagerOptions = {
   protectedPaths: readonly PolicyPath[];
   /** Replaces the bubblewrap probe (tests of the unavailable path). */
   probe?: () => Promise<SandboxAvailability>;
+  /**
+   * How long the placeholders stay after the last sandboxed command ended, so a run of commands
+   * makes them once: a folder made and removed costs ~4.5 ms on a busy disk, which times the ~5 of
+   * a typical project was most of the sandbox's added latency. 0 removes them at once.
+   */
+  placeholderIdleMs?: number;
 };
+
+const PLACEHOLDER_IDLE_MS = 30_000;
 
 /** What spawnShell runs instead of the shell, and what to do when it has ended. */
 export type SandboxedSpawn = {
@@ -46,24 +57,6 @@ export type SandboxedSpawn = {
   finish(output: string): string[];
 };
 
-/** Ports the relay listens on inside the sandbox's own network namespace. */
-const HTTP_PROXY_PORT = 3128;
-const SOCKS_PROXY_PORT = 1080;
-
-/**
- * Runs inside the sandbox before the command: two relays from loopback ports to the proxy's Unix
- * socket ($1), a wait until both listen (read from the namespace's own /proc/net/tcp), then the
- * command under a nested bwrap that only adds the seccomp filter — the relays themselves need
- * Unix sockets, the command must not have them.
- */
-const RELAY_SCRIPT = [
-  `socat TCP-LISTEN:${HTTP_PROXY_PORT},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:"$1" 2>/dev/null &`,
-  `socat TCP-LISTEN:${SOCKS_PROXY_PORT},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:"$1" 2>/dev/null &`,
-  `until grep -q ':${HTTP_PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A' /proc/net/tcp && grep -q ':${SOCKS_PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A' /proc/net/tcp; do :; done`,
-  'shift',
-  'exec "$@"',
-].join('\n');
-
 export class SandboxManager {
   private stateValue: SandboxState | undefined;
   private starting: Promise<SandboxState> | undefined;
@@ -71,7 +64,12 @@ export class SandboxManager {
   private proxy: FilteringProxy | undefined;
   private controlDir: string | undefined;
   private running = 0;
-  private readonly mountPoints = new Set<string>();
+  private readonly placeholders: Placeholder[] = [];
+  private readonly gitConfig = new GitConfigReader();
+  /** null: this architecture has no filter table (the probe then reports the sandbox unavailable). */
+  private filterBytes: Buffer | null | undefined;
+  private removalTimer: NodeJS.Timeout | undefined;
+  private sessionSwitch: boolean | undefined;
 
   constructor(private readonly options: SandboxManagerOptions) {}
 
@@ -79,9 +77,41 @@ export class SandboxManager {
     return this.options.config;
   }
 
-  /** The state once `start` has settled; `off` before. */
+  /** The state once `start` has settled; `off` before, and while `/sandbox off` holds. */
   get state(): SandboxState {
+    if (this.sessionSwitch === false) return { kind: 'off' };
     return this.stateValue ?? { kind: 'off' };
+  }
+
+  /** `/sandbox on|off` for this session, when given; the settings decide otherwise. */
+  get switchedForSession(): boolean | undefined {
+    return this.sessionSwitch;
+  }
+
+  /**
+   * `/sandbox on|off`: runs the rest of the session's commands inside or outside. Off is refused,
+   * with the reason, when managed policy requires the sandbox or the settings forbid commands
+   * outside it; on starts it, and says why when it cannot.
+   */
+  async switchTo(on: boolean): Promise<{ ok: true; state: SandboxState } | { ok: false; why: string }> {
+    const { config } = this.options;
+    if (!on) {
+      if (config.requiredByPolicy)
+        return { ok: false, why: 'managed policy settings require the sandbox (sandbox.enabled)' };
+      if (!config.allowUnsandboxedCommands)
+        return {
+          ok: false,
+          why: 'sandbox.allowUnsandboxedCommands is false: commands may not run outside the sandbox',
+        };
+      this.sessionSwitch = false;
+      return { ok: true, state: this.state };
+    }
+    this.sessionSwitch = true;
+    if (this.stateValue?.kind === 'off') {
+      this.starting = undefined;
+      this.stateValue = undefined;
+    }
+    return { ok: true, state: await this.start() };
   }
 
   /** Probes bubblewrap, builds the policy, starts the proxy when hosts are allowed. Idempotent. */
@@ -95,7 +125,7 @@ export class SandboxManager {
 
   private async startOnce(): Promise<SandboxState> {
     const { config } = this.options;
-    if (!config.enabled) return { kind: 'off' };
+    if (!(this.sessionSwitch ?? config.enabled)) return { kind: 'off' };
     const availability = await (this.options.probe ?? probeSandbox)();
     if (!availability.available) return { kind: 'unavailable', reason: availability.reason };
     if (config.allowedDomains.length > 0 && !availability.socat)
@@ -107,6 +137,7 @@ export class SandboxManager {
     this.controlDir = mkdtempSync(join(tmpdir(), 'yoke-sandbox-'));
     const tempDir = join(this.controlDir, 'tmp');
     mkdirSync(tempDir);
+    mkdirSync(join(this.controlDir, 'empty'));
     let network: SandboxPolicy['network'] = { kind: 'none' };
     if (config.allowedDomains.length > 0) {
       const socketPath = join(this.controlDir, 'proxy.sock');
@@ -139,6 +170,16 @@ export class SandboxManager {
     return { sandboxed: true };
   }
 
+  /**
+   * A path in the session's temp folder, which is writable inside: files a command leaves for
+   * Yoke (the shell's final directory) go there, so they need no mount of their own.
+   */
+  scratchPath(name: string): string {
+    const state = this.state;
+    if (state.kind !== 'active') throw new Error('The sandbox is not active.');
+    return join(state.policy.tempDir, name);
+  }
+
   /** The bwrap command line for one shell run; `start` must have made the sandbox active. */
   wrap(params: {
     shell: string;
@@ -149,64 +190,38 @@ export class SandboxManager {
     readable?: readonly string[];
   }): SandboxedSpawn {
     const state = this.state;
-    if (state.kind !== 'active') throw new Error('The sandbox is not active.');
+    if (state.kind !== 'active' || !this.controlDir) throw new Error('The sandbox is not active.');
     const { policy } = state;
     const masks = this.masks.resolve(policy.hidden);
-    for (const file of params.writableFiles) writeFileSync(file, '', { flag: 'a' });
-    const env: Record<string, string> = { TMPDIR: policy.tempDir };
-    const proxied = policy.network.kind === 'proxy';
-    if (proxied) {
-      const http = `http://127.0.0.1:${HTTP_PROXY_PORT}`;
-      const socks = `socks5h://127.0.0.1:${SOCKS_PROXY_PORT}`;
-      Object.assign(env, {
-        HTTP_PROXY: http,
-        HTTPS_PROXY: http,
-        http_proxy: http,
-        https_proxy: http,
-        ALL_PROXY: socks,
-        all_proxy: socks,
-        NO_PROXY: '',
-        no_proxy: '',
-      });
-    }
+    const proxySocket = policy.network.kind === 'proxy' ? policy.network.socketPath : undefined;
+    // With allowed sockets the filter would make them useless; with the relay it goes on the
+    // nested bwrap instead.
+    const filter = policy.unixSockets.length === 0 ? this.filter() : undefined;
+    const extraReadOnly = policy.repositories.flatMap((root) => this.gitConfig.derived(root));
+    clearTimeout(this.removalTimer);
     const plan = bwrapPlan(policy, masks, {
       cwd: params.cwd,
       extraWritableFiles: params.writableFiles,
       ...(params.readable ? { extraReadable: params.readable } : {}),
-      env,
+      extraReadOnly,
+      readsWorktreeConfig: (gitDir) => this.gitConfig.facts(gitDir)?.worktreeConfig === true,
+      emptyDir: join(this.controlDir, 'empty'),
+      env: { TMPDIR: policy.tempDir, ...(proxySocket ? proxyEnvironment() : {}) },
       asRoot: process.getuid?.() === 0,
-      // With allowed sockets the filter would make them useless; with the relay it goes on the
-      // nested bwrap instead.
-      seccomp: policy.unixSockets.length === 0 && !proxied,
+      seccomp: filter !== undefined && !proxySocket,
     });
-    if (policy.network.kind === 'proxy') {
-      plan.args.push('--ro-bind', policy.network.socketPath, policy.network.socketPath);
-    }
-    for (const point of plan.createdMountPoints) this.mountPoints.add(point);
+    for (const file of params.writableFiles)
+      if (!policy.writable.some((root) => isWithin(file, root.path))) writeFileSync(file, '', { flag: 'a' });
+    this.makePlaceholders(plan.placeholders);
+    if (proxySocket) plan.args.push('--ro-bind', proxySocket, proxySocket);
     const command = [params.shell, ...params.shellArgs];
-    const args = proxied
-      ? [
-          ...plan.args,
-          '--',
-          '/bin/sh',
-          '-c',
-          RELAY_SCRIPT,
-          'yoke-relay',
-          (policy.network as { socketPath: string }).socketPath,
-          'bwrap',
-          '--dev-bind',
-          '/',
-          '/',
-          '--die-with-parent',
-          ...(policy.unixSockets.length === 0 ? ['--seccomp', '3'] : []),
-          '--',
-          ...command,
-        ]
+    const args = proxySocket
+      ? [...plan.args, '--', ...relayedCommand(proxySocket, command, filter ? SECCOMP_FD : undefined)]
       : [...plan.args, '--', ...command];
     const deniedBefore = this.proxy?.denials.length ?? 0;
     this.running++;
     let finished = false;
-    const wantsFilter = policy.unixSockets.length === 0;
+    const protectedPaths = [...policy.readOnly, ...extraReadOnly];
     const spawn: SandboxedSpawn = {
       file: 'bwrap',
       args,
@@ -214,38 +229,75 @@ export class SandboxManager {
         if (finished) return [];
         finished = true;
         this.running--;
-        if (this.running === 0) this.removeMountPoints();
+        if (this.running === 0) this.scheduleRemoval();
         return explainViolations(output, {
           cwd: params.cwd,
           policy,
+          protectedPaths,
           denials: this.proxy?.denials.slice(deniedBefore) ?? [],
         });
       },
     };
-    const filter = wantsFilter ? unixSocketFilter() : undefined;
     if (filter) spawn.seccomp = filter;
     return spawn;
   }
 
-  /**
-   * The empty files bwrap left as mount points for protected paths that did not exist. Only when
-   * no sandboxed command runs: removing a mount point detaches the mount in a running sandbox.
-   */
-  private removeMountPoints(): void {
-    for (const path of this.mountPoints) {
-      try {
-        const stat = lstatSync(path);
-        if (stat.isFile() && stat.size === 0) unlinkSync(path);
-      } catch {
-        // Already gone.
+  /** The seccomp program, built once per session. */
+  private filter(): Buffer | undefined {
+    this.filterBytes ??= unixSocketFilter() ?? null;
+    return this.filterBytes ?? undefined;
+  }
+
+  /** Writes the file placeholders; a folder placeholder is made by bwrap as its mount point. */
+  private makePlaceholders(placeholders: readonly Placeholder[]): void {
+    for (const placeholder of placeholders) {
+      if (placeholder.kind === 'file') {
+        try {
+          writeFileSync(placeholder.path, placeholder.content, { flag: 'wx' });
+        } catch (error) {
+          // Created meanwhile: it is bound read-only as it is, and not ours to remove.
+          if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+          throw error;
+        }
       }
-      this.mountPoints.delete(path);
+      if (!this.placeholders.some((known) => known.path === placeholder.path))
+        this.placeholders.push(placeholder);
+    }
+  }
+
+  private scheduleRemoval(): void {
+    const idleMs = this.options.placeholderIdleMs ?? PLACEHOLDER_IDLE_MS;
+    if (idleMs <= 0) {
+      this.removePlaceholders();
+      return;
+    }
+    clearTimeout(this.removalTimer);
+    this.removalTimer = setTimeout(() => {
+      if (this.running === 0) this.removePlaceholders();
+    }, idleMs);
+    this.removalTimer.unref();
+  }
+
+  /**
+   * Removes the placeholders — only when no sandboxed command runs: removing a mount point
+   * detaches the mount in a running sandbox. A folder is removed only while empty and a file only
+   * with the content Yoke gave it, so nothing someone put there outside is lost.
+   */
+  private removePlaceholders(): void {
+    for (const placeholder of this.placeholders.splice(0)) {
+      try {
+        if (placeholder.kind === 'dir') rmdirSync(placeholder.path);
+        else if (readFileSync(placeholder.path, 'utf8') === placeholder.content) unlinkSync(placeholder.path);
+      } catch {
+        // Already gone, or no longer ours (not empty, other content).
+      }
     }
   }
 
   async dispose(): Promise<void> {
     await this.proxy?.close();
-    if (this.running === 0) this.removeMountPoints();
+    clearTimeout(this.removalTimer);
+    if (this.running === 0) this.removePlaceholders();
     if (this.controlDir) rmSync(this.controlDir, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,7 @@
  * `~/.ssh` when it links to `/data/keys` must mask `/data/keys`.
  *
  * The policy is fixed for the session; which of its paths exist is looked at per command
- * (mount-plan.ts), so a `.git` created later is protected from then on.
+ * (bwrap-args.ts), so a `.git` created later is protected from then on.
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,10 +18,14 @@ import {
   resolveUserPath,
   withLiteralBase,
 } from '../permissions/path-rules';
+import { GIT_PROTECTED, type WhenMissing } from './git-protection';
 import type { SandboxConfig, SettingsPath } from './settings';
 
 /** A path with the one-line reason the sandbox treats it specially. */
 export type PolicyPath = { path: string; why: string };
+
+/** A read-only path, and what stops it from being planted while it does not exist. */
+export type ReadOnlyPath = PolicyPath & { whenMissing: WhenMissing };
 
 export type NetworkPolicy =
   | { kind: 'none' }
@@ -32,7 +36,9 @@ export type SandboxPolicy = {
   /** Writable folders, real paths. */
   writable: readonly PolicyPath[];
   /** Inside a writable folder, bound read-only — or blocked from being created when missing. */
-  readOnly: readonly PolicyPath[];
+  readOnly: readonly ReadOnlyPath[];
+  /** The writable folders that may be repositories (the project, added folders): their `.git`. */
+  repositories: readonly string[];
   /** Patterns whose matches are masked (empty folder or empty file). */
   hidden: readonly (ResolvedPattern & { why: string })[];
   /** Inside a masked folder, readable again (`sandbox.filesystem.allowRead`). */
@@ -58,25 +64,24 @@ export type PolicyInput = {
 };
 
 /**
- * Inside a project, what git, Yoke and other tools read as configuration or run as code.
- * In `.git` only what runs code is read-only (hooks, config, a `commondir` that redirects them,
- * submodule repositories), so `git add` and `git commit` still work sandboxed.
+ * Inside a project folder, what Yoke and other tools read as configuration or run as code (the
+ * `.git` entries are in git-protection.ts). Left out after a real run showed a planted one runs
+ * nothing by itself: `.gitattributes` (it only picks among drivers a config defines — with none,
+ * `* filter=x diff=x` runs nothing), `.gitmodules` (git refuses `update = !command` from it) and
+ * `.envrc` (direnv refuses a new or changed file until `direnv allow`, kept outside the project).
  */
-const PROJECT_PROTECTED: readonly { name: string; why: string }[] = [
-  { name: '.git/hooks', why: 'git runs its hooks' },
-  { name: '.git/config', why: 'git config can make git run programs' },
-  { name: '.git/config.worktree', why: 'git config can make git run programs' },
-  { name: '.git/commondir', why: 'it moves where git reads its hooks and config' },
-  { name: '.git/modules', why: 'submodule repositories have hooks and config of their own' },
-  { name: '.yoke', why: "Yoke's project settings, commands and agents live there" },
-  { name: '.claude/settings.json', why: 'settings decide permission rules and hooks' },
-  { name: '.claude/settings.local.json', why: 'settings decide permission rules and hooks' },
-  { name: '.mcp.json', why: 'it names the MCP servers Yoke starts' },
-  { name: '.gitattributes', why: 'it chooses git filters and diff drivers, which run programs' },
-  { name: '.gitmodules', why: 'it decides which repositories git fetches into the tree' },
-  { name: '.envrc', why: 'direnv runs it when a shell enters the folder' },
-  { name: '.husky', why: 'husky installs it as a git hook' },
-  { name: '.vscode/tasks.json', why: 'VS Code runs its tasks, some when the folder opens' },
+const PROJECT_PROTECTED: readonly { name: string; why: string; whenMissing: WhenMissing }[] = [
+  { name: '.yoke', why: "Yoke's project settings, commands and agents live there", whenMissing: 'block' },
+  {
+    name: '.claude',
+    why: 'its settings decide permission rules and hooks; its commands, agents and skills run later',
+    whenMissing: 'block',
+  },
+  { name: '.mcp.json', why: 'it names the MCP servers Yoke starts', whenMissing: 'block' },
+  // Husky's hooks run only through a core.hooksPath the (protected) git config names, which is
+  // protected as it is named; a new `.husky` folder is used by nothing.
+  { name: '.husky', why: 'husky installs it as a git hook', whenMissing: 'nothing' },
+  { name: '.vscode', why: 'VS Code runs its tasks and launch configurations', whenMissing: 'block' },
 ];
 
 /** The real path, or for a path that does not exist yet, its real parent joined with the rest. */
@@ -109,13 +114,18 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   ];
   const insideWritable = (path: string) => writable.some((root) => isWithin(path, root.path));
 
-  const readOnly: PolicyPath[] = [];
-  const addReadOnly = (path: string, why: string) => {
-    if (insideWritable(path) && !readOnly.some((entry) => entry.path === path)) readOnly.push({ path, why });
+  const readOnly: ReadOnlyPath[] = [];
+  const addReadOnly = (path: string, why: string, whenMissing: WhenMissing = 'block') => {
+    if (insideWritable(path) && !readOnly.some((entry) => entry.path === path))
+      readOnly.push({ path, why, whenMissing });
   };
   // The project folders themselves, then every added folder: each can be a repository.
-  for (const root of writable.slice(0, 1 + input.additionalDirs.length)) {
-    for (const { name, why } of PROJECT_PROTECTED) addReadOnly(join(root.path, name), why);
+  const repositories = writable.slice(0, 1 + input.additionalDirs.length).map((root) => root.path);
+  for (const root of repositories) {
+    for (const { name, why, whenMissing } of GIT_PROTECTED)
+      addReadOnly(join(root, '.git', name), why, whenMissing);
+    for (const { name, why, whenMissing } of PROJECT_PROTECTED)
+      addReadOnly(join(root, name), why, whenMissing);
   }
   for (const { path, why } of input.protectedPaths) addReadOnly(realOrLexical(path), why);
   for (const entry of config.denyWrite)
@@ -154,6 +164,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   return {
     writable,
     readOnly,
+    repositories,
     hidden,
     readableAgain: config.allowRead.map((entry) => settingsPath(entry, projectRoot, home)),
     unixSockets: config.allowUnixSockets.map((path) =>

@@ -19,6 +19,8 @@ export type SandboxConfig = {
   excludedCommands: readonly string[];
   allowUnsandboxedCommands: boolean;
   failIfUnavailable: boolean;
+  /** Managed policy switches it on: neither a flag nor `/sandbox off` turns it off. */
+  requiredByPolicy: boolean;
   allowedDomains: readonly string[];
   deniedDomains: readonly string[];
   allowUnixSockets: readonly string[];
@@ -45,6 +47,7 @@ export const defaultSandboxConfig = (): SandboxConfig => ({
   excludedCommands: [],
   allowUnsandboxedCommands: true,
   failIfUnavailable: false,
+  requiredByPolicy: false,
   allowedDomains: [],
   deniedDomains: [],
   allowUnixSockets: [],
@@ -79,6 +82,7 @@ export function resolveSandboxConfig(
 
     // Tightening values apply from every source.
     if (sandbox.enabled === true) config.enabled = true;
+    if (sandbox.enabled === true && source === 'policySettings') config.requiredByPolicy = true;
     if (sandbox.failIfUnavailable === true) config.failIfUnavailable = true;
     if (sandbox.allowUnsandboxedCommands === false) config.allowUnsandboxedCommands = false;
     config.denyWrite.push(...paths(sandbox.filesystem?.denyWrite));

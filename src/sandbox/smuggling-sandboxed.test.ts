@@ -130,6 +130,8 @@ describe.skipIf(!hasBubblewrap() || !base)('the smuggling corpus under the sandb
       rules: [],
       protectedPaths: [],
       probe,
+      // The snapshot after each row must not see the placeholders a run of commands keeps.
+      placeholderIdleMs: 0,
     });
   // The verdicts do not depend on the folders: one manager decides every row.
   const judge = sandboxJudge(manager(base, base));

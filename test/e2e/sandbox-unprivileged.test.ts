@@ -5,7 +5,15 @@
  * the Bash tool's refusals reaching the model as readable lines.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
@@ -65,7 +73,19 @@ function runAsNobody(args: string[], cwd: string, env: Record<string, string | u
   });
 }
 
+/** A scripted model turn that calls Bash. */
+const bash = (command: string) => ({
+  content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
+});
+
 let server: MockServer;
+
+/** What the model was sent after each turn: the tool result, as JSON text. */
+const toolResults = () =>
+  server.requests
+    .slice(1)
+    .map((request) => JSON.stringify((request.body as { messages: unknown[] }).messages.at(-1)));
+
 beforeAll(async () => {
   server = await startMockServer({ scenario: [] });
 });
@@ -95,9 +115,6 @@ describe.skipIf(!canDropPrivileges() || !existsSync('/var/tmp'))(
       const outside = join(folders.outside, 'planted.txt');
       // The hook's path spelled so no static check can read it: only the sandbox stops this one.
       const hookPath = Buffer.from('.git/hooks/pre-commit').toString('base64');
-      const bash = (command: string) => ({
-        content: [{ type: 'tool_use' as const, name: 'Bash', input: { command } }],
-      });
       const plantHook = `printf '#!/bin/sh\\n' > "$(echo ${hookPath} | base64 -d)"`;
       server.reset([
         { reply: bash(`echo x > ${outside}`) },
@@ -121,15 +138,58 @@ describe.skipIf(!canDropPrivileges() || !existsSync('/var/tmp'))(
       );
       expect(stderr).toBe('');
       expect(code).toBe(0);
-      const results = server.requests
-        .slice(1)
-        .map((request) => JSON.stringify((request.body as { messages: unknown[] }).messages.at(-1)));
+      const results = toolResults();
       expect(results[0]).toContain(`write to ${outside} blocked by the sandbox: outside the writable paths`);
       expect(results[1]).toContain('blocked by the sandbox: it stays read-only because git runs its hooks');
       expect(results[2]).toContain('fine');
       expect(existsSync(outside)).toBe(false);
       expect(existsSync(join(cwd, '.git', 'hooks', 'pre-commit'))).toBe(false);
       expect(existsSync(join(cwd, 'inside.txt'))).toBe(true);
+    });
+
+    it('commits inside the sandbox; .git cannot be moved aside, and nothing it added stays', async () => {
+      const { cwd, home } = nobodyFolders();
+      const before = readdirSync(cwd).sort();
+      const commit = 'echo one > file.txt && git add file.txt && git commit -qm one && git log --format=%s';
+      const moveGit = 'mv .git .git-old';
+      server.reset([
+        { reply: bash(commit) },
+        { reply: bash(moveGit) },
+        { reply: { content: [{ type: 'text', text: 'done' }] } },
+      ]);
+      writeFileSync(
+        join(home, 'settings.json'),
+        JSON.stringify({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true } }),
+      );
+      const identity = { GIT_AUTHOR_NAME: 'n', GIT_AUTHOR_EMAIL: 'n@example.com' };
+      const { code, stderr } = await runAsNobody(
+        [
+          '-p',
+          'go',
+          '--settings',
+          join(home, 'settings.json'),
+          '--allowedTools',
+          `Bash(${commit})`,
+          '--allowedTools',
+          `Bash(${moveGit})`,
+        ],
+        cwd,
+        {
+          ...mockEnv(server.url, home),
+          ...identity,
+          GIT_COMMITTER_NAME: 'n',
+          GIT_COMMITTER_EMAIL: 'n@example.com',
+          PATH: process.env.PATH,
+        },
+      );
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const results = toolResults();
+      expect(results[0]).toContain('one');
+      expect(results[1]).toContain('Device or resource busy');
+      expect(existsSync(join(cwd, '.git', 'HEAD'))).toBe(true);
+      expect(readdirSync(cwd).sort()).toEqual([...before, 'file.txt'].sort());
+      expect(existsSync(join(cwd, '.git', 'commondir'))).toBe(false);
     });
   },
 );

@@ -6,6 +6,7 @@ import { helpCommand } from './help';
 import { initCommand, memoryCommand } from './memory';
 import { modelCommand } from './model';
 import { permissionsCommand } from './permissions';
+import { sandboxCommand } from './sandbox';
 import { clearCommand, compactCommand, exitCommand, resumeCommand } from './session-flow';
 import { tasksCommand } from './tasks';
 import { contextCommand, costCommand, statusCommand } from './usage';
@@ -20,6 +21,7 @@ export function builtinCommands(): LocalCommand[] {
     contextCommand,
     statusCommand,
     permissionsCommand,
+    sandboxCommand,
     resumeCommand,
     memoryCommand,
     initCommand,

@@ -44,10 +44,12 @@ export type RunCommandResult = {
 };
 
 export async function runCommand(params: RunCommandParams): Promise<RunCommandResult> {
-  const cwdFile = join(tmpdir(), `yoke-cwd-${randomUUID()}`);
+  const { sandbox } = params;
+  // Inside the sandbox the session's temp folder is writable, so the file needs no mount of its own.
+  const cwdName = `yoke-cwd-${randomUUID()}`;
+  const cwdFile = sandbox ? sandbox.scratchPath(cwdName) : join(tmpdir(), cwdName);
   const collector = new OutputCollector(params.outputBudget, params.spillPath);
   let sandboxed: SandboxedSpawn | undefined;
-  const { sandbox } = params;
   const child = spawnShell({
     command: params.command,
     cwd: params.cwd,

@@ -130,6 +130,59 @@ describe.skipIf(!hasBubblewrap())('Bash in the sandbox (real bubblewrap)', () =>
     }
   });
 
+  it('with allowUnixSockets, reaches the named socket only: other bound sockets are masked, abstract ones are not there', async () => {
+    const fixture = sandboxFixture();
+    const serve = async (path: string, secret: string) => {
+      const server = createNetServer((socket) => socket.end(`${secret}\n`));
+      server.listen(path);
+      await once(server, 'listening');
+      return server;
+    };
+    const allowed = join(fixture.outside, 'allowed.sock');
+    // Outside the private folders, where an ssh agent or docker would live: reachable by path.
+    const other = join(fixture.project, 'agent.sock');
+    // Node binds an abstract name padded to the full address length, hence socat's tightsocklen=0.
+    const abstractName = `yoke-test-${process.pid}-${Date.now()}`;
+    const servers = [
+      await serve(allowed, 'FROM-ALLOWED'),
+      await serve(other, 'FROM-OTHER'),
+      await serve(`\0${abstractName}`, 'FROM-ABSTRACT'),
+    ];
+    const read = `socat -u UNIX-CONNECT:${allowed} - ; socat -u UNIX-CONNECT:${other} - ; socat -u ABSTRACT-CONNECT:${abstractName},unix-tightsocklen=0 -`;
+    try {
+      // Calibration: unsandboxed, all three answer.
+      const plain = await run(contextFor(fixture.project, sandboxManager(fixture, { enabled: false })), read);
+      for (const secret of ['FROM-ALLOWED', 'FROM-OTHER', 'FROM-ABSTRACT'])
+        expect(plain.text).toContain(secret);
+      const context = contextFor(fixture.project, sandboxManager(fixture, { allowUnixSockets: [allowed] }));
+      const { text } = await run(context, read);
+      expect(text).toContain('FROM-ALLOWED');
+      expect(text).not.toContain('FROM-OTHER');
+      expect(text).not.toContain('FROM-ABSTRACT');
+      expect(text).toContain(
+        `connecting to ${other} blocked by the sandbox: only the sockets in sandbox.network.allowUnixSockets are reachable (${allowed})`,
+      );
+    } finally {
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    }
+  });
+
+  it('runs a loopback server inside, in a network of its own', async () => {
+    const fixture = sandboxFixture();
+    // A port taken on the machine's loopback: binding it inside works only in another namespace.
+    const host = await loopbackServer();
+    try {
+      const context = contextFor(fixture.project, sandboxManager(fixture));
+      const { text } = await run(
+        context,
+        `python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', ${host.port})); s.listen(); c=socket.create_connection(('127.0.0.1', ${host.port})); a,_=s.accept(); a.sendall(b'loopback-ok'); print(c.recv(20).decode())"`,
+      );
+      expect(text).toBe('loopback-ok');
+    } finally {
+      await host.close();
+    }
+  });
+
   it('has no network by default: a direct connection fails and says why', async () => {
     const fixture = sandboxFixture();
     const host = await loopbackServer();
