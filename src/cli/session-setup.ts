@@ -24,6 +24,7 @@ import type { ToolNotification } from '../tools/context';
 import { toolSearchWarnings } from '../tools/deferral/policy';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
+import type { SessionCommands } from './session-commands';
 import { startSessionGit } from './session-git';
 import { liveMcpPool, startSessionMcp } from './session-mcp';
 import { sessionModels } from './session-models';
@@ -55,6 +56,8 @@ export type SessionSetupOptions = CliOptions & {
   systemPromptOverride?: string;
   /** Facts for `system/init` from the caller (the SDK MCP servers of a stream-json session). */
   initExtras?: QueryEngineConfig['initExtras'];
+  /** The SDK's `skills` option: only these skills are offered to the model. */
+  onlySkills?: readonly string[];
 };
 
 export type SessionSetup = {
@@ -73,6 +76,8 @@ export type SessionSetup = {
   protectedPaths: ProtectedPaths;
   /** The settings loaded for the session, with their problems (the REPL's /doctor shows them). */
   settings: SessionSettings;
+  /** The slash commands and skills (the REPL's registry takes the prompt commands from here). */
+  commands: SessionCommands;
 };
 
 import type { Env, SessionSettings } from './session-settings';
@@ -238,6 +243,19 @@ export async function createSessionEngine(
     ),
   ]);
   let engine: QueryEngineType | undefined;
+  // The permission pipeline and hooks are made below; the skills read them when a command runs.
+  const commands = await (await import('./session-commands')).setUpSessionCommands({
+    projectRoot: cwd,
+    env: sessionEnv,
+    sessionId: session.sessionId,
+    trusted: trust.trusted,
+    bare: options.bare,
+    settings: merged,
+    plugins: [],
+    ...(options.onlySkills ? { onlySkills: options.onlySkills } : {}),
+    contextWindow: models.catalog.contextWindow(selection.model),
+    pipeline: () => ({ canUseTool: permissions.canUseTool, hooks }),
+  });
   const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
   // Owned by the engine from here on: its close() disposes them. One cost tracker for every
   // request, and one side-call client (compaction summaries, WebFetch, the classifier) on the
@@ -270,6 +288,7 @@ export async function createSessionEngine(
       confine: confineLanguageServers(sandbox.manager),
     },
     ...(mcp.manager ? { mcp: mcp.manager } : {}),
+    skills: commands.skills,
     sideCalls: {
       provider: selection.provider,
       fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
@@ -347,6 +366,7 @@ export async function createSessionEngine(
       builtins.map((tool) => tool.name),
     ),
     ...mcp.problems,
+    ...commands.warnings,
   ];
 
   engine = new QueryEngine({
@@ -390,7 +410,21 @@ export async function createSessionEngine(
     includePartialMessages: options.includePartialMessages,
     hookFrames,
     apiKeySource: apiKeySource(selection, sessionEnv),
-    initExtras: { ...options.initExtras, warnings: [...(options.initExtras?.warnings ?? []), ...warnings] },
+    initExtras: {
+      ...commands.initExtras,
+      ...options.initExtras,
+      warnings: [...(options.initExtras?.warnings ?? []), ...warnings],
+    },
+    ...commands.engineConfig({
+      options,
+      env: sessionEnv,
+      cwd,
+      engine: () => engine as QueryEngineType,
+      selection,
+      settingsErrors: settings.loaded.errors.map((e) => e.message),
+      warnings,
+      toolAvailability: selected.availability,
+    }),
     env: sessionEnv,
     sessionId: session.sessionId,
     // Not kept: the engine uses a temp folder and removes it when the session ends.
@@ -398,6 +432,7 @@ export async function createSessionEngine(
     initialMessages: session.messages,
     transcript,
     contextManagement: {
+      ...commands.essentials,
       autoCompact: autoCompactEnabled(options, settings.loaded),
       ...contextStages(settings.loaded),
       ...(merged.autoCompactThreshold !== undefined
@@ -408,6 +443,7 @@ export async function createSessionEngine(
   });
   return {
     engine,
+    commands,
     selection,
     tools,
     mcp: mcp.manager,

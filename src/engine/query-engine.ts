@@ -18,6 +18,7 @@ import { type AppState, initialAppState, type ToolUseContext } from '../tools/co
 import { ReadFileState } from '../tools/read-file-state';
 import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
+import { withAllowRules } from '../tools/with-allow-rules';
 import { sideCallRetryNotices } from './api-notices';
 import { callToolDirect, type DirectToolResult } from './direct-tool-call';
 import { EngineContext } from './engine-context';
@@ -38,6 +39,7 @@ import type { StructuredOutputCapture } from './structured-output';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
 import { runLoop } from './turn-ledger';
+import type { ProcessedInput } from './user-input';
 
 export type { QueryEngineConfig };
 
@@ -286,7 +288,20 @@ export class QueryEngine {
 
     yield this.description.initMessage(tools, live?.initExtras());
 
-    const submitted = await submitPrompt({ content: prompt, clientUuid }, hooks, signal);
+    // Seed 001's processUserInput: a slash command expands (or is answered here) before the hooks see the prompt.
+    const processed: ProcessedInput = this.config.processInput
+      ? await this.config.processInput(prompt, { context: this.toolUseContext(tools, signal), signal })
+      : { kind: 'query', content: prompt };
+    if (processed.kind === 'answered') {
+      yield* this.finish(
+        { reason: 'completed', turnCount: 0, messages: this.mutableMessages },
+        { startedAt, costAtStart, lastAssistantText: processed.text, numTurns: 0 },
+        processed.isError ? processed.text : undefined,
+      );
+      return;
+    }
+    const turnModel = processed.model ?? this.model;
+    const submitted = await submitPrompt({ content: processed.content, clientUuid }, hooks, signal);
     yield* this.hookFrames();
     if (submitted.blocked) {
       const { reason } = submitted.blocked;
@@ -304,6 +319,8 @@ export class QueryEngine {
     for (const text of this.liveMessages?.changedNotices() ?? [])
       this.record(createUserMessage(text, { isMeta: true }));
     this.record(submitted.message);
+    for (const attached of processed.attachments ?? [])
+      this.record(createUserMessage(attached, { isMeta: true }));
     for (const context of submitted.context) this.record(context);
     for (const text of (await this.liveMessages?.promptContext(prompt, signal)) ?? []) {
       this.record(createUserMessage(text, { isMeta: true }));
@@ -313,11 +330,15 @@ export class QueryEngine {
     const loop = query({
       messages: this.mutableMessages,
       systemPrompt,
-      toolUseContext: this.toolUseContext(tools, signal),
+      // A command's allowed-tools hold for this turn only.
+      toolUseContext: withAllowRules(
+        { ...this.toolUseContext(tools, signal), model: turnModel },
+        processed.allowRules ?? [],
+      ),
       refreshTools,
       canUseTool: this.config.canUseTool,
       provider: this.config.provider,
-      model: this.model,
+      model: turnModel,
       fallback: this.config.fallback,
       hooks,
       maxTurns: this.config.maxTurns,
@@ -367,10 +388,12 @@ export class QueryEngine {
       ResultInput,
       'startedAt' | 'costAtStart' | 'lastAssistantText' | 'numTurns' | 'structuredOutput'
     >,
+    /** A command answered without the model failed (it needs the interactive UI, a `!` was refused…). */
+    commandError?: string,
   ): Generator<SDKMessage> {
     yield* this.hookFrames();
     yield* hookStopNotices(terminal, this.sessionId);
-    yield buildResultMessage({
+    const result = buildResultMessage({
       ...turn,
       sessionId: this.sessionId,
       terminal,
@@ -378,6 +401,15 @@ export class QueryEngine {
       denials: this.permissionDenials,
       maxBudgetUsd: this.config.maxBudgetUsd,
     });
+    yield commandError === undefined
+      ? result
+      : {
+          ...result,
+          subtype: 'error_during_execution',
+          is_error: true,
+          errors: [commandError],
+          result: commandError,
+        };
   }
 
   /**

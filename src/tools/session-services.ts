@@ -28,6 +28,7 @@ import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
 import { PageCache } from './builtin/web-fetch/page-cache';
 import { DeferredTools } from './deferral/deferred-tools';
 import { resolveToolSearchPolicy, type ToolSearchPolicy } from './deferral/policy';
+import type { SkillPort } from './skill-port';
 
 /** The settings built-in tools read, resolved once per session from its settings and environment. */
 export type ToolSettings = {
@@ -88,6 +89,8 @@ export type SessionServicesOptions = {
   mcp?: McpManager;
   /** The session's shell sandbox (src/sandbox/); commands run unsandboxed without one. */
   sandbox?: SandboxManager;
+  /** The session's skills, for the Skill tool (src/skills/ fills it). */
+  skills?: SkillPort;
 };
 
 export class SessionServices {
@@ -110,6 +113,7 @@ export class SessionServices {
   /** The MCP servers, for the resource tools; absent when none are configured. */
   readonly mcp: McpManager | undefined;
   readonly sandbox: SandboxManager | undefined;
+  readonly skills: SkillPort | undefined;
   /** ast_edit's proposed rewrites, until resolve accepts or discards them. */
   readonly stagedEdits = new StagedEdits();
   private disposal: Promise<void> | undefined;
@@ -127,6 +131,7 @@ export class SessionServices {
     this.lsp = new LspSupervisor({ env: options.env, trusted: false, ...options.lsp });
     this.mcp = options.mcp;
     this.sandbox = options.sandbox;
+    this.skills = options.skills;
   }
 
   /**

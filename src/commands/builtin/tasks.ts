@@ -13,6 +13,7 @@ function elapsed(ms: number): string {
 }
 
 export const tasksCommand: LocalCommand = {
+  kind: 'local',
   name: 'tasks',
   aliases: ['bashes'],
   description: 'List the background shells with their status and last output line',
