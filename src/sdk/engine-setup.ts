@@ -11,6 +11,7 @@ import { createStdioPermissionPrompt } from './permission-prompt';
 import type {
   CreateSessionEngine,
   McpServerControl,
+  SdkCommandInfo,
   SessionEngine,
   StreamJsonCliOptions,
   StreamJsonEngineExtras,
@@ -31,6 +32,8 @@ export type EngineSetup = {
   mcpConnections: SdkMcpConnection[];
   /** The servers from config and `--mcp-config` (the SDK's stdio/HTTP/SSE `mcpServers`). */
   mcp: McpServerControl | undefined;
+  /** The session's slash commands, for the initialize reply. */
+  commands: SdkCommandInfo[];
 };
 
 export async function setUpEngine<Options extends StreamJsonCliOptions>(
@@ -83,8 +86,8 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
       onWaiting: deps.onPermissionWaiting,
     });
   }
-  const { engine, mcp } = await deps.createEngine({ ...deps.cliOptions, ...extras });
-  return { engine, mcpConnections, mcp };
+  const { engine, mcp, commands } = await deps.createEngine({ ...deps.cliOptions, ...extras });
+  return { engine, mcpConnections, mcp, commands: commands?.describe() ?? [] };
 }
 
 /** The `models` list of the initialize answer: what `--model` and `set_model` accept. */

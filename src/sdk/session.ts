@@ -208,9 +208,10 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
   private async initialize(request: JsonObject): Promise<JsonObject> {
     // The first initialize configures the engine; a later one (reinitialize) only reports.
     if (!this.setup) this.initConfig = parseInitialize(request);
-    const { engine } = await this.engineSetup();
+    const { engine, commands } = await this.engineSetup();
     return buildInitializeResponse(request, {
       engine,
+      commands,
       agents: this.initConfig?.extras.agents,
       apiKeySource: this.options.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : undefined,
       models: knownModels(),

@@ -44,6 +44,8 @@ export type StreamJsonEngineExtras = {
   appendSystemPrompt?: string;
   jsonSchema?: Record<string, unknown>;
   agents?: Record<string, SdkAgentDefinition>;
+  /** `initialize.skills` (the SDK's `skills` option): only these skills are offered to the model. */
+  onlySkills?: string[];
   /**
    * Facts for `system/init` the protocol layer knows: the SDK MCP servers and their status, and
    * problems with what `initialize` sent (a clamped hook timeout).
@@ -60,6 +62,12 @@ export type StreamJsonCliOptions = {
 /** What `mcp_status`, `mcp_reconnect` and `mcp_toggle` act on: the session's configured MCP servers. */
 export type McpServerControl = Pick<McpManager, 'statuses' | 'reconnect' | 'setEnabled'>;
 
-export type CreateSessionEngine<Options> = (
-  options: Options & StreamJsonEngineExtras,
-) => Promise<{ engine: SessionEngine; mcp?: McpServerControl | undefined }>;
+/** A slash command as the initialize reply's `commands` lists it (`supportedCommands()`). */
+export type SdkCommandInfo = { name: string; description: string; argumentHint: string };
+
+export type CreateSessionEngine<Options> = (options: Options & StreamJsonEngineExtras) => Promise<{
+  engine: SessionEngine;
+  mcp?: McpServerControl | undefined;
+  /** The session's slash commands and skills. */
+  commands?: { describe(): SdkCommandInfo[] };
+}>;

@@ -73,7 +73,7 @@ export async function readFileHead(path: string): Promise<FileHead> {
       return { data: {}, bodyOffset, firstLine, problem: 'its frontmatter is not a key: value mapping' };
     return { data: parsed as Record<string, unknown>, bodyOffset, firstLine };
   } catch (error) {
-    const reason = (error as Error).message.split('\n')[0];
+    const reason = (error as Error).message.split('\n')[0]?.replace(/:$/, '');
     return { data: {}, bodyOffset, firstLine, problem: `its frontmatter is not valid YAML (${reason})` };
   }
 }
