@@ -1,9 +1,13 @@
 /**
  * The frontmatter of a command or skill file, read fast: only the file's head (the frontmatter
  * and the body's first line, for a description) is read at start; the body waits until the
- * command runs. The YAML parser is a vendor bundle, loaded only when some file has frontmatter.
+ * command runs. The heads are read synchronously: for a few hundred small reads the thread pool's
+ * round trips cost tens of milliseconds, the reads themselves a few. Simple frontmatter is read
+ * by simple-yaml.ts; the YAML parser (a vendor bundle) loads only for a file that needs it.
  */
-import { open, readFile } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { parseSimpleYaml } from './simple-yaml';
 
 /** Enough for the frontmatter of every real command file seen; a longer one is read whole. */
 const HEAD_BYTES = 4096;
@@ -21,18 +25,19 @@ export type FileHead = {
   problem?: string;
 };
 
-async function readBytes(
-  path: string,
-  length: number | undefined,
-): Promise<{ text: string; whole: boolean }> {
-  const handle = await open(path, 'r');
+// One buffer for every head: the reads are synchronous, so no two use it at once.
+let headBuffer: Buffer | undefined;
+
+function readBytes(path: string, length: number | undefined): { text: string; whole: boolean } {
+  if (length === undefined) return { text: readFileSync(path, 'utf8'), whole: true };
+  const fd = openSync(path, 'r');
   try {
-    if (length === undefined) return { text: (await handle.readFile()).toString('utf8'), whole: true };
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    if (!headBuffer || headBuffer.length < length) headBuffer = Buffer.allocUnsafe(length);
+    const buffer = headBuffer;
+    const bytesRead = readSync(fd, buffer, 0, length, 0);
     return { text: buffer.subarray(0, bytesRead).toString('utf8'), whole: bytesRead < length };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -45,11 +50,11 @@ function firstLineOf(text: string): string {
 }
 
 export async function readFileHead(path: string): Promise<FileHead> {
-  let { text, whole } = await readBytes(path, HEAD_BYTES);
+  let { text, whole } = readBytes(path, HEAD_BYTES);
   if (!OPENING.test(text)) return { data: {}, bodyOffset: 0, firstLine: firstLineOf(text) };
   let close = CLOSING.exec(text);
   if (!close && !whole) {
-    ({ text, whole } = await readBytes(path, undefined));
+    ({ text, whole } = readBytes(path, undefined));
     close = CLOSING.exec(text);
   }
   if (!close) {
@@ -65,6 +70,8 @@ export async function readFileHead(path: string): Promise<FileHead> {
   const bodyStart = close.index + close[0].length;
   const bodyOffset = Buffer.byteLength(text.slice(0, bodyStart), 'utf8');
   const firstLine = firstLineOf(text.slice(bodyStart));
+  const simple = parseSimpleYaml(yamlText);
+  if (simple) return { data: simple, bodyOffset, firstLine };
   try {
     const { parse } = await import('yaml');
     const parsed: unknown = parse(yamlText);

@@ -3,8 +3,7 @@
  * folder (a subfolder adds a `:` namespace: `frontend/lint.md` is `/frontend:lint`); a skill is a
  * folder holding `SKILL.md`. Only the heads of the files are read here.
  */
-import { type Dirent, existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { readFileHead } from './frontmatter';
 import { specFields } from './spec-fields';
@@ -25,9 +24,10 @@ export type DirOrigin = {
 
 export type LoadResult = { specs: PromptCommandSpec[]; problems: string[] };
 
-async function entries(dir: string): Promise<Dirent[]> {
+/** Synchronous, as the heads are (frontmatter.ts): a missing folder costs one failed call. */
+function entries(dir: string): Dirent[] {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -35,7 +35,7 @@ async function entries(dir: string): Promise<Dirent[]> {
 
 async function markdownFiles(dir: string, depth = 0): Promise<string[]> {
   if (depth > MAX_DEPTH) return [];
-  const found = await entries(dir);
+  const found = entries(dir);
   const nested = await Promise.all(
     found.map(async (entry) => {
       const path = join(dir, entry.name);
@@ -106,7 +106,7 @@ export async function loadCommandDir(dir: string, origin: DirOrigin): Promise<Lo
 /** The skills under one skills folder: each subfolder with a SKILL.md. */
 export async function loadSkillDir(dir: string, origin: DirOrigin): Promise<LoadResult> {
   const problems: string[] = [];
-  const folders = (await entries(dir)).filter((e) => e.isDirectory() || e.isSymbolicLink());
+  const folders = entries(dir).filter((e) => e.isDirectory() || e.isSymbolicLink());
   const specs = await Promise.all(
     folders.map((folder) => {
       const skillDir = join(dir, folder.name);
