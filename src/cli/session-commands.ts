@@ -11,6 +11,7 @@ import { promptCommandOf } from '../commands/prompt-commands';
 import type { CommandHost, CommandRegistry, PromptCommand } from '../commands/types';
 import type { QueryEngine, QueryEngineConfig } from '../engine/query-engine';
 import type { HookRunner } from '../hooks/types';
+import type { McpManager } from '../mcp/manager';
 import type { CanUseToolFn } from '../permissions/types';
 import type { SessionSkills } from '../skills/session-skills';
 import type { PluginContribution } from '../skills/types';
@@ -35,6 +36,8 @@ export type SessionCommandsInput = {
   onlySkills?: readonly string[];
   contextWindow: number;
   pipeline: () => { canUseTool: CanUseToolFn; hooks: HookRunner };
+  /** The session's MCP servers: their prompts are commands. */
+  mcp?: McpManager;
 };
 
 export type SessionCommands = {
@@ -58,10 +61,13 @@ export type SessionCommands = {
 };
 
 export async function setUpSessionCommands(input: SessionCommandsInput): Promise<SessionCommands> {
-  const [{ loadPromptCommands }, { SessionSkills, untrustedNotice }] = await Promise.all([
-    import('../skills/sources'),
-    import('../skills/session-skills'),
-  ]);
+  const [{ loadPromptCommands }, { SessionSkills, untrustedNotice }, { mcpPromptFetch, mcpPromptSpecs }] =
+    await Promise.all([
+      import('../skills/sources'),
+      import('../skills/session-skills'),
+      import('../skills/mcp-prompts'),
+    ]);
+  const mcp = input.mcp;
   const registry = createSessionCommands();
   const builtinNames = new Set(
     registry.list().flatMap((c) => [c.name, ...(c.aliases ?? [])].map((n) => n.toLowerCase())),
@@ -86,6 +92,7 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
     // About 1 % of the context window, as Claude Code's skillListingBudgetFraction.
     listingBudgetTokens: Math.max(500, Math.floor(input.contextWindow * 0.01)),
     pipeline: input.pipeline,
+    ...(mcp ? { dynamicSpecs: () => mcpPromptSpecs(mcp), mcpPrompt: mcpPromptFetch(mcp) } : {}),
   });
   const promptCommands = composed.specs.map((spec) => promptCommandOf(spec));
   registry.setPromptCommands(promptCommands);
@@ -115,6 +122,7 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
           });
           return host;
         },
+        ...(mcp ? { settleMcp: () => mcp.whenSettled() } : {}),
         compact: async (instructions: string | undefined, signal: AbortSignal) => {
           const compacted = await facts.engine().compact(instructions, { signal });
           return `Compacted the conversation: ${compacted.length} messages carry it now.`;

@@ -255,6 +255,7 @@ export async function createSessionEngine(
     ...(options.onlySkills ? { onlySkills: options.onlySkills } : {}),
     contextWindow: models.catalog.contextWindow(selection.model),
     pipeline: () => ({ canUseTool: permissions.canUseTool, hooks }),
+    ...(mcp.manager ? { mcp: mcp.manager } : {}),
   });
   const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
   // Owned by the engine from here on: its close() disposes them. One cost tracker for every

@@ -23,6 +23,8 @@ export type UserInputDeps = {
   skills: SessionSkills;
   /** The session as local commands see it (a headless host outside the UI). */
   host: () => CommandHost;
+  /** Waits until the MCP servers have connected or failed (their prompts are commands too). */
+  settleMcp?: () => Promise<void>;
   /** Runs `/compact` and says what it did. */
   compact(instructions: string | undefined, signal: AbortSignal): Promise<string>;
 };
@@ -71,12 +73,15 @@ export async function processUserInput(
   const parsed = text === undefined ? undefined : parseCommandLine(text);
   if (!parsed || text === undefined) return { kind: 'query', content: prompt };
   const command = deps.commands.find(parsed.name);
-  if (!command) {
+  // An MCP prompt is a command once its server is connected: wait for the servers before saying it is unknown.
+  if (!command && parsed.name.startsWith('mcp__') && !deps.skills.find(parsed.name)) await deps.settleMcp?.();
+  const dynamic = command ? undefined : deps.skills.find(parsed.name);
+  if (!command && !dynamic) {
     if (looksLikePath(text, parsed.name)) return { kind: 'query', content: prompt };
     return answered(unknownCommandText(parsed.name, deps.commands), true);
   }
-  if (command.kind === 'prompt') {
-    const spec = deps.skills.find(command.name);
+  if (!command || command.kind === 'prompt') {
+    const spec = dynamic ?? deps.skills.find(parsed.name);
     if (!spec) return answered(unknownCommandText(parsed.name, deps.commands), true);
     try {
       const expansion = await deps.skills.expandForUser(spec, parsed.args, turn.context);

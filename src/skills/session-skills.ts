@@ -30,6 +30,8 @@ export type SessionSkillsOptions = {
   /** The permission pipeline `!` commands go through; read when first needed. */
   pipeline: () => { canUseTool: CanUseToolFn; hooks: HookRunner };
   mcpPrompt?: McpPromptFetch;
+  /** Prompt commands that come and go during the session (MCP servers' prompts), read when asked. */
+  dynamicSpecs?: () => PromptCommandSpec[];
   /** The context after fork would hand a skill to a subagent; until then it runs inline. */
   forkNote?: string;
 };
@@ -56,12 +58,17 @@ export class SessionSkills implements SkillPort {
     this.paths = new PathActivation(options.projectRoot);
   }
 
+  /** Every prompt command now: the files' and the connected MCP servers' prompts. */
   get specs(): readonly PromptCommandSpec[] {
-    return this.options.specs;
+    const dynamic = this.options.dynamicSpecs?.() ?? [];
+    return dynamic.length === 0 ? this.options.specs : [...this.options.specs, ...dynamic];
   }
 
   find(name: string): PromptCommandSpec | undefined {
-    return this.byName.get(name.replace(/^\//, '').toLowerCase());
+    const key = name.replace(/^\//, '').toLowerCase();
+    return (
+      this.byName.get(key) ?? this.options.dynamicSpecs?.().find((spec) => spec.name.toLowerCase() === key)
+    );
   }
 
   /** Whether its allowed-tools apply: not for an untrusted project's own files. */
@@ -74,7 +81,7 @@ export class SessionSkills implements SkillPort {
     const only = this.options.onlySkills
       ? new Set(this.options.onlySkills.map((n) => n.toLowerCase()))
       : undefined;
-    return this.options.specs.filter(
+    return this.specs.filter(
       (spec) =>
         isModelInvocable(spec) && this.paths.isVisible(spec) && (!only || only.has(spec.name.toLowerCase())),
     );
@@ -85,7 +92,7 @@ export class SessionSkills implements SkillPort {
    * became visible (a file matching their `paths` was touched). Undefined when nothing is new.
    */
   listingUpdate(touchedPaths: readonly string[]): string | undefined {
-    this.paths.touch(this.options.specs, touchedPaths);
+    this.paths.touch(this.specs, touchedPaths);
     const fresh = this.told.size === 0;
     const added = this.forModel().filter((spec) => !this.told.has(spec.name));
     if (added.length === 0) return undefined;

@@ -115,6 +115,21 @@ describe('-p "/name args"', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("expands an MCP server's prompt, /mcp__<server>__<prompt>, once the server is connected", async () => {
+    const folder = await project();
+    const fixture = join(import.meta.dirname, '../fixtures/mcp/fixture-server.mjs');
+    await writeFile(
+      join(folder.cwd, '.mcp.json'),
+      JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [fixture] } } }),
+    );
+    answer('hello');
+    const { code, stdout } = await yoke(folder, ['-p', '/mcp__fx__greet']);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('hello');
+    expect(requestText(0)).toContain('<command-name>/mcp__fx__greet</command-name>');
+    expect(requestText(0)).toContain('Say hello.');
+  });
+
   it('lists commands and skills in system/init', async () => {
     const folder = await project();
     answer('ok');
