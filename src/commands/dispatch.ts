@@ -31,7 +31,9 @@ export async function runCommandLine(line: string, host: CommandHost): Promise<C
   if (!parsed) return undefined;
   const command = host.commands.find(parsed.name);
   if (!command) {
-    if (looksLikePath(line, parsed.name)) return undefined;
+    // An MCP prompt's server may connect after the session started: the engine's input step
+    // (process-user-input.ts) resolves it, or says it is unknown.
+    if (looksLikePath(line, parsed.name) || parsed.name.startsWith('mcp__')) return undefined;
     return { kind: 'text', text: unknownCommandText(parsed.name, host.commands) };
   }
   try {
