@@ -9,11 +9,13 @@ import { createSessionCommands } from '../commands/builtin';
 import { processUserInput } from '../commands/process-user-input';
 import { promptCommandOf } from '../commands/prompt-commands';
 import type { CommandHost, CommandRegistry, PromptCommand } from '../commands/types';
+import type { HooksSettings } from '../config/settings-schema';
 import type { QueryEngine, QueryEngineConfig } from '../engine/query-engine';
 import type { HookRunner } from '../hooks/types';
 import type { McpManager } from '../mcp/manager';
 import type { CanUseToolFn } from '../permissions/types';
 import type { SessionSkills } from '../skills/session-skills';
+import type { LiveHooks } from '../skills/skill-hooks';
 import type { PluginContribution } from '../skills/types';
 import { createHeadlessCommandHost, type HeadlessHostDeps } from './headless-command-host';
 import type { Env } from './session-settings';
@@ -38,6 +40,8 @@ export type SessionCommandsInput = {
   pipeline: () => { canUseTool: CanUseToolFn; hooks: HookRunner };
   /** The session's MCP servers: their prompts are commands. */
   mcp?: McpManager;
+  /** Where a skill's `hooks:` go once it runs; absent when hooks are turned off. */
+  liveHooks?: LiveHooks;
 };
 
 export type SessionCommands = {
@@ -92,6 +96,9 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
     // About 1 % of the context window, as Claude Code's skillListingBudgetFraction.
     listingBudgetTokens: Math.max(500, Math.floor(input.contextWindow * 0.01)),
     pipeline: input.pipeline,
+    ...(input.liveHooks
+      ? { addHooks: (skill: string, hooks: HooksSettings) => input.liveHooks?.add(skill, hooks) }
+      : {}),
     ...(mcp ? { dynamicSpecs: () => mcpPromptSpecs(mcp), mcpPrompt: mcpPromptFetch(mcp) } : {}),
   });
   const promptCommands = composed.specs.map((spec) => promptCommandOf(spec));

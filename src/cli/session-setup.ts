@@ -115,10 +115,12 @@ async function sessionHooks(
   live: { sessionId: string; transcriptPath: string; engine: () => QueryEngineType | undefined },
   report: (text: string, level: string) => void,
   onLifecycle: (event: HookLifecycle) => void,
+  /** Skills may add hooks later (their `hooks:`), so even none now needs a runner. */
+  mayGrow = false,
 ): Promise<HookRunner> {
   const sdk = options.sdkHooks && options.sdkHooks.matchers.length > 0 ? options.sdkHooks : undefined;
   const commands = options.bare ? undefined : settingsHooks;
-  if (!sdk && (!commands || Object.keys(commands).length === 0)) return noopHooks;
+  if (!sdk && !mayGrow && (!commands || Object.keys(commands).length === 0)) return noopHooks;
   const { createHookRunner } = await import('../hooks/runner');
   return createHookRunner({
     settingsHooks: commands,
@@ -243,6 +245,9 @@ export async function createSessionEngine(
     ),
   ]);
   let engine: QueryEngineType | undefined;
+  // The settings' hooks, and a skill's once it runs (unless hooks are turned off).
+  const hooksOff = merged.disableAllHooks === true || merged.allowManagedHooksOnly === true;
+  const liveHooks = new (await import('../skills/skill-hooks')).LiveHooks(hookSettings);
   // The permission pipeline and hooks are made below; the skills read them when a command runs.
   const commands = await (await import('./session-commands')).setUpSessionCommands({
     projectRoot: cwd,
@@ -256,6 +261,7 @@ export async function createSessionEngine(
     contextWindow: models.catalog.contextWindow(selection.model),
     pipeline: () => ({ canUseTool: permissions.canUseTool, hooks }),
     ...(mcp.manager ? { mcp: mcp.manager } : {}),
+    ...(hooksOff ? {} : { liveHooks }),
   });
   const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
   // Owned by the engine from here on: its close() disposes them. One cost tracker for every
@@ -311,12 +317,13 @@ export async function createSessionEngine(
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
   const hooks = await sessionHooks(
     options,
-    hookSettings,
+    liveHooks.settings,
     sessionEnv,
     cwd,
     { sessionId: session.sessionId, transcriptPath: session.transcriptPath, engine: () => engine },
     (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
     hookFrames.push,
+    !hooksOff && commands.skills.specs.some((spec) => spec.hooks !== undefined),
   );
   const permissions = createPermissionSetup({
     options,

@@ -4,6 +4,7 @@
  * skills invoked so far (their bodies survive compaction), and the listing the model reads. A
  * value per session; nothing here is module state.
  */
+import type { HooksSettings } from '../config/settings-schema';
 import type { HookRunner } from '../hooks/types';
 import { parseRule } from '../permissions/rule-string';
 import type { CanUseToolFn, PermissionRule } from '../permissions/types';
@@ -30,6 +31,8 @@ export type SessionSkillsOptions = {
   /** The permission pipeline `!` commands go through; read when first needed. */
   pipeline: () => { canUseTool: CanUseToolFn; hooks: HookRunner };
   mcpPrompt?: McpPromptFetch;
+  /** Registers a skill's hooks for the rest of the session (skill-hooks.ts); absent when hooks are off. */
+  addHooks?: (skill: string, hooks: HooksSettings) => void;
   /** Prompt commands that come and go during the session (MCP servers' prompts), read when asked. */
   dynamicSpecs?: () => PromptCommandSpec[];
   /** The context after fork would hand a skill to a subagent; until then it runs inline. */
@@ -170,6 +173,7 @@ export class SessionSkills implements SkillPort {
       const last = expansion.blocks[expansion.blocks.length - 1];
       if (last?.type === 'text') last.text = `${last.text}\n\n(${this.options.forkNote ?? FORK_NOTE})`;
     }
+    if (spec.hooks && this.mayWiden(spec)) this.options.addHooks?.(spec.name, spec.hooks);
     if (spec.loadedFrom !== 'commands' && spec.loadedFrom !== 'mcp') {
       this.active.delete(spec.name);
       this.active.set(spec.name, expansion.body);

@@ -194,6 +194,39 @@ describe('the Skill tool', () => {
     expect(requestText(1)).toContain('api-conventions');
   });
 
+  it("registers a skill's hooks once it ran (trusted folder): a Bash call allowed before is blocked after", async () => {
+    const folder = await project();
+    await trust(folder);
+    await mkdir(join(folder.cwd, '.claude', 'skills', 'guarded'), { recursive: true });
+    await writeFile(
+      join(folder.cwd, '.claude', 'skills', 'guarded', 'SKILL.md'),
+      [
+        '---',
+        'description: Work carefully, with no shell while this skill is active',
+        'hooks:',
+        '  PreToolUse:',
+        '    - matcher: Bash',
+        '      hooks:',
+        '        - type: command',
+        '          command: "echo \'blocked by the guarded skill\' >&2; exit 2"',
+        '---',
+        'Use only the file tools from now on.',
+      ].join('\n'),
+    );
+    const bash = (id: string) => ({
+      reply: { content: [{ type: 'tool_use' as const, id, name: 'Bash', input: { command: 'echo hi' } }] },
+    });
+    server.reset([
+      bash('b1'),
+      { reply: { content: [{ type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'guarded' } }] } },
+      bash('b2'),
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+    expect((await yoke(folder, ['-p', 'go'])).code).toBe(0);
+    expect(requestText(1)).not.toContain('blocked by the guarded skill');
+    expect(requestText(3)).toContain('blocked by the guarded skill');
+  });
+
   it("keeps an invoked skill's body through an auto-compaction", async () => {
     const folder = await project();
     server.reset([
