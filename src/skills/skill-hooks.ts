@@ -22,7 +22,9 @@ export class LiveHooks {
   add(skill: string, hooks: HooksSettings): boolean {
     if (this.added.has(skill)) return false;
     this.added.add(skill);
-    for (const [event, groups] of Object.entries(hooks)) (this.settings[event] ??= []).push(...groups);
+    for (const [event, groups] of Object.entries(hooks)) {
+      this.settings[event] = [...(this.settings[event] ?? []), ...groups];
+    }
     return true;
   }
 }
