@@ -318,6 +318,9 @@ export class QueryEngine {
     this.sessionContext = [];
     for (const text of this.liveMessages?.changedNotices() ?? [])
       this.record(createUserMessage(text, { isMeta: true }));
+    // The skills the model may run, when that changed (all of them at the first turn): context, not a frame.
+    const skills = this.config.skillListing?.update([]);
+    if (skills !== undefined) this.record(createUserMessage(skills, { isMeta: true }));
     this.record(submitted.message);
     for (const attached of processed.attachments ?? [])
       this.record(createUserMessage(attached, { isMeta: true }));

@@ -10,8 +10,8 @@
  *    (changed-files.ts);
  * 3. the queue: automated notices (a background shell finished) and prompts the user sent during
  *    the turn (queued-messages.ts);
- * 4. the skill listing: the skills the model may run, at first, then those a touched file made
- *    visible (src/skills/, through `SkillListingSource`).
+ * 4. the skills a touched file made visible (a skill's `paths`; src/skills/, through
+ *    `SkillListingSource`). The first listing is the engine's, at the start of the turn.
  *
  * Each is one message appended at the end of history, after everything the model has already been
  * sent: the request's cached prefix stays intact, and the meta messages join the tool results'
