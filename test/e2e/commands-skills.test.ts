@@ -168,6 +168,20 @@ describe('the Skill tool', () => {
     expect(third).toContain('can only be run by the user');
   });
 
+  it('honours a Skill(name) deny rule: that skill is refused and its body never sent, another still runs', async () => {
+    const folder = await project();
+    server.reset([
+      { reply: { content: [{ type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'pdf-forms' } }] } },
+      { reply: { content: [{ type: 'tool_use', id: 's2', name: 'Skill', input: { skill: 'review' } }] } },
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+    const { code } = await yoke(folder, ['-p', 'go', '--disallowedTools', 'Skill(pdf-forms)']);
+    expect(code).toBe(0);
+    expect(requestText(1)).toContain('"is_error":true');
+    expect(requestText(1)).not.toContain('List the fields');
+    expect(requestText(2)).toContain('Launching skill: review');
+  });
+
   it('offers a path-gated skill only after the model touched a matching file', async () => {
     const folder = await project();
     await mkdir(join(folder.cwd, 'src', 'api'), { recursive: true });
