@@ -31,6 +31,7 @@ import type { ToolNotification } from '../tools/context';
 import { toolSearchWarnings } from '../tools/deferral/policy';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
+import type { SessionCommands } from './session-commands';
 import { startSessionGit } from './session-git';
 import { liveMcpPool, startSessionMcp } from './session-mcp';
 import { sessionModels } from './session-models';
@@ -68,6 +69,8 @@ export type SessionSetupOptions = CliOptions & {
   systemPromptOverride?: string;
   /** Facts for `system/init` from the caller (the SDK MCP servers of a stream-json session). */
   initExtras?: QueryEngineConfig['initExtras'];
+  /** The SDK's `skills` option: only these skills are offered to the model. */
+  onlySkills?: readonly string[];
 };
 
 export type SessionSetup = {
@@ -90,6 +93,8 @@ export type SessionSetup = {
   agents: { name: string; description: string; model: string }[];
   /** The session's plugins: their command, skill and agent folders for those loaders. */
   plugins: LoadedPlugin[];
+  /** The slash commands and skills (the REPL's registry takes the prompt commands from here). */
+  commands: SessionCommands;
 };
 
 import type { Env, SessionSettings } from './session-settings';
@@ -133,10 +138,13 @@ async function sessionHooks(
   },
   report: (text: string, level: string) => void,
   onLifecycle: (event: HookLifecycle) => void,
+  /** Skills may add hooks later (their `hooks:`), so even none now needs a runner. */
+  mayGrow = false,
 ): Promise<HookRunner> {
   const sdk = options.sdkHooks && options.sdkHooks.matchers.length > 0 ? options.sdkHooks : undefined;
   const commands = options.bare ? undefined : settingsHooks;
-  if (!sdk && (!commands || Object.keys(commands).length === 0) && !live.agentHooks) return noopHooks;
+  if (!sdk && !mayGrow && (!commands || Object.keys(commands).length === 0) && !live.agentHooks)
+    return noopHooks;
   const { createHookRunner } = await import('../hooks/runner');
   return createHookRunner({
     settingsHooks: commands,
@@ -298,6 +306,25 @@ export async function createSessionEngine(
     sessionId: session.sessionId,
   });
   let engine: QueryEngineType | undefined;
+  // The settings' hooks, and a skill's once it runs (unless hooks are turned off).
+  const hooksOff = merged.disableAllHooks === true || merged.allowManagedHooksOnly === true;
+  const liveHooks = new (await import('../skills/skill-hooks')).LiveHooks(hookSettings);
+  // The permission pipeline and hooks are made below; the skills read them when a command runs.
+  const commands = await (await import('./session-commands')).setUpSessionCommands({
+    projectRoot: cwd,
+    env: sessionEnv,
+    sessionId: session.sessionId,
+    trusted: trust.trusted,
+    bare: options.bare,
+    settings: merged,
+    // Their command and skill folders (files and single-skill folders a manifest lists are not read yet).
+    plugins: plugins.plugins,
+    ...(options.onlySkills ? { onlySkills: options.onlySkills } : {}),
+    contextWindow: models.catalog.contextWindow(selection.model),
+    pipeline: () => ({ canUseTool: permissions.canUseTool, hooks }),
+    ...(mcp.manager ? { mcp: mcp.manager } : {}),
+    ...(hooksOff ? {} : { liveHooks }),
+  });
   const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
   // Owned by the engine from here on: its close() disposes them. One cost tracker for every
   // request, and one side-call client (compaction summaries, WebFetch, the classifier) on the
@@ -331,6 +358,7 @@ export async function createSessionEngine(
     },
     ...(mcp.manager ? { mcp: mcp.manager } : {}),
     backgroundAgents: backgroundAgentOptions(applied.backgroundAgents),
+    skills: commands.skills,
     sideCalls: {
       provider: selection.provider,
       fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
@@ -354,7 +382,7 @@ export async function createSessionEngine(
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
   const hooks = await sessionHooks(
     options,
-    hookSettings,
+    liveHooks.settings,
     sessionEnv,
     cwd,
     {
@@ -365,6 +393,7 @@ export async function createSessionEngine(
     },
     (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
     hookFrames.push,
+    !hooksOff && commands.skills.specs.some((spec) => spec.hooks !== undefined),
   );
   const permissions = createPermissionSetup({
     // `--agent`'s mode applies unless a flag chose one.
@@ -430,6 +459,7 @@ export async function createSessionEngine(
     ...mcp.problems,
     ...agents.warnings,
     ...plugins.problems,
+    ...commands.warnings,
   ];
 
   const environment = environmentFacts(
@@ -482,11 +512,22 @@ export async function createSessionEngine(
     hookFrames,
     apiKeySource: apiKeySource(selection, sessionEnv),
     initExtras: {
+      ...commands.initExtras,
       ...options.initExtras,
       agents: agents.names(),
       plugins: [...(options.initExtras?.plugins ?? []), ...plugins.initPlugins],
       warnings: [...(options.initExtras?.warnings ?? []), ...warnings],
     },
+    ...commands.engineConfig({
+      options,
+      env: sessionEnv,
+      cwd,
+      engine: () => engine as QueryEngineType,
+      selection,
+      settingsErrors: settings.loaded.errors.map((e) => e.message),
+      warnings,
+      toolAvailability: selected.availability,
+    }),
     env: sessionEnv,
     sessionId: session.sessionId,
     // Not kept: the engine uses a temp folder and removes it when the session ends.
@@ -494,6 +535,7 @@ export async function createSessionEngine(
     initialMessages: session.messages,
     transcript,
     contextManagement: {
+      ...commands.essentials,
       autoCompact: autoCompactEnabled(options, settings.loaded),
       ...contextStages(settings.loaded),
       ...(merged.autoCompactThreshold !== undefined
@@ -523,6 +565,7 @@ export async function createSessionEngine(
   return {
     engine,
     agents: agents.summaries(),
+    commands,
     selection,
     tools,
     mcp: mcp.manager,

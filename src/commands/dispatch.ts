@@ -5,7 +5,25 @@
  */
 import { editDistance } from '../lib/edit-distance';
 import { parseCommandLine } from './registry';
-import type { CommandHost, CommandOutcome } from './types';
+import type { CommandHost, CommandOutcome, CommandRegistry } from './types';
+
+/** A path typed as a prompt (`/usr/bin/env?`) is not a mistyped command. */
+export function looksLikePath(line: string, name: string): boolean {
+  return name.includes('.') || line.trim().slice(1).includes('/');
+}
+
+/** `Unknown command /x.` with the nearest names, for a typo. */
+export function unknownCommandText(name: string, commands: CommandRegistry): string {
+  const names = commands.list().flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  const near = names
+    .map((n) => ({ n, d: editDistance(name.toLowerCase(), n) }))
+    .filter((x) => x.d <= 2)
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((x) => `/${x.n}`);
+  const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : ' /help lists the commands.';
+  return `Unknown command /${name}.${hint}`;
+}
 
 /** Undefined when the line is not a command of this session (the UI sends it as a prompt). */
 export async function runCommandLine(line: string, host: CommandHost): Promise<CommandOutcome | undefined> {
@@ -13,17 +31,10 @@ export async function runCommandLine(line: string, host: CommandHost): Promise<C
   if (!parsed) return undefined;
   const command = host.commands.find(parsed.name);
   if (!command) {
-    // A path typed as a prompt (`/usr/bin/env?`) is not a mistyped command.
-    if (parsed.name.includes('.') || line.trim().slice(1).includes('/')) return undefined;
-    const names = host.commands.list().flatMap((c) => [c.name, ...(c.aliases ?? [])]);
-    const near = names
-      .map((n) => ({ n, d: editDistance(parsed.name.toLowerCase(), n) }))
-      .filter((x) => x.d <= 2)
-      .sort((a, b) => a.d - b.d)
-      .slice(0, 3)
-      .map((x) => `/${x.n}`);
-    const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : ' /help lists the commands.';
-    return { kind: 'text', text: `Unknown command /${parsed.name}.${hint}` };
+    // An MCP prompt's server may connect after the session started: the engine's input step
+    // (process-user-input.ts) resolves it, or says it is unknown.
+    if (looksLikePath(line, parsed.name) || parsed.name.startsWith('mcp__')) return undefined;
+    return { kind: 'text', text: unknownCommandText(parsed.name, host.commands) };
   }
   try {
     return await command.run(parsed.args, host);

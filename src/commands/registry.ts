@@ -2,24 +2,30 @@
  * The commands of one session. A value, not module state: each session (and each test) builds
  * its own, and the commands/skills issue registers user and project commands into it later.
  */
-import type { CommandRegistry, LocalCommand } from './types';
+import type { Command, CommandRegistry, PromptCommand } from './types';
 
 /** Names are what follows the slash: letters, digits, `-`, `_`, `:` (plugin namespaces), `.`. */
 const NAME = /^[a-z0-9][a-z0-9:._-]*$/;
 
-export function createCommandRegistry(initial: readonly LocalCommand[] = []): CommandRegistry {
-  const commands: LocalCommand[] = [];
-  const byName = new Map<string, LocalCommand>();
+const enabled = (command: Command) => command.isEnabled?.() ?? true;
+const listed = (command: Command) => enabled(command) && (command.kind !== 'prompt' || command.userInvocable);
 
-  const keysOf = (command: LocalCommand) => [command.name, ...(command.aliases ?? [])].map(normalize);
+export function createCommandRegistry(initial: readonly Command[] = []): CommandRegistry {
+  let commands: Command[] = [];
+  const byName = new Map<string, Command>();
+
+  const keysOf = (command: Command) => [command.name, ...(command.aliases ?? [])].map(normalize);
 
   const registry: CommandRegistry = {
-    list: () => [...commands],
-    find: (nameOrAlias) => byName.get(normalize(nameOrAlias.replace(/^\//, ''))),
+    list: () => commands.filter(listed),
+    find(nameOrAlias) {
+      const command = byName.get(normalize(nameOrAlias.replace(/^\//, '')));
+      return command && enabled(command) ? command : undefined;
+    },
     complete(prefix) {
       const wanted = normalize(prefix.replace(/^\//, ''));
-      const ranked: { command: LocalCommand; rank: number }[] = [];
-      for (const command of commands) {
+      const ranked: { command: Command; rank: number }[] = [];
+      for (const command of commands.filter(listed)) {
         const name = normalize(command.name);
         // The name itself beats an alias, so "/c" lists /clear, /compact, /context, /cost before an alias match.
         const rank = name.startsWith(wanted)
@@ -49,6 +55,15 @@ export function createCommandRegistry(initial: readonly LocalCommand[] = []): Co
         throw new Error(`Cannot register command "/${command.name}": its name and aliases repeat.`);
       commands.push(command);
       for (const key of keys) byName.set(key, command);
+    },
+    setPromptCommands(prompts: readonly PromptCommand[]) {
+      for (const old of commands.filter((c) => c.kind === 'prompt'))
+        for (const key of keysOf(old)) byName.delete(key);
+      commands = commands.filter((c) => c.kind !== 'prompt');
+      for (const command of prompts) {
+        if (keysOf(command).some((key) => byName.has(key))) continue;
+        registry.register(command);
+      }
     },
   };
   for (const command of initial) registry.register(command);

@@ -19,7 +19,18 @@ import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
 
 export type { ContextSources, ProviderProbe };
 
-export interface LocalCommand {
+/**
+ * The three kinds of command (seed 000 §3.4): `prompt` expands to text for the model (custom
+ * commands, skills, MCP prompts), `local` runs here and answers with an outcome, `ui` needs the
+ * interactive screen (a picker, an editor). Headless runs (`-p`, stream-json) take `prompt`
+ * commands and the `local` ones marked `headless`; the others say they need the UI.
+ */
+export type CommandKind = 'prompt' | 'local' | 'ui';
+
+/** Where a command came from. */
+export type CommandSource = 'builtin' | 'bundled' | 'user' | 'project' | 'plugin' | 'mcp';
+
+interface CommandBase {
   /** Without the slash. */
   readonly name: string;
   readonly aliases?: readonly string[];
@@ -27,11 +38,31 @@ export interface LocalCommand {
   readonly description: string;
   /** Shown after the name in completion, e.g. "[instructions]". */
   readonly argumentHint?: string;
-  /** Where the command came from; the commands/skills issue adds user and project commands. */
-  readonly source?: 'builtin' | 'user' | 'project' | 'plugin';
+  readonly source?: CommandSource;
+  /** Checked each time the command is listed or looked up (an MCP prompt's server is connected). */
+  isEnabled?(): boolean;
   /** `args` is the text after the name, trimmed. */
   run(args: string, host: CommandHost): Promise<CommandOutcome>;
 }
+
+export interface LocalCommand extends CommandBase {
+  /** Optional so a built-in written before the kinds existed is still a local command. */
+  readonly kind?: 'local';
+  /** Works without a screen: `-p` and stream-json run it and print its text. */
+  readonly headless?: boolean;
+}
+
+export interface UiCommand extends CommandBase {
+  readonly kind: 'ui';
+}
+
+export interface PromptCommand extends CommandBase {
+  readonly kind: 'prompt';
+  /** false: left out of completion and /help (the model may still run it). */
+  readonly userInvocable: boolean;
+}
+
+export type Command = LocalCommand | UiCommand | PromptCommand;
 
 export type CommandOutcome =
   /** Shown to the user only, never sent to the model. */
@@ -105,11 +136,17 @@ export interface CommandHost {
 }
 
 export interface CommandRegistry {
-  list(): readonly LocalCommand[];
-  /** By name or alias, without the slash, case-insensitive. */
-  find(nameOrAlias: string): LocalCommand | undefined;
+  /** The enabled commands the user may type (prompt commands marked not user-invocable are left out). */
+  list(): readonly Command[];
+  /** By name or alias, without the slash, case-insensitive; enabled ones only. */
+  find(nameOrAlias: string): Command | undefined;
   /** Commands whose name or alias starts with `prefix` (no slash), best match first. */
-  complete(prefix: string): readonly LocalCommand[];
+  complete(prefix: string): readonly Command[];
   /** Refuses a name or alias already taken. */
-  register(command: LocalCommand): void;
+  register(command: Command): void;
+  /**
+   * Replaces the session's prompt commands (custom commands, skills, MCP prompts): a new
+   * conversation (/clear) brings its own. Names the built-ins hold were left out by the loader.
+   */
+  setPromptCommands(commands: readonly PromptCommand[]): void;
 }

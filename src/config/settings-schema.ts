@@ -126,6 +126,10 @@ export const settingsSchema = z.looseObject({
   autoCompactThreshold: z.optional(z.number().check(z.gt(0), z.maximum(1))),
   context: z.optional(contextSettingsSchema),
   webFetch: z.optional(z.looseObject({ allowedHosts: z.optional(z.array(z.string())) })),
+  /** Leaves Yoke's own skills (src/skills/bundled) out of the session. */
+  disableBundledSkills: z.optional(z.boolean()),
+  /** Refuses the `!`command`` lines of slash commands and skills. */
+  disableSkillShellExecution: z.optional(z.boolean()),
   /** Deferred tool loading (tools/deferral): how much of the context tool schemas may take up front. */
   toolSearch: z.optional(
     z.looseObject({

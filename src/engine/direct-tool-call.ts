@@ -12,7 +12,12 @@ import type { ToolUseContext } from '../tools/context';
 import { runToolUse } from '../tools/run-tool-use';
 import { toolResultBlockOf } from '../tools/tool-result-message';
 
-export type DirectToolResult = { content: ToolResultContent; isError: boolean };
+export type DirectToolResult = {
+  content: ToolResultContent;
+  isError: boolean;
+  /** Set when the permission pipeline refused the call (it did not run): the refusal's message. */
+  denied?: string;
+};
 
 export async function callToolDirect(params: {
   context: ToolUseContext;
@@ -49,10 +54,15 @@ export async function callToolDirect(params: {
     hooks: params.hooks,
     signal: params.context.abortSignal,
   });
+  let denied: string | undefined;
   for await (const event of run) {
+    if (event.type === 'permission_denied') denied = event.decision.message;
     if (event.type !== 'message' || event.message.type !== 'user') continue;
     const result = toolResultBlockOf(event.message);
-    if (result) return { content: result.content ?? '', isError: result.is_error === true };
+    if (result) {
+      const settled = { content: result.content ?? '', isError: result.is_error === true };
+      return denied === undefined ? settled : { ...settled, denied };
+    }
   }
   return { content: `The ${params.name} call produced no result.`, isError: true };
 }

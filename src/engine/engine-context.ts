@@ -18,7 +18,12 @@ import type { CollapseDrain, ContextPipeline, ReactiveCompact } from './query-ty
 export type EngineContextDeps = {
   config: Pick<
     QueryEngineConfig,
-    'contextManagement' | 'contextPipeline' | 'reactiveCompact' | 'nestedMemory' | 'initialMessages'
+    | 'contextManagement'
+    | 'contextPipeline'
+    | 'reactiveCompact'
+    | 'nestedMemory'
+    | 'initialMessages'
+    | 'skillListing'
   >;
   sideCalls: SideCallClient;
   model: () => string;
@@ -68,6 +73,7 @@ export class EngineContext {
     this.attachments ??= createAttachmentsStage(
       {
         ...(config.nestedMemory ? { nestedMemory: config.nestedMemory } : {}),
+        ...(config.skillListing ? { skillListing: config.skillListing } : {}),
         readFileState: this.deps.readFileState,
         queue: { messages: this.deps.queue, hooks: this.deps.hooks },
       },

@@ -9,12 +9,13 @@ import type { TranscriptSink } from '../session/transcript-writer';
 import type { ToolNotification } from '../tools/context';
 import type { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
-import type { NestedMemoryConfig } from './context/attachments';
+import type { NestedMemoryConfig, SkillListingSource } from './context/attachments';
 import type { ContextManagementConfig } from './context/pipeline';
 import type { HookFrameQueue } from './hook-frames';
 import type { InitExtras } from './init-message';
 import type { ContextPipeline, ReactiveCompact } from './query-types';
 import type { EnvironmentFacts } from './system-prompt';
+import type { InputProcessor } from './user-input';
 
 export type LiveToolPool = {
   /** The pool for the next request under this permission context, replacing `tools`. */
@@ -65,6 +66,8 @@ export type QueryEngineConfig = {
    * (the files of `memory` count as loaded already); they reach the model as a meta message.
    */
   nestedMemory?: NestedMemoryConfig;
+  /** The skills the model may run, told before the first call and whenever more become visible. */
+  skillListing?: SkillListingSource;
   maxTurns?: number;
   /** Stop-hook blocks one turn honours before it ends anyway (settings `stopHookBlockCap`). */
   stopHookBlockCap?: number;
@@ -101,6 +104,8 @@ export type QueryEngineConfig = {
   initExtras?: InitExtras;
   apiKeySource?: string;
   onNotification?: (notification: ToolNotification) => void;
+  /** Turns each submitted prompt into a query or a local answer (slash commands); as typed when absent. */
+  processInput?: InputProcessor;
   /** Fixed environment facts (tests); gathered from the machine when absent. */
   environment?: EnvironmentFacts;
 };

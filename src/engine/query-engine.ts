@@ -18,6 +18,7 @@ import { type AppState, initialAppState, type ToolUseContext } from '../tools/co
 import { ReadFileState } from '../tools/read-file-state';
 import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
+import { withAllowRules } from '../tools/with-allow-rules';
 import { sideCallRetryNotices } from './api-notices';
 import { callToolDirect, type DirectToolResult } from './direct-tool-call';
 import { EngineContext } from './engine-context';
@@ -38,6 +39,7 @@ import type { StructuredOutputCapture } from './structured-output';
 import { withTranscriptSync } from './transcript-sync';
 import { TurnConverter } from './turn-converter';
 import { runLoop } from './turn-ledger';
+import type { ProcessedInput } from './user-input';
 
 export type { QueryEngineConfig };
 
@@ -313,9 +315,31 @@ export class QueryEngine {
 
     yield this.description.initMessage(tools, live?.initExtras());
 
-    const submitted: SubmittedPrompt | { blocked?: undefined; message?: undefined; context: [] } = opening
-      ? await submitPrompt(opening, hooks, signal)
-      : { context: [] };
+    // Seed 001's processUserInput: a slash command expands (or is answered here) before the hooks
+    // see the prompt. A turn opened by queued notices alone (submitQueuedNotices) has no input.
+    let processed: Extract<ProcessedInput, { kind: 'query' }> | undefined;
+    if (opening) {
+      const input: ProcessedInput = this.config.processInput
+        ? await this.config.processInput(opening.content, {
+            context: this.toolUseContext(tools, signal),
+            signal,
+          })
+        : { kind: 'query', content: opening.content };
+      if (input.kind === 'answered') {
+        yield* this.finish(
+          { reason: 'completed', turnCount: 0, messages: this.mutableMessages },
+          { startedAt, costAtStart, lastAssistantText: input.text, numTurns: 0 },
+          input.isError ? input.text : undefined,
+        );
+        return;
+      }
+      processed = input;
+    }
+    const turnModel = processed?.model ?? this.model;
+    const submitted: SubmittedPrompt | { blocked?: undefined; message?: undefined; context: [] } =
+      opening && processed
+        ? await submitPrompt({ content: processed.content, clientUuid: opening.clientUuid }, hooks, signal)
+        : { context: [] };
     yield* this.hookFrames();
     if (submitted.blocked) {
       const { reason } = submitted.blocked;
@@ -332,7 +356,12 @@ export class QueryEngine {
     this.sessionContext = [];
     for (const text of this.liveMessages?.changedNotices() ?? [])
       this.record(createUserMessage(text, { isMeta: true }));
+    // The skills the model may run, when that changed (all of them at the first turn): context, not a frame.
+    const skills = this.config.skillListing?.update([]);
+    if (skills !== undefined) this.record(createUserMessage(skills, { isMeta: true }));
     if (submitted.message) this.record(submitted.message);
+    for (const attached of processed?.attachments ?? [])
+      this.record(createUserMessage(attached, { isMeta: true }));
     for (const context of submitted.context) this.record(context);
     const promptContext = opening ? await this.liveMessages?.promptContext(opening.content, signal) : [];
     for (const text of promptContext ?? []) this.record(createUserMessage(text, { isMeta: true }));
@@ -341,11 +370,15 @@ export class QueryEngine {
     const loop = query({
       messages: this.mutableMessages,
       systemPrompt,
-      toolUseContext: this.toolUseContext(tools, signal),
+      // A command's allowed-tools hold for this turn only.
+      toolUseContext: withAllowRules(
+        { ...this.toolUseContext(tools, signal), model: turnModel },
+        processed?.allowRules ?? [],
+      ),
       refreshTools,
       canUseTool: this.config.canUseTool,
       provider: this.config.provider,
-      model: this.model,
+      model: turnModel,
       fallback: this.config.fallback,
       hooks,
       maxTurns: this.config.maxTurns,
@@ -396,10 +429,12 @@ export class QueryEngine {
       ResultInput,
       'startedAt' | 'costAtStart' | 'lastAssistantText' | 'numTurns' | 'structuredOutput'
     >,
+    /** A command answered without the model failed (it needs the interactive UI, a `!` was refused…). */
+    commandError?: string,
   ): Generator<SDKMessage> {
     yield* this.hookFrames();
     yield* hookStopNotices(terminal, this.sessionId);
-    yield buildResultMessage({
+    const result = buildResultMessage({
       ...turn,
       sessionId: this.sessionId,
       terminal,
@@ -407,6 +442,15 @@ export class QueryEngine {
       denials: this.permissionDenials,
       maxBudgetUsd: this.config.maxBudgetUsd,
     });
+    yield commandError === undefined
+      ? result
+      : {
+          ...result,
+          subtype: 'error_during_execution',
+          is_error: true,
+          errors: [commandError],
+          result: commandError,
+        };
   }
 
   /**

@@ -35,6 +35,13 @@ export type ConnectionOptions = {
 
 const CLIENT_INFO = { name: 'yoke', version: YOKE_VERSION };
 
+/** A prompt a server lists: what a slash command needs to describe and call it. */
+export type McpPromptInfo = {
+  name: string;
+  description?: string;
+  arguments: { name: string; required: boolean }[];
+};
+
 export class McpServerConnection {
   private currentStatus: McpServerStatus;
   private reason: string | undefined;
@@ -47,6 +54,8 @@ export class McpServerConnection {
   /** The tools as last listed; a new array on every change (tools/mcp keys its cache on it). */
   descriptors: McpToolDescriptor[] = [];
   prompts: string[] = [];
+  /** The prompts as listed: their descriptions and arguments (for slash commands). */
+  promptInfo: McpPromptInfo[] = [];
   hasResources = false;
   serverInfo: { name: string; version: string } | undefined;
 
@@ -108,6 +117,19 @@ export class McpServerConnection {
     await this.disconnect();
   }
 
+  /** A prompt's messages as text (`prompts/get`): each text part, and the text of embedded resources. */
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<string> {
+    const result = await this.requireClient().getPrompt({ name, arguments: args }, { signal });
+    return result.messages
+      .map((message) => {
+        const content = message.content as { type: string; text?: string; resource?: { text?: string } };
+        if (content.type === 'text') return content.text ?? '';
+        if (content.type === 'resource') return content.resource?.text ?? '';
+        return `[${content.type} content]`;
+      })
+      .join('\n\n');
+  }
+
   async callTool(
     tool: string,
     args: Record<string, unknown>,
@@ -160,6 +182,7 @@ export class McpServerConnection {
     if (status !== 'connected') {
       this.descriptors = [];
       this.prompts = [];
+      this.promptInfo = [];
       this.hasResources = false;
     }
     this.options.onChange();
@@ -244,7 +267,14 @@ export class McpServerConnection {
         cursor = page.nextCursor;
       } while (cursor);
     }
-    this.prompts = capabilities.prompts ? (await client.listPrompts()).prompts.map((p) => p.name) : [];
+    this.promptInfo = capabilities.prompts
+      ? (await client.listPrompts()).prompts.map((p) => ({
+          name: p.name,
+          ...(p.description ? { description: p.description } : {}),
+          arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true })),
+        }))
+      : [];
+    this.prompts = this.promptInfo.map((p) => p.name);
     this.hasResources = capabilities.resources !== undefined;
     this.descriptors = descriptors;
   }

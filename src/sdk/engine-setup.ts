@@ -12,6 +12,7 @@ import type {
   AgentSummary,
   CreateSessionEngine,
   McpServerControl,
+  SdkCommandInfo,
   SessionEngine,
   StreamJsonCliOptions,
   StreamJsonEngineExtras,
@@ -34,6 +35,8 @@ export type EngineSetup = {
   mcp: McpServerControl | undefined;
   /** Every agent the session knows: built-ins, files, `--agents` and the SDK's own. */
   agents: AgentSummary[] | undefined;
+  /** The session's slash commands, for the initialize reply. */
+  commands: SdkCommandInfo[];
 };
 
 export async function setUpEngine<Options extends StreamJsonCliOptions>(
@@ -86,8 +89,8 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
       onWaiting: deps.onPermissionWaiting,
     });
   }
-  const { engine, mcp, agents } = await deps.createEngine({ ...deps.cliOptions, ...extras });
-  return { engine, mcpConnections, mcp, agents };
+  const { engine, mcp, agents, commands } = await deps.createEngine({ ...deps.cliOptions, ...extras });
+  return { engine, mcpConnections, mcp, agents, commands: commands?.describe() ?? [] };
 }
 
 /** The `models` list of the initialize answer: what `--model` and `set_model` accept. */

@@ -3,7 +3,13 @@
  * answer the SDK reads, including the confirmations it insists on for fields it sent.
  */
 import { isJsonObject, type JsonObject } from '../lib/json-object';
-import type { AgentSummary, SdkAgentDefinition, SessionEngine, StreamJsonEngineExtras } from './types';
+import type {
+  AgentSummary,
+  SdkAgentDefinition,
+  SdkCommandInfo,
+  SessionEngine,
+  StreamJsonEngineExtras,
+} from './types';
 
 /**
  * What `systemPrompt: [""]` (the SDK's default) means: no Yoke preset, only a one-line identity,
@@ -17,7 +23,7 @@ const DYNAMIC_BOUNDARY = '__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__';
 export type InitializeConfig = {
   extras: Pick<
     StreamJsonEngineExtras,
-    'systemPromptOverride' | 'appendSystemPrompt' | 'jsonSchema' | 'agents'
+    'systemPromptOverride' | 'appendSystemPrompt' | 'jsonSchema' | 'agents' | 'onlySkills'
   >;
   hooks: unknown;
   sdkMcpServers: string[];
@@ -39,6 +45,8 @@ export function parseInitialize(request: JsonObject): InitializeConfig {
   }
   if (isJsonObject(request.jsonSchema)) extras.jsonSchema = request.jsonSchema;
   if (isJsonObject(request.agents)) extras.agents = request.agents as Record<string, SdkAgentDefinition>;
+  if (Array.isArray(request.skills))
+    extras.onlySkills = request.skills.filter((name): name is string => typeof name === 'string');
 
   const sdkMcpServers = Array.isArray(request.sdkMcpServers)
     ? request.sdkMcpServers.filter((name): name is string => typeof name === 'string')
@@ -58,11 +66,13 @@ export type InitializeAnswerFacts = {
   agents?: readonly AgentSummary[];
   apiKeySource?: string;
   models: { value: string; displayName: string; description: string }[];
+  /** The session's slash commands and skills (`supportedCommands()`). */
+  commands?: SdkCommandInfo[];
 };
 
 export function buildInitializeResponse(request: JsonObject, facts: InitializeAnswerFacts): JsonObject {
   const response: JsonObject = {
-    commands: [],
+    commands: facts.commands ?? [],
     agents: [...(facts.agents ?? [])],
     output_style: 'default',
     available_output_styles: ['default'],

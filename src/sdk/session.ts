@@ -232,10 +232,11 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
   private async initialize(request: JsonObject): Promise<JsonObject> {
     // The first initialize configures the engine; a later one (reinitialize) only reports.
     if (!this.setup) this.initConfig = parseInitialize(request);
-    const { engine, agents } = await this.engineSetup();
+    const { engine, agents, commands } = await this.engineSetup();
     return buildInitializeResponse(request, {
       engine,
       agents,
+      commands,
       apiKeySource: this.options.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : undefined,
       models: knownModels(),
     });

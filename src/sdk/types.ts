@@ -54,6 +54,8 @@ export type StreamJsonEngineExtras = {
   appendSystemPrompt?: string;
   jsonSchema?: Record<string, unknown>;
   agents?: Record<string, SdkAgentDefinition>;
+  /** `initialize.skills` (the SDK's `skills` option): only these skills are offered to the model. */
+  onlySkills?: string[];
   /**
    * Facts for `system/init` the protocol layer knows: the SDK MCP servers and their status, and
    * problems with what `initialize` sent (a clamped hook timeout).
@@ -75,7 +77,12 @@ export type CreateSessionEngine<Options> = (options: Options & StreamJsonEngineE
   mcp?: McpServerControl | undefined;
   /** Every agent the session knows, for the initialize answer. */
   agents?: AgentSummary[];
+  /** The session's slash commands and skills. */
+  commands?: { describe(): SdkCommandInfo[] };
 }>;
 
 /** An agent as the initialize answer lists it. */
 export type AgentSummary = { name: string; description: string; model: string };
+
+/** A slash command as the initialize reply's `commands` lists it (`supportedCommands()`). */
+export type SdkCommandInfo = { name: string; description: string; argumentHint: string };

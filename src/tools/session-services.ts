@@ -30,6 +30,7 @@ import { normalizeAllowedHosts } from './builtin/web-fetch/address-policy';
 import { PageCache } from './builtin/web-fetch/page-cache';
 import { DeferredTools } from './deferral/deferred-tools';
 import { resolveToolSearchPolicy, type ToolSearchPolicy } from './deferral/policy';
+import type { SkillPort } from './skill-port';
 
 /** The settings built-in tools read, resolved once per session from its settings and environment. */
 export type ToolSettings = {
@@ -92,6 +93,8 @@ export type SessionServicesOptions = {
   sandbox?: SandboxManager;
   /** Background agents' progress-summary interval and clock (tests give a manual one). */
   backgroundAgents?: Omit<AgentTasksOptions, 'sideCalls'>;
+  /** The session's skills, for the Skill tool (src/skills/ fills it). */
+  skills?: SkillPort;
 };
 
 export class SessionServices {
@@ -116,6 +119,7 @@ export class SessionServices {
   /** The MCP servers, for the resource tools; absent when none are configured. */
   readonly mcp: McpManager | undefined;
   readonly sandbox: SandboxManager | undefined;
+  readonly skills: SkillPort | undefined;
   /** ast_edit's proposed rewrites, until resolve accepts or discards them. */
   readonly stagedEdits = new StagedEdits();
   private disposal: Promise<void> | undefined;
@@ -135,6 +139,7 @@ export class SessionServices {
     this.lsp = new LspSupervisor({ env: options.env, trusted: false, ...options.lsp });
     this.mcp = options.mcp;
     this.sandbox = options.sandbox;
+    this.skills = options.skills;
   }
 
   /**

@@ -140,7 +140,8 @@ describe('context stages switched on by settings', () => {
     const first = await json(['read f0.txt to f9.txt', ...common], cwd, env);
     expect(first.result).toMatchObject({ is_error: false, result: 'Read them all.' });
     const snippedRequest = messagesText(bodies()[10]);
-    expect(snippedRequest).toContain('[Earlier conversation removed: 9 older messages were dropped');
+    // The skill listing before the prompt, the prompt, and the first four rounds.
+    expect(snippedRequest).toContain('[Earlier conversation removed: 10 older messages were dropped');
     expect(snippedRequest).not.toContain('read f0.txt to f9.txt');
     expect(snippedRequest).not.toContain('contents of file 3');
     expect(snippedRequest).toContain('contents of file 4');

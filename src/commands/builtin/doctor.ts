@@ -3,6 +3,7 @@ import { formatDoctorReport, runDoctorChecks } from '../../interactive/doctor';
 import type { LocalCommand } from '../types';
 
 export const doctorCommand: LocalCommand = {
+  kind: 'local',
   name: 'doctor',
   description: 'Check Node.js, ripgrep, git, the API key, settings, tools and the sandbox',
   async run(_args, host) {

@@ -1,5 +1,5 @@
 /** /help: the session's commands (built-in and, later, the user's) and the input prefixes. */
-import type { LocalCommand } from '../types';
+import type { Command, LocalCommand } from '../types';
 
 const INPUT_HINTS = [
   '!command   run a shell command; its output joins the conversation',
@@ -8,6 +8,7 @@ const INPUT_HINTS = [
 ];
 
 export const helpCommand: LocalCommand = {
+  kind: 'local',
   name: 'help',
   description: 'List the commands and input shortcuts',
   async run(args, host) {
@@ -29,6 +30,6 @@ export const helpCommand: LocalCommand = {
   },
 };
 
-function usage(command: LocalCommand): string {
+function usage(command: Command): string {
   return command.argumentHint ? `/${command.name} ${command.argumentHint}` : `/${command.name}`;
 }

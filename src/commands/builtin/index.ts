@@ -1,6 +1,6 @@
 /** The built-in commands, and a session's registry that starts with them. */
 import { createCommandRegistry } from '../registry';
-import type { CommandRegistry, LocalCommand } from '../types';
+import type { Command, CommandRegistry } from '../types';
 import { doctorCommand } from './doctor';
 import { helpCommand } from './help';
 import { initCommand, memoryCommand } from './memory';
@@ -11,7 +11,7 @@ import { clearCommand, compactCommand, exitCommand, resumeCommand } from './sess
 import { tasksCommand } from './tasks';
 import { contextCommand, costCommand, statusCommand } from './usage';
 
-export function builtinCommands(): LocalCommand[] {
+export function builtinCommands(): Command[] {
   return [
     helpCommand,
     clearCommand,

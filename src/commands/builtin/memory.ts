@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { yokeHome } from '../../config/paths';
 import { projectMemoryFile } from '../../interactive/memory-append';
-import type { CommandHost, LocalCommand } from '../types';
+import type { CommandHost, LocalCommand, UiCommand } from '../types';
 
 /** The files /memory offers: the project's file, the user's own, and every file the session loaded. */
 function memoryChoices(host: CommandHost): string[] {
@@ -15,7 +15,9 @@ function memoryChoices(host: CommandHost): string[] {
   return [...new Set([project, user, ...loaded])];
 }
 
-export const memoryCommand: LocalCommand = {
+// Opens an editor on the terminal: it needs the screen.
+export const memoryCommand: UiCommand = {
+  kind: 'ui',
   name: 'memory',
   description: 'Edit the memory files in $EDITOR (project, user, or one by number)',
   argumentHint: '[project | user | number]',
@@ -57,6 +59,7 @@ function initPrompt(file: ReturnType<typeof projectMemoryFile>): string {
 }
 
 export const initCommand: LocalCommand = {
+  kind: 'local',
   name: 'init',
   description: 'Ask the model to write AGENTS.md for this project (or update the existing file)',
   async run(_args, host) {

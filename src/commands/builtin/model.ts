@@ -8,6 +8,8 @@ import { listKnownModels, MODEL_ALIASES, resolveModelAlias } from '../../model/m
 import type { CommandHost, LocalCommand } from '../types';
 
 export const modelCommand: LocalCommand = {
+  kind: 'local',
+  headless: true,
   name: 'model',
   description: 'Show the model, or switch to another for the next turns',
   argumentHint: '[model id or alias]',

@@ -41,6 +41,7 @@ const SCOPE_SOURCE: Readonly<Record<SettingsFileSource, RuleSource>> = {
 };
 
 export const permissionsCommand: LocalCommand = {
+  kind: 'local',
   name: 'permissions',
   aliases: ['allowed-tools'],
   description: 'List the permission rules by source; add or remove a rule in a settings file',

@@ -3,9 +3,10 @@
  * Each only says what should happen; the UI does it (it owns the engine and the screen).
  */
 import { findSessionFile, SessionResolveError } from '../../session/session-match';
-import type { LocalCommand } from '../types';
+import type { LocalCommand, UiCommand } from '../types';
 
 export const clearCommand: LocalCommand = {
+  kind: 'local',
   name: 'clear',
   aliases: ['reset', 'new'],
   description: 'Start a new conversation (the current one stays resumable)',
@@ -13,6 +14,8 @@ export const clearCommand: LocalCommand = {
 };
 
 export const compactCommand: LocalCommand = {
+  kind: 'local',
+  headless: true,
   name: 'compact',
   description: 'Summarize the conversation to free context; optional instructions say what to keep',
   argumentHint: '[instructions]',
@@ -20,13 +23,16 @@ export const compactCommand: LocalCommand = {
 };
 
 export const exitCommand: LocalCommand = {
+  kind: 'local',
   name: 'exit',
   aliases: ['quit'],
   description: 'Leave Yoke (prints how to resume this session)',
   run: async () => ({ kind: 'exit' }),
 };
 
-export const resumeCommand: LocalCommand = {
+// A picker without an id: it needs the screen.
+export const resumeCommand: UiCommand = {
+  kind: 'ui',
   name: 'resume',
   aliases: ['continue'],
   description: "Resume one of this project's sessions (a picker, or by id)",

@@ -44,6 +44,7 @@ function agentLines(agents: readonly AgentTaskInfo[], now: number): string[] {
 }
 
 export const tasksCommand: LocalCommand = {
+  kind: 'local',
   name: 'tasks',
   aliases: ['bashes'],
   description: 'List the background shells and agents with their status and latest output',

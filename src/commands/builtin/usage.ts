@@ -40,12 +40,16 @@ export function formatCost(cost: CostSnapshot): string {
 }
 
 export const costCommand: LocalCommand = {
+  kind: 'local',
+  headless: true,
   name: 'cost',
   description: 'Show what this session has spent, in dollars and tokens',
   run: async (_args, host) => ({ kind: 'text', text: formatCost(host.cost()) }),
 };
 
 export const contextCommand: LocalCommand = {
+  kind: 'local',
+  headless: true,
   name: 'context',
   description: 'Show what fills the context window, by category',
   async run(_args, host) {
@@ -84,6 +88,8 @@ async function statusText(host: CommandHost): Promise<string> {
 }
 
 export const statusCommand: LocalCommand = {
+  kind: 'local',
+  headless: true,
   name: 'status',
   description: 'Show the session, model, mode, folders, settings files and their problems',
   run: async (_args, host) => ({ kind: 'text', text: await statusText(host) }),

@@ -9,7 +9,9 @@
  * 2. changed-file notices: files it read that someone else changed or deleted since
  *    (changed-files.ts);
  * 3. the queue: automated notices (a background shell finished) and prompts the user sent during
- *    the turn (queued-messages.ts).
+ *    the turn (queued-messages.ts);
+ * 4. the skills a touched file made visible (a skill's `paths`; src/skills/, through
+ *    `SkillListingSource`). The first listing is the engine's, at the start of the turn.
  *
  * Each is one message appended at the end of history, after everything the model has already been
  * sent: the request's cached prefix stays intact, and the meta messages join the tool results'
@@ -28,9 +30,16 @@ import { queuedMessages } from './queued-messages';
 
 export type NestedMemoryConfig = NestedMemoryOptions;
 
+/** The session's skill listing: the text when it changed since the model last read it. */
+export type SkillListingSource = {
+  /** `touchedPaths`: files the tools touched since the last call (path-gated skills). */
+  update(touchedPaths: readonly string[]): string | undefined;
+};
+
 /** Where the stage's attachments come from; each source is optional. */
 export type AttachmentSources = {
   nestedMemory?: NestedMemoryConfig;
+  skillListing?: SkillListingSource;
   /** The conversation's read files, for changed-file notices. */
   readFileState?: ReadFileState;
   /** Notices and mid-turn prompts waiting for the next boundary; prompts go through `hooks`. */
@@ -54,42 +63,51 @@ export function nestedMemoryMessage(files: readonly { path: string; content: str
 }
 
 /**
- * The nested-memory part: attaches the memory files of paths the tools touched since its last run.
- * `seen` holds messages already looked at (seed it with a resumed history), so each call only
- * reads the messages added since the previous one.
+ * The paths the tools touched in messages added since the last call (`seen` holds the ones
+ * already looked at; seed it with a resumed history), absolute.
  */
-function nestedMemoryStage(
-  config: NestedMemoryConfig,
-  seen: Iterable<Message>,
-): (messages: readonly Message[], cwd: string) => Promise<Message | undefined> {
-  const tracker = new NestedMemoryTracker(config);
+function touchedPathsCollector(seen: Iterable<Message>): {
+  collect(messages: readonly Message[], cwd: string): string[];
+  skip(message: Message): void;
+} {
   const looked = new WeakSet<Message>(seen);
-  return async (messages, cwd) => {
-    let first = messages.length;
-    while (first > 0 && !looked.has(messages[first - 1] as Message)) first--;
-    const paths: string[] = [];
-    for (let i = first; i < messages.length; i++) {
-      const message = messages[i] as Message;
-      looked.add(message);
-      if (message.type !== 'assistant') continue;
-      for (const block of message.message.content) {
-        if (block.type !== 'tool_use') continue;
-        const input = block.input as Record<string, unknown>;
-        for (const field of PATH_FIELDS) {
-          const value = input[field];
-          if (typeof value === 'string' && value !== '')
-            paths.push(isAbsolute(value) ? value : resolve(cwd, value));
+  return {
+    skip: (message) => looked.add(message),
+    collect(messages, cwd) {
+      let first = messages.length;
+      while (first > 0 && !looked.has(messages[first - 1] as Message)) first--;
+      const paths: string[] = [];
+      for (let i = first; i < messages.length; i++) {
+        const message = messages[i] as Message;
+        looked.add(message);
+        if (message.type !== 'assistant') continue;
+        for (const block of message.message.content) {
+          if (block.type !== 'tool_use') continue;
+          const input = block.input as Record<string, unknown>;
+          for (const field of PATH_FIELDS) {
+            const value = input[field];
+            if (typeof value === 'string' && value !== '')
+              paths.push(isAbsolute(value) ? value : resolve(cwd, value));
+          }
         }
       }
-    }
+      return paths;
+    },
+  };
+}
+
+/** The nested-memory part: the memory files of the paths the tools touched since its last run. */
+function nestedMemoryStage(
+  config: NestedMemoryConfig,
+): (paths: readonly string[]) => Promise<Message | undefined> {
+  const tracker = new NestedMemoryTracker(config);
+  return async (paths) => {
     if (paths.length === 0) return undefined;
     const files = [];
     // One at a time: the tracker marks what it hands out, so a file two paths share comes once.
     for (const path of paths) files.push(...(await tracker.filesFor(path)));
     if (files.length === 0) return undefined;
-    const message = nestedMemoryMessage(files);
-    looked.add(message);
-    return message;
+    return nestedMemoryMessage(files);
   };
 }
 
@@ -98,13 +116,21 @@ export function createAttachmentsStage(
   sources: AttachmentSources,
   seen: Iterable<Message> = [],
 ): AttachmentsStage {
-  const nested = sources.nestedMemory ? nestedMemoryStage(sources.nestedMemory, seen) : undefined;
+  const touched = touchedPathsCollector(seen);
+  const nested = sources.nestedMemory ? nestedMemoryStage(sources.nestedMemory) : undefined;
   const changed = sources.readFileState ? new ChangedFiles(sources.readFileState) : undefined;
   const queue = sources.queue;
+  const listing = sources.skillListing;
   return async ({ messages, cwd, signal }) => {
     const out: Message[] = [];
-    const memory = await nested?.(messages, cwd);
-    if (memory) out.push(memory);
+    const paths = nested || listing ? touched.collect(messages, cwd) : [];
+    const memory = await nested?.(paths);
+    if (memory) {
+      touched.skip(memory);
+      out.push(memory);
+    }
+    const skills = listing?.update(paths);
+    if (skills !== undefined) out.push(createUserMessage(skills, { isMeta: true }));
     const notice = await changed?.check();
     if (notice) out.push(notice);
     if (queue && queue.messages.size > 0)

@@ -19,6 +19,8 @@ export type EssentialsSource = {
   memoryFiles?: readonly MemoryRef[] | (() => MaybeAsync<readonly MemoryRef[]>);
   getPlan?: () => MaybeAsync<string | undefined>;
   getActiveSkills?: () => MaybeAsync<readonly SkillRef[]>;
+  /** The skill listing as it stands (the model lost the earlier ones with the summary). */
+  getSkillListing?: () => string | undefined;
   /** Defaults: the 5 most recently read files, at most 8,000 tokens each. */
   recentFiles?: { count: number; maxTokensPerFile: number };
 };
@@ -96,6 +98,8 @@ export async function buildEssentials(source: EssentialsSource): Promise<UserMes
       createUserMessage(`Skills active in this session (still in force):\n\n${body}`, { isMeta: true }),
     );
   }
+  const listing = source.getSkillListing?.();
+  if (listing) out.push(createUserMessage(listing, { isMeta: true }));
   out.push(...files);
   return out;
 }

@@ -22,6 +22,7 @@ import { notebookEditTool } from './notebook-edit';
 import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
 import { readTool } from './read';
 import { resolveTool } from './resolve';
+import { skillTool } from './skill';
 import { taskOutputTool } from './task-output';
 import { taskStopTool } from './task-stop';
 import { todoWriteTool } from './todo-write';
@@ -72,6 +73,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps = {}): AnyTool[] {
     notebookEditTool,
     readTool,
     resolveTool,
+    skillTool,
     taskOutputTool,
     taskStopTool,
     todoWriteTool,

@@ -4,15 +4,14 @@
  * set-up. One per session, built once the engine is ready.
  */
 import type { CliOptions } from '../../cli/cli-options';
+import { sessionHostPlace } from '../../cli/headless-command-host';
 import { loadSessionSettings } from '../../cli/session-settings';
 import type { SessionSetup } from '../../cli/session-setup';
 import type { CommandHost, CommandRegistry, EditorResult } from '../../commands/types';
-import { findGitRoot } from '../../config/git-root';
 import { projectTrust } from '../../config/project-trust';
 import { probeProvider } from '../../interactive/provider-probe';
 import { ModelCatalog } from '../../model/catalog';
 import { buildPermissionContext } from '../../permissions/permission-context';
-import { transcriptPath } from '../../session/transcript-paths';
 import type { ReplSession } from './repl-session';
 
 export type CommandHostDeps = {
@@ -34,11 +33,7 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
   const services = engine.sessionServices;
   const trusted = async () => options.trust || (await projectTrust(cwd, env)).trusted;
   return {
-    cwd,
-    projectRoot: findGitRoot(cwd) ?? cwd,
-    env,
-    sessionId: engine.sessionId,
-    transcriptPath: options.sessionPersistence ? transcriptPath(env, cwd, engine.sessionId) : undefined,
+    ...sessionHostPlace(options, env, cwd, engine.sessionId),
     commands: deps.commands,
     signal: deps.signal,
     model: () => engine.currentModel,

@@ -51,6 +51,8 @@ export class SessionStarter {
       deps.log,
     );
     if (previous) await previous.engine.close('clear');
+    // This conversation's custom commands and skills, beside the built-ins.
+    deps.commands.setPromptCommands(setup.commands.promptCommands);
     const host = createCommandHost({
       options,
       env: deps.env,

@@ -1,0 +1,152 @@
+/**
+ * A session's slash commands and skills, set up once per session: the prompt commands loaded from
+ * their folders (src/skills/sources.ts), the registry with the built-ins, the session's skills
+ * (the Skill tool's port), and the input step the engine runs at each turn
+ * (commands/process-user-input.ts). Loaded lazily: a project without command files reads a few
+ * missing folders and no YAML.
+ */
+import { createSessionCommands } from '../commands/builtin';
+import { processUserInput } from '../commands/process-user-input';
+import { promptCommandOf } from '../commands/prompt-commands';
+import type { CommandHost, CommandRegistry, PromptCommand } from '../commands/types';
+import type { HooksSettings } from '../config/settings-schema';
+import type { QueryEngine, QueryEngineConfig } from '../engine/query-engine';
+import type { HookRunner } from '../hooks/types';
+import type { McpManager } from '../mcp/manager';
+import type { CanUseToolFn } from '../permissions/types';
+import type { SessionSkills } from '../skills/session-skills';
+import type { LiveHooks } from '../skills/skill-hooks';
+import type { PluginContribution } from '../skills/types';
+import { createHeadlessCommandHost, type HeadlessHostDeps } from './headless-command-host';
+import type { Env } from './session-settings';
+
+/** What the headless host answers from, known once the engine is made. */
+export type EngineFacts = Omit<HeadlessHostDeps, 'engine' | 'commands' | 'startedAt'> & {
+  engine: () => QueryEngine;
+};
+
+export type SessionCommandsInput = {
+  projectRoot: string;
+  env: Env;
+  sessionId: string;
+  trusted: boolean;
+  bare: boolean;
+  settings: { disableBundledSkills?: boolean; disableSkillShellExecution?: boolean };
+  /** The plugins' folders (the plugin loader hands them in; empty until then). */
+  plugins: readonly PluginContribution[];
+  /** The SDK's `skills` option. */
+  onlySkills?: readonly string[];
+  contextWindow: number;
+  pipeline: () => { canUseTool: CanUseToolFn; hooks: HookRunner };
+  /** The session's MCP servers: their prompts are commands. */
+  mcp?: McpManager;
+  /** Where a skill's `hooks:` go once it runs; absent when hooks are turned off. */
+  liveHooks?: LiveHooks;
+};
+
+export type SessionCommands = {
+  registry: CommandRegistry;
+  /** The prompt commands alone (the interactive UI's registry takes them into its own). */
+  promptCommands: PromptCommand[];
+  skills: SessionSkills;
+  /** Broken files, name clashes and the untrusted-folder notice: said once, at start. */
+  warnings: string[];
+  /** `system/init.slash_commands` and `.skills`. */
+  initExtras: { slash_commands: string[]; skills: string[] };
+  /** The engine's input step and skill listing; the headless host is made from `facts` on first use. */
+  engineConfig(facts: EngineFacts): Pick<QueryEngineConfig, 'processInput' | 'skillListing'>;
+  /** What compaction keeps: the invoked skills' bodies and the listing. */
+  essentials: {
+    getActiveSkills(): { name: string; content: string }[];
+    getSkillListing(): string | undefined;
+  };
+  /** The initialize reply's `commands` (name, description, argument hint). */
+  describe(): { name: string; description: string; argumentHint: string }[];
+};
+
+export async function setUpSessionCommands(input: SessionCommandsInput): Promise<SessionCommands> {
+  const [{ loadPromptCommands }, { SessionSkills, untrustedNotice }, { mcpPromptFetch, mcpPromptSpecs }] =
+    await Promise.all([
+      import('../skills/sources'),
+      import('../skills/session-skills'),
+      import('../skills/mcp-prompts'),
+    ]);
+  const mcp = input.mcp;
+  const registry = createSessionCommands();
+  const builtinNames = new Set(
+    registry.list().flatMap((c) => [c.name, ...(c.aliases ?? [])].map((n) => n.toLowerCase())),
+  );
+  const composed = await loadPromptCommands(
+    {
+      projectRoot: input.projectRoot,
+      env: input.env,
+      plugins: input.plugins,
+      disableBundled: input.settings.disableBundledSkills === true,
+      bundledOnly: input.bare,
+    },
+    builtinNames,
+  );
+  const skills = new SessionSkills({
+    specs: composed.specs,
+    sessionId: input.sessionId,
+    projectRoot: input.projectRoot,
+    trusted: input.trusted,
+    shellDisabled: input.settings.disableSkillShellExecution === true,
+    ...(input.onlySkills ? { onlySkills: input.onlySkills } : {}),
+    // About 1 % of the context window, as Claude Code's skillListingBudgetFraction.
+    listingBudgetTokens: Math.max(500, Math.floor(input.contextWindow * 0.01)),
+    pipeline: input.pipeline,
+    ...(input.liveHooks
+      ? { addHooks: (skill: string, hooks: HooksSettings) => input.liveHooks?.add(skill, hooks) }
+      : {}),
+    ...(mcp ? { dynamicSpecs: () => mcpPromptSpecs(mcp), mcpPrompt: mcpPromptFetch(mcp) } : {}),
+  });
+  const promptCommands = composed.specs.map((spec) => promptCommandOf(spec));
+  registry.setPromptCommands(promptCommands);
+  const notice = untrustedNotice(composed.specs, input.trusted);
+  const skillNames = composed.specs.filter((spec) => spec.loadedFrom !== 'commands').map((spec) => spec.name);
+  return {
+    registry,
+    promptCommands,
+    skills,
+    warnings: [...composed.problems, ...(notice ? [notice] : [])],
+    initExtras: {
+      slash_commands: registry.list().map((c) => c.name),
+      skills: skillNames,
+    },
+    engineConfig(facts) {
+      const startedAt = Date.now();
+      let host: CommandHost | undefined;
+      const deps = {
+        commands: registry,
+        skills,
+        host: () => {
+          host ??= createHeadlessCommandHost({
+            ...facts,
+            engine: facts.engine(),
+            commands: registry,
+            startedAt,
+          });
+          return host;
+        },
+        ...(mcp ? { settleMcp: () => mcp.whenSettled() } : {}),
+        compact: async (instructions: string | undefined, signal: AbortSignal) => {
+          const compacted = await facts.engine().compact(instructions, { signal });
+          return `Compacted the conversation: ${compacted.length} messages carry it now.`;
+        },
+      };
+      return {
+        processInput: (prompt, turn) => processUserInput(prompt, turn, deps),
+        skillListing: { update: (paths) => skills.listingUpdate(paths) },
+      };
+    },
+    essentials: {
+      getActiveSkills: () => skills.activeSkills(),
+      getSkillListing: () => skills.fullListing(),
+    },
+    describe: () =>
+      registry
+        .list()
+        .map((c) => ({ name: c.name, description: c.description, argumentHint: c.argumentHint ?? '' })),
+  };
+}

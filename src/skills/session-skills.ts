@@ -1,0 +1,200 @@
+/**
+ * One session's prompt commands and skills: the specs loaded at start, which of them the model
+ * may run now, their expansion for the user (`/name args`) and for the model (the Skill tool), the
+ * skills invoked so far (their bodies survive compaction), and the listing the model reads. A
+ * value per session; nothing here is module state.
+ */
+import type { HooksSettings } from '../config/settings-schema';
+import type { HookRunner } from '../hooks/types';
+import { parseRule } from '../permissions/rule-string';
+import type { CanUseToolFn, PermissionRule } from '../permissions/types';
+import type { ToolUseContext } from '../tools/context';
+import type { SkillLaunch, SkillPort } from '../tools/skill-port';
+import { type Expansion, expandPromptCommand } from './expand';
+import { skillListingText } from './listing';
+import { shellRunner } from './shell-runner';
+import { type McpPromptFetch, type PromptCommandSpec, widens } from './types';
+import { isModelInvocable, PathActivation } from './visibility';
+
+export type SessionSkillsOptions = {
+  specs: readonly PromptCommandSpec[];
+  sessionId: string;
+  projectRoot: string;
+  /** Whether the project folder is trusted: a project's commands widen permissions only then. */
+  trusted: boolean;
+  /** `disableSkillShellExecution`: `!` commands are refused. */
+  shellDisabled?: boolean;
+  /** The SDK's `skills` option: only these are offered to the model. */
+  onlySkills?: readonly string[];
+  /** The listing's budget in tokens (about 1 % of the context window). */
+  listingBudgetTokens: number;
+  /** The permission pipeline `!` commands go through; read when first needed. */
+  pipeline: () => { canUseTool: CanUseToolFn; hooks: HookRunner };
+  mcpPrompt?: McpPromptFetch;
+  /** Registers a skill's hooks for the rest of the session (skill-hooks.ts); absent when hooks are off. */
+  addHooks?: (skill: string, hooks: HooksSettings) => void;
+  /** Prompt commands that come and go during the session (MCP servers' prompts), read when asked. */
+  dynamicSpecs?: () => PromptCommandSpec[];
+  /** The context after fork would hand a skill to a subagent; until then it runs inline. */
+  forkNote?: string;
+};
+
+export type CommandExpansion = Expansion & {
+  spec: PromptCommandSpec;
+  /** The command's allowed-tools as allow rules (empty when its author may not widen). */
+  allowRules: PermissionRule[];
+};
+
+const FORK_NOTE =
+  'This skill asks to run in a separate subagent (context: fork); this session runs it inline instead, so keep its work focused and report back briefly when done.';
+
+export class SessionSkills implements SkillPort {
+  private readonly byName = new Map<string, PromptCommandSpec>();
+  private readonly paths: PathActivation;
+  /** Invoked skills, newest last: name → the body the model was given. */
+  private readonly active = new Map<string, string>();
+  /** Names the model has been told about. */
+  private readonly told = new Set<string>();
+
+  constructor(private readonly options: SessionSkillsOptions) {
+    for (const spec of options.specs) this.byName.set(spec.name.toLowerCase(), spec);
+    this.paths = new PathActivation(options.projectRoot);
+  }
+
+  /** Every prompt command now: the files' and the connected MCP servers' prompts. */
+  get specs(): readonly PromptCommandSpec[] {
+    const dynamic = this.options.dynamicSpecs?.() ?? [];
+    return dynamic.length === 0 ? this.options.specs : [...this.options.specs, ...dynamic];
+  }
+
+  find(name: string): PromptCommandSpec | undefined {
+    const key = name.replace(/^\//, '').toLowerCase();
+    return (
+      this.byName.get(key) ?? this.options.dynamicSpecs?.().find((spec) => spec.name.toLowerCase() === key)
+    );
+  }
+
+  /** Whether its allowed-tools apply: not for an untrusted project's own files. */
+  mayWiden(spec: PromptCommandSpec): boolean {
+    return spec.source !== 'project' || this.options.trusted;
+  }
+
+  /** The prompt commands the model may run right now. */
+  forModel(): PromptCommandSpec[] {
+    const only = this.options.onlySkills
+      ? new Set(this.options.onlySkills.map((n) => n.toLowerCase()))
+      : undefined;
+    return this.specs.filter(
+      (spec) =>
+        isModelInvocable(spec) && this.paths.isVisible(spec) && (!only || only.has(spec.name.toLowerCase())),
+    );
+  }
+
+  /**
+   * The listing for the model when it changed: everything at first, then the skills that
+   * became visible (a file matching their `paths` was touched). Undefined when nothing is new.
+   */
+  listingUpdate(touchedPaths: readonly string[]): string | undefined {
+    this.paths.touch(this.specs, touchedPaths);
+    const fresh = this.told.size === 0;
+    const added = this.forModel().filter((spec) => !this.told.has(spec.name));
+    if (added.length === 0) return undefined;
+    for (const spec of added) this.told.add(spec.name);
+    return skillListingText(added, this.options.listingBudgetTokens, fresh);
+  }
+
+  /** The whole listing as it stands (re-attached after a compaction). */
+  fullListing(): string | undefined {
+    const specs = this.forModel();
+    return specs.length === 0 ? undefined : skillListingText(specs, this.options.listingBudgetTokens, true);
+  }
+
+  /** The bodies of the skills invoked so far, for compaction to keep. */
+  activeSkills(): { name: string; content: string }[] {
+    return [...this.active].map(([name, content]) => ({ name, content }));
+  }
+
+  /** `/name args` from the user. */
+  expandForUser(spec: PromptCommandSpec, args: string, context: ToolUseContext): Promise<CommandExpansion> {
+    return this.expand(spec, args, context, 'user');
+  }
+
+  /** The Skill tool's call. */
+  async launch(name: string, args: string, context: ToolUseContext): Promise<SkillLaunch> {
+    const spec = this.find(name);
+    if (!spec) throw new Error(`There is no skill "${name}". ${this.namesHint()}`);
+    if (spec.disableModelInvocation)
+      throw new Error(
+        `The skill "${spec.name}" can only be run by the user (/${spec.name}); it sets disable-model-invocation.`,
+      );
+    if (!this.forModel().includes(spec))
+      throw new Error(`The skill "${spec.name}" is not available now. ${this.namesHint()}`);
+    const expansion = await this.expand(spec, args, context, 'model');
+    const body = expansion.blocks.slice(1);
+    return {
+      commandName: spec.name,
+      body,
+      attachments: expansion.attachments,
+      allowRules: expansion.allowRules,
+    };
+  }
+
+  private namesHint(): string {
+    const names = this.forModel().map((spec) => spec.name);
+    return names.length === 0 ? 'No skills are available.' : `Available: ${names.join(', ')}.`;
+  }
+
+  private async expand(
+    spec: PromptCommandSpec,
+    args: string,
+    context: ToolUseContext,
+    invokedBy: 'user' | 'model',
+  ): Promise<CommandExpansion> {
+    const allowRules = this.mayWiden(spec) ? allowRulesOf(spec) : [];
+    const { canUseTool, hooks } = this.options.pipeline();
+    const expansion = await expandPromptCommand(spec, args, {
+      sessionId: this.options.sessionId,
+      projectRoot: this.options.projectRoot,
+      context,
+      invokedBy,
+      ...(this.options.shellDisabled
+        ? {
+            runShell: async (command: string) => {
+              throw new Error(
+                `/${spec.name} was not run: it runs \`${command}\`, and disableSkillShellExecution is set.`,
+              );
+            },
+          }
+        : { runShell: shellRunner({ context, canUseTool, hooks, allowRules, commandName: spec.name }) }),
+      ...(this.options.mcpPrompt ? { mcpPrompt: this.options.mcpPrompt } : {}),
+    });
+    if (spec.context === 'fork') {
+      // The one place a forked skill would be handed to a subagent (runAgent, the agents issue).
+      const last = expansion.blocks[expansion.blocks.length - 1];
+      if (last?.type === 'text') last.text = `${last.text}\n\n(${this.options.forkNote ?? FORK_NOTE})`;
+    }
+    if (spec.hooks && this.mayWiden(spec)) this.options.addHooks?.(spec.name, spec.hooks);
+    if (spec.loadedFrom !== 'commands' && spec.loadedFrom !== 'mcp') {
+      this.active.delete(spec.name);
+      this.active.set(spec.name, expansion.body);
+    }
+    return { ...expansion, spec, allowRules };
+  }
+}
+
+export function allowRulesOf(spec: Pick<PromptCommandSpec, 'allowedTools'>): PermissionRule[] {
+  return spec.allowedTools.flatMap((text) => {
+    const rule = parseRule(text, 'allow', 'session');
+    return rule ? [rule] : [];
+  });
+}
+
+/** One line for the user, once per session: which project commands run without their widenings. */
+export function untrustedNotice(specs: readonly PromptCommandSpec[], trusted: boolean): string | undefined {
+  if (trusted) return undefined;
+  const names = specs
+    .filter((spec) => spec.source === 'project' && widens(spec))
+    .map((spec) => `/${spec.name}`);
+  if (names.length === 0) return undefined;
+  return `This folder is not trusted, so ${names.join(', ')} run without the tools and hooks their files grant (allowed-tools, hooks); trust it with \`yoke trust\` to allow them.`;
+}
