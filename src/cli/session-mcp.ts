@@ -73,8 +73,8 @@ export async function liveMcpPool(
         ...(base.mcp_servers ?? []),
         ...manager.statuses().map((s) => ({ name: s.name, status: s.status, source: s.source })),
       ],
-      // Prompts are listed until they become commands (issue 16).
-      slash_commands: [...(base.slash_commands ?? []), ...manager.promptCommands()],
+      // The session's commands, and the prompts of servers as they connect (once each).
+      slash_commands: [...new Set([...(base.slash_commands ?? []), ...manager.promptCommands()])],
     }),
     notices: () => manager.notices(),
     promptContext: (prompt, signal) => resourceMentions(manager, prompt, signal),

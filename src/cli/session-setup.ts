@@ -436,7 +436,13 @@ export async function createSessionEngine(
         mcp.manager,
         (permissionContext, mcpTools) =>
           assemble(permissionContext, [...(options.extraTools ?? []), ...mcpTools]).tools,
-        options.initExtras,
+        {
+          ...options.initExtras,
+          slash_commands: [
+            ...commands.initExtras.slash_commands,
+            ...(options.initExtras?.slash_commands ?? []),
+          ],
+        },
       )
     : undefined;
   // Said once on stderr by the caller, and in every `system/init` for an SDK host.

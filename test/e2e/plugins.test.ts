@@ -155,6 +155,32 @@ describe('plugins', () => {
     await expect(readFile(join(ws.cwd, 'hook-fired'), 'utf8')).resolves.toBe(join(scratch, 'good'));
   });
 
+  it("a plugin's command, skill and agent folders load: /plugin:command expands, init lists them", async () => {
+    const scratch = await tempProject('yoke-plugin-parts-');
+    await writeTree(join(scratch, 'kit'), {
+      ...markerKit('dev-kit'),
+      'agents/reviewer.md':
+        '---\nname: reviewer\ndescription: Reviews a change\ntools: Read\n---\nReview it.\n',
+    });
+    ws.server.reset([{ reply: { content: [{ type: 'text', text: 'hello sent' }] } }]);
+    const run = await ws.yoke([
+      '-p',
+      '/dev-kit:hello Ada',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--plugin-dir',
+      join(scratch, 'kit'),
+    ]);
+    expect(run.code).toBe(0);
+    const init = framesOf(run.stdout).find((f) => f.type === 'system' && f.subtype === 'init') as Frame;
+    expect(init.slash_commands).toContain('dev-kit:hello');
+    expect(init.skills).toContain('dev-kit:greeting');
+    expect(init.agents).toContain('dev-kit:reviewer');
+    // The command's body, with its argument, is what the model was sent.
+    expect(JSON.stringify(ws.server.requests[0]?.body)).toContain('Say hello to Ada.');
+  });
+
   it("a project's settings never install a plugin: untrusted they are ignored, trusted they name the install command", async () => {
     const cwd = await tempProject();
     const scratch = await tempProject('yoke-plugin-market-');
