@@ -73,7 +73,7 @@ const FLAGS: FlagSpec[] = [
   ['--sandbox', 'run Bash commands in the OS sandbox (bubblewrap), whatever the settings say'],
   ['--no-sandbox', 'run Bash commands outside the sandbox (managed policy can still require it)'],
   ['--session-id <uuid>', 'use this session id'],
-  ['-r, --resume <session>', 'resume a session by id'],
+  ['-r, --resume [session]', "resume a session by id; without one, pick from this folder's sessions"],
   ['-c, --continue', 'continue the most recent session in this directory'],
   ['--fork-session', 'with --resume/--continue: continue in a new session'],
   ['--resume-session-at <uuid>', 'with --resume: drop the history after this message'],

@@ -1,0 +1,42 @@
+/**
+ * Opening the REPL's overlays: each is a view in the screen extras that closes itself when
+ * answered. Kept here so run-repl.tsx only says when they open.
+ */
+import type { Env } from '../../config/paths';
+import { listPickerSessions, type PickerSession } from '../../interactive/session-picker';
+import { SessionPicker } from '../views/session-picker';
+import type { ScreenExtras } from './screen-extras';
+
+/** The resume picker over this folder's sessions (without the one running). */
+export function openResumePicker(
+  extras: ScreenExtras,
+  options: {
+    env: Env;
+    cwd: string;
+    excludeSessionId?: string;
+    cancelMeans: string;
+    onPick(session: PickerSession): void;
+    onCancel(): void;
+  },
+): void {
+  const load = () =>
+    listPickerSessions({
+      env: options.env,
+      cwd: options.cwd,
+      ...(options.excludeSessionId ? { excludeSessionId: options.excludeSessionId } : {}),
+    });
+  extras.show(
+    <SessionPicker
+      load={load}
+      cancelMeans={options.cancelMeans}
+      onPick={(picked) => {
+        extras.close();
+        options.onPick(picked);
+      }}
+      onCancel={() => {
+        extras.close();
+        options.onCancel();
+      }}
+    />,
+  );
+}
