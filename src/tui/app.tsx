@@ -2,6 +2,7 @@
  * The REPL's screen: finished items in Ink's <Static> (written to the scrollback once, never
  * redrawn), then the live region, the permission dialog or the input line, and the status line.
  */
+import { relative } from 'node:path';
 import { Box, Static, Text, useStdout } from 'ink';
 import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { type PromptActions, PromptInput } from './input/prompt-input';
@@ -90,6 +91,7 @@ export function App(props: AppProps) {
         costUsd: status.costUsd,
         backgroundShells: props.backgroundShells(),
         verbose: full,
+        ...(status.cwd && status.cwd !== cwd ? { cwd: relative(cwd, status.cwd) || status.cwd } : {}),
       },
       style,
     );

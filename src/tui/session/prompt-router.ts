@@ -67,6 +67,8 @@ export class PromptRouter {
         exitCode: result.exitCode,
       });
       session.addContext(result.conversationText);
+      // `cd` persists as it does in the Bash tool (inside the project; a move out is refused in `notes`).
+      if (result.cwd !== undefined) session.moveCwd(result.cwd);
       return;
     }
     if (first === '#' && ready) {
