@@ -34,17 +34,20 @@ describe('settingsNotices', () => {
 
   it('names every Claude Code key Yoke does not act on in one line, with the files that set it', () => {
     const { warnings } = settingsNotices([
-      { label: user, settings: { statusLine: { type: 'command', command: 'x' }, enabledPlugins: {} } },
+      {
+        label: user,
+        settings: { subagentStatusLine: { type: 'command', command: 'x' }, enabledPlugins: {} },
+      },
       {
         label: project,
         settings: {
-          statusLine: { type: 'command', command: 'y' },
+          subagentStatusLine: { type: 'command', command: 'y' },
           permissions: { disableAutoMode: 'disable' },
         },
       },
     ]);
     expect(warnings).toEqual([
-      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${user}, ${project}), enabledPlugins (${user}), permissions.disableAutoMode (${project})`,
+      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: subagentStatusLine (${user}, ${project}), enabledPlugins (${user}), permissions.disableAutoMode (${project})`,
     ]);
   });
 

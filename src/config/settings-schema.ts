@@ -126,6 +126,10 @@ export const settingsSchema = z.looseObject({
   autoCompactThreshold: z.optional(z.number().check(z.gt(0), z.maximum(1))),
   context: z.optional(contextSettingsSchema),
   webFetch: z.optional(z.looseObject({ allowedHosts: z.optional(z.array(z.string())) })),
+  /** The REPL's custom status line (src/interactive/status-line.ts reads and checks it per source). */
+  statusLine: z.optional(
+    z.looseObject({ type: z.string(), command: z.string(), padding: z.optional(z.number()) }),
+  ),
   /** Deferred tool loading (tools/deferral): how much of the context tool schemas may take up front. */
   toolSearch: z.optional(
     z.looseObject({

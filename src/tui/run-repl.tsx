@@ -18,15 +18,19 @@ import { FileIndex } from '../interactive/file-index';
 import { PromptHistory } from '../interactive/prompt-history';
 import { TerminalNotifier } from '../interactive/terminal-notifier';
 import { contextWindowFor } from '../model/models';
-import { App } from './app';
 import { loadInk } from './ink-runtime';
 import { KeyParser } from './input/key-parser';
 import { Keyboard } from './input/keyboard';
 import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
+import { ReplRoot } from './repl-root';
+import { mentionAttacher } from './session/mention-attachments';
+import { openResumePicker } from './session/overlays';
 import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
+import { ScreenExtras } from './session/screen-extras';
 import { SessionStarter } from './session/session-starter';
+import { startStatusLineFeed } from './session/status-line-feed';
 import { editInEditor, openFileInEditor } from './terminal/external-editor';
 import { TerminalModes } from './terminal/terminal-modes';
 import { styleFor } from './views/ansi';
@@ -114,6 +118,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     const session = new ReplSession({
       onTurnEnd: () => notify('turn_end', 'The turn ended'),
       onPermissionWaiting: () => notify('permission_prompt', 'Yoke is waiting for your permission'),
+      attachMentions: (prompt, signal) => attachMentions(prompt, signal),
     });
     session.transcript.notice('info', `${style.bold('Yoke')} ${YOKE_VERSION} · ${cwd}`);
     const projectRoot = findGitRoot(cwd) ?? cwd;
@@ -134,7 +139,9 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       () => {},
     );
     const commands = createSessionCommands();
+    const extras = new ScreenExtras();
     const handOver = { before: () => modes.disable(), after: () => modes.enable() };
+    let stopStatusLine: () => void = () => {};
     const starter: SessionStarter = new SessionStarter({
       options,
       env,
@@ -144,7 +151,23 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       commands,
       startedAt: Date.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
+      onStarted: ({ host, setup }) => {
+        stopStatusLine();
+        stopStatusLine = () => {};
+        void startStatusLineFeed({
+          env,
+          session,
+          host,
+          settings: setup.settings.loaded,
+          contextWindow: (model) =>
+            setup.engine.sessionServices?.models.contextWindow(model) ?? contextWindowFor(model),
+          show: (line) => extras.setStatusLine(line),
+        }).then((stop) => {
+          stopStatusLine = stop;
+        });
+      },
     });
+    const attachMentions = mentionAttacher(starter.ready);
     const files = new FileIndex({
       projectRoot,
       env,
@@ -153,6 +176,20 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     });
     // Listed after the first render, in the background; completion uses what is there.
     setImmediate(() => void files.refresh(stopping.signal).catch(() => {}));
+    const switchSession = async (resume?: string): Promise<void> => {
+      if (session.getStatus().running) {
+        session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
+        return;
+      }
+      await starter.start(resume ? { resume } : {}).then(
+        () =>
+          session.transcript.notice(
+            'info',
+            resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
+          ),
+        (error: Error) => session.transcript.notice('error', error.message),
+      );
+    };
     const router = new PromptRouter({
       session,
       history: {
@@ -163,22 +200,16 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       },
       ready: starter.ready,
       exit: () => exit(),
-      switchSession: async (resume) => {
-        if (session.getStatus().running) {
-          session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
-          return;
-        }
-        await starter.start(resume ? { resume } : {}).then(
-          () =>
-            session.transcript.notice(
-              'info',
-              resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
-            ),
-          (error: Error) => session.transcript.notice('error', error.message),
-        );
-      },
+      switchSession,
       pickSession: () =>
-        session.transcript.notice('info', 'Run `yoke sessions` to list them, then /resume <id>.'),
+        openResumePicker(extras, {
+          env,
+          cwd,
+          ...(session.sessionId ? { excludeSessionId: session.sessionId } : {}),
+          cancelMeans: 'to go back',
+          onPick: (picked) => void switchSession(picked.sessionId),
+          onCancel: () => {},
+        }),
     });
 
     const actions = {
@@ -222,7 +253,8 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
 
     const instance = ink.render(
       wrap(
-        <App
+        <ReplRoot
+          extras={extras}
           session={session}
           cwd={cwd}
           actions={actions}
@@ -240,19 +272,32 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     );
     for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.once(signal, () => exit());
 
-    starter.start().then(
-      () => {
-        if (options.prompt?.trim()) actions.submit(options.prompt);
-      },
-      (error: Error) => {
-        session.transcript.notice('error', `The session could not start: ${error.message}`);
-      },
-    );
+    const begin = (change?: { resume?: string }) =>
+      starter.start(change).then(
+        () => {
+          if (change?.resume) session.transcript.notice('info', `Resumed session ${change.resume}.`);
+          if (options.prompt?.trim()) actions.submit(options.prompt);
+        },
+        (error: Error) => {
+          session.transcript.notice('error', `The session could not start: ${error.message}`);
+        },
+      );
+    // `yoke --resume` without an id: the engine starts once the user has picked (or cancelled).
+    if (options.resumePicker) {
+      openResumePicker(extras, {
+        env,
+        cwd,
+        cancelMeans: 'to start a new conversation',
+        onPick: (picked) => void begin({ resume: picked.sessionId }),
+        onCancel: () => void begin(),
+      });
+    } else void begin();
 
     await exited;
     instance.unmount();
     modes.disable();
     starter.close();
+    stopStatusLine();
     stopping.abort();
     await session.close();
     const id = session.sessionId;

@@ -21,6 +21,8 @@ export type StarterDeps = {
   commands: CommandRegistry;
   openInEditor(path: string): Promise<EditorResult>;
   startedAt: number;
+  /** After each engine start (the first, /clear, /resume): what hangs off the engine restarts. */
+  onStarted?(ready: ReadySession & { setup: SessionSetup }): void;
 };
 
 export class SessionStarter {
@@ -69,6 +71,7 @@ export class SessionStarter {
     };
     for (const warning of setup.warnings) deps.session.transcript.notice('warning', warning);
     deps.session.attach(setup.engine);
+    deps.onStarted?.(this.current);
   }
 
   close(): void {
