@@ -110,6 +110,7 @@ export async function createTestHost(): Promise<TestHost> {
 /** Runs a command line on the host and returns its text outcome; anything else fails the test. */
 export async function commandText(host: CommandHost, line: string): Promise<string> {
   const outcome = await runCommandLine(line, host);
+  if (outcome?.kind === 'view') return outcome.text;
   if (outcome?.kind !== 'text') throw new Error(`expected a text outcome, got ${JSON.stringify(outcome)}`);
   return outcome.text;
 }

@@ -41,6 +41,8 @@ export type CommandOutcome =
   /** Open the resume picker (fed by interactive/session-picker.ts). */
   | { kind: 'pick-session' }
   | { kind: 'resume'; sessionId: string }
+  /** Open a live view the UI has (/tasks, /mcp); `text` is what a host without it shows instead. */
+  | { kind: 'view'; view: 'tasks' | 'mcp'; text: string }
   | { kind: 'none' };
 
 export type CostSnapshot = CostTotal & {

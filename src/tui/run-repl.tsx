@@ -16,6 +16,7 @@ import { projectTrust, trustFolder } from '../config/project-trust';
 import { noopHooks } from '../hooks/types';
 import { FileIndex } from '../interactive/file-index';
 import { PromptHistory } from '../interactive/prompt-history';
+import { TaskBoard } from '../interactive/task-board';
 import { TerminalNotifier } from '../interactive/terminal-notifier';
 import { contextWindowFor } from '../model/models';
 import { loadInk } from './ink-runtime';
@@ -25,12 +26,13 @@ import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
 import { ReplRoot } from './repl-root';
 import { mentionAttacher } from './session/mention-attachments';
-import { openResumePicker } from './session/overlays';
+import { openResumePicker, openTasksView } from './session/overlays';
 import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
 import { ScreenExtras } from './session/screen-extras';
 import { SessionStarter } from './session/session-starter';
 import { startStatusLineFeed } from './session/status-line-feed';
+import { sessionTaskSources } from './session/task-sources';
 import { editInEditor, openFileInEditor } from './terminal/external-editor';
 import { TerminalModes } from './terminal/terminal-modes';
 import { styleFor } from './views/ansi';
@@ -168,6 +170,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       },
     });
     const attachMentions = mentionAttacher(starter.ready);
+    const tasks = new TaskBoard(() => sessionTaskSources(starter.ready()?.engine.sessionServices));
     const files = new FileIndex({
       projectRoot,
       env,
@@ -210,6 +213,11 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
           onPick: (picked) => void switchSession(picked.sessionId),
           onCancel: () => {},
         }),
+      openView: (view) => {
+        if (view !== 'tasks') return false;
+        openTasksView(extras, tasks);
+        return true;
+      },
     });
 
     const actions = {

@@ -4,7 +4,9 @@
  */
 import type { Env } from '../../config/paths';
 import { listPickerSessions, type PickerSession } from '../../interactive/session-picker';
+import type { TaskBoard } from '../../interactive/task-board';
 import { SessionPicker } from '../views/session-picker';
+import { TasksView } from '../views/tasks-view';
 import type { ScreenExtras } from './screen-extras';
 
 /** The resume picker over this folder's sessions (without the one running). */
@@ -39,4 +41,9 @@ export function openResumePicker(
       }}
     />,
   );
+}
+
+/** The live /tasks view over the session's task board. */
+export function openTasksView(extras: ScreenExtras, board: TaskBoard): void {
+  extras.show(<TasksView board={board} onClose={() => extras.close()} />);
 }

@@ -5,9 +5,10 @@
  * under the cursor.
  */
 import { Box, Text } from 'ink';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { KeyEvent } from '../input/key-parser';
 import { useKeys } from '../input/use-keys';
+import { useRefState } from '../input/use-ref-state';
 import { DialogFrame } from './dialog-frame';
 import { useStyle } from './style-context';
 
@@ -35,14 +36,19 @@ export type SelectListProps<T> = {
 
 export function SelectList<T>(props: SelectListProps<T>) {
   const style = useStyle();
-  const [query, setQuery] = useState('');
-  const [cursor, setCursor] = useState(0);
-  const shown = props.filter ? props.filter(props.items, query) : props.items;
-  const index = Math.min(cursor, Math.max(0, shown.length - 1));
-  const selected = shown[index];
+  // Read by the key handler at once: keys that arrive in one read each see the previous key's effect.
+  const [query, setQuery] = useRefState('');
+  const [cursor, setCursor] = useRefState(0);
   const visible = props.visible ?? 10;
+  const view = () => {
+    const shown = props.filter ? props.filter(props.items, query.current) : props.items;
+    const index = Math.min(cursor.current, Math.max(0, shown.length - 1));
+    return { shown, index, selected: shown[index] };
+  };
+  const { shown, index, selected } = view();
 
   useKeys((event) => {
+    const { shown, index, selected } = view();
     if (props.onKey?.(event, selected)) return true;
     if (event.type === 'key') {
       const move = (by: number) => setCursor(Math.max(0, Math.min(shown.length - 1, index + by)));
@@ -54,13 +60,13 @@ export function SelectList<T>(props: SelectListProps<T>) {
       else if (event.name === 'pageup') move(-visible);
       else if (event.name === 'pagedown') move(visible);
       else if (event.name === 'backspace' && props.filter) {
-        setQuery((q) => q.slice(0, -1));
+        setQuery(query.current.slice(0, -1));
         setCursor(0);
       }
       return true;
     }
     if ((event.type === 'text' || event.type === 'paste') && props.filter) {
-      setQuery((q) => q + event.text.replace(/[\r\n]/g, ''));
+      setQuery(query.current + event.text.replace(/[\r\n]/g, ''));
       setCursor(0);
     }
     return true;
@@ -72,7 +78,9 @@ export function SelectList<T>(props: SelectListProps<T>) {
     <DialogFrame marginTop={1}>
       <Text>
         {style.bold(props.title)}
-        {props.filter ? style.dim(`  filter: ${query === '' ? '(type to filter)' : query}`) : ''}
+        {props.filter
+          ? style.dim(`  filter: ${query.current === '' ? '(type to filter)' : query.current}`)
+          : ''}
       </Text>
       <Box flexDirection="column" marginTop={1}>
         {shown.length === 0 ? <Text>{style.dim(props.empty)}</Text> : null}
