@@ -25,6 +25,7 @@ import { Keyboard } from './input/keyboard';
 import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
 import { ReplRoot } from './repl-root';
+import { askProjectServers } from './session/mcp-approval';
 import { mentionAttacher } from './session/mention-attachments';
 import { openResumePicker, openTasksView } from './session/overlays';
 import { PromptRouter } from './session/prompt-router';
@@ -144,6 +145,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     const extras = new ScreenExtras();
     const handOver = { before: () => modes.disable(), after: () => modes.enable() };
     let stopStatusLine: () => void = () => {};
+    let mcpAsked = false;
     const starter: SessionStarter = new SessionStarter({
       options,
       env,
@@ -154,6 +156,11 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       startedAt: Date.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
       onStarted: ({ host, setup }) => {
+        // Asked once per run (the answers are remembered, so a new conversation has none waiting).
+        if (setup.mcp && !mcpAsked) {
+          mcpAsked = true;
+          askProjectServers({ extras, manager: setup.mcp, session, env, cwd });
+        }
         stopStatusLine();
         stopStatusLine = () => {};
         void startStatusLineFeed({
