@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { loadSettings } from '../config/load-settings';
 import { projectTrust } from '../config/project-trust';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
+import type { McpServerReport } from '../mcp/manager';
 import { ModelCatalog } from '../model/catalog';
 import { emptyUsage } from '../model/types';
 import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
@@ -27,6 +28,7 @@ export type TestHost = CommandHost & {
   costSnapshot: CostSnapshot;
   rules: PermissionRule[];
   shells: BackgroundShellInfo[];
+  mcp: McpServerReport[];
   probe: (signal: AbortSignal) => Promise<ProviderProbe>;
   problems: { errors: string[]; warnings: string[] };
   cleanup(): Promise<void>;
@@ -65,6 +67,7 @@ export async function createTestHost(): Promise<TestHost> {
     editor: undefined,
     rules: [],
     shells: [],
+    mcp: [],
     contextSources: { systemPrompt: [], tools: [], memoryFiles: [], messages: [] },
     costSnapshot: {
       usage: emptyUsage(),
@@ -93,6 +96,7 @@ export async function createTestHost(): Promise<TestHost> {
     cost: () => host.costSnapshot,
     context: () => host.contextSources,
     backgroundShells: () => host.shells,
+    mcpServers: () => host.mcp,
     openInEditor: async (path) => {
       if (!host.editor)
         return { opened: false, reason: 'No editor: set $VISUAL or $EDITOR to edit files from Yoke.' };

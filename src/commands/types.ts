@@ -9,6 +9,7 @@ import type { Env } from '../config/paths';
 import type { ContextSources } from '../interactive/context-breakdown';
 import type { ProviderProbe } from '../interactive/provider-probe';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
+import type { McpServerReport } from '../mcp/manager';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTotal, ModelUsage } from '../model/cost';
 import type { AvailabilityProblem } from '../tools/availability';
@@ -87,6 +88,8 @@ export interface CommandHost {
   cost(): CostSnapshot;
   context(): ContextSources;
   backgroundShells(): readonly BackgroundShellInfo[];
+  /** The session's MCP servers with their status (absent where the host has none). */
+  mcpServers?(): readonly McpServerReport[];
 
   /** Opens a file in $VISUAL/$EDITOR (the UI gives the terminal over); refuses when none is set. */
   openInEditor(path: string): Promise<EditorResult>;

@@ -27,7 +27,7 @@ import { KeyboardContext } from './input/use-keys';
 import { ReplRoot } from './repl-root';
 import { askProjectServers } from './session/mcp-approval';
 import { mentionAttacher } from './session/mention-attachments';
-import { openResumePicker, openTasksView } from './session/overlays';
+import { openMcpView, openResumePicker, openTasksView } from './session/overlays';
 import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
 import { ScreenExtras } from './session/screen-extras';
@@ -221,8 +221,12 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
           onCancel: () => {},
         }),
       openView: (view) => {
-        if (view !== 'tasks') return false;
-        openTasksView(extras, tasks);
+        if (view === 'tasks') openTasksView(extras, tasks);
+        else {
+          const manager = starter.setup?.mcp;
+          if (!manager) return false;
+          openMcpView(extras, manager, env, cwd);
+        }
         return true;
       },
     });

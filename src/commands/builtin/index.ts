@@ -3,6 +3,7 @@ import { createCommandRegistry } from '../registry';
 import type { CommandRegistry, LocalCommand } from '../types';
 import { doctorCommand } from './doctor';
 import { helpCommand } from './help';
+import { mcpCommand } from './mcp';
 import { initCommand, memoryCommand } from './memory';
 import { modelCommand } from './model';
 import { permissionsCommand } from './permissions';
@@ -25,6 +26,7 @@ export function builtinCommands(): LocalCommand[] {
     initCommand,
     doctorCommand,
     tasksCommand,
+    mcpCommand,
     exitCommand,
   ];
 }

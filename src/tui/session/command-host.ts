@@ -95,6 +95,7 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
         : {}),
     }),
     backgroundShells: () => services?.shells.list() ?? [],
+    mcpServers: () => setup.mcp?.statuses() ?? [],
     openInEditor: deps.openInEditor,
     settingsProblems: () => ({
       errors: setup.settings.loaded.errors.map((e) => e.message),

@@ -5,8 +5,11 @@
 import type { Env } from '../../config/paths';
 import { listPickerSessions, type PickerSession } from '../../interactive/session-picker';
 import type { TaskBoard } from '../../interactive/task-board';
+import type { McpManager } from '../../mcp/manager';
+import { McpView } from '../views/mcp-view';
 import { SessionPicker } from '../views/session-picker';
 import { TasksView } from '../views/tasks-view';
+import { mcpViewActions } from './mcp-actions';
 import type { ScreenExtras } from './screen-extras';
 
 /** The resume picker over this folder's sessions (without the one running). */
@@ -46,4 +49,11 @@ export function openResumePicker(
 /** The live /tasks view over the session's task board. */
 export function openTasksView(extras: ScreenExtras, board: TaskBoard): void {
   extras.show(<TasksView board={board} onClose={() => extras.close()} />);
+}
+
+/** The live /mcp view over the session's servers. */
+export function openMcpView(extras: ScreenExtras, manager: McpManager, env: Env, cwd: string): void {
+  extras.show(
+    <McpView servers={manager} actions={mcpViewActions(manager, env, cwd)} onClose={() => extras.close()} />,
+  );
 }
