@@ -7,12 +7,10 @@
 import type { ReactNode } from 'react';
 import type { CliOptions } from '../cli/cli-options';
 import type { DebugLog } from '../cli/debug-log';
-import { loadSessionSettings } from '../cli/session-settings';
 import type { Env } from '../cli/session-setup';
-import { ignoredProjectSettings } from '../cli/session-trust';
 import { createSessionCommands } from '../commands/builtin';
 import { findGitRoot } from '../config/git-root';
-import { projectTrust, trustFolder } from '../config/project-trust';
+import { trustFolder } from '../config/project-trust';
 import { noopHooks } from '../hooks/types';
 import { FileIndex } from '../interactive/file-index';
 import { PromptHistory } from '../interactive/prompt-history';
@@ -34,6 +32,7 @@ import { ScreenExtras } from './session/screen-extras';
 import { SessionStarter } from './session/session-starter';
 import { startStatusLineFeed } from './session/status-line-feed';
 import { sessionTaskSources } from './session/task-sources';
+import { withheldUntilTrusted } from './session/trust-check';
 import { editInEditor, openFileInEditor } from './terminal/external-editor';
 import { TerminalModes } from './terminal/terminal-modes';
 import { styleFor } from './views/ansi';
@@ -67,15 +66,8 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
   );
 
   try {
-    if (!options.trust && !(await projectTrust(cwd, env)).trusted) {
-      const settings = await loadSessionSettings(options, env, cwd);
-      const withheld = ignoredProjectSettings({
-        sources: settings.loaded.sources,
-        trusted: false,
-        interactive: true,
-        explicitMode: false,
-        cwd,
-      });
+    const withheld = await withheldUntilTrusted(options, env, cwd);
+    if (withheld) {
       const trusted = await new Promise<boolean>((resolve) => {
         const instance = ink.render(
           wrap(
@@ -186,20 +178,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     });
     // Listed after the first render, in the background; completion uses what is there.
     setImmediate(() => void files.refresh(stopping.signal).catch(() => {}));
-    const switchSession = async (resume?: string): Promise<void> => {
-      if (session.getStatus().running) {
-        session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
-        return;
-      }
-      await starter.start(resume ? { resume } : {}).then(
-        () =>
-          session.transcript.notice(
-            'info',
-            resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
-          ),
-        (error: Error) => session.transcript.notice('error', error.message),
-      );
-    };
+    const switchSession = (resume?: string) => starter.switchTo(resume);
     const router = new PromptRouter({
       session,
       history: {

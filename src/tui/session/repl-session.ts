@@ -73,6 +73,8 @@ export type PromptAttachments = {
 };
 
 export type ReplSessionEvents = {
+  /** Every message of a turn as the engine yields it (the line mode prints text as it streams). */
+  onMessage?: (message: SDKMessage) => void;
   /** Reads the files a prompt mentions, right before it is sent. */
   attachMentions?: (prompt: string, signal: AbortSignal) => Promise<PromptAttachments>;
   /** A turn ended (completed, failed or interrupted). */
@@ -278,6 +280,7 @@ export class ReplSession {
       const content = await this.withAttachments(sent, prompt, abort.signal);
       for await (const message of engine.submitMessage(content, { signal: abort.signal })) {
         this.observe(message);
+        this.events.onMessage?.(message);
         this.transcript.apply(message);
       }
     } catch (error) {

@@ -74,6 +74,23 @@ export class SessionStarter {
     deps.onStarted?.(this.current);
   }
 
+  /** /clear (no id) and /resume <id>: a new engine, once no turn runs; says what happened. */
+  async switchTo(resume?: string): Promise<void> {
+    const { session } = this.deps;
+    if (session.getStatus().running) {
+      session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
+      return;
+    }
+    await this.start(resume ? { resume } : {}).then(
+      () =>
+        session.transcript.notice(
+          'info',
+          resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
+        ),
+      (error: Error) => session.transcript.notice('error', error.message),
+    );
+  }
+
   close(): void {
     this.stop.abort();
   }
