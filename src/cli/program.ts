@@ -138,6 +138,8 @@ Environment:
   BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
   ENABLE_TOOL_SEARCH                auto (default), auto:N (% of window), true or false: defer tool schemas
   MCP_TIMEOUT                       how long an MCP server may take to start, in ms (30000)
+  BROWSER                           what opens an MCP sign-in address from /mcp (else open, or
+                                    xdg-open when DISPLAY or WAYLAND_DISPLAY is set)
   MCP_TOOL_TIMEOUT                  an MCP tool call's limit in ms, unless the server sets timeout
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache

@@ -48,7 +48,7 @@ export class TaskBoard {
   private unsubscribers: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private reading: Promise<void> | undefined;
-  private again = false;
+  private following: Promise<void> | undefined;
 
   constructor(
     private readonly sources: () => readonly TaskSource[],
@@ -66,20 +66,21 @@ export class TaskBoard {
     };
   };
 
-  /** Reads every source and output tail now; resolves when the rows are current. */
+  /** Reads every source and output tail; resolves once a read begun after this call has finished. */
   refresh(): Promise<void> {
-    if (this.reading) {
-      this.again = true;
+    if (!this.reading) {
+      this.reading = this.read().finally(() => {
+        this.reading = undefined;
+      });
       return this.reading;
     }
-    this.reading = this.read().finally(() => {
-      this.reading = undefined;
-      if (this.again) {
-        this.again = false;
-        void this.refresh();
-      }
+    // A read is under way, begun before this call (it may miss a change just made): one more
+    // follows it, shared by every call that arrives meanwhile.
+    this.following ??= this.reading.then(() => {
+      this.following = undefined;
+      return this.refresh();
     });
-    return this.reading;
+    return this.following;
   }
 
   /** Stops the task with this id (of whichever source has it), then refreshes the rows. */

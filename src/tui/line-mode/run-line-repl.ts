@@ -25,6 +25,7 @@ import { withheldUntilTrusted } from '../session/trust-check';
 import { plainStyle } from '../views/ansi';
 import { statusText } from '../views/status-text';
 import { LineInput } from './line-input';
+import { askServersAsLines } from './line-mcp-approval';
 import { askPermission } from './line-permission';
 import { LinePrinter } from './line-printer';
 
@@ -179,7 +180,10 @@ export async function runLineRepl(options: CliOptions, context: LineReplContext)
 
     const begin = (change?: { resume?: string }) =>
       starter.start(change).then(
-        () => {
+        async () => {
+          const manager = starter.setup?.mcp;
+          if (manager) await askServersAsLines({ manager, session, env, cwd }, input, out);
+          linePrinter.flush();
           if (change?.resume) session.transcript.notice('info', `Resumed session ${change.resume}.`);
           if (options.prompt?.trim()) {
             out(`> ${options.prompt}\n`);

@@ -7,18 +7,11 @@
 import { createElement } from 'react';
 import type { Env } from '../../config/paths';
 import type { McpManager } from '../../mcp/manager';
-import { answerProjectServer, serversAwaitingApproval } from '../../mcp/project-approval';
-import { McpApprovalDialog, type PendingServer } from '../views/mcp-approval-dialog';
+import { serversAwaitingApproval } from '../../mcp/project-approval';
+import { McpApprovalDialog } from '../views/mcp-approval-dialog';
+import { answerServer, describeServer } from './project-server-answers';
 import type { ReplSession } from './repl-session';
 import type { ScreenExtras } from './screen-extras';
-
-/** The command line or URL the server would run or reach, as the dialog shows it. */
-export function describeServer(manager: McpManager, name: string): PendingServer {
-  const config = manager.connection(name)?.server.config;
-  if (!config) return { name, what: '(unknown)' };
-  if (config.type === 'stdio') return { name, what: [config.command, ...config.args].join(' ') };
-  return { name, what: `${config.type} ${config.url}` };
-}
 
 export function askProjectServers(deps: {
   extras: ScreenExtras;
@@ -29,24 +22,8 @@ export function askProjectServers(deps: {
 }): void {
   const { extras, manager, session } = deps;
   const waiting = serversAwaitingApproval(manager);
-  const answer = (name: string, approved: boolean) => {
-    void answerProjectServer(deps.env, deps.cwd, manager, name, approved).then(
-      ({ problem }) => {
-        if (problem) session.transcript.notice('warning', `The answer was not saved: ${problem}`);
-        const status = manager.statuses().find((s) => s.name === name);
-        if (approved && status && status.status !== 'connected' && status.error)
-          session.transcript.notice('warning', `MCP server "${name}" ${status.status}: ${status.error}`);
-      },
-      (error: Error) => session.transcript.notice('error', `MCP server "${name}": ${error.message}`),
-    );
-    if (!approved) void manager.setEnabled(name, false).catch(() => {});
-    session.transcript.notice(
-      'info',
-      approved
-        ? `MCP server "${name}" approved; connecting.`
-        : `MCP server "${name}" will not be started here.`,
-    );
-  };
+  const answer = (name: string, approved: boolean) =>
+    answerServer({ manager, session, env: deps.env, cwd: deps.cwd }, name, approved);
   const ask = (index: number) => {
     const name = waiting[index];
     if (name === undefined) {

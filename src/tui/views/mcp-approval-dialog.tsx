@@ -11,11 +11,7 @@ import { useStyle } from './style-context';
 
 export type McpApprovalAnswer = 'approve' | 'approve-all' | 'deny' | 'later';
 
-export type PendingServer = {
-  name: string;
-  /** What would run: the command line, or the URL of a remote server. */
-  what: string;
-};
+import type { PendingServer } from '../session/project-server-answers';
 
 export function McpApprovalDialog({
   server,

@@ -1,11 +1,11 @@
 /**
  * The line mode (TERM=dumb) in a real terminal (tmux): a plain `> ` prompt, the answer streamed
  * as lines, one line per tool, and the permission question asked and answered as a line — allow
- * by number, deny by typing what the model should do instead.
+ * by number, deny by typing what the model should do instead — and the .mcp.json question.
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTuiFixture } from './fixture';
 import { tmuxAvailable } from './tmux';
@@ -77,5 +77,26 @@ describe.skipIf(!hasTmux)('the line mode in tmux', { timeout: 120_000 }, () => {
     await t.press('C-d');
     expect(await t.exitCode()).toBe(0);
     expect(await t.screen(200)).toMatch(/Resume it with: yoke --resume [0-9a-f-]+/);
+  });
+
+  it("asks about the folder's .mcp.json servers as a line; y starts one and is remembered", async () => {
+    const fixture = resolve(import.meta.dirname, '../../fixtures/mcp/fixture-server.mjs');
+    const mcpJson = join(fx.cwd, '.mcp.json');
+    await writeFile(
+      mcpJson,
+      JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [fixture] } } }),
+    );
+    try {
+      const t = await fx.open([], { term: 'dumb' });
+      const screen = await t.waitFor('Start it? y = yes', { timeoutMs: 45_000 });
+      expect(screen).toContain(`asks Yoke to start the MCP server "fx":\n  ${process.execPath} ${fixture}`);
+      await t.type('y');
+      await t.press('Enter');
+      await t.waitFor((s) => s.includes('MCP server "fx" approved; connecting.') && PROMPT.test(s));
+      const state = JSON.parse(await readFile(join(fx.home, 'state.json'), 'utf8'));
+      expect(state.projects[fx.cwd].enabledMcpjsonServers).toEqual(['fx']);
+    } finally {
+      await rm(mcpJson, { force: true });
+    }
   });
 });
