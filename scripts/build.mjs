@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import {
   inkForCommonJs,
+  isShareable,
   lazyBuiltins,
   lazyEntriesPlugin,
   sharedModulesPlugin,
@@ -49,11 +50,12 @@ const LAZY = {
   // The interactive UI with its commands and views, and the subcommands (`yoke mcp`, `yoke
   // sessions`, `yoke trust`, `yoke permissions`, `yoke sandbox`), which share some of them.
   interactive: [
-    'src/tui/run-repl.tsx',
+    'src/tui/start.ts',
     'src/cli/commands/mcp.ts',
     'src/cli/commands/mcp-login.ts',
     'src/cli/commands/mcp-serve.ts',
     'src/cli/commands/permissions.ts',
+    'src/cli/commands/plugin.ts',
     'src/cli/commands/sandbox.ts',
     'src/cli/commands/sessions.ts',
     'src/cli/commands/trust.ts',
@@ -146,7 +148,8 @@ const recordLazy = async (bundle, entries, shared) => {
   const imported = inputs.flatMap(([, input]) => input.imports.map((i) => i.path));
   return {
     shared: [...new Set(imported.filter((p) => p.startsWith('yoke-shared:')).map((p) => p.slice(12)))].sort(),
-    own: inputs.map(([p]) => p).filter((p) => !p.startsWith('<')),
+    // Copies of packages are harmless (see isShareable); two copies of Yoke's own module are not.
+    own: inputs.map(([p]) => p).filter(isShareable),
   };
 };
 const lazyShared = {};

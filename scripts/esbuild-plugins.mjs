@@ -181,6 +181,15 @@ module.exports = lazyModule(${JSON.stringify(bundle)}, ${JSON.stringify(id)}, {
 }
 
 /**
+ * Whether a lazy bundle takes a module from the app rather than carrying its own copy. Only
+ * Yoke's own modules: packages (zod, diff, …) get a copy per bundle, since the app would have to
+ * keep every export of a package module it shares, and packages hold no session state.
+ * src/lib/zod.ts is a facade over a package (`export * from 'zod/mini'`): shared, it would keep
+ * all of zod in the app, so a bundle gets its own (it sets the same locale).
+ */
+export const isShareable = (path) => path.startsWith('src/') && path !== 'src/lib/zod.ts';
+
+/**
  * A lazy bundle's side: every import of a module the app contains (`shared`, paths relative to
  * the root) is left to the loader as `require("yoke-shared:<path>")`; the rest is bundled.
  */
@@ -198,13 +207,9 @@ export function sharedModulesPlugin({ root, shared }) {
         });
         if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== 'file') return resolved;
         const path = relativeTo(root, resolved.path);
-        // Only Yoke's own modules: packages (zod, diff, …) a bundle uses get their own copy, since
-        // the app would have to keep every export of a package module it shares, and packages
-        // hold no session state.
-        // src/lib/zod.ts is a facade over a package (`export * from 'zod/mini'`): shared, it
-        // would keep all of zod in the app, so a bundle gets its own (it sets the same locale).
-        const own = path.startsWith('src/') && path !== 'src/lib/zod.ts';
-        return own && shared.has(path) ? { path: `yoke-shared:${path}`, external: true } : resolved;
+        return isShareable(path) && shared.has(path)
+          ? { path: `yoke-shared:${path}`, external: true }
+          : resolved;
       });
     },
   };

@@ -111,6 +111,13 @@ describe('parseCliArgs', () => {
     expect(parse(['--tools', 'Read,Task']).tools).toEqual(['Read', 'Task']);
   });
 
+  it('reads --resume with an id, and without one as the picker (refused with -p)', () => {
+    expect(parse(['-r', 'abc'])).toMatchObject({ resume: 'abc', resumePicker: false });
+    expect(parse(['--resume'])).toMatchObject({ resume: undefined, resumePicker: true });
+    expect(parse(['-r', '--model', 'opus'])).toMatchObject({ resumePicker: true, model: 'opus' });
+    expect(() => parse(['-p', 'hi', '--resume'])).toThrow(/--resume needs a session id with --print/);
+  });
+
   it('reads --debug with and without a filter, and --debug-file', () => {
     expect(parse(['--debug']).debug).toBe(true);
     expect(parse(['-d']).debug).toBe(true);

@@ -67,6 +67,8 @@ export type CliOptions = {
   sandbox?: boolean;
   sessionId?: string;
   resume?: string;
+  /** `--resume` without an id: the REPL opens its picker of this folder's sessions. */
+  resumePicker?: boolean;
   continue: boolean;
   forkSession: boolean;
   resumeSessionAt?: string;
@@ -215,6 +217,7 @@ export function toCliOptions(prompt: string | undefined, raw: Record<string, unk
     sandbox: typeof raw.sandbox === 'boolean' ? raw.sandbox : undefined,
     sessionId: str(raw.sessionId),
     resume: str(raw.resume),
+    resumePicker: raw.resume === true,
     continue: raw.continue === true,
     forkSession: raw.forkSession === true,
     resumeSessionAt: str(raw.resumeSessionAt),
@@ -252,5 +255,10 @@ export function checkCombinations(options: CliOptions): void {
   }
   if (options.includePartialMessages && (!options.print || options.outputFormat !== 'stream-json')) {
     throw new CliUsageError('--include-partial-messages requires --print and --output-format=stream-json.');
+  }
+  if (options.print && options.resumePicker) {
+    throw new CliUsageError(
+      '--resume needs a session id with --print; `yoke sessions` lists them (without -p, yoke --resume opens a picker).',
+    );
   }
 }

@@ -73,7 +73,7 @@ const FLAGS: FlagSpec[] = [
   ['--sandbox', 'run Bash commands in the OS sandbox (bubblewrap), whatever the settings say'],
   ['--no-sandbox', 'run Bash commands outside the sandbox (managed policy can still require it)'],
   ['--session-id <uuid>', 'use this session id'],
-  ['-r, --resume <session>', 'resume a session by id'],
+  ['-r, --resume [session]', "resume a session by id; without one, pick from this folder's sessions"],
   ['-c, --continue', 'continue the most recent session in this directory'],
   ['--fork-session', 'with --resume/--continue: continue in a new session'],
   ['--resume-session-at <uuid>', 'with --resume: drop the history after this message'],
@@ -143,6 +143,8 @@ Environment:
   BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
   ENABLE_TOOL_SEARCH                auto (default), auto:N (% of window), true or false: defer tool schemas
   MCP_TIMEOUT                       how long an MCP server may take to start, in ms (30000)
+  BROWSER                           what opens an MCP sign-in address from /mcp (else open, or
+                                    xdg-open when DISPLAY or WAYLAND_DISPLAY is set)
   MCP_TOOL_TIMEOUT                  an MCP tool call's limit in ms, unless the server sets timeout
   YOKE_COORDINATOR_MODE=1           coordinator mode, as --coordinator (CLAUDE_CODE_COORDINATOR_MODE too)
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli

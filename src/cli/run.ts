@@ -66,8 +66,8 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
         stderr.write(`yoke: ${NO_TERMINAL}\n`);
         return 1;
       }
-      const { runRepl } = await import('../tui/run-repl');
-      return await runRepl(options, { env: process.env, cwd: process.cwd(), log });
+      const { startInteractive } = await import('../tui/start');
+      return await startInteractive(options, { env: process.env, cwd: process.cwd(), log });
     }
     const { runPrint } = await import('./print');
     return await runPrint(options, {

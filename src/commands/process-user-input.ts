@@ -52,6 +52,9 @@ async function headlessOutcome(
   switch (outcome.kind) {
     case 'text':
       return answered(outcome.text);
+    // A live view's text is what a host without a screen shows.
+    case 'view':
+      return answered(outcome.text);
     case 'none':
       return answered('');
     case 'prompt':

@@ -26,6 +26,7 @@ describe('command registry', () => {
         'exit',
         'help',
         'init',
+        'mcp',
         'memory',
         'model',
         'permissions',

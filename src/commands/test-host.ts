@@ -10,6 +10,7 @@ import type { AgentTaskInfo } from '../agents/background/types';
 import { loadSettings } from '../config/load-settings';
 import { projectTrust } from '../config/project-trust';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
+import type { McpServerReport } from '../mcp/manager';
 import { ModelCatalog } from '../model/catalog';
 import { emptyUsage } from '../model/types';
 import type { SandboxManager } from '../sandbox/manager';
@@ -30,6 +31,7 @@ export type TestHost = CommandHost & {
   rules: PermissionRule[];
   shells: BackgroundShellInfo[];
   agents: AgentTaskInfo[];
+  mcp: McpServerReport[];
   probe: (signal: AbortSignal) => Promise<ProviderProbe>;
   problems: { errors: string[]; warnings: string[] };
   /** What `sandbox()` answers. */
@@ -71,6 +73,7 @@ export async function createTestHost(): Promise<TestHost> {
     rules: [],
     shells: [],
     agents: [],
+    mcp: [],
     contextSources: { systemPrompt: [], tools: [], memoryFiles: [], messages: [] },
     costSnapshot: {
       usage: emptyUsage(),
@@ -100,6 +103,7 @@ export async function createTestHost(): Promise<TestHost> {
     context: () => host.contextSources,
     backgroundShells: () => host.shells,
     backgroundAgents: () => host.agents,
+    mcpServers: () => host.mcp,
     openInEditor: async (path) => {
       if (!host.editor)
         return { opened: false, reason: 'No editor: set $VISUAL or $EDITOR to edit files from Yoke.' };
@@ -119,6 +123,7 @@ export async function createTestHost(): Promise<TestHost> {
 /** Runs a command line on the host and returns its text outcome; anything else fails the test. */
 export async function commandText(host: CommandHost, line: string): Promise<string> {
   const outcome = await runCommandLine(line, host);
+  if (outcome?.kind === 'view') return outcome.text;
   if (outcome?.kind !== 'text') throw new Error(`expected a text outcome, got ${JSON.stringify(outcome)}`);
   return outcome.text;
 }

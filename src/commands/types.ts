@@ -11,6 +11,7 @@ import type { Env } from '../config/paths';
 import type { ContextSources } from '../interactive/context-breakdown';
 import type { ProviderProbe } from '../interactive/provider-probe';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
+import type { McpServerReport } from '../mcp/manager';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTotal, ModelUsage } from '../model/cost';
 import type { SandboxManager } from '../sandbox/manager';
@@ -75,6 +76,8 @@ export type CommandOutcome =
   /** Open the resume picker (fed by interactive/session-picker.ts). */
   | { kind: 'pick-session' }
   | { kind: 'resume'; sessionId: string }
+  /** Open a live view the UI has (/tasks, /mcp); `text` is what a host without it shows instead. */
+  | { kind: 'view'; view: 'tasks' | 'mcp'; text: string }
   | { kind: 'none' };
 
 export type CostSnapshot = CostTotal & {
@@ -121,6 +124,8 @@ export interface CommandHost {
   backgroundShells(): readonly BackgroundShellInfo[];
   /** The session's background agents (a snapshot; `services.agentTasks.subscribe` for changes). */
   backgroundAgents(): readonly AgentTaskInfo[];
+  /** The session's MCP servers with their status (absent where the host has none). */
+  mcpServers?(): readonly McpServerReport[];
 
   /** Opens a file in $VISUAL/$EDITOR (the UI gives the terminal over); refuses when none is set. */
   openInEditor(path: string): Promise<EditorResult>;

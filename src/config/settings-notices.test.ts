@@ -36,18 +36,18 @@ describe('settingsNotices', () => {
     const { warnings } = settingsNotices([
       {
         label: user,
-        settings: { statusLine: { type: 'command', command: 'x' }, outputStyle: 'Explanatory' },
+        settings: { subagentStatusLine: { type: 'command', command: 'x' }, outputStyle: 'Explanatory' },
       },
       {
         label: project,
         settings: {
-          statusLine: { type: 'command', command: 'y' },
+          subagentStatusLine: { type: 'command', command: 'y' },
           permissions: { disableAutoMode: 'disable' },
         },
       },
     ]);
     expect(warnings).toEqual([
-      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${user}, ${project}), outputStyle (${user}), permissions.disableAutoMode (${project})`,
+      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: subagentStatusLine (${user}, ${project}), outputStyle (${user}), permissions.disableAutoMode (${project})`,
     ]);
   });
 

@@ -4,8 +4,8 @@
  *
  * - a key nobody knows (not Yoke's, not Claude Code's) is most likely a typo: it is named with the
  *   nearest key that exists (`"modle"` → `"model"`);
- * - a key Claude Code knows that Yoke's schema does not read yet (`statusLine`, `outputStyle`,
- *   …) has no effect: all of them are named in one line with the files that set them. The list is
+ * - a key Claude Code knows that Yoke's schema does not read yet (`subagentStatusLine`,
+ *   `outputStyle`, …) has no effect: all of them are named in one line with the files that set them. The list is
  *   data: Claude Code's keys (`claude-settings-keys.ts`) minus the keys of `settingsSchema`.
  * (Whether the sandbox the settings ask for can start is said by the session: src/sandbox/.)
  */

@@ -130,6 +130,10 @@ export const settingsSchema = z.looseObject({
   disableBundledSkills: z.optional(z.boolean()),
   /** Refuses the `!`command`` lines of slash commands and skills. */
   disableSkillShellExecution: z.optional(z.boolean()),
+  /** The REPL's custom status line (src/interactive/status-line.ts reads and checks it per source). */
+  statusLine: z.optional(
+    z.looseObject({ type: z.string(), command: z.string(), padding: z.optional(z.number()) }),
+  ),
   /** Deferred tool loading (tools/deferral): how much of the context tool schemas may take up front. */
   toolSearch: z.optional(
     z.looseObject({

@@ -24,6 +24,29 @@ describe('user state', () => {
     });
   });
 
+  it('keeps every change of updates started at once (each reads what the one before wrote)', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const results = await Promise.all([
+      ...names.map((name) =>
+        updateUserState(env, (state) => {
+          const entry = projectEntry(state, '/p');
+          entry.enabledMcpjsonServers = [...((entry.enabledMcpjsonServers as string[]) ?? []), name];
+        }),
+      ),
+      // A failing update does not stop the ones queued after it.
+      updateUserState(env, () => {
+        throw new Error('bad mutation');
+      }).catch((error: Error) => error.message),
+      updateUserState(env, (state) => {
+        projectEntry(state, '/q').trusted = true;
+      }),
+    ]);
+    expect(results[5]).toBe('bad mutation');
+    expect(JSON.parse(await readFile(userStatePath(env), 'utf8'))).toEqual({
+      projects: { '/p': { enabledMcpjsonServers: names }, '/q': { trusted: true } },
+    });
+  });
+
   it('keeps every key it does not change, its own project entries included', async () => {
     await writeFile(
       userStatePath(env),

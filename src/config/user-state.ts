@@ -45,11 +45,30 @@ export function projectsOf(state: UserState): Record<string, ProjectState> {
  * does not touch are written back unchanged. Returns a problem line when an unusable file had to
  * be moved aside first.
  */
-export async function updateUserState(
-  env: Env,
+export function updateUserState(env: Env, mutate: (state: UserState) => void): Promise<{ problem?: string }> {
+  // Updates of one file run one after another: two at once would each read the old state and the
+  // second write would drop the first's change (two MCP approvals answered in a row did).
+  const path = userStatePath(env);
+  const previous = pendingUpdates.get(path) ?? Promise.resolve();
+  const update = previous.then(() => readModifyWrite(path, mutate));
+  const settled = update.then(
+    () => {},
+    () => {},
+  );
+  pendingUpdates.set(path, settled);
+  void settled.then(() => {
+    if (pendingUpdates.get(path) === settled) pendingUpdates.delete(path);
+  });
+  return update;
+}
+
+/** The latest queued update of each state file: a lock on the file for this process, not session state. */
+const pendingUpdates = new Map<string, Promise<void>>();
+
+async function readModifyWrite(
+  path: string,
   mutate: (state: UserState) => void,
 ): Promise<{ problem?: string }> {
-  const path = userStatePath(env);
   const file = await readJsonObjectFile(path);
   let problem: string | undefined;
   let state: UserState = {};

@@ -146,6 +146,11 @@ export class QueryEngine {
     return this.cwd;
   }
 
+  /** The REPL's `!cd dir`: later tool calls start there, as after the model's own `cd` in Bash. */
+  moveCwd(dir: string): void {
+    this.cwd = dir;
+  }
+
   get totalCostUsd(): number {
     return this.costTracker.total().costUsd;
   }

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lastOutputLine } from './shell-tail';
+import { lastOutputLine, lastOutputLines } from './shell-tail';
 
 let dir: string;
 beforeEach(async () => {
@@ -27,5 +27,14 @@ describe('lastOutputLine', () => {
 
   it('is empty for a missing file', async () => {
     expect(await lastOutputLine(join(dir, 'none.log'))).toBe('');
+  });
+});
+
+describe('lastOutputLines', () => {
+  it('gives the last lines oldest first, skipping blank ones, at most `count`', async () => {
+    const path = join(dir, 'many.log');
+    await writeFile(path, 'one\ntwo\n\nthree\n  four\n');
+    expect(await lastOutputLines(path, 3)).toEqual(['two', 'three', '  four']);
+    expect(await lastOutputLines(path, 10)).toEqual(['one', 'two', 'three', '  four']);
   });
 });

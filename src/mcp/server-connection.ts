@@ -241,7 +241,7 @@ export class McpServerConnection {
       this.setState(
         needsAuth ? 'needs-auth' : 'failed',
         needsAuth
-          ? `the server asks for authorization (HTTP 401); sign in with \`yoke mcp login ${this.name}\`, or give a token with -H "Authorization: Bearer …" in its config`
+          ? `the server asks for authorization (HTTP 401); sign in with \`yoke mcp login ${this.name}\` (or /mcp in the interactive UI), or give a token with -H "Authorization: Bearer …" in its config`
           : failureReason(error, opened?.stderrTail() ?? ''),
       );
     }

@@ -2,6 +2,7 @@
  * The REPL's screen: finished items in Ink's <Static> (written to the scrollback once, never
  * redrawn), then the live region, the permission dialog or the input line, and the status line.
  */
+import { relative } from 'node:path';
 import { Box, Static, Text, useStdout } from 'ink';
 import {
   memo,
@@ -115,6 +116,7 @@ export function App(props: AppProps) {
         costUsd: status.costUsd,
         backgroundShells: props.backgroundShells(),
         verbose: full,
+        ...(status.cwd && status.cwd !== cwd ? { cwd: relative(cwd, status.cwd) || status.cwd } : {}),
       },
       style,
     );

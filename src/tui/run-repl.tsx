@@ -7,26 +7,32 @@
 import type { ReactNode } from 'react';
 import type { CliOptions } from '../cli/cli-options';
 import type { DebugLog } from '../cli/debug-log';
-import { loadSessionSettings } from '../cli/session-settings';
 import type { Env } from '../cli/session-setup';
-import { ignoredProjectSettings } from '../cli/session-trust';
 import { createSessionCommands } from '../commands/builtin';
 import { findGitRoot } from '../config/git-root';
-import { projectTrust, trustFolder } from '../config/project-trust';
+import { trustFolder } from '../config/project-trust';
 import { noopHooks } from '../hooks/types';
 import { FileIndex } from '../interactive/file-index';
 import { PromptHistory } from '../interactive/prompt-history';
+import { TaskBoard } from '../interactive/task-board';
 import { TerminalNotifier } from '../interactive/terminal-notifier';
 import { contextWindowFor } from '../model/models';
-import { App } from './app';
 import { loadInk } from './ink-runtime';
 import { KeyParser } from './input/key-parser';
 import { Keyboard } from './input/keyboard';
 import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
+import { ReplRoot } from './repl-root';
+import { askProjectServers } from './session/mcp-approval';
+import { mentionAttacher } from './session/mention-attachments';
+import { openMcpView, openResumePicker, openTasksView } from './session/overlays';
 import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
+import { ScreenExtras } from './session/screen-extras';
 import { SessionStarter } from './session/session-starter';
+import { startStatusLineFeed } from './session/status-line-feed';
+import { sessionTaskSources } from './session/task-sources';
+import { withheldUntilTrusted } from './session/trust-check';
 import { editInEditor, openFileInEditor } from './terminal/external-editor';
 import { TerminalModes } from './terminal/terminal-modes';
 import { styleFor } from './views/ansi';
@@ -61,15 +67,8 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
   );
 
   try {
-    if (!options.trust && !(await projectTrust(cwd, env)).trusted) {
-      const settings = await loadSessionSettings(options, env, cwd);
-      const withheld = ignoredProjectSettings({
-        sources: settings.loaded.sources,
-        trusted: false,
-        interactive: true,
-        explicitMode: false,
-        cwd,
-      });
+    const withheld = await withheldUntilTrusted(options, env, cwd);
+    if (withheld) {
       const trusted = await new Promise<boolean>((resolve) => {
         const instance = ink.render(
           wrap(
@@ -115,6 +114,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     const session = new ReplSession({
       onTurnEnd: () => notify('turn_end', 'The turn ended'),
       onPermissionWaiting: () => notify('permission_prompt', 'Yoke is waiting for your permission'),
+      attachMentions: (prompt, signal) => attachMentions(prompt, signal),
     });
     session.transcript.notice('info', `${style.bold('Yoke')} ${YOKE_VERSION} · ${cwd}`);
     const projectRoot = findGitRoot(cwd) ?? cwd;
@@ -135,7 +135,10 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       () => {},
     );
     const commands = createSessionCommands();
+    const extras = new ScreenExtras();
     const handOver = { before: () => modes.disable(), after: () => modes.enable() };
+    let stopStatusLine: () => void = () => {};
+    let mcpAsked = false;
     const starter: SessionStarter = new SessionStarter({
       options,
       env,
@@ -145,7 +148,29 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       commands,
       startedAt: Date.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
+      onStarted: ({ host, setup }) => {
+        // Asked once per run (the answers are remembered, so a new conversation has none waiting).
+        if (setup.mcp && !mcpAsked) {
+          mcpAsked = true;
+          askProjectServers({ extras, manager: setup.mcp, session, env, cwd });
+        }
+        stopStatusLine();
+        stopStatusLine = () => {};
+        void startStatusLineFeed({
+          env,
+          session,
+          host,
+          settings: setup.settings.loaded,
+          contextWindow: (model) =>
+            setup.engine.sessionServices?.models.contextWindow(model) ?? contextWindowFor(model),
+          show: (line) => extras.setStatusLine(line),
+        }).then((stop) => {
+          stopStatusLine = stop;
+        });
+      },
     });
+    const attachMentions = mentionAttacher(starter.ready);
+    const tasks = new TaskBoard(() => sessionTaskSources(starter.ready()?.engine.sessionServices));
     const files = new FileIndex({
       projectRoot,
       env,
@@ -154,6 +179,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     });
     // Listed after the first render, in the background; completion uses what is there.
     setImmediate(() => void files.refresh(stopping.signal).catch(() => {}));
+    const switchSession = (resume?: string) => starter.switchTo(resume);
     const router = new PromptRouter({
       session,
       history: {
@@ -164,22 +190,25 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       },
       ready: starter.ready,
       exit: () => exit(),
-      switchSession: async (resume) => {
-        if (session.getStatus().running) {
-          session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
-          return;
-        }
-        await starter.start(resume ? { resume } : {}).then(
-          () =>
-            session.transcript.notice(
-              'info',
-              resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
-            ),
-          (error: Error) => session.transcript.notice('error', error.message),
-        );
-      },
+      switchSession,
       pickSession: () =>
-        session.transcript.notice('info', 'Run `yoke sessions` to list them, then /resume <id>.'),
+        openResumePicker(extras, {
+          env,
+          cwd,
+          ...(session.sessionId ? { excludeSessionId: session.sessionId } : {}),
+          cancelMeans: 'to go back',
+          onPick: (picked) => void switchSession(picked.sessionId),
+          onCancel: () => {},
+        }),
+      openView: (view) => {
+        if (view === 'tasks') openTasksView(extras, tasks);
+        else {
+          const manager = starter.setup?.mcp;
+          if (!manager) return false;
+          openMcpView(extras, manager, env, cwd);
+        }
+        return true;
+      },
     });
 
     const actions = {
@@ -223,7 +252,8 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
 
     const instance = ink.render(
       wrap(
-        <App
+        <ReplRoot
+          extras={extras}
           session={session}
           cwd={cwd}
           actions={actions}
@@ -241,19 +271,32 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     );
     for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.once(signal, () => exit());
 
-    starter.start().then(
-      () => {
-        if (options.prompt?.trim()) actions.submit(options.prompt);
-      },
-      (error: Error) => {
-        session.transcript.notice('error', `The session could not start: ${error.message}`);
-      },
-    );
+    const begin = (change?: { resume?: string }) =>
+      starter.start(change).then(
+        () => {
+          if (change?.resume) session.transcript.notice('info', `Resumed session ${change.resume}.`);
+          if (options.prompt?.trim()) actions.submit(options.prompt);
+        },
+        (error: Error) => {
+          session.transcript.notice('error', `The session could not start: ${error.message}`);
+        },
+      );
+    // `yoke --resume` without an id: the engine starts once the user has picked (or cancelled).
+    if (options.resumePicker) {
+      openResumePicker(extras, {
+        env,
+        cwd,
+        cancelMeans: 'to start a new conversation',
+        onPick: (picked) => void begin({ resume: picked.sessionId }),
+        onCancel: () => void begin(),
+      });
+    } else void begin();
 
     await exited;
     instance.unmount();
     modes.disable();
     starter.close();
+    stopStatusLine();
     stopping.abort();
     await session.close();
     const id = session.sessionId;

@@ -61,7 +61,7 @@ describe('settings problems', () => {
   it('names an unknown key with the nearest known key, and the Claude Code keys Yoke ignores', async () => {
     const { cwd, env, file } = await project({
       modle: 'opus',
-      statusLine: { type: 'command', command: 'echo hi' },
+      subagentStatusLine: { type: 'command', command: 'echo hi' },
       outputStyle: 'Explanatory',
     });
     answer();
@@ -69,7 +69,7 @@ describe('settings problems', () => {
     expect(code).toBe(0);
     expect(lines(stderr)).toEqual([
       `yoke: warning: settings ${file}: unknown key "modle" (did you mean "model"?); it has no effect`,
-      `yoke: warning: settings: Yoke does not act on these Claude Code settings yet, so they have no effect: statusLine (${file}), outputStyle (${file})`,
+      `yoke: warning: settings: Yoke does not act on these Claude Code settings yet, so they have no effect: subagentStatusLine (${file}), outputStyle (${file})`,
     ]);
   });
 

@@ -1,50 +1,14 @@
 /**
- * `yoke mcp login <name>`: signs in to an HTTP or SSE server that asks for OAuth. A callback
- * server on 127.0.0.1 (a random port) receives the browser's return; the client registers itself
- * for that address (dynamic client registration), the user opens the printed URL, and the code
- * is exchanged with PKCE. The tokens are kept in Yoke's user state (mode 0600) and sessions send
- * them from then on.
+ * `yoke mcp login <name>`: signs in to an HTTP or SSE server that asks for OAuth, through the
+ * flow in mcp/oauth-login.ts (the REPL's /mcp runs the same): the user opens the printed URL, and
+ * the tokens are kept in Yoke's user state (mode 0600), which sessions read from then on.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Env } from '../../config/paths';
 import { userStatePath } from '../../config/user-state';
 import { loadMcpConfiguration, standaloneConfigInput } from '../../mcp/config-sources';
 import { expandServerConfig } from '../../mcp/expand-env';
-import { forgetClient, oauthKey, StoredOAuthProvider } from '../../mcp/oauth-provider';
-import { openTransport } from '../../mcp/transports';
+import { signInToServer } from '../../mcp/oauth-login';
 import { CliUsageError } from '../errors';
-
-const SIGN_IN_WAIT_MS = 5 * 60_000;
-
-type Callback = { url: string; code: Promise<string>; close(): void };
-
-async function startCallbackServer(): Promise<Callback> {
-  let settle: { resolve(code: string): void; reject(error: Error): void } | undefined;
-  const code = new Promise<string>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/callback') {
-      res.writeHead(404).end();
-      return;
-    }
-    const given = url.searchParams.get('code');
-    const error = url.searchParams.get('error');
-    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(
-      given
-        ? 'Signed in. You can close this tab and go back to Yoke.'
-        : `Sign-in failed: ${error ?? 'no code'}`,
-    );
-    if (given) settle?.resolve(given);
-    else settle?.reject(new Error(`the authorization server refused: ${error ?? 'it sent no code'}`));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/callback`, code, close: () => server.close() };
-}
 
 export async function runMcpLogin(
   args: readonly string[],
@@ -62,51 +26,18 @@ export async function runMcpLogin(
   const config = expanded.config;
   if (config.type === 'stdio')
     throw new CliUsageError(`MCP server "${name}" runs over stdio; only http and sse servers sign in`);
-
-  const key = oauthKey(name, config.url);
-  const callback = await startCallbackServer();
-  try {
-    // Registered for this callback address, so an earlier registration (another port) is dropped.
-    await forgetClient(context.env, key);
-    const provider = new StoredOAuthProvider(context.env, key, callback.url, (url) => {
+  const outcome = await signInToServer(name, config, {
+    env: context.env,
+    cwd: context.cwd,
+    onAuthorizationUrl: (url) => {
       context.print(`Open this address in your browser to sign in to "${name}":`);
       context.print(url.href);
-    });
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
-    const first = await openTransport(config, { env: context.env, cwd: context.cwd, authProvider: provider });
-    const probe = new Client({ name: 'yoke', version: YOKE_VERSION });
-    try {
-      await probe.connect(first.transport);
-      await probe.close();
-      context.print(`MCP server "${name}" let Yoke in without signing in; nothing to do.`);
-      return 0;
-    } catch (error) {
-      if (!(error instanceof UnauthorizedError)) throw error;
-    }
-    let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([
-      callback.code,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error('no sign-in within 5 minutes; run it again')),
-          SIGN_IN_WAIT_MS,
-        );
-      }),
-    ]).finally(() => clearTimeout(timer));
-    // Both HTTP transports (streamable and SSE) exchange the code themselves.
-    await (first.transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code);
-    const check = new Client({ name: 'yoke', version: YOKE_VERSION });
-    const second = await openTransport(config, {
-      env: context.env,
-      cwd: context.cwd,
-      authProvider: provider,
-    });
-    await check.connect(second.transport);
-    await check.close();
-    context.print(`Signed in to "${name}"; the tokens are kept in ${userStatePath(context.env)}.`);
-    return 0;
-  } finally {
-    callback.close();
-  }
+    },
+  });
+  context.print(
+    outcome === 'not-needed'
+      ? `MCP server "${name}" let Yoke in without signing in; nothing to do.`
+      : `Signed in to "${name}"; the tokens are kept in ${userStatePath(context.env)}.`,
+  );
+  return 0;
 }

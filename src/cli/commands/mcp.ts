@@ -10,6 +10,7 @@ import { loadMcpConfiguration, standaloneConfigInput } from '../../mcp/config-so
 import { readScopes, WRITABLE_SCOPES, type WritableScope, writeServer } from '../../mcp/config-store';
 import { connectionOptionsFromEnv, McpManager, type McpServerReport } from '../../mcp/manager';
 import { parseServerConfig } from '../../mcp/server-config';
+import { serverStatusText } from '../../mcp/status-text';
 import { CliUsageError } from '../errors';
 
 export type McpCommandContext = { cwd: string; env: Env; print: (line: string) => void };
@@ -177,17 +178,6 @@ async function connectAll(context: McpCommandContext): Promise<{ manager: McpMan
   return { manager, problems: configuration.problems };
 }
 
-function statusLine(report: McpServerReport): string {
-  switch (report.status) {
-    case 'connected':
-      return `connected · ${report.tools.length} tool${report.tools.length === 1 ? '' : 's'}`;
-    case 'disabled':
-      return `disabled (${report.error})`;
-    default:
-      return `${report.status}: ${report.error}`;
-  }
-}
-
 async function list(context: McpCommandContext): Promise<number> {
   const { manager, problems } = await connectAll(context);
   try {
@@ -198,7 +188,7 @@ async function list(context: McpCommandContext): Promise<number> {
       return 0;
     }
     for (const report of reports) {
-      context.print(`${report.name} (${report.source}, ${report.transport}): ${statusLine(report)}`);
+      context.print(`${report.name} (${report.source}, ${report.transport}): ${serverStatusText(report)}`);
     }
     return reports.every((r) => r.status === 'connected') ? 0 : 1;
   } finally {
@@ -226,7 +216,7 @@ async function get(args: readonly string[], context: McpCommandContext): Promise
       context.print(`  url: ${config.url}`);
       for (const key of Object.keys(config.headers)) context.print(`  header: ${key}: …`);
     }
-    context.print(`  status: ${statusLine(report)}`);
+    context.print(`  status: ${serverStatusText(report)}`);
     for (const tool of report.tools) context.print(`  tool: mcp__${name}__${tool.name}`);
     return report.status === 'connected' ? 0 : 1;
   } finally {

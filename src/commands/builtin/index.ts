@@ -3,6 +3,7 @@ import { createCommandRegistry } from '../registry';
 import type { Command, CommandRegistry } from '../types';
 import { doctorCommand } from './doctor';
 import { helpCommand } from './help';
+import { mcpCommand } from './mcp';
 import { initCommand, memoryCommand } from './memory';
 import { modelCommand } from './model';
 import { permissionsCommand } from './permissions';
@@ -27,6 +28,7 @@ export function builtinCommands(): Command[] {
     initCommand,
     doctorCommand,
     tasksCommand,
+    mcpCommand,
     exitCommand,
   ];
 }

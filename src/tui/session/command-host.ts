@@ -92,6 +92,7 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
     backgroundShells: () => services?.shells.list() ?? [],
     backgroundAgents: () => services?.agentTasks.list() ?? [],
     sandbox: () => services?.sandbox,
+    mcpServers: () => setup.mcp?.statuses() ?? [],
     openInEditor: deps.openInEditor,
     settingsProblems: () => ({
       errors: setup.settings.loaded.errors.map((e) => e.message),

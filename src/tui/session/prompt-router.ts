@@ -29,6 +29,8 @@ export type PromptRouterDeps = {
   /** /clear (no id) and /resume <id>: a new engine for a fresh or a resumed conversation. */
   switchSession(resume?: string): Promise<void>;
   pickSession(): void;
+  /** A command's live view (/tasks, /mcp); false when the UI cannot open it now. */
+  openView(view: Extract<CommandOutcome, { kind: 'view' }>['view']): boolean;
 };
 
 export class PromptRouter {
@@ -67,6 +69,8 @@ export class PromptRouter {
         exitCode: result.exitCode,
       });
       session.addContext(result.conversationText);
+      // `cd` persists as it does in the Bash tool (inside the project; a move out is refused in `notes`).
+      if (result.cwd !== undefined) session.moveCwd(result.cwd);
       return;
     }
     if (first === '#' && ready) {
@@ -114,6 +118,10 @@ export class PromptRouter {
         return;
       case 'pick-session':
         this.deps.pickSession();
+        return;
+      case 'view':
+        if (!this.deps.openView(outcome.view))
+          session.transcript.add({ kind: 'command-output', id: `out-${Date.now()}`, text: outcome.text });
         return;
       case 'exit':
         this.deps.exit();

@@ -9,6 +9,54 @@ const abortable = (signal: AbortSignal) =>
   });
 
 describe('ReplSession', () => {
+  it('sends what a prompt mentions after it, and says what was attached and what was not', async () => {
+    const engine = new ScriptedEngine([
+      async function* () {
+        yield resultFrame();
+      },
+      async function* () {
+        yield resultFrame();
+      },
+    ]);
+    const session = new ReplSession({
+      attachMentions: async (prompt) =>
+        prompt.includes('@a.ts')
+          ? {
+              blocks: [{ type: 'text', text: 'The user mentioned @a.ts' }],
+              attached: ['a.ts'],
+              problems: ['@b.ts was not attached: there is no /p/b.ts.'],
+            }
+          : { blocks: [], attached: [], problems: [] },
+    });
+    session.attach(engine);
+    session.submit('look at @a.ts and @b.ts');
+    await session.whenIdle();
+    session.submit('no mention here');
+    await session.whenIdle();
+    expect(engine.contents).toEqual([
+      [
+        { type: 'text', text: 'look at @a.ts and @b.ts' },
+        { type: 'text', text: 'The user mentioned @a.ts' },
+      ],
+      'no mention here',
+    ]);
+    const notices = session.transcript
+      .getSnapshot()
+      .committed.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
+    expect(notices).toEqual(['@b.ts was not attached: there is no /p/b.ts.', 'Attached a.ts']);
+  });
+
+  it('a !cd moves the engine and the status shows where tools run', () => {
+    const engine = new ScriptedEngine([]);
+    const session = new ReplSession();
+    expect(session.getStatus().cwd).toBe('');
+    session.attach(engine);
+    expect(session.getStatus().cwd).toBe('/project');
+    session.moveCwd('/project/src');
+    expect(engine.currentCwd).toBe('/project/src');
+    expect(session.getStatus().cwd).toBe('/project/src');
+  });
+
   it('runs a prompt typed before the engine was ready once it is attached', async () => {
     const engine = new ScriptedEngine([
       async function* () {

@@ -18,10 +18,14 @@ export type ReplEngine = {
   takeQueuedPrompts(): { content: string | UserContentBlock[] }[];
   setPermissionMode(mode: PermissionMode): void;
   setModel(model: string): void;
+  /** `!cd dir`: where the session's tools run from now on. */
+  moveCwd(dir: string): void;
   compact(instructions?: string, options?: { signal?: AbortSignal }): Promise<unknown>;
   close(reason?: string): Promise<void>;
   readonly permissionMode: PermissionMode;
   readonly currentModel: string;
+  /** Where tools run now (moved by Bash's `cd` and `!cd`). */
+  readonly currentCwd: string;
   readonly sessionId: string;
   readonly totalCostUsd: number;
 };
@@ -39,6 +43,8 @@ export type PendingPermission = {
 export type SessionStatus = {
   readonly model: string;
   readonly mode: PermissionMode;
+  /** Where the session's tools run; '' before the engine is ready. */
+  readonly cwd: string;
   readonly costUsd: number;
   /** Input tokens of the latest request: what the conversation fills of the window. */
   readonly contextTokens: number;
@@ -57,7 +63,20 @@ export function nextMode(mode: PermissionMode): PermissionMode {
   return MODE_CYCLE[(index + 1) % MODE_CYCLE.length] as PermissionMode;
 }
 
+/** What a prompt's `@path` mentions attach (interactive/mentions.ts), as content after the prompt. */
+export type PromptAttachments = {
+  blocks: UserContentBlock[];
+  /** The files and folders attached, shown as one line. */
+  attached: string[];
+  /** One line each for mentions that could not be attached. */
+  problems: string[];
+};
+
 export type ReplSessionEvents = {
+  /** Every message of a turn as the engine yields it (the line mode prints text as it streams). */
+  onMessage?: (message: SDKMessage) => void;
+  /** Reads the files a prompt mentions, right before it is sent. */
+  attachMentions?: (prompt: string, signal: AbortSignal) => Promise<PromptAttachments>;
   /** A turn ended (completed, failed or interrupted). */
   onTurnEnd?: () => void;
   /** A permission question started waiting for the user. */
@@ -169,6 +188,12 @@ export class ReplSession {
     this.changed();
   }
 
+  /** A `!cd` moved the shell: the session's tools follow, and the status line shows where. */
+  moveCwd(dir: string): void {
+    this.engine?.moveCwd(dir);
+    this.changed();
+  }
+
   /** Level 5 of the permission pipeline: the dialog. Resolves when the user answers. */
   readonly permissionPrompt: PermissionPrompt = (request) =>
     new Promise<PermissionDecision>((resolve) => {
@@ -252,8 +277,10 @@ export class ReplSession {
     this.changed();
     const sent = [...this.pendingContext.splice(0), prompt].join('\n\n');
     try {
-      for await (const message of engine.submitMessage(sent, { signal: abort.signal })) {
+      const content = await this.withAttachments(sent, prompt, abort.signal);
+      for await (const message of engine.submitMessage(content, { signal: abort.signal })) {
         this.observe(message);
+        this.events.onMessage?.(message);
         this.transcript.apply(message);
       }
     } catch (error) {
@@ -264,6 +291,19 @@ export class ReplSession {
       this.transcript.turnEnded();
       this.changed();
     }
+  }
+
+  /** The prompt with the files its mentions name; what could not be attached is said, not sent. */
+  private async withAttachments(
+    sent: string,
+    prompt: string,
+    signal: AbortSignal,
+  ): Promise<string | UserContentBlock[]> {
+    if (!this.events.attachMentions || !prompt.includes('@')) return sent;
+    const found = await this.events.attachMentions(prompt, signal);
+    for (const problem of found.problems) this.transcript.notice('warning', problem);
+    if (found.attached.length > 0) this.transcript.notice('info', `Attached ${found.attached.join(', ')}`);
+    return found.blocks.length > 0 ? [{ type: 'text', text: sent }, ...found.blocks] : sent;
   }
 
   /** Keeps the status line's figures: the window the last request filled, prompts the turn read. */
@@ -295,6 +335,7 @@ export class ReplSession {
   private makeStatus(): SessionStatus {
     return {
       model: this.engine?.currentModel ?? '',
+      cwd: this.engine?.currentCwd ?? '',
       mode: this.engine?.permissionMode ?? this.earlyMode ?? 'default',
       costUsd: this.engine?.totalCostUsd ?? 0,
       contextTokens: this.contextTokens,

@@ -14,7 +14,10 @@ export class ScriptedEngine implements ReplEngine {
   currentModel = 'claude-test';
   readonly sessionId = 'session-1';
   totalCostUsd = 0;
+  currentCwd = '/project';
   readonly prompts: string[] = [];
+  /** What each turn was sent, as given (a string, or blocks with attachments). */
+  readonly contents: unknown[] = [];
   readonly enqueued: string[] = [];
   compactions: (string | undefined)[] = [];
   closed = false;
@@ -26,6 +29,7 @@ export class ScriptedEngine implements ReplEngine {
     options: { signal?: AbortSignal } = {},
   ): AsyncGenerator<SDKMessage, void> {
     this.prompts.push(String(prompt));
+    this.contents.push(prompt);
     const turn = this.turns.shift();
     if (turn) yield* turn(options.signal ?? new AbortController().signal);
   }
@@ -40,6 +44,9 @@ export class ScriptedEngine implements ReplEngine {
   }
   setModel(model: string): void {
     this.currentModel = model;
+  }
+  moveCwd(dir: string): void {
+    this.currentCwd = dir;
   }
   async compact(instructions?: string): Promise<unknown> {
     this.compactions.push(instructions);

@@ -21,6 +21,8 @@ export type StarterDeps = {
   commands: CommandRegistry;
   openInEditor(path: string): Promise<EditorResult>;
   startedAt: number;
+  /** After each engine start (the first, /clear, /resume): what hangs off the engine restarts. */
+  onStarted?(ready: ReadySession & { setup: SessionSetup }): void;
 };
 
 export class SessionStarter {
@@ -73,6 +75,24 @@ export class SessionStarter {
     };
     for (const warning of setup.warnings) deps.session.transcript.notice('warning', warning);
     deps.session.attach(setup.engine);
+    deps.onStarted?.(this.current);
+  }
+
+  /** /clear (no id) and /resume <id>: a new engine, once no turn runs; says what happened. */
+  async switchTo(resume?: string): Promise<void> {
+    const { session } = this.deps;
+    if (session.getStatus().running) {
+      session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
+      return;
+    }
+    await this.start(resume ? { resume } : {}).then(
+      () =>
+        session.transcript.notice(
+          'info',
+          resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
+        ),
+      (error: Error) => session.transcript.notice('error', error.message),
+    );
   }
 
   close(): void {

@@ -5,47 +5,14 @@
  * while open: nothing behind it sees a key.
  */
 import { Box, Text } from 'ink';
-import type { PermissionDecision } from '../../permissions/types';
 import { useKeys } from '../input/use-keys';
 import { useRefState } from '../input/use-ref-state';
+import { type PermissionChoice as Choice, permissionChoices } from '../session/permission-choices';
 import type { PendingPermission } from '../session/repl-session';
 import { ChoiceList, DialogFrame } from './dialog-frame';
 import { splitPermissionMessage } from './permission-message';
 import { useStyle } from './style-context';
 import { renderHunks, toolHunks, toolInputSummary } from './tool-summary';
-
-type Choice = { label: string; decide: (note?: string) => PermissionDecision; needsNote?: boolean };
-
-const VIA_UI = { type: 'prompt', via: 'ui' } as const;
-
-export function permissionChoices(pending: PendingPermission): Choice[] {
-  const rules = pending.request.suggestions ?? [];
-  const choices: Choice[] = [{ label: 'Yes', decide: () => ({ behavior: 'allow', decisionReason: VIA_UI }) }];
-  if (rules.length > 0) {
-    choices.push({
-      label: `Yes, and don't ask again for: ${rules.join(', ')}`,
-      decide: () => ({ behavior: 'allow', addRules: [...rules], decisionReason: VIA_UI }),
-    });
-  }
-  choices.push({
-    label: 'No',
-    decide: () => ({
-      behavior: 'deny',
-      message: `The user denied this ${pending.request.toolName} call.`,
-      decisionReason: VIA_UI,
-    }),
-  });
-  choices.push({
-    label: 'No, and tell the model what to do instead',
-    needsNote: true,
-    decide: (note) => ({
-      behavior: 'deny',
-      message: `The user denied this ${pending.request.toolName} call and said: ${note ?? ''}`,
-      decisionReason: VIA_UI,
-    }),
-  });
-  return choices;
-}
 
 export function PermissionDialog({ pending, cwd }: { pending: PendingPermission; cwd: string }) {
   const style = useStyle();

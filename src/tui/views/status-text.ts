@@ -10,6 +10,8 @@ export type StatusFacts = {
   costUsd: number;
   backgroundShells: number;
   verbose: boolean;
+  /** Where tools run, relative to the folder Yoke started in; shown when it is not that folder. */
+  cwd?: string;
 };
 
 const MODE_LABEL: Partial<Record<PermissionMode, string>> = {
@@ -26,6 +28,7 @@ export function statusText(facts: StatusFacts, style: Style): string {
     `context ${percent}%`,
     `$${facts.costUsd.toFixed(facts.costUsd < 1 ? 4 : 2)}`,
   ];
+  if (facts.cwd) parts.push(`in ${facts.cwd}`);
   if (facts.backgroundShells > 0) {
     parts.push(`${facts.backgroundShells} shell${facts.backgroundShells === 1 ? '' : 's'} running`);
   }

@@ -161,6 +161,10 @@ describe('status line, todo panel, trust dialog', () => {
       plainStyle,
     );
     expect(text).toBe('claude-x · ⏸ plan mode on · context 25% · $0.1234 · 2 shells running');
+    const moved = { model: 'm', mode: 'default', contextTokens: 0, contextWindow: 1, costUsd: 0 } as const;
+    expect(statusText({ ...moved, backgroundShells: 0, verbose: false, cwd: 'src/lib' }, plainStyle)).toBe(
+      'm · default mode · context 0% · $0.0000 · in src/lib',
+    );
   });
 
   it('todo panel marks done, in-progress and pending items', () => {

@@ -30,6 +30,8 @@ export type TerminalOptions = {
   args?: string[];
   width?: number;
   height?: number;
+  /** TERM for yoke (xterm-256color unless given: `dumb` tests the line mode). */
+  term?: string;
 };
 
 export class Terminal {
@@ -55,7 +57,7 @@ export class Terminal {
       'env',
       ...unsets,
       ...sets,
-      'TERM=xterm-256color',
+      `TERM=${options.term ?? 'xterm-256color'}`,
       process.execPath,
       YOKE_BIN,
       ...(options.args ?? []).map(shellQuote),

@@ -1,0 +1,13 @@
+/** One server's status as `yoke mcp list` and the REPL's /mcp say it. */
+import type { McpServerReport } from './manager';
+
+export function serverStatusText(report: Pick<McpServerReport, 'status' | 'error' | 'tools'>): string {
+  switch (report.status) {
+    case 'connected':
+      return `connected · ${report.tools.length} tool${report.tools.length === 1 ? '' : 's'}`;
+    case 'disabled':
+      return `disabled (${report.error})`;
+    default:
+      return `${report.status}: ${report.error}`;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The set-up a REPL test file shares: one mock model server, a Yoke home and a trusted project
+ * folder for the file, and at most one tmux terminal per test (closed after it). `open` starts
+ * the built CLI in the terminal; `READY` tells when the engine is up.
+ */
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
+import { mockEnv, runYoke, tempProject } from '../helpers';
+import { Terminal, type TerminalOptions } from './tmux';
+
+/** The status line names the model (it says "starting…" until the engine is built). */
+export const READY = (screen: string): boolean =>
+  /╰─+╯\n\s+\S+ · default mode/.test(screen) && !screen.includes('starting…');
+
+export type TuiFixture = {
+  readonly server: MockServer;
+  readonly home: string;
+  readonly cwd: string;
+  env(): Record<string, string | undefined>;
+  open(args?: string[], options?: Partial<TerminalOptions>): Promise<Terminal>;
+};
+
+/** Registers the file's hooks; `prepare` fills the project folder before it is trusted. */
+export function useTuiFixture(prefix: string, prepare?: (cwd: string) => Promise<void>): TuiFixture {
+  let terminal: Terminal | undefined;
+  const fixture = {
+    server: undefined as unknown as MockServer,
+    home: '',
+    cwd: '',
+    env: () => mockEnv(fixture.server.url, fixture.home),
+    async open(args: string[] = [], options: Partial<TerminalOptions> = {}) {
+      terminal = await Terminal.start({ cwd: fixture.cwd, env: fixture.env(), args, ...options });
+      return terminal;
+    },
+  };
+  beforeAll(async () => {
+    fixture.server = await startMockServer({ scenario: [] });
+    fixture.home = await tempProject('yoke-home-');
+    fixture.cwd = await tempProject(prefix);
+    await prepare?.(fixture.cwd);
+    await runYoke(['trust'], { cwd: fixture.cwd, env: fixture.env() });
+  });
+  afterAll(async () => {
+    await fixture.server?.close();
+  });
+  afterEach(async () => {
+    await terminal?.close();
+    terminal = undefined;
+  });
+  return fixture;
+}

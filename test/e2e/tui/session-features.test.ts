@@ -1,0 +1,113 @@
+/**
+ * The REPL's session features in a real terminal (tmux) against the mock model server: the resume
+ * picker (`yoke --resume` without an id, and `/resume`), `!cd` moving the session's folder, the
+ * `statusLine` command, and `@path` mentions attaching files.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runYoke } from '../helpers';
+import { READY, useTuiFixture } from './fixture';
+import { tmuxAvailable } from './tmux';
+
+const hasTmux = tmuxAvailable();
+const fx = useTuiFixture('yoke-features-', async (cwd) => {
+  await mkdir(join(cwd, 'src'), { recursive: true });
+  await writeFile(join(cwd, 'src', 'marker-file.txt'), 'x\n');
+});
+const open = (args: string[] = []) => fx.open(args);
+
+/** A finished -p session whose first prompt is `prompt`; returns its id. */
+async function pastSession(prompt: string): Promise<string> {
+  fx.server.reset([{ reply: { content: [{ type: 'text', text: `answer to ${prompt}` }] } }]);
+  const run = await runYoke(['-p', prompt, '--output-format', 'json'], {
+    cwd: fx.cwd,
+    env: fx.env(),
+  });
+  return JSON.parse(run.stdout).session_id as string;
+}
+
+describe.skipIf(!hasTmux)('session features in tmux', { timeout: 120_000 }, () => {
+  it('yoke --resume without an id opens the picker; typing filters, Enter resumes that session', async () => {
+    const alpha = await pastSession('first prompt alpha');
+    await pastSession('second prompt beta');
+    const t = await open(['--resume']);
+    let screen = await t.waitFor('second prompt beta', { timeoutMs: 45_000 });
+    expect(screen).toMatch(/❯ just now\s+[\d.]+ KB {2}second prompt beta/);
+    expect(screen).toContain('first prompt alpha');
+    await t.type('alpha');
+    await t.waitFor((s) => s.includes('filter: alpha') && !s.includes('second prompt beta'));
+    await t.press('Enter');
+    screen = await t.waitFor((s) => s.includes(`Resumed session ${alpha}`) && READY(s), {
+      timeoutMs: 45_000,
+    });
+    fx.server.reset([{ reply: { content: [{ type: 'text', text: 'continued' }] } }]);
+    await t.type('and now?');
+    await t.press('Enter');
+    await t.waitFor('continued');
+    // The resumed conversation went with the new prompt.
+    expect(JSON.stringify(fx.server.requests.at(-1)?.body)).toContain('first prompt alpha');
+  });
+
+  it('/resume opens the picker without the running session; Esc goes back to the prompt', async () => {
+    await pastSession('an older conversation');
+    const t = await open();
+    await t.waitFor(READY, { timeoutMs: 45_000 });
+    // The space closes the completion list, so Enter runs the command.
+    await t.type('/resume ');
+    await t.press('Enter');
+    const screen = await t.waitFor('an older conversation');
+    expect(screen).toContain('Esc to go back');
+    await t.press('Escape');
+    await t.waitFor((s) => !s.includes('Resume a session') && READY(s));
+    await t.type('/exit ');
+    await t.press('Enter');
+    expect(await t.exitCode()).toBe(0);
+  });
+
+  it('!cd moves the session into a folder: the status line shows it and later commands run there', async () => {
+    const t = await open();
+    await t.waitFor(READY, { timeoutMs: 45_000 });
+    await t.type('!cd src');
+    await t.press('Enter');
+    await t.waitFor(/default mode · .* · in src/);
+    await t.type('!ls');
+    await t.press('Enter');
+    await t.waitFor(/! ls\n\s+marker-file\.txt/);
+  });
+
+  it('a statusLine command replaces the built-in line and runs again when the mode changes', async () => {
+    // Reads Claude Code's JSON on stdin and prints the mode it was given.
+    const command = `read -r json; mode=\${json#*\\"permission_mode\\":\\"}; echo "custom-line \${mode%%\\"*}"`;
+    const t = await open(['--settings', JSON.stringify({ statusLine: { type: 'command', command } })]);
+    await t.waitFor(/╰─+╯\n\s+custom-line default/, { timeoutMs: 45_000 });
+    await t.press('BTab');
+    const screen = await t.waitFor(/╰─+╯\n\s+custom-line acceptEdits/);
+    expect(screen).not.toContain('statusLine');
+  });
+
+  it('a failing statusLine command is reported once and the built-in line stays', async () => {
+    const command = 'echo broken-on-purpose >&2; exit 3';
+    const t = await open(['--settings', JSON.stringify({ statusLine: { type: 'command', command } })]);
+    await t.waitFor('the status line command exited with code 3: broken-on-purpose', { timeoutMs: 45_000 });
+    await t.waitFor(READY);
+    await t.press('BTab');
+    const screen = await t.waitFor(/╰─+╯\n\s+\S+ · ⏵⏵ accept edits on/);
+    expect(screen.split('exited with code 3').length - 1).toBe(1);
+  });
+
+  it('@path attaches the file to the prompt; a missing one is named and not sent', async () => {
+    fx.server.reset([{ reply: { content: [{ type: 'text', text: 'read it' }] } }]);
+    const t = await open();
+    await t.waitFor(READY, { timeoutMs: 45_000 });
+    // A space after the path closes the completion list, so Enter sends.
+    await t.type('what is in @src/marker-file.txt and @src/nothing-here.txt ');
+    await t.press('Enter');
+    const screen = await t.waitFor('read it');
+    expect(screen).toContain('Attached src/marker-file.txt');
+    expect(screen).toContain('@src/nothing-here.txt was not attached: there is no');
+    const sent = JSON.stringify(fx.server.requests.at(-1)?.body);
+    expect(sent).toContain('The user mentioned @src/marker-file.txt');
+    expect(sent).not.toContain('The user mentioned @src/nothing-here.txt');
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The live /tasks view in a real terminal (tmux): a background shell the model started shows
+ * with its status and latest line; Enter shows its output; `k` stops it.
+ */
+import { describe, expect, it } from 'vitest';
+import { READY, useTuiFixture } from './fixture';
+import { tmuxAvailable } from './tmux';
+
+const hasTmux = tmuxAvailable();
+const fx = useTuiFixture('yoke-tasks-');
+
+describe.skipIf(!hasTmux)('/tasks in tmux', { timeout: 120_000 }, () => {
+  it('lists a running background shell live, shows its output, and k stops it', async () => {
+    fx.server.reset([
+      {
+        reply: {
+          content: [
+            {
+              type: 'tool_use',
+              name: 'Bash',
+              input: {
+                command: 'echo server-up; echo listening-now; sleep 300',
+                run_in_background: true,
+                description: 'dev server',
+              },
+            },
+          ],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: 'started the server' }] } },
+    ]);
+    const t = await fx.open(['--allowedTools', 'Bash']);
+    await t.waitFor(READY, { timeoutMs: 45_000 });
+    await t.type('start the dev server');
+    await t.press('Enter');
+    await t.waitFor((s) => s.includes('started the server') && s.includes('1 shell running'));
+    await t.type('/tasks ');
+    await t.press('Enter');
+    let screen = await t.waitFor(/bash_1 {2}shell {2}dev server · running · \d+s {2}listening-now/);
+    expect(screen).toContain('Background tasks (1 running)');
+    await t.press('Enter');
+    // The output is read from its file after the box opens ("Reading…" first).
+    screen = await t.waitFor(/│ server-up +│\n│ listening-now +│/);
+    expect(screen).toContain('The whole output:');
+    await t.press('Escape');
+    await t.waitFor((s) => !s.includes('The whole output:'));
+    await t.type('k');
+    screen = await t.waitFor('Stopped bash_1.');
+    expect(screen).toMatch(/bash_1 {2}shell {2}dev server · killed/);
+    await t.press('Escape');
+    screen = await t.waitFor((s) => !s.includes('Background tasks') && READY(s));
+    expect(screen).not.toContain('shell running');
+  });
+});
