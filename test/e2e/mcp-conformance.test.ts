@@ -23,10 +23,17 @@ describe('MCP conformance, client scenarios over streamable HTTP', () => {
     'tools_call',
     'auth/metadata-default',
     'auth/metadata-var1',
+    'auth/metadata-var2',
+    'auth/metadata-var3',
     'auth/scope-from-www-authenticate',
+    'auth/scope-from-scopes-supported',
     'auth/scope-omitted-when-undefined',
     'auth/token-endpoint-auth-basic',
+    'auth/token-endpoint-auth-post',
+    'auth/token-endpoint-auth-none',
+    'auth/resource-mismatch',
     'auth/2025-03-26-oauth-metadata-backcompat',
+    'auth/2025-03-26-oauth-endpoint-fallback',
   ])('%s passes', async (scenario) => {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
