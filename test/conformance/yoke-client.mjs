@@ -33,6 +33,9 @@ writeFileSync(scenarioFile, JSON.stringify(SCRIPTS[scenario] ?? SCRIPTS.initiali
 const mock = spawn(process.execPath, [YOKE, 'mock-server', '--scenario', scenarioFile, '--port', '0'], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
+// Whatever way this script ends, the mock server ends with it: left running, it would hold the
+// stderr the suite reads, and the suite would wait for it forever instead of reporting a failure.
+process.on('exit', () => mock.kill('SIGTERM'));
 const mockUrl = await new Promise((resolve, reject) => {
   mock.once('exit', (code) => reject(new Error(`mock server exited with ${code}`)));
   createInterface({ input: mock.stdout }).on('line', (line) => {
@@ -54,9 +57,21 @@ const yokeEnv = {
 if (scenario.startsWith('auth/')) {
   const yoke = (...args) =>
     execFileSync(process.execPath, [YOKE, ...args], { cwd: dir, env: yokeEnv, encoding: 'utf8' });
-  yoke('mcp', 'add', '-s', 'user', '-t', 'http', 'conformance', serverUrl);
+  // A scenario whose authorization server has no registration endpoint hands out the client it
+  // registered by hand: its id goes into the server's config, its secret into the login's env.
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  const entry = {
+    type: 'http',
+    url: serverUrl,
+    ...(context.client_id ? { oauth: { clientId: context.client_id } } : {}),
+  };
+  yoke('mcp', 'add-json', '-s', 'user', 'conformance', JSON.stringify(entry));
+  const loginEnv = {
+    ...yokeEnv,
+    ...(context.client_secret ? { MCP_CLIENT_SECRET: context.client_secret } : {}),
+  };
   await new Promise((resolve, reject) => {
-    const login = spawn(process.execPath, [YOKE, 'mcp', 'login', 'conformance'], { cwd: dir, env: yokeEnv });
+    const login = spawn(process.execPath, [YOKE, 'mcp', 'login', 'conformance'], { cwd: dir, env: loginEnv });
     createInterface({ input: login.stdout }).on('line', (line) => {
       if (/^https?:\/\//.test(line)) fetch(line).catch(reject);
     });

@@ -4,8 +4,8 @@
  * `yoke mcp login` for the auth scenarios). Pinned to 0.1.13: later versions need Node 22
  * (fs.globSync), earlier ones reuse one SDK Server across requests, which the pinned SDK refuses.
  * Not run, because Yoke lacks what they test: elicitation, step-up authorization
- * (scope-step-up, scope-retry-limit), client ID metadata documents (basic-cimd), pre-registered
- * and client-credentials clients, and sse-retry's timing of the SDK transport's reconnection.
+ * (scope-step-up, scope-retry-limit), client ID metadata documents (basic-cimd),
+ * client-credentials clients, and sse-retry's timing of the SDK transport's reconnection.
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -32,6 +32,7 @@ describe('MCP conformance, client scenarios over streamable HTTP', () => {
     'auth/token-endpoint-auth-post',
     'auth/token-endpoint-auth-none',
     'auth/resource-mismatch',
+    'auth/pre-registration',
     'auth/2025-03-26-oauth-metadata-backcompat',
     'auth/2025-03-26-oauth-endpoint-fallback',
   ])('%s passes', async (scenario) => {

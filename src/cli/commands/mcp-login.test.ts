@@ -26,6 +26,9 @@ let root: string;
 let env: Record<string, string>;
 const issued = new Set<string>();
 const codes = new Map<string, { challenge: string; redirect: string }>();
+/** A client registered by hand: the authorization server then has no registration endpoint. */
+let preRegistered: { id: string; secret: string } | undefined;
+let registrations = 0;
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -37,6 +40,8 @@ const json = (res: import('node:http').ServerResponse, status: number, body: unk
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 beforeEach(async () => {
+  preRegistered = undefined;
+  registrations = 0;
   root = await realpath(await mkdtemp(join(tmpdir(), 'yoke-oauth-')));
   env = {
     HOME: root,
@@ -54,14 +59,15 @@ beforeEach(async () => {
         issuer: base,
         authorization_endpoint: `${base}/authorize`,
         token_endpoint: `${base}/token`,
-        registration_endpoint: `${base}/register`,
+        ...(preRegistered ? {} : { registration_endpoint: `${base}/register` }),
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none'],
+        token_endpoint_auth_methods_supported: preRegistered ? ['client_secret_basic'] : ['none'],
       });
     }
     if (url.pathname === '/register') {
+      registrations++;
       const metadata = JSON.parse(await readBody(req));
       return json(res, 201, { ...metadata, client_id: `client-${randomUUID()}` });
     }
@@ -84,6 +90,9 @@ beforeEach(async () => {
       if (!grant || grant.challenge !== challenge || grant.redirect !== form.get('redirect_uri')) {
         return json(res, 400, { error: 'invalid_grant' });
       }
+      const basic = `Basic ${Buffer.from(`${preRegistered?.id}:${preRegistered?.secret}`).toString('base64')}`;
+      if (preRegistered && req.headers.authorization !== basic)
+        return json(res, 401, { error: 'invalid_client' });
       const token = `tok-${randomUUID()}`;
       issued.add(token);
       return json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
@@ -157,6 +166,32 @@ describe('yoke mcp login', () => {
     expect((await stat(userStatePath(env))).mode & 0o777).toBe(0o600);
 
     expect(await sessionStatus()).toMatchObject({ status: 'connected', tools: [{ name: 'secret' }] });
+  });
+
+  it('signs in as a client registered by hand: oauth.clientId from the config, the secret from MCP_CLIENT_SECRET', async () => {
+    preRegistered = { id: 'hand-made', secret: 's3cret' };
+    const entry = { type: 'http', url: `${base}/mcp`, oauth: { clientId: 'hand-made' } };
+    await runMcpCommand(['add-json', 'guarded', JSON.stringify(entry)], { cwd: root, env, print: () => {} });
+    const login = runMcpLogin(['guarded'], {
+      cwd: root,
+      env: { ...env, MCP_CLIENT_SECRET: 's3cret' },
+      print: (line) => {
+        if (line.startsWith(`${base}/authorize`)) {
+          expect(new URL(line).searchParams.get('client_id')).toBe('hand-made');
+          void fetch(line);
+        }
+      },
+    });
+    expect(await login).toBe(0);
+    expect(registrations).toBe(0);
+    expect(await sessionStatus()).toMatchObject({ status: 'connected' });
+  });
+
+  it('refuses an oauth entry it cannot use, naming the field', async () => {
+    const entry = { type: 'http', url: `${base}/mcp`, oauth: { callbackPort: 'eighty' } };
+    await expect(
+      runMcpCommand(['add-json', 'guarded', JSON.stringify(entry)], { cwd: root, env, print: () => {} }),
+    ).rejects.toThrow('"oauth.callbackPort" must be a port number (1-65535)');
   });
 
   it('refuses a stdio server and an unknown name with one line', async () => {

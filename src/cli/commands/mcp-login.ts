@@ -2,7 +2,8 @@
  * `yoke mcp login <name>`: signs in to an HTTP or SSE server that asks for OAuth. A callback
  * server on 127.0.0.1 (a random port) receives the browser's return; the client registers itself
  * for that address (dynamic client registration), the user opens the printed URL, and the code
- * is exchanged with PKCE. The tokens are kept in Yoke's user state (mode 0600) and sessions send
+ * is exchanged with PKCE (a client registered by hand is named by the server's `oauth.clientId`,
+ * its secret by `MCP_CLIENT_SECRET`). The tokens are kept in Yoke's user state (mode 0600) and sessions send
  * them from then on.
  */
 import { createServer } from 'node:http';
@@ -19,7 +20,11 @@ const SIGN_IN_WAIT_MS = 5 * 60_000;
 
 type Callback = { url: string; code: Promise<string>; close(): void };
 
-async function startCallbackServer(): Promise<Callback> {
+/**
+ * Listens on a random port of 127.0.0.1, or on the fixed `oauth.callbackPort` of a pre-registered
+ * client, whose redirect URI the authorization server knows as `http://localhost:<port>/callback`.
+ */
+async function startCallbackServer(fixedPort: number | undefined): Promise<Callback> {
   let settle: { resolve(code: string): void; reject(error: Error): void } | undefined;
   const code = new Promise<string>((resolve, reject) => {
     settle = { resolve, reject };
@@ -41,9 +46,19 @@ async function startCallbackServer(): Promise<Callback> {
     if (given) settle?.resolve(given);
     else settle?.reject(new Error(`the authorization server refused: ${error ?? 'it sent no code'}`));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = fixedPort === undefined ? '127.0.0.1' : 'localhost';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`the callback port ${fixedPort} is in use; free it or change "oauth.callbackPort"`)
+          : error,
+      ),
+    );
+    server.listen(fixedPort ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/callback`, code, close: () => server.close() };
+  return { url: `http://${host}:${port}/callback`, code, close: () => server.close() };
 }
 
 export async function runMcpLogin(
@@ -64,14 +79,26 @@ export async function runMcpLogin(
     throw new CliUsageError(`MCP server "${name}" runs over stdio; only http and sse servers sign in`);
 
   const key = oauthKey(name, config.url);
-  const callback = await startCallbackServer();
+  const callback = await startCallbackServer(config.oauth?.callbackPort);
   try {
-    // Registered for this callback address, so an earlier registration (another port) is dropped.
-    await forgetClient(context.env, key);
     const provider = new StoredOAuthProvider(context.env, key, callback.url, (url) => {
       context.print(`Open this address in your browser to sign in to "${name}":`);
       context.print(url.href);
     });
+    const clientId = config.oauth?.clientId;
+    if (clientId) {
+      // Registered by hand at the authorization server: no dynamic registration, and its secret
+      // (a confidential client) comes from the environment, never from a config file.
+      const secret = context.env.MCP_CLIENT_SECRET;
+      await provider.saveClientInformation({
+        client_id: clientId,
+        ...(secret ? { client_secret: secret } : {}),
+        redirect_uris: [callback.url],
+      });
+    } else {
+      // Registered for this callback address, so an earlier registration (another port) is dropped.
+      await forgetClient(context.env, key);
+    }
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
     const first = await openTransport(config, { env: context.env, cwd: context.cwd, authProvider: provider });
