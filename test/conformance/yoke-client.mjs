@@ -25,6 +25,17 @@ const SCRIPTS = {
     },
     { match: { lastToolResultContains: '8' }, reply: { content: [{ type: 'text', text: 'done' }] } },
   ],
+  'elicitation-sep1034-client-defaults': [
+    {
+      match: { hasTool: 'mcp__conformance__test_client_elicitation_defaults' },
+      reply: {
+        content: [
+          { type: 'tool_use', name: 'mcp__conformance__test_client_elicitation_defaults', input: {} },
+        ],
+      },
+    },
+    { match: { lastToolResultContains: '' }, reply: { content: [{ type: 'text', text: 'done' }] } },
+  ],
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'yoke-conformance-'));
@@ -109,6 +120,10 @@ try {
         ? {}
         : { mcpServers: { conformance: { type: 'http', url: serverUrl } } }),
       allowedTools: ['mcp__conformance'],
+      // The user accepts the server's form as it comes: Yoke fills in the schema's defaults.
+      ...(scenario.startsWith('elicitation')
+        ? { onElicitation: async () => ({ action: 'accept', content: {} }) }
+        : {}),
       env: yokeEnv,
       stderr: (text) => process.stderr.write(text),
     },

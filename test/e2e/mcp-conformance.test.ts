@@ -3,9 +3,10 @@
  * (test/conformance/yoke-client.mjs drives it through the Agent SDK, and signs in with
  * `yoke mcp login` for the auth scenarios). Pinned to 0.1.13: later versions need Node 22
  * (fs.globSync), earlier ones reuse one SDK Server across requests, which the pinned SDK refuses.
- * Not run, because Yoke lacks what they test: elicitation, step-up authorization
- * (scope-step-up, scope-retry-limit), client ID metadata documents (basic-cimd),
- * client-credentials clients, and sse-retry's timing of the SDK transport's reconnection.
+ * Not run, because Yoke lacks what they test: step-up authorization (scope-step-up,
+ * scope-retry-limit: a session cannot send the user to sign in again for more scope), client ID
+ * metadata documents (basic-cimd), client-credentials clients (client-credentials-basic/jwt), and
+ * sse-retry's timing of the SDK transport's reconnection.
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -21,6 +22,7 @@ describe('MCP conformance, client scenarios over streamable HTTP', () => {
   it.each([
     'initialize',
     'tools_call',
+    'elicitation-sep1034-client-defaults',
     'auth/metadata-default',
     'auth/metadata-var1',
     'auth/metadata-var2',
