@@ -139,6 +139,7 @@ Environment:
   ENABLE_TOOL_SEARCH                auto (default), auto:N (% of window), true or false: defer tool schemas
   MCP_TIMEOUT                       how long an MCP server may take to start, in ms (30000)
   MCP_TOOL_TIMEOUT                  an MCP tool call's limit in ms, unless the server sets timeout
+  MCP_CLIENT_SECRET                 yoke mcp login: the secret of a server's pre-registered oauth.clientId
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache
   USE_BUILTIN_RIPGREP=0             Grep and Glob use rg from PATH instead of the bundled ripgrep

@@ -27,7 +27,16 @@ export type McpStdioServerConfig = Common & {
  * (its redirect URI is `http://localhost:<port>/callback`). The secret never sits in a config
  * file: `yoke mcp login` reads it from `MCP_CLIENT_SECRET`, as Claude Code does.
  */
-export type McpOAuthConfig = { clientId?: string; callbackPort?: number };
+export type McpOAuthConfig = {
+  clientId?: string;
+  callbackPort?: number;
+  /**
+   * Where a client ID metadata document describing this client is published (https, with a
+   * path): an authorization server that accepts such documents takes this URL as the client id,
+   * instead of a dynamic registration.
+   */
+  clientMetadataUrl?: string;
+};
 
 export type McpRemoteServerConfig = Common & {
   type: 'http' | 'sse';
@@ -107,6 +116,15 @@ export function parseServerConfig(name: string, raw: unknown): ParsedServerConfi
   return fail(`unknown type ${JSON.stringify(type)}; expected stdio, http or sse`);
 }
 
+/** URL.parse is newer than the oldest Node 20 Yoke runs on. */
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `oauth` entry, or a problem line. */
 function parseOAuth(raw: unknown): McpOAuthConfig | undefined | string {
   if (raw === undefined) return undefined;
@@ -122,6 +140,12 @@ function parseOAuth(raw: unknown): McpOAuthConfig | undefined | string {
     if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
       return '"oauth.callbackPort" must be a port number (1-65535)';
     oauth.callbackPort = port;
+  }
+  if (raw.clientMetadataUrl !== undefined) {
+    const url = typeof raw.clientMetadataUrl === 'string' ? parseUrl(raw.clientMetadataUrl) : undefined;
+    if (url?.protocol !== 'https:' || url.pathname === '/')
+      return '"oauth.clientMetadataUrl" must be an https URL with a path';
+    oauth.clientMetadataUrl = url.href;
   }
   return oauth;
 }

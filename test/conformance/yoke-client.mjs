@@ -71,11 +71,12 @@ if (scenario.startsWith('auth/')) {
   // A scenario whose authorization server has no registration endpoint hands out the client it
   // registered by hand: its id goes into the server's config, its secret into the login's env.
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
-  const entry = {
-    type: 'http',
-    url: serverUrl,
-    ...(context.client_id ? { oauth: { clientId: context.client_id } } : {}),
-  };
+  const oauth = context.client_id ? { clientId: context.client_id } : {};
+  // basic-cimd's authorization server takes client ID metadata documents and expects this client's
+  // at this address (it checks the client id it is given; it does not fetch the document).
+  if (scenario === 'auth/basic-cimd')
+    oauth.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+  const entry = { type: 'http', url: serverUrl, ...(Object.keys(oauth).length > 0 ? { oauth } : {}) };
   yoke('mcp', 'add-json', '-s', 'user', 'conformance', JSON.stringify(entry));
   const loginEnv = {
     ...yokeEnv,

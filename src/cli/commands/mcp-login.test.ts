@@ -29,6 +29,8 @@ const codes = new Map<string, { challenge: string; redirect: string }>();
 /** A client registered by hand: the authorization server then has no registration endpoint. */
 let preRegistered: { id: string; secret: string } | undefined;
 let registrations = 0;
+/** The authorization server takes client ID metadata documents (a URL as the client id). */
+let acceptsCimd = false;
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -42,6 +44,7 @@ const json = (res: import('node:http').ServerResponse, status: number, body: unk
 beforeEach(async () => {
   preRegistered = undefined;
   registrations = 0;
+  acceptsCimd = false;
   root = await realpath(await mkdtemp(join(tmpdir(), 'yoke-oauth-')));
   env = {
     HOME: root,
@@ -64,6 +67,7 @@ beforeEach(async () => {
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: preRegistered ? ['client_secret_basic'] : ['none'],
+        ...(acceptsCimd ? { client_id_metadata_document_supported: true } : {}),
       });
     }
     if (url.pathname === '/register') {
@@ -187,11 +191,38 @@ describe('yoke mcp login', () => {
     expect(await sessionStatus()).toMatchObject({ status: 'connected' });
   });
 
+  it('uses oauth.clientMetadataUrl as the client id where the authorization server takes metadata documents', async () => {
+    acceptsCimd = true;
+    const document = 'https://yoke.example/oauth/client.json';
+    const entry = { type: 'http', url: `${base}/mcp`, oauth: { clientMetadataUrl: document } };
+    await runMcpCommand(['add-json', 'guarded', JSON.stringify(entry)], { cwd: root, env, print: () => {} });
+    const clientIds: (string | null)[] = [];
+    const login = runMcpLogin(['guarded'], {
+      cwd: root,
+      env,
+      print: (line) => {
+        if (!line.startsWith(`${base}/authorize`)) return;
+        clientIds.push(new URL(line).searchParams.get('client_id'));
+        void fetch(line);
+      },
+    });
+    expect(await login).toBe(0);
+    expect([clientIds, registrations]).toEqual([[document], 0]);
+  });
+
   it('refuses an oauth entry it cannot use, naming the field', async () => {
-    const entry = { type: 'http', url: `${base}/mcp`, oauth: { callbackPort: 'eighty' } };
-    await expect(
-      runMcpCommand(['add-json', 'guarded', JSON.stringify(entry)], { cwd: root, env, print: () => {} }),
-    ).rejects.toThrow('"oauth.callbackPort" must be a port number (1-65535)');
+    const add = (oauth: unknown) =>
+      runMcpCommand(['add-json', 'guarded', JSON.stringify({ type: 'http', url: `${base}/mcp`, oauth })], {
+        cwd: root,
+        env,
+        print: () => {},
+      });
+    await expect(add({ callbackPort: 'eighty' })).rejects.toThrow(
+      '"oauth.callbackPort" must be a port number (1-65535)',
+    );
+    await expect(add({ clientMetadataUrl: 'http://yoke.example/client.json' })).rejects.toThrow(
+      '"oauth.clientMetadataUrl" must be an https URL with a path',
+    );
   });
 
   it('refuses a stdio server and an unknown name with one line', async () => {

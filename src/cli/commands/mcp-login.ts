@@ -81,10 +81,16 @@ export async function runMcpLogin(
   const key = oauthKey(name, config.url);
   const callback = await startCallbackServer(config.oauth?.callbackPort);
   try {
-    const provider = new StoredOAuthProvider(context.env, key, callback.url, (url) => {
-      context.print(`Open this address in your browser to sign in to "${name}":`);
-      context.print(url.href);
-    });
+    const provider = new StoredOAuthProvider(
+      context.env,
+      key,
+      callback.url,
+      (url) => {
+        context.print(`Open this address in your browser to sign in to "${name}":`);
+        context.print(url.href);
+      },
+      config.oauth?.clientMetadataUrl,
+    );
     const clientId = config.oauth?.clientId;
     if (clientId) {
       // Registered by hand at the authorization server: no dynamic registration, and its secret
