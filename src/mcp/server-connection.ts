@@ -307,7 +307,8 @@ export class McpServerConnection {
 
 const duration = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
 
-async function withDeadline<T>(work: Promise<T>, ms: number, why: () => string): Promise<T> {
+/** `work`, or an error saying `why()` once `ms` have passed without it settling. */
+export async function withDeadline<T>(work: Promise<T>, ms: number, why: () => string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(why())), ms);

@@ -225,6 +225,21 @@ describe('yoke mcp login', () => {
     );
   });
 
+  it('ends with a line, not a hang, when the server never answers (MCP_TIMEOUT)', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+      await runMcpCommand(['add', '-t', 'http', 'silent', url], { cwd: root, env, print: () => {} });
+      await expect(
+        runMcpLogin(['silent'], { cwd: root, env: { ...env, MCP_TIMEOUT: '300' }, print: () => {} }),
+      ).rejects.toThrow('MCP server "silent" did not answer within 0.3 s (MCP_TIMEOUT); run it again');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it('refuses a stdio server and an unknown name with one line', async () => {
     await runMcpCommand(['add', 'local', 'cmd'], { cwd: root, env, print: () => {} });
     const context = { cwd: root, env, print: () => {} };

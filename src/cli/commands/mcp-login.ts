@@ -12,7 +12,9 @@ import type { Env } from '../../config/paths';
 import { userStatePath } from '../../config/user-state';
 import { loadMcpConfiguration, standaloneConfigInput } from '../../mcp/config-sources';
 import { expandServerConfig } from '../../mcp/expand-env';
+import { connectionOptionsFromEnv } from '../../mcp/manager';
 import { forgetClient, oauthKey, StoredOAuthProvider } from '../../mcp/oauth-provider';
+import { withDeadline } from '../../mcp/server-connection';
 import { openTransport } from '../../mcp/transports';
 import { CliUsageError } from '../errors';
 
@@ -109,8 +111,16 @@ export async function runMcpLogin(
     const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
     const first = await openTransport(config, { env: context.env, cwd: context.cwd, authProvider: provider });
     const probe = new Client({ name: 'yoke', version: YOKE_VERSION });
+    // A server or authorization server that never answers ends the login with a line, not a hang.
+    const { connectTimeoutMs } = connectionOptionsFromEnv(context.env, context.cwd);
+    const inTime = <T>(work: Promise<T>, what: string) =>
+      withDeadline(
+        work,
+        connectTimeoutMs,
+        () => `${what} did not answer within ${connectTimeoutMs / 1000} s (MCP_TIMEOUT); run it again`,
+      );
     try {
-      await probe.connect(first.transport);
+      await inTime(probe.connect(first.transport), `MCP server "${name}"`);
       await probe.close();
       context.print(`MCP server "${name}" let Yoke in without signing in; nothing to do.`);
       return 0;
@@ -128,14 +138,17 @@ export async function runMcpLogin(
       }),
     ]).finally(() => clearTimeout(timer));
     // Both HTTP transports (streamable and SSE) exchange the code themselves.
-    await (first.transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code);
+    await inTime(
+      (first.transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code),
+      'the authorization server',
+    );
     const check = new Client({ name: 'yoke', version: YOKE_VERSION });
     const second = await openTransport(config, {
       env: context.env,
       cwd: context.cwd,
       authProvider: provider,
     });
-    await check.connect(second.transport);
+    await inTime(check.connect(second.transport), `MCP server "${name}"`);
     await check.close();
     context.print(`Signed in to "${name}"; the tokens are kept in ${userStatePath(context.env)}.`);
     return 0;
