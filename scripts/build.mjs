@@ -158,7 +158,9 @@ for (let round = 0; ; round++) {
   const twice = new Set();
   for (const [bundle, entries] of Object.entries(LAZY)) {
     const { shared, own } = await recordLazy(bundle, entries, inApp);
-    lazyShared[bundle] = shared;
+    // Recording stubs the vendor imports, so their lib/vendor.ts never shows; shared it must be,
+    // or a bundle loads its own copy of a vendor (two MCP SDKs: `instanceof` fails across them).
+    lazyShared[bundle] = [...new Set([...shared, 'src/lib/vendor.ts'])].sort();
     for (const input of own) {
       if (owner.has(input) && owner.get(input) !== bundle) twice.add(input);
       owner.set(input, bundle);

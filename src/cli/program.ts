@@ -147,6 +147,7 @@ Environment:
                                     xdg-open when DISPLAY or WAYLAND_DISPLAY is set)
   MCP_TOOL_TIMEOUT                  an MCP tool call's limit in ms, unless the server sets timeout
   YOKE_COORDINATOR_MODE=1           coordinator mode, as --coordinator (CLAUDE_CODE_COORDINATOR_MODE too)
+  MCP_CLIENT_SECRET                 yoke mcp login: the secret of a server's pre-registered oauth.clientId
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache
   USE_BUILTIN_RIPGREP=0             Grep and Glob use rg from PATH instead of the bundled ripgrep

@@ -5,7 +5,12 @@
  * the model must be told about servers that are not there (`notices()`).
  */
 import type { ConfiguredServer, McpServerSource } from './config-sources';
-import { type McpToolDescriptor, mcpToolName } from './mcp-types';
+import {
+  type McpElicitationAnswer,
+  type McpElicitationHandler,
+  type McpToolDescriptor,
+  mcpToolName,
+} from './mcp-types';
 import { type ConnectionOptions, McpServerConnection, type McpServerStatus } from './server-connection';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -26,13 +31,19 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
 const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
+/** No one to ask (a headless run without a host): the server hears no, not silence. */
+const DECLINE: McpElicitationHandler = async (): Promise<McpElicitationAnswer> => ({ action: 'decline' });
+
 const positiveMs = (value: string | undefined): number | undefined => {
   const n = Number(value);
   return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
 };
 
 /** Connection options from the session's environment (`MCP_TIMEOUT`, `MCP_TOOL_TIMEOUT`). */
-export function connectionOptionsFromEnv(env: Env, cwd: string): Omit<ConnectionOptions, 'onChange'> {
+export function connectionOptionsFromEnv(
+  env: Env,
+  cwd: string,
+): Omit<ConnectionOptions, 'onChange' | 'elicit'> {
   return {
     env,
     cwd,
@@ -45,14 +56,23 @@ export function connectionOptionsFromEnv(env: Env, cwd: string): Omit<Connection
 export class McpManager {
   private readonly connections: McpServerConnection[];
   private readonly listeners = new Set<() => void>();
+  private elicitationHandler: McpElicitationHandler = DECLINE;
 
-  constructor(servers: readonly ConfiguredServer[], options: Omit<ConnectionOptions, 'onChange'>) {
+  constructor(servers: readonly ConfiguredServer[], options: Omit<ConnectionOptions, 'onChange' | 'elicit'>) {
     const onChange = () => {
       for (const listener of this.listeners) listener();
     };
+    // Looked up per question: the host that answers (the SDK's `onElicitation`) is known only
+    // after the servers have started connecting.
+    const elicit: McpElicitationHandler = (question, signal) => this.elicitationHandler(question, signal);
     this.connections = servers.map(
-      (server) => new McpServerConnection({ ...server }, { ...options, onChange }),
+      (server) => new McpServerConnection({ ...server }, { ...options, onChange, elicit }),
     );
+  }
+
+  /** Who answers the servers' questions from now on; until this is called they are declined. */
+  setElicitationHandler(handler: McpElicitationHandler): void {
+    this.elicitationHandler = handler;
   }
 
   get size(): number {

@@ -24,3 +24,25 @@ export function mcpToolName(serverName: string, toolName: string): string {
   const clean = (part: string) => part.replace(/[^a-zA-Z0-9_-]/g, '_');
   return `mcp__${clean(serverName)}__${clean(toolName)}`;
 }
+
+/** A server's `elicitation/create` question, as Yoke passes it to whoever may answer it. */
+export type McpElicitation = {
+  server: string;
+  message: string;
+  mode: 'form' | 'url';
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  elicitationId?: string;
+};
+
+/** The answer; on `accept` the client fills fields the answer leaves out from the schema's defaults. */
+export type McpElicitationAnswer = {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+};
+
+/** Who answers a server's question; with no one to ask, a session declines. */
+export type McpElicitationHandler = (
+  question: McpElicitation,
+  signal: AbortSignal,
+) => Promise<McpElicitationAnswer>;

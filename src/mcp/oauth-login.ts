@@ -2,13 +2,18 @@
  * Signing in to an HTTP or SSE MCP server that asks for OAuth (`yoke mcp login` and the REPL's
  * /mcp run this same flow). A callback server on 127.0.0.1 (a random port) receives the browser's
  * return; the client registers itself for that address (dynamic client registration), the user
- * opens the authorization URL, and the code is exchanged with PKCE. The tokens are kept in Yoke's
- * user state (mode 0600), where sessions find them when they (re)connect.
+ * opens the authorization URL, and the code is exchanged with PKCE. A client registered by hand is
+ * named by the server's `oauth.clientId` (its fixed `oauth.callbackPort`, its secret in
+ * `MCP_CLIENT_SECRET`, never in a config file); `oauth.clientMetadataUrl` names a client ID
+ * metadata document. The tokens are kept in Yoke's user state (mode 0600), where sessions find
+ * them when they (re)connect.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connectionOptionsFromEnv } from './manager';
 import { forgetClient, oauthKey, StoredOAuthProvider } from './oauth-provider';
 import type { McpRemoteServerConfig } from './server-config';
+import { withDeadline } from './server-connection';
 import { openTransport } from './transports';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -17,7 +22,11 @@ const SIGN_IN_WAIT_MS = 5 * 60_000;
 
 type Callback = { url: string; code: Promise<string>; close(): void };
 
-async function startCallbackServer(): Promise<Callback> {
+/**
+ * Listens on a random port of 127.0.0.1, or on the fixed `oauth.callbackPort` of a pre-registered
+ * client, whose redirect URI the authorization server knows as `http://localhost:<port>/callback`.
+ */
+async function startCallbackServer(fixedPort: number | undefined): Promise<Callback> {
   let settle: { resolve(code: string): void; reject(error: Error): void } | undefined;
   const code = new Promise<string>((resolve, reject) => {
     settle = { resolve, reject };
@@ -41,9 +50,19 @@ async function startCallbackServer(): Promise<Callback> {
     if (given) settle?.resolve(given);
     else settle?.reject(new Error(`the authorization server refused: ${error ?? 'it sent no code'}`));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = fixedPort === undefined ? '127.0.0.1' : 'localhost';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`the callback port ${fixedPort} is in use; free it or change "oauth.callbackPort"`)
+          : error,
+      ),
+    );
+    server.listen(fixedPort ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/callback`, code, close: () => server.close() };
+  return { url: `http://${host}:${port}/callback`, code, close: () => server.close() };
 }
 
 export type SignInOptions = {
@@ -63,17 +82,43 @@ export async function signInToServer(
   options: SignInOptions,
 ): Promise<'signed-in' | 'not-needed'> {
   const key = oauthKey(name, config.url);
-  const callback = await startCallbackServer();
+  const callback = await startCallbackServer(config.oauth?.callbackPort);
   try {
-    // Registered for this callback address, so an earlier registration (another port) is dropped.
-    await forgetClient(options.env, key);
-    const provider = new StoredOAuthProvider(options.env, key, callback.url, options.onAuthorizationUrl);
+    const provider = new StoredOAuthProvider(
+      options.env,
+      key,
+      callback.url,
+      options.onAuthorizationUrl,
+      config.oauth?.clientMetadataUrl,
+    );
+    const clientId = config.oauth?.clientId;
+    if (clientId) {
+      // Registered by hand at the authorization server: no dynamic registration, and its secret
+      // (a confidential client) comes from the environment, never from a config file.
+      const secret = options.env.MCP_CLIENT_SECRET;
+      await provider.saveClientInformation({
+        client_id: clientId,
+        ...(secret ? { client_secret: secret } : {}),
+        redirect_uris: [callback.url],
+      });
+    } else {
+      // Registered for this callback address, so an earlier registration (another port) is dropped.
+      await forgetClient(options.env, key);
+    }
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
     const first = await openTransport(config, { env: options.env, cwd: options.cwd, authProvider: provider });
     const probe = new Client({ name: 'yoke', version: YOKE_VERSION });
+    // A server or authorization server that never answers ends the sign-in with a line, not a hang.
+    const { connectTimeoutMs } = connectionOptionsFromEnv(options.env, options.cwd);
+    const inTime = <T>(work: Promise<T>, what: string) =>
+      withDeadline(
+        work,
+        connectTimeoutMs,
+        () => `${what} did not answer within ${connectTimeoutMs / 1000} s (MCP_TIMEOUT); run it again`,
+      );
     try {
-      await probe.connect(first.transport);
+      await inTime(probe.connect(first.transport), `MCP server "${name}"`);
       await probe.close();
       return 'not-needed';
     } catch (error) {
@@ -98,14 +143,17 @@ export async function signInToServer(
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     });
     // Both HTTP transports (streamable and SSE) exchange the code themselves.
-    await (first.transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code);
+    await inTime(
+      (first.transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code),
+      'the authorization server',
+    );
     const check = new Client({ name: 'yoke', version: YOKE_VERSION });
     const second = await openTransport(config, {
       env: options.env,
       cwd: options.cwd,
       authProvider: provider,
     });
-    await check.connect(second.transport);
+    await inTime(check.connect(second.transport), `MCP server "${name}"`);
     await check.close();
     return 'signed-in';
   } finally {

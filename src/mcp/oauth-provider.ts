@@ -54,6 +54,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly redirect: string | undefined,
     /** Called with the URL the user must open to sign in. */
     private readonly onAuthorizationUrl: (url: URL) => void,
+    /** The server's `oauth.clientMetadataUrl`, the client id where the authorization server takes one. */
+    readonly clientMetadataUrl?: string,
   ) {}
 
   get redirectUrl(): string | undefined {

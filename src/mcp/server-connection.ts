@@ -8,7 +8,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ConfiguredServer } from './config-sources';
 import { expandServerConfig } from './expand-env';
-import type { McpCallToolResult, McpToolDescriptor } from './mcp-types';
+import type { McpCallToolResult, McpElicitationHandler, McpToolDescriptor } from './mcp-types';
 import { hasStoredTokens, oauthKey, StoredOAuthProvider } from './oauth-provider';
 import type { McpServerConfig } from './server-config';
 import { openTransport } from './transports';
@@ -31,6 +31,8 @@ export type ConnectionOptions = {
   restartDelaysMs: readonly number[];
   /** Called whenever status, tools, resources or prompts change. */
   onChange(): void;
+  /** Answers a server's `elicitation/create` (the session's host, or a refusal). */
+  elicit: McpElicitationHandler;
 };
 
 const CLIENT_INFO = { name: 'yoke', version: YOKE_VERSION };
@@ -199,7 +201,24 @@ export class McpServerConnection {
       return;
     }
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    // Form questions only; an accepted answer gets the schema's defaults for what it leaves out.
+    const client = new Client(CLIENT_INFO, {
+      capabilities: { elicitation: { form: { applyDefaults: true } } },
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const { params } = request;
+      return this.options.elicit(
+        {
+          server: this.name,
+          message: params.message,
+          mode: params.mode === 'url' ? 'url' : 'form',
+          ...('requestedSchema' in params ? { requestedSchema: params.requestedSchema } : {}),
+          ...('url' in params ? { url: params.url, elicitationId: params.elicitationId } : {}),
+        },
+        extra.signal,
+      );
+    });
     // Held while connecting too, so closing the session ends a server stuck in its handshake.
     this.client = client;
     let opened: Awaited<ReturnType<typeof openTransport>> | undefined;
@@ -318,7 +337,8 @@ export class McpServerConnection {
 
 const duration = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
 
-async function withDeadline<T>(work: Promise<T>, ms: number, why: () => string): Promise<T> {
+/** `work`, or an error saying `why()` once `ms` have passed without it settling. */
+export async function withDeadline<T>(work: Promise<T>, ms: number, why: () => string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(why())), ms);

@@ -4,6 +4,7 @@
  */
 import { listKnownModels } from '../model/models';
 import type { ControlChannel } from './control-channel';
+import { hostElicitation } from './elicitation';
 import { createHookCallbackInvoker, parseSdkHooks } from './hook-invoker';
 import type { InitializeConfig } from './initialize';
 import { connectSdkMcpServer, type SdkMcpConnection } from './mcp-bridge';
@@ -90,6 +91,8 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
     });
   }
   const { engine, mcp, agents, commands } = await deps.createEngine({ ...deps.cliOptions, ...extras });
+  // The configured servers' questions go to the host, whose `onElicitation` answers them.
+  mcp?.setElicitationHandler?.(hostElicitation(deps.channel));
   return { engine, mcpConnections, mcp, agents, commands: commands?.describe() ?? [] };
 }
 

@@ -70,7 +70,8 @@ export type StreamJsonCliOptions = {
 };
 
 /** What `mcp_status`, `mcp_reconnect` and `mcp_toggle` act on: the session's configured MCP servers. */
-export type McpServerControl = Pick<McpManager, 'statuses' | 'reconnect' | 'setEnabled'>;
+export type McpServerControl = Pick<McpManager, 'statuses' | 'reconnect' | 'setEnabled'> &
+  Partial<Pick<McpManager, 'setElicitationHandler'>>;
 
 export type CreateSessionEngine<Options> = (options: Options & StreamJsonEngineExtras) => Promise<{
   engine: SessionEngine;

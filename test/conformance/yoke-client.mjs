@@ -25,6 +25,17 @@ const SCRIPTS = {
     },
     { match: { lastToolResultContains: '8' }, reply: { content: [{ type: 'text', text: 'done' }] } },
   ],
+  'elicitation-sep1034-client-defaults': [
+    {
+      match: { hasTool: 'mcp__conformance__test_client_elicitation_defaults' },
+      reply: {
+        content: [
+          { type: 'tool_use', name: 'mcp__conformance__test_client_elicitation_defaults', input: {} },
+        ],
+      },
+    },
+    { match: { lastToolResultContains: '' }, reply: { content: [{ type: 'text', text: 'done' }] } },
+  ],
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'yoke-conformance-'));
@@ -33,6 +44,9 @@ writeFileSync(scenarioFile, JSON.stringify(SCRIPTS[scenario] ?? SCRIPTS.initiali
 const mock = spawn(process.execPath, [YOKE, 'mock-server', '--scenario', scenarioFile, '--port', '0'], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
+// Whatever way this script ends, the mock server ends with it: left running, it would hold the
+// stderr the suite reads, and the suite would wait for it forever instead of reporting a failure.
+process.on('exit', () => mock.kill('SIGTERM'));
 const mockUrl = await new Promise((resolve, reject) => {
   mock.once('exit', (code) => reject(new Error(`mock server exited with ${code}`)));
   createInterface({ input: mock.stdout }).on('line', (line) => {
@@ -54,9 +68,22 @@ const yokeEnv = {
 if (scenario.startsWith('auth/')) {
   const yoke = (...args) =>
     execFileSync(process.execPath, [YOKE, ...args], { cwd: dir, env: yokeEnv, encoding: 'utf8' });
-  yoke('mcp', 'add', '-s', 'user', '-t', 'http', 'conformance', serverUrl);
+  // A scenario whose authorization server has no registration endpoint hands out the client it
+  // registered by hand: its id goes into the server's config, its secret into the login's env.
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  const oauth = context.client_id ? { clientId: context.client_id } : {};
+  // basic-cimd's authorization server takes client ID metadata documents and expects this client's
+  // at this address (it checks the client id it is given; it does not fetch the document).
+  if (scenario === 'auth/basic-cimd')
+    oauth.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+  const entry = { type: 'http', url: serverUrl, ...(Object.keys(oauth).length > 0 ? { oauth } : {}) };
+  yoke('mcp', 'add-json', '-s', 'user', 'conformance', JSON.stringify(entry));
+  const loginEnv = {
+    ...yokeEnv,
+    ...(context.client_secret ? { MCP_CLIENT_SECRET: context.client_secret } : {}),
+  };
   await new Promise((resolve, reject) => {
-    const login = spawn(process.execPath, [YOKE, 'mcp', 'login', 'conformance'], { cwd: dir, env: yokeEnv });
+    const login = spawn(process.execPath, [YOKE, 'mcp', 'login', 'conformance'], { cwd: dir, env: loginEnv });
     createInterface({ input: login.stdout }).on('line', (line) => {
       if (/^https?:\/\//.test(line)) fetch(line).catch(reject);
     });
@@ -94,6 +121,10 @@ try {
         ? {}
         : { mcpServers: { conformance: { type: 'http', url: serverUrl } } }),
       allowedTools: ['mcp__conformance'],
+      // The user accepts the server's form as it comes: Yoke fills in the schema's defaults.
+      ...(scenario.startsWith('elicitation')
+        ? { onElicitation: async () => ({ action: 'accept', content: {} }) }
+        : {}),
       env: yokeEnv,
       stderr: (text) => process.stderr.write(text),
     },
