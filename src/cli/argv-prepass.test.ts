@@ -68,6 +68,16 @@ describe('prepassArgv', () => {
     expect(prepass(['--debug=api']).args).toEqual(['--debug=api']);
   });
 
+  it("gives --resume the next word as its id (Claude Code's form); bare, it stays bare", () => {
+    expect(prepass(['-p', '--resume', 'abc123', 'go on']).args).toEqual([
+      '--print',
+      '--resume=abc123',
+      'go on',
+    ]);
+    expect(prepass(['-r', 'abc123']).args).toEqual(['--resume=abc123']);
+    expect(prepass(['--resume', '--verbose']).args).toEqual(['--verbose', '--resume']);
+  });
+
   it('accepts boolean flags written with true/false values', () => {
     expect(prepass(['--verbose=true', '--strict-mcp-config=false']).args).toEqual(['--verbose']);
     expect(() => prepass(['--verbose=maybe'])).toThrow(CliUsageError);

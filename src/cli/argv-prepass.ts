@@ -69,6 +69,12 @@ function unknownFlag(name: string, table: FlagTable): UnknownFlag {
   return { what: 'unknown option ', hint: `; did you mean ${near}?`, bare: true };
 }
 
+/**
+ * Optional-value flags whose next word is their value, as in Claude Code: `--resume <id>` names a
+ * session (without one, the REPL opens the picker). The others (`--worktree`, `--debug`) go last.
+ */
+const OPTIONAL_TAKING_NEXT: ReadonlySet<string> = new Set(['--resume']);
+
 const TRUE_VALUES = /^(true|1|yes|)$/i;
 const FALSE_VALUES = /^(false|0|no)$/i;
 
@@ -115,6 +121,15 @@ export function prepassArgv(argv: readonly string[], table: FlagTable): PrepassR
         }
         break;
       case 'optional':
+        if (
+          value === undefined &&
+          OPTIONAL_TAKING_NEXT.has(spec.canonical) &&
+          next !== undefined &&
+          !looksLikeFlag(next)
+        ) {
+          value = next;
+          i++;
+        }
         if (value === undefined) bareOptional.push(spec.canonical);
         else args.push(`${spec.canonical}=${value}`);
         break;
