@@ -93,8 +93,15 @@ describe.skipIf(!hasTmux)('the line mode in tmux', { timeout: 120_000 }, () => {
       await t.type('y');
       await t.press('Enter');
       await t.waitFor((s) => s.includes('MCP server "fx" approved; connecting.') && PROMPT.test(s));
-      const state = JSON.parse(await readFile(join(fx.home, 'state.json'), 'utf8'));
-      expect(state.projects[fx.cwd].enabledMcpjsonServers).toEqual(['fx']);
+      // The answer is said at once and saved alongside: wait for the file to have it.
+      const approvedIn = async () => {
+        const text = await readFile(join(fx.home, 'state.json'), 'utf8').catch(() => '{}');
+        return (JSON.parse(text) as { projects?: Record<string, { enabledMcpjsonServers?: string[] }> })
+          .projects?.[fx.cwd]?.enabledMcpjsonServers;
+      };
+      const deadline = Date.now() + 15_000;
+      while (!(await approvedIn()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await approvedIn()).toEqual(['fx']);
     } finally {
       await rm(mcpJson, { force: true });
     }
