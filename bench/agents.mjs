@@ -10,6 +10,7 @@
 // (c) The same per-turn figure through the Agent tool, as the parent's tool call runs it (the
 //     worker's messages forwarded as progress). Target < 2 ms per turn.
 import { importSources, loadLine, mean, median, verdict } from './_bundle.mjs';
+import { noopTool, responseEvents } from './_responses.mjs';
 
 const y = await importSources(
   'agents',
@@ -23,36 +24,8 @@ export { z } from 'zod';
 `,
 );
 
-const MODEL = 'claude-sonnet-4-5';
 const TURNS = 200;
 const TARGET_TURN_MS = 2;
-const usage = { inputTokens: 10, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
-
-function responseEvents(id, tool) {
-  const events = [{ type: 'message_start', messageId: `msg_${id}`, model: MODEL, usage }];
-  if (tool) {
-    const block = { type: 'tool_use', id: `toolu_${id}`, name: 'Noop', input: { n: id } };
-    events.push({
-      type: 'block_start',
-      index: 0,
-      block: { type: 'tool_use', id: block.id, name: block.name },
-    });
-    events.push({ type: 'input_json_delta', index: 0, partialJson: JSON.stringify(block.input) });
-    events.push({ type: 'block_stop', index: 0, block });
-  } else {
-    const text = 'Done.';
-    events.push({ type: 'block_start', index: 0, block: { type: 'text' } });
-    events.push({ type: 'text_delta', index: 0, text });
-    events.push({ type: 'block_stop', index: 0, block: { type: 'text', text } });
-  }
-  events.push({
-    type: 'message_stop',
-    stopReason: tool ? 'tool_use' : 'end_turn',
-    stopSequence: null,
-    usage,
-  });
-  return events;
-}
 
 /** Answers each worker's calls at once: `turns` tool calls, then a text answer (per conversation). */
 function instantProvider(turns) {
@@ -63,24 +36,18 @@ function instantProvider(turns) {
     async *stream(request) {
       stamps.push(performance.now());
       const assistantTurns = request.messages.filter((m) => m.role === 'assistant').length;
-      for (const event of responseEvents(stamps.length, assistantTurns < turns)) yield event;
+      const n = stamps.length;
+      const response = assistantTurns < turns ? { tool: { name: 'Noop', input: { n } } } : { text: 'Done.' };
+      for (const event of responseEvents(n, response)) yield event;
     },
   };
 }
 
-const noopTool = y.buildTool({
-  name: 'Noop',
-  tier: 'read',
-  inputSchema: y.z.object({ n: y.z.number() }),
-  prompt: 'Does nothing.',
-  isConcurrencySafe: () => true,
-  isReadOnly: () => true,
-  call: async () => ({ data: 'ok' }),
-});
+const noop = noopTool(y);
 
 async function workerTurns(turns) {
   const provider = instantProvider(turns);
-  const { parent } = y.parentWithRuntime(provider, { pool: [noopTool] });
+  const { parent } = y.parentWithRuntime(provider, { pool: [noop] });
   const result = await y.runAgent({
     definition: y.definition(),
     prompt: 'Run the no-op tool repeatedly.',
@@ -117,7 +84,7 @@ report(
 // (b)
 {
   const provider = instantProvider(0);
-  const { parent } = y.parentWithRuntime(provider, { pool: [noopTool] });
+  const { parent } = y.parentWithRuntime(provider, { pool: [noop] });
   const starts = [];
   for (let i = 0; i < 250; i++) {
     const began = performance.now();
@@ -137,7 +104,7 @@ report(
 // (c)
 {
   const provider = instantProvider(TURNS);
-  const { parent } = y.parentWithRuntime(provider, { pool: [noopTool] });
+  const { parent } = y.parentWithRuntime(provider, { pool: [noop] });
   const registry = new y.AgentRegistry([y.definition()]);
   const tool = y.createAgentTool(registry);
   let forwarded = 0;

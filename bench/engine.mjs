@@ -10,6 +10,7 @@
 //     tool that takes 1 s. The tool starts as soon as its block ends, so the turn (response,
 //     tool, and an instant follow-up call) should take about 2 s, not 3 s.
 import { importSources, loadLine, mean, verdict } from './_bundle.mjs';
+import { MODEL, noopTool, responseEvents } from './_responses.mjs';
 
 const y = await importSources(
   'engine',
@@ -24,36 +25,9 @@ export { z } from 'zod';
 `,
 );
 
-const MODEL = 'claude-sonnet-4-5';
 const TURNS = 500;
 const TARGET_TURN_MS = 2;
-const usage = { inputTokens: 10, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
-/** The events of one response: an optional text block, then a tool_use block (or a text answer). */
-function responseEvents(id, { tool, text }) {
-  const events = [{ type: 'message_start', messageId: `msg_${id}`, model: MODEL, usage }];
-  let index = 0;
-  if (text !== undefined) {
-    events.push({ type: 'block_start', index, block: { type: 'text' } });
-    events.push({ type: 'text_delta', index, text });
-    events.push({ type: 'block_stop', index, block: { type: 'text', text } });
-    index++;
-  }
-  if (tool) {
-    const block = { type: 'tool_use', id: `toolu_${id}`, name: tool.name, input: tool.input };
-    events.push({ type: 'block_start', index, block: { type: 'tool_use', id: block.id, name: block.name } });
-    events.push({ type: 'input_json_delta', index, partialJson: JSON.stringify(tool.input) });
-    events.push({ type: 'block_stop', index, block });
-  }
-  events.push({
-    type: 'message_stop',
-    stopReason: tool ? 'tool_use' : 'end_turn',
-    stopSequence: null,
-    usage,
-  });
-  return events;
-}
 
 function params(provider, tools, prompt) {
   return {
@@ -74,15 +48,7 @@ async function drain(generator) {
 }
 
 // (a) Per-turn overhead.
-const noopTool = y.buildTool({
-  name: 'Noop',
-  tier: 'read',
-  inputSchema: y.z.object({ n: y.z.number() }),
-  prompt: 'Does nothing.',
-  isConcurrencySafe: () => true,
-  isReadOnly: () => true,
-  call: async () => ({ data: 'ok' }),
-});
+const noop = noopTool(y);
 
 /** Answers every call at once with a tool call, `turns` times, then a plain answer. */
 function instantProvider(turns) {
@@ -106,7 +72,7 @@ function instantProvider(turns) {
 
 async function conversation(turns) {
   const { provider, stamps } = instantProvider(turns);
-  const terminal = await drain(y.query(params(provider, [noopTool], 'Run the no-op tool repeatedly.')));
+  const terminal = await drain(y.query(params(provider, [noop], 'Run the no-op tool repeatedly.')));
   if (terminal.reason !== 'completed' || terminal.turnCount !== turns)
     throw new Error(`unexpected end: ${terminal.reason} after ${terminal.turnCount} turns`);
   // Turn k (1-based) runs from model call k to model call k+1.

@@ -1,7 +1,8 @@
 /**
  * One QueryEngine per conversation (seed 000 §3.1). `submitMessage` runs one user turn through the
  * query loop and yields SDK messages: `system/init`, the turn's assistant/user/system frames, and
- * exactly one `result`.
+ * exactly one `result`. The engine owns the conversation and the session's controls; a turn itself
+ * runs in `engine-turn.ts`.
  */
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -13,38 +14,27 @@ import type { SideCallClient } from '../model/side-call';
 import { type ThinkingConfig, thinkingForBudget, type UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
-import { createUserMessage, type Message } from '../session/messages';
+import type { Message } from '../session/messages';
 import { type AppState, initialAppState, type ToolUseContext } from '../tools/context';
 import { ReadFileState } from '../tools/read-file-state';
 import { SessionServices } from '../tools/session-services';
 import type { AnyTool } from '../tools/tool';
-import { withAllowRules } from '../tools/with-allow-rules';
 import { sideCallRetryNotices } from './api-notices';
 import { callToolDirect, type DirectToolResult } from './direct-tool-call';
 import { EngineContext } from './engine-context';
+import { runEngineTurn, type TurnHost } from './engine-turn';
 import { LivePoolMessages } from './live-pool-messages';
 import { MessageQueue } from './message-queue';
 import { ModeAndPool } from './mode-and-pool';
 import { settleModelFacts } from './model-facts';
 import { notifier } from './notifier';
-import { type SubmittedPrompt, submitPrompt } from './prompt-submission';
-import { query } from './query';
 import type { QueryEngineConfig } from './query-engine-config';
-import type { Terminal } from './query-types';
-import { buildResultMessage, hookStopNotices, type ResultInput } from './result-message';
 import type { SDKMessage, SDKPermissionDenial } from './sdk-messages';
 import { SessionDescription } from './session-description';
 import { endSession, startSession } from './session-lifecycle';
-import type { StructuredOutputCapture } from './structured-output';
-import { withTranscriptSync } from './transcript-sync';
-import { TurnConverter } from './turn-converter';
-import { runLoop } from './turn-ledger';
-import type { ProcessedInput } from './user-input';
+import type { TurnOpening } from './turn-opening';
 
 export type { QueryEngineConfig };
-
-/** The user's prompt that opens a turn. */
-type TurnOpening = { content: string | UserContentBlock[]; clientUuid: string | undefined };
 
 export class QueryEngine {
   readonly sessionId: string;
@@ -288,174 +278,11 @@ export class QueryEngine {
         this.sessionContext = await startSession(this.hooks, input, abort.signal, this.config.onNotification);
         yield* this.hookFrames();
       }
-      yield* this.runTurn(opening, abort.signal, startedAt);
+      yield* runEngineTurn(this.turnHost(), opening, abort.signal, startedAt);
     } finally {
       outerSignal?.removeEventListener('abort', onOuterAbort);
       if (this.turnAbort === abort) this.turnAbort = undefined;
     }
-  }
-
-  /** One turn; without `opening` it starts from the queued notices alone (submitQueuedNotices). */
-  private async *runTurn(
-    opening: TurnOpening | undefined,
-    signal: AbortSignal,
-    startedAt: number,
-  ): AsyncGenerator<SDKMessage, void> {
-    const live = this.config.livePool;
-    // Tools of this turn alone (StructuredOutput), kept when the pool is refreshed.
-    const turnTools: AnyTool[] = [];
-    // Its module brings classic zod, so it loads only for a turn with a JSON schema.
-    const schema = this.config.jsonSchema;
-    let capture: StructuredOutputCapture | undefined;
-    if (schema) {
-      capture = { value: undefined, provided: false };
-      turnTools.push((await import('./structured-output')).createStructuredOutputTool(schema, capture));
-    }
-    // Read again at each request: a mode switched mid-turn (ExitPlanMode) or an MCP server that
-    // connected or dropped meanwhile changes the offer.
-    const { initial: tools, refresh: refreshTools } = this.modes.turnTools(turnTools);
-    const hooks = this.hooks;
-    const converter = new TurnConverter(this.sessionId, this.config.includePartialMessages ?? false);
-    const costAtStart = this.costTracker.total();
-
-    yield this.description.initMessage(tools, live?.initExtras());
-
-    // Seed 001's processUserInput: a slash command expands (or is answered here) before the hooks
-    // see the prompt. A turn opened by queued notices alone (submitQueuedNotices) has no input.
-    let processed: Extract<ProcessedInput, { kind: 'query' }> | undefined;
-    if (opening) {
-      const input: ProcessedInput = this.config.processInput
-        ? await this.config.processInput(opening.content, {
-            context: this.toolUseContext(tools, signal),
-            signal,
-          })
-        : { kind: 'query', content: opening.content };
-      if (input.kind === 'answered') {
-        yield* this.finish(
-          { reason: 'completed', turnCount: 0, messages: this.mutableMessages },
-          { startedAt, costAtStart, lastAssistantText: input.text, numTurns: 0 },
-          input.isError ? input.text : undefined,
-        );
-        return;
-      }
-      processed = input;
-    }
-    const turnModel = processed?.model ?? this.model;
-    const submitted: SubmittedPrompt | { blocked?: undefined; message?: undefined; context: [] } =
-      opening && processed
-        ? await submitPrompt({ content: processed.content, clientUuid: opening.clientUuid }, hooks, signal)
-        : { context: [] };
-    yield* this.hookFrames();
-    if (submitted.blocked) {
-      const { reason } = submitted.blocked;
-      const blocked: Terminal = {
-        reason: 'hook_stopped',
-        turnCount: 0,
-        message: reason,
-        messages: this.mutableMessages,
-      };
-      yield* this.finish(blocked, { startedAt, costAtStart, lastAssistantText: '', numTurns: 0 });
-      return;
-    }
-    for (const context of this.sessionContext) this.record(createUserMessage(context, { isMeta: true }));
-    this.sessionContext = [];
-    for (const text of this.liveMessages?.changedNotices() ?? [])
-      this.record(createUserMessage(text, { isMeta: true }));
-    // The skills the model may run, when that changed (all of them at the first turn): context, not a frame.
-    const skills = this.config.skillListing?.update([]);
-    if (skills !== undefined) this.record(createUserMessage(skills, { isMeta: true }));
-    if (submitted.message) this.record(submitted.message);
-    for (const attached of processed?.attachments ?? [])
-      this.record(createUserMessage(attached, { isMeta: true }));
-    for (const context of submitted.context) this.record(context);
-    const promptContext = opening ? await this.liveMessages?.promptContext(opening.content, signal) : [];
-    for (const text of promptContext ?? []) this.record(createUserMessage(text, { isMeta: true }));
-
-    const systemPrompt = await this.description.systemPrompt(tools);
-    const loop = query({
-      messages: this.mutableMessages,
-      systemPrompt,
-      // A command's allowed-tools hold for this turn only.
-      toolUseContext: withAllowRules(
-        { ...this.toolUseContext(tools, signal), model: turnModel },
-        processed?.allowRules ?? [],
-      ),
-      refreshTools,
-      canUseTool: this.config.canUseTool,
-      provider: this.config.provider,
-      model: turnModel,
-      fallback: this.config.fallback,
-      hooks,
-      maxTurns: this.config.maxTurns,
-      maxOutputTokens: this.config.maxOutputTokens,
-      thinking: this.thinkingOverride ?? this.config.thinking,
-      contextPipeline: withTranscriptSync(this.config.transcript, this.context.pipeline()),
-      reactiveCompact: this.context.reactiveCompact(),
-      collapseDrain: this.context.collapseDrain(),
-      taskBudget: this.config.taskBudget,
-      contextWindowFor: (model) => this.models.contextWindow(model),
-      isBudgetExhausted: () =>
-        this.config.maxBudgetUsd !== undefined &&
-        this.costTracker.total().costUsd >= this.config.maxBudgetUsd,
-      querySource: 'main',
-      stopHookBlockCap: this.config.stopHookBlockCap,
-      structuredOutput: capture,
-    });
-    const terminal = yield* runLoop(loop, {
-      ledger: {
-        costTracker: this.costTracker,
-        transcript: this.config.transcript,
-        hooks,
-        permissionDenials: this.permissionDenials,
-        onNotification: this.config.onNotification,
-      },
-      converter,
-      hookFrames: () => this.hookFrames(),
-      signal,
-    });
-    // The loop's final history (it may have compacted or recovered); ours from now on.
-    this.mutableMessages = terminal.messages;
-    if (terminal.cwd) this.cwd = terminal.cwd;
-    if (terminal.projectRoot) this.projectRoot = terminal.projectRoot;
-
-    yield* this.finish(terminal, {
-      startedAt,
-      costAtStart,
-      lastAssistantText: converter.lastAssistantText,
-      numTurns: converter.responses,
-      structuredOutput: capture,
-    });
-  }
-
-  /** The end of a turn: hook frames still queued, the notice of a hook's stop, the result. */
-  private *finish(
-    terminal: Terminal,
-    turn: Pick<
-      ResultInput,
-      'startedAt' | 'costAtStart' | 'lastAssistantText' | 'numTurns' | 'structuredOutput'
-    >,
-    /** A command answered without the model failed (it needs the interactive UI, a `!` was refused…). */
-    commandError?: string,
-  ): Generator<SDKMessage> {
-    yield* this.hookFrames();
-    yield* hookStopNotices(terminal, this.sessionId);
-    const result = buildResultMessage({
-      ...turn,
-      sessionId: this.sessionId,
-      terminal,
-      cost: this.costTracker,
-      denials: this.permissionDenials,
-      maxBudgetUsd: this.config.maxBudgetUsd,
-    });
-    yield commandError === undefined
-      ? result
-      : {
-          ...result,
-          subtype: 'error_during_execution',
-          is_error: true,
-          errors: [commandError],
-          result: commandError,
-        };
   }
 
   /**
@@ -477,6 +304,37 @@ export class QueryEngine {
   callTool(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<DirectToolResult> {
     const context = this.toolUseContext(this.config.tools, signal);
     return callToolDirect({ context, canUseTool: this.config.canUseTool, hooks: this.hooks, name, input });
+  }
+
+  /** What a turn reads of the engine, and how it adds to the conversation. */
+  private turnHost(): TurnHost {
+    return {
+      sessionId: this.sessionId,
+      config: this.config,
+      hooks: this.hooks,
+      modes: this.modes,
+      description: this.description,
+      context: this.context,
+      costTracker: this.costTracker,
+      models: this.models,
+      permissionDenials: this.permissionDenials,
+      liveMessages: this.liveMessages,
+      model: () => this.model,
+      thinking: () => this.thinkingOverride ?? this.config.thinking,
+      messages: () => this.mutableMessages,
+      sessionContext: () => this.sessionContext,
+      clearSessionContext: () => {
+        this.sessionContext = [];
+      },
+      record: (message) => this.record(message),
+      toolUseContext: (tools, signal) => this.toolUseContext(tools, signal),
+      hookFrames: () => this.hookFrames(),
+      adopt: (terminal) => {
+        this.mutableMessages = terminal.messages;
+        if (terminal.cwd) this.cwd = terminal.cwd;
+        if (terminal.projectRoot) this.projectRoot = terminal.projectRoot;
+      },
+    };
   }
 
   /** Adds a message the engine itself creates to history and to the transcript. */

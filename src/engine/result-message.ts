@@ -121,6 +121,11 @@ export function buildResultMessage(input: ResultInput): SDKResultMessage {
   return { ...common, subtype, is_error: true, errors, result: errors[0], terminal_reason: terminal.reason };
 }
 
+/** The result of a command answered without the model that failed: an error with its text. */
+export function commandErrorResult(result: SDKResultMessage, text: string): SDKResultMessage {
+  return { ...result, subtype: 'error_during_execution', is_error: true, errors: [text], result: text };
+}
+
 /**
  * What a hook's `continue: false` stopped, for the user (its `stopReason`), written just before
  * the result; the text and json printers show it on stderr. None for any other ending.

@@ -21,14 +21,9 @@ import { markProtected, protectedShellWrites } from './protected-writes';
 import { checkRecursiveReads } from './recursive-reads';
 import { checkRepositoryContent } from './repository-content';
 import { ANY_TOOL } from './rule-problems';
-import {
-  allUnits,
-  analyzeShellCommand,
-  isTransparentWrapper,
-  type ShellUnit,
-  type TouchedPath,
-} from './shell-analysis';
-import { spelledPath } from './shell-paths';
+import { analyzeShellCommand } from './shell-analysis';
+import { spelledPath, type TouchedPath } from './shell-paths';
+import { allUnits, isTransparentWrapper, type ShellUnit } from './shell-unit';
 import type { PermissionRule } from './types';
 
 type Status = 'rule' | 'safe' | 'edit' | 'no';

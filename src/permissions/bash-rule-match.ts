@@ -9,7 +9,7 @@
  * matching also tries the last path component, so a deny on `rm` catches `/bin/rm` and `./rm`.
  */
 import { isFileWrite, parseCommand, type ShellRedirect } from '../services/bash-parser';
-import type { ShellUnit } from './shell-analysis';
+import type { ShellUnit } from './shell-unit';
 
 export type BashRuleForm = 'any' | 'exact' | 'prefix' | 'wildcard';
 

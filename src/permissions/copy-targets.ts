@@ -10,7 +10,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ShellWord } from '../services/bash-parser';
 import { globToRegExp, resolveUserPath } from './path-rules';
-import type { ShellUnit } from './shell-analysis';
+import type { ShellUnit } from './shell-unit';
 
 /** Options that take a value, per command (short letters, long names without `=`). */
 const VALUE_OPTIONS: Readonly<Record<string, { short: string; long: readonly string[] }>> = {

@@ -7,7 +7,8 @@
  * paths are taken from the project root, where hooks start.
  */
 import { resolveUserPath } from './path-rules';
-import { allUnits, analyzeShellCommand } from './shell-analysis';
+import { analyzeShellCommand } from './shell-analysis';
+import { allUnits } from './shell-unit';
 
 /** A command hook as settings hold it: a shell command, or a program with `args` (no shell). */
 export type HookCommand = { command: string; args?: readonly string[] };

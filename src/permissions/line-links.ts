@@ -8,7 +8,8 @@
  * is left out. Calibrated in red-team-calibration.test.ts.
  */
 import type { PathFs } from './real-paths';
-import { allUnits, type ShellUnit, type TouchedPath } from './shell-analysis';
+import type { TouchedPath } from './shell-paths';
+import { allUnits, type ShellUnit } from './shell-unit';
 
 /** cp options that copy a symlink as a symlink or make links: -P -d -a -R -r -s -l and their long forms. */
 const CP_LINK_LETTERS = /^-[^-]*[PdaRrsl]/;

@@ -10,7 +10,7 @@ import type { Evaluation, EvaluationEnv } from './evaluation';
 import { isWithin, pathMatchesRule } from './path-rules';
 import { defaultProtectedPaths, liftsProtection, type ProtectedWrite } from './protected-paths';
 import type { RealPath } from './real-paths';
-import { allUnits, type ShellUnit } from './shell-analysis';
+import { allUnits, type ShellUnit } from './shell-unit';
 
 /** Lifting rules that name a file: `Edit(…)` (any edit tool's name) from a source that may lift. */
 const liftingPathRules = (env: EvaluationEnv) =>

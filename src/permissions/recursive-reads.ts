@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { describeRule } from './evaluation';
 import { type FolderListing, type FolderWalks, MAX_WALK_ENTRIES } from './folder-walks';
 import type { PathPolicy, SpelledPath } from './path-policy';
-import { allUnits, type ShellUnit, type TouchedPath } from './shell-analysis';
+import type { TouchedPath } from './shell-paths';
 import { spelledPath } from './shell-paths';
+import { allUnits, type ShellUnit } from './shell-unit';
 import type { PermissionRule } from './types';
 
 export type RecursiveFindings = {

@@ -8,6 +8,7 @@
  */
 import { type DangerCase, GIT_REPO } from './option-danger-cases';
 
+import { RED_TEAM_COREUTILS_CASES } from './red-team-coreutils-cases';
 import { RED_TEAM_EVAL_CASES } from './red-team-eval-cases';
 import { RED_TEAM_GIT_CASES } from './red-team-git-cases';
 import { RED_TEAM_OPTION_CASES } from './red-team-option-cases';
@@ -109,6 +110,7 @@ export const RED_TEAM_CASES: RedTeamCase[] = [
   ...WRAPPERS,
   ...TRANSLATIONS,
   ...GIT_RULES,
+  ...RED_TEAM_COREUTILS_CASES,
   ...RED_TEAM_OPTION_CASES,
   ...RED_TEAM_GIT_CASES,
   ...RED_TEAM_EVAL_CASES,

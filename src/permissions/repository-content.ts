@@ -8,7 +8,7 @@
 import { describeRule } from './evaluation';
 import type { GitConfigSafety } from './git-config-safety';
 import type { PathPolicy } from './path-policy';
-import { allUnits, type ShellUnit } from './shell-analysis';
+import { allUnits, type ShellUnit } from './shell-unit';
 import type { PermissionRule } from './types';
 
 export type RepositoryContentFinding = { rule: PermissionRule; reason: string };

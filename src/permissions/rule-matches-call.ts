@@ -23,7 +23,8 @@ import type { EvaluationEnv } from './evaluation';
 import { PathPolicy } from './path-policy';
 import { diskPathFs, RealPaths } from './real-paths';
 import { canonicalToolName, parseRuleValue } from './rule-string';
-import { allUnits, analyzeShellCommand } from './shell-analysis';
+import { analyzeShellCommand } from './shell-analysis';
+import { allUnits } from './shell-unit';
 import { ruleMatchesTool, type ToolFacts, targetPath } from './tool-rules';
 import type { RuleSource, ToolAccess } from './types';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allUnits, analyzeShellCommand } from './shell-analysis';
+import { analyzeShellCommand } from './shell-analysis';
+import { allUnits } from './shell-unit';
 
 const CWD = '/home/u/proj';
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyPathFs, RealPaths } from './real-paths';
-import { allUnits, analyzeShellCommand } from './shell-analysis';
+import { analyzeShellCommand } from './shell-analysis';
+import { allUnits } from './shell-unit';
 
 const PROJECT = '/home/u/proj';
 

@@ -139,3 +139,19 @@ export class ShellPaths {
     }
   }
 }
+
+/**
+ * The path an argument of a command without a table may name: the word itself, or the value of a
+ * `--opt=./path` option (other options name no path).
+ */
+export function pathOfArgument(word: ShellWord): ShellWord | undefined {
+  if (!word.value.startsWith('-')) return word;
+  const eq = word.value.indexOf('=');
+  if (!(eq > 0 && /^[~./]/.test(word.value.slice(eq + 1)))) return undefined;
+  return {
+    ...word,
+    value: word.value.slice(eq + 1),
+    text: word.text.slice(word.text.indexOf('=') + 1),
+    tilde: word.value[eq + 1] === '~',
+  };
+}

@@ -3,27 +3,18 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgentTool } from '../../src/agents/agent-tool';
 import { sendMessageTool } from '../../src/agents/background/send-message';
 import { BUILT_IN_AGENTS } from '../../src/agents/built-in';
 import { AgentRegistry } from '../../src/agents/registry';
 import { WORKTREE_TOOLS } from '../../src/agents/worktree/tools';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { toInputJsonSchema } from '../../src/tools/tool';
 import { mockEnv, runYoke, tempProject } from './helpers';
+import { useWorkspace } from './workspace';
 
-let server: MockServer;
-let home: string;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-});
-afterAll(async () => {
-  await server.close();
-});
+const ws = useWorkspace();
 
 describe('yoke --version and --help', () => {
   it('prints the version', async () => {
@@ -41,25 +32,25 @@ describe('yoke --version and --help', () => {
 
 describe('yoke -p', () => {
   it('answers a prompt and prints only the final text', async () => {
-    server.reset([{ reply: { content: [{ type: 'text', text: 'Hello from the mock.' }] } }]);
+    ws.server.reset([{ reply: { content: [{ type: 'text', text: 'Hello from the mock.' }] } }]);
     const cwd = await tempProject();
     const { code, stdout, stderr } = await runYoke(['-p', 'say hello'], {
       cwd,
-      env: mockEnv(server.url, home),
+      env: mockEnv(ws.server.url, ws.home),
     });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toBe('Hello from the mock.\n');
-    const body = server.requests[0]?.body as { messages: { content: unknown }[]; system: unknown };
+    const body = ws.server.requests[0]?.body as { messages: { content: unknown }[]; system: unknown };
     expect(JSON.stringify(body.messages)).toContain('say hello');
     expect(JSON.stringify(body.system)).toContain(cwd);
   });
 
   it('sends each built-in tool with the JSON Schema its zod schema converts to', async () => {
     // The built CLI carries these schemas converted at build time; they must be what the source says.
-    server.reset([{ reply: { content: [{ type: 'text', text: 'ok' }] } }]);
-    await runYoke(['-p', 'hi'], { cwd: await tempProject(), env: mockEnv(server.url, home) });
-    const body = server.requests[0]?.body as { tools: { name: string; input_schema: unknown }[] };
+    ws.server.reset([{ reply: { content: [{ type: 'text', text: 'ok' }] } }]);
+    await runYoke(['-p', 'hi'], { cwd: await tempProject(), env: mockEnv(ws.server.url, ws.home) });
+    const body = ws.server.requests[0]?.body as { tools: { name: string; input_schema: unknown }[] };
     // ToolSearch goes out only when something is deferred (deferred-tools.test.ts checks it there).
     // The session adds the Agent tool, the worktree tools and SendMessage to the built-ins.
     const builtins = [
@@ -77,7 +68,7 @@ describe('yoke -p', () => {
   });
 
   it('reads the prompt from stdin', async () => {
-    server.reset([
+    ws.server.reset([
       {
         match: { lastUserTextContains: 'piped question' },
         reply: { content: [{ type: 'text', text: 'piped answer' }] },
@@ -85,7 +76,7 @@ describe('yoke -p', () => {
     ]);
     const { code, stdout } = await runYoke(['-p'], {
       cwd: await tempProject(),
-      env: mockEnv(server.url, home),
+      env: mockEnv(ws.server.url, ws.home),
       input: 'a piped question',
     });
     expect(code).toBe(0);
@@ -94,7 +85,7 @@ describe('yoke -p', () => {
 
   it('fails with one line naming the variable when no key is set', async () => {
     const { code, stdout, stderr } = await runYoke(['-p', 'hi'], {
-      env: { ...mockEnv(server.url, home), ANTHROPIC_API_KEY: undefined },
+      env: { ...mockEnv(ws.server.url, ws.home), ANTHROPIC_API_KEY: undefined },
     });
     expect(code).toBe(1);
     expect(stdout).toBe('');
@@ -103,27 +94,27 @@ describe('yoke -p', () => {
   });
 
   it('talks to a local OpenAI-compatible server with --provider openai and no key', async () => {
-    server.reset({
+    ws.server.reset({
       requireAuth: false,
       turns: [{ match: { api: 'openai' }, reply: { content: [{ type: 'text', text: 'from openai' }] } }],
     });
     const { code, stdout } = await runYoke(['-p', 'hi', '--provider', 'openai', '--model', 'qwen2.5-coder'], {
       env: {
-        ...mockEnv(server.url, home),
+        ...mockEnv(ws.server.url, ws.home),
         ANTHROPIC_API_KEY: undefined,
-        OPENAI_BASE_URL: `${server.url}/v1`,
+        OPENAI_BASE_URL: `${ws.server.url}/v1`,
       },
     });
     expect(code).toBe(0);
     expect(stdout).toBe('from openai\n');
     // Beside the conversation, the server is asked for the unknown model's context length.
-    expect(server.requests.filter((r) => r.api === 'openai').map((r) => r.path)).toEqual([
+    expect(ws.server.requests.filter((r) => r.api === 'openai').map((r) => r.path)).toEqual([
       '/v1/chat/completions',
     ]);
   });
 
   it('exits 1 with the max-turns error', async () => {
-    server.reset([
+    ws.server.reset([
       {
         reply: { content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*' } }] },
         repeat: 'forever',
@@ -131,7 +122,7 @@ describe('yoke -p', () => {
     ]);
     const { code, stderr } = await runYoke(['-p', 'loop', '--max-turns', '1'], {
       cwd: await tempProject(),
-      env: mockEnv(server.url, home),
+      env: mockEnv(ws.server.url, ws.home),
     });
     expect(code).toBe(1);
     expect(stderr).toContain('Reached maximum number of turns (1)');
@@ -140,7 +131,7 @@ describe('yoke -p', () => {
   it('runs a scripted session that reads, edits, greps and runs a command', async () => {
     const cwd = await tempProject();
     await writeFile(join(cwd, 'app.js'), 'const greeting = "hello";\nconsole.log(greeting);\n');
-    server.reset([
+    ws.server.reset([
       { reply: { content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'app.js' } }] } },
       {
         match: { lastToolResultContains: 'const greeting' },
@@ -176,7 +167,7 @@ describe('yoke -p', () => {
       ['-p', 'change the greeting', '--permission-mode', 'bypassPermissions'],
       {
         cwd,
-        env: mockEnv(server.url, home),
+        env: mockEnv(ws.server.url, ws.home),
       },
     );
     expect(stderr).toBe('');
@@ -185,13 +176,13 @@ describe('yoke -p', () => {
     expect(await readFile(join(cwd, 'app.js'), 'utf8')).toBe(
       'const greeting = "hello, yoke";\nconsole.log(greeting);\n',
     );
-    const bashResult = JSON.stringify(server.requests[4]?.body);
+    const bashResult = JSON.stringify(ws.server.requests[4]?.body);
     expect(bashResult).toContain('hello, yoke');
   });
 
   it('refuses a write in default mode and tells the model how to allow it', async () => {
     const cwd = await tempProject();
-    server.reset([
+    ws.server.reset([
       {
         reply: {
           content: [
@@ -205,11 +196,14 @@ describe('yoke -p', () => {
       },
       { reply: { content: [{ type: 'text', text: 'Could not write.' }] } },
     ]);
-    const { code, stdout } = await runYoke(['-p', 'write a file'], { cwd, env: mockEnv(server.url, home) });
+    const { code, stdout } = await runYoke(['-p', 'write a file'], {
+      cwd,
+      env: mockEnv(ws.server.url, ws.home),
+    });
     expect(code).toBe(0);
     expect(stdout).toBe('Could not write.\n');
     await expect(readFile(join(cwd, 'new.txt'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
-    const toolResult = JSON.stringify(server.requests[1]?.body);
+    const toolResult = JSON.stringify(ws.server.requests[1]?.body);
     expect(toolResult).toContain('"is_error":true');
   });
 });

@@ -6,20 +6,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { describe, expect, it } from 'vitest';
 import { mockEnv, runYoke, tempProject } from './helpers';
+import { useWorkspace } from './workspace';
 
-let server: MockServer;
-let home: string;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-});
-afterAll(async () => {
-  await server.close();
-});
+const ws = useWorkspace();
 
 type Block = { type: string; is_error?: boolean; content?: unknown };
 type Body = { messages: Array<{ role: string; content: string | Block[] }> };
@@ -32,7 +23,7 @@ describe('file tools in yoke -p', () => {
       .toBuffer();
     await writeFile(join(cwd, 'shot.png'), png.subarray(0, Math.floor(png.length * 0.6)));
     await writeFile(join(cwd, 'notes.txt'), 'the screenshot was cut off\n');
-    server.reset([
+    ws.server.reset([
       {
         reply: { content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'shot.png' } }] },
       },
@@ -47,19 +38,19 @@ describe('file tools in yoke -p', () => {
     ]);
     const { code, stdout, stderr } = await runYoke(['-p', 'look at shot.png'], {
       cwd,
-      env: mockEnv(server.url, home),
+      env: mockEnv(ws.server.url, ws.home),
     });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toBe('The screenshot is damaged.\n');
-    expect(server.requests).toHaveLength(3);
-    const second = server.requests[1]?.body as Body;
+    expect(ws.server.requests).toHaveLength(3);
+    const second = ws.server.requests[1]?.body as Body;
     const last = second.messages[second.messages.length - 1]!.content as Block[];
     expect(last[0]).toMatchObject({ type: 'tool_result', is_error: true });
     expect(JSON.stringify(last[0]?.content)).toMatch(
       /shot\.png is not a valid PNG image \(.+\); it is damaged or incomplete, so it was not sent\./,
     );
-    for (const request of server.requests.slice(1)) {
+    for (const request of ws.server.requests.slice(1)) {
       expect(JSON.stringify(request.body)).not.toContain('"type":"image"');
       expect(JSON.stringify(request.body)).not.toContain(png.subarray(0, 24).toString('base64').slice(0, 30));
     }
@@ -73,7 +64,7 @@ describe('file tools in yoke -p', () => {
       Buffer.from('\r\nprice: 3 EUR\r\n', 'latin1'),
     ]);
     await writeFile(join(cwd, 'menu.txt'), original);
-    server.reset([
+    ws.server.reset([
       {
         reply: { content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'menu.txt' } }] },
       },
@@ -98,7 +89,7 @@ describe('file tools in yoke -p', () => {
     ]);
     const { code, stderr } = await runYoke(['-p', 'add the size', '--permission-mode', 'acceptEdits'], {
       cwd,
-      env: mockEnv(server.url, home),
+      env: mockEnv(ws.server.url, ws.home),
     });
     expect(stderr).toBe('');
     expect(code).toBe(0);

@@ -7,22 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { describe, expect, it } from 'vitest';
 import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
+import { useWorkspace } from './workspace';
 
 const REPO = join(dirname(YOKE_BIN), '..');
 
-let server: MockServer;
-let home: string;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-});
-afterAll(async () => {
-  await server.close();
-});
+const ws = useWorkspace();
 
 /** A PATH with node but no rg (this machine has none; the assertion below keeps it honest). */
 async function pathWithoutRipgrep(): Promise<string> {
@@ -33,7 +24,7 @@ async function pathWithoutRipgrep(): Promise<string> {
 
 /** One Grep call for a word that only `notes.txt` holds, then a reply quoting the tool result. */
 function grepScenario(word: string) {
-  server.reset([
+  ws.server.reset([
     {
       reply: {
         content: [
@@ -49,7 +40,7 @@ function grepScenario(word: string) {
 }
 
 function toolResultText(): string {
-  const body = server.requests.at(-1)?.body as { messages: { content: unknown }[] };
+  const body = ws.server.requests.at(-1)?.body as { messages: { content: unknown }[] };
   return JSON.stringify(body.messages.at(-1)?.content);
 }
 
@@ -68,7 +59,7 @@ describe('a fresh install', () => {
     grepScenario('marmalade');
     const { code, stdout, stderr } = await runYoke(['-p', 'find it', '--allowedTools', 'Grep'], {
       cwd,
-      env: { ...mockEnv(server.url, home), PATH },
+      env: { ...mockEnv(ws.server.url, ws.home), PATH },
     });
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -101,7 +92,7 @@ describe('a fresh install', () => {
       const { code, stdout, stderr } = await runYoke(['-p', 'find it', '--allowedTools', 'Grep', '--debug'], {
         bin,
         cwd,
-        env: { ...mockEnv(server.url, home), PATH },
+        env: { ...mockEnv(ws.server.url, ws.home), PATH },
       });
       expect(stderr).toContain(`code cache: ${cache}`);
       expect(code).toBe(0);
@@ -112,7 +103,7 @@ describe('a fresh install', () => {
 
   it('does not offer Grep and Glob without ripgrep, and says why once', async () => {
     const PATH = await pathWithoutRipgrep();
-    server.reset([
+    ws.server.reset([
       { reply: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.txt' } }] } },
       { reply: { content: [{ type: 'text', text: 'done' }] } },
     ]);
@@ -121,14 +112,14 @@ describe('a fresh install', () => {
     const { code, stdout, stderr } = await runYoke(
       ['-p', 'look', '--output-format', 'stream-json', '--verbose'],
       // USE_BUILTIN_RIPGREP=0 (Claude Code's switch) stands in for an install without the binary.
-      { cwd, env: { ...mockEnv(server.url, home), PATH, USE_BUILTIN_RIPGREP: '0' } },
+      { cwd, env: { ...mockEnv(ws.server.url, ws.home), PATH, USE_BUILTIN_RIPGREP: '0' } },
     );
     expect(code).toBe(0);
     const init = JSON.parse(stdout.split('\n')[0] as string) as { tools: string[] };
     expect(init.tools).toContain('Read');
     expect(init.tools).not.toContain('Grep');
     expect(init.tools).not.toContain('Glob');
-    for (const request of server.requests) {
+    for (const request of ws.server.requests) {
       const names = (request.body as { tools: { name: string }[] }).tools.map((t) => t.name);
       expect(names).not.toContain('Grep');
     }

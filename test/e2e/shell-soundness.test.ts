@@ -7,20 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
+import { describe, expect, it } from 'vitest';
 import { mockEnv, runYoke, tempProject } from './helpers';
+import { useWorkspace } from './workspace';
 
-let server: MockServer;
-let home: string;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-});
-afterAll(async () => {
-  await server.close();
-});
+const ws = useWorkspace();
 
 /** A project that is a git repository with one commit. */
 async function repository(): Promise<string> {
@@ -35,17 +26,17 @@ async function repository(): Promise<string> {
 
 /** The model runs `command` with Bash once, then answers; returns the tool result it was sent. */
 async function modelRuns(cwd: string, command: string, mode = 'default'): Promise<string> {
-  server.reset([
+  ws.server.reset([
     { reply: { content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command } }] } },
     { reply: { content: [{ type: 'text', text: 'done' }] } },
   ]);
   const { code, stdout } = await runYoke(['-p', 'look around', '--permission-mode', mode], {
     cwd,
-    env: mockEnv(server.url, home),
+    env: mockEnv(ws.server.url, ws.home),
   });
   expect(code).toBe(0);
   expect(stdout).toBe('done\n');
-  return JSON.stringify(server.requests[1]?.body);
+  return JSON.stringify(ws.server.requests[1]?.body);
 }
 
 describe('yoke -p: read-only commands that would run code', () => {

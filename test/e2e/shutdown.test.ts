@@ -9,21 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { transcriptPath } from '../../src/session/transcript-paths';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import { mockEnv, type RunningYoke, runYoke, startYoke, tempProject } from './helpers';
+import { useWorkspace } from './workspace';
 
-let server: MockServer;
-let home: string;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-});
-afterAll(async () => {
-  await server.close();
-});
+const ws = useWorkspace();
 
 /** What each test started, so a failing test leaves nothing running behind it. */
 const startedRuns: RunningYoke[] = [];
@@ -112,7 +103,9 @@ function track(run: RunningYoke): RunningYoke {
 }
 
 async function startRun(args: string[], cwd: string): Promise<RunningYoke> {
-  return track(startYoke(['-p', ...args, '--allowedTools', 'Bash'], { cwd, env: mockEnv(server.url, home) }));
+  return track(
+    startYoke(['-p', ...args, '--allowedTools', 'Bash'], { cwd, env: mockEnv(ws.server.url, ws.home) }),
+  );
 }
 
 describe('shutting down on a signal', () => {
@@ -124,7 +117,7 @@ describe('shutting down on a signal', () => {
       const cwd = await tempProject();
       const [background, job, foreground] = [marker(), marker(), marker()];
       const ready = join(cwd, 'ready');
-      server.reset([
+      ws.server.reset([
         { reply: { content: [bash(`sleep ${background}`, { run_in_background: true })] } },
         { reply: { content: [bash(`sleep ${job} & touch ${ready}; sleep ${foreground}`)] } },
       ]);
@@ -141,7 +134,7 @@ describe('shutting down on a signal', () => {
       expect(result).toMatchObject({ is_error: true, terminal_reason: 'aborted_tools' });
       // The transcript holds the interrupted tool call and its answer.
       const transcript = readFileSync(
-        transcriptPath({ YOKE_HOME: home }, cwd, sessionIdOf(run.stdout())),
+        transcriptPath({ YOKE_HOME: ws.home }, cwd, sessionIdOf(run.stdout())),
         'utf8',
       );
       expect(transcript).toContain(`sleep ${foreground}`);
@@ -154,7 +147,7 @@ describe('shutting down on a signal', () => {
     const cwd = await tempProject();
     const sleeper = marker();
     const ready = join(cwd, 'ready');
-    server.reset([
+    ws.server.reset([
       {
         reply: {
           content: [
@@ -179,7 +172,7 @@ describe('shutting down on a signal', () => {
     const [first, second] = [marker(), marker()];
     const go = join(cwd, 'go');
     const ready = join(cwd, 'ready');
-    server.reset([
+    ws.server.reset([
       // The first command waits for the test; the turn then continues after stdin has ended.
       { reply: { content: [bash(`sleep ${first} & while [ ! -f ${go} ]; do sleep 0.02; done`)] } },
       { reply: { content: [bash(`touch ${ready}; sleep ${second}`)] } },
@@ -194,7 +187,7 @@ describe('shutting down on a signal', () => {
     // The end of stdin is not an abort: the queued turn goes on to its next model call and command.
     writeFileSync(go, '');
     await waitUntil(() => existsSync(ready), 'the second command, after stdin ended');
-    expect(server.requests).toHaveLength(2);
+    expect(ws.server.requests).toHaveLength(2);
 
     run.child.kill('SIGTERM');
     expect((await run.exited).code).toBe(143);
@@ -207,7 +200,7 @@ describe('the end of a run', () => {
   it('ends the jobs a finished command left running in its group', async () => {
     const cwd = await tempProject();
     const job = marker();
-    server.reset([
+    ws.server.reset([
       { reply: { content: [bash(`sleep ${job} & echo started`)] } },
       { match: { lastToolResultContains: 'started' }, reply: { content: [{ type: 'text', text: 'done' }] } },
     ]);
@@ -225,7 +218,7 @@ describe('a reader that goes away', () => {
     const cwd = await tempProject();
     const sleeper = marker();
     const go = join(cwd, 'go');
-    server.reset([
+    ws.server.reset([
       { reply: { content: [bash(`while [ ! -f ${go} ]; do sleep 0.02; done`)] } },
       { reply: { content: [bash(`sleep ${sleeper}`)] } },
     ]);
@@ -255,8 +248,8 @@ describe("a killed process's leftovers", () => {
     mkdirSync(journal);
     writeFileSync(join(journal, `${hostname().replace(/[^A-Za-z0-9-]/g, '_')}.${dead}.0123456789ab`), temp);
 
-    server.reset([{ reply: { content: [{ type: 'text', text: 'hello' }] } }]);
-    const { code } = await runYoke(['-p', 'hi'], { cwd, env: mockEnv(server.url, runHome) });
+    ws.server.reset([{ reply: { content: [{ type: 'text', text: 'hello' }] } }]);
+    const { code } = await runYoke(['-p', 'hi'], { cwd, env: mockEnv(ws.server.url, runHome) });
     expect(code).toBe(0);
     expect(readdirSync(cwd)).toEqual(['app.ts']);
     expect(readFileSync(join(cwd, 'app.ts'), 'utf8')).toBe('original');

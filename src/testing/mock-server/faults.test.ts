@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parsePromptTooLong } from '../../model/errors';
 import { readSse, type SseEvent } from '../sse';
-import type { ScenarioInput } from './scenario';
-import { type MockServer, startMockServer } from './server';
+import type { MockServer } from './server';
+import { serverPerTest } from './test-support';
 
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(scenario: ScenarioInput): Promise<MockServer> {
-  server = await startMockServer({ scenario });
-  return server;
-}
+const start = serverPerTest();
 
 const anthropic = (s: MockServer, stream = false) =>
   fetch(`${s.url}/v1/messages`, {
@@ -154,7 +145,6 @@ describe('mock server: faults', () => {
     const res = await anthropic(s, true);
     const reading = drain(res);
     await s.close();
-    server = undefined;
     const { events, error } = await reading;
     expect(events).toEqual([]);
     expect(error).toBeInstanceOf(Error);
@@ -178,7 +168,6 @@ describe('mock server: faults', () => {
     await vi.waitFor(() => expect(s.requests).toHaveLength(1));
     // fetch resolves at the headers; it can only fail here if none were ever sent.
     await s.close();
-    server = undefined;
     await expect(pending).rejects.toMatchObject({
       message: 'fetch failed',
       cause: { message: 'other side closed' },
@@ -194,7 +183,6 @@ describe('mock server: faults', () => {
     const reading = drain(res);
     await vi.waitFor(() => expect(s.requests).toHaveLength(1));
     await s.close();
-    server = undefined;
     const { events, error } = await reading;
     expect(events).toHaveLength(2);
     expect(error).toBeInstanceOf(Error);

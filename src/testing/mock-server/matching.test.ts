@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ScenarioInput } from './scenario';
-import { type MockServer, startMockServer } from './server';
+import { describe, expect, it } from 'vitest';
+import type { MockServer } from './server';
+import { serverPerTest } from './test-support';
 
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(scenario: ScenarioInput): Promise<MockServer> {
-  server = await startMockServer({ scenario });
-  return server;
-}
+const start = serverPerTest();
 
 const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
 

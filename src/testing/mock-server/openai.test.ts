@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectSse } from '../sse';
 import type { ScenarioInput } from './scenario';
-import { type MockServer, startMockServer } from './server';
+import { serverPerTest } from './test-support';
 
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(scenario: ScenarioInput): Promise<MockServer> {
-  server = await startMockServer({ scenario });
-  return server;
-}
+const start = serverPerTest();
 
 function post(url: string, body: unknown) {
   return fetch(url, {

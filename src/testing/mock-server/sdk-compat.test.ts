@@ -1,21 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScenarioInput } from './scenario';
-import { type MockServer, startMockServer } from './server';
+import { serverPerTest } from './test-support';
 
 // The official SDKs are the strictest readers of the wire format; if they accept the mock's
 // streams and errors, the Yoke providers built on them will too.
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(scenario: ScenarioInput): Promise<MockServer> {
-  server = await startMockServer({ scenario });
-  return server;
-}
+const start = serverPerTest();
 
 const reply: ScenarioInput = [
   {

@@ -266,15 +266,17 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
     port,
     requests,
+    // Once: a test that closed the server itself must not fail its clean-up by closing it again.
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      (closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      })),
     reset(next) {
       if (next !== undefined) scenario = parseScenario(next);
       selector = new TurnSelector(scenario);

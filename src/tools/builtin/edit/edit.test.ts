@@ -1,21 +1,17 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../context';
 import { readTool } from '../read';
-import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
+import { callTool, resultText, tempProjectPerTest } from '../shared/test-context';
 import { type EditOutput, editTool } from './index';
 
 let dir: string;
 let context: ToolUseContext;
 let path: string;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  context = makeTestContext({ cwd: dir });
+tempProjectPerTest((project) => {
+  ({ dir, context } = project);
   path = join(dir, 'a.ts');
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 const edit = (input: Record<string, unknown>) =>

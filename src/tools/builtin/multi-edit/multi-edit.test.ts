@@ -1,21 +1,17 @@
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../context';
 import { readTool } from '../read';
-import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
+import { callTool, resultText, tempProjectPerTest } from '../shared/test-context';
 import { type MultiEditOutput, multiEditTool } from './index';
 
 let dir: string;
 let context: ToolUseContext;
 let path: string;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  context = makeTestContext({ cwd: dir });
+tempProjectPerTest((project) => {
+  ({ dir, context } = project);
   path = join(dir, 'm.py');
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 const multiEdit = (edits: Array<Record<string, unknown>>, file_path = path) =>

@@ -1,10 +1,10 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../context';
 import { readTool } from '../read';
 import type { Notebook } from '../shared/notebook';
-import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
+import { callTool, resultText, tempProjectPerTest } from '../shared/test-context';
 import { type NotebookEditOutput, notebookEditTool } from './index';
 
 const NOTEBOOK: Notebook = {
@@ -35,14 +35,10 @@ const NOTEBOOK: Notebook = {
 let dir: string;
 let context: ToolUseContext;
 let path: string;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  context = makeTestContext({ cwd: dir });
+tempProjectPerTest(async (project) => {
+  ({ dir, context } = project);
   path = join(dir, 'n.ipynb');
   await writeFile(path, `${JSON.stringify(NOTEBOOK, null, 1)}\n`);
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 const readNotebook = () => callTool(readTool, { file_path: path }, context);

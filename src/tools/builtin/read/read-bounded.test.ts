@@ -5,28 +5,24 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { open, rm, symlink, writeFile } from 'node:fs/promises';
+import { open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../context';
 import { editTool } from '../edit';
 import { grepTool } from '../grep';
 import { multiEditTool } from '../multi-edit';
 import { notebookEditTool } from '../notebook-edit';
 import { MAX_WHOLE_FILE_BYTES } from '../shared/regular-file';
-import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
+import { callTool, resultText, tempProjectPerTest } from '../shared/test-context';
 import { writeTool } from '../write';
 import { type ReadOutput, readTool } from './index';
 import { MAX_LINE_CHARS } from './text-view';
 
 let dir: string;
 let context: ToolUseContext;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  context = makeTestContext({ cwd: dir });
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempProjectPerTest((project) => {
+  ({ dir, context } = project);
 });
 
 const read = (input: Record<string, unknown>) => callTool<ReadOutput>(readTool, input, context);

@@ -1,9 +1,9 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../context';
 import { ToolError } from '../../tool';
-import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
+import { callTool, resultText, tempProjectPerTest } from '../shared/test-context';
 import { readImageSize, sniffImageType } from './image-info';
 import { type ReadOutput, readTool } from './index';
 import { countPdfPagesCheaply, parsePageRange } from './pdf';
@@ -34,12 +34,8 @@ function fakePdf(pages: number): Buffer {
 
 let dir: string;
 let context: ToolUseContext;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  context = makeTestContext({ cwd: dir });
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempProjectPerTest((project) => {
+  ({ dir, context } = project);
 });
 
 const read = (input: Record<string, unknown>) => callTool<ReadOutput>(readTool, input, context);

@@ -1,18 +1,14 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../context';
-import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
+import { callTool, resultText, tempProjectPerTest } from '../shared/test-context';
 import { type ReadOutput, readTool } from './index';
 
 let dir: string;
 let context: ToolUseContext;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  context = makeTestContext({ cwd: dir });
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempProjectPerTest((project) => {
+  ({ dir, context } = project);
 });
 
 const read = (input: Record<string, unknown>) => callTool<ReadOutput>(readTool, input, context);

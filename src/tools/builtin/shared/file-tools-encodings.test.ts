@@ -3,9 +3,9 @@
  * in every encoding and line-ending style, checked byte for byte on disk: what a change did not
  * touch stays exactly as it was, and a character the encoding cannot hold is refused.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../context';
 import { editTool } from '../edit';
 import { multiEditTool } from '../multi-edit';
@@ -13,16 +13,12 @@ import { notebookEditTool } from '../notebook-edit';
 import { readTool } from '../read';
 import { writeTool } from '../write';
 import { bytes, ENCODING_FIXTURES } from './encoding-fixtures';
-import { callTool, makeTempDir, makeTestContext, resultText } from './test-context';
+import { callTool, resultText, tempProjectPerTest } from './test-context';
 
 let dir: string;
 let context: ToolUseContext;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  context = makeTestContext({ cwd: dir });
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempProjectPerTest((project) => {
+  ({ dir, context } = project);
 });
 
 async function fixture(name: string, content: Buffer): Promise<string> {

@@ -4,9 +4,10 @@
  * that starts background shells disposes `context.services` when it is done.
  */
 import { mkdtempSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { noopHooks } from '../../../hooks/types';
 import { emptyPermissionContext, type ToolPermissionContext } from '../../../permissions/types';
 import { type AppState, initialAppState, type ToolUseContext } from '../../context';
@@ -66,6 +67,25 @@ export function makeTestContext(overrides: Partial<ToolUseContext> = {}): ToolUs
 
 export function makeTempDir(prefix = 'yoke-test-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
+}
+
+/**
+ * A fresh temporary folder and a tool context working in it for each test, removed after it.
+ * `setUp` receives them before the test runs (the file keeps them in its own variables) and may
+ * prepare the folder further.
+ */
+export function tempProjectPerTest(
+  setUp: (project: { dir: string; context: ToolUseContext }) => void | Promise<void>,
+): void {
+  let dir: string | undefined;
+  beforeEach(async () => {
+    dir = await makeTempDir();
+    await setUp({ dir, context: makeTestContext({ cwd: dir }) });
+  });
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
 }
 
 /** Validates the input with the tool's schema (as the runner does), then calls the tool. */

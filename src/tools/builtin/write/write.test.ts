@@ -1,19 +1,15 @@
-import { readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../context';
 import { readTool } from '../read';
-import { callTool, makeTempDir, makeTestContext, resultText } from '../shared/test-context';
+import { callTool, resultText, tempProjectPerTest } from '../shared/test-context';
 import { type WriteOutput, writeTool } from './index';
 
 let dir: string;
 let context: ToolUseContext;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  context = makeTestContext({ cwd: dir });
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempProjectPerTest((project) => {
+  ({ dir, context } = project);
 });
 
 const write = (input: Record<string, unknown>) => callTool<WriteOutput>(writeTool, input, context);
