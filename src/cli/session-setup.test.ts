@@ -8,8 +8,9 @@ import type { CanUseToolFn, PermissionPrompt } from '../permissions/types';
 import { FakeProvider } from '../testing/fake-provider';
 import { createBuiltinTools } from '../tools/builtin';
 import { parseCliArgs } from './parse-args';
+import { apiKeySource, thinkingConfig } from './session-engine-config';
 import { createPermissionSetup, type PermissionSetup } from './session-permissions';
-import { apiKeySource, createSessionEngine, thinkingConfig } from './session-setup';
+import { createSessionEngine } from './session-setup';
 import { selectSessionTools } from './session-tools';
 
 const options = (argv: string[]) => parseCliArgs(['-p', 'x', ...argv]).options;

@@ -1,0 +1,98 @@
+/**
+ * The session's services (tools/session-services.ts) as the composition root builds them: the
+ * protected files, the shell sandbox around Bash and the language servers, the model catalog,
+ * MCP, skills, and one side-call client on the session's provider. Owned by the engine once it
+ * exists: its close() disposes them.
+ */
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { backgroundAgentOptions } from '../agents/background/options';
+import type { SettingsSource } from '../config/settings-merge';
+import type { Settings } from '../config/settings-schema';
+import { sideCallRetryNotices } from '../engine/api-notices';
+import type { McpManager } from '../mcp/manager';
+import type { ModelCatalog } from '../model/catalog';
+import type { Provider } from '../model/types';
+import type { GitConfigSafety } from '../permissions/git-config-safety';
+import type { ProtectedPaths } from '../permissions/protected-paths';
+import type { ToolPermissionContext } from '../permissions/types';
+import { lspSettings } from '../services/lsp/settings';
+import type { ToolNotification } from '../tools/context';
+import type { SessionServices } from '../tools/session-services';
+import type { SkillPort } from '../tools/skill-port';
+import { sessionProtectedPaths } from './session-permissions';
+import { confineLanguageServers, createSessionSandbox, type SessionSandbox } from './session-sandbox';
+import type { Env } from './session-settings';
+
+export type SessionServicesSetup = {
+  services: SessionServices;
+  sandbox: SessionSandbox;
+  protectedPaths: ProtectedPaths;
+};
+
+export async function createSessionServices(input: {
+  settingsSources: readonly SettingsSource[];
+  /** `--settings` (its hook commands are protected too). */
+  cliSettings: string | undefined;
+  /** `--sandbox` / `--no-sandbox`. */
+  sandboxFlag: boolean | undefined;
+  /** The settings as applied (untrusted projects' gated keys removed). */
+  applied: Settings;
+  cwd: string;
+  /** The process environment (protected paths) and the session's (everything else). */
+  env: Env;
+  sessionEnv: Env;
+  trusted: boolean;
+  models: ModelCatalog;
+  gitConfig: GitConfigSafety;
+  mcp: McpManager | undefined;
+  skills: SkillPort;
+  provider: Provider;
+  /** The model side calls use: the fast model, else the engine's current one. */
+  fastModel: () => string;
+  notify: (notification: ToolNotification) => void;
+  /** Read when the sandbox starts: the permission context is built after the services. */
+  permissionContext: () => ToolPermissionContext | undefined;
+}): Promise<SessionServicesSetup> {
+  const { cwd, sessionEnv, applied } = input;
+  const protectedPaths = await sessionProtectedPaths({
+    settingsSources: input.settingsSources,
+    cliSettings: input.cliSettings,
+    cwd,
+    env: input.env,
+  });
+  const sandbox = createSessionSandbox({
+    settingsSources: input.settingsSources,
+    flag: input.sandboxFlag,
+    projectRoot: cwd,
+    home: sessionEnv.HOME || homedir(),
+    additionalDirs: () =>
+      (input.permissionContext()?.additionalDirectories ?? []).map((dir) => resolve(cwd, dir)),
+    rules: () => input.permissionContext()?.rules ?? [],
+    protectedPaths,
+  });
+  const { SessionServices, toolSettings } = await import('../tools/session-services');
+  const services = new SessionServices({
+    env: sessionEnv,
+    sandbox: sandbox.manager,
+    settings: toolSettings(applied, sessionEnv),
+    models: input.models,
+    gitConfig: input.gitConfig,
+    lsp: {
+      trusted: input.trusted,
+      settings: lspSettings(applied),
+      confine: confineLanguageServers(sandbox.manager),
+    },
+    ...(input.mcp ? { mcp: input.mcp } : {}),
+    backgroundAgents: backgroundAgentOptions(applied.backgroundAgents),
+    skills: input.skills,
+    sideCalls: {
+      provider: input.provider,
+      fastModel: input.fastModel,
+      onRetry: (retry) => {
+        for (const notice of sideCallRetryNotices(retry)) input.notify(notice);
+      },
+    },
+  });
+  return { services, sandbox, protectedPaths };
+}
