@@ -7,10 +7,8 @@
  */
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
-import { sendMessageTool } from '../agents/background/send-message';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
 import { sessionWorktree } from '../agents/worktree/session-start';
-import { WORKTREE_TOOLS } from '../agents/worktree/tools';
 import { environmentFacts } from '../engine/environment';
 import { chooseFastModel } from '../model/fast-model';
 import type { ToolPermissionContext } from '../permissions/types';
@@ -57,7 +55,7 @@ export async function createSessionEngine(
   const modules = Promise.all([
     import('../model/select'),
     import('../engine/query-engine'),
-    import('../tools/builtin'),
+    import('./session-builtins'),
     import('../tools/session-services'),
     import('../session/resume'),
     import('../config/memory/memory-files'),
@@ -92,7 +90,7 @@ export async function createSessionEngine(
   const [
     { selectModel },
     { QueryEngine },
-    { createBuiltinTools },
+    { sessionBuiltins },
     ,
     { resolveSession },
     memoryFiles,
@@ -227,12 +225,7 @@ export async function createSessionEngine(
   permissions.permissionContext = coordinator.permissionContext(permissions.permissionContext);
   permissionContext = permissions.permissionContext;
   const sandboxNotice = await sandboxStartNotice(sandbox.manager);
-  const builtins = [
-    ...createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined }),
-    agents.tool,
-    ...WORKTREE_TOOLS,
-    sendMessageTool,
-  ];
+  const builtins = sessionBuiltins({ canAskUser: options.permissionPrompt !== undefined }, agents.tool);
   const pools = await createSessionPools({
     options,
     env: sessionEnv,
