@@ -23,7 +23,12 @@ import { startSessionGit } from './session-git';
 import { sessionHooks } from './session-hooks';
 import { startSessionMcp } from './session-mcp';
 import { sessionModels } from './session-models';
-import { checkAddDirs, createPermissionSetup, requestedPermissionMode } from './session-permissions';
+import {
+  checkAddDirs,
+  createPermissionSetup,
+  requestedPermissionMode,
+  sessionProtectedPaths,
+} from './session-permissions';
 import { createSessionPools } from './session-pools';
 import { sandboxStartNotice } from './session-sandbox';
 import { createSessionServices } from './session-services';
@@ -67,6 +72,15 @@ export async function createSessionEngine(
     cwd,
   );
   const merged = settings.loaded.merged;
+  // The protected files' link targets are looked up while plugins, agents, the model and the
+  // commands load; the services await them.
+  const protectedPathsLoad = sessionProtectedPaths({
+    settingsSources: settings.loaded.sources,
+    cliSettings: options.settings,
+    cwd,
+    env,
+  });
+  protectedPathsLoad.catch(() => {});
   const extensionsInput = {
     options,
     cwd,
@@ -76,6 +90,8 @@ export async function createSessionEngine(
   };
   const { plugins, hookSettings } = await loadPluginsForSession(extensionsInput, applied.hooks);
   const agentsLoad = startAgentsLoad(extensionsInput, plugins);
+  // Awaited further down; a failure is reported there, not as an unhandled rejection meanwhile.
+  agentsLoad.catch(() => {});
   // Servers connect while the rest is set up, and on after: the first request does not wait.
   const mcp = await startSessionMcp({
     options,
@@ -101,8 +117,9 @@ export async function createSessionEngine(
   const memoryPromise = options.bare
     ? Promise.resolve([])
     : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
-  const agents = await agentsLoad;
-  const mainAgent = options.agent === undefined ? undefined : agents.mainThread(options.agent);
+  // Only `--agent` needs the agent files before the model is chosen; otherwise their reads overlap
+  // the steps below, up to the commands.
+  const mainAgent = options.agent === undefined ? undefined : (await agentsLoad).mainThread(options.agent);
   const selection = await selectModel({
     model: options.model ?? mainAgent?.model ?? merged.model,
     provider: options.provider ?? merged.provider,
@@ -163,15 +180,15 @@ export async function createSessionEngine(
     ...(mcp.manager ? { mcp: mcp.manager } : {}),
     ...(hooksOff ? {} : { liveHooks }),
   });
+  const agents = await agentsLoad;
   const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
   let permissionContext: ToolPermissionContext | undefined;
   const { services, sandbox, protectedPaths } = await createSessionServices({
     settingsSources: settings.loaded.sources,
-    cliSettings: options.settings,
+    protectedPaths: protectedPathsLoad,
     sandboxFlag: options.sandbox,
     applied,
     cwd,
-    env,
     sessionEnv,
     trusted: trust.trusted,
     models: models.catalog,
