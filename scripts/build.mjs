@@ -198,13 +198,13 @@ for (const [bundle, specifiers] of Object.entries(used)) {
 }
 
 // 3. The built-in tools' JSON Schemas, converted from their zod schemas now rather than at every
-// start (src/tools/builtin/index.ts).
+// start (src/tools/builtin/index.ts, src/cli/session-builtins.ts).
 const schemaScript = join(dist, 'tool-schemas.js');
 await build({
   ...common,
   stdin: {
-    contents: `import { createBuiltinTools } from './src/tools/builtin';
-module.exports = Object.fromEntries(createBuiltinTools().map((tool) => [tool.name, tool.inputJsonSchema]));`,
+    contents: `import { everyBuiltinTool } from './src/cli/session-builtins';
+module.exports = Object.fromEntries(everyBuiltinTool().map((tool) => [tool.name, tool.inputJsonSchema]));`,
     resolveDir: root,
     sourcefile: 'tool-schemas.js',
   },

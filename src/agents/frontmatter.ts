@@ -1,8 +1,9 @@
 /**
  * Splits a Markdown file with YAML frontmatter (`---` lines around a YAML block at the very top)
- * into its fields and its body. YAML loads on first use: most sessions have no agent files.
+ * into its fields and its body. The YAML parser loads only for frontmatter beyond lib/simple-yaml.ts's subset.
  */
 import { isJsonObject, type JsonObject } from '../lib/json-object';
+import { parseSimpleYaml } from '../lib/simple-yaml';
 
 export type Frontmatter = { fields: JsonObject; body: string };
 
@@ -18,13 +19,16 @@ export async function parseFrontmatter(text: string): Promise<Frontmatter | { pr
   if (!closing) return { problem: 'its frontmatter block has no closing `---` line' };
   const yamlText = rest.slice(0, closing.index);
   const body = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
-  const { parse } = await import('yaml');
-  let fields: unknown;
-  try {
-    fields = parse(yamlText);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { problem: `its frontmatter is not valid YAML: ${reason}` };
+  // Simple `key: value` frontmatter (most agent files) is read without loading the YAML parser.
+  let fields: unknown = parseSimpleYaml(yamlText);
+  if (fields === undefined) {
+    const { parse } = await import('yaml');
+    try {
+      fields = parse(yamlText);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      return { problem: `its frontmatter is not valid YAML: ${reason}` };
+    }
   }
   if (fields === null || fields === undefined) fields = {};
   if (!isJsonObject(fields)) return { problem: 'its frontmatter is not a set of `key: value` fields' };

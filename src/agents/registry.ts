@@ -14,6 +14,17 @@ const STRENGTH: Record<AgentSource, number> = {
   sdk: 4,
 };
 
+/**
+ * Case-insensitive, then lower case first: `localeCompare`'s order for names of letters, digits,
+ * `-` and `:`, without its cost (its first call loads ICU's collator: ms of CPU at every start).
+ */
+function compareNames(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x !== y) return x < y ? -1 : 1;
+  return a === b ? 0 : a > b ? -1 : 1;
+}
+
 export class AgentRegistry {
   private readonly byName = new Map<string, AgentDefinition>();
 
@@ -38,7 +49,7 @@ export class AgentRegistry {
 
   /** Every definition, sorted by name (the order `system/init.agents` and the tool listing use). */
   list(): AgentDefinition[] {
-    return [...this.byName.values()].sort((a, b) => a.agentType.localeCompare(b.agentType));
+    return [...this.byName.values()].sort((a, b) => compareNames(a.agentType, b.agentType));
   }
 
   names(): string[] {

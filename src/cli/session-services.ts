@@ -20,7 +20,6 @@ import { lspSettings } from '../services/lsp/settings';
 import type { ToolNotification } from '../tools/context';
 import type { SessionServices } from '../tools/session-services';
 import type { SkillPort } from '../tools/skill-port';
-import { sessionProtectedPaths } from './session-permissions';
 import { confineLanguageServers, createSessionSandbox, type SessionSandbox } from './session-sandbox';
 import type { Env } from './session-settings';
 
@@ -32,15 +31,13 @@ export type SessionServicesSetup = {
 
 export async function createSessionServices(input: {
   settingsSources: readonly SettingsSource[];
-  /** `--settings` (its hook commands are protected too). */
-  cliSettings: string | undefined;
+  /** Started by the caller as soon as the settings are known (session-permissions.ts). */
+  protectedPaths: Promise<ProtectedPaths>;
   /** `--sandbox` / `--no-sandbox`. */
   sandboxFlag: boolean | undefined;
   /** The settings as applied (untrusted projects' gated keys removed). */
   applied: Settings;
   cwd: string;
-  /** The process environment (protected paths) and the session's (everything else). */
-  env: Env;
   sessionEnv: Env;
   trusted: boolean;
   models: ModelCatalog;
@@ -55,12 +52,7 @@ export async function createSessionServices(input: {
   permissionContext: () => ToolPermissionContext | undefined;
 }): Promise<SessionServicesSetup> {
   const { cwd, sessionEnv, applied } = input;
-  const protectedPaths = await sessionProtectedPaths({
-    settingsSources: input.settingsSources,
-    cliSettings: input.cliSettings,
-    cwd,
-    env: input.env,
-  });
+  const protectedPaths = await input.protectedPaths;
   const sandbox = createSessionSandbox({
     settingsSources: input.settingsSources,
     flag: input.sandboxFlag,

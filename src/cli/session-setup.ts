@@ -7,10 +7,8 @@
  */
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
-import { sendMessageTool } from '../agents/background/send-message';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
 import { sessionWorktree } from '../agents/worktree/session-start';
-import { WORKTREE_TOOLS } from '../agents/worktree/tools';
 import { environmentFacts } from '../engine/environment';
 import { chooseFastModel } from '../model/fast-model';
 import type { ToolPermissionContext } from '../permissions/types';
@@ -25,7 +23,12 @@ import { startSessionGit } from './session-git';
 import { sessionHooks } from './session-hooks';
 import { startSessionMcp } from './session-mcp';
 import { sessionModels } from './session-models';
-import { checkAddDirs, createPermissionSetup, requestedPermissionMode } from './session-permissions';
+import {
+  checkAddDirs,
+  createPermissionSetup,
+  requestedPermissionMode,
+  sessionProtectedPaths,
+} from './session-permissions';
 import { createSessionPools } from './session-pools';
 import { sandboxStartNotice } from './session-sandbox';
 import { createSessionServices } from './session-services';
@@ -57,7 +60,7 @@ export async function createSessionEngine(
   const modules = Promise.all([
     import('../model/select'),
     import('../engine/query-engine'),
-    import('../tools/builtin'),
+    import('./session-builtins'),
     import('../tools/session-services'),
     import('../session/resume'),
     import('../config/memory/memory-files'),
@@ -69,6 +72,15 @@ export async function createSessionEngine(
     cwd,
   );
   const merged = settings.loaded.merged;
+  // The protected files' link targets are looked up while plugins, agents, the model and the
+  // commands load; the services await them.
+  const protectedPathsLoad = sessionProtectedPaths({
+    settingsSources: settings.loaded.sources,
+    cliSettings: options.settings,
+    cwd,
+    env,
+  });
+  protectedPathsLoad.catch(() => {});
   const extensionsInput = {
     options,
     cwd,
@@ -78,6 +90,8 @@ export async function createSessionEngine(
   };
   const { plugins, hookSettings } = await loadPluginsForSession(extensionsInput, applied.hooks);
   const agentsLoad = startAgentsLoad(extensionsInput, plugins);
+  // Awaited further down; a failure is reported there, not as an unhandled rejection meanwhile.
+  agentsLoad.catch(() => {});
   // Servers connect while the rest is set up, and on after: the first request does not wait.
   const mcp = await startSessionMcp({
     options,
@@ -92,7 +106,7 @@ export async function createSessionEngine(
   const [
     { selectModel },
     { QueryEngine },
-    { createBuiltinTools },
+    { sessionBuiltins },
     ,
     { resolveSession },
     memoryFiles,
@@ -103,8 +117,9 @@ export async function createSessionEngine(
   const memoryPromise = options.bare
     ? Promise.resolve([])
     : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
-  const agents = await agentsLoad;
-  const mainAgent = options.agent === undefined ? undefined : agents.mainThread(options.agent);
+  // Only `--agent` needs the agent files before the model is chosen; otherwise their reads overlap
+  // the steps below, up to the commands.
+  const mainAgent = options.agent === undefined ? undefined : (await agentsLoad).mainThread(options.agent);
   const selection = await selectModel({
     model: options.model ?? mainAgent?.model ?? merged.model,
     provider: options.provider ?? merged.provider,
@@ -165,15 +180,15 @@ export async function createSessionEngine(
     ...(mcp.manager ? { mcp: mcp.manager } : {}),
     ...(hooksOff ? {} : { liveHooks }),
   });
+  const agents = await agentsLoad;
   const notify = (n: ToolNotification) => (n.level === 'info' ? log.debug(n.message) : log.warn(n.message));
   let permissionContext: ToolPermissionContext | undefined;
   const { services, sandbox, protectedPaths } = await createSessionServices({
     settingsSources: settings.loaded.sources,
-    cliSettings: options.settings,
+    protectedPaths: protectedPathsLoad,
     sandboxFlag: options.sandbox,
     applied,
     cwd,
-    env,
     sessionEnv,
     trusted: trust.trusted,
     models: models.catalog,
@@ -227,12 +242,7 @@ export async function createSessionEngine(
   permissions.permissionContext = coordinator.permissionContext(permissions.permissionContext);
   permissionContext = permissions.permissionContext;
   const sandboxNotice = await sandboxStartNotice(sandbox.manager);
-  const builtins = [
-    ...createBuiltinTools({ canAskUser: options.permissionPrompt !== undefined }),
-    agents.tool,
-    ...WORKTREE_TOOLS,
-    sendMessageTool,
-  ];
+  const builtins = sessionBuiltins({ canAskUser: options.permissionPrompt !== undefined }, agents.tool);
   const pools = await createSessionPools({
     options,
     env: sessionEnv,

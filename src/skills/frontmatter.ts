@@ -7,7 +7,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { parseSimpleYaml } from './simple-yaml';
+import { parseSimpleYaml } from '../lib/simple-yaml';
 
 /** Enough for the frontmatter of every real command file seen; a longer one is read whole. */
 const HEAD_BYTES = 4096;

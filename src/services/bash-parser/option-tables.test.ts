@@ -18,11 +18,11 @@ import {
   BASH_SEMANTIC_NEUTRAL_COMMANDS,
   BASH_WRAPPER_COMMANDS,
   GRAMMAR_COMMANDS,
-  OPTION_TABLE_SOURCES,
+  optionTableSources,
 } from './read-only-commands';
 import { SED_TABLE } from './sed';
 import { JQ_TABLE } from './special-commands';
-import { WRAPPER_TABLE_SOURCES } from './tables/wrappers';
+import { wrapperTableSources } from './tables/wrappers';
 import { hasWrapperTable, SHELL_INTERPRETERS } from './wrappers';
 
 // `rg` is the ripgrep Yoke ships, `fd` Debian's fdfind (calibration-tools.ts).
@@ -38,8 +38,8 @@ const LISTED = [
 const compiled = (name: string, source: Parameters<typeof compileTable>[0]) =>
   [name, compileTable(source)] as const;
 const ALL_TABLES: ReadonlyArray<readonly [string, OptionTable]> = [
-  ...Object.entries(OPTION_TABLE_SOURCES).map(([name, source]) => compiled(name, source)),
-  ...Object.entries(WRAPPER_TABLE_SOURCES).map(([name, source]) => compiled(name, source)),
+  ...Object.entries(optionTableSources()).map(([name, source]) => compiled(name, source)),
+  ...Object.entries(wrapperTableSources()).map(([name, source]) => compiled(name, source)),
   ...Object.entries(GIT_SUBCOMMANDS).map(([name, source]) => compiled(`git ${name}`, source)),
   ...GIT_LIST_MODE_TABLES.map((source) => compiled(source.manual, source)),
   ['sed', SED_TABLE],
@@ -48,7 +48,7 @@ const ALL_TABLES: ReadonlyArray<readonly [string, OptionTable]> = [
 
 describe('option tables', () => {
   it('cover every command on the read-only lists', () => {
-    const missing = LISTED.filter((name) => !OPTION_TABLE_SOURCES[name] && !GRAMMAR_COMMANDS[name]);
+    const missing = LISTED.filter((name) => !optionTableSources()[name] && !GRAMMAR_COMMANDS[name]);
     expect(missing).toEqual([]);
   });
 

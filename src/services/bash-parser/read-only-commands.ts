@@ -14,10 +14,10 @@ import { gitEffects } from './git';
 import { compileTable, type OptionTable, type TableSource } from './option-table';
 import { sedEffects } from './sed';
 import { jqEffects, printfEffects, stringsEffects, xxdEffects } from './special-commands';
-import { FILE_TABLES } from './tables/files';
-import { SEARCH_TABLES } from './tables/search';
-import { SYSTEM_TABLES } from './tables/system';
-import { TEXT_TABLES } from './tables/text';
+import { fileTables } from './tables/files';
+import { searchTables } from './tables/search';
+import { systemTables } from './tables/system';
+import { textTables } from './tables/text';
 import type { ShellWord } from './types';
 
 export const BASH_SEARCH_COMMANDS: ReadonlySet<string> = new Set([
@@ -158,17 +158,22 @@ export const GRAMMAR_COMMANDS: Readonly<Record<string, (args: readonly ShellWord
   strings: stringsEffects,
 };
 
-/** The option tables of the listed commands, as written (for the table tests and the manual check). */
-export const OPTION_TABLE_SOURCES: Readonly<Record<string, TableSource>> = {
-  ...TEXT_TABLES,
-  ...SYSTEM_TABLES,
-  ...SEARCH_TABLES,
-  ...FILE_TABLES,
-};
+/**
+ * The option tables of the listed commands, as written (for the table tests and the manual
+ * check). Built on the first check of a command line rather than at load: a session that never
+ * checks one (most `-p` runs) does not pay for building them at start.
+ */
+export function optionTableSources(): Readonly<Record<string, TableSource>> {
+  return { ...textTables(), ...systemTables(), ...searchTables(), ...fileTables() };
+}
 
-const OPTION_TABLES: ReadonlyMap<string, OptionTable> = new Map(
-  Object.entries(OPTION_TABLE_SOURCES).map(([name, source]) => [name, compileTable(source)]),
-);
+let optionTables: ReadonlyMap<string, OptionTable> | undefined;
+const compiledOptionTables = (): ReadonlyMap<string, OptionTable> => {
+  optionTables ??= new Map(
+    Object.entries(optionTableSources()).map(([name, source]) => [name, compileTable(source)]),
+  );
+  return optionTables;
+};
 
 /**
  * What a listed (non-wrapper) command does with these arguments: the paths it reads and writes
@@ -178,7 +183,7 @@ export function commandEffects(name: string, args: readonly ShellWord[]): Comman
   if (!readOnlyCategory(name)) return undefined;
   const grammar = GRAMMAR_COMMANDS[name];
   if (grammar) return grammar(args);
-  const table = OPTION_TABLES.get(name);
+  const table = compiledOptionTables().get(name);
   if (table) return tableEffects(name, table, args);
   return { notReadOnly: `${name} has no option table`, reads: [], writes: [] };
 }

@@ -12,8 +12,19 @@ import {
   tableEffects,
 } from './command-effects';
 import { isUnknownWord, mayStartWithDash, type Operand, parseArgs } from './option-parse';
-import { compileTable, FILES, FLAG, mode, type OptionSpec, READ, scriptFile, VALUE } from './option-table';
-import { FILE_TABLES } from './tables/files';
+import {
+  compileTable,
+  FILES,
+  FLAG,
+  mode,
+  type OptionSpec,
+  type OptionTable,
+  READ,
+  scriptFile,
+  type TableSource,
+  VALUE,
+} from './option-table';
+import { fileTables } from './tables/files';
 import type { ShellWord } from './types';
 
 const pair = (spec: OptionSpec): OptionSpec => ({ ...spec, arity: 'pair' });
@@ -152,11 +163,12 @@ export function printfEffects(args: readonly ShellWord[]): CommandEffects {
   return effects;
 }
 
-const STRINGS_TABLE = compileTable(FILE_TABLES.strings as NonNullable<(typeof FILE_TABLES)['strings']>);
+let stringsTable: OptionTable | undefined;
 
 /** binutils `strings`: getopt, plus `@FILE`, which reads more options and file names from FILE. */
 export function stringsEffects(args: readonly ShellWord[]): CommandEffects {
-  const effects = tableEffects('strings', STRINGS_TABLE, args);
+  stringsTable ??= compileTable(fileTables().strings as TableSource);
+  const effects = tableEffects('strings', stringsTable, args);
   const response = args.find((w) => w.value.startsWith('@') || (isUnknownWord(w) && mayStartWithDash(w)));
   if (response)
     refuse(

@@ -6,7 +6,7 @@
 import { applyOptions, type CommandEffects, noEffects, refuse } from './command-effects';
 import { isUnknownWord, parseArgs } from './option-parse';
 import { compileTable, type OptionTable } from './option-table';
-import { WRAPPER_TABLE_SOURCES } from './tables/wrappers';
+import { wrapperTableSources } from './tables/wrappers';
 import type { ShellRedirect, ShellWord } from './types';
 import { literalWord } from './words';
 
@@ -61,12 +61,17 @@ export const SHELL_INTERPRETERS: ReadonlySet<string> = new Set([
 ]);
 
 /** Option tables of the wrappers (coreutils 9.1 / findutils 4.9 / GNU time 1.9 `--help`, bash `help`). */
-const WRAPPER_TABLES: Readonly<Record<string, OptionTable>> = Object.fromEntries(
-  Object.entries(WRAPPER_TABLE_SOURCES).map(([name, source]) => [name, compileTable(source)]),
-);
+let wrapperTables: Readonly<Record<string, OptionTable>> | undefined;
+/** Built on first use, as the listed commands' tables are (read-only-commands.ts). */
+const compiledWrapperTables = (): Readonly<Record<string, OptionTable>> => {
+  wrapperTables ??= Object.fromEntries(
+    Object.entries(wrapperTableSources()).map(([name, source]) => [name, compileTable(source)]),
+  );
+  return wrapperTables;
+};
 
 /** True for the wrappers with an option table: what they run is a unit of its own. */
-export const hasWrapperTable = (name: string): boolean => Object.hasOwn(WRAPPER_TABLES, name);
+export const hasWrapperTable = (name: string): boolean => Object.hasOwn(compiledWrapperTables(), name);
 
 /** Words the program is given from input (`xargs`): appended, or put in place of a replace string. */
 export type InputWords = { replace?: string };
@@ -104,7 +109,7 @@ type WrapperOptions = {
 
 /** The wrapper's own options, read against its table. */
 function wrapperOptions(name: string, args: readonly ShellWord[]): WrapperOptions | undefined {
-  const table = WRAPPER_TABLES[name] as OptionTable;
+  const table = compiledWrapperTables()[name] as OptionTable;
   const parsed = parseArgs(table, args);
   if (parsed.problem || parsed.anyOption.some((w) => !parsed.operands.some((o) => o.word === w)))
     return undefined;
@@ -210,7 +215,7 @@ export function nestedCommands(
   if (name === 'source' || name === '.') return [{ kind: 'script', via: name, script: undefined }];
   if (SHELL_INTERPRETERS.has(name)) return [shellScript(name, args, redirects)];
   if (name === 'find' || name === 'fd' || name === 'fdfind') return findExecs(name, args);
-  if (!WRAPPER_TABLES[name]) return [];
+  if (!compiledWrapperTables()[name]) return [];
   const options = wrapperOptions(name, args);
   if (!options) return [{ kind: 'script', via: name, script: undefined }];
   // An option of the wrapper's own that runs something (`env -S 'cmd args'`, glued `-S'…'`,

@@ -39,7 +39,7 @@ declare const YOKE_BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchemaObjec
 const prebuiltSchemas =
   typeof YOKE_BUILTIN_TOOL_SCHEMAS === 'undefined' ? undefined : YOKE_BUILTIN_TOOL_SCHEMAS;
 
-function applyPrebuiltSchemas(tools: readonly AnyTool[]): void {
+export function applyPrebuiltSchemas(tools: readonly AnyTool[]): void {
   if (!prebuiltSchemas) return;
   for (const tool of tools) {
     const schema = prebuiltSchemas[tool.name];

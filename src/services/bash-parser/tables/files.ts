@@ -83,7 +83,7 @@ const DIFF: TableSource = {
   operands: (modes) => ({ leading: [], rest: 'read', recursive: modes.has('recursive') }),
 };
 
-export const FILE_TABLES: Record<string, TableSource> = {
+export const fileTables = (): Record<string, TableSource> => ({
   diff: DIFF,
   cmp: {
     manual: 'GNU diffutils 3.8, cmp --help',
@@ -278,4 +278,4 @@ export const FILE_TABLES: Record<string, TableSource> = {
     },
     operands: listing(),
   },
-};
+});

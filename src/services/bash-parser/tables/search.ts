@@ -370,7 +370,7 @@ const LOCATE: TableSource = {
   operands: { leading: [], rest: 'data', whenNone: ['/'], recursive: true },
 };
 
-export const SEARCH_TABLES: Record<string, TableSource> = {
+export const searchTables = (): Record<string, TableSource> => ({
   grep: GREP,
   egrep: GREP,
   fgrep: GREP,
@@ -379,4 +379,4 @@ export const SEARCH_TABLES: Record<string, TableSource> = {
   fd: FD,
   fdfind: FD,
   locate: LOCATE,
-};
+});

@@ -28,7 +28,7 @@ const builtin = (tool: string, options: TableSource['options'], operands = DATA)
 /** Commands whose every word is data: they parse no options that do anything. */
 const wordsOnly = (manual: string): TableSource => ({ manual, options: {}, operands: DATA, noOptions: true });
 
-export const SYSTEM_TABLES: Record<string, TableSource> = {
+export const systemTables = (): Record<string, TableSource> => ({
   ls: coreutils(
     'ls',
     {
@@ -327,4 +327,4 @@ export const SYSTEM_TABLES: Record<string, TableSource> = {
   // `-v NAME` tests (with an arithmetic subscript) are judged by the evaluation checks.
   test: wordsOnly('bash 5.2, help test'),
   '[': wordsOnly('bash 5.2, help ['),
-};
+});

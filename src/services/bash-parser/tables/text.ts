@@ -50,7 +50,7 @@ const CHECK_OPTIONS = {
 };
 const CHECKSUM_OPTIONS = { ...CHECK_OPTIONS, 'b binary': FLAG, 't text': FLAG, 'z zero': FLAG };
 
-export const TEXT_TABLES: Record<string, TableSource> = {
+export const textTables = (): Record<string, TableSource> => ({
   cat: coreutils('cat', {
     'A show-all': FLAG,
     'b number-nonblank': FLAG,
@@ -283,4 +283,4 @@ export const TEXT_TABLES: Record<string, TableSource> = {
     total: FLAG,
     'z zero-terminated': FLAG,
   }),
-};
+});

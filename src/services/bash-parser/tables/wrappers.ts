@@ -25,7 +25,7 @@ const wrapper = (manual: string, options: TableSource['options'], numeric = fals
   numeric,
 });
 
-export const WRAPPER_TABLE_SOURCES: Record<string, TableSource> = {
+export const wrapperTableSources = (): Record<string, TableSource> => ({
   env: wrapper('GNU coreutils 9.1, env --help', {
     ...GNU_COMMON,
     'i ignore-environment': FLAG,
@@ -89,4 +89,4 @@ export const WRAPPER_TABLE_SOURCES: Record<string, TableSource> = {
   command: wrapper('bash 5.2, help command', { p: FLAG, v: FLAG, V: FLAG }),
   builtin: wrapper('bash 5.2, help builtin', {}),
   exec: wrapper('bash 5.2, help exec', { c: FLAG, l: FLAG, a: VALUE }),
-};
+});

@@ -4,7 +4,7 @@
  * parser (its load and its first few hundred parses) cost over 100 ms of start-up, where these
  * lines take well under a millisecond. Anything beyond this subset (quoting with escapes, block
  * scalars, nesting, anchors, comments inside values) returns undefined and goes to the real parser,
- * which stays the authority.
+ * which stays the authority. Agent files (agents/frontmatter.ts) use it too.
  */
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/;
