@@ -57,6 +57,20 @@ describe('commands', () => {
     expect(verb.stderr).toBe('yoke: unknown command "sessions lst"; did you mean `yoke sessions list`?\n');
   });
 
+  it('--help after a command prints its forms on stdout, not an error or a lookup of "--help"', async () => {
+    const mcp = await yoke(['mcp', 'login', '--help']);
+    expect({ code: mcp.code, stderr: mcp.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(mcp.stdout).toMatch(/^Usage:\n {2}yoke mcp add\|add-json\|remove {2,}configure MCP servers/);
+    expect(mcp.stdout).toContain('yoke mcp login <name>');
+    const trust = await yoke(['trust', '-h']);
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain('yoke trust --list | --remove [dir]');
+    // `yoke --help` lists every command, plugin's included.
+    const help = await yoke(['--help']);
+    expect(help.stdout).toContain('yoke plugin install <plugin>');
+    expect(help.stdout).toContain('yoke sandbox check');
+  });
+
   it('`yoke sessions` without a verb lists the sessions', async () => {
     const dir = await tempProject();
     answer('saved');
