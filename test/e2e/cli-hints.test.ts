@@ -71,6 +71,20 @@ describe('commands', () => {
     expect(help.stdout).toContain('yoke sandbox check');
   });
 
+  it('`yoke -p /context` counts the system prompt and the memory files it carries', async () => {
+    answer();
+    const dir = await tempProject();
+    await writeFile(join(dir, 'AGENTS.md'), `# Rules\n${'Write the test first. '.repeat(100)}\n`);
+    const { code, stdout } = await yoke(['-p', '/context'], dir);
+    expect(code).toBe(0);
+    const tokensOf = (label: string) =>
+      Number(stdout.match(new RegExp(`${label}\\s+░+\\s+([\\d,]+)`))?.[1]?.replace(/,/g, ''));
+    expect(tokensOf('System prompt')).toBeGreaterThan(100);
+    expect(tokensOf('Memory files')).toBeGreaterThan(400);
+    expect(stdout).toContain(`${join(dir, 'AGENTS.md')}: `);
+    expect(ws.server.requests).toHaveLength(0);
+  });
+
   it('`yoke sessions` without a verb lists the sessions', async () => {
     const dir = await tempProject();
     answer('saved');
