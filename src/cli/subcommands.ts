@@ -54,10 +54,7 @@ const FORMS: Record<Subcommand, readonly (readonly [form: string, what: string])
   plugin: [
     ['yoke plugin install <plugin>', 'install name@marketplace, a git URL or a folder, and enable it'],
     ['yoke plugin list', 'installed plugins, enabled here or not, and what each brings'],
-    [
-      'yoke plugin enable|disable|remove',
-      'turn a plugin on or off (-s user|project|local), or remove it',
-    ],
+    ['yoke plugin enable|disable|remove', 'turn a plugin on or off (-s user|project|local), or remove it'],
     ['yoke plugin marketplace …', 'add|list|update|remove the marketplaces plugins install from'],
   ],
   sandbox: [['yoke sandbox check', 'what of the shell sandbox works on this machine']],
