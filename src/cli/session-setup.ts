@@ -42,7 +42,12 @@ import {
   sessionProtectedPaths,
 } from './session-permissions';
 import { confineLanguageServers, createSessionSandbox, sandboxStartNotice } from './session-sandbox';
-import { autoCompactEnabled, contextStages, loadSessionSettings } from './session-settings';
+import {
+  autoCompactEnabled,
+  contextStages,
+  loadSessionSettings,
+  requireFlagSettings,
+} from './session-settings';
 import { selectSessionTools } from './session-tools';
 import {
   appliedSettings,
@@ -194,6 +199,7 @@ export async function createSessionEngine(
     loadSessionSettings(options, env, cwd),
     sessionTrust(options, cwd, env),
   ]);
+  requireFlagSettings(options, settings.loaded, cwd);
   const merged = settings.loaded.merged;
   const trustWarnings = [
     ...trust.problems,

@@ -122,6 +122,25 @@ describe('messages that say where and what', () => {
     });
   });
 
+  it('--settings that is missing or not JSON stops before any model call; a bad key only warns', async () => {
+    answer();
+    const missing = await yoke(['-p', 'hi', '--settings', 'no-such.json']);
+    expect({ code: missing.code, stderr: missing.stderr }).toEqual({
+      code: 1,
+      stderr: `yoke: --settings no-such.json: Settings file given with --settings not found: ${join(ws.cwd, 'no-such.json')}. Nothing was run.\n`,
+    });
+    const broken = await yoke(['-p', 'hi', '--settings', '{"permissions": {"deny": ["Bash"]']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(
+      /^yoke: --settings \{.*: Invalid JSON in settings --settings at line 1, column \d+: .*\. Nothing was run\.\n$/,
+    );
+    expect(ws.server.requests).toHaveLength(0);
+    answer('ran');
+    const typo = await yoke(['-p', 'hi', '--settings', '{"modle": "haiku"}']);
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toContain('unknown key "modle" (did you mean "model"?)');
+  });
+
   it('--max-budget-usd: the result names the limit and what was spent', async () => {
     ws.server.reset([
       {
