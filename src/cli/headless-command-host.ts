@@ -72,13 +72,13 @@ export function createHeadlessCommandHost(deps: HeadlessHostDeps): CommandHost {
       return { ...total, byModel: costs?.byModel() ?? {}, sessionDurationMs: Date.now() - deps.startedAt };
     },
     context: () => ({
-      systemPrompt: [],
+      systemPrompt: engine.systemPrompt.map((part) => part.text),
       tools: engine.userToolContext(new AbortController().signal).tools.map((tool) => ({
         name: tool.name,
         description: tool.prompt(),
         input_schema: tool.inputJsonSchema,
       })),
-      memoryFiles: [],
+      memoryFiles: engine.memoryFiles,
       messages: engine.messages,
     }),
     backgroundShells: () => services?.shells.list() ?? [],

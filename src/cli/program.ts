@@ -6,6 +6,7 @@
  */
 import { Command, Option } from 'commander';
 import { PERMISSION_MODES } from '../permissions/types';
+import { subcommandsHelp } from './subcommands';
 import { NO_EFFECT_FLAGS, UNAVAILABLE_FLAGS } from './unavailable';
 
 /** Collects every occurrence of a repeatable flag. */
@@ -118,16 +119,7 @@ function statusNote(flags: string): string {
 
 const HELP_FOOTER = `
 Commands:
-  yoke permissions list             every permission rule with its source and file
-  yoke permissions remove <rule>    revoke a rule from .yoke/settings.local.json
-  yoke trust [dir]                  trust a folder: its project settings may widen permissions
-  yoke trust --list | --remove [dir]  the trusted folders; take a folder's trust back
-  yoke sessions [list] [--all]      saved sessions of this folder (or all), newest first
-  yoke mcp add|add-json|remove      configure MCP servers (-s local|project|user, -e, -H, -t)
-  yoke mcp list | get <name>        connect to the configured MCP servers and show their status
-  yoke mcp login <name>             sign in to an HTTP/SSE MCP server with OAuth
-  yoke mcp serve [flags]            Yoke's tools as an MCP server on stdio, under -p's permissions
-  yoke sandbox check                what of the shell sandbox works on this machine
+${subcommandsHelp()}
 
 Environment:
   ANTHROPIC_API_KEY                 Anthropic API key (ANTHROPIC_AUTH_TOKEN: a bearer token instead)

@@ -7,7 +7,12 @@
 import type { Settings } from '../config/settings-schema';
 import type { CliOptions } from './cli-options';
 import { requestedPermissionMode } from './session-permissions';
-import { type Env, loadSessionSettings, type SessionSettings } from './session-settings';
+import {
+  type Env,
+  loadSessionSettings,
+  requireFlagSettings,
+  type SessionSettings,
+} from './session-settings';
 import {
   appliedSettings,
   gatedProjectKeys,
@@ -36,6 +41,7 @@ export async function applySessionSettings(
     loadSessionSettings(options, env, cwd),
     sessionTrust(options, cwd, env),
   ]);
+  requireFlagSettings(options, settings.loaded, cwd);
   const trustWarnings = [
     ...trust.problems,
     ...ignoredProjectSettings({

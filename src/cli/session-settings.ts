@@ -3,11 +3,13 @@
  * and the environment tools and providers see (process env plus the settings' `env`). The
  * settings tools read reach them through the session's services (tools/session-services.ts).
  */
+import { resolve } from 'node:path';
 import type { LoadedSettings } from '../config/load-settings';
 import type { ContextManagementConfig } from '../engine/context/pipeline';
 import type { Env } from '../model/types';
 import type { CliOptions } from './cli-options';
 import { withCommittedLocalSettings } from './committed-local-settings';
+import { CliUsageError } from './errors';
 
 export type { Env };
 
@@ -37,6 +39,25 @@ export async function loadSessionSettings(
   const merged = loaded.merged;
   const sessionEnv: Env = { ...env, ...(merged.env ?? {}) };
   return { loaded, env: sessionEnv, warnings };
+}
+
+/**
+ * `--settings` is what the user asked for by hand: a file that is missing or not valid JSON stops
+ * the run (running without it would drop the deny rules it holds), where a broken settings file
+ * found on disk is skipped with a warning.
+ */
+export function requireFlagSettings(
+  options: Pick<CliOptions, 'settings'>,
+  loaded: LoadedSettings,
+  cwd: string,
+): void {
+  const given = options.settings;
+  if (given === undefined || loaded.sources.some((source) => source.source === 'cliArg')) return;
+  // Inline JSON is labelled with the flag, a file with its path (as load-settings.ts reads it).
+  const files = new Set(['--settings', resolve(cwd, given)]);
+  const problem = loaded.errors.find((error) => files.has(error.file));
+  const reason = problem?.message.replace(/; file ignored$/, '') ?? 'it could not be read';
+  throw new CliUsageError(`--settings ${given}: ${reason}. Nothing was run.`);
 }
 
 /** Auto-compact is on unless `--no-auto-compact` or a setting turns it off. */

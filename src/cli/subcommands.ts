@@ -1,8 +1,8 @@
 /**
  * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>`,
  * `yoke sessions [list] [--all]`, `yoke trust [dir] | --list | --remove [dir]`, `yoke mcp …`,
- * `yoke plugin …` and `yoke sandbox check`. They print plain
- * text and return an exit code. A mistyped command or verb gets the nearest one suggested instead
+ * `yoke plugin …` and `yoke sandbox check`. They print plain text and return an exit code;
+ * `--help` after a command prints its forms. A mistyped command or verb gets the nearest one suggested instead
  * of being taken for a prompt.
  */
 import { nearestName, typoBudget } from '../lib/edit-distance';
@@ -11,6 +11,9 @@ import { stdout } from './std-streams';
 
 export const SUBCOMMANDS = ['permissions', 'sessions', 'trust', 'mcp', 'plugin', 'sandbox'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
+
+const isSubcommand = (word: string | undefined): word is Subcommand =>
+  (SUBCOMMANDS as readonly (string | undefined)[]).includes(word);
 
 const VERBS: Record<Subcommand, readonly string[]> = {
   permissions: ['list', 'remove'],
@@ -30,6 +33,46 @@ const USAGE: Record<Subcommand, string> = {
   plugin: 'usage: yoke plugin install|list|enable|disable|remove|marketplace …',
   sandbox: 'usage: yoke sandbox check',
 };
+
+/** Each subcommand's forms and what they do: `yoke --help` lists them all, `yoke <command> --help` its own. */
+const FORMS: Record<Subcommand, readonly (readonly [form: string, what: string])[]> = {
+  permissions: [
+    ['yoke permissions list', 'every permission rule with its source and file'],
+    ['yoke permissions remove <rule>', 'revoke a rule from .yoke/settings.local.json'],
+  ],
+  trust: [
+    ['yoke trust [dir]', 'trust a folder: its project settings may widen permissions'],
+    ['yoke trust --list | --remove [dir]', "the trusted folders; take a folder's trust back"],
+  ],
+  sessions: [['yoke sessions [list] [--all]', 'saved sessions of this folder (or all), newest first']],
+  mcp: [
+    ['yoke mcp add|add-json|remove', 'configure MCP servers (-s local|project|user, -e, -H, -t)'],
+    ['yoke mcp list | get <name>', 'connect to the configured MCP servers and show their status'],
+    ['yoke mcp login <name>', 'sign in to an HTTP/SSE MCP server with OAuth'],
+    ['yoke mcp serve [flags]', "Yoke's tools as an MCP server on stdio, under -p's permissions"],
+  ],
+  plugin: [
+    ['yoke plugin install <plugin>', 'install name@marketplace, a git URL or a folder, and enable it'],
+    ['yoke plugin list', 'installed plugins, enabled here or not, and what each brings'],
+    ['yoke plugin enable|disable|remove', 'turn a plugin on or off (-s user|project|local), or remove it'],
+    ['yoke plugin marketplace …', 'add|list|update|remove the marketplaces plugins install from'],
+  ],
+  sandbox: [['yoke sandbox check', 'what of the shell sandbox works on this machine']],
+};
+
+const formLines = (command: Subcommand) =>
+  FORMS[command].map(([form, what]) => `  ${form}${' '.repeat(Math.max(2, 34 - form.length))}${what}`);
+
+/** The subcommands for `yoke --help`, one line per form. */
+export function subcommandsHelp(): string {
+  return SUBCOMMANDS.flatMap(formLines).join('\n');
+}
+
+/** `yoke mcp --help`, `yoke mcp login -h`: help, not an error (a plugin verb has its own help). */
+function asksForHelp(command: Subcommand, argv: readonly string[]): boolean {
+  const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+  return isHelp(argv[1]) || (command !== 'plugin' && isHelp(argv[2]));
+}
 
 /** Verbs are short: one slip (`lst`) is always worth a suggestion. */
 const verbBudget = (verb: string) => Math.max(1, typoBudget(verb));
@@ -61,6 +104,10 @@ export async function runSubcommand(
 ): Promise<number> {
   const [command, action, ...rest] = argv;
   const print = (line: string) => stdout.write(`${line}\n`);
+  if (isSubcommand(command) && asksForHelp(command, argv)) {
+    print(['Usage:', ...formLines(command)].join('\n'));
+    return 0;
+  }
   if (command === 'permissions') {
     const { runPermissionsList, runPermissionsRemove } = await import('./commands/permissions');
     if (action === 'list' && rest.length === 0) return runPermissionsList({ ...context, print });

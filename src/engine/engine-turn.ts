@@ -7,7 +7,7 @@
 import type { HookRunner } from '../hooks/types';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTracker } from '../model/cost';
-import type { ThinkingConfig } from '../model/types';
+import type { SystemPart, ThinkingConfig } from '../model/types';
 import type { Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
@@ -45,6 +45,8 @@ export type TurnHost = {
   /** SessionStart hook context not yet recorded. */
   sessionContext(): readonly string[];
   clearSessionContext(): void;
+  /** The system prompt the turn sends, for `/context`. */
+  noteSystemPrompt(parts: readonly SystemPart[]): void;
   /** Adds a message to history and to the transcript. */
   record(message: Message): void;
   toolUseContext(tools: readonly AnyTool[], signal: AbortSignal): ToolUseContext;
@@ -84,6 +86,8 @@ export async function* runEngineTurn(
 
   yield host.description.initMessage(tools, config.livePool?.initExtras());
 
+  // Recorded before the input is processed, so a `/context` that is this turn's input counts it.
+  host.noteSystemPrompt(await host.description.systemPrompt(tools));
   const opened = await openTurn(opening, {
     processInput: config.processInput,
     context: () => host.toolUseContext(tools, signal),
@@ -117,7 +121,9 @@ export async function* runEngineTurn(
   for (const message of openingContext) host.record(message);
   const turnModel = opened.input?.model ?? host.model();
 
+  // Again: the input may have changed what it is built from (a command that switched the model).
   const systemPrompt = await host.description.systemPrompt(tools);
+  host.noteSystemPrompt(systemPrompt);
   const loop = query({
     messages: host.messages(),
     systemPrompt,

@@ -11,7 +11,12 @@ import { type HookRunner, noopHooks } from '../hooks/types';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTracker } from '../model/cost';
 import type { SideCallClient } from '../model/side-call';
-import { type ThinkingConfig, thinkingForBudget, type UserContentBlock } from '../model/types';
+import {
+  type SystemPart,
+  type ThinkingConfig,
+  thinkingForBudget,
+  type UserContentBlock,
+} from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { emptyPermissionContext } from '../permissions/types';
 import type { Message } from '../session/messages';
@@ -67,6 +72,7 @@ export class QueryEngine {
   /** SessionStart hook context, recorded just before the first prompt that is not blocked. */
   private sessionContext: string[] = [];
   private readonly liveMessages: LivePoolMessages | undefined;
+  private systemPromptSent: readonly SystemPart[] = [];
 
   constructor(config: QueryEngineConfig) {
     this.config = config;
@@ -139,6 +145,16 @@ export class QueryEngine {
   /** The REPL's `!cd dir`: later tool calls start there, as after the model's own `cd` in Bash. */
   moveCwd(dir: string): void {
     this.cwd = dir;
+  }
+
+  /** The system prompt of the latest turn, as of its start (empty before the first): for /context. */
+  get systemPrompt(): readonly SystemPart[] {
+    return this.systemPromptSent;
+  }
+
+  /** The memory files the system prompt carries (CLAUDE.md, AGENTS.md, …), with their text. */
+  get memoryFiles(): readonly { path: string; content: string }[] {
+    return this.config.memory ?? [];
   }
 
   get totalCostUsd(): number {
@@ -325,6 +341,9 @@ export class QueryEngine {
       sessionContext: () => this.sessionContext,
       clearSessionContext: () => {
         this.sessionContext = [];
+      },
+      noteSystemPrompt: (parts) => {
+        this.systemPromptSent = parts;
       },
       record: (message) => this.record(message),
       toolUseContext: (tools, signal) => this.toolUseContext(tools, signal),

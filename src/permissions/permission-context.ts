@@ -56,6 +56,12 @@ export type BuildPermissionContextOptions = {
 const NEVER_FROM_PROJECT: ReadonlySet<PermissionMode> = new Set(['bypassPermissions', 'auto']);
 const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
 
+/** Where a settings rule was written, for its problems: the file, or `--settings` for inline JSON. */
+function fileOf(source: RuleSource, path: string | undefined): { file?: string } {
+  if (path !== undefined) return { file: path };
+  return source === 'cliArg' ? { file: '--settings' } : {};
+}
+
 /** Whether a rule of this behaviour (or `additionalDirectories`, an allow) applies, given trust. */
 export const settingsRuleApplies = (source: RuleSource, behavior: RuleBehavior, trusted: boolean): boolean =>
   source !== 'projectSettings' || behavior !== 'allow' || trusted;
@@ -104,7 +110,7 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     for (const behavior of BEHAVIORS) {
       if (!settingsRuleApplies(source, behavior, trusted)) continue;
       for (const text of permissions[behavior] ?? []) {
-        read(text, behavior, path === undefined ? { source } : { source, file: path });
+        read(text, behavior, { source, ...fileOf(source, path) });
       }
     }
     if (settingsRuleApplies(source, 'allow', trusted))

@@ -69,6 +69,9 @@ describe('buildPermissionContext with malformed rules', () => {
           settings: { permissions: { deny: ['Bash(echo:*'] } },
         },
         { source: 'projectSettings', path: FILE, settings: { permissions: { allow: ['bash(ls)', 'Read'] } } },
+        // `--settings` is a command-line source, but its rules are named by their file, not a flag.
+        { source: 'cliArg', path: '/tmp/extra.json', settings: { permissions: { ask: ['Edit(x'] } } },
+        { source: 'cliArg', settings: { permissions: { deny: ['Read(.env'] } } },
       ],
       cliDisallowed: ['Write(/etc/x'],
       onRuleProblem: (problem) => problems.push(problem),
@@ -78,11 +81,13 @@ describe('buildPermissionContext with malformed rules', () => {
     expect(problems).toEqual([
       'settings /home/u/.yoke/settings.json: deny rule "Bash(echo:*" is malformed (the closing ")" is missing); until it is fixed it denies every Bash call',
       'settings /p/.yoke/settings.json: allow rule "bash(ls)" is malformed (tool names are case-sensitive: "bash" should be "Bash"); the rule is ignored',
+      'settings /tmp/extra.json: ask rule "Edit(x" is malformed (the closing ")" is missing); until it is fixed it asks before every Edit call',
+      'settings --settings: deny rule "Read(.env" is malformed (the closing ")" is missing); until it is fixed it denies every Read call',
       '--disallowedTools: deny rule "Write(/etc/x" is malformed (the closing ")" is missing); until it is fixed it denies every Write call',
     ]);
     expect(
       context.rules.map((r) => `${r.behavior} ${r.toolName}${r.ruleContent ? `(${r.ruleContent})` : ''}`),
-    ).toEqual(['deny Bash', 'allow Read', 'deny Write']);
+    ).toEqual(['deny Bash', 'allow Read', 'ask Edit', 'deny Read', 'deny Write']);
   });
 });
 

@@ -57,6 +57,34 @@ describe('commands', () => {
     expect(verb.stderr).toBe('yoke: unknown command "sessions lst"; did you mean `yoke sessions list`?\n');
   });
 
+  it('--help after a command prints its forms on stdout, not an error or a lookup of "--help"', async () => {
+    const mcp = await yoke(['mcp', 'login', '--help']);
+    expect({ code: mcp.code, stderr: mcp.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(mcp.stdout).toMatch(/^Usage:\n {2}yoke mcp add\|add-json\|remove {2,}configure MCP servers/);
+    expect(mcp.stdout).toContain('yoke mcp login <name>');
+    const trust = await yoke(['trust', '-h']);
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain('yoke trust --list | --remove [dir]');
+    // `yoke --help` lists every command, plugin's included.
+    const help = await yoke(['--help']);
+    expect(help.stdout).toContain('yoke plugin install <plugin>');
+    expect(help.stdout).toContain('yoke sandbox check');
+  });
+
+  it('`yoke -p /context` counts the system prompt and the memory files it carries', async () => {
+    answer();
+    const dir = await tempProject();
+    await writeFile(join(dir, 'AGENTS.md'), `# Rules\n${'Write the test first. '.repeat(100)}\n`);
+    const { code, stdout } = await yoke(['-p', '/context'], dir);
+    expect(code).toBe(0);
+    const tokensOf = (label: string) =>
+      Number(stdout.match(new RegExp(`${label}\\s+░+\\s+([\\d,]+)`))?.[1]?.replace(/,/g, ''));
+    expect(tokensOf('System prompt')).toBeGreaterThan(100);
+    expect(tokensOf('Memory files')).toBeGreaterThan(400);
+    expect(stdout).toContain(`${join(dir, 'AGENTS.md')}: `);
+    expect(ws.server.requests).toHaveLength(0);
+  });
+
   it('`yoke sessions` without a verb lists the sessions', async () => {
     const dir = await tempProject();
     answer('saved');
@@ -92,6 +120,25 @@ describe('messages that say where and what', () => {
       code: 1,
       stderr: `yoke: --add-dir no-such-dir: no such folder (${join(ws.cwd, 'no-such-dir')}).\n`,
     });
+  });
+
+  it('--settings that is missing or not JSON stops before any model call; a bad key only warns', async () => {
+    answer();
+    const missing = await yoke(['-p', 'hi', '--settings', 'no-such.json']);
+    expect({ code: missing.code, stderr: missing.stderr }).toEqual({
+      code: 1,
+      stderr: `yoke: --settings no-such.json: Settings file given with --settings not found: ${join(ws.cwd, 'no-such.json')}. Nothing was run.\n`,
+    });
+    const broken = await yoke(['-p', 'hi', '--settings', '{"permissions": {"deny": ["Bash"]']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(
+      /^yoke: --settings \{.*: Invalid JSON in settings --settings at line 1, column \d+: .*\. Nothing was run\.\n$/,
+    );
+    expect(ws.server.requests).toHaveLength(0);
+    answer('ran');
+    const typo = await yoke(['-p', 'hi', '--settings', '{"modle": "haiku"}']);
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toContain('unknown key "modle" (did you mean "model"?)');
   });
 
   it('--max-budget-usd: the result names the limit and what was spent', async () => {

@@ -77,13 +77,13 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
       } as ReturnType<CommandHost['cost']>;
     },
     context: () => ({
-      systemPrompt: [],
+      systemPrompt: engine.systemPrompt.map((part) => part.text),
       tools: setup.tools.map((tool) => ({
         name: tool.name,
         description: tool.prompt(),
         input_schema: tool.inputJsonSchema,
       })),
-      memoryFiles: [],
+      memoryFiles: engine.memoryFiles,
       messages: engine.messages,
       ...(deps.session.getStatus().contextTokens > 0
         ? { lastRequestInputTokens: deps.session.getStatus().contextTokens }
