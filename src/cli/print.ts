@@ -4,6 +4,7 @@
  * protocol. Returns the exit code: 0 when the last result succeeded, 1 otherwise, and 128 + the
  * signal's number when a signal or a closed stdout ended the run (cli/shutdown.ts).
  */
+import { streamTaskFrames } from '../agents/background/task-frames';
 import { startWriteJournal } from '../config/write-journal';
 import type { SDKMessage, SDKResultMessage } from '../engine/sdk-messages';
 import type { AnyTool } from '../tools/tool';
@@ -62,14 +63,20 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
         } else sink.write(message);
         if (message.type === 'assistant' || message.type === 'result') context.startupComplete?.();
       };
-      for await (const message of engine.submitMessage(prompt, { signal: shutdown.signal })) write(message);
       const services = engine.sessionServices;
+      // Background agents and shells report as tasks, between turns too (stream-json only).
+      const stopTaskFrames =
+        services && options.outputFormat === 'stream-json'
+          ? streamTaskFrames(services, engine.sessionId, write)
+          : undefined;
+      for await (const message of engine.submitMessage(prompt, { signal: shutdown.signal })) write(message);
       const { settleBackgroundWork, stoppedTasksLine, withStoppedTasks } = await import(
         '../agents/background/print-wait'
       );
       const stopped = services
         ? await settleBackgroundWork({ engine, services, signal: shutdown.signal, write })
         : [];
+      stopTaskFrames?.();
       const line = stoppedTasksLine(stopped);
       if (line) stderr.write(`${line}\n`);
       if (held) sink.write(withStoppedTasks(held, stopped));
