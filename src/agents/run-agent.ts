@@ -7,7 +7,6 @@
  * usage and `--max-budget-usd` include them); its budgets stop it with a readable reason.
  */
 import { randomBytes } from 'node:crypto';
-import { createAttachmentsStage, withAttachments } from '../engine/context/attachments';
 import type { MessageQueue } from '../engine/message-queue';
 import { query } from '../engine/query';
 import type { QueryEvent, Terminal } from '../engine/query-types';
@@ -26,6 +25,7 @@ import { finalTextOf } from './final-text';
 import { agentRuntimeOf } from './runtime';
 import { filterAgentTools } from './tool-filter';
 import type { AgentBudget, AgentClock, AgentDefinition, AgentRunResult } from './types';
+import { workerContext } from './worker-context';
 
 export type RunAgentOptions = {
   definition: AgentDefinition;
@@ -211,14 +211,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       ...(options.structuredOutput ? { structuredOutput: options.structuredOutput } : {}),
       maxTurns: budget.maxTurns,
       querySource: 'agent',
-      ...(options.inbox
-        ? {
-            contextPipeline: withAttachments(
-              createAttachmentsStage({ queue: { messages: options.inbox, hooks } }),
-              undefined,
-            ),
-          }
-        : {}),
+      ...workerContext({
+        settings: runtime.context,
+        services: parent.services,
+        model,
+        hooks,
+        getAppState: () => appState,
+        readFileState: context.readFileState,
+        sessionDir: parent.sessionDir,
+        memory: definition.omitClaudeMd ? [] : runtime.memory,
+        ...(options.inbox ? { inbox: options.inbox } : {}),
+        ...(transcript ? { transcript } : {}),
+      }),
       isBudgetExhausted: () => meter.exhausted(parent.services.costs.total().costUsd, runtime.maxBudgetUsd),
     });
     const terminal = await drain(loop, parent, meter, hooks, abort.signal, emit);

@@ -474,6 +474,14 @@ export async function createSessionEngine(
     await gitFacts,
     permissions.permissionContext.additionalDirectories,
   );
+  // The context stages the settings switch on: the main loop's and every worker's.
+  const contextSettings = {
+    autoCompact: autoCompactEnabled(options, settings.loaded),
+    ...contextStages(settings.loaded),
+    ...(merged.autoCompactThreshold !== undefined
+      ? { autoCompactThreshold: merged.autoCompactThreshold }
+      : {}),
+  };
   engine = new QueryEngine({
     cwd,
     provider: selection.provider,
@@ -540,14 +548,7 @@ export async function createSessionEngine(
     sessionDir: options.sessionPersistence ? join(projectDir(sessionEnv, cwd), session.sessionId) : undefined,
     initialMessages: session.messages,
     transcript,
-    contextManagement: {
-      ...commands.essentials,
-      autoCompact: autoCompactEnabled(options, settings.loaded),
-      ...contextStages(settings.loaded),
-      ...(merged.autoCompactThreshold !== undefined
-        ? { autoCompactThreshold: merged.autoCompactThreshold }
-        : {}),
-    },
+    contextManagement: { ...commands.essentials, ...contextSettings },
     onNotification: notify,
   });
   agents.attach(services, {
@@ -562,6 +563,7 @@ export async function createSessionEngine(
       livePool?.tools(permissionContext) ?? assemble(permissionContext, options.extraTools ?? []).tools,
     environment,
     memory,
+    context: contextSettings,
     hooks,
     sessionId: session.sessionId,
     persisted: options.sessionPersistence,
