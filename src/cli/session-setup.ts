@@ -95,6 +95,8 @@ export type SessionSetup = {
   plugins: LoadedPlugin[];
   /** The slash commands and skills (the REPL's registry takes the prompt commands from here). */
   commands: SessionCommands;
+  /** `--agent`'s `initialPrompt`: the first user turn, before any prompt given (agents/main-agent.ts). */
+  initialPrompt?: string;
 };
 
 import type { Env, SessionSettings } from './session-settings';
@@ -583,5 +585,6 @@ export async function createSessionEngine(
     protectedPaths,
     settings,
     plugins: plugins.plugins,
+    ...(mainAgent?.definition.initialPrompt ? { initialPrompt: mainAgent.definition.initialPrompt } : {}),
   };
 }
