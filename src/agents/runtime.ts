@@ -15,6 +15,7 @@ import type { BackgroundAgentLauncher } from './background-launch';
 import type { AgentRegistry } from './registry';
 import type { AgentClock, AgentDefinition } from './types';
 import type { WorkerContextSettings } from './worker-context';
+import type { WorktreeSettings } from './worktree/worktree-settings';
 
 export type AgentRuntime = {
   provider: Provider;
@@ -31,6 +32,8 @@ export type AgentRuntime = {
    * collapse); a worker runs them as the main loop does. Their defaults when absent.
    */
   context?: WorkerContextSettings;
+  /** The `worktree` settings for `isolation: worktree` (base ref, sparse paths, linked folders). */
+  worktree?: WorktreeSettings;
   definitions: AgentRegistry;
   /** A model name as the worker's request should carry it: aliases resolved, `inherit` the parent's. */
   resolveModel(requested: string | undefined, parentModel: string): string;

@@ -566,6 +566,7 @@ export async function createSessionEngine(
     environment,
     memory,
     context: contextSettings,
+    ...(merged.worktree ? { worktree: merged.worktree } : {}),
     hooks,
     sessionId: session.sessionId,
     persisted: options.sessionPersistence,
