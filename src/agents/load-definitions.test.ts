@@ -137,6 +137,27 @@ describe('loadAgentDefinitions', () => {
     expect(trusted.get('edits')?.permissionMode).toBe('acceptEdits');
   });
 
+  it("keeps a project file's user-level memory for trusted folders: an untrusted repository cannot write notes every project reads", async () => {
+    const { project, env } = await fixture({
+      '.claude/agents/noter.md': file('name: noter\ndescription: d\nmemory: user'),
+      '.claude/agents/local-noter.md': file('name: local-noter\ndescription: d\nmemory: project'),
+      '~/.claude/agents/mine.md': file('name: mine\ndescription: d\nmemory: user'),
+    });
+    const untrustedRegistry = await loadAgentDefinitions({ cwd: project, env, gate: untrusted });
+    expect(untrustedRegistry.get('noter')?.memory).toBeUndefined();
+    expect(untrustedRegistry.get('local-noter')?.memory).toBe('project');
+    expect(untrustedRegistry.get('mine')?.memory).toBe('user');
+    expect(untrustedRegistry.problems).toEqual([
+      'agent file .claude/agents/noter.md: memory user is ignored until the folder is trusted (yoke trust).',
+    ]);
+    const trusted = await loadAgentDefinitions({
+      cwd: project,
+      env,
+      gate: { trusted: true, codeRuns: true },
+    });
+    expect(trusted.get('noter')?.memory).toBe('user');
+  });
+
   it('lets the stronger source win a name: --agents over project over user over plugin over built-in', async () => {
     const { project, env } = await fixture({
       '~/.claude/agents/a.md': file('name: shared\ndescription: from the user'),

@@ -98,6 +98,11 @@ export function gateProjectDefinition(
       `${where}: permissionMode ${mode} is ignored: a project's agent file cannot set it${mode === 'acceptEdits' ? ' until the folder is trusted (yoke trust)' : ''}.`,
     );
   }
+  // A user-level memory is read in every project: an untrusted repository may not write into it.
+  if (gated.memory === 'user' && !gate.trusted) {
+    delete gated.memory;
+    problems.push(`${where}: memory user is ignored until the folder is trusted (yoke trust).`);
+  }
   if (!gate.codeRuns) {
     for (const key of ['hooks', 'mcpServers'] as const) {
       if (gated[key] === undefined) continue;

@@ -37,3 +37,12 @@ export function mainThreadAgent(registry: AgentRegistry, name: string): MainThre
     pool: (tools) => filterAgentTools(definition, tools, { allowSpawning: true }),
   };
 }
+
+/**
+ * The first prompt of a session run as an agent: its `initialPrompt`, then the prompt given (the
+ * argument or stdin), as one user turn. Empty when neither says anything.
+ */
+export function withInitialPrompt(initialPrompt: string | undefined, prompt: string): string {
+  const parts = [initialPrompt?.trim() ?? '', prompt.trim()].filter((part) => part !== '');
+  return parts.join('\n\n');
+}

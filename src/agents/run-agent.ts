@@ -7,7 +7,6 @@
  * usage and `--max-budget-usd` include them); its budgets stop it with a readable reason.
  */
 import { randomBytes } from 'node:crypto';
-import { createAttachmentsStage, withAttachments } from '../engine/context/attachments';
 import type { MessageQueue } from '../engine/message-queue';
 import { query } from '../engine/query';
 import type { QueryEvent, Terminal } from '../engine/query-types';
@@ -21,11 +20,14 @@ import { TranscriptWriter } from '../session/transcript-writer';
 import { initialAppState, type ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import { connectAgentMcp, mcpServerEntries } from './agent-mcp';
+import { AgentMemoryError, MEMORY_TOOLS, prepareAgentMemory } from './agent-memory';
 import { AgentBudgetMeter, mergeBudgets } from './budget';
 import { finalTextOf } from './final-text';
+import { preloadSkills } from './preload-skills';
 import { agentRuntimeOf } from './runtime';
 import { filterAgentTools } from './tool-filter';
 import type { AgentBudget, AgentClock, AgentDefinition, AgentRunResult } from './types';
+import { workerContext } from './worker-context';
 
 export type RunAgentOptions = {
   definition: AgentDefinition;
@@ -99,11 +101,19 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   const projectRoot = options.cwd ?? parent.projectRoot;
 
   let permissionContext = workerPermissionContext(parent.getPermissionContext(), definition.permissionMode);
+  const memory = await memoryOf(definition, parent);
+  if (memory) {
+    const scratch = [...(permissionContext.scratchpadDirectories ?? []), memory.folder];
+    permissionContext = { ...permissionContext, scratchpadDirectories: scratch };
+  }
   // The definition's own MCP servers connect for this worker; the servers it names pass its allow-list.
   const agentMcp = await connectAgentMcp(definition, parent.env, cwd);
   for (const problem of agentMcp?.problems ?? []) parent.notify({ level: 'warning', message: problem });
   const lists = definition.tools
-    ? { ...definition, tools: [...definition.tools, ...mcpServerEntries(definition)] }
+    ? {
+        ...definition,
+        tools: [...definition.tools, ...mcpServerEntries(definition), ...(memory ? MEMORY_TOOLS : [])],
+      }
     : definition;
   const poolFor = (context: ToolPermissionContext): AnyTool[] => {
     const filtered = filterAgentTools(lists, [...runtime.toolsFor(context), ...(agentMcp?.tools ?? [])], {
@@ -156,48 +166,59 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     if (event.type === 'message') record(event.message);
     options.onEvent?.(event);
   };
+  // The worker's own to-do list: its TodoWrite never replaces the parent's.
+  let appState = initialAppState();
+  const context: ToolUseContext = {
+    ...parent,
+    cwd,
+    projectRoot,
+    abortSignal: abort.signal,
+    tools,
+    readFileState: parent.readFileState.clone(),
+    getAppState: () => appState,
+    setAppState: (update) => {
+      appState = update(appState);
+    },
+    agentId,
+    model,
+    getPermissionContext: () => permissionContext,
+    switchPermissionMode: (to) => {
+      const mode = to === 'before-plan' ? 'default' : to;
+      permissionContext = { ...permissionContext, mode };
+      tools = poolFor(permissionContext);
+      return mode;
+    },
+    hooks,
+    messages,
+  };
   try {
     const started = await runStartHooks(hooks, options, agentId, abort.signal);
     for (const text of started) {
-      const context = createUserMessage(text, { isMeta: true });
-      messages.push(context);
-      emit({ type: 'message', message: context });
+      const note = createUserMessage(text, { isMeta: true });
+      messages.push(note);
+      emit({ type: 'message', message: note });
+    }
+    // A continued run has its skills in its history already.
+    if (!options.priorMessages?.length) {
+      const skills = await preloadSkills(definition, context);
+      for (const problem of skills.problems) parent.notify({ level: 'warning', message: problem });
+      for (const message of skills.messages) {
+        messages.push(message);
+        emit({ type: 'message', message });
+      }
     }
     const first = createUserMessage(options.prompt);
     messages.push(first);
     emit({ type: 'message', message: first });
 
     const systemPrompt = buildSystemPrompt({
-      customSystemPrompt: definition.systemPrompt,
+      customSystemPrompt: memory
+        ? `${definition.systemPrompt}\n\n${memory.promptSection}`
+        : definition.systemPrompt,
       environment: { ...runtime.environment, cwd, model },
       toolNames: tools.map((tool) => tool.name),
       memory: definition.omitClaudeMd ? [] : runtime.memory,
     });
-    // The worker's own to-do list: its TodoWrite never replaces the parent's.
-    let appState = initialAppState();
-    const context: ToolUseContext = {
-      ...parent,
-      cwd,
-      projectRoot,
-      abortSignal: abort.signal,
-      tools,
-      readFileState: parent.readFileState.clone(),
-      getAppState: () => appState,
-      setAppState: (update) => {
-        appState = update(appState);
-      },
-      agentId,
-      model,
-      getPermissionContext: () => permissionContext,
-      switchPermissionMode: (to) => {
-        const mode = to === 'before-plan' ? 'default' : to;
-        permissionContext = { ...permissionContext, mode };
-        tools = poolFor(permissionContext);
-        return mode;
-      },
-      hooks,
-      messages,
-    };
     const loop = query({
       messages,
       systemPrompt,
@@ -211,14 +232,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       ...(options.structuredOutput ? { structuredOutput: options.structuredOutput } : {}),
       maxTurns: budget.maxTurns,
       querySource: 'agent',
-      ...(options.inbox
-        ? {
-            contextPipeline: withAttachments(
-              createAttachmentsStage({ queue: { messages: options.inbox, hooks } }),
-              undefined,
-            ),
-          }
-        : {}),
+      ...workerContext({
+        settings: runtime.context,
+        services: parent.services,
+        model,
+        hooks,
+        getAppState: () => appState,
+        readFileState: context.readFileState,
+        sessionDir: parent.sessionDir,
+        memory: definition.omitClaudeMd ? [] : runtime.memory,
+        ...(options.inbox ? { inbox: options.inbox } : {}),
+        ...(transcript ? { transcript } : {}),
+      }),
       isBudgetExhausted: () => meter.exhausted(parent.services.costs.total().costUsd, runtime.maxBudgetUsd),
     });
     const terminal = await drain(loop, parent, meter, hooks, abort.signal, emit);
@@ -245,6 +270,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     options.signal.removeEventListener('abort', onParentAbort);
     transcript?.close?.();
     await agentMcp?.close();
+  }
+}
+
+/** The agent's memory folder, or none (with a line for the user when it cannot be used). */
+async function memoryOf(definition: AgentDefinition, parent: ToolUseContext) {
+  try {
+    // The session's project, also for a worker in a worktree: the memory outlives the worktree.
+    return await prepareAgentMemory(definition, parent.projectRoot, parent.env);
+  } catch (error) {
+    if (!(error instanceof AgentMemoryError)) throw error;
+    parent.notify({ level: 'warning', message: error.message });
+    return undefined;
   }
 }
 

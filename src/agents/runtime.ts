@@ -14,6 +14,8 @@ import type { AnyTool } from '../tools/tool';
 import type { BackgroundAgentLauncher } from './background-launch';
 import type { AgentRegistry } from './registry';
 import type { AgentClock, AgentDefinition } from './types';
+import type { WorkerContextSettings } from './worker-context';
+import type { WorktreeSettings } from './worktree/worktree-settings';
 
 export type AgentRuntime = {
   provider: Provider;
@@ -25,6 +27,13 @@ export type AgentRuntime = {
   environment: EnvironmentFacts;
   /** Memory files (CLAUDE.md, AGENTS.md) as the session loaded them; `omitClaudeMd` drops them. */
   memory: readonly { path: string; content: string }[];
+  /**
+   * The context stages the session's settings switch on (auto-compact and its threshold, snip,
+   * collapse); a worker runs them as the main loop does. Their defaults when absent.
+   */
+  context?: WorkerContextSettings;
+  /** The `worktree` settings for `isolation: worktree` (base ref, sparse paths, linked folders). */
+  worktree?: WorktreeSettings;
   definitions: AgentRegistry;
   /** A model name as the worker's request should carry it: aliases resolved, `inherit` the parent's. */
   resolveModel(requested: string | undefined, parentModel: string): string;

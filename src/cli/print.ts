@@ -4,6 +4,8 @@
  * protocol. Returns the exit code: 0 when the last result succeeded, 1 otherwise, and 128 + the
  * signal's number when a signal or a closed stdout ended the run (cli/shutdown.ts).
  */
+import { streamTaskFrames } from '../agents/background/task-frames';
+import { withInitialPrompt } from '../agents/main-agent';
 import { startWriteJournal } from '../config/write-journal';
 import type { SDKMessage, SDKResultMessage } from '../engine/sdk-messages';
 import type { AnyTool } from '../tools/tool';
@@ -17,6 +19,8 @@ import { Shutdown } from './shutdown';
 import { stderr, stdout } from './std-streams';
 import { readStdinPrompt } from './stdin';
 
+const NO_PROMPT = 'no prompt given: pass it as an argument or on stdin.';
+
 export type PrintContext = {
   env: Env;
   cwd: string;
@@ -28,20 +32,26 @@ export type PrintContext = {
 export async function runPrint(options: CliOptions, context: PrintContext): Promise<number> {
   if (options.inputFormat === 'stream-json') return runStreamJson(options, context);
 
-  const prompt = options.prompt ?? (await readStdinPrompt());
-  if (!prompt.trim()) throw new CliUsageError('no prompt given: pass it as an argument or on stdin.');
+  const given = options.prompt ?? (await readStdinPrompt());
+  // An `--agent` with an initialPrompt needs no prompt of its own; that is known once it is loaded.
+  if (!given.trim() && options.agent === undefined) throw new CliUsageError(NO_PROMPT);
 
   // From here on a signal ends the run cleanly; before, there is nothing to clean up.
   const shutdown = new Shutdown({ outputs: [stdout] });
   try {
     void startWriteJournal(context.env);
-    const { engine, selection, tools, warnings } = await createSessionEngine(
+    const { engine, selection, tools, warnings, initialPrompt } = await createSessionEngine(
       options,
       context.env,
       context.cwd,
       context.log,
     );
     for (const warning of warnings) context.log.warn(warning);
+    const prompt = withInitialPrompt(initialPrompt, given);
+    if (!prompt) {
+      await engine.close();
+      throw new CliUsageError(`${NO_PROMPT} The agent ${options.agent} has no initialPrompt.`);
+    }
     preloadBashAfterFirstRequest(tools);
     context.log.debug(
       `model ${selection.model} via ${selection.providerName}; tools: ${tools.map((t) => t.name).join(', ')}`,
@@ -62,14 +72,20 @@ export async function runPrint(options: CliOptions, context: PrintContext): Prom
         } else sink.write(message);
         if (message.type === 'assistant' || message.type === 'result') context.startupComplete?.();
       };
-      for await (const message of engine.submitMessage(prompt, { signal: shutdown.signal })) write(message);
       const services = engine.sessionServices;
+      // Background agents and shells report as tasks, between turns too (stream-json only).
+      const stopTaskFrames =
+        services && options.outputFormat === 'stream-json'
+          ? streamTaskFrames(services, engine.sessionId, write)
+          : undefined;
+      for await (const message of engine.submitMessage(prompt, { signal: shutdown.signal })) write(message);
       const { settleBackgroundWork, stoppedTasksLine, withStoppedTasks } = await import(
         '../agents/background/print-wait'
       );
       const stopped = services
         ? await settleBackgroundWork({ engine, services, signal: shutdown.signal, write })
         : [];
+      stopTaskFrames?.();
       const line = stoppedTasksLine(stopped);
       if (line) stderr.write(`${line}\n`);
       if (held) sink.write(withStoppedTasks(held, stopped));

@@ -55,21 +55,24 @@ export function runLimits(
   };
 }
 
-/** Compaction and the context stages from the flags and settings, with the skills compaction keeps. */
-export function contextManagement(
-  options: Pick<CliOptions, 'autoCompact'>,
-  settings: SessionSettings,
-  essentials: SessionCommands['essentials'],
-): QueryEngineConfig['contextManagement'] {
+/** Compaction and the context stages the flags and settings switch on: the main loop's and every worker's. */
+export function contextSettings(options: Pick<CliOptions, 'autoCompact'>, settings: SessionSettings) {
   const merged = settings.loaded.merged;
   return {
-    ...essentials,
     autoCompact: autoCompactEnabled(options, settings.loaded),
     ...contextStages(settings.loaded),
     ...(merged.autoCompactThreshold !== undefined
       ? { autoCompactThreshold: merged.autoCompactThreshold }
       : {}),
   };
+}
+
+/** The main loop's context management: the context settings with the skills compaction keeps. */
+export function contextManagement(
+  context: ReturnType<typeof contextSettings>,
+  essentials: SessionCommands['essentials'],
+): QueryEngineConfig['contextManagement'] {
+  return { ...essentials, ...context };
 }
 
 /** The transcript file of a persisted session (`--no-session-persistence`: none). */

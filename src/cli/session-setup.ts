@@ -17,7 +17,13 @@ import { describeAvailabilityProblem } from '../tools/availability';
 import type { ToolNotification } from '../tools/context';
 import { toolSearchWarnings } from '../tools/deferral/policy';
 import { applySessionSettings } from './session-applied-settings';
-import { apiKeySource, contextManagement, runLimits, sessionTranscript } from './session-engine-config';
+import {
+  apiKeySource,
+  contextManagement,
+  contextSettings,
+  runLimits,
+  sessionTranscript,
+} from './session-engine-config';
 import { loadPluginsForSession, startAgentsLoad } from './session-extensions';
 import { startSessionGit } from './session-git';
 import { sessionHooks } from './session-hooks';
@@ -283,6 +289,7 @@ export async function createSessionEngine(
     await gitFacts,
     permissions.permissionContext.additionalDirectories,
   );
+  const context = contextSettings(options, settings);
   engine = new QueryEngine({
     cwd,
     provider: selection.provider,
@@ -342,7 +349,7 @@ export async function createSessionEngine(
     sessionDir: options.sessionPersistence ? join(projectDir(sessionEnv, cwd), session.sessionId) : undefined,
     initialMessages: session.messages,
     transcript,
-    contextManagement: contextManagement(options, settings, commands.essentials),
+    contextManagement: contextManagement(context, commands.essentials),
     onNotification: notify,
   });
   agents.attach(services, {
@@ -355,6 +362,8 @@ export async function createSessionEngine(
     toolsFor: pools.forWorker,
     environment,
     memory,
+    context,
+    ...(merged.worktree ? { worktree: merged.worktree } : {}),
     hooks,
     sessionId: session.sessionId,
     persisted: options.sessionPersistence,
@@ -374,5 +383,6 @@ export async function createSessionEngine(
     protectedPaths,
     settings,
     plugins: plugins.plugins,
+    ...(mainAgent?.definition.initialPrompt ? { initialPrompt: mainAgent.definition.initialPrompt } : {}),
   };
 }

@@ -56,6 +56,8 @@ export type SessionSetup = {
   plugins: LoadedPlugin[];
   /** The slash commands and skills (the REPL's registry takes the prompt commands from here). */
   commands: SessionCommands;
+  /** `--agent`'s `initialPrompt`: the first user turn, before any prompt given (agents/main-agent.ts). */
+  initialPrompt?: string;
 };
 
 export type SessionLog = { warn(text: string): void; debug(text: string): void };

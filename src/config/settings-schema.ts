@@ -161,6 +161,14 @@ export const settingsSchema = z.looseObject({
       progressIntervalMs: z.optional(z.number().check(z.int(), z.nonnegative())),
     }),
   ),
+  /** The worktrees Yoke makes with git (src/agents/worktree/worktree-settings.ts). */
+  worktree: z.optional(
+    z.looseObject({
+      baseRef: z.optional(z.enum(['fresh', 'head'])),
+      sparsePaths: z.optional(z.array(z.string())),
+      symlinkDirectories: z.optional(z.array(z.string())),
+    }),
+  ),
   // Clamped like Claude Code does, so an extreme value cannot flood the context or starve it.
   bashOutputMaxChars: z.optional(
     z.pipe(

@@ -205,8 +205,68 @@ export type SDKResultMessage =
       result?: string;
     });
 
+/** What a background task has used so far (task_progress, task_notification). */
+export type SDKTaskUsage = { total_tokens: number; tool_uses: number; duration_ms: number };
+
+/**
+ * The lifecycle of a background agent (`local_agent`) or shell (`local_bash`): started, progress
+ * while it runs, the status patch and the notification when it ends (agent-sdk-protocol §5.7).
+ */
+export type SDKTaskMessage = Envelope &
+  (
+    | {
+        type: 'system';
+        subtype: 'task_started';
+        task_id: string;
+        run_id?: string;
+        tool_use_id?: string;
+        description: string;
+        subagent_type?: string;
+        is_backgrounded: boolean;
+        task_type: 'local_agent' | 'local_bash';
+        prompt?: string;
+      }
+    | {
+        type: 'system';
+        subtype: 'task_progress';
+        task_id: string;
+        run_id?: string;
+        tool_use_id?: string;
+        description: string;
+        subagent_type?: string;
+        usage: SDKTaskUsage;
+        last_tool_name?: string;
+        summary?: string;
+      }
+    | {
+        type: 'system';
+        subtype: 'task_updated';
+        task_id: string;
+        run_id?: string;
+        patch: {
+          status?: 'pending' | 'running' | 'completed' | 'failed' | 'killed';
+          description?: string;
+          end_time?: number;
+          error?: string;
+          is_backgrounded?: boolean;
+        };
+      }
+    | {
+        type: 'system';
+        subtype: 'task_notification';
+        task_id: string;
+        run_id?: string;
+        tool_use_id?: string;
+        status: 'completed' | 'failed' | 'stopped';
+        output_file: string;
+        summary: string;
+        usage?: SDKTaskUsage;
+      }
+  );
+
 export type SDKMessage =
   | SDKSystemInitMessage
+  | SDKTaskMessage
   | SDKAssistantMessage
   | SDKUserMessage
   | SDKSystemNoticeMessage

@@ -29,6 +29,7 @@ import type {
   ToolHookInput,
   UserPromptSubmitOutcome,
 } from './types';
+import { worktreeCreateOutcome, worktreeRemoveOutcome } from './worktree-hooks';
 
 export type HookMessageLevel = 'debug' | 'info' | 'warning' | 'error';
 
@@ -67,7 +68,7 @@ export type RunHooksExtra = {
 };
 
 export type YokeHookRunner = HookRunner &
-  Required<Pick<HookRunner, 'subagentStart' | 'forAgent'>> & {
+  Required<Pick<HookRunner, 'subagentStart' | 'forAgent' | 'worktreeCreate' | 'worktreeRemove'>> & {
     /** Runs one event's hooks and returns the combined result, for events with richer outputs. */
     runHooks<E extends HookEvent>(
       event: E,
@@ -266,6 +267,15 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
         agent: scope,
         settingsHooks: withScopedHooks(options.settingsHooks, scopedHooks),
       });
+    },
+
+    async worktreeCreate(input, signal) {
+      return worktreeCreateOutcome(await runHooks('WorktreeCreate', { name: input.name }, undefined, signal));
+    },
+
+    async worktreeRemove(input, signal) {
+      const result = await runHooks('WorktreeRemove', { worktree_path: input.path }, undefined, signal);
+      return worktreeRemoveOutcome(result, input.path);
     },
 
     async notify(event, payload, signal) {

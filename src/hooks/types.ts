@@ -67,7 +67,20 @@ export type HookEvents = {
   PostSampling: { payload: { model: string; usage: Usage }; result: undefined };
   /** The turn ended on an error (`error` is the terminal reason). */
   StopFailure: { payload: { error: string; error_details: string | null }; result: undefined };
+  /** A worktree is needed: when hooks are configured they make it instead of git (worktree-hooks.ts). */
+  WorktreeCreate: { payload: { name: string }; result: WorktreeHookOutcome };
+  /** A worktree a WorktreeCreate hook made is to go. */
+  WorktreeRemove: { payload: { worktree_path: string }; result: WorktreeHookOutcome };
 };
+
+/**
+ * What the worktree hooks did: `handled` false when none is configured (git does the work);
+ * otherwise the path the creating hook gave, or why it failed, in one line.
+ */
+export type WorktreeHookOutcome =
+  | { handled: false }
+  | { handled: true; path: string }
+  | { handled: true; error: string };
 
 export type HookEvent = keyof HookEvents;
 export type HookPayload<E extends HookEvent> = HookEvents[E]['payload'];
@@ -94,6 +107,8 @@ const FIRED_EVENTS: Record<HookEvent, true> = {
   Notification: true,
   PostSampling: true,
   StopFailure: true,
+  WorktreeCreate: true,
+  WorktreeRemove: true,
 };
 
 /** Whether `name` is an event Yoke fires: the names an SDK host may register callbacks for. */
@@ -257,6 +272,10 @@ export interface HookRunner {
    * runs as SubagentStop). Absent on runners without hooks.
    */
   forAgent?(scope: AgentHookScope, scopedHooks?: HooksSettings): HookRunner;
+  /** WorktreeCreate: the hooks make the worktree and give its path; absent on runners without hooks. */
+  worktreeCreate?(input: { name: string }, signal: AbortSignal): Promise<HookResult<'WorktreeCreate'>>;
+  /** WorktreeRemove, for a worktree a WorktreeCreate hook made. */
+  worktreeRemove?(input: { path: string }, signal: AbortSignal): Promise<HookResult<'WorktreeRemove'>>;
   /** Events hooks only observe (Notification, PostSampling, StopFailure, SessionEnd, PreCompact). */
   notify<E extends ObservedHookEvent>(event: E, payload: HookPayload<E>, signal: AbortSignal): Promise<void>;
 }

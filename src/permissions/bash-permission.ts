@@ -26,8 +26,13 @@ import { spelledPath, type TouchedPath } from './shell-paths';
 import { allUnits, isTransparentWrapper, type ShellUnit } from './shell-unit';
 import type { PermissionRule } from './types';
 
-type Status = 'rule' | 'safe' | 'edit' | 'no';
-const RANK: Record<Status, number> = { rule: 0, safe: 0, edit: 1, no: 2 };
+/**
+ * How far a unit is allowed: by a rule, as a proven read, `scratch` — a proven plain file edit
+ * (file-edit-commands.ts) whose every write lands in the session's scratchpad, on real paths —,
+ * as an edit inside the project (acceptEdits), or not at all.
+ */
+type Status = 'rule' | 'safe' | 'scratch' | 'edit' | 'no';
+const RANK: Record<Status, number> = { rule: 0, safe: 0, scratch: 1, edit: 2, no: 3 };
 const worst = (a: Status, b: Status): Status => (RANK[b] > RANK[a] ? b : a);
 
 const pathRules = (
@@ -167,7 +172,11 @@ class BashEvaluator {
             `${touched.text} is only known when the command runs${because(touched)} and may be a denied file`,
           );
         }
-      } else if (!this.policy.inside(spelled) && !this.pathRule(touched, 'Read', 'allow')) {
+      } else if (
+        !this.policy.inside(spelled) &&
+        !this.policy.inScratchpad(spelled) &&
+        !this.pathRule(touched, 'Read', 'allow')
+      ) {
         this.reason(outsideReason(touched.text, spelled, this.env.roots.cwd));
         out = 'no';
       } else if (problem) {
@@ -187,6 +196,10 @@ class BashEvaluator {
           `writes to ${touched.text}, which is only known when the command runs${because(touched)}`,
         );
         out = 'no';
+      } else if (this.policy.inScratchpad(spelled)) {
+        // Like the file tools: the scratchpad is the session's own. The write is what the
+        // command's option table or its redirect proves it to be (an unknown one refuses above).
+        out = worst(out, 'scratch');
       } else if (!this.policy.inside(spelled)) {
         this.reason(
           spelled.resolved === undefined
@@ -251,7 +264,8 @@ class BashEvaluator {
     // A wrapper's verdict is its children's: one that refused (a read outside) stays refused.
     if (status === 'no' && unit.readOnlyCommand && !isTransparentWrapper(unit)) status = 'safe';
     if (status === 'no' && unit.readOnlyBlocker) this.reason(unit.readOnlyBlocker);
-    if (status === 'no' && unit.fileWriting && !unit.destructive) status = 'edit';
+    if (status === 'no' && unit.fileWriting && !unit.destructive)
+      status = this.scratchOnly(unit) ? 'scratch' : 'edit';
     if (status === 'no' && unit.notReadOnly) this.reason(unit.notReadOnly);
     if (status !== 'no' && !isTransparentWrapper(unit)) {
       for (const child of unit.children) status = worst(status, await this.status(child));
@@ -262,6 +276,15 @@ class BashEvaluator {
       status = 'no';
     }
     return this.writesOk(unit, this.readsOk(unit, status));
+  }
+
+  /** Every write of the unit is known and inside the scratchpad (on its real path). */
+  private scratchOnly(unit: ShellUnit): boolean {
+    if (unit.writes.length === 0) return false;
+    return unit.writes.every((touched) => {
+      const spelled = spelledPath(touched);
+      return spelled !== undefined && this.policy.inScratchpad(spelled);
+    });
   }
 
   suggestionFor(unit: ShellUnit): string | undefined {
@@ -339,7 +362,10 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   for (const unit of analysis.units) {
     const status = await evaluator.status(unit);
     overall = worst(overall, status);
-    const suggestion = status === 'rule' || status === 'safe' ? undefined : evaluator.suggestionFor(unit);
+    const suggestion =
+      status === 'rule' || status === 'safe' || status === 'scratch'
+        ? undefined
+        : evaluator.suggestionFor(unit);
     if (suggestion && !result.suggestions.includes(suggestion)) result.suggestions.push(suggestion);
   }
   if (analysis.forkBomb) overall = 'no';
@@ -352,6 +378,8 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     everyUnit.every((u) => touchesOnlyKnown(u.reads) && u.writes.length === 0);
   result.onlyReads = !analysis.hasSubstitution && analysis.units.every((u) => u.readOnly && !u.evalLike);
   result.allowed = overall === 'rule' || overall === 'safe';
+  // Only scratchpad writes beyond what is allowed: the decision allows them as for the file tools.
+  result.inScratchpad = overall === 'scratch';
   result.editsInside = overall !== 'no';
   return markProtected(result, guarded);
 }

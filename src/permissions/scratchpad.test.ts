@@ -1,9 +1,11 @@
 /**
- * The session scratchpad's allowance (coordinator mode): file tools read and write in it without
- * a prompt, judged on the real path — a `..` out of it, or a symlink in it that leads elsewhere,
+ * The session scratchpad's allowance (coordinator mode, agent memory): file tools and Bash's proven
+ * plain edits read and write in it without a prompt, judged on the real path — a `..` out of it, or a symlink in it that leads elsewhere,
  * gets the ordinary decision (headless: a denial that says why).
  */
+import { execFileSync } from 'node:child_process';
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -99,5 +101,66 @@ describe('the scratchpad allowance', () => {
       { ...permissionContext, scratchpadDirectories: [] },
     );
     expect(none.behavior).toBe('deny');
+  });
+});
+
+describe('the scratchpad allowance for Bash', () => {
+  writeFileSync(join(project, 'notes.md'), 'notes\n');
+  writeFileSync(join(scratch, 'findings.md'), 'found\n');
+  const bash = (command: string, context = permissionContext) => call('Bash', { command }, context);
+
+  it('lets proven plain edits, redirects and reads in the scratchpad run without a prompt', async () => {
+    for (const command of [
+      `cp ${join(project, 'notes.md')} ${join(scratch, 'notes.md')}`,
+      `mkdir -p ${join(scratch, 'sub', 'deeper')}`,
+      `touch ${join(scratch, 'stamp')}`,
+      `echo hello > ${join(scratch, 'hello.txt')}`,
+      `cat ${join(scratch, 'findings.md')}`,
+      `grep -n found ${join(scratch, 'findings.md')} > ${join(scratch, 'hits.txt')}`,
+    ]) {
+      const decision = await bash(command);
+      expect(decision, command).toMatchObject({
+        behavior: 'allow',
+        decisionReason: { reason: expect.stringMatching(/scratchpad|read-only/) },
+      });
+    }
+    // The writes are what the option tables say: a plain copy into the scratchpad allowed as such.
+    expect(await bash(`cp ${join(project, 'notes.md')} ${join(scratch, 'copy.md')}`)).toMatchObject({
+      decisionReason: { reason: "inside the session's scratchpad" },
+    });
+  });
+
+  it('refuses a way out by a symlink or .., writes it cannot prove, and reads outside', async () => {
+    // Calibration: a plain cp through the scratchpad's planted link really writes outside.
+    execFileSync('cp', [join(project, 'notes.md'), join(scratch, 'out-dir', 'copied.md')]);
+    expect(readFileSync(join(outside, 'copied.md'), 'utf8')).toBe('notes\n');
+    // And `sed -i` with the `e` flag really runs a command (file-edit-commands.ts has the class).
+    execFileSync('sh', [
+      '-c',
+      `sed -i 's#found#touch ${join(outside, 'ran')}#e' ${join(scratch, 'findings.md')}`,
+    ]);
+    expect(existsSync(join(outside, 'ran'))).toBe(true);
+    writeFileSync(join(scratch, 'findings.md'), 'found\n');
+
+    for (const command of [
+      `cp ${join(project, 'notes.md')} ${join(scratch, 'out-dir', 'again.md')}`,
+      `echo x > ${join(scratch, 'out-file')}`,
+      `echo x > ${scratch}/../outside/escaped.txt`,
+      `sed -i 's/found/touch x/e' ${join(scratch, 'findings.md')}`,
+      `rm -rf ${join(scratch, 'sub')}`,
+      `cp ${join(outside, 'secret.txt')} ${join(scratch, 'stolen.txt')}`,
+      `cat ${join(scratch, 'out-file')}`,
+    ]) {
+      const decision = await bash(command);
+      expect(decision.behavior, command).toBe('deny');
+      expect('message' in decision && decision.message, command).toBeTruthy();
+    }
+    expect(existsSync(join(outside, 'again.md'))).toBe(false);
+  });
+
+  it('does not reach a session without a scratchpad, nor plan mode', async () => {
+    const command = `cp ${join(project, 'notes.md')} ${join(scratch, 'other.md')}`;
+    expect((await bash(command, { ...permissionContext, scratchpadDirectories: [] })).behavior).toBe('deny');
+    expect((await bash(command, { ...permissionContext, mode: 'plan' })).behavior).toBe('deny');
   });
 });

@@ -5,6 +5,7 @@
  * stdout carries protocol lines only.
  */
 import type { Readable } from 'node:stream';
+import { streamTaskFrames } from '../agents/background/task-frames';
 import type { UserContentBlock } from '../model/types';
 import { ControlChannel } from './control-channel';
 import { type ControlContext, handleControlRequest } from './control-handlers';
@@ -68,6 +69,8 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
   private idleReported = false;
   /** The host reads the initialize answer before the first turn's frames, as the real CLI sends them. */
   private initializeAnswered: Promise<void> | undefined;
+  /** Ends the background tasks' frames (written from the engine's set-up to the session's end). */
+  private stopTaskFrames: (() => void) | undefined;
 
   constructor(private readonly options: StreamJsonSessionOptions<Options>) {
     // A host that went away must not crash us with EPIPE; there is no one left to tell.
@@ -99,6 +102,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       this.stopping = true;
       this.options.stdin.destroy();
     } else if (!this.stopping) await this.settleBackgroundWork();
+    this.stopTaskFrames?.();
     await Promise.all((this.settled?.mcpConnections ?? []).map((c) => c.close().catch(() => {})));
     await this.settled?.engine.close?.().catch(() => {});
     await this.writer.flushed();
@@ -259,6 +263,12 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
       (setup) => {
         this.settled = setup;
         this.defaultModel = setup.engine.currentModel;
+        const services = setup.engine.sessionServices;
+        if (services) {
+          this.stopTaskFrames = streamTaskFrames(services, setup.engine.sessionId, (frame) =>
+            this.writer.write(frame as unknown as JsonObject),
+          );
+        }
         // After the turn that may be waiting for this engine has had its chance to start.
         setImmediate(() => this.reportIdle());
         return setup;

@@ -97,6 +97,7 @@ function leftoverPrompt(inbox: AgentInbox | undefined): string | undefined {
 export class AgentTasks {
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly listeners = new Set<(task: AgentTaskInfo) => void>();
+  private readonly messageListeners = new Set<(task: AgentTaskInfo, message: Message) => void>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   /** Woken whenever any agent stops. */
   private readonly anyEnd = new Set<Waiter>();
@@ -174,6 +175,12 @@ export class AgentTasks {
   subscribe(listener: (task: AgentTaskInfo) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Called with each message of a running worker as it is produced (stream-json nests them). */
+  subscribeMessages(listener: (task: AgentTaskInfo, message: Message) => void): () => void {
+    this.messageListeners.add(listener);
+    return () => this.messageListeners.delete(listener);
   }
 
   /** Output appended since the previous call for this agent (the whole file on the first). */
@@ -291,7 +298,12 @@ export class AgentTasks {
         prompt,
         priorMessages: record.messages,
         signal: controller.signal,
-        onMessage: (message) => this.append(record, outputLines(message)),
+        onMessage: (message) => {
+          this.append(record, outputLines(message));
+          if (this.messageListeners.size === 0) return;
+          const info = snapshot(record);
+          for (const listener of this.messageListeners) listener(info, message);
+        },
       });
     } catch (error) {
       run = { inbox: { enqueue: () => {}, takePrompts: () => [] }, done: Promise.reject(error) };

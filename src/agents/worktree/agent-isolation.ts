@@ -3,12 +3,21 @@
  * in a new worktree `agent-<id>` on its own branch, so its cwd, project root and permission paths
  * are the worktree's. When the run ends — completed, failed or stopped — the worktree is finished
  * by the rule: removed with its branch when unchanged, kept otherwise, and the caller reports
- * where. A repository whose git configuration could run a program on checkout is refused.
+ * where. A repository whose git configuration could run a program on checkout is refused. Where
+ * WorktreeCreate hooks are configured they make the worktree instead (hook-worktrees.ts).
  */
 import type { ToolUseContext } from '../../tools/context';
 import { ToolError } from '../../tools/tool';
+import { agentRuntimeOf } from '../runtime';
+import { finishHookWorktree } from './hook-worktrees';
 import type { WorktreeName } from './worktree-name';
-import { createWorktree, finishWorktree, WorktreeError, type WorktreeOutcome } from './worktrees';
+import {
+  createWorktree,
+  finishWorktree,
+  type Worktree,
+  WorktreeError,
+  type WorktreeOutcome,
+} from './worktrees';
 
 export type IsolatedRun<T> = { result: T; worktree: WorktreeOutcome };
 
@@ -17,31 +26,57 @@ const nameFor = (agentId: string): WorktreeName =>
   `agent-${agentId.replace(/[^0-9a-f]/g, '').slice(0, 12)}` as WorktreeName;
 
 export async function runInWorktree<T>(
-  parent: Pick<ToolUseContext, 'cwd' | 'env' | 'services'>,
+  parent: Pick<ToolUseContext, 'cwd' | 'env' | 'services' | 'hooks' | 'abortSignal'>,
   agentId: string,
   run: (cwd: string) => Promise<T>,
 ): Promise<IsolatedRun<T>> {
+  const name = nameFor(agentId);
+  // WorktreeCreate hooks, when configured, make it instead of git.
+  const made = await parent.hooks.worktreeCreate?.({ name }, parent.abortSignal);
+  if (made?.handled) {
+    if ('error' in made)
+      throw new ToolError(`No worktree is made for the agent: ${made.error}. Call Agent without isolation.`);
+    const finish = () => finishHookWorktree(made.path, parent.hooks, parent.env, parent.abortSignal);
+    return runThenFinish(() => run(made.path), finish);
+  }
   const verdict = await parent.services.gitConfig.check(parent.cwd);
   if (!verdict.harmless)
     throw new ToolError(
       `No worktree is made for the agent: checking files out would run what this repository's git configuration names (${verdict.reason}). Call Agent without isolation.`,
     );
-  let worktree: Awaited<ReturnType<typeof createWorktree>>;
+  let worktree: Worktree;
   try {
-    worktree = await createWorktree({ cwd: parent.cwd, name: nameFor(agentId), env: parent.env });
+    const settings = agentRuntimeOf(parent.services)?.worktree;
+    worktree = await createWorktree({
+      cwd: parent.cwd,
+      name,
+      env: parent.env,
+      ...(settings ? { settings } : {}),
+    });
   } catch (error) {
     if (error instanceof WorktreeError) throw new ToolError(`${error.message} Call Agent without isolation.`);
     throw error;
   }
+  const created = worktree;
+  return runThenFinish(
+    () => run(created.path),
+    () => finishWorktree(created, parent.env),
+  );
+}
+
+/** Runs the worker and ends its worktree by the rule, also when the run fails (its work stays). */
+async function runThenFinish<T>(
+  run: () => Promise<T>,
+  finish: () => Promise<WorktreeOutcome>,
+): Promise<IsolatedRun<T>> {
   let result: T;
   try {
-    result = await run(worktree.path);
+    result = await run();
   } catch (error) {
-    // The work a failed run left stays; an unchanged worktree goes.
-    await finishWorktree(worktree, parent.env).catch(() => undefined);
+    await finish().catch(() => undefined);
     throw error;
   }
-  return { result, worktree: await finishWorktree(worktree, parent.env) };
+  return { result, worktree: await finish() };
 }
 
 /** The Agent tool's output fields for the worktree (reference: `worktreePath`, `worktreeBranch`), when kept. */

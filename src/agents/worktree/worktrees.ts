@@ -23,6 +23,7 @@ import {
   WorktreeError,
 } from './worktree-git';
 import { branchForName, folderForName, type WorktreeName } from './worktree-name';
+import { addOptions, applyWorktreeSettings, baseCommitFor, type WorktreeSettings } from './worktree-settings';
 
 export { WorktreeError };
 
@@ -101,6 +102,8 @@ export type CreateWorktreeOptions = {
   env: Env;
   /** `--worktree=name`: reopen the worktree of that name if an earlier session kept it. */
   reuseExisting?: boolean;
+  /** The `worktree` settings: base ref, sparse paths, linked folders (worktree-settings.ts). */
+  settings?: WorktreeSettings;
 };
 
 /** Makes `<repo>/.yoke/worktrees/<name>` on a new branch `worktree-<name>` at the current HEAD. */
@@ -115,19 +118,23 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
       `A worktree named ${options.name} already exists at ${path}; choose another name.`,
     );
   }
-  const baseCommit = await gitOrThrow(
-    git,
-    ['rev-parse', '--verify', 'HEAD^{commit}'],
-    options.cwd,
-    'The repository has no commit to start a worktree from',
-  );
+  const settings = options.settings ?? {};
+  const baseCommit = await baseCommitFor(git, options.cwd, settings);
   await gitOrThrow(
     git,
-    ['worktree', 'add', '-b', branch, path, baseCommit],
+    ['worktree', 'add', ...addOptions(settings), '-b', branch, path, baseCommit],
     repoRoot,
     `Cannot make the worktree ${options.name}`,
   );
-  return { path, branch, repoRoot, baseCommit, createdHere: true };
+  const worktree: Worktree = { path, branch, repoRoot, baseCommit, createdHere: true };
+  try {
+    await applyWorktreeSettings(git, worktree, settings);
+  } catch (error) {
+    // Nothing is in it yet but what git checked out: it goes, and the reason is told.
+    await finishWorktree(worktree, options.env, { discard: true }).catch(() => undefined);
+    throw error;
+  }
+  return worktree;
 }
 
 /**

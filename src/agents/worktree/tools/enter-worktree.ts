@@ -10,6 +10,7 @@
  */
 import * as z from '../../../lib/zod';
 import { buildTool, ToolError } from '../../../tools/tool';
+import { agentRuntimeOf } from '../../runtime';
 import { MAIN_LOOP, sessionWorktreesOf } from '../session-worktrees';
 import { parseWorktreeName, randomWorktreeName } from '../worktree-name';
 import { createWorktree, openWorktree, type Worktree, WorktreeError } from '../worktrees';
@@ -72,7 +73,13 @@ export const enterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
       } else {
         const check = input.name === undefined ? undefined : parseWorktreeName(input.name);
         const name = check?.ok ? check.name : randomWorktreeName(context.agentId ? 'agent' : 'session');
-        worktree = await createWorktree({ cwd: context.cwd, name, env: context.env });
+        const settings = agentRuntimeOf(context.services)?.worktree;
+        worktree = await createWorktree({
+          cwd: context.cwd,
+          name,
+          env: context.env,
+          ...(settings ? { settings } : {}),
+        });
       }
     } catch (error) {
       if (error instanceof WorktreeError) throw new ToolError(error.message);

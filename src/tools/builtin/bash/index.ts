@@ -97,6 +97,7 @@ function runInBackground(
     env,
     ...(input.description ? { description: input.description } : {}),
     ...(input.timeout !== undefined ? { timeoutMs: input.timeout } : {}),
+    ...(context.toolUseId ? { toolUseId: context.toolUseId } : {}),
     onExit: (ended) =>
       context.notify({
         level: ended.status === 'completed' ? 'info' : 'warning',

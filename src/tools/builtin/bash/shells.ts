@@ -29,6 +29,8 @@ export type BackgroundShellInfo = {
   endedAt?: number;
   /** Killed because its `timeout` ran out. */
   timedOut: boolean;
+  /** The Bash tool_use that started it (stream-json task frames name it). */
+  toolUseId?: string;
 };
 
 type ShellRecord = BackgroundShellInfo & {
@@ -56,6 +58,7 @@ export type StartShellParams = {
   timeoutMs?: number;
   /** Called once when the shell ends, however it ends. */
   onExit?: (shell: BackgroundShellInfo) => void;
+  toolUseId?: string;
   /** Runs the shell inside this session's sandbox; it lives until it ends or the session does. */
   sandbox?: SandboxManager;
 };
@@ -71,6 +74,17 @@ export class BackgroundShells {
   private readonly shells = new Map<string, ShellRecord>();
   private counter = 0;
   private disposed = false;
+  private readonly listeners = new Set<(shell: BackgroundShellInfo) => void>();
+
+  /** Called with a snapshot when a shell starts and when it ends (stream-json task frames). */
+  subscribe(listener: (shell: BackgroundShellInfo) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(record: ShellRecord): void {
+    for (const listener of this.listeners) listener(snapshot(record));
+  }
 
   start(params: StartShellParams): BackgroundShellInfo {
     // A late call of a session that is ending must not leave a process nobody will stop.
@@ -129,6 +143,7 @@ export class BackgroundShells {
           signalGroup(record.pid, 'SIGKILL');
           resolve();
           params.onExit?.(snapshot(record));
+          this.emit(record);
         };
         child.once('exit', finish);
         child.once('error', () => finish(null, null));
@@ -136,6 +151,7 @@ export class BackgroundShells {
     };
     if (child.pid !== undefined) record.pid = child.pid;
     if (params.description) record.description = params.description;
+    if (params.toolUseId) record.toolUseId = params.toolUseId;
     if (params.timeoutMs !== undefined) {
       record.timer = setTimeout(() => {
         record.timedOut = true;
@@ -144,6 +160,7 @@ export class BackgroundShells {
       record.timer.unref();
     }
     this.shells.set(id, record);
+    this.emit(record);
     return snapshot(record);
   }
 
