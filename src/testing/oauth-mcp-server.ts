@@ -50,6 +50,8 @@ export type OAuthMcpServer = {
   readonly registrations: number;
   /** Makes an access token unknown (an expired one), so its holder must refresh. */
   revoke(token: string): void;
+  /** The authorization server stops granting `scope`: tokens lose it, new ones are issued without it. */
+  revokeScope(scope: string): void;
   close(): Promise<void>;
 };
 
@@ -86,11 +88,13 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
   const codes = new Map<string, { challenge: string; redirect: string; scopes: string[] }>();
   const authorizations: URLSearchParams[] = [];
   const tokenRequests: TokenRequest[] = [];
+  const withheld = new Set<string>();
   let registrations = 0;
   let base = '';
   const { preRegistered, serviceClient, scopes: required } = options;
 
-  const grant = (res: ServerResponse, scopes: string[]) => {
+  const grant = (res: ServerResponse, asked: string[]) => {
+    const scopes = asked.filter((scope) => !withheld.has(scope));
     const token = `tok-${randomUUID()}`;
     issued.set(token, scopes);
     const refresh = options.refreshTokens ? `ref-${randomUUID()}` : undefined;
@@ -246,6 +250,14 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
       return registrations;
     },
     revoke: (token) => void issued.delete(token),
+    revokeScope: (scope) => {
+      withheld.add(scope);
+      for (const [token, scopes] of issued)
+        issued.set(
+          token,
+          scopes.filter((held) => held !== scope),
+        );
+    },
     close: async () => {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
