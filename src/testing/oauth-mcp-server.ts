@@ -26,6 +26,8 @@ export type OAuthMcpServerOptions = {
   scopes?: Record<string, string[]>;
   /** `initialize` and notifications pass without a token (the token is needed from the first real call). */
   openInitialize?: boolean;
+  /** More methods that pass without a token (with `openInitialize`): a server that guards only some calls. */
+  openMethods?: string[];
   /** Issue refresh tokens with each access token. */
   refreshTokens?: boolean;
   /** A userless client (client_credentials): its secret (client_secret_basic) or public key (private_key_jwt). */
@@ -152,11 +154,11 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
   /** Whether the MCP request may go on; answers 401 or 403 itself when not. */
   const admitted = (req: IncomingMessage, res: ServerResponse, method: string | undefined): boolean => {
     // Such a server guards only calls: its stream (GET) and handshake are open.
-    if (
-      options.openInitialize &&
-      (req.method !== 'POST' || method === 'initialize' || method?.startsWith('notifications/'))
-    )
-      return true;
+    const open =
+      method === 'initialize' ||
+      method?.startsWith('notifications/') ||
+      options.openMethods?.includes(method ?? '');
+    if (options.openInitialize && (req.method !== 'POST' || open)) return true;
     const resourceMetadata = `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
     const needed = required ? (required[method ?? ''] ?? required['*'] ?? []) : [];
     const held = issued.get(req.headers.authorization?.replace(/^Bearer /, '') ?? '');

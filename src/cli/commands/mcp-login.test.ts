@@ -130,6 +130,45 @@ describe('yoke mcp login', () => {
     expect([clientIds, server.registrations]).toEqual([[document], 0]);
   });
 
+  it('signs in to a server that lets Yoke in but publishes protected-resource metadata (it wants a token)', async () => {
+    const server = await startServer({ openInitialize: true, openMethods: ['tools/list'] });
+    await runMcpCommand(['add', '-t', 'http', 'guarded', `${base}/mcp`], { cwd: root, env, print: () => {} });
+    const lines: string[] = [];
+    const login = runMcpLogin(['guarded'], {
+      cwd: root,
+      env,
+      print: (line) => {
+        lines.push(line);
+        if (line.startsWith(`${base}/authorize`)) void fetch(line);
+      },
+    });
+    expect(await login).toBe(0);
+    expect(lines.at(-1)).toBe(`Signed in to "guarded"; the tokens are kept in ${userStatePath(env)}.`);
+    expect(server.authorizations).toHaveLength(1);
+  });
+
+  it("gets a userless client's token without a browser (client_credentials)", async () => {
+    const server = await startServer({ serviceClient: { id: 'ci-bot', secret: 'ci-s3cret' } });
+    const entry = {
+      type: 'http',
+      url: `${base}/mcp`,
+      oauth: { grantType: 'client_credentials', clientId: 'ci-bot' },
+    };
+    await runMcpCommand(['add-json', 'svc', JSON.stringify(entry)], { cwd: root, env, print: () => {} });
+    const lines: string[] = [];
+    const context = {
+      cwd: root,
+      env: { ...env, MCP_CLIENT_SECRET: 'ci-s3cret' },
+      print: (line: string) => lines.push(line),
+    };
+    expect(await runMcpLogin(['svc'], context)).toBe(0);
+    expect(lines).toEqual([`Signed in to "svc"; the tokens are kept in ${userStatePath(env)}.`]);
+    expect(server.tokenRequests.map((request) => request.grantType)).toEqual(['client_credentials']);
+    await expect(runMcpLogin(['svc'], { ...context, env })).rejects.toThrow(
+      'the client secret is read from $MCP_CLIENT_SECRET, which is not set',
+    );
+  });
+
   it('refuses an oauth entry it cannot use, naming the field', async () => {
     await startServer();
     const add = (oauth: unknown) =>
