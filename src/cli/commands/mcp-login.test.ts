@@ -61,6 +61,23 @@ async function sessionStatus() {
   return status;
 }
 
+/** Runs `yoke mcp login`; the test is the browser: it opens each address, which comes back to Yoke's callback. */
+async function loginAsBrowser(name: string, loginEnv: Record<string, string> = env) {
+  const lines: string[] = [];
+  const opened: URL[] = [];
+  const code = await runMcpLogin([name], {
+    cwd: root,
+    env: loginEnv,
+    print: (line) => {
+      lines.push(line);
+      if (!line.startsWith(`${base}/authorize`)) return;
+      opened.push(new URL(line));
+      void fetch(line);
+    },
+  });
+  return { code, lines, opened };
+}
+
 describe('yoke mcp login', () => {
   it('signs in with PKCE and dynamic registration; sessions then connect with the stored token', async () => {
     const { issued } = await startServer();
@@ -70,17 +87,8 @@ describe('yoke mcp login', () => {
       error: expect.stringContaining('sign in with `yoke mcp login guarded`'),
     });
 
-    const lines: string[] = [];
-    const login = runMcpLogin(['guarded'], {
-      cwd: root,
-      env,
-      print: (line) => {
-        lines.push(line);
-        // The test is the browser: it opens the address, which comes back to Yoke's callback.
-        if (line.startsWith(`${base}/authorize`)) void fetch(line);
-      },
-    });
-    expect(await login).toBe(0);
+    const { code, lines } = await loginAsBrowser('guarded');
+    expect(code).toBe(0);
     expect(lines[0]).toBe('Open this address in your browser to sign in to "guarded":');
     expect(lines.at(-1)).toBe(`Signed in to "guarded"; the tokens are kept in ${userStatePath(env)}.`);
 
@@ -96,17 +104,9 @@ describe('yoke mcp login', () => {
     const server = await startServer({ preRegistered: { id: 'hand-made', secret: 's3cret' } });
     const entry = { type: 'http', url: `${base}/mcp`, oauth: { clientId: 'hand-made' } };
     await runMcpCommand(['add-json', 'guarded', JSON.stringify(entry)], { cwd: root, env, print: () => {} });
-    const login = runMcpLogin(['guarded'], {
-      cwd: root,
-      env: { ...env, MCP_CLIENT_SECRET: 's3cret' },
-      print: (line) => {
-        if (line.startsWith(`${base}/authorize`)) {
-          expect(new URL(line).searchParams.get('client_id')).toBe('hand-made');
-          void fetch(line);
-        }
-      },
-    });
-    expect(await login).toBe(0);
+    const { code, opened } = await loginAsBrowser('guarded', { ...env, MCP_CLIENT_SECRET: 's3cret' });
+    expect(code).toBe(0);
+    expect(opened.map((url) => url.searchParams.get('client_id'))).toEqual(['hand-made']);
     expect(server.registrations).toBe(0);
     expect(await sessionStatus()).toMatchObject({ status: 'connected' });
   });
@@ -116,33 +116,19 @@ describe('yoke mcp login', () => {
     const document = 'https://yoke.example/oauth/client.json';
     const entry = { type: 'http', url: `${base}/mcp`, oauth: { clientMetadataUrl: document } };
     await runMcpCommand(['add-json', 'guarded', JSON.stringify(entry)], { cwd: root, env, print: () => {} });
-    const clientIds: (string | null)[] = [];
-    const login = runMcpLogin(['guarded'], {
-      cwd: root,
-      env,
-      print: (line) => {
-        if (!line.startsWith(`${base}/authorize`)) return;
-        clientIds.push(new URL(line).searchParams.get('client_id'));
-        void fetch(line);
-      },
-    });
-    expect(await login).toBe(0);
-    expect([clientIds, server.registrations]).toEqual([[document], 0]);
+    const { code, opened } = await loginAsBrowser('guarded');
+    expect(code).toBe(0);
+    expect([opened.map((url) => url.searchParams.get('client_id')), server.registrations]).toEqual([
+      [document],
+      0,
+    ]);
   });
 
   it('signs in to a server that lets Yoke in but publishes protected-resource metadata (it wants a token)', async () => {
     const server = await startServer({ openInitialize: true, openMethods: ['tools/list'] });
     await runMcpCommand(['add', '-t', 'http', 'guarded', `${base}/mcp`], { cwd: root, env, print: () => {} });
-    const lines: string[] = [];
-    const login = runMcpLogin(['guarded'], {
-      cwd: root,
-      env,
-      print: (line) => {
-        lines.push(line);
-        if (line.startsWith(`${base}/authorize`)) void fetch(line);
-      },
-    });
-    expect(await login).toBe(0);
+    const { code, lines } = await loginAsBrowser('guarded');
+    expect(code).toBe(0);
     expect(lines.at(-1)).toBe(`Signed in to "guarded"; the tokens are kept in ${userStatePath(env)}.`);
     expect(server.authorizations).toHaveLength(1);
   });
