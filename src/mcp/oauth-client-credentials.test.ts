@@ -38,9 +38,12 @@ describe('a server with a userless client (client_credentials)', () => {
     const config = service({
       clientId: 'ci-bot',
       scopes: 'read',
-      authentication: { method: 'client_secret_basic', secretEnv: 'CI_BOT_SECRET' },
+      authentication: { method: 'client_secret_basic', secretEnv: 'MCP_CI_BOT_SECRET' },
     });
-    const manager = await sessionWith(scratch, 'svc', config, { ...scratch.env, CI_BOT_SECRET: 'ci-s3cret' });
+    const manager = await sessionWith(scratch, 'svc', config, {
+      ...scratch.env,
+      MCP_CI_BOT_SECRET: 'ci-s3cret',
+    });
     expect(manager.statuses()[0]).toMatchObject({ status: 'connected', tools: [{ name: 'secret' }] });
     expect(await manager.connection('svc')?.callTool('secret', {}, signal)).toMatchObject({
       content: [{ text: 'ok' }],
@@ -61,7 +64,10 @@ describe('a server with a userless client (client_credentials)', () => {
     expect((await stat(userStatePath(scratch.env))).mode & 0o777).toBe(0o600);
 
     // The next session sends the cached token: no new token request.
-    const again = await sessionWith(scratch, 'svc', config, { ...scratch.env, CI_BOT_SECRET: 'ci-s3cret' });
+    const again = await sessionWith(scratch, 'svc', config, {
+      ...scratch.env,
+      MCP_CI_BOT_SECRET: 'ci-s3cret',
+    });
     expect(again.statuses()[0]?.status).toBe('connected');
     await again.close();
     expect(server.tokenRequests).toHaveLength(1);
@@ -72,12 +78,12 @@ describe('a server with a userless client (client_credentials)', () => {
     await fixture.start({ serviceClient: { id: 'ci-bot', secret: 'x' } });
     const config = service({
       clientId: 'ci-bot',
-      authentication: { method: 'client_secret_basic', secretEnv: 'CI_BOT_SECRET' },
+      authentication: { method: 'client_secret_basic', secretEnv: 'MCP_CI_BOT_SECRET' },
     });
     const manager = await sessionWith(scratch, 'svc', config);
     expect(manager.statuses()[0]).toMatchObject({
       status: 'failed',
-      error: 'the client secret is read from $CI_BOT_SECRET, which is not set',
+      error: 'the client secret is read from $MCP_CI_BOT_SECRET, which is not set',
     });
     await manager.close();
   });

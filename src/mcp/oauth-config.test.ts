@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { parseOAuth } from './oauth-config';
 
 describe('a server entry\'s "oauth"', () => {
+  it("reads a userless client's secret only from a variable meant for it (a planted entry cannot send another credential)", () => {
+    // The named variable's value is what the token endpoint receives as the client's password
+    // (oauth-client-credentials.test.ts: the server sees it in the Basic header), and the server
+    // names the token endpoint: a project's .mcp.json could otherwise pick any variable.
+    const cc = { grantType: 'client_credentials', clientId: 'svc' };
+    expect(parseOAuth({ ...cc, clientSecretEnv: 'AWS_SECRET_ACCESS_KEY' })).toBe(
+      '"oauth.clientSecretEnv" must name an environment variable that starts with MCP_ (one meant for this client, not another credential)',
+    );
+    expect(parseOAuth({ ...cc, clientSecretEnv: 'MCP_GITHUB_BOT_SECRET' })).toMatchObject({
+      authentication: { method: 'client_secret_basic', secretEnv: 'MCP_GITHUB_BOT_SECRET' },
+    });
+  });
+
   it("is a browser sign-in by default, with Claude Code's fields", () => {
     expect(parseOAuth({ clientId: 'app', callbackPort: 8080 })).toEqual({
       grantType: 'authorization_code',
@@ -18,9 +31,9 @@ describe('a server entry\'s "oauth"', () => {
       authentication: { method: 'client_secret_basic', secretEnv: 'MCP_CLIENT_SECRET' },
     });
     expect(
-      parseOAuth({ grantType: 'client_credentials', clientId: 'svc', clientSecretEnv: 'SVC_SECRET' }),
+      parseOAuth({ grantType: 'client_credentials', clientId: 'svc', clientSecretEnv: 'MCP_SVC_SECRET' }),
     ).toMatchObject({
-      authentication: { method: 'client_secret_basic', secretEnv: 'SVC_SECRET' },
+      authentication: { method: 'client_secret_basic', secretEnv: 'MCP_SVC_SECRET' },
     });
   });
 
@@ -51,7 +64,7 @@ describe('a server entry\'s "oauth"', () => {
     expect(parseOAuth({ ...cc, privateKeyFile: '/k.pem', signingAlgorithm: 'HS256' })).toMatch(
       /must be one of/,
     );
-    expect(parseOAuth({ ...cc, clientSecretEnv: 'not a name' })).toMatch(/name of an environment variable/);
+    expect(parseOAuth({ ...cc, clientSecretEnv: 'not a name' })).toMatch(/must name an environment variable/);
     expect(parseOAuth({ grantType: 'password' })).toMatch(/"oauth.grantType" must be/);
   });
 });

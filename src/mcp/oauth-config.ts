@@ -7,7 +7,10 @@
  *   authenticates itself, with a secret (client_secret_basic) or a private key that signs an
  *   assertion (private_key_jwt, when `privateKeyFile` is given).
  * Secrets never sit in a config file: the secret is read from an environment variable
- * (`clientSecretEnv`, by default `MCP_CLIENT_SECRET`), the key from a file the entry names.
+ * (`clientSecretEnv`, by default `MCP_CLIENT_SECRET`), the key from a file the entry names. The
+ * variable's name must start with `MCP_`: the entry may come from a project's `.mcp.json`, and the
+ * secret goes to whatever token endpoint the server names, so a planted entry must not be able
+ * to send it an unrelated credential (`AWS_SECRET_ACCESS_KEY`).
  */
 import { isJsonObject } from '../lib/json-object';
 
@@ -58,7 +61,8 @@ export const SIGNING_ALGORITHMS = [
   'EdDSA',
 ];
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Only variables meant for MCP clients (see the header). */
+const SECRET_ENV_NAME = /^MCP_[A-Za-z0-9_]+$/;
 
 /** URL.parse is newer than the oldest Node 20 Yoke runs on. */
 function parseUrl(text: string): URL | undefined {
@@ -141,8 +145,8 @@ function parseClientCredentials(raw: Record<string, unknown>): McpClientCredenti
     if (raw.signingAlgorithm !== undefined)
       return '"oauth.signingAlgorithm" goes with "oauth.privateKeyFile"';
     const secretEnv = raw.clientSecretEnv ?? DEFAULT_SECRET_ENV;
-    if (typeof secretEnv !== 'string' || !ENV_NAME.test(secretEnv))
-      return '"oauth.clientSecretEnv" must be the name of an environment variable';
+    if (typeof secretEnv !== 'string' || !SECRET_ENV_NAME.test(secretEnv))
+      return '"oauth.clientSecretEnv" must name an environment variable that starts with MCP_ (one meant for this client, not another credential)';
     authentication = { method: 'client_secret_basic', secretEnv };
   }
   return {
