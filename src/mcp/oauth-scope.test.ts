@@ -8,6 +8,8 @@ describe('scopes', () => {
   it('unites scope lists without repeating one, keeping the first order', () => {
     expect(unionScopes('files:read', 'files:read  files:write', undefined)).toBe('files:read files:write');
     expect(unionScopes(undefined, '')).toBeUndefined();
+    // A header's empty quoted value, read as is by a lenient parser, is no scope.
+    expect(unionScopes('""', 'a "b')).toBe('a');
   });
 
   it('knows when held scopes cover the wanted ones', () => {

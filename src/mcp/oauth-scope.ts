@@ -5,11 +5,15 @@
  * scope the server has named, so stepping up for one tool never loses what another needed.
  */
 
-/** The scopes of a space-separated list, each once, in first-seen order. */
+/** A scope token as RFC 6749 §3.3 allows it (printable ASCII without space, `"` and `\`). */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** The scopes of space-separated lists, each once, in first-seen order; malformed tokens are dropped. */
 export function scopeList(...lists: (string | undefined)[]): string[] {
   const out: string[] = [];
   for (const list of lists)
-    for (const scope of (list ?? '').split(/\s+/)) if (scope && !out.includes(scope)) out.push(scope);
+    for (const scope of (list ?? '').split(/\s+/))
+      if (SCOPE_TOKEN.test(scope) && !out.includes(scope)) out.push(scope);
   return out;
 }
 

@@ -125,7 +125,8 @@ export class McpServerConnection {
 
   /** A prompt's messages as text (`prompts/get`): each text part, and the text of embedded resources. */
   async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<string> {
-    const result = await this.requireClient().getPrompt({ name, arguments: args }, { signal });
+    const client = this.requireClient();
+    const result = await this.stepUp(() => client.getPrompt({ name, arguments: args }, { signal }), signal);
     return result.messages
       .map((message) => {
         const content = message.content as { type: string; text?: string; resource?: { text?: string } };
@@ -143,17 +144,13 @@ export class McpServerConnection {
   ): Promise<McpCallToolResult> {
     const client = this.requireClient();
     const timeout = this.server.config.timeout ?? this.options.toolTimeoutMs;
-    // A refusal for want of scope is stepped up (step-up.ts) and the call retried.
-    const result = await withScopeStepUp(
-      this.name,
-      this.auth,
+    const result = await this.stepUp(
       () =>
         client.callTool({ name: tool, arguments: args }, undefined, {
           signal,
           timeout,
           resetTimeoutOnProgress: true,
         }),
-      this.options.signIn,
       signal,
     );
     return result as McpCallToolResult;
@@ -165,7 +162,8 @@ export class McpServerConnection {
     const out: McpResourceEntry[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listResources(cursor ? { cursor } : undefined, { signal });
+      const params = cursor ? { cursor } : undefined;
+      const page = await this.stepUp(() => client.listResources(params, { signal }), signal);
       for (const r of page.resources) {
         out.push({
           uri: r.uri,
@@ -180,7 +178,13 @@ export class McpServerConnection {
   }
 
   async readResource(uri: string, signal: AbortSignal) {
-    return (await this.requireClient().readResource({ uri }, { signal })).contents;
+    const client = this.requireClient();
+    return (await this.stepUp(() => client.readResource({ uri }, { signal }), signal)).contents;
+  }
+
+  /** A request refused for want of scope is stepped up (step-up.ts) and sent again. */
+  private stepUp<T>(request: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    return withScopeStepUp(this.name, this.auth, request, this.options.signIn, signal);
   }
 
   private requireClient(): Client {

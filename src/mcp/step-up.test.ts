@@ -46,6 +46,27 @@ describe('a call that needs more scope than the sign-in got', () => {
     await manager.close();
   });
 
+  it('steps up a resource read the same way', async () => {
+    const { scratch } = fixture;
+    const server = await fixture.start({
+      openInitialize: true,
+      scopes: { 'resources/read': ['notes:list', 'notes:read'], '*': ['notes:list'] },
+    });
+    const config = httpServer(server.mcpUrl);
+    await browserSignIn(scratch, 'notes', config);
+    const manager = await sessionWith(scratch, 'notes', config);
+    await expect(manager.connection('notes')?.readResource('guarded://note', signal)).rejects.toThrow(
+      'MCP server "notes" needs more access for this call (scope "notes:list notes:read"); sign in again with `yoke mcp login notes`',
+    );
+    manager.setSignInHandler(
+      async (name) => (await browserSignIn(scratch, name, config)).outcome === 'signed-in',
+    );
+    expect(await manager.connection('notes')?.readResource('guarded://note', signal)).toMatchObject([
+      { text: 'a guarded note' },
+    ]);
+    await manager.close();
+  });
+
   it('with a user at hand (the REPL sets a sign-in handler): signs in for the union once and retries the call', async () => {
     const { scratch } = fixture;
     const server = await stepUpServer();

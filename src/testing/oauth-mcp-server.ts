@@ -2,7 +2,8 @@
  * Test support: a streamable HTTP MCP server behind OAuth, with an authorization server of its
  * own (metadata, dynamic client registration, an authorize endpoint that approves at once — the
  * "user" always says yes and grants the scope asked for — and a token endpoint that checks PKCE).
- * `/mcp` answers 401 until a request carries a token it issued; then it offers one tool, `secret`.
+ * `/mcp` answers 401 until a request carries a token it issued; then it offers one tool, `secret`,
+ * and one resource, `guarded://note`.
  * Options make it the other servers the tests need: a client registered by hand, client ID
  * metadata documents, scopes per method (403 insufficient_scope naming them), an `initialize`
  * let through without a token, refresh tokens, and userless clients (client_credentials with a
@@ -163,7 +164,7 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
     const needed = required ? (required[method ?? ''] ?? required['*'] ?? []) : [];
     const held = issued.get(req.headers.authorization?.replace(/^Bearer /, '') ?? '');
     if (!held) {
-      const scope = required?.['*'] ? `scope="${required['*'].join(' ')}", ` : '';
+      const scope = required?.['*']?.length ? `scope="${required['*'].join(' ')}", ` : '';
       res.writeHead(401, { 'www-authenticate': `Bearer ${scope}${resourceMetadata}` }).end();
       return false;
     }
@@ -232,6 +233,9 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
       const server = new McpServer({ name: 'guarded', version: '1.0.0' });
       server.registerTool('secret', { description: 'Behind OAuth.' }, async () => ({
         content: [{ type: 'text', text: 'ok' }],
+      }));
+      server.registerResource('note', 'guarded://note', { mimeType: 'text/plain' }, async (uri) => ({
+        contents: [{ uri: uri.href, text: 'a guarded note' }],
       }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => void transport.close());
