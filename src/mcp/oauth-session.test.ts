@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readStored } from './oauth-store';
-import { browserSignIn, httpServer, oauthFixture, sessionWith } from './oauth-test-support';
+import { browserSignIn, httpServer, oauthFixture, sessionWith, signedInSession } from './oauth-test-support';
 
 const fixture = oauthFixture();
 const signal = new AbortController().signal;
@@ -38,8 +38,7 @@ describe('a session with the tokens of a sign-in', () => {
     const { scratch } = fixture;
     const server = await fixture.start();
     const config = httpServer(server.mcpUrl);
-    await browserSignIn(scratch, 'guarded', config);
-    const manager = await sessionWith(scratch, 'guarded', config);
+    const manager = await signedInSession(scratch, 'guarded', config);
     for (const token of server.issued.keys()) server.revoke(token);
     await expect(manager.connection('guarded')?.callTool('secret', {}, signal)).rejects.toThrow(
       'MCP server "guarded" no longer accepts the stored sign-in; sign in again with `yoke mcp login guarded` (or /mcp in the interactive UI)',

@@ -88,6 +88,17 @@ export async function browserSignIn(
   return { outcome, opened };
 }
 
+/** A session with this server after a browser sign-in to it (as after `yoke mcp login`). */
+export async function signedInSession(
+  scratch: Scratch,
+  name: string,
+  config: McpRemoteServerConfig,
+  env: Record<string, string> = scratch.env,
+): Promise<McpManager> {
+  await browserSignIn(scratch, name, config);
+  return sessionWith(scratch, name, config, env);
+}
+
 export const httpServer = (url: string, oauth?: McpRemoteServerConfig['oauth']): McpRemoteServerConfig => ({
   type: 'http',
   url,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readStored } from './oauth-store';
-import { browserSignIn, httpServer, oauthFixture, sessionWith } from './oauth-test-support';
+import { browserSignIn, httpServer, oauthFixture, sessionWith, signedInSession } from './oauth-test-support';
 
 const fixture = oauthFixture();
 const signal = new AbortController().signal;
@@ -53,8 +53,7 @@ describe('a call that needs more scope than the sign-in got', () => {
       scopes: { 'resources/read': ['notes:list', 'notes:read'], '*': ['notes:list'] },
     });
     const config = httpServer(server.mcpUrl);
-    await browserSignIn(scratch, 'notes', config);
-    const manager = await sessionWith(scratch, 'notes', config);
+    const manager = await signedInSession(scratch, 'notes', config);
     await expect(manager.connection('notes')?.readResource('guarded://note', signal)).rejects.toThrow(
       'MCP server "notes" needs more access for this call (scope "notes:list notes:read"); sign in again with `yoke mcp login notes`',
     );
@@ -71,8 +70,7 @@ describe('a call that needs more scope than the sign-in got', () => {
     const { scratch } = fixture;
     const server = await stepUpServer();
     const config = httpServer(server.mcpUrl);
-    await browserSignIn(scratch, 'files', config);
-    const manager = await sessionWith(scratch, 'files', config);
+    const manager = await signedInSession(scratch, 'files', config);
     const signIns: URL[][] = [];
     manager.setSignInHandler(async (name) => {
       signIns.push((await browserSignIn(scratch, name, config)).opened);

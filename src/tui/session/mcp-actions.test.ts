@@ -7,7 +7,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { browserSignIn, httpServer, oauthFixture, sessionWith } from '../../mcp/oauth-test-support';
+import { httpServer, oauthFixture, signedInSession } from '../../mcp/oauth-test-support';
 import { signInForMoreScope } from './mcp-actions';
 
 const fixture = oauthFixture();
@@ -20,12 +20,11 @@ describe('a call that needs more scope, in the REPL', () => {
       scopes: { 'tools/call': ['files:read', 'files:write'], '*': ['files:read'] },
     });
     const config = httpServer(server.mcpUrl);
-    await browserSignIn(scratch, 'files', config);
     const browser = join(scratch.root, 'browser.sh');
     await writeFile(browser, `#!/bin/sh\nexec '${process.execPath}' -e 'fetch(process.argv[1])' "$1"\n`);
     await chmod(browser, 0o755);
     const env = { ...scratch.env, BROWSER: browser };
-    const manager = await sessionWith(scratch, 'files', config, env);
+    const manager = await signedInSession(scratch, 'files', config, env);
     const notices: string[] = [];
     signInForMoreScope(
       manager,
