@@ -191,7 +191,7 @@ export class ServiceClientProvider extends StoredOAuthProviderBase implements OA
     if (this.refusal && this.stepUps++ >= MAX_STEP_UPS_PER_CALL) throw new StepUpLimitError(this.server);
     const stored = await this.read();
     const scope = unionScopes(this.config.scopes, stored.scope);
-    await this.update((entry) => ({ ...entry, ...(scope ? { requestedScope: scope } : {}) }));
+    await this.update((entry) => ({ ...entry, requestedScope: scope ?? '' }));
     return new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
   }
 

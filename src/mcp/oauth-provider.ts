@@ -122,7 +122,8 @@ export abstract class StoredOAuthProviderBase implements Partial<OAuthClientProv
     await this.update(({ codeVerifier: _done, stepUp: _granted, requestedScope, ...stored }) => ({
       ...stored,
       tokens,
-      ...(requestedScope ? { tokenScope: requestedScope } : {}),
+      // A refresh asks for nothing new: the tokens keep the scope of the sign-in that got them.
+      ...(requestedScope !== undefined ? { tokenScope: requestedScope } : {}),
     }));
   }
 
@@ -204,7 +205,7 @@ export class BrowserSignInProvider extends StoredOAuthProviderBase implements OA
     const stored = await this.read();
     const scope = unionScopes(stored.scope, url.searchParams.get('scope') ?? undefined);
     if (scope) url.searchParams.set('scope', scope);
-    await this.update((entry) => ({ ...entry, ...(scope ? { scope, requestedScope: scope } : {}) }));
+    await this.update((entry) => ({ ...entry, ...(scope ? { scope } : {}), requestedScope: scope ?? '' }));
     this.onAuthorizationUrl(url);
   }
 }
@@ -235,10 +236,19 @@ export class SessionTokenProvider extends StoredOAuthProviderBase implements OAu
     );
   }
 
-  /** A refresh answer may leave out the refresh token, which then stays valid (RFC 6749 §6). */
+  /**
+   * Only refreshes come here: the new tokens carry the scope of the sign-in that got the old ones
+   * (and a pending step-up stays pending), and an answer that leaves out the refresh token keeps
+   * the old one, which stays valid (RFC 6749 §6).
+   */
   override async saveTokens(tokens: OAuthTokens): Promise<void> {
-    const kept = tokens.refresh_token ? undefined : (await this.read()).tokens?.refresh_token;
-    await super.saveTokens(kept ? { ...tokens, refresh_token: kept } : tokens);
+    await this.update((stored) => ({
+      ...stored,
+      tokens: {
+        ...(stored.tokens?.refresh_token ? { refresh_token: stored.tokens.refresh_token } : {}),
+        ...tokens,
+      },
+    }));
   }
 
   redirectToAuthorization(): never {
