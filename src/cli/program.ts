@@ -135,11 +135,11 @@ Environment:
   BASH_MAX_OUTPUT_LENGTH            characters of Bash output kept inline (setting bashOutputMaxChars)
   ENABLE_TOOL_SEARCH                auto (default), auto:N (% of window), true or false: defer tool schemas
   MCP_TIMEOUT                       how long an MCP server may take to start, in ms (30000)
-  BROWSER                           what opens an MCP sign-in address from /mcp (else open, or
-                                    xdg-open when DISPLAY or WAYLAND_DISPLAY is set)
+  BROWSER                           what opens an MCP sign-in address in the interactive UI (else
+                                    open, or xdg-open when DISPLAY or WAYLAND_DISPLAY is set)
   MCP_TOOL_TIMEOUT                  an MCP tool call's limit in ms, unless the server sets timeout
   YOKE_COORDINATOR_MODE=1           coordinator mode, as --coordinator (CLAUDE_CODE_COORDINATOR_MODE too)
-  MCP_CLIENT_SECRET                 yoke mcp login: the secret of a server's pre-registered oauth.clientId
+  MCP_CLIENT_SECRET                 the secret of a server's oauth.clientId (pre-registered or client_credentials)
   CLAUDE_CODE_ENTRYPOINT            set by SDK hosts; their sessions are recorded as sdk-cli
   YOKE_CODE_CACHE=off               start without the V8 code cache
   USE_BUILTIN_RIPGREP=0             Grep and Glob use rg from PATH instead of the bundled ripgrep

@@ -1,8 +1,9 @@
 /**
  * `${VAR}` and `${VAR:-default}` in a server's command, args, env, url and headers (compat-surface
- * §6). A bare `$VAR` stays as written. A variable that is unset and has no default is an error
+ * §6), and in the path of a userless client's key file (`oauth.privateKeyFile`). A bare `$VAR` stays as written. A variable that is unset and has no default is an error
  * naming it, rather than an empty string that fails later in a way nobody can trace.
  */
+import type { McpOAuthConfig } from './oauth-config';
 import type { McpServerConfig } from './server-config';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -24,6 +25,13 @@ const expandRecord = (record: Record<string, string>, env: Env, missing: Set<str
     Object.entries(record).map(([key, value]) => [key, expandVariables(value, env, missing)]),
   );
 
+function expandOAuth(oauth: McpOAuthConfig, env: Env, missing: Set<string>): McpOAuthConfig {
+  if (oauth.grantType !== 'client_credentials' || oauth.authentication.method !== 'private_key_jwt')
+    return oauth;
+  const privateKeyFile = expandVariables(oauth.authentication.privateKeyFile, env, missing);
+  return { ...oauth, authentication: { ...oauth.authentication, privateKeyFile } };
+}
+
 /** The config with every reference expanded, or the names of the variables that are unset. */
 export function expandServerConfig(
   config: McpServerConfig,
@@ -43,6 +51,7 @@ export function expandServerConfig(
           ...config,
           url: expandVariables(config.url, env, missing),
           headers: expandRecord(config.headers, env, missing),
+          ...(config.oauth ? { oauth: expandOAuth(config.oauth, env, missing) } : {}),
         };
   return missing.size > 0 ? { ok: false, missing: [...missing].sort() } : { ok: true, config: expanded };
 }

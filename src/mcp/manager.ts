@@ -12,6 +12,7 @@ import {
   mcpToolName,
 } from './mcp-types';
 import { type ConnectionOptions, McpServerConnection, type McpServerStatus } from './server-connection';
+import type { McpSignInHandler } from './step-up';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -34,6 +35,9 @@ const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 /** No one to ask (a headless run without a host): the server hears no, not silence. */
 const DECLINE: McpElicitationHandler = async (): Promise<McpElicitationAnswer> => ({ action: 'decline' });
 
+/** No one at a keyboard (headless): no sign-in; the call's error says what to run. */
+const NO_SIGN_IN: McpSignInHandler = async () => false;
+
 const positiveMs = (value: string | undefined): number | undefined => {
   const n = Number(value);
   return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
@@ -43,7 +47,7 @@ const positiveMs = (value: string | undefined): number | undefined => {
 export function connectionOptionsFromEnv(
   env: Env,
   cwd: string,
-): Omit<ConnectionOptions, 'onChange' | 'elicit'> {
+): Omit<ConnectionOptions, 'onChange' | 'elicit' | 'signIn'> {
   return {
     env,
     cwd,
@@ -57,17 +61,30 @@ export class McpManager {
   private readonly connections: McpServerConnection[];
   private readonly listeners = new Set<() => void>();
   private elicitationHandler: McpElicitationHandler = DECLINE;
+  private signInHandler: McpSignInHandler = NO_SIGN_IN;
 
-  constructor(servers: readonly ConfiguredServer[], options: Omit<ConnectionOptions, 'onChange' | 'elicit'>) {
+  constructor(
+    servers: readonly ConfiguredServer[],
+    options: Omit<ConnectionOptions, 'onChange' | 'elicit' | 'signIn'>,
+  ) {
     const onChange = () => {
       for (const listener of this.listeners) listener();
     };
     // Looked up per question: the host that answers (the SDK's `onElicitation`) is known only
     // after the servers have started connecting.
     const elicit: McpElicitationHandler = (question, signal) => this.elicitationHandler(question, signal);
+    const signIn: McpSignInHandler = (server, signal) => this.signInHandler(server, signal);
     this.connections = servers.map(
-      (server) => new McpServerConnection({ ...server }, { ...options, onChange, elicit }),
+      (server) => new McpServerConnection({ ...server }, { ...options, onChange, elicit, signIn }),
     );
+  }
+
+  /**
+   * Who signs a user in when a call needs more scope (the REPL sets one); until then, and
+   * headless, the call fails with a line saying to run `yoke mcp login`.
+   */
+  setSignInHandler(handler: McpSignInHandler): void {
+    this.signInHandler = handler;
   }
 
   /** Who answers the servers' questions from now on; until this is called they are declined. */

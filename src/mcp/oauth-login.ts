@@ -1,17 +1,26 @@
 /**
  * Signing in to an HTTP or SSE MCP server that asks for OAuth (`yoke mcp login` and the REPL's
- * /mcp run this same flow). A callback server on 127.0.0.1 (a random port) receives the browser's
- * return; the client registers itself for that address (dynamic client registration), the user
- * opens the authorization URL, and the code is exchanged with PKCE. A client registered by hand is
- * named by the server's `oauth.clientId` (its fixed `oauth.callbackPort`, its secret in
- * `MCP_CLIENT_SECRET`, never in a config file); `oauth.clientMetadataUrl` names a client ID
- * metadata document. The tokens are kept in Yoke's user state (mode 0600), where sessions find
- * them when they (re)connect.
+ * /mcp run this same flow, and the REPL runs it when a call needs more scope). A callback server
+ * on 127.0.0.1 receives the browser's return (oauth-callback.ts); the client registers itself for
+ * that address (dynamic client registration) unless the config names one (`oauth.clientId`, its
+ * secret in `MCP_CLIENT_SECRET`, or `oauth.clientMetadataUrl`); the user opens the authorization
+ * URL, and the code is exchanged with PKCE. The tokens are kept in Yoke's user state (mode 0600),
+ * where sessions find them.
+ *
+ * Whether a sign-in is needed is found out the way a session would: connect and list the tools.
+ * A server may let that through without a token and still want one — it publishes protected-
+ * resource metadata, or an earlier call was refused for want of scope (remembered in the user
+ * state) — and then the sign-in starts anyway, for the union of the scopes it named. A server that
+ * refuses the new token for more scope gets another sign-in, at most MAX_STEP_UPS_PER_CALL more
+ * (BrowserSignInProvider counts them).
+ * A userless client (client_credentials) needs no browser: its token is fetched and cached.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectionOptionsFromEnv } from './manager';
-import { forgetClient, oauthKey, StoredOAuthProvider } from './oauth-provider';
+import { startCallbackServer } from './oauth-callback';
+import { BrowserSignInProvider, forgetClient, oauthKey } from './oauth-provider';
+import { sessionAuthProvider } from './oauth-session';
+import { readStored } from './oauth-store';
 import type { McpRemoteServerConfig } from './server-config';
 import { withDeadline } from './server-connection';
 import { openTransport } from './transports';
@@ -20,60 +29,18 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const SIGN_IN_WAIT_MS = 5 * 60_000;
 
-type Callback = { url: string; code: Promise<string>; close(): void };
-
-/**
- * Listens on a random port of 127.0.0.1, or on the fixed `oauth.callbackPort` of a pre-registered
- * client, whose redirect URI the authorization server knows as `http://localhost:<port>/callback`.
- */
-async function startCallbackServer(fixedPort: number | undefined): Promise<Callback> {
-  let settle: { resolve(code: string): void; reject(error: Error): void } | undefined;
-  const code = new Promise<string>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  // Nobody may be waiting yet when the browser reports a refusal: the rejection is read later.
-  code.catch(() => {});
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/callback') {
-      res.writeHead(404).end();
-      return;
-    }
-    const given = url.searchParams.get('code');
-    const error = url.searchParams.get('error');
-    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(
-      given
-        ? 'Signed in. You can close this tab and go back to Yoke.'
-        : `Sign-in failed: ${error ?? 'no code'}`,
-    );
-    if (given) settle?.resolve(given);
-    else settle?.reject(new Error(`the authorization server refused: ${error ?? 'it sent no code'}`));
-  });
-  const host = fixedPort === undefined ? '127.0.0.1' : 'localhost';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`the callback port ${fixedPort} is in use; free it or change "oauth.callbackPort"`)
-          : error,
-      ),
-    );
-    server.listen(fixedPort ?? 0, host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://${host}:${port}/callback`, code, close: () => server.close() };
-}
-
 export type SignInOptions = {
   env: Env;
   cwd: string;
-  /** Called once with the address the user must open (print it; open a browser if one is there). */
+  /** Called with each address the user must open (print it; open a browser if one is there). */
   onAuthorizationUrl(url: URL): void;
   /** Cancels the wait for the browser (Esc in the REPL). */
   signal?: AbortSignal;
   waitMs?: number;
 };
+
+/** Completes an authorization the user has approved, with the code the browser brought back. */
+type Finish = (code: string) => Promise<unknown>;
 
 /** 'not-needed' when the server let Yoke in without signing in. */
 export async function signInToServer(
@@ -81,12 +48,47 @@ export async function signInToServer(
   config: McpRemoteServerConfig,
   options: SignInOptions,
 ): Promise<'signed-in' | 'not-needed'> {
+  const { connectTimeoutMs } = connectionOptionsFromEnv(options.env, options.cwd);
+  // A server or authorization server that never answers ends the sign-in with a line, not a hang.
+  const inTime = <T>(work: Promise<T>, what: string) =>
+    withDeadline(
+      work,
+      connectTimeoutMs,
+      () => `${what} did not answer within ${connectTimeoutMs / 1000} s (MCP_TIMEOUT); run it again`,
+    );
+  const serverName = `MCP server "${name}"`;
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { UnauthorizedError, auth, discoverOAuthProtectedResourceMetadata } = await import(
+    '@modelcontextprotocol/sdk/client/auth.js'
+  );
+  const enter = async (client: Client, transport: Awaited<ReturnType<typeof openTransport>>['transport']) => {
+    try {
+      await inTime(client.connect(transport), serverName);
+      // Listing the tools is what every session does first; a server may guard it and not initialize.
+      if (client.getServerCapabilities()?.tools) await inTime(client.listTools(), serverName);
+    } finally {
+      await client.close().catch(() => {});
+    }
+  };
+
+  if (config.oauth?.grantType === 'client_credentials') {
+    const provider = await sessionAuthProvider(name, config, options.env);
+    const opened = await openTransport(config, {
+      env: options.env,
+      cwd: options.cwd,
+      authProvider: provider,
+    });
+    await enter(new Client({ name: 'yoke', version: YOKE_VERSION }), opened.transport);
+    return 'signed-in';
+  }
+
   const key = oauthKey(name, config.url);
   const callback = await startCallbackServer(config.oauth?.callbackPort);
   try {
-    const provider = new StoredOAuthProvider(
+    const provider = new BrowserSignInProvider(
       options.env,
       key,
+      name,
       callback.url,
       options.onAuthorizationUrl,
       config.oauth?.clientMetadataUrl,
@@ -105,57 +107,60 @@ export async function signInToServer(
       // Registered for this callback address, so an earlier registration (another port) is dropped.
       await forgetClient(options.env, key);
     }
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
-    const first = await openTransport(config, { env: options.env, cwd: options.cwd, authProvider: provider });
-    const probe = new Client({ name: 'yoke', version: YOKE_VERSION });
-    // A server or authorization server that never answers ends the sign-in with a line, not a hang.
-    const { connectTimeoutMs } = connectionOptionsFromEnv(options.env, options.cwd);
-    const inTime = <T>(work: Promise<T>, what: string) =>
-      withDeadline(
-        work,
-        connectTimeoutMs,
-        () => `${what} did not answer within ${connectTimeoutMs / 1000} s (MCP_TIMEOUT); run it again`,
-      );
-    try {
-      await inTime(probe.connect(first.transport), `MCP server "${name}"`);
-      await probe.close();
-      return 'not-needed';
-    } catch (error) {
-      if (!(error instanceof UnauthorizedError)) throw error;
-    }
-    const waitMs = options.waitMs ?? SIGN_IN_WAIT_MS;
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const code = await Promise.race([
-      callback.code,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no sign-in within ${Math.round(waitMs / 60_000)} minutes; try again`)),
-          waitMs,
+
+    /** Undefined when the server let Yoke in; else how to finish the authorization the SDK started. */
+    const attempt = async (): Promise<Finish | undefined> => {
+      const opened = await openTransport(config, {
+        env: options.env,
+        cwd: options.cwd,
+        authProvider: provider,
+      });
+      provider.clearRefusal();
+      try {
+        await enter(new Client({ name: 'yoke', version: YOKE_VERSION }), opened.transport);
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof UnauthorizedError)) throw error;
+        // Both HTTP transports (streamable and SSE) exchange the code themselves.
+        return (code) =>
+          (opened.transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code);
+      }
+    };
+
+    let finish = await attempt();
+    if (!finish) {
+      const stored = await readStored(options.env, key);
+      const advertisesOAuth = async () =>
+        inTime(discoverOAuthProtectedResourceMetadata(config.url), serverName).then(
+          () => true,
+          () => false,
         );
-        onAbort = () => reject(new Error('the sign-in was cancelled'));
-        if (options.signal?.aborted) onAbort();
-        options.signal?.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]).finally(() => {
-      clearTimeout(timer);
-      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
-    });
-    // Both HTTP transports (streamable and SSE) exchange the code themselves.
-    await inTime(
-      (first.transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code),
-      'the authorization server',
-    );
-    const check = new Client({ name: 'yoke', version: YOKE_VERSION });
-    const second = await openTransport(config, {
-      env: options.env,
-      cwd: options.cwd,
-      authProvider: provider,
-    });
-    await inTime(check.connect(second.transport), `MCP server "${name}"`);
-    await check.close();
-    return 'signed-in';
+      if (stored.stepUp === undefined && (stored.tokens !== undefined || !(await advertisesOAuth())))
+        return 'not-needed';
+      // Let in, yet a token is wanted: start the authorization here, for every scope named so far.
+      const scope = stored.scope;
+      await inTime(
+        auth(provider, { serverUrl: config.url, ...(scope ? { scope } : {}) }),
+        'the authorization server',
+      );
+      finish = async (code) => {
+        const result = await auth(provider, {
+          serverUrl: config.url,
+          authorizationCode: code,
+          ...(scope ? { scope } : {}),
+        });
+        if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
+      };
+    }
+    for (;;) {
+      const code = await callback.nextCode(options.waitMs ?? SIGN_IN_WAIT_MS, options.signal);
+      await inTime(finish(code), 'the authorization server');
+      const again = await attempt();
+      if (!again) return 'signed-in';
+      // Refused again, for more scope than was just granted: the provider has issued the next
+      // address (a refusal for the same scope, or one too many, throws instead).
+      finish = again;
+    }
   } finally {
     callback.close();
   }

@@ -1,9 +1,15 @@
 /**
- * OAuth 2.1 for HTTP and SSE servers that answer 401, on the MCP SDK's auth helpers (discovery,
- * dynamic client registration, PKCE, refresh). What they need to remember — the registered
- * client, the tokens, the PKCE verifier of a sign-in in progress — is kept per server in Yoke's
- * user state (`mcpOAuth`), a file written with mode 0600. The key includes the URL, so a server
- * moved elsewhere never receives another server's token.
+ * OAuth 2.1 for HTTP and SSE servers, on the MCP SDK's auth helpers (discovery, dynamic client
+ * registration, PKCE). The SDK asks an `OAuthClientProvider` for what it needs; Yoke has three:
+ * - `BrowserSignInProvider`: `yoke mcp login` and /mcp, where a user opens the address;
+ * - `SessionTokenProvider`: a session using the tokens of an earlier sign-in, refreshing them,
+ *   but unable to sign anyone in (no browser): it says what to run instead;
+ * - `ServiceClientProvider` (oauth-client-credentials.ts): no user at all.
+ * All three keep their state per server in the user state (oauth-store.ts), and all three learn
+ * of a server's insufficient-scope refusals (oauth-scope.ts) before the SDK asks them for new
+ * tokens: a refresh never widens scope (RFC 6749 §6), so a refusal for scope means a new sign-in
+ * for the union of the scopes the server named — or, when the refused scope was already asked
+ * for, that no sign-in will help.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
@@ -11,99 +17,126 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { readUserState, updateUserState } from '../config/user-state';
-import { isJsonObject, type JsonObject } from '../lib/json-object';
+import { coversScopes, type ScopeChallenge, unionScopes } from './oauth-scope';
+import { readStored, type StoredOAuth, updateStored } from './oauth-store';
+
+export { forgetClient, hasStoredTokens, oauthKey } from './oauth-store';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-type Stored = { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; codeVerifier?: string };
+/** How many times one call may step up (sign in or fetch a token for more scope) before Yoke gives up. */
+export const MAX_STEP_UPS_PER_CALL = 2;
 
-export const oauthKey = (server: string, url: string): string => `${server}|${url}`;
-
-async function readStored(env: Env, key: string): Promise<Stored> {
-  const { state } = await readUserState(env);
-  const all = state.mcpOAuth;
-  const entry = isJsonObject(all) ? all[key] : undefined;
-  return isJsonObject(entry) ? (entry as Stored) : {};
+/** A server kept asking for more scope: the bounded number of step-ups for one call is used up. */
+export class StepUpLimitError extends Error {
+  constructor(server: string) {
+    super(
+      `MCP server "${server}" asked for more scope again after ${MAX_STEP_UPS_PER_CALL} new authorizations for this call; Yoke stops here (check the scopes the server needs)`,
+    );
+    this.name = 'StepUpLimitError';
+  }
 }
 
-async function updateStored(env: Env, key: string, change: (stored: Stored) => Stored): Promise<void> {
-  await updateUserState(env, (state) => {
-    const all: JsonObject = isJsonObject(state.mcpOAuth) ? state.mcpOAuth : {};
-    const entry = isJsonObject(all[key]) ? (all[key] as Stored) : {};
-    all[key] = change(entry) as JsonObject;
-    state.mcpOAuth = all;
-  });
-}
+/** A refusal for scope, as the provider judged it. */
+export type ScopeRefusal = {
+  /** The scope the server named (undefined when it named none). */
+  scope: string | undefined;
+  /** Everything to ask for next: what the server has ever named, with this. */
+  union: string | undefined;
+  /** The refused scope was already asked for when the tokens were obtained: no sign-in will help. */
+  futile: boolean;
+};
 
-/** Whether a sign-in left tokens for this server (sessions then send them, refreshing as needed). */
-export async function hasStoredTokens(env: Env, key: string): Promise<boolean> {
-  return (await readStored(env, key)).tokens !== undefined;
-}
-
-/** Forgets the registered client (a new sign-in registers again, with its own redirect URL). */
-export async function forgetClient(env: Env, key: string): Promise<void> {
-  await updateStored(env, key, ({ client: _dropped, ...rest }) => rest);
-}
-
-export class StoredOAuthProvider implements OAuthClientProvider {
+/** A session needs a user to sign in (again); the message says how, in one line. */
+export class SignInRequiredError extends Error {
   constructor(
-    private readonly env: Env,
-    private readonly key: string,
-    /** Where the authorization server sends the browser back; undefined in a session (no one to sign in). */
-    private readonly redirect: string | undefined,
-    /** Called with the URL the user must open to sign in. */
-    private readonly onAuthorizationUrl: (url: URL) => void,
-    /** The server's `oauth.clientMetadataUrl`, the client id where the authorization server takes one. */
-    readonly clientMetadataUrl?: string,
+    message: string,
+    readonly refusal?: ScopeRefusal,
+  ) {
+    super(message);
+    this.name = 'SignInRequiredError';
+  }
+}
+
+const signInAgain = (server: string) =>
+  `sign in again with \`yoke mcp login ${server}\` (or /mcp in the interactive UI)`;
+
+/** What a session without a browser says when a call needs more scope than its tokens carry. */
+export const needsMoreScopeLine = (server: string, refusal: ScopeRefusal): string =>
+  `MCP server "${server}" needs more access for this call${refusal.union ? ` (scope "${refusal.union}")` : ''}; ${signInAgain(server)}, then retry`;
+
+/** The server refuses for a scope the authorization server has already declined to grant. */
+export class ScopeNotGrantedError extends Error {
+  constructor(server: string, scope: string | undefined) {
+    super(
+      `MCP server "${server}" still refuses${scope ? ` for want of scope "${scope}"` : ' for want of scope'}, which the last sign-in asked for; the authorization server did not grant it (ask its administrator), so Yoke stops asking`,
+    );
+    this.name = 'ScopeNotGrantedError';
+  }
+}
+
+export abstract class StoredOAuthProviderBase implements Partial<OAuthClientProvider> {
+  /** The last insufficient-scope refusal since it was cleared (per call; see `clearRefusal`). */
+  refusal: ScopeRefusal | undefined;
+
+  constructor(
+    protected readonly env: Env,
+    protected readonly key: string,
+    /** The server's name, for messages. */
+    readonly server: string,
   ) {}
 
-  get redirectUrl(): string | undefined {
-    return this.redirect;
+  protected read(): Promise<StoredOAuth> {
+    return readStored(this.env, this.key);
   }
 
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Yoke',
-      redirect_uris: this.redirect ? [this.redirect] : [],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
+  protected update(change: (stored: StoredOAuth) => StoredOAuth): Promise<void> {
+    return updateStored(this.env, this.key, change);
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    return (await readStored(this.env, this.key)).client;
+  clearRefusal(): void {
+    this.refusal = undefined;
   }
 
-  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
-    await updateStored(this.env, this.key, (stored) => ({ ...stored, client }));
+  /** Called (through the transport's fetch) for each 403 insufficient_scope, before the SDK reacts. */
+  async noteScopeChallenge(challenge: ScopeChallenge): Promise<void> {
+    const stored = await this.read();
+    const held = stored.tokenScope ?? stored.tokens?.scope;
+    const futile =
+      challenge.scope !== undefined && stored.tokens !== undefined && coversScopes(held, challenge.scope);
+    const union = unionScopes(stored.scope, challenge.scope);
+    this.refusal = { scope: challenge.scope, union, futile };
+    if (!futile)
+      await this.update((entry) => ({
+        ...entry,
+        ...(union ? { scope: union } : {}),
+        stepUp: challenge.scope ?? '',
+      }));
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
-    return (await readStored(this.env, this.key)).tokens;
+    return (await this.read()).tokens;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await updateStored(this.env, this.key, ({ codeVerifier: _done, ...stored }) => ({ ...stored, tokens }));
+    await this.update(({ codeVerifier: _done, stepUp: _granted, requestedScope, ...stored }) => ({
+      ...stored,
+      tokens,
+      // A refresh asks for nothing new: the tokens keep the scope of the sign-in that got them.
+      ...(requestedScope !== undefined ? { tokenScope: requestedScope } : {}),
+    }));
   }
 
-  redirectToAuthorization(url: URL): void {
-    this.onAuthorizationUrl(url);
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    return (await this.read()).client;
   }
 
-  async saveCodeVerifier(codeVerifier: string): Promise<void> {
-    await updateStored(this.env, this.key, (stored) => ({ ...stored, codeVerifier }));
-  }
-
-  async codeVerifier(): Promise<string> {
-    const verifier = (await readStored(this.env, this.key)).codeVerifier;
-    if (!verifier) throw new Error('No sign-in is in progress for this server; run `yoke mcp login` again.');
-    return verifier;
+  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    await this.update((stored) => ({ ...stored, client }));
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    await updateStored(this.env, this.key, (stored) => {
+    await this.update((stored) => {
       if (scope === 'all') return {};
       const next = { ...stored };
       if (scope === 'client') delete next.client;
@@ -111,5 +144,116 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       if (scope === 'verifier') delete next.codeVerifier;
       return next;
     });
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    await this.update((stored) => ({ ...stored, codeVerifier }));
+  }
+
+  async codeVerifier(): Promise<string> {
+    const verifier = (await this.read()).codeVerifier;
+    if (!verifier) throw new Error('No sign-in is in progress for this server; run `yoke mcp login` again.');
+    return verifier;
+  }
+}
+
+/** `yoke mcp login` and /mcp: a user opens the authorization address in a browser. */
+export class BrowserSignInProvider extends StoredOAuthProviderBase implements OAuthClientProvider {
+  constructor(
+    env: Env,
+    key: string,
+    server: string,
+    /** Where the authorization server sends the browser back (Yoke's callback server). */
+    private readonly redirect: string,
+    /** Called with each address the user must open to sign in. */
+    private readonly onAuthorizationUrl: (url: URL) => void,
+    /** The server's `oauth.clientMetadataUrl`, the client id where the authorization server takes one. */
+    readonly clientMetadataUrl?: string,
+  ) {
+    super(env, key, server);
+  }
+
+  get redirectUrl(): string {
+    return this.redirect;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'Yoke',
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  /** While a refusal for scope is pending, the refresh token is withheld: only a sign-in can widen scope. */
+  override async tokens(): Promise<OAuthTokens | undefined> {
+    const stored = await this.read();
+    if (!stored.tokens || stored.stepUp === undefined) return stored.tokens;
+    const { refresh_token: _withheld, ...tokens } = stored.tokens;
+    return tokens;
+  }
+
+  /** Addresses issued by this sign-in: the first, then at most MAX_STEP_UPS_PER_CALL for more scope. */
+  private authorizations = 0;
+
+  /** Asks for every scope the server has named so far, not just the latest challenge's. */
+  async redirectToAuthorization(url: URL): Promise<void> {
+    if (this.refusal?.futile) throw new ScopeNotGrantedError(this.server, this.refusal.scope);
+    if (++this.authorizations > 1 + MAX_STEP_UPS_PER_CALL) throw new StepUpLimitError(this.server);
+    const stored = await this.read();
+    const scope = unionScopes(stored.scope, url.searchParams.get('scope') ?? undefined);
+    if (scope) url.searchParams.set('scope', scope);
+    await this.update((entry) => ({ ...entry, ...(scope ? { scope } : {}), requestedScope: scope ?? '' }));
+    this.onAuthorizationUrl(url);
+  }
+}
+
+/** A session's use of an earlier sign-in: tokens are sent and refreshed; signing in is for a user. */
+export class SessionTokenProvider extends StoredOAuthProviderBase implements OAuthClientProvider {
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'Yoke', redirect_uris: [], grant_types: ['authorization_code', 'refresh_token'] };
+  }
+
+  /**
+   * The SDK asks for a token request when the server refuses the token (401 or 403): a refresh
+   * when the token merely expired, and otherwise a line saying which sign-in is needed.
+   */
+  async prepareTokenRequest(): Promise<URLSearchParams> {
+    const refusal = this.refusal;
+    if (refusal?.futile) throw new ScopeNotGrantedError(this.server, refusal.scope);
+    if (refusal) throw new SignInRequiredError(needsMoreScopeLine(this.server, refusal), refusal);
+    const refreshToken = (await this.read()).tokens?.refresh_token;
+    if (refreshToken)
+      return new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    throw new SignInRequiredError(
+      `MCP server "${this.server}" no longer accepts the stored sign-in; ${signInAgain(this.server)}`,
+    );
+  }
+
+  /**
+   * Only refreshes come here: the new tokens carry the scope of the sign-in that got the old ones
+   * (and a pending step-up stays pending), and an answer that leaves out the refresh token keeps
+   * the old one, which stays valid (RFC 6749 §6).
+   */
+  override async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.update((stored) => ({
+      ...stored,
+      tokens: {
+        ...(stored.tokens?.refresh_token ? { refresh_token: stored.tokens.refresh_token } : {}),
+        ...tokens,
+      },
+    }));
+  }
+
+  redirectToAuthorization(): never {
+    throw new SignInRequiredError(
+      `MCP server "${this.server}" asks for a sign-in; run \`yoke mcp login ${this.server}\``,
+    );
   }
 }

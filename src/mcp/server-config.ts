@@ -5,6 +5,9 @@
  * the other servers still load.
  */
 import { isJsonObject } from '../lib/json-object';
+import { type McpOAuthConfig, parseOAuth } from './oauth-config';
+
+export type { McpOAuthConfig } from './oauth-config';
 
 type Common = {
   /** Per tool call, in ms (the reference's `timeout`); `MCP_TOOL_TIMEOUT` when absent. */
@@ -19,23 +22,6 @@ export type McpStdioServerConfig = Common & {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
-};
-
-/**
- * Claude Code's `oauth` fields for a server whose authorization server has no dynamic client
- * registration: the client id registered there by hand and the callback port registered with it
- * (its redirect URI is `http://localhost:<port>/callback`). The secret never sits in a config
- * file: `yoke mcp login` reads it from `MCP_CLIENT_SECRET`, as Claude Code does.
- */
-export type McpOAuthConfig = {
-  clientId?: string;
-  callbackPort?: number;
-  /**
-   * Where a client ID metadata document describing this client is published (https, with a
-   * path): an authorization server that accepts such documents takes this URL as the client id,
-   * instead of a dynamic registration.
-   */
-  clientMetadataUrl?: string;
 };
 
 export type McpRemoteServerConfig = Common & {
@@ -114,40 +100,6 @@ export function parseServerConfig(name: string, raw: unknown): ParsedServerConfi
   if (type === 'sdk')
     return fail('type "sdk" servers live in an Agent SDK host and cannot be started from a file');
   return fail(`unknown type ${JSON.stringify(type)}; expected stdio, http or sse`);
-}
-
-/** URL.parse is newer than the oldest Node 20 Yoke runs on. */
-function parseUrl(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The `oauth` entry, or a problem line. */
-function parseOAuth(raw: unknown): McpOAuthConfig | undefined | string {
-  if (raw === undefined) return undefined;
-  if (!isJsonObject(raw)) return '"oauth" must be an object';
-  const oauth: McpOAuthConfig = {};
-  if (raw.clientId !== undefined) {
-    if (typeof raw.clientId !== 'string' || raw.clientId === '')
-      return '"oauth.clientId" must be a non-empty string';
-    oauth.clientId = raw.clientId;
-  }
-  if (raw.callbackPort !== undefined) {
-    const port = raw.callbackPort;
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
-      return '"oauth.callbackPort" must be a port number (1-65535)';
-    oauth.callbackPort = port;
-  }
-  if (raw.clientMetadataUrl !== undefined) {
-    const url = typeof raw.clientMetadataUrl === 'string' ? parseUrl(raw.clientMetadataUrl) : undefined;
-    if (url?.protocol !== 'https:' || url.pathname === '/')
-      return '"oauth.clientMetadataUrl" must be an https URL with a path';
-    oauth.clientMetadataUrl = url.href;
-  }
-  return oauth;
 }
 
 /** The `mcpServers` object of a config file, each entry checked; bad ones become problem lines. */

@@ -4,13 +4,13 @@
  * server that drops is restarted (stdio) or reconnected (HTTP/SSE) with backoff, and its status
  * says so meanwhile instead of its tools silently vanishing.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ConfiguredServer } from './config-sources';
 import { expandServerConfig } from './expand-env';
 import type { McpCallToolResult, McpElicitationHandler, McpToolDescriptor } from './mcp-types';
-import { hasStoredTokens, oauthKey, StoredOAuthProvider } from './oauth-provider';
-import type { McpServerConfig } from './server-config';
+import { SignInRequiredError } from './oauth-provider';
+import { type SessionAuthProvider, sessionAuthProvider } from './oauth-session';
+import { type McpSignInHandler, withScopeStepUp } from './step-up';
 import { openTransport } from './transports';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,6 +33,8 @@ export type ConnectionOptions = {
   onChange(): void;
   /** Answers a server's `elicitation/create` (the session's host, or a refusal). */
   elicit: McpElicitationHandler;
+  /** Signs a user in for more scope when a call needs it (the REPL); false when no one can (headless). */
+  signIn: McpSignInHandler;
 };
 
 const CLIENT_INFO = { name: 'yoke', version: YOKE_VERSION };
@@ -48,6 +50,8 @@ export class McpServerConnection {
   private currentStatus: McpServerStatus;
   private reason: string | undefined;
   private client: Client | undefined;
+  /** The OAuth provider of the current connection, when the server uses OAuth. */
+  private auth: SessionAuthProvider | undefined;
   private generation = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private restarts = 0;
@@ -121,7 +125,8 @@ export class McpServerConnection {
 
   /** A prompt's messages as text (`prompts/get`): each text part, and the text of embedded resources. */
   async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<string> {
-    const result = await this.requireClient().getPrompt({ name, arguments: args }, { signal });
+    const client = this.requireClient();
+    const result = await this.stepUp(() => client.getPrompt({ name, arguments: args }, { signal }), signal);
     return result.messages
       .map((message) => {
         const content = message.content as { type: string; text?: string; resource?: { text?: string } };
@@ -139,11 +144,15 @@ export class McpServerConnection {
   ): Promise<McpCallToolResult> {
     const client = this.requireClient();
     const timeout = this.server.config.timeout ?? this.options.toolTimeoutMs;
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+    const result = await this.stepUp(
+      () =>
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+        }),
       signal,
-      timeout,
-      resetTimeoutOnProgress: true,
-    });
+    );
     return result as McpCallToolResult;
   }
 
@@ -153,7 +162,8 @@ export class McpServerConnection {
     const out: McpResourceEntry[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listResources(cursor ? { cursor } : undefined, { signal });
+      const params = cursor ? { cursor } : undefined;
+      const page = await this.stepUp(() => client.listResources(params, { signal }), signal);
       for (const r of page.resources) {
         out.push({
           uri: r.uri,
@@ -168,7 +178,13 @@ export class McpServerConnection {
   }
 
   async readResource(uri: string, signal: AbortSignal) {
-    return (await this.requireClient().readResource({ uri }, { signal })).contents;
+    const client = this.requireClient();
+    return (await this.stepUp(() => client.readResource({ uri }, { signal }), signal)).contents;
+  }
+
+  /** A request refused for want of scope is stepped up (step-up.ts) and sent again. */
+  private stepUp<T>(request: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    return withScopeStepUp(this.name, this.auth, request, this.options.signIn, signal);
   }
 
   private requireClient(): Client {
@@ -223,10 +239,12 @@ export class McpServerConnection {
     this.client = client;
     let opened: Awaited<ReturnType<typeof openTransport>> | undefined;
     try {
+      const auth = await sessionAuthProvider(this.name, expanded.config, this.options.env);
+      this.auth = auth;
       opened = await openTransport(expanded.config, {
         env: this.options.env,
         cwd: this.options.cwd,
-        ...(await this.storedAuth(expanded.config)),
+        ...(auth ? { authProvider: auth } : {}),
       });
       await withDeadline(
         client.connect(opened.transport),
@@ -259,20 +277,13 @@ export class McpServerConnection {
       const needsAuth = await isUnauthorized(error);
       this.setState(
         needsAuth ? 'needs-auth' : 'failed',
-        needsAuth
-          ? `the server asks for authorization (HTTP 401); sign in with \`yoke mcp login ${this.name}\` (or /mcp in the interactive UI), or give a token with -H "Authorization: Bearer …" in its config`
-          : failureReason(error, opened?.stderrTail() ?? ''),
+        needsAuth && error instanceof SignInRequiredError
+          ? error.message
+          : needsAuth
+            ? `the server asks for authorization (HTTP 401); sign in with \`yoke mcp login ${this.name}\` (or /mcp in the interactive UI), or give a token with -H "Authorization: Bearer …" in its config`
+            : failureReason(error, opened?.stderrTail() ?? ''),
       );
     }
-  }
-
-  /** The tokens of an earlier `yoke mcp login`, when there are any; refreshed by the SDK as they expire. */
-  private async storedAuth(config: McpServerConfig): Promise<{ authProvider?: OAuthClientProvider }> {
-    if (config.type === 'stdio') return {};
-    const key = oauthKey(this.name, config.url);
-    if (!(await hasStoredTokens(this.options.env, key))) return {};
-    // No redirect URL: a session cannot sign in, it reports needs-auth and `yoke mcp login` does.
-    return { authProvider: new StoredOAuthProvider(this.options.env, key, undefined, () => {}) };
   }
 
   private async refreshLists(client: Client): Promise<void> {
@@ -352,7 +363,7 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, why: () => s
 
 async function isUnauthorized(error: unknown): Promise<boolean> {
   const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
-  if (error instanceof UnauthorizedError) return true;
+  if (error instanceof UnauthorizedError || error instanceof SignInRequiredError) return true;
   // The HTTP transports carry the status as `code` (StreamableHTTPError, SseError).
   if ((error as { code?: unknown })?.code === 401) return true;
   return /\b401\b/.test(String((error as Error)?.message));

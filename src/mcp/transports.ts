@@ -4,6 +4,8 @@
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { StoredOAuthProviderBase } from './oauth-provider';
+import { watchScopeChallenges } from './oauth-scope';
 import type { McpServerConfig } from './server-config';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,7 +35,7 @@ const STDERR_TAIL_CHARS = 2000;
 
 export async function openTransport(
   config: McpServerConfig,
-  options: { env: Env; cwd: string; authProvider?: OAuthClientProvider },
+  options: { env: Env; cwd: string; authProvider?: OAuthClientProvider & StoredOAuthProviderBase },
 ): Promise<OpenedTransport> {
   if (config.type === 'stdio') {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
@@ -53,7 +55,14 @@ export async function openTransport(
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
-  const auth = options.authProvider ? { authProvider: options.authProvider } : {};
+  const provider = options.authProvider;
+  // The provider hears of each refusal for scope before the transport asks it for new tokens.
+  const auth = provider
+    ? {
+        authProvider: provider,
+        fetch: watchScopeChallenges((challenge) => provider.noteScopeChallenge(challenge)),
+      }
+    : {};
   if (config.type === 'sse') {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
     return { transport: new SSEClientTransport(url, { requestInit, ...auth }), stderrTail: () => '' };

@@ -23,6 +23,7 @@ import { Keyboard } from './input/keyboard';
 import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
 import { ReplRoot } from './repl-root';
+import { signInForMoreScope } from './session/mcp-actions';
 import { askProjectServers } from './session/mcp-approval';
 import { mentionAttacher } from './session/mention-attachments';
 import { openMcpView, openResumePicker, openTasksView } from './session/overlays';
@@ -149,6 +150,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       startedAt: Date.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
       onStarted: ({ host, setup }) => {
+        if (setup.mcp) signInForMoreScope(setup.mcp, session, env, cwd);
         // Asked once per run (the answers are remembered, so a new conversation has none waiting).
         if (setup.mcp && !mcpAsked) {
           mcpAsked = true;

@@ -36,6 +36,32 @@ const SCRIPTS = {
     },
     { match: { lastToolResultContains: '' }, reply: { content: [{ type: 'text', text: 'done' }] } },
   ],
+  // The tool call's stream closes early; the answer comes on the stream Yoke reopens after the
+  // server's `retry:` delay (with Last-Event-ID).
+  'sse-retry': [
+    {
+      match: { hasTool: 'mcp__conformance__test_reconnection' },
+      reply: { content: [{ type: 'tool_use', name: 'mcp__conformance__test_reconnection', input: {} }] },
+    },
+    { match: { lastToolResultContains: '' }, reply: { content: [{ type: 'text', text: 'done' }] } },
+  ],
+  // The call needs more scope than the first sign-in got: the headless session says to sign in
+  // again; the user does (this script), says so, and the call goes through.
+  'auth/scope-step-up': [
+    {
+      match: { hasTool: 'mcp__conformance__test-tool', lastUserTextContains: 'go' },
+      reply: { content: [{ type: 'tool_use', name: 'mcp__conformance__test-tool', input: {} }] },
+    },
+    {
+      match: { lastToolResultContains: 'yoke mcp login conformance' },
+      reply: { content: [{ type: 'text', text: 'Sign in again, please.' }] },
+    },
+    {
+      match: { lastUserTextContains: 'signed in' },
+      reply: { content: [{ type: 'tool_use', name: 'mcp__conformance__test-tool', input: {} }] },
+    },
+    { match: { lastToolResultContains: 'test' }, reply: { content: [{ type: 'text', text: 'done' }] } },
+  ],
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'yoke-conformance-'));
@@ -64,13 +90,44 @@ const yokeEnv = {
 };
 
 // Auth scenarios: the server is added to the user scope and signed in to with `yoke mcp login`,
-// this script acting as the browser that opens the printed address.
-if (scenario.startsWith('auth/')) {
-  const yoke = (...args) =>
-    execFileSync(process.execPath, [YOKE, ...args], { cwd: dir, env: yokeEnv, encoding: 'utf8' });
+// this script acting as the browser that opens the printed address. A userless client
+// (client_credentials) needs no sign-in: the session fetches its token.
+const yoke = (...args) =>
+  execFileSync(process.execPath, [YOKE, ...args], { cwd: dir, env: yokeEnv, encoding: 'utf8' });
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+const userless = scenario.startsWith('auth/client-credentials');
+let loginEnv = yokeEnv;
+const login = () =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [YOKE, 'mcp', 'login', 'conformance'], { cwd: dir, env: loginEnv });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (/^https?:\/\//.test(line)) fetch(line).catch(reject);
+    });
+    child.stderr.pipe(process.stderr);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`yoke mcp login exited with ${code}`)),
+    );
+  });
+if (userless) {
+  // The secret goes into the session's environment, the key into a file the config names.
+  const oauth = { grantType: 'client_credentials', clientId: context.client_id };
+  if (context.private_key_pem) {
+    const keyFile = join(dir, 'client-key.pem');
+    writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });
+    Object.assign(oauth, { privateKeyFile: keyFile, signingAlgorithm: context.signing_algorithm });
+  }
+  if (context.client_secret) yokeEnv.MCP_CLIENT_SECRET = context.client_secret;
+  yoke(
+    'mcp',
+    'add-json',
+    '-s',
+    'user',
+    'conformance',
+    JSON.stringify({ type: 'http', url: serverUrl, oauth }),
+  );
+} else if (scenario.startsWith('auth/')) {
   // A scenario whose authorization server has no registration endpoint hands out the client it
   // registered by hand: its id goes into the server's config, its secret into the login's env.
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
   const oauth = context.client_id ? { clientId: context.client_id } : {};
   // basic-cimd's authorization server takes client ID metadata documents and expects this client's
   // at this address (it checks the client id it is given; it does not fetch the document).
@@ -78,26 +135,23 @@ if (scenario.startsWith('auth/')) {
     oauth.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
   const entry = { type: 'http', url: serverUrl, ...(Object.keys(oauth).length > 0 ? { oauth } : {}) };
   yoke('mcp', 'add-json', '-s', 'user', 'conformance', JSON.stringify(entry));
-  const loginEnv = {
-    ...yokeEnv,
-    ...(context.client_secret ? { MCP_CLIENT_SECRET: context.client_secret } : {}),
-  };
-  await new Promise((resolve, reject) => {
-    const login = spawn(process.execPath, [YOKE, 'mcp', 'login', 'conformance'], { cwd: dir, env: loginEnv });
-    createInterface({ input: login.stdout }).on('line', (line) => {
-      if (/^https?:\/\//.test(line)) fetch(line).catch(reject);
-    });
-    login.stderr.pipe(process.stderr);
-    login.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`yoke mcp login exited with ${code}`)),
-    );
-  });
+  loginEnv = { ...yokeEnv, ...(context.client_secret ? { MCP_CLIENT_SECRET: context.client_secret } : {}) };
+  await login();
 }
 
 let q;
-let finish;
-const finished = new Promise((resolve) => {
-  finish = resolve;
+let resultArrived;
+const nextResult = () =>
+  new Promise((resolve) => {
+    resultArrived = resolve;
+  });
+/** A tool result told the user to sign in again (`yoke mcp login`), as a headless session does. */
+let askedToSignIn = false;
+const userMessage = (content) => ({
+  type: 'user',
+  message: { role: 'user', content },
+  parent_tool_use_id: null,
+  session_id: '',
 });
 async function* prompts() {
   // Sent once the server is connected, so the model's first request already has its tools.
@@ -106,8 +160,16 @@ async function* prompts() {
     const server = statuses.find((s) => s.name === 'conformance');
     if (server && server.status !== 'pending') break;
   }
-  yield { type: 'user', message: { role: 'user', content: 'go' }, parent_tool_use_id: null, session_id: '' };
-  await finished;
+  let result = nextResult();
+  yield userMessage('go');
+  await result;
+  if (askedToSignIn) {
+    // The user signs in again, as the line said, and asks for the same thing.
+    await login();
+    result = nextResult();
+    yield userMessage('signed in; try again');
+    await result;
+  }
 }
 
 let code = 1;
@@ -130,9 +192,14 @@ try {
     },
   });
   for await (const message of q) {
+    if (
+      message.type === 'user' &&
+      JSON.stringify(message.message.content).includes('yoke mcp login conformance')
+    )
+      askedToSignIn = true;
     if (message.type === 'result') {
       code = message.is_error ? 1 : 0;
-      finish();
+      resultArrived?.();
     }
   }
 } finally {

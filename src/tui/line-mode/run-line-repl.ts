@@ -17,6 +17,7 @@ import { trustFolder } from '../../config/project-trust';
 import { PromptHistory } from '../../interactive/prompt-history';
 import { describePickerSession, listPickerSessions } from '../../interactive/session-picker';
 import { contextWindowFor } from '../../model/models';
+import { signInForMoreScope } from '../session/mcp-actions';
 import { mentionAttacher } from '../session/mention-attachments';
 import { PromptRouter } from '../session/prompt-router';
 import { ReplSession } from '../session/repl-session';
@@ -182,7 +183,10 @@ export async function runLineRepl(options: CliOptions, context: LineReplContext)
       starter.start(change).then(
         async () => {
           const manager = starter.setup?.mcp;
-          if (manager) await askServersAsLines({ manager, session, env, cwd }, input, out);
+          if (manager) {
+            signInForMoreScope(manager, session, env, cwd);
+            await askServersAsLines({ manager, session, env, cwd }, input, out);
+          }
           linePrinter.flush();
           if (change?.resume) session.transcript.notice('info', `Resumed session ${change.resume}.`);
           if (options.prompt?.trim()) {
