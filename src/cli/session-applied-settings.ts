@@ -7,12 +7,7 @@
 import type { Settings } from '../config/settings-schema';
 import type { CliOptions } from './cli-options';
 import { requestedPermissionMode } from './session-permissions';
-import {
-  type Env,
-  loadSessionSettings,
-  requireFlagSettings,
-  type SessionSettings,
-} from './session-settings';
+import { type Env, loadSessionSettings, requireFlagSettings, type SessionSettings } from './session-settings';
 import {
   appliedSettings,
   gatedProjectKeys,
