@@ -190,6 +190,39 @@ describe('frame writer', () => {
     expect(last()).toContain('\x1b[?25h');
     expect(screen.cursor).toEqual({ row: 2, col: 0 });
   });
+
+  it('opens and closes a box above the input box whose border rows are the same text (colours off)', () => {
+    // The /tasks sequence of the colourless stale-row report, frame by frame as Ink gives it: the
+    // writer keeps its picture here (the stale row came from stderr written behind its back, see
+    // stderr-capture.ts); identical border rows of two boxes must not confuse the row moves.
+    const { screen, writer, frame } = setUp(60, 24);
+    const top = `╭${'─'.repeat(58)}╮`;
+    const bottom = `╰${'─'.repeat(58)}╯`;
+    const line = (text: string) => `│ ${text.padEnd(56)} │`;
+    const input = [top, line('>'), bottom, '  model · default mode · 1 shell running'];
+    const view = (status: string, note: string[]) => [
+      top,
+      line(`Background tasks (${status})`),
+      line(''),
+      line(`❯ bash_1  shell  dev server · ${status === '1 running' ? 'running' : 'killed'}`),
+      ...note.map(line),
+      line('↑/↓ to choose · Esc to close'),
+      bottom,
+      '',
+    ];
+    const frames = [
+      ['  started the server', '', ...input],
+      ['  started the server', '', ...view('1 running', []), ...input],
+      ['  started the server', '', ...view('1 running', ['Stopping bash_1…']), ...input],
+      ['  started the server', '', ...view('0 running', ['Stopping bash_1…']), ...input],
+      ['  started the server', '', ...view('0 running', ['Stopped bash_1.']), ...input],
+      ['  started the server', '', top, line('>'), bottom, '  model · default mode'],
+    ];
+    for (const rows of frames) {
+      writer(frame(rows));
+      expect(screen.all()).toEqual(rows);
+    }
+  });
 });
 
 function wrap(text: string, width: number): string[] {

@@ -28,8 +28,7 @@ export function useTuiFixture(prefix: string, prepare?: (cwd: string) => Promise
     home: '',
     cwd: '',
     // A person's terminal: CI and CONTINUOUS_INTEGRATION (set on CI machines) would make Ink's
-    // chalk drop colours. NO_COLOR is a case of its own (closing /tasks with colours off leaves a
-    // stale row: a known frame-writer bug, named in the stop-23 closing note).
+    // chalk drop colours. A test that needs colours off sets NO_COLOR itself.
     env: () => ({
       ...mockEnv(fixture.server.url, fixture.home),
       CI: undefined,
