@@ -5,30 +5,12 @@
  * like the answer: every paragraph once, in order, whole, and no stale copy of the live rows
  * (spinner, input box, status line) left between them.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject } from '../helpers';
-import { Terminal, tmuxAvailable } from './tmux';
+import { describe, expect, it } from 'vitest';
+import { useTuiFixture } from './fixture';
+import { tmuxAvailable } from './tmux';
 
 const hasTmux = tmuxAvailable();
-let server: MockServer;
-let home: string;
-let cwd: string;
-let terminal: Terminal | undefined;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-  cwd = await tempProject('yoke-stream-');
-  await runYoke(['trust'], { cwd, env: mockEnv(server.url, home) });
-});
-afterAll(async () => {
-  await server?.close();
-});
-afterEach(async () => {
-  await terminal?.close();
-  terminal = undefined;
-});
+const fx = useTuiFixture('yoke-stream-');
 
 const PARAGRAPHS = 24;
 /** Paragraphs long enough to wrap at 80 columns, so rows are inserted as they grow. */
@@ -38,15 +20,11 @@ const paragraph = (n: number) =>
 describe.skipIf(!hasTmux)('a streamed answer in tmux', { timeout: 120_000 }, () => {
   it('lands in the scrollback whole, in order and once, with nothing of the live rows between', async () => {
     const answer = Array.from({ length: PARAGRAPHS }, (_, i) => paragraph(i + 1)).join('\n\n');
-    server.reset({
+    fx.server.reset({
       chunkDelayMs: 8,
       turns: [{ reply: { content: [{ type: 'text', text: `${answer}\n\nall-done` }] } }],
     });
-    terminal = await Terminal.start({ cwd, env: mockEnv(server.url, home), width: 80, height: 24 });
-    const t = terminal;
-    await t.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'), {
-      timeoutMs: 45_000,
-    });
+    const t = await fx.openReady([], { width: 80, height: 24 });
     await t.type('tell me a long story');
     await t.press('Enter');
     const screen = await t.waitFor((s) => s.includes('all-done') && !s.includes('esc to interrupt'), {
