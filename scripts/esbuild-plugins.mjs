@@ -85,7 +85,9 @@ export function vendorPlugin({ root, bundles, used, vendors }) {
  * `write-synchronized.js` resolve to src/tui/terminal/ink-output-seam.ts, and its <Static> output
  * goes through the writer's writeAbove, which leaves lines already on screen where they are
  * instead of erasing the live region and printing them again (a pending throttled frame is older
- * than this one, so it is dropped).
+ * than this one, so it is dropped). A live region as tall as the terminal is the writer's too
+ * (it shows the region's bottom rows): Ink's clear-the-screen-and-reprint-everything path for it
+ * is turned off, and Ink no longer keeps a copy of everything printed for that reprint.
  */
 export function inkForCommonJs({ root }) {
   const edits = {
@@ -97,6 +99,19 @@ export function inkForCommonJs({ root }) {
       [
         /this\.log\.clear\(\);\s*this\.options\.stdout\.write\(staticOutput\);\s*this\.log\(outputToRender\);/,
         'this.throttledLog.cancel?.(); this.log.writeAbove(staticOutput, outputToRender);',
+      ],
+      // A region as tall as the terminal: the writer shows its bottom rows, instead of Ink clearing
+      // the screen and printing the whole history again (every frame, while it stays that tall).
+      [
+        'const isFullscreen = this.options.stdout.isTTY && outputHeight >= this.options.stdout.rows;',
+        'const isFullscreen = false;',
+      ],
+      ['if (this.lastOutputHeight >= this.options.stdout.rows) {', 'if (false) {'],
+      // That reprint was the only reader of the history Ink keeps (a copy of every line printed):
+      // now it only says whether anything was printed (for unmount).
+      [
+        /this\.fullStaticOutput \+= staticOutput;(\s*\}\s*\/\/ Detect fullscreen)/,
+        'this.fullStaticOutput ||= staticOutput;$1',
       ],
     ],
   };

@@ -163,14 +163,47 @@ describe('frame writer', () => {
     expect(bytes / 120).toBeLessThan(40);
   });
 
-  it('draws a frame as tall as the screen whole, top to bottom', () => {
-    const { screen, writer, frame } = setUp(40, 6);
+  it('shows the bottom of a region taller than the screen, with no copy of it in the scrollback', () => {
+    const { screen, writer, frame, writes } = setUp(40, 6);
     writer(frame(['top', 'bottom']));
-    // Rows inserted in the middle of a frame taller than the screen: insert-line would have to
-    // reach a row that has scrolled away.
-    const tall = ['top', '1', '2', '3', '4', '5', '6', 'bottom'];
+    writes.length = 0;
+    const tall = ['top', 'one', 'two', 'three', 'four', 'five', 'six', 'bottom'];
     writer(frame(tall));
-    expect(screen.all()).toEqual(tall);
+    writer(frame([...tall.slice(0, 7), 'bottom, changed']));
+    // Five rows and the cursor's: the last five of the region; the rows above them not drawn.
+    expect(screen.visible()).toEqual(['three', 'four', 'five', 'six', 'bottom, changed', '']);
+    expect(screen.scrollback).toEqual([]);
+    expect(writes.join('')).not.toMatch(/top|one|two/);
+    // Back within the screen, the region is whole again.
+    writer(frame(['top', 'bottom']));
+    expect(screen.all()).toEqual(['top', 'bottom']);
+  });
+
+  it('settles a paragraph taller than the screen into the scrollback once, leaving no copy of the region', () => {
+    // The region fills the screen from its top row: erasing it from there must not be a
+    // whole-screen clear, which tmux answers by scrolling the screen into the history.
+    const { screen, writer, frame } = setUp(40, 8);
+    const live = ['', '⠋ Working…', '', ...BOX];
+    writer(frame(['> a tall one', ...live]));
+    writer.writeAbove(frame(['> a tall one']), frame(live));
+    const paragraph: string[] = [];
+    for (let i = 1; i <= 12; i++) {
+      paragraph.push(`row ${i}`);
+      writer(frame(['', ...paragraph, ...live]));
+    }
+    writer.writeAbove(frame(['', ...paragraph]), frame(['', ...BOX]));
+    expect(screen.all()).toEqual(['> a tall one', '', ...paragraph, '', ...BOX]);
+  });
+
+  it('keeps the cursor where Ink puts it in a region taller than the screen, and hides it when that row is not shown', () => {
+    const { screen, writer, frame, last } = setUp(40, 6);
+    const tall = ['1', '2', '3', '4', '5', '6', '7', '8'];
+    writer.setCursorPosition({ x: 2, y: 7 });
+    writer(frame(tall));
+    expect(screen.cursor).toEqual({ row: 4, col: 2 });
+    writer.setCursorPosition({ x: 0, y: 0 });
+    writer(frame(tall));
+    expect(last()).not.toContain('\x1b[?25h');
   });
 
   it('draws everything again after a clear, whatever Ink syncs', () => {
