@@ -114,6 +114,30 @@ export function inkForCommonJs({ root }) {
         'this.fullStaticOutput ||= staticOutput;$1',
       ],
     ],
+    // Each frame built its screen from new objects: a cell object per column of every row, and
+    // caches of each row's styled characters and widths that died with the frame, so every
+    // unchanged row (the input box, the status line, the answer's earlier rows) was tokenized and
+    // measured again 20 times a second, and the garbage made the collector pause more often.
+    output: [
+      ['caches = new OutputCaches();', 'caches = yokeOutputCaches();'],
+      [
+        /row\.push\(\{\s*type: 'char',\s*value: ' ',\s*fullWidth: false,\s*styles: \[\],\s*\}\);/,
+        'row.push(YOKE_BLANK_CELL);',
+      ],
+      [
+        'export default class Output {',
+        `// Yoke: cells are only ever replaced, never changed, so one blank serves every empty cell; the
+// caches (a memo of pure functions of a row's text) live across frames, renewed when they grow.
+const YOKE_BLANK_CELL = { type: 'char', value: ' ', fullWidth: false, styles: [] };
+let yokeCaches;
+function yokeOutputCaches() {
+    if (!yokeCaches || yokeCaches.styledChars.size > 400 || yokeCaches.widths.size > 4000 || yokeCaches.blockWidths.size > 400)
+        yokeCaches = new OutputCaches();
+    return yokeCaches;
+}
+export default class Output {`,
+      ],
+    ],
   };
   const seam = join(root, 'src/tui/terminal/ink-output-seam.ts');
   return {
@@ -136,9 +160,9 @@ export function inkForCommonJs({ root }) {
       pluginBuild.onResolve({ filter: /^\.\/(log-update|write-synchronized)\.js$/ }, (args) =>
         /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: seam } : undefined,
       );
-      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink)\.js$/ }, async (args) => {
+      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink|output)\.js$/ }, async (args) => {
         let contents = await readFile(args.path, 'utf8');
-        const file = /(reconciler|ink)\.js$/.exec(args.path)[1];
+        const file = /(reconciler|ink|output)\.js$/.exec(args.path)[1];
         for (const [from, to] of edits[file]) {
           const found = typeof from === 'string' ? contents.includes(from) : from.test(contents);
           if (!found) throw new Error(`ink-for-commonjs: ${args.path} no longer contains ${from}`);
