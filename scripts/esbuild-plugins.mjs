@@ -85,7 +85,9 @@ export function vendorPlugin({ root, bundles, used, vendors }) {
  * `write-synchronized.js` resolve to src/tui/terminal/ink-output-seam.ts, and its <Static> output
  * goes through the writer's writeAbove, which leaves lines already on screen where they are
  * instead of erasing the live region and printing them again (a pending throttled frame is older
- * than this one, so it is dropped).
+ * than this one, so it is dropped). A live region as tall as the terminal is the writer's too
+ * (it shows the region's bottom rows): Ink's clear-the-screen-and-reprint-everything path for it
+ * is turned off, and Ink no longer keeps a copy of everything printed for that reprint.
  */
 export function inkForCommonJs({ root }) {
   const edits = {
@@ -97,6 +99,43 @@ export function inkForCommonJs({ root }) {
       [
         /this\.log\.clear\(\);\s*this\.options\.stdout\.write\(staticOutput\);\s*this\.log\(outputToRender\);/,
         'this.throttledLog.cancel?.(); this.log.writeAbove(staticOutput, outputToRender);',
+      ],
+      // A region as tall as the terminal: the writer shows its bottom rows, instead of Ink clearing
+      // the screen and printing the whole history again (every frame, while it stays that tall).
+      [
+        'const isFullscreen = this.options.stdout.isTTY && outputHeight >= this.options.stdout.rows;',
+        'const isFullscreen = false;',
+      ],
+      ['if (this.lastOutputHeight >= this.options.stdout.rows) {', 'if (false) {'],
+      // That reprint was the only reader of the history Ink keeps (a copy of every line printed):
+      // now it only says whether anything was printed (for unmount).
+      [
+        /this\.fullStaticOutput \+= staticOutput;(\s*\}\s*\/\/ Detect fullscreen)/,
+        'this.fullStaticOutput ||= staticOutput;$1',
+      ],
+    ],
+    // Each frame built its screen from new objects: a cell object per column of every row, and
+    // caches of each row's styled characters and widths that died with the frame, so every
+    // unchanged row (the input box, the status line, the answer's earlier rows) was tokenized and
+    // measured again 20 times a second, and the garbage made the collector pause more often.
+    output: [
+      ['caches = new OutputCaches();', 'caches = yokeOutputCaches();'],
+      [
+        /row\.push\(\{\s*type: 'char',\s*value: ' ',\s*fullWidth: false,\s*styles: \[\],\s*\}\);/,
+        'row.push(YOKE_BLANK_CELL);',
+      ],
+      [
+        'export default class Output {',
+        `// Yoke: cells are only ever replaced, never changed, so one blank serves every empty cell; the
+// caches (a memo of pure functions of a row's text) live across frames, renewed when they grow.
+const YOKE_BLANK_CELL = { type: 'char', value: ' ', fullWidth: false, styles: [] };
+let yokeCaches;
+function yokeOutputCaches() {
+    if (!yokeCaches || yokeCaches.styledChars.size > 400 || yokeCaches.widths.size > 4000 || yokeCaches.blockWidths.size > 400)
+        yokeCaches = new OutputCaches();
+    return yokeCaches;
+}
+export default class Output {`,
       ],
     ],
   };
@@ -121,9 +160,9 @@ export function inkForCommonJs({ root }) {
       pluginBuild.onResolve({ filter: /^\.\/(log-update|write-synchronized)\.js$/ }, (args) =>
         /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: seam } : undefined,
       );
-      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink)\.js$/ }, async (args) => {
+      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink|output)\.js$/ }, async (args) => {
         let contents = await readFile(args.path, 'utf8');
-        const file = /(reconciler|ink)\.js$/.exec(args.path)[1];
+        const file = /(reconciler|ink|output)\.js$/.exec(args.path)[1];
         for (const [from, to] of edits[file]) {
           const found = typeof from === 'string' ? contents.includes(from) : from.test(contents);
           if (!found) throw new Error(`ink-for-commonjs: ${args.path} no longer contains ${from}`);

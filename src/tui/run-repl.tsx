@@ -35,6 +35,7 @@ import { startStatusLineFeed } from './session/status-line-feed';
 import { sessionTaskSources } from './session/task-sources';
 import { withheldUntilTrusted } from './session/trust-check';
 import { editInEditor, openFileInEditor } from './terminal/external-editor';
+import { captureStderr } from './terminal/stderr-capture';
 import { TerminalModes } from './terminal/terminal-modes';
 import { styleFor } from './views/ansi';
 import { StyleContext } from './views/style-context';
@@ -61,6 +62,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
   // end, so at 200 fps every other key echoed 5 ms late. The streaming transcript is throttled
   // on its own (app.tsx) and the spinner ticks at 4 Hz, so the window can be the shortest, 1 ms.
   const renderOptions = { stdout, stdin, exitOnCtrlC: false, maxFps: 1000 } as const;
+  let releaseStderr = () => {};
   const wrap = (node: ReactNode) => (
     <StyleContext.Provider value={style}>
       <KeyboardContext.Provider value={keyboard}>{node}</KeyboardContext.Provider>
@@ -118,6 +120,8 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       attachMentions: (prompt, signal) => attachMentions(prompt, signal),
     });
     session.transcript.notice('info', `${style.bold('Yoke')} ${YOKE_VERSION} · ${cwd}`);
+    // From here on the screen is the frame writer's: what goes to stderr is shown in the transcript.
+    releaseStderr = captureStderr(process.stderr, (line) => session.transcript.notice(line.level, line.text));
     const projectRoot = findGitRoot(cwd) ?? cwd;
     const history = new PromptHistory({ env, projectRoot });
     // Oldest first, for the input line's Up/Down. Loaded in the background; a prompt sent now joins
@@ -296,6 +300,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
 
     await exited;
     instance.unmount();
+    releaseStderr();
     modes.disable();
     starter.close();
     stopStatusLine();
@@ -306,6 +311,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       stdout.write(`\nSession ${id}\nResume it with: yoke --resume ${id}\n`);
     return 0;
   } finally {
+    releaseStderr();
     stdin.off('data', onData);
     modes.disable();
     stdin.pause();

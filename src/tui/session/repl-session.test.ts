@@ -1,12 +1,46 @@
 import { describe, expect, it, vi } from 'vitest';
 import { nextMode, ReplSession } from './repl-session';
-import { assistantFrame, resultFrame, ScriptedEngine, toolResultFrame } from './scripted-engine';
+import {
+  assistantFrame,
+  resultFrame,
+  ScriptedEngine,
+  type ScriptedTurn,
+  toolResultFrame,
+} from './scripted-engine';
 
 const abortable = (signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });
   });
+
+/** A step of a scripted turn or file read that waits until the test opens it. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const state = {
+    reached: false,
+    open: () => open(),
+    wait: () => {
+      state.reached = true;
+      return opened;
+    },
+  };
+  return state;
+}
+
+/** A first turn that runs until `held` opens, and a second that ends at once. */
+const heldThenDone = (held: ReturnType<typeof gate>): ScriptedTurn[] => [
+  async function* () {
+    await held.wait();
+    yield resultFrame();
+  },
+  async function* () {
+    yield resultFrame();
+  },
+];
 
 describe('ReplSession', () => {
   it('sends what a prompt mentions after it, and says what was attached and what was not', async () => {
@@ -74,18 +108,8 @@ describe('ReplSession', () => {
   });
 
   it('queues a prompt typed during a turn for the engine, and runs it next when the turn did not read it', async () => {
-    let release: () => void = () => {};
-    const engine = new ScriptedEngine([
-      async function* () {
-        await new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        yield resultFrame();
-      },
-      async function* () {
-        yield resultFrame();
-      },
-    ]);
+    const held = gate();
+    const engine = new ScriptedEngine(heldThenDone(held));
     const session = new ReplSession();
     session.attach(engine);
     session.submit('first');
@@ -93,8 +117,88 @@ describe('ReplSession', () => {
     session.submit('second');
     expect(engine.enqueued).toEqual(['second']);
     expect(session.getStatus().queued).toEqual(['second']);
-    release();
+    held.open();
     await vi.waitFor(() => expect(engine.prompts).toEqual(['first', 'second']));
+  });
+
+  it('a prompt typed during a turn gets the files it mentions, as a typed one; the prompts after it keep their order', async () => {
+    const held = gate();
+    const files = gate();
+    const attached = [{ type: 'text' as const, text: 'The user mentioned @a.ts' }];
+    const engine: ScriptedEngine = new ScriptedEngine([
+      async function* () {
+        await held.wait();
+        // The turn's next boundary reads the first queued prompt; the engine yields it as the user's.
+        const read: unknown = engine.enqueued.shift();
+        yield { ...toolResultFrame('t', ''), message: { role: 'user', content: read } } as never;
+        yield resultFrame();
+      },
+      async function* () {
+        yield resultFrame();
+      },
+    ]);
+    const session = new ReplSession({
+      attachMentions: async () => {
+        await files.wait();
+        return { blocks: attached, attached: ['a.ts'], problems: [] };
+      },
+    });
+    session.attach(engine);
+    session.submit('first');
+    await vi.waitFor(() => expect(session.getStatus().running).toBe(true));
+    session.submit('now see @a.ts');
+    session.submit('and then this');
+    expect(session.getStatus().queued).toEqual(['now see @a.ts', 'and then this']);
+    // Nothing reaches the engine before the mentioned file is read, not even the later prompt.
+    await vi.waitFor(() => expect(files.reached).toBe(true));
+    expect(engine.enqueued).toEqual([]);
+    files.open();
+    await vi.waitFor(() =>
+      expect(engine.enqueued).toEqual([
+        [{ type: 'text', text: 'now see @a.ts' }, ...attached],
+        'and then this',
+      ]),
+    );
+    held.open();
+    await session.whenIdle();
+    // Read at the boundary: no longer waiting, shown as the user's; the other one ran next.
+    expect(engine.prompts).toEqual(['first', 'and then this']);
+    const users = session.transcript
+      .getSnapshot()
+      .committed.flatMap((i) => (i.kind === 'user' ? [i.text] : []));
+    expect(users).toEqual(['first', 'now see @a.ts', 'and then this']);
+  });
+
+  it('a prompt whose files are still being read when the turn ends runs next, with them, attached once', async () => {
+    const held = gate();
+    const files = gate();
+    const engine = new ScriptedEngine(heldThenDone(held));
+    let reads = 0;
+    const session = new ReplSession({
+      attachMentions: async () => {
+        reads++;
+        await files.wait();
+        return { blocks: [{ type: 'text', text: 'file a' }], attached: ['a.ts'], problems: [] };
+      },
+    });
+    session.attach(engine);
+    session.submit('first');
+    await vi.waitFor(() => expect(session.getStatus().running).toBe(true));
+    session.submit('see @a.ts');
+    await vi.waitFor(() => expect(files.reached).toBe(true));
+    held.open();
+    await vi.waitFor(() => expect(session.getStatus().running).toBe(false));
+    files.open();
+    await session.whenIdle();
+    expect(engine.enqueued).toEqual([]);
+    expect(engine.contents).toEqual([
+      'first',
+      [
+        { type: 'text', text: 'see @a.ts' },
+        { type: 'text', text: 'file a' },
+      ],
+    ]);
+    expect(reads).toBe(1);
   });
 
   it('Esc interrupts the running turn, and a waiting permission question is answered with a deny', async () => {

@@ -58,6 +58,18 @@ export type SessionStatus = {
 /** Shift+Tab's cycle, as Claude Code's: default → acceptEdits → plan → default. */
 const MODE_CYCLE: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
 
+/** A prompt's own text: the string, or the first block when files follow it. */
+function promptText(content: string | readonly { type: string; text?: string }[]): string {
+  if (typeof content === 'string') return content;
+  const first = content[0];
+  return first?.type === 'text' ? (first.text ?? '') : '';
+}
+
+/** The prompt, followed by the files its mentions attached (as a typed prompt is sent). */
+function withBlocks(text: string, blocks: readonly UserContentBlock[]): string | UserContentBlock[] {
+  return blocks.length > 0 ? [{ type: 'text', text }, ...blocks] : text;
+}
+
 export function nextMode(mode: PermissionMode): PermissionMode {
   const index = MODE_CYCLE.indexOf(mode);
   return MODE_CYCLE[(index + 1) % MODE_CYCLE.length] as PermissionMode;
@@ -89,6 +101,10 @@ export class ReplSession {
   private running: AbortController | undefined;
   private turnStartedAt: number | undefined;
   private queued: string[] = [];
+  /** Prompts typed during a turn whose mentions are being attached, in order (see foldIntoTurn). */
+  private folding: Promise<void> | undefined;
+  /** Files attached for a prompt typed during a turn that ended before it could read it. */
+  private readonly attachedEarly = new Map<string, UserContentBlock[]>();
   /** What the user ran with `!` since the last turn: the model reads it with the next prompt. */
   private pendingContext: string[] = [];
   /** What the transcript shows for a prompt a command wrote (/init shows "/init", not its text). */
@@ -144,7 +160,7 @@ export class ReplSession {
     if (display !== prompt) this.displays.set(prompt, display);
     if (this.running && this.engine) {
       this.queued.push(prompt);
-      this.engine.enqueuePrompt(prompt);
+      this.foldIntoTurn(this.engine, this.running, prompt);
       this.changed();
       return;
     }
@@ -256,10 +272,12 @@ export class ReplSession {
     const prompt = this.queued.shift();
     if (prompt === undefined || !this.engine) return;
     const engine = this.engine;
-    this.idle = this.runTurn(engine, prompt).then(() => {
+    this.idle = this.runTurn(engine, prompt).then(async () => {
+      // A prompt typed during the turn whose files were still being read waits for the next turn.
+      await this.folding;
       const unread = engine.takeQueuedPrompts();
       // The engine hands back the prompts the turn had no boundary left for: they run next, in order.
-      const texts = unread.map((p) => (typeof p.content === 'string' ? p.content : ''));
+      const texts = unread.map((p) => promptText(p.content));
       this.queued = [...texts.filter((t) => t !== ''), ...this.queued.filter((q) => !texts.includes(q))];
       this.events.onTurnEnd?.();
       if (this.queued.length > 0) this.runQueued();
@@ -277,7 +295,9 @@ export class ReplSession {
     this.changed();
     const sent = [...this.pendingContext.splice(0), prompt].join('\n\n');
     try {
-      const content = await this.withAttachments(sent, prompt, abort.signal);
+      const attached = this.attachedEarly.get(prompt);
+      this.attachedEarly.delete(prompt);
+      const content = withBlocks(sent, attached ?? (await this.attachments(prompt, abort.signal)));
       for await (const message of engine.submitMessage(content, { signal: abort.signal })) {
         this.observe(message);
         this.events.onMessage?.(message);
@@ -293,17 +313,38 @@ export class ReplSession {
     }
   }
 
-  /** The prompt with the files its mentions name; what could not be attached is said, not sent. */
-  private async withAttachments(
-    sent: string,
-    prompt: string,
-    signal: AbortSignal,
-  ): Promise<string | UserContentBlock[]> {
-    if (!this.events.attachMentions || !prompt.includes('@')) return sent;
+  /** The files a prompt's mentions name; what could not be attached is said, not sent. */
+  private async attachments(prompt: string, signal: AbortSignal): Promise<UserContentBlock[]> {
+    if (!this.events.attachMentions || !prompt.includes('@')) return [];
     const found = await this.events.attachMentions(prompt, signal);
     for (const problem of found.problems) this.transcript.notice('warning', problem);
     if (found.attached.length > 0) this.transcript.notice('info', `Attached ${found.attached.join(', ')}`);
-    return found.blocks.length > 0 ? [{ type: 'text', text: sent }, ...found.blocks] : sent;
+    return found.blocks;
+  }
+
+  /**
+   * A prompt typed during `turn`, with the files it mentions as a typed prompt has them, handed to
+   * the engine for the turn's next boundary. In the order typed: one that mentions files waits
+   * for them, and those typed after it wait behind it. A turn that ended meanwhile did not get it:
+   * it runs as the next turn, with what was attached here.
+   */
+  private foldIntoTurn(engine: ReplEngine, turn: AbortController, prompt: string): void {
+    const fold = async () => {
+      const blocks = await this.attachments(prompt, turn.signal).catch(() => undefined);
+      if (blocks === undefined) return;
+      if (this.running === turn && this.queued.includes(prompt))
+        engine.enqueuePrompt(withBlocks(prompt, blocks));
+      else if (blocks.length > 0) this.attachedEarly.set(prompt, blocks);
+    };
+    if (this.folding === undefined && !(this.events.attachMentions && prompt.includes('@'))) {
+      engine.enqueuePrompt(prompt);
+      return;
+    }
+    const folded = (this.folding ?? Promise.resolve()).then(fold);
+    this.folding = folded;
+    void folded.then(() => {
+      if (this.folding === folded) this.folding = undefined;
+    });
   }
 
   /** Keeps the status line's figures: the window the last request filled, prompts the turn read. */
@@ -316,12 +357,14 @@ export class ReplSession {
         usage.cache_read_input_tokens +
         usage.output_tokens;
       this.changed();
-    } else if (message.type === 'user' && !message.isReplay && typeof message.message.content === 'string') {
+    } else if (message.type === 'user' && !message.isReplay) {
       // A queued prompt the turn folded in comes back as a user message: it is no longer waiting.
-      const index = this.queued.indexOf(message.message.content);
+      const text = promptText(message.message.content);
+      const index = text === '' ? -1 : this.queued.indexOf(text);
       if (index >= 0) {
         this.queued.splice(index, 1);
-        this.transcript.user(message.message.content);
+        this.transcript.user(this.displays.get(text) ?? text);
+        this.displays.delete(text);
         this.changed();
       }
     }

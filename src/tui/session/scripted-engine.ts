@@ -3,6 +3,7 @@
  * permission prompt (through `ask`) or for its abort signal, as the real engine's turns do.
  */
 import type { SDKMessage, SDKResultMessage } from '../../engine/sdk-messages';
+import type { UserContentBlock } from '../../model/types';
 import type { PermissionMode } from '../../permissions/types';
 import { failedTurnResult } from '../../sdk/session-frames';
 import type { ReplEngine } from './repl-session';
@@ -18,7 +19,8 @@ export class ScriptedEngine implements ReplEngine {
   readonly prompts: string[] = [];
   /** What each turn was sent, as given (a string, or blocks with attachments). */
   readonly contents: unknown[] = [];
-  readonly enqueued: string[] = [];
+  /** Prompts sent during a turn, as given (a string, or blocks with attachments). */
+  readonly enqueued: (string | UserContentBlock[])[] = [];
   compactions: (string | undefined)[] = [];
   closed = false;
 
@@ -33,8 +35,8 @@ export class ScriptedEngine implements ReplEngine {
     const turn = this.turns.shift();
     if (turn) yield* turn(options.signal ?? new AbortController().signal);
   }
-  enqueuePrompt(content: unknown): void {
-    this.enqueued.push(String(content));
+  enqueuePrompt(content: string | UserContentBlock[]): void {
+    this.enqueued.push(content);
   }
   takeQueuedPrompts() {
     return this.enqueued.splice(0).map((content) => ({ content }));

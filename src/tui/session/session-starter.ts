@@ -9,6 +9,7 @@ import { createSessionEngine, type Env, type SessionSetup } from '../../cli/sess
 import type { CommandRegistry, EditorResult } from '../../commands/types';
 import { findGitRoot } from '../../config/git-root';
 import { createCommandHost } from './command-host';
+import { warmToolSchemas } from './idle-warmup';
 import type { ReadySession } from './prompt-router';
 import type { ReplSession } from './repl-session';
 
@@ -76,6 +77,7 @@ export class SessionStarter {
     for (const warning of setup.warnings) deps.session.transcript.notice('warning', warning);
     deps.session.attach(setup.engine);
     deps.onStarted?.(this.current);
+    void warmToolSchemas(setup.tools, this.stop.signal);
   }
 
   /** /clear (no id) and /resume <id>: a new engine, once no turn runs; says what happened. */

@@ -163,14 +163,47 @@ describe('frame writer', () => {
     expect(bytes / 120).toBeLessThan(40);
   });
 
-  it('draws a frame as tall as the screen whole, top to bottom', () => {
-    const { screen, writer, frame } = setUp(40, 6);
+  it('shows the bottom of a region taller than the screen, with no copy of it in the scrollback', () => {
+    const { screen, writer, frame, writes } = setUp(40, 6);
     writer(frame(['top', 'bottom']));
-    // Rows inserted in the middle of a frame taller than the screen: insert-line would have to
-    // reach a row that has scrolled away.
-    const tall = ['top', '1', '2', '3', '4', '5', '6', 'bottom'];
+    writes.length = 0;
+    const tall = ['top', 'one', 'two', 'three', 'four', 'five', 'six', 'bottom'];
     writer(frame(tall));
-    expect(screen.all()).toEqual(tall);
+    writer(frame([...tall.slice(0, 7), 'bottom, changed']));
+    // Five rows and the cursor's: the last five of the region; the rows above them not drawn.
+    expect(screen.visible()).toEqual(['three', 'four', 'five', 'six', 'bottom, changed', '']);
+    expect(screen.scrollback).toEqual([]);
+    expect(writes.join('')).not.toMatch(/top|one|two/);
+    // Back within the screen, the region is whole again.
+    writer(frame(['top', 'bottom']));
+    expect(screen.all()).toEqual(['top', 'bottom']);
+  });
+
+  it('settles a paragraph taller than the screen into the scrollback once, leaving no copy of the region', () => {
+    // The region fills the screen from its top row: erasing it from there must not be a
+    // whole-screen clear, which tmux answers by scrolling the screen into the history.
+    const { screen, writer, frame } = setUp(40, 8);
+    const live = ['', '⠋ Working…', '', ...BOX];
+    writer(frame(['> a tall one', ...live]));
+    writer.writeAbove(frame(['> a tall one']), frame(live));
+    const paragraph: string[] = [];
+    for (let i = 1; i <= 12; i++) {
+      paragraph.push(`row ${i}`);
+      writer(frame(['', ...paragraph, ...live]));
+    }
+    writer.writeAbove(frame(['', ...paragraph]), frame(['', ...BOX]));
+    expect(screen.all()).toEqual(['> a tall one', '', ...paragraph, '', ...BOX]);
+  });
+
+  it('keeps the cursor where Ink puts it in a region taller than the screen, and hides it when that row is not shown', () => {
+    const { screen, writer, frame, last } = setUp(40, 6);
+    const tall = ['1', '2', '3', '4', '5', '6', '7', '8'];
+    writer.setCursorPosition({ x: 2, y: 7 });
+    writer(frame(tall));
+    expect(screen.cursor).toEqual({ row: 4, col: 2 });
+    writer.setCursorPosition({ x: 0, y: 0 });
+    writer(frame(tall));
+    expect(last()).not.toContain('\x1b[?25h');
   });
 
   it('draws everything again after a clear, whatever Ink syncs', () => {
@@ -189,6 +222,39 @@ describe('frame writer', () => {
     writer.done();
     expect(last()).toContain('\x1b[?25h');
     expect(screen.cursor).toEqual({ row: 2, col: 0 });
+  });
+
+  it('opens and closes a box above the input box whose border rows are the same text (colours off)', () => {
+    // The /tasks sequence of the colourless stale-row report, frame by frame as Ink gives it: the
+    // writer keeps its picture here (the stale row came from stderr written behind its back, see
+    // stderr-capture.ts); identical border rows of two boxes must not confuse the row moves.
+    const { screen, writer, frame } = setUp(60, 24);
+    const top = `╭${'─'.repeat(58)}╮`;
+    const bottom = `╰${'─'.repeat(58)}╯`;
+    const line = (text: string) => `│ ${text.padEnd(56)} │`;
+    const input = [top, line('>'), bottom, '  model · default mode · 1 shell running'];
+    const view = (status: string, note: string[]) => [
+      top,
+      line(`Background tasks (${status})`),
+      line(''),
+      line(`❯ bash_1  shell  dev server · ${status === '1 running' ? 'running' : 'killed'}`),
+      ...note.map(line),
+      line('↑/↓ to choose · Esc to close'),
+      bottom,
+      '',
+    ];
+    const frames = [
+      ['  started the server', '', ...input],
+      ['  started the server', '', ...view('1 running', []), ...input],
+      ['  started the server', '', ...view('1 running', ['Stopping bash_1…']), ...input],
+      ['  started the server', '', ...view('0 running', ['Stopping bash_1…']), ...input],
+      ['  started the server', '', ...view('0 running', ['Stopped bash_1.']), ...input],
+      ['  started the server', '', top, line('>'), bottom, '  model · default mode'],
+    ];
+    for (const rows of frames) {
+      writer(frame(rows));
+      expect(screen.all()).toEqual(rows);
+    }
   });
 });
 

@@ -14,9 +14,8 @@
  * Frames that rewrite several rows are wrapped in synchronized-output marks (DEC 2026), so the
  * terminal shows them whole; terminals without it ignore the marks.
  *
- * The region is assumed shorter than the terminal (the views keep it so; Ink clears the screen
- * itself when it is not). scripts/esbuild-plugins.mjs puts this writer in Ink's place in the
- * vendor bundle (ink-output-seam.ts).
+ * A region taller than the terminal shows its bottom rows (see `fit`). scripts/esbuild-plugins.mjs
+ * puts this writer in Ink's place in the vendor bundle (ink-output-seam.ts).
  */
 import { cutPoints } from './text-width';
 
@@ -26,7 +25,13 @@ const SHOW_CURSOR = `${CSI}?25h`;
 const SYNC_START = `${CSI}?2026h`;
 const SYNC_END = `${CSI}?2026l`;
 const ERASE_LINE = `${CSI}2K`;
-const ERASE_BELOW = `${CSI}J`;
+/**
+ * Erases the cursor's row and every row below it. Not a bare ESC[J from the first column: at the
+ * screen's top-left that clears the whole screen, which tmux (scroll-on-clear, on by default)
+ * answers by moving everything on screen into the scrollback — a region as tall as the screen
+ * would stay there as a stale copy. From the second column it is an ordinary erase.
+ */
+const ERASE_ROWS_BELOW = `\r${CSI}2K${CSI}2G${CSI}J\r`;
 
 /** A frame that writes this many rows or more is synchronized. */
 const SYNC_ROWS = 3;
@@ -93,8 +98,8 @@ class LiveFrame {
     stream.on?.('resize', this.onResize);
   }
 
-  render(text: string): boolean {
-    const cursor = this.cursorDirty ? this.cursor : undefined;
+  render(frame: string): boolean {
+    const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
     this.cursorDirty = false;
     if (text === this.text && !this.stale && samePosition(cursor, this.shownCursor)) return false;
     this.begin();
@@ -104,13 +109,36 @@ class LiveFrame {
     return true;
   }
 
-  willRender(text: string): boolean {
-    const cursor = this.cursorDirty ? this.cursor : undefined;
+  willRender(frame: string): boolean {
+    const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
     return text !== this.text || this.stale || !samePosition(cursor, this.shownCursor);
   }
 
-  writeAbove(scrollback: string, text: string): void {
-    const cursor = this.cursorDirty ? this.cursor : undefined;
+  /**
+   * The part of a frame the screen can hold. A region taller than the screen shows its bottom
+   * rows (the newest lines, the input box): rows above the screen's top could not be reached to
+   * redraw them, and Ink's own answer, clearing the screen and printing the whole history again
+   * on every frame, is turned off (scripts/esbuild-plugins.mjs). The rows left out are not lost
+   * for good: a finished paragraph reaches the scrollback whole through writeAbove.
+   */
+  private fit(
+    frame: string,
+    cursor: CursorPosition | undefined,
+  ): { text: string; cursor: CursorPosition | undefined } {
+    const height = this.stream.rows ?? 0;
+    if (height <= 1) return { text: frame, cursor };
+    const { rows, trailing } = splitFrame(frame);
+    // With a trailing newline the cursor rests on a row of its own below the region.
+    const room = trailing ? height - 1 : height;
+    if (rows.length <= room) return { text: frame, cursor };
+    const hidden = rows.length - room;
+    const text = rows.slice(hidden).join('\n') + (trailing ? '\n' : '');
+    const y = cursor ? cursor.y - hidden : -1;
+    return { text, cursor: cursor && y >= 0 ? { x: cursor.x, y } : undefined };
+  }
+
+  writeAbove(scrollback: string, frame: string): void {
+    const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
     this.cursorDirty = false;
     this.begin();
     const above = splitFrame(scrollback).rows;
@@ -127,7 +155,7 @@ class LiveFrame {
     } else {
       // Taller than the screen: the cursor could not go back up to the top of it.
       this.moveTo(0);
-      this.out += `\r${ERASE_BELOW}${scrollback}`;
+      this.out += `${ERASE_ROWS_BELOW}${scrollback}`;
       this.rowsWritten += above.length;
       this.rows = [];
       this.row = 0;
@@ -142,14 +170,15 @@ class LiveFrame {
   clear(): void {
     this.begin();
     this.moveTo(0);
-    this.out += `\r${ERASE_BELOW}`;
+    this.out += ERASE_ROWS_BELOW;
     this.forget();
     this.cleared = true;
     this.flush();
   }
 
   /** Ink wrote `text` itself (after clearing the screen): take it as what is shown. */
-  sync(text: string): void {
+  sync(frame: string): void {
+    const { text } = this.fit(frame, undefined);
     const { rows, trailing } = splitFrame(text);
     this.cursorDirty = false;
     this.text = text;
@@ -214,18 +243,14 @@ class LiveFrame {
 
   private draw(text: string): void {
     const { rows: next, trailing } = splitFrame(text);
-    const height = this.stream.rows ?? 0;
-    // A frame as tall as the screen scrolls its own top away: row moves could not reach it, so
-    // it is drawn whole (and Ink repaints the screen for the next one).
-    const tall = height > 0 && next.length + 1 >= height;
-    if (this.stale || tall) {
+    if (this.stale) {
       // Whatever is on screen from the region's top down is not known: erase it and draw all.
       this.moveTo(0);
-      this.out += `\r${ERASE_BELOW}`;
+      this.out += ERASE_ROWS_BELOW;
       this.rows = [];
       this.stale = false;
     }
-    const shown = tall ? [] : this.moveRows(this.rows, next);
+    const shown = this.moveRows(this.rows, next);
     for (let i = 0; i < next.length; i++) {
       if (shown[i] === next[i]) continue;
       this.moveTo(i);
@@ -233,7 +258,7 @@ class LiveFrame {
     }
     if (shown.length > next.length) {
       this.moveTo(next.length);
-      this.out += `\r${ERASE_BELOW}`;
+      this.out += ERASE_ROWS_BELOW;
     }
     this.moveTo(trailing ? next.length : Math.max(0, next.length - 1));
     if (trailing) this.out += '\r';

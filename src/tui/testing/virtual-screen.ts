@@ -1,8 +1,8 @@
 /**
  * A small terminal for tests of what the REPL writes: a grid of cells and a scrollback, fed the
  * bytes, understanding the sequences the frame writer and Ink use (cursor up/down/column, erase
- * line and below, insert/delete lines, newline with the pty's CR-LF, SGR and private modes
- * ignored as styling). It reads back the text a person would see, so a test can compare the
+ * line and below — with tmux's scroll-on-clear —, insert/delete lines, newline with the pty's
+ * CR-LF, SGR and private modes ignored as styling). It reads back the text a person would see, so a test can compare the
  * screen after differential frames with the screen after drawing everything at once.
  */
 export class VirtualScreen {
@@ -87,6 +87,13 @@ export class VirtualScreen {
         return;
       }
       case 'J':
+        // From the top-left this clears the whole screen, and tmux (scroll-on-clear, its default)
+        // moves what was on it into the scrollback first, up to the last row with text.
+        if (this.row === 0 && this.col === 0) {
+          const rows = this.visible();
+          while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
+          this.scrollback.push(...rows);
+        }
         for (let c = this.col; c < this.columns; c++) (this.grid[this.row] as string[])[c] = ' ';
         for (let r = this.row + 1; r < this.rows; r++) this.grid[r] = this.blankRow();
         return;

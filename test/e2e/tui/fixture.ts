@@ -1,7 +1,7 @@
 /**
  * The set-up a REPL test file shares: one mock model server, a Yoke home and a trusted project
  * folder for the file, and at most one tmux terminal per test (closed after it). `open` starts
- * the built CLI in the terminal; `READY` tells when the engine is up.
+ * the built CLI in the terminal; `READY` tells when the engine is up (`openReady` waits for it).
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
@@ -18,6 +18,8 @@ export type TuiFixture = {
   readonly cwd: string;
   env(): Record<string, string | undefined>;
   open(args?: string[], options?: Partial<TerminalOptions>): Promise<Terminal>;
+  /** `open`, then waits for READY (a loaded machine can take a while to build the engine). */
+  openReady(args?: string[], options?: Partial<TerminalOptions>): Promise<Terminal>;
 };
 
 /** Registers the file's hooks; `prepare` fills the project folder before it is trusted. */
@@ -28,8 +30,7 @@ export function useTuiFixture(prefix: string, prepare?: (cwd: string) => Promise
     home: '',
     cwd: '',
     // A person's terminal: CI and CONTINUOUS_INTEGRATION (set on CI machines) would make Ink's
-    // chalk drop colours. NO_COLOR is a case of its own (closing /tasks with colours off leaves a
-    // stale row: a known frame-writer bug, named in the stop-23 closing note).
+    // chalk drop colours. A test that needs colours off sets NO_COLOR itself.
     env: () => ({
       ...mockEnv(fixture.server.url, fixture.home),
       CI: undefined,
@@ -38,6 +39,11 @@ export function useTuiFixture(prefix: string, prepare?: (cwd: string) => Promise
     async open(args: string[] = [], options: Partial<TerminalOptions> = {}) {
       terminal = await Terminal.start({ cwd: fixture.cwd, env: fixture.env(), args, ...options });
       return terminal;
+    },
+    async openReady(args: string[] = [], options: Partial<TerminalOptions> = {}) {
+      const opened = await fixture.open(args, options);
+      await opened.waitFor(READY, { timeoutMs: 45_000 });
+      return opened;
     },
   };
   beforeAll(async () => {

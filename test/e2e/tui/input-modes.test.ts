@@ -6,56 +6,32 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject } from '../helpers';
-import { Terminal, tmuxAvailable } from './tmux';
+import { describe, expect, it } from 'vitest';
+import { useTuiFixture } from './fixture';
+import { tmuxAvailable } from './tmux';
 
 const hasTmux = tmuxAvailable();
-let server: MockServer;
-let home: string;
-let cwd: string;
-let terminal: Terminal | undefined;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-  cwd = await tempProject('yoke-modes-');
+const fx = useTuiFixture('yoke-modes-', async (cwd) => {
   await mkdir(join(cwd, 'src'), { recursive: true });
   await writeFile(join(cwd, 'src', 'parser.ts'), 'export {};\n');
   // A repository, as projects are: ripgrep reads .gitignore inside one.
   execFileSync('git', ['init', '-q'], { cwd });
   await writeFile(join(cwd, '.gitignore'), 'ignored.ts\n');
   await writeFile(join(cwd, 'ignored.ts'), '\n');
-  await runYoke(['trust'], { cwd, env: mockEnv(server.url, home) });
-});
-afterAll(async () => {
-  await server?.close();
-});
-afterEach(async () => {
-  await terminal?.close();
-  terminal = undefined;
 });
 
-async function start(): Promise<Terminal> {
-  terminal = await Terminal.start({ cwd, env: mockEnv(server.url, home) });
-  // A loaded machine (CI, parallel test files) can take a while to build the engine.
-  await terminal.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'), {
-    timeoutMs: 45_000,
-  });
-  return terminal;
-}
+const start = () => fx.openReady();
 
-const lastRequestText = () => JSON.stringify(server.requests.at(-1)?.body ?? {});
+const lastRequestText = () => JSON.stringify(fx.server.requests.at(-1)?.body ?? {});
 
 describe.skipIf(!hasTmux)('input modes in tmux', { timeout: 120_000 }, () => {
   it('! runs the command, shows its output, and the model reads it with the next prompt', async () => {
-    server.reset([{ reply: { content: [{ type: 'text', text: 'seen it' }] } }]);
+    fx.server.reset([{ reply: { content: [{ type: 'text', text: 'seen it' }] } }]);
     const t = await start();
     await t.type('!echo bang-output-42');
     await t.press('Enter');
     await t.waitFor(/! echo bang-output-42\n\s+bang-output-42/);
-    expect(server.requests).toHaveLength(0);
+    expect(fx.server.requests).toHaveLength(0);
     await t.type('what did I run?');
     await t.press('Enter');
     await t.waitFor('seen it');
@@ -68,7 +44,7 @@ describe.skipIf(!hasTmux)('input modes in tmux', { timeout: 120_000 }, () => {
     await t.type('#use pnpm, not npm');
     await t.press('Enter');
     await t.waitFor('Noted in');
-    expect(await readFile(join(cwd, 'AGENTS.md'), 'utf8')).toContain('- use pnpm, not npm');
+    expect(await readFile(join(fx.cwd, 'AGENTS.md'), 'utf8')).toContain('- use pnpm, not npm');
   });
 
   it('@ completes a project file with Tab, leaving out ignored files', async () => {
@@ -84,7 +60,7 @@ describe.skipIf(!hasTmux)('input modes in tmux', { timeout: 120_000 }, () => {
   });
 
   it('/compact summarises the conversation through the model', async () => {
-    server.reset([
+    fx.server.reset([
       { reply: { content: [{ type: 'text', text: 'first answer' }] } },
       { reply: { content: [{ type: 'text', text: '<summary>We talked about one thing.</summary>' }] } },
     ]);
@@ -99,7 +75,7 @@ describe.skipIf(!hasTmux)('input modes in tmux', { timeout: 120_000 }, () => {
   });
 
   it('remembers prompts across runs (Up in a new session recalls them)', async () => {
-    server.reset([{ reply: { content: [{ type: 'text', text: 'ok' }] }, repeat: 'forever' }]);
+    fx.server.reset([{ reply: { content: [{ type: 'text', text: 'ok' }] }, repeat: 'forever' }]);
     let t = await start();
     await t.type('a prompt worth keeping');
     await t.press('Enter');

@@ -4,44 +4,19 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
-import { fileExists, mockEnv, runYoke, tempProject } from '../helpers';
-import { Terminal, tmuxAvailable } from './tmux';
+import { describe, expect, it } from 'vitest';
+import { fileExists, runYoke, tempProject } from '../helpers';
+import { useTuiFixture } from './fixture';
+import { tmuxAvailable } from './tmux';
 
 const hasTmux = tmuxAvailable();
-let server: MockServer;
-let home: string;
-let cwd: string;
-let terminal: Terminal | undefined;
+const fx = useTuiFixture('yoke-repl-');
 
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-  cwd = await tempProject('yoke-repl-');
-  await runYoke(['trust'], { cwd, env: mockEnv(server.url, home) });
-});
-afterAll(async () => {
-  await server?.close();
-});
-afterEach(async () => {
-  await terminal?.close();
-  terminal = undefined;
-});
-
-async function start(args: string[] = [], size = { width: 100, height: 30 }): Promise<Terminal> {
-  terminal = await Terminal.start({ cwd, env: mockEnv(server.url, home), args, ...size });
-  // Ready: the status line names the model (it says "starting…" until the engine is built).
-  // A loaded machine (CI, parallel test files) can take a while to build the engine.
-  await terminal.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'), {
-    timeoutMs: 45_000,
-  });
-  return terminal;
-}
+const start = (args: string[] = [], size = { width: 100, height: 30 }) => fx.openReady(args, size);
 
 describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
   it('runs a turn with a tool call and streams the answer as markdown', async () => {
-    server.reset([
+    fx.server.reset([
       {
         reply: {
           content: [
@@ -63,7 +38,7 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
   });
 
   it('Esc interrupts a streaming answer', async () => {
-    server.reset({
+    fx.server.reset({
       chunkDelayMs: 200,
       turns: [{ reply: { content: [{ type: 'text', text: 'word '.repeat(200) }] } }],
     });
@@ -82,7 +57,7 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
       reply: { content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: `touch ${name}` } }] },
     });
     const done = { reply: { content: [{ type: 'text' as const, text: 'finished.' }] } };
-    server.reset([
+    fx.server.reset([
       touch('once.txt'),
       done,
       touch('denied.txt'),
@@ -100,15 +75,15 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     expect(screen).toContain('touch once.txt');
     await t.press('1');
     await t.waitFor('finished.');
-    expect(await fileExists(join(cwd, 'once.txt'))).toBe(true);
+    expect(await fileExists(join(fx.cwd, 'once.txt'))).toBe(true);
 
     await t.type('make denied');
     await t.press('Enter');
     await t.waitFor('touch denied.txt');
     await t.press('3');
     await t.waitFor((s) => s.split('finished.').length === 3);
-    expect(await fileExists(join(cwd, 'denied.txt'))).toBe(false);
-    const deniedRequest = JSON.stringify(server.requests.at(-1)?.body);
+    expect(await fileExists(join(fx.cwd, 'denied.txt'))).toBe(false);
+    const deniedRequest = JSON.stringify(fx.server.requests.at(-1)?.body);
     expect(deniedRequest).toContain('The user denied this Bash call.');
 
     await t.type('make always');
@@ -134,7 +109,7 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
   });
 
   it('recalls an earlier prompt with Up', async () => {
-    server.reset([{ reply: { content: [{ type: 'text', text: 'noted' }] }, repeat: 'forever' }]);
+    fx.server.reset([{ reply: { content: [{ type: 'text', text: 'noted' }] }, repeat: 'forever' }]);
     const t = await start();
     await t.type('remember this prompt');
     await t.press('Enter');
@@ -153,7 +128,7 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
   });
 
   it('quits on Ctrl+D and prints the session id and how to resume it', async () => {
-    server.reset([{ reply: { content: [{ type: 'text', text: 'hi there' }] } }]);
+    fx.server.reset([{ reply: { content: [{ type: 'text', text: 'hi there' }] } }]);
     const t = await start();
     await t.type('hello');
     await t.press('Enter');
@@ -163,7 +138,7 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     expect(await t.exitCode()).toBe(0);
     const id = /yoke --resume ([0-9a-f-]+)/.exec(screen)?.[1] ?? '';
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    const sessions = await runYoke(['sessions'], { cwd, env: mockEnv(server.url, home) });
+    const sessions = await runYoke(['sessions'], { cwd: fx.cwd, env: fx.env() });
     expect(sessions.stdout).toContain(id.slice(0, 8));
   });
 });
@@ -171,29 +146,28 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
 describe.skipIf(!hasTmux)('the trust prompt', { timeout: 120_000 }, () => {
   it('asks in an untrusted folder; yes records the trust, so the next start does not ask', async () => {
     const folder = await tempProject('yoke-untrusted-');
-    const env = mockEnv(server.url, home);
-    terminal = await Terminal.start({ cwd: folder, env });
-    await terminal.waitFor('Do you trust the files in this folder?');
-    await terminal.press('Enter');
-    await terminal.waitFor(/default mode/);
-    await terminal.press('C-d');
-    expect(await terminal.exitCode()).toBe(0);
-    await terminal.close();
-    const state = await readFile(join(home, 'state.json'), 'utf8').catch(() => '');
+    const first = await fx.open([], { cwd: folder });
+    await first.waitFor('Do you trust the files in this folder?');
+    await first.press('Enter');
+    await first.waitFor(/default mode/);
+    await first.press('C-d');
+    expect(await first.exitCode()).toBe(0);
+    await first.close();
+    const state = await readFile(join(fx.home, 'state.json'), 'utf8').catch(() => '');
     expect(state).toContain(folder);
-    terminal = await Terminal.start({ cwd: folder, env });
-    const screen = await terminal.waitFor(/default mode/);
+    const second = await fx.open([], { cwd: folder });
+    const screen = await second.waitFor(/default mode/);
     expect(screen).not.toContain('Do you trust');
   });
 
   it('no exits without running anything', async () => {
-    server.reset([]);
+    fx.server.reset([]);
     const folder = await tempProject('yoke-untrusted-');
-    terminal = await Terminal.start({ cwd: folder, env: mockEnv(server.url, home) });
-    await terminal.waitFor('Do you trust the files in this folder?');
-    await terminal.press('2');
-    await terminal.waitFor('Not trusted: nothing was run.');
-    expect(await terminal.exitCode()).toBe(1);
-    expect(server.requests).toHaveLength(0);
+    const t = await fx.open([], { cwd: folder });
+    await t.waitFor('Do you trust the files in this folder?');
+    await t.press('2');
+    await t.waitFor('Not trusted: nothing was run.');
+    expect(await t.exitCode()).toBe(1);
+    expect(fx.server.requests).toHaveLength(0);
   });
 });

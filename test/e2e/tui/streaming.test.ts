@@ -5,30 +5,14 @@
  * like the answer: every paragraph once, in order, whole, and no stale copy of the live rows
  * (spinner, input box, status line) left between them.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../../src/testing/mock-server';
-import { mockEnv, runYoke, tempProject } from '../helpers';
-import { Terminal, tmuxAvailable } from './tmux';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useTuiFixture } from './fixture';
+import { tmuxAvailable } from './tmux';
 
 const hasTmux = tmuxAvailable();
-let server: MockServer;
-let home: string;
-let cwd: string;
-let terminal: Terminal | undefined;
-
-beforeAll(async () => {
-  server = await startMockServer({ scenario: [] });
-  home = await tempProject('yoke-home-');
-  cwd = await tempProject('yoke-stream-');
-  await runYoke(['trust'], { cwd, env: mockEnv(server.url, home) });
-});
-afterAll(async () => {
-  await server?.close();
-});
-afterEach(async () => {
-  await terminal?.close();
-  terminal = undefined;
-});
+const fx = useTuiFixture('yoke-stream-');
 
 const PARAGRAPHS = 24;
 /** Paragraphs long enough to wrap at 80 columns, so rows are inserted as they grow. */
@@ -38,15 +22,11 @@ const paragraph = (n: number) =>
 describe.skipIf(!hasTmux)('a streamed answer in tmux', { timeout: 120_000 }, () => {
   it('lands in the scrollback whole, in order and once, with nothing of the live rows between', async () => {
     const answer = Array.from({ length: PARAGRAPHS }, (_, i) => paragraph(i + 1)).join('\n\n');
-    server.reset({
+    fx.server.reset({
       chunkDelayMs: 8,
       turns: [{ reply: { content: [{ type: 'text', text: `${answer}\n\nall-done` }] } }],
     });
-    terminal = await Terminal.start({ cwd, env: mockEnv(server.url, home), width: 80, height: 24 });
-    const t = terminal;
-    await t.waitFor((s) => /╰─+╯\n\s+\S+ · default mode/.test(s) && !s.includes('starting…'), {
-      timeoutMs: 45_000,
-    });
+    const t = await fx.openReady([], { width: 80, height: 24 });
     await t.type('tell me a long story');
     await t.press('Enter');
     const screen = await t.waitFor((s) => s.includes('all-done') && !s.includes('esc to interrupt'), {
@@ -74,5 +54,42 @@ describe.skipIf(!hasTmux)('a streamed answer in tmux', { timeout: 120_000 }, () 
     expect(screen).not.toContain('Working…');
     expect(lines.filter((line) => line.includes('╭'))).toHaveLength(1);
     expect(lines.filter((line) => line.includes('default mode'))).toHaveLength(1);
+  });
+
+  it('streams a paragraph taller than the terminal without clearing the screen or printing the history again', async () => {
+    // One paragraph (no blank line to settle at) of ~20 rows at 60 columns, in a 12-row terminal:
+    // the live region is taller than the screen until the answer ends.
+    const words = Array.from({ length: 150 }, (_, i) => `t${i}`).join(' ');
+    fx.server.reset({
+      chunkDelayMs: 4,
+      turns: [
+        { reply: { content: [{ type: 'text', text: 'earlier-answer' }] } },
+        { reply: { content: [{ type: 'text', text: `Tall begins ${words} tall-ends.` }] } },
+      ],
+    });
+    const t = await fx.openReady([], { width: 60, height: 12 });
+    await t.type('first');
+    await t.press('Enter');
+    await t.waitFor('earlier-answer');
+    const written = join(fx.home, 'pane-output');
+    await t.record(written);
+    await t.type('a tall one');
+    await t.press('Enter');
+    const screen = await t.waitFor((s) => s.includes('tall-ends.') && !s.includes('esc to interrupt'), {
+      history: 500,
+    });
+    // Ink's own answer to a region that tall cleared the screen and the scrollback (ESC[2J,
+    // ESC[3J) and printed every earlier line again, on every frame.
+    const bytes = await readFile(written, 'utf8');
+    expect(bytes).not.toContain('\x1b[2J');
+    expect(bytes).not.toContain('\x1b[3J');
+    expect(bytes.split('earlier-answer')).toHaveLength(1);
+    const lines = screen.split('\n').map((line) => line.trim());
+    expect(lines.filter((line) => line.includes('earlier-answer'))).toHaveLength(1);
+    const start = lines.findIndex((line) => line.startsWith('Tall begins'));
+    const end = lines.findIndex((line) => line.endsWith('tall-ends.'));
+    expect(start).toBeGreaterThan(0);
+    expect(lines.slice(start, end + 1).join(' ')).toBe(`Tall begins ${words} tall-ends.`);
+    expect(lines.filter((line) => line.includes('╭'))).toHaveLength(1);
   });
 });

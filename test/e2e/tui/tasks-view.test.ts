@@ -1,6 +1,8 @@
 /**
  * The live /tasks view in a real terminal (tmux): a background shell the model started shows
- * with its status and latest line; Enter shows its output; `k` stops it.
+ * with its status and latest line; Enter shows its output; `k` stops it. With colours and without
+ * (NO_COLOR): the session's warning that the shell was killed once went to stderr, onto the
+ * terminal under the frame writer, and closing the view left a stale row.
  */
 import { describe, expect, it } from 'vitest';
 import { READY, useTuiFixture } from './fixture';
@@ -10,7 +12,10 @@ const hasTmux = tmuxAvailable();
 const fx = useTuiFixture('yoke-tasks-');
 
 describe.skipIf(!hasTmux)('/tasks in tmux', { timeout: 120_000 }, () => {
-  it('lists a running background shell live, shows its output, and k stops it', async () => {
+  it.each([
+    ['with colours', {}],
+    ['with NO_COLOR', { NO_COLOR: '1' }],
+  ])('lists a running background shell live, shows its output, and k stops it (%s)', async (_, colours) => {
     fx.server.reset([
       {
         reply: {
@@ -29,7 +34,7 @@ describe.skipIf(!hasTmux)('/tasks in tmux', { timeout: 120_000 }, () => {
       },
       { reply: { content: [{ type: 'text', text: 'started the server' }] } },
     ]);
-    const t = await fx.open(['--allowedTools', 'Bash']);
+    const t = await fx.open(['--allowedTools', 'Bash'], { env: { ...fx.env(), ...colours } });
     await t.waitFor(READY, { timeoutMs: 45_000 });
     await t.type('start the dev server');
     await t.press('Enter');
@@ -50,5 +55,9 @@ describe.skipIf(!hasTmux)('/tasks in tmux', { timeout: 120_000 }, () => {
     await t.press('Escape');
     screen = await t.waitFor((s) => !s.includes('Background tasks') && READY(s));
     expect(screen).not.toContain('shell running');
+    // The warning is a line of the transcript; the view left no row behind (one box: the input's).
+    expect(screen).toContain('Background shell bash_1 (dev server) killed.');
+    expect(screen).not.toContain('yoke: warning');
+    expect(screen.split('\n').filter((row) => row.startsWith('╭'))).toHaveLength(1);
   });
 });

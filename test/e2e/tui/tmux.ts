@@ -105,6 +105,11 @@ export class Terminal {
     return this.tmux('send-keys', ...keys);
   }
 
+  /** From now on, appends every byte the program writes to the pane to `file` (pipe-pane). */
+  record(file: string): Promise<string> {
+    return this.tmux('pipe-pane', '-o', `cat >> ${shellQuote(file)}`);
+  }
+
   resize(width: number, height: number): Promise<string> {
     return this.tmux('resize-window', '-x', String(width), '-y', String(height));
   }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import * as z from '../../lib/zod';
+import { type AnyTool, buildTool } from '../../tools/tool';
+import { warmToolSchemas } from './idle-warmup';
+
+/** A tool whose JSON Schema conversion is recorded in `log` when it happens. */
+function loggedTool(name: string, log: string[], fails = false, during?: () => void): AnyTool {
+  const tool = buildTool({
+    name,
+    tier: 'read',
+    prompt: `The ${name} tool.`,
+    inputSchema: z.object({ path: z.string() }),
+    call: async () => ({ data: '' }),
+  });
+  const real = Object.getOwnPropertyDescriptor(tool, 'inputJsonSchema')?.get;
+  Object.defineProperty(tool, 'inputJsonSchema', {
+    get() {
+      log.push(`schema ${name}`);
+      during?.();
+      if (fails) throw new Error(`${name} has no schema`);
+      return real?.call(tool);
+    },
+  });
+  return tool;
+}
+
+describe('warmToolSchemas', () => {
+  it("converts every tool's schema, one per turn of the event loop, so input waiting meanwhile runs between them", async () => {
+    const log: string[] = [];
+    // A keystroke that arrives while Read's schema is converted: queued on the event loop like one.
+    const keyDuringRead = () => setImmediate(() => log.push('key'));
+    const tools = [
+      loggedTool('Read', log, false, keyDuringRead),
+      loggedTool('Grep', log),
+      loggedTool('Glob', log),
+    ];
+    expect(await warmToolSchemas(tools, new AbortController().signal)).toBe(3);
+    expect(log).toEqual(['schema Read', 'key', 'schema Grep', 'schema Glob']);
+  });
+
+  it('stops when the session ends, and a tool that fails does not stop the others', async () => {
+    const log: string[] = [];
+    const stop = new AbortController();
+    const first = warmToolSchemas(
+      [loggedTool('Broken', log, true), loggedTool('Read', log)],
+      new AbortController().signal,
+    );
+    expect(await first).toBe(1);
+    expect(log).toEqual(['schema Broken', 'schema Read']);
+
+    log.length = 0;
+    const second = warmToolSchemas([loggedTool('Grep', log), loggedTool('Glob', log)], stop.signal);
+    stop.abort();
+    expect(await second).toBe(0);
+    expect(log).toEqual([]);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * One-time work of a session's first request, done while the REPL waits for the user instead.
+ * The request carries every tool's input schema as JSON Schema. Most built-ins' come converted
+ * from the build; the others (the plan-mode tools, which only a session with someone to ask gets,
+ * and tools made at run time) are converted from their zod schemas on first use (tools/tool.ts
+ * keeps the result): a few ms of zod work in one synchronous
+ * stretch at the start of the first turn — just when the user, having pressed Enter, types on,
+ * and every key waited for it (the first key typed while the first answer streamed was the
+ * slowest of the TUI bench). Here the conversion runs one tool at a time, each on its own turn of
+ * the event loop, so a keystroke waits at most for one tool's conversion.
+ */
+import { toolSchemas } from '../../tools/registry';
+import type { AnyTool } from '../../tools/tool';
+
+/** Resolves after the next turn of the event loop: input that arrived meanwhile is handled first. */
+const nextLoopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function warmToolSchemas(tools: readonly AnyTool[], signal: AbortSignal): Promise<number> {
+  let warmed = 0;
+  for (const tool of tools) {
+    await nextLoopTurn();
+    if (signal.aborted) break;
+    // A tool whose schema cannot be converted fails the same way in the request, where it is said.
+    try {
+      toolSchemas([tool]);
+      warmed++;
+    } catch {}
+  }
+  return warmed;
+}
