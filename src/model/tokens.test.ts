@@ -4,6 +4,7 @@ import {
   estimateMessagesTokens,
   estimateRequestTokens,
   estimateTextTokens,
+  estimateToolSchemaTokens,
   IMAGE_TOKEN_ESTIMATE,
   MESSAGE_OVERHEAD_TOKENS,
   PDF_DOCUMENT_TOKEN_ESTIMATE,
@@ -165,5 +166,25 @@ describe('estimateMessagesTokens / estimateRequestTokens', () => {
     });
     expect(withTools - withSystem).toBeGreaterThan(20);
     expect(withTools - withSystem).toBeLessThan(100);
+  });
+});
+
+describe('estimateToolSchemaTokens', () => {
+  it('counts a schema again when the same schema object comes with another description or name', () => {
+    const input_schema = { type: 'object' as const, properties: { path: { type: 'string' } } };
+    const short = estimateToolSchemaTokens({ name: 'Read', description: 'Reads.', input_schema });
+    const long = estimateToolSchemaTokens({
+      name: 'Read',
+      description: 'Reads a file. '.repeat(50),
+      input_schema,
+    });
+    expect(long).toBeGreaterThan(short + 100);
+    expect(estimateToolSchemaTokens({ name: 'Read', description: 'Reads.', input_schema })).toBe(short);
+    const renamed = estimateToolSchemaTokens({
+      name: 'ReadAVeryLongToolNameIndeed',
+      description: 'Reads.',
+      input_schema,
+    });
+    expect(renamed).toBeGreaterThan(short);
   });
 });

@@ -132,13 +132,22 @@ export function estimateRequestTokens(
 }
 
 /** Estimated tokens of one tool definition: its name, description and input schema. */
+// Process-wide on purpose: a pure memo keyed weakly by a tool's input schema (a tool's schema
+// object never changes once built), so each request and the context pipeline do not stringify
+// and count the same ~35 KB of definitions again.
+const schemaTokenMemo = new WeakMap<object, { name: string; description: string; tokens: number }>();
+
 export function estimateToolSchemaTokens(
   tool: Pick<ToolSchema, 'name' | 'description' | 'input_schema'>,
 ): number {
-  return (
+  const key = tool.input_schema as object;
+  const memo = schemaTokenMemo.get(key);
+  if (memo && memo.name === tool.name && memo.description === tool.description) return memo.tokens;
+  const tokens =
     TOOL_OVERHEAD_TOKENS +
     estimateTextTokens(tool.name) +
     estimateTextTokens(tool.description) +
-    estimateTextTokens(JSON.stringify(tool.input_schema))
-  );
+    estimateTextTokens(JSON.stringify(tool.input_schema));
+  schemaTokenMemo.set(key, { name: tool.name, description: tool.description, tokens });
+  return tokens;
 }

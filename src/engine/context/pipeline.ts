@@ -12,7 +12,7 @@
 import type { HookRunner } from '../../hooks/types';
 import { contextWindowFor } from '../../model/models';
 import type { SideCallClient } from '../../model/side-call';
-import { estimateTextTokens, TOOL_OVERHEAD_TOKENS } from '../../model/tokens';
+import { estimateToolSchemaTokens } from '../../model/tokens';
 import type { Message } from '../../session/messages';
 import type { AppState, ToolUseContext } from '../../tools/context';
 import type { ReadFileState } from '../../tools/read-file-state';
@@ -102,8 +102,7 @@ function toolTokens(context: ToolUseContext, contextWindow: number): number {
   const cached = toolTokenCache.get(tools);
   if (cached !== undefined) return cached;
   let sum = 0;
-  for (const t of toolSchemas(tools).tools)
-    sum += TOOL_OVERHEAD_TOKENS + estimateTextTokens(t.name + t.description + JSON.stringify(t.input_schema));
+  for (const t of toolSchemas(tools).tools) sum += estimateToolSchemaTokens(t);
   toolTokenCache.set(tools, sum);
   return sum;
 }
