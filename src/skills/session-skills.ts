@@ -189,6 +189,8 @@ export function allowRulesOf(spec: Pick<PromptCommandSpec, 'allowedTools'>): Per
   });
 }
 
+const NOTICE_NAMES = 5;
+
 /** One line for the user, once per session: which project commands run without their widenings. */
 export function untrustedNotice(specs: readonly PromptCommandSpec[], trusted: boolean): string | undefined {
   if (trusted) return undefined;
@@ -196,5 +198,10 @@ export function untrustedNotice(specs: readonly PromptCommandSpec[], trusted: bo
     .filter((spec) => spec.source === 'project' && widens(spec))
     .map((spec) => `/${spec.name}`);
   if (names.length === 0) return undefined;
-  return `This folder is not trusted, so ${names.join(', ')} run without the tools and hooks their files grant (allowed-tools, hooks); trust it with \`yoke trust\` to allow them.`;
+  // One readable line, however many files a repository ships.
+  const shown =
+    names.length <= NOTICE_NAMES
+      ? names.join(', ')
+      : `${names.slice(0, NOTICE_NAMES).join(', ')} and ${names.length - NOTICE_NAMES} more`;
+  return `This folder is not trusted, so ${shown} run without the tools and hooks their files grant (allowed-tools, hooks); trust it with \`yoke trust\` to allow them.`;
 }
