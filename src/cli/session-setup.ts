@@ -235,7 +235,7 @@ export async function createSessionEngine(
       ...(options.agents ? { agents: options.agents } : {}),
       ...(options.settingSources ? { settingSources: options.settingSources } : {}),
       bare: options.bare,
-      plugins: plugins.plugins.map(({ pluginName, root, agentDirs }) => ({ pluginName, root, agentDirs })),
+      plugins: plugins.plugins,
     }),
   );
   // Servers connect while the rest is set up, and on after: the first request does not wait.
@@ -317,7 +317,7 @@ export async function createSessionEngine(
     trusted: trust.trusted,
     bare: options.bare,
     settings: merged,
-    // Their command and skill folders (files and single-skill folders a manifest lists are not read yet).
+    // Their command and skill folders, and the single files and skill folders their manifests list.
     plugins: plugins.plugins,
     ...(options.onlySkills ? { onlySkills: options.onlySkills } : {}),
     contextWindow: models.catalog.contextWindow(selection.model),

@@ -7,8 +7,9 @@
  * read by simple-yaml.ts; the YAML parser (a vendor bundle) loads once, only when some file
  * needs it.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { isWithin } from '../lib/path-within';
 import { parseSimpleYaml } from './simple-yaml';
 
 /** Enough for the frontmatter of every real command file seen; a longer one is read whole. */
@@ -30,19 +31,56 @@ export type FileHead = {
 };
 
 /** A head as read from disk: complete, or with frontmatter only the YAML parser can read. */
-export type ScannedHead = { head: FileHead; yamlText?: string };
+export type ScannedHead = {
+  head: FileHead;
+  yamlText?: string;
+  /** The file a confined link led to: the body is read from there, not through the link again. */
+  target?: string;
+};
 
 // One buffer for every head: the reads are synchronous, so no two use it at once.
 let headBuffer: Buffer | undefined;
 
-/** The file's first bytes (all of them when `whole`): only what is needed is decoded later. */
-function readBytes(path: string, whole: boolean): { bytes: Buffer; complete: boolean } {
-  if (whole) return { bytes: readFileSync(path), complete: true };
-  headBuffer ??= Buffer.allocUnsafe(HEAD_BYTES);
-  const fd = openSync(path, 'r');
+/** A file that is a symbolic link to a place outside the folder its author may use. */
+export class OutsideLinkError extends Error {
+  constructor(
+    readonly path: string,
+    readonly target: string,
+  ) {
+    super(`it is a link to ${target}, outside its folder`);
+  }
+}
+
+/**
+ * Opens the file for reading; with `confineTo`, a file that is a symbolic link must resolve to a
+ * place inside that folder. The link test costs nothing for a plain file: the open refuses to
+ * follow one (O_NOFOLLOW), and only then is the link resolved and judged.
+ */
+function openConfined(path: string, confineTo: string | undefined): { fd: number; target?: string } {
+  if (confineTo === undefined) return { fd: openSync(path, 'r') };
   try {
+    return { fd: openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    const target = realpathSync(path);
+    if (!isWithin(target, confineTo)) throw new OutsideLinkError(path, target);
+    return { fd: openSync(target, 'r'), target };
+  }
+}
+
+/** The file's first bytes (all of them when `whole`): only what is needed is decoded later. */
+function readBytes(
+  path: string,
+  whole: boolean,
+  confineTo: string | undefined,
+): { bytes: Buffer; complete: boolean; target?: string } {
+  const { fd, target } = openConfined(path, confineTo);
+  const at = target === undefined ? {} : { target };
+  try {
+    if (whole) return { bytes: readFileSync(fd), complete: true, ...at };
+    headBuffer ??= Buffer.allocUnsafe(HEAD_BYTES);
     const length = readSync(fd, headBuffer, 0, HEAD_BYTES, 0);
-    return { bytes: headBuffer.subarray(0, length), complete: length < HEAD_BYTES };
+    return { bytes: headBuffer.subarray(0, length), complete: length < HEAD_BYTES, ...at };
   } finally {
     closeSync(fd);
   }
@@ -90,15 +128,18 @@ function firstLineOf(bytes: Buffer, from: number): string {
 
 /**
  * Reads a file's head without waiting: the frontmatter is parsed here when it is simple, else
- * handed back as `yamlText` for `finishHead`. Throws when the file cannot be read.
+ * handed back as `yamlText` for `finishHead`. Throws when the file cannot be read, and with
+ * `confineTo` an OutsideLinkError when it is a link out of that folder.
  */
-export function scanFileHead(path: string): ScannedHead {
-  let { bytes, complete } = readBytes(path, false);
+export function scanFileHead(path: string, confineTo?: string): ScannedHead {
+  const first = readBytes(path, false, confineTo);
+  let { bytes, complete } = first;
+  const at = first.target === undefined ? {} : { target: first.target };
   const opened = fenceEnd(bytes, 0, false);
-  if (opened < 0) return { head: { data: {}, bodyOffset: 0, firstLine: firstLineOf(bytes, 0) } };
+  if (opened < 0) return { head: { data: {}, bodyOffset: 0, firstLine: firstLineOf(bytes, 0) }, ...at };
   let close = closingFence(bytes, opened - 1);
   if (!close && !complete) {
-    ({ bytes, complete } = readBytes(path, true));
+    ({ bytes, complete } = readBytes(first.target ?? path, true, first.target ? undefined : confineTo));
     close = closingFence(bytes, opened - 1);
   }
   if (!close) {
@@ -109,13 +150,14 @@ export function scanFileHead(path: string): ScannedHead {
         firstLine: firstLineOf(bytes, 0),
         problem: 'its frontmatter has no closing ---',
       },
+      ...at,
     };
   }
   const yamlText = close.start > opened ? bytes.toString('utf8', opened, close.start) : '';
   const firstLine = firstLineOf(bytes, close.end);
   const simple = parseSimpleYaml(yamlText);
-  if (simple) return { head: { data: simple, bodyOffset: close.end, firstLine } };
-  return { head: { data: {}, bodyOffset: close.end, firstLine }, yamlText };
+  if (simple) return { head: { data: simple, bodyOffset: close.end, firstLine }, ...at };
+  return { head: { data: {}, bodyOffset: close.end, firstLine }, yamlText, ...at };
 }
 
 /** Completes a scanned head with the YAML parser when it needs one. */

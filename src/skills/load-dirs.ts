@@ -5,9 +5,10 @@
  * skill folders. Only the heads of the files are read here, in one synchronous pass (see
  * frontmatter.ts); the YAML parser is awaited once at the end, and only when a head needs it.
  */
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { type FileHead, finishHead, type ScannedHead, scanFileHead } from './frontmatter';
+import { isWithin } from '../lib/path-within';
+import { type FileHead, finishHead, OutsideLinkError, type ScannedHead, scanFileHead } from './frontmatter';
 import { specFields } from './spec-fields';
 import type { LoadedFrom, PromptCommandSpec, PromptSource } from './types';
 
@@ -23,6 +24,12 @@ export type DirOrigin = {
   /** Prefixed to every name: a plugin's `name:`. */
   namespace?: string;
   pluginRoot?: string;
+  /**
+   * The real folder everything must stay in once links are resolved: the project's for its own
+   * files, the plugin's for a plugin's (both are the repository's, untrusted: a link out would
+   * send any file on the disk to the model). The user's own folders are not confined.
+   */
+  confineTo?: string;
 };
 
 export type LoadResult = { specs: PromptCommandSpec[]; problems: string[] };
@@ -39,17 +46,62 @@ function entries(dir: string): Dirent[] {
   }
 }
 
+/** Where a link leads, when it may be followed; a link out of `confineTo` is reported. */
+function linkTarget(path: string, confineTo: string | undefined, problems: string[]): string | undefined {
+  try {
+    const target = realpathSync(path);
+    if (confineTo === undefined || isWithin(target, confineTo)) return target;
+    problems.push(outsideLine(path, target));
+  } catch {
+    // A dangling link is no command.
+  }
+  return undefined;
+}
+
+function outsideLine(path: string, target: string): string {
+  return `${path}: it is a link to ${target}, outside the folder it was found in; skipped.`;
+}
+
+/** What an entry is, following a link (when it may be followed): 'file', 'dir' or neither. */
+function kindOf(dir: string, entry: Dirent, confineTo: string | undefined, problems: string[]) {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'dir';
+  if (!entry.isSymbolicLink()) return undefined;
+  const target = linkTarget(join(dir, entry.name), confineTo, problems);
+  if (target === undefined) return undefined;
+  const info = statSync(target, { throwIfNoEntry: false });
+  return info?.isFile() ? 'file' : info?.isDirectory() ? 'dir' : undefined;
+}
+
+/** The folder's entries, when the folder itself stays inside `confineTo` (it may be a link). */
+function confinedEntries(dir: string, confineTo: string | undefined, problems: string[]): Dirent[] {
+  const found = entries(dir);
+  if (found.length === 0 || confineTo === undefined) return found;
+  const real = realpathSync(dir);
+  if (isWithin(real, confineTo)) return found;
+  problems.push(outsideLine(dir, real));
+  return [];
+}
+
 /** The `*.md` files under a commands folder, named by their path (`a/b.md` → `a:b`). */
-function commandFiles(dir: string, prefix: string, depth: number, out: Candidate[], problems: string[]) {
+function commandFiles(
+  dir: string,
+  prefix: string,
+  depth: number,
+  origin: DirOrigin,
+  out: Candidate[],
+  problems: string[],
+) {
   if (depth > MAX_DEPTH) return;
-  for (const entry of entries(dir)) {
+  for (const entry of depth === 0 ? confinedEntries(dir, origin.confineTo, problems) : entries(dir)) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
+    const kind = kindOf(dir, entry, origin.confineTo, problems);
+    if (kind === 'dir') {
       if (!entry.name.startsWith('.'))
-        commandFiles(path, `${prefix}${entry.name}/`, depth + 1, out, problems);
+        commandFiles(path, `${prefix}${entry.name}/`, depth + 1, origin, out, problems);
       continue;
     }
-    if (!entry.isFile() || !MD.test(entry.name)) continue;
+    if (kind !== 'file' || !MD.test(entry.name)) continue;
     const parts = `${prefix}${entry.name.slice(0, -3)}`.split('/');
     if (parts.every((part) => NAME_PART.test(part))) out.push({ file: path, name: parts.join(':') });
     else
@@ -76,7 +128,7 @@ async function specsOf(
 ): Promise<PromptCommandSpec[]> {
   const scanned: (ScannedHead | undefined)[] = candidates.map(({ file, skillDir }) => {
     try {
-      const head = scanFileHead(file);
+      const head = scanFileHead(file, origin.confineTo);
       if (skillDir !== undefined && !NAME_PART.test(basename(skillDir))) {
         problems.push(
           `${skillDir}: "${basename(skillDir)}" cannot be a skill name (letters, digits, ".", "-" and "_" only); skipped.`,
@@ -85,7 +137,8 @@ async function specsOf(
       }
       return head;
     } catch (error) {
-      if (!(optional && notFound(error)))
+      if (error instanceof OutsideLinkError) problems.push(outsideLine(file, error.target));
+      else if (!(optional && notFound(error)))
         problems.push(
           `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); skipped.`,
         );
@@ -100,7 +153,8 @@ async function specsOf(
   const specs: PromptCommandSpec[] = [];
   heads.forEach((head, i) => {
     const candidate = candidates[i] as Candidate;
-    if (head) specs.push(specOf(candidate, head, origin, problems));
+    const target = scanned[i]?.target;
+    if (head) specs.push(specOf(target ? { ...candidate, file: target } : candidate, head, origin, problems));
   });
   return specs;
 }
@@ -133,15 +187,15 @@ function specOf(
 export async function loadCommandDir(dir: string, origin: DirOrigin): Promise<LoadResult> {
   const problems: string[] = [];
   const candidates: Candidate[] = [];
-  commandFiles(dir, '', 0, candidates, problems);
+  commandFiles(dir, '', 0, origin, candidates, problems);
   return { specs: await specsOf(candidates, origin, problems), problems };
 }
 
 /** The skills under one skills folder: each subfolder with a SKILL.md. */
 export async function loadSkillDir(dir: string, origin: DirOrigin): Promise<LoadResult> {
   const problems: string[] = [];
-  const candidates = entries(dir)
-    .filter((e) => e.isDirectory() || e.isSymbolicLink())
+  const candidates = confinedEntries(dir, origin.confineTo, problems)
+    .filter((e) => kindOf(dir, e, origin.confineTo, problems) === 'dir')
     .map((e) => skillCandidate(join(dir, e.name)));
   return { specs: await specsOf(candidates, origin, problems, true), problems };
 }
