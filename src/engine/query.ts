@@ -167,6 +167,8 @@ class QueryLoop {
     const { state, params } = this;
     const turn = yield* end.finishToolTurn();
     state.toolUseContext = turn.context;
+    // A tool may hand the rest of the turn to another model (the Skill tool, for a skill's `model`).
+    this.model = turn.context.model;
     state.messages.push(...turn.messages);
     state.turnCount++;
     this.budget.toolTurn();

@@ -6,6 +6,7 @@
  */
 import type { HooksSettings } from '../config/settings-schema';
 import type { HookRunner } from '../hooks/types';
+import { resolveModelAlias } from '../model/models';
 import { parseRule } from '../permissions/rule-string';
 import type { CanUseToolFn, PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
@@ -136,6 +137,7 @@ export class SessionSkills implements SkillPort {
       body,
       attachments: expansion.attachments,
       allowRules: expansion.allowRules,
+      ...(spec.model ? { model: resolveModelAlias(spec.model) } : {}),
     };
   }
 
