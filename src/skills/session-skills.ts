@@ -7,11 +7,13 @@
 import type { HooksSettings } from '../config/settings-schema';
 import type { HookRunner } from '../hooks/types';
 import { resolveModelAlias } from '../model/models';
+import type { UserContentBlock } from '../model/types';
 import { parseRule } from '../permissions/rule-string';
 import type { CanUseToolFn, PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
 import type { SkillLaunch, SkillPort } from '../tools/skill-port';
 import { type Expansion, expandPromptCommand } from './expand';
+import { userPromptExpansionGate } from './expansion-hooks';
 import { skillListingText } from './listing';
 import { shellRunner } from './shell-runner';
 import { type McpPromptFetch, type PromptCommandSpec, widens } from './types';
@@ -115,9 +117,32 @@ export class SessionSkills implements SkillPort {
     return [...this.active].map(([name, content]) => ({ name, content }));
   }
 
-  /** `/name args` from the user. */
-  expandForUser(spec: PromptCommandSpec, args: string, context: ToolUseContext): Promise<CommandExpansion> {
-    return this.expand(spec, args, context, 'user');
+  /**
+   * `/name args` from the user. Its UserPromptExpansion hooks run first: they may stop it before
+   * anything of it runs, add context, or send their context instead of the expansion.
+   */
+  async expandForUser(
+    spec: PromptCommandSpec,
+    args: string,
+    context: ToolUseContext,
+  ): Promise<CommandExpansion> {
+    const gate = await userPromptExpansionGate(this.options.pipeline().hooks, spec, args, context);
+    const extra = gate.context.map((text): UserContentBlock[] => [{ type: 'text', text }]);
+    if (gate.suppress) {
+      const [first, ...rest] = extra;
+      return {
+        blocks: first ?? [
+          { type: 'text', text: `(/${spec.name} was suppressed by a UserPromptExpansion hook.)` },
+        ],
+        body: '',
+        attachments: rest,
+        problems: [],
+        spec,
+        allowRules: [],
+      };
+    }
+    const expansion = await this.expand(spec, args, context, 'user');
+    return { ...expansion, attachments: [...expansion.attachments, ...extra] };
   }
 
   /** The Skill tool's call. */
@@ -167,7 +192,17 @@ export class SessionSkills implements SkillPort {
               );
             },
           }
-        : { runShell: shellRunner({ context, canUseTool, hooks, allowRules, commandName: spec.name }) }),
+        : {
+            runShell: shellRunner({
+              context,
+              canUseTool,
+              hooks,
+              allowRules,
+              commandName: spec.name,
+              commandSource: spec.source,
+              invokedBy: invokedBy === 'model' ? 'claude' : 'user',
+            }),
+          }),
       ...(this.options.mcpPrompt ? { mcpPrompt: this.options.mcpPrompt } : {}),
     });
     if (spec.context === 'fork') {
