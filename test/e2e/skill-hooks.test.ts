@@ -106,6 +106,23 @@ describe('UserPromptExpansion', () => {
     );
   });
 
+  it('suppressOriginalPrompt sends the context alone: the command neither expands nor runs', async () => {
+    const suppress = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'UserPromptExpansion',
+        suppressOriginalPrompt: true,
+        additionalContext: 'Marking is frozen this week.',
+      },
+    });
+    const folder = await setUp('UserPromptExpansion', `printf '%s' '${suppress}'\n`);
+    ws.answer('understood');
+    const run = await mark(folder);
+    expect(run.code).toBe(0);
+    expect(run.marked).toBe(false);
+    expect(requestText(0)).toContain('Marking is frozen this week.');
+    expect(requestText(0)).not.toContain('<command-name>/mark');
+  });
+
   it('a hook that hangs is stopped at its timeout, said once, and the command goes on', async () => {
     const folder = await setUp('UserPromptExpansion', 'sleep 30\n', { timeout: 1 });
     ws.answer('marked');
