@@ -15,6 +15,7 @@ import type { SkillLaunch, SkillPort } from '../tools/skill-port';
 import { type Expansion, expandPromptCommand } from './expand';
 import { userPromptExpansionGate } from './expansion-hooks';
 import { skillListingText } from './listing';
+import { type SkillOverride, type SkillOverrides, skillOverrideLookup, withoutDisabled } from './overrides';
 import { shellRunner } from './shell-runner';
 import { type McpPromptFetch, type PromptCommandSpec, widens } from './types';
 import { isModelInvocable, PathActivation } from './visibility';
@@ -29,6 +30,8 @@ export type SessionSkillsOptions = {
   shellDisabled?: boolean;
   /** The SDK's `skills` option: only these are offered to the model. */
   onlySkills?: readonly string[];
+  /** `skillOverrides` in settings (overrides.ts). */
+  overrides?: SkillOverrides;
   /** The listing's budget in tokens (about 1 % of the context window). */
   listingBudgetTokens: number;
   /** The permission pipeline `!` commands go through; read when first needed. */
@@ -59,19 +62,25 @@ export class SessionSkills implements SkillPort {
   /** Names the model has been told about. */
   private readonly told = new Set<string>();
 
+  private readonly override: (name: string) => SkillOverride;
+
   constructor(private readonly options: SessionSkillsOptions) {
-    for (const spec of options.specs) this.byName.set(spec.name.toLowerCase(), spec);
+    this.override = skillOverrideLookup(options.overrides);
+    for (const spec of options.specs)
+      if (this.override(spec.name) !== 'off') this.byName.set(spec.name.toLowerCase(), spec);
     this.paths = new PathActivation(options.projectRoot);
   }
 
-  /** Every prompt command now: the files' and the connected MCP servers' prompts. */
+  /** Every prompt command now: the files' and the connected MCP servers' prompts, less those turned off. */
   get specs(): readonly PromptCommandSpec[] {
-    const dynamic = this.options.dynamicSpecs?.() ?? [];
-    return dynamic.length === 0 ? this.options.specs : [...this.options.specs, ...dynamic];
+    const dynamic = withoutDisabled(this.options.dynamicSpecs?.() ?? [], this.options.overrides);
+    const own = [...this.byName.values()];
+    return dynamic.length === 0 ? own : [...own, ...dynamic];
   }
 
   find(name: string): PromptCommandSpec | undefined {
     const key = name.replace(/^\//, '').toLowerCase();
+    if (this.override(key) === 'off') return undefined;
     return (
       this.byName.get(key) ?? this.options.dynamicSpecs?.().find((spec) => spec.name.toLowerCase() === key)
     );
@@ -89,7 +98,10 @@ export class SessionSkills implements SkillPort {
       : undefined;
     return this.specs.filter(
       (spec) =>
-        isModelInvocable(spec) && this.paths.isVisible(spec) && (!only || only.has(spec.name.toLowerCase())),
+        isModelInvocable(spec) &&
+        this.override(spec.name) !== 'user-invocable-only' &&
+        this.paths.isVisible(spec) &&
+        (!only || only.has(spec.name.toLowerCase())),
     );
   }
 
@@ -103,14 +115,18 @@ export class SessionSkills implements SkillPort {
     const added = this.forModel().filter((spec) => !this.told.has(spec.name));
     if (added.length === 0) return undefined;
     for (const spec of added) this.told.add(spec.name);
-    return skillListingText(added, this.options.listingBudgetTokens, fresh);
+    return skillListingText(added, this.options.listingBudgetTokens, fresh, this.nameOnly);
   }
 
   /** The whole listing as it stands (re-attached after a compaction). */
   fullListing(): string | undefined {
     const specs = this.forModel();
-    return specs.length === 0 ? undefined : skillListingText(specs, this.options.listingBudgetTokens, true);
+    return specs.length === 0
+      ? undefined
+      : skillListingText(specs, this.options.listingBudgetTokens, true, this.nameOnly);
   }
+
+  private readonly nameOnly = (spec: PromptCommandSpec) => this.override(spec.name) === 'name-only';
 
   /** The bodies of the skills invoked so far, for compaction to keep. */
   activeSkills(): { name: string; content: string }[] {
@@ -152,6 +168,10 @@ export class SessionSkills implements SkillPort {
     if (spec.disableModelInvocation)
       throw new Error(
         `The skill "${spec.name}" can only be run by the user (/${spec.name}); it sets disable-model-invocation.`,
+      );
+    if (this.override(spec.name) === 'user-invocable-only')
+      throw new Error(
+        `The skill "${spec.name}" can only be run by the user (/${spec.name}); skillOverrides sets it user-invocable-only.`,
       );
     if (!this.forModel().includes(spec))
       throw new Error(`The skill "${spec.name}" is not available now. ${this.namesHint()}`);
