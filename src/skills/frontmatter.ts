@@ -62,7 +62,7 @@ function openConfined(path: string, confineTo: string | undefined): { fd: number
     return { fd: openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-    const target = realpathSync(path);
+    const target = realpathSync.native(path);
     if (!isWithin(target, confineTo)) throw new OutsideLinkError(path, target);
     return { fd: openSync(target, 'r'), target };
   }

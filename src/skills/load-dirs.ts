@@ -49,7 +49,7 @@ function entries(dir: string): Dirent[] {
 /** Where a link leads, when it may be followed; a link out of `confineTo` is reported. */
 function linkTarget(path: string, confineTo: string | undefined, problems: string[]): string | undefined {
   try {
-    const target = realpathSync(path);
+    const target = realpathSync.native(path);
     if (confineTo === undefined || isWithin(target, confineTo)) return target;
     problems.push(outsideLine(path, target));
   } catch {
@@ -77,7 +77,7 @@ function kindOf(dir: string, entry: Dirent, confineTo: string | undefined, probl
 function confinedEntries(dir: string, confineTo: string | undefined, problems: string[]): Dirent[] {
   const found = entries(dir);
   if (found.length === 0 || confineTo === undefined) return found;
-  const real = realpathSync(dir);
+  const real = realpathSync.native(dir);
   if (isWithin(real, confineTo)) return found;
   problems.push(outsideLine(dir, real));
   return [];

@@ -34,7 +34,7 @@ export type PromptSourcesInput = {
 /** The project's real folder, which its command and skill files may not link out of. */
 function realOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }
