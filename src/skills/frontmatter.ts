@@ -24,7 +24,7 @@ export type FileHead = {
   data: Record<string, unknown>;
   /** Byte offset of the body. */
   bodyOffset: number;
-  /** The first non-empty line of the body (within the head), for a default description. */
+  /** The first non-empty line of the body (within the head), for a default description; '' when the frontmatter has one. */
   firstLine: string;
   /** Why the frontmatter could not be read (the file still loads, without it). */
   problem?: string;
@@ -154,10 +154,18 @@ export function scanFileHead(path: string, confineTo?: string): ScannedHead {
     };
   }
   const yamlText = close.start > opened ? bytes.toString('utf8', opened, close.start) : '';
-  const firstLine = firstLineOf(bytes, close.end);
   const simple = parseSimpleYaml(yamlText);
-  if (simple) return { head: { data: simple, bodyOffset: close.end, firstLine }, ...at };
-  return { head: { data: {}, bodyOffset: close.end, firstLine }, yamlText, ...at };
+  if (simple) {
+    // The body's first line stands in for a missing description only: most files have one.
+    const described = typeof simple.description === 'string' && simple.description.trim() !== '';
+    const firstLine = described ? '' : firstLineOf(bytes, close.end);
+    return { head: { data: simple, bodyOffset: close.end, firstLine }, ...at };
+  }
+  return {
+    head: { data: {}, bodyOffset: close.end, firstLine: firstLineOf(bytes, close.end) },
+    yamlText,
+    ...at,
+  };
 }
 
 /** Completes a scanned head with the YAML parser when it needs one. */

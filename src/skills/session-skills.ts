@@ -63,19 +63,20 @@ export class SessionSkills implements SkillPort {
   private readonly told = new Set<string>();
 
   private readonly override: (name: string) => SkillOverride;
+  /** The specs from files, less those turned off. */
+  private readonly own: PromptCommandSpec[];
 
   constructor(private readonly options: SessionSkillsOptions) {
     this.override = skillOverrideLookup(options.overrides);
-    for (const spec of options.specs)
-      if (this.override(spec.name) !== 'off') this.byName.set(spec.name.toLowerCase(), spec);
+    this.own = options.specs.filter((spec) => this.override(spec.name) !== 'off');
+    for (const spec of this.own) this.byName.set(spec.name.toLowerCase(), spec);
     this.paths = new PathActivation(options.projectRoot);
   }
 
   /** Every prompt command now: the files' and the connected MCP servers' prompts, less those turned off. */
   get specs(): readonly PromptCommandSpec[] {
     const dynamic = withoutDisabled(this.options.dynamicSpecs?.() ?? [], this.options.overrides);
-    const own = [...this.byName.values()];
-    return dynamic.length === 0 ? own : [...own, ...dynamic];
+    return dynamic.length === 0 ? this.own : [...this.own, ...dynamic];
   }
 
   find(name: string): PromptCommandSpec | undefined {
