@@ -3,26 +3,18 @@
 // in an empty project, timed from spawn to the first request at the mock server. Only the heads
 // of the files are read at start (src/skills/frontmatter.ts); bodies wait until a command runs.
 // RUNS alternated pairs; the verdict is the median of the pairs' differences. Target: within 10 ms.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+// Then as many pairs with the CPU time each child reports at exit (steadier on a shared machine).
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importSources, loadLine, median, root, verdict } from './_bundle.mjs';
-
-const { startMockServer } = await importSources(
-  'commands',
-  `export { startMockServer } from './src/testing/mock-server';`,
-);
+import { loadLine, median, verdict } from './_bundle.mjs';
+import { entry, requireBuild, startCliBench } from './_cli.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const TARGET_MS = 10;
 const COMMANDS = 200;
 const SKILLS = 50;
-const entry = join(root, 'dist', 'yoke.js');
-if (!existsSync(entry)) {
-  console.error('commands: dist/yoke.js is missing; run `npm run build` first.');
-  process.exit(1);
-}
+requireBuild('commands');
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-bench-commands-')));
 const empty = join(work, 'empty');
@@ -55,51 +47,14 @@ for (let i = 0; i < SKILLS; i++) {
   writeFileSync(join(folder, 'reference.md'), body);
 }
 
-let arrivedAt;
-const server = await startMockServer({
-  scenario: [
-    {
-      repeat: 'forever',
-      reply: () => {
-        arrivedAt ??= performance.now();
-        return { content: [{ type: 'text', text: 'Hello!' }] };
-      },
-    },
-  ],
-});
-const env = {
-  ...process.env,
-  ANTHROPIC_API_KEY: 'sk-ant-bench',
-  ANTHROPIC_BASE_URL: server.url,
-  YOKE_HOME: home,
-  CLAUDE_CONFIG_DIR: join(home, '.claude'),
-};
-for (const key of ['ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[key];
-
-function run(cwd) {
-  return new Promise((resolve, reject) => {
-    arrivedAt = undefined;
-    const startedAt = performance.now();
-    const child = spawn(process.execPath, [entry, '-p', 'hi'], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0 || arrivedAt === undefined)
-        reject(new Error(`yoke -p in ${cwd} exited ${code}\n${out}`));
-      else resolve(arrivedAt - startedAt);
-    });
+const bench = await startCliBench('commands', { home });
+const run = async (cwd, measure) => {
+  const { firstRequestMs, cpuMs } = await bench.run([entry, '-p', 'hi'], {
+    cwd,
+    ...(measure ? { measure } : {}),
   });
-}
+  return measure ? cpuMs : firstRequestMs;
+};
 
 try {
   console.log(loadLine());
@@ -111,8 +66,15 @@ try {
     t.empty.push(await run(empty));
     t.full.push(await run(full));
   }
-  const differences = t.full.map((f, i) => f - t.empty[i]);
-  const difference = median(differences);
+  // The same pairs again, each child reporting its CPU time (user + system) at exit: the whole
+  // run's, whose extra over the empty project is the loading's, free of the machine's wait.
+  const cpu = { empty: [], full: [] };
+  for (let i = 0; i < RUNS; i++) {
+    cpu.empty.push(await run(empty, 'cpu'));
+    cpu.full.push(await run(full, 'cpu'));
+  }
+  const difference = median(t.full.map((f, i) => f - t.empty[i]));
+  const cpuDifference = median(cpu.full.map((f, i) => f - cpu.empty[i]));
   console.log(
     `node dist/yoke.js -p "hi", ${COMMANDS} command files + ${SKILLS} skills vs an empty project, ${process.version}:`,
   );
@@ -122,7 +84,10 @@ try {
   console.log(
     `  median of the pairs' differences: ${difference.toFixed(1)} ms  target <= ${TARGET_MS} ms  ${verdict(difference <= TARGET_MS)}`,
   );
+  console.log(
+    `  CPU time (user+sys) of the whole run: empty median ${median(cpu.empty).toFixed(1)} ms, with commands ${median(cpu.full).toFixed(1)} ms; median of the pairs' differences ${cpuDifference.toFixed(1)} ms`,
+  );
 } finally {
-  await server.close();
+  await bench.close();
   rmSync(work, { recursive: true, force: true });
 }

@@ -6,25 +6,16 @@
 // of medians. Targets: Yoke within 1.3x of the floor on both.
 // The first run starts from the build's warm-up cache and saves its own (src/lib/cached-script.ts),
 // which the measured runs use; the time of a start without any cache is printed too.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importSources, loadLine, median, root, verdict } from './_bundle.mjs';
-
-const { startMockServer } = await importSources(
-  'headless',
-  `export { startMockServer } from './src/testing/mock-server';`,
-);
+import { loadLine, median, verdict } from './_bundle.mjs';
+import { entry, requireBuild, startCliBench } from './_cli.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const RSS_RUNS = Math.max(3, Math.round(RUNS / 2));
 const TARGET_RATIO = 1.3;
-const entry = join(root, 'dist', 'yoke.js');
-if (!existsSync(entry)) {
-  console.error('headless: dist/yoke.js is missing; run `npm run build` first.');
-  process.exit(1);
-}
+requireBuild('headless');
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-bench-headless-')));
 const cwd = join(work, 'project');
@@ -33,76 +24,10 @@ for (const dir of [cwd, home]) mkdirSync(dir, { recursive: true });
 
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))];
 
-let arrivedAt;
-const server = await startMockServer({
-  scenario: [
-    {
-      repeat: 'forever',
-      reply: () => {
-        arrivedAt ??= performance.now();
-        return { content: [{ type: 'text', text: 'Hello!' }] };
-      },
-    },
-  ],
-});
-const env = {
-  ...process.env,
-  ANTHROPIC_API_KEY: 'sk-ant-bench',
-  ANTHROPIC_BASE_URL: server.url,
-  YOKE_HOME: home,
-  CLAUDE_CONFIG_DIR: join(home, '.claude'),
-};
-for (const key of ['ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[key];
-
-// Peak RSS as cold-start.mjs takes it: GNU time when it works, else an exit hook in the child.
-const MARK = 'YOKE_BENCH_MAXRSS_KB=';
-const hook = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\n${MARK}'+process.resourceUsage().maxRSS+'\\n'))`;
-function run(args, { rss = false, extraEnv = {} } = {}) {
-  return new Promise((resolve, reject) => {
-    const useTime = rss && useGnuTime;
-    const [cmd, argv] = useTime
-      ? ['/usr/bin/time', ['-f', `${MARK}%M`, process.execPath, ...args]]
-      : [process.execPath, rss ? ['--import', hook, ...args] : args];
-    arrivedAt = undefined;
-    const startedAt = performance.now();
-    const child = spawn(cmd, argv, { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0 || arrivedAt === undefined) {
-        reject(
-          new Error(
-            `node ${args.join(' ')} exited ${code} (request seen: ${arrivedAt !== undefined})\n${stdout}\n${stderr}`,
-          ),
-        );
-        return;
-      }
-      const m = new RegExp(`${MARK}(\\d+)`).exec(stderr);
-      if (rss && !m) {
-        reject(new Error(`peak RSS measurement failed: ${stderr}`));
-        return;
-      }
-      resolve({ firstRequestMs: arrivedAt - startedAt, stdout, rssMb: m ? Number(m[1]) / 1024 : undefined });
-    });
-  });
-}
-const useGnuTime = await new Promise((resolve) => {
-  if (process.env.BENCH_RSS_METHOD === 'hook' || !existsSync('/usr/bin/time')) return resolve(false);
-  const child = spawn('/usr/bin/time', ['-f', `${MARK}%M`, 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => {
-    err += d;
-  });
-  child.on('error', () => resolve(false));
-  child.on('close', (code) => resolve(code === 0 && new RegExp(`${MARK}\\d+`).test(err)));
-});
+const bench = await startCliBench('headless', { home });
+const { server } = bench;
+const run = (args, { rss = false, extraEnv = {} } = {}) =>
+  bench.run(args, { cwd, extraEnv, ...(rss ? { measure: 'rss' } : {}) });
 
 try {
   console.log(loadLine());
@@ -176,9 +101,9 @@ if (!response.ok) process.exit(1);
   console.log(
     `  peak RSS (whole run): Yoke median ${median(rss.yoke).toFixed(1)} MB, floor ${median(rss.floor).toFixed(1)} MB -> ` +
       `${rssRatio.toFixed(2)}x  target <= ${TARGET_RATIO}x  ${verdict(rssRatio <= TARGET_RATIO)}  (${RSS_RUNS} runs each, ` +
-      `${useGnuTime ? 'GNU /usr/bin/time -f %M' : 'process.resourceUsage().maxRSS from an --import exit hook'})`,
+      `${bench.rssMethod})`,
   );
 } finally {
-  await server.close();
+  await bench.close();
   rmSync(work, { recursive: true, force: true });
 }

@@ -19,8 +19,16 @@ import { parseDefinition } from './parse-definition';
 import { AgentRegistry } from './registry';
 import type { AgentDefinition, AgentSource } from './types';
 
-/** A plugin's agent folders (the plugin loader gives these; its agents are named `plugin:agent`). */
-export type PluginAgentDirs = { pluginName: string; root: string; agentDirs: readonly string[] };
+/**
+ * A plugin's agent folders and the single agent files its manifest lists (the plugin loader gives
+ * these, confined to the plugin; its agents are named `plugin:agent`).
+ */
+export type PluginAgentDirs = {
+  pluginName: string;
+  root: string;
+  agentDirs: readonly string[];
+  agentFiles?: readonly string[];
+};
 
 /** What the project may do in this session (session-trust.ts decides it). */
 export type ProjectAgentGate = {
@@ -43,15 +51,20 @@ export type LoadAgentsOptions = {
   sources?: { user: boolean; project: boolean };
 };
 
-type AgentFolder = { dir: string; source: AgentSource; pluginName?: string };
+/** A folder of agent files, or (`files`) the listed files themselves. */
+type AgentFolder = { dir: string; source: AgentSource; pluginName?: string; files?: readonly string[] };
 
 function folders(options: LoadAgentsOptions): AgentFolder[] {
   const { cwd, env } = options;
   const sources = options.sources ?? { user: true, project: true };
   return [
-    ...(options.plugins ?? []).flatMap((plugin) =>
-      plugin.agentDirs.map((dir) => ({ dir, source: 'plugin' as const, pluginName: plugin.pluginName })),
-    ),
+    ...(options.plugins ?? []).flatMap((plugin) => {
+      const base = { source: 'plugin' as const, pluginName: plugin.pluginName };
+      const listed = plugin.agentFiles?.length
+        ? [{ ...base, dir: plugin.root, files: plugin.agentFiles }]
+        : [];
+      return [...plugin.agentDirs.map((dir) => ({ ...base, dir })), ...listed];
+    }),
     ...(sources.user
       ? [
           { dir: join(claudeHome(env), 'agents'), source: 'user' as const },
@@ -119,7 +132,7 @@ async function loadFolder(
 ): Promise<{ definitions: AgentDefinition[]; problems: string[] }> {
   const definitions: AgentDefinition[] = [];
   const problems: string[] = [];
-  for (const path of await markdownFiles(folder.dir)) {
+  for (const path of folder.files ?? (await markdownFiles(folder.dir))) {
     const where = `agent file ${relative(options.cwd, path) || path}`;
     let text: string;
     try {

@@ -14,6 +14,7 @@ import type { QueryEngine, QueryEngineConfig } from '../engine/query-engine';
 import type { HookRunner } from '../hooks/types';
 import type { McpManager } from '../mcp/manager';
 import type { CanUseToolFn } from '../permissions/types';
+import type { SkillOverrides } from '../skills/overrides';
 import type { SessionSkills } from '../skills/session-skills';
 import type { LiveHooks } from '../skills/skill-hooks';
 import type { PluginContribution } from '../skills/types';
@@ -31,7 +32,11 @@ export type SessionCommandsInput = {
   sessionId: string;
   trusted: boolean;
   bare: boolean;
-  settings: { disableBundledSkills?: boolean; disableSkillShellExecution?: boolean };
+  settings: {
+    disableBundledSkills?: boolean;
+    disableSkillShellExecution?: boolean;
+    skillOverrides?: SkillOverrides;
+  };
   /** The plugins' folders (the plugin loader hands them in; empty until then). */
   plugins: readonly PluginContribution[];
   /** The SDK's `skills` option. */
@@ -65,12 +70,17 @@ export type SessionCommands = {
 };
 
 export async function setUpSessionCommands(input: SessionCommandsInput): Promise<SessionCommands> {
-  const [{ loadPromptCommands }, { SessionSkills, untrustedNotice }, { mcpPromptFetch, mcpPromptSpecs }] =
-    await Promise.all([
-      import('../skills/sources'),
-      import('../skills/session-skills'),
-      import('../skills/mcp-prompts'),
-    ]);
+  const [
+    { loadPromptCommands },
+    { SessionSkills, untrustedNotice },
+    { mcpPromptFetch, mcpPromptSpecs },
+    { withoutDisabled },
+  ] = await Promise.all([
+    import('../skills/sources'),
+    import('../skills/session-skills'),
+    import('../skills/mcp-prompts'),
+    import('../skills/overrides'),
+  ]);
   const mcp = input.mcp;
   const registry = createSessionCommands();
   const builtinNames = new Set(
@@ -86,8 +96,11 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
     },
     builtinNames,
   );
+  // `skillOverrides: off` leaves a command out of the session, its listings and the slash.
+  const specs = withoutDisabled(composed.specs, input.settings.skillOverrides);
   const skills = new SessionSkills({
-    specs: composed.specs,
+    specs,
+    ...(input.settings.skillOverrides ? { overrides: input.settings.skillOverrides } : {}),
     sessionId: input.sessionId,
     projectRoot: input.projectRoot,
     trusted: input.trusted,
@@ -101,10 +114,10 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
       : {}),
     ...(mcp ? { dynamicSpecs: () => mcpPromptSpecs(mcp), mcpPrompt: mcpPromptFetch(mcp) } : {}),
   });
-  const promptCommands = composed.specs.map((spec) => promptCommandOf(spec));
+  const promptCommands = specs.map((spec) => promptCommandOf(spec));
   registry.setPromptCommands(promptCommands);
-  const notice = untrustedNotice(composed.specs, input.trusted);
-  const skillNames = composed.specs.filter((spec) => spec.loadedFrom !== 'commands').map((spec) => spec.name);
+  const notice = untrustedNotice(specs, input.trusted);
+  const skillNames = specs.filter((spec) => spec.loadedFrom !== 'commands').map((spec) => spec.name);
   return {
     registry,
     promptCommands,

@@ -53,7 +53,7 @@ export function startAgentsLoad(
       ...(options.agents ? { agents: options.agents } : {}),
       ...(options.settingSources ? { settingSources: options.settingSources } : {}),
       bare: options.bare,
-      plugins: plugins.plugins.map(({ pluginName, root, agentDirs }) => ({ pluginName, root, agentDirs })),
+      plugins: plugins.plugins,
     }),
   );
 }

@@ -178,7 +178,7 @@ export async function createSessionEngine(
     trusted: trust.trusted,
     bare: options.bare,
     settings: merged,
-    // Their command and skill folders (files and single-skill folders a manifest lists are not read yet).
+    // Their command and skill folders, and the single files and skill folders their manifests list.
     plugins: plugins.plugins,
     ...(options.onlySkills ? { onlySkills: options.onlySkills } : {}),
     contextWindow: models.catalog.contextWindow(selection.model),

@@ -130,6 +130,8 @@ export const settingsSchema = z.looseObject({
   disableBundledSkills: z.optional(z.boolean()),
   /** Refuses the `!`command`` lines of slash commands and skills. */
   disableSkillShellExecution: z.optional(z.boolean()),
+  /** Per skill or command name: on, name-only, user-invocable-only or off (src/skills/overrides.ts). */
+  skillOverrides: z.optional(z.record(z.string(), z.enum(['on', 'name-only', 'user-invocable-only', 'off']))),
   /** The REPL's custom status line (src/interactive/status-line.ts reads and checks it per source). */
   statusLine: z.optional(
     z.looseObject({ type: z.string(), command: z.string(), padding: z.optional(z.number()) }),

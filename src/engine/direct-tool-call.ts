@@ -25,10 +25,12 @@ export async function callToolDirect(params: {
   hooks: HookRunner;
   name: string;
   input: Record<string, unknown>;
+  /** The call's id, when the caller already named it to a hook. */
+  id?: string;
 }): Promise<DirectToolResult> {
   const block = {
     type: 'tool_use' as const,
-    id: `toolu_direct_${randomUUID()}`,
+    id: params.id ?? `toolu_direct_${randomUUID()}`,
     name: params.name,
     input: params.input,
   };

@@ -60,6 +60,11 @@ export class QueryRun {
     return this.currentModel;
   }
 
+  /** The rest of the turn runs on `model` (same provider): a tool's context handed it back. */
+  adoptModel(model: string): void {
+    this.currentModel = model;
+  }
+
   /** Whether the loop moved to the fallback model already (it does so once). */
   get onFallback(): boolean {
     return this.fallbackTaken;

@@ -115,6 +115,8 @@ class QueryLoop {
     const { state, params } = loop;
     const turn = yield* end.finishToolTurn();
     state.toolUseContext = turn.context;
+    // A tool may hand the rest of the turn to another model (the Skill tool, for a skill's `model`).
+    loop.adoptModel(turn.context.model);
     state.messages.push(...turn.messages);
     state.turnCount++;
     loop.budget.toolTurn();

@@ -37,7 +37,7 @@ const RANK = { allow: 1, ask: 2, deny: 3 } as const;
 /** Events whose plain stdout is context for the model (compat-surface §2.6). */
 const STDOUT_IS_CONTEXT = new Set(['UserPromptSubmit', 'SessionStart']);
 /** Events whose legacy `decision` is a permission verdict rather than feedback. */
-const PERMISSION_EVENTS = new Set(['PreToolUse']);
+const PERMISSION_EVENTS = new Set(['PreToolUse', 'PreSkillShellCommand']);
 
 export function emptyHookRunResult(event: string): HookRunResult {
   return {

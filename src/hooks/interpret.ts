@@ -49,6 +49,8 @@ const FAIL_CLOSED_EVENTS: ReadonlySet<string> = new Set([
   'PreToolUse',
   'PermissionRequest',
   'UserPromptSubmit',
+  'UserPromptExpansion',
+  'PreSkillShellCommand',
 ]);
 
 /** A reply the hook gave but Yoke cannot read: blocking where a verdict could block. */

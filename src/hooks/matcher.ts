@@ -60,6 +60,8 @@ const TARGET_FIELDS: { [E in HookEvent]?: keyof HookPayload<E> & string } = {
   SubagentStart: 'agent_type',
   SubagentStop: 'agent_type',
   StopFailure: 'error',
+  UserPromptExpansion: 'command_name',
+  PreSkillShellCommand: 'command_name',
 };
 
 /** What an event's matcher is compared with; undefined for events that ignore it. */

@@ -21,12 +21,14 @@ import type {
   HookRunner,
   PermissionRequestHookInput,
   PostToolUseOutcome,
+  PreSkillShellCommandOutcome,
   PreToolUseOutcome,
   SdkHookMatcher,
   SessionStartOutcome,
   StopOutcome,
   SubagentStartOutcome,
   ToolHookInput,
+  UserPromptExpansionOutcome,
   UserPromptSubmitOutcome,
 } from './types';
 import { worktreeCreateOutcome, worktreeRemoveOutcome } from './worktree-hooks';
@@ -237,6 +239,38 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       if (result.preventContinuation) reasons.push(result.preventContinuation.stopReason);
       if (reasons.length > 0) outcome.blocked = { reason: reasons.join('\n') };
       if (result.additionalContext.length > 0) outcome.additionalContext = result.additionalContext;
+      if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
+      return outcome;
+    },
+
+    async userPromptExpansion(input, signal) {
+      const result = await runHooks('UserPromptExpansion', input, input.command_name, signal);
+      const outcome: UserPromptExpansionOutcome = {};
+      const reasons = [...result.blockingErrors];
+      if (result.preventContinuation) reasons.push(result.preventContinuation.stopReason);
+      if (reasons.length > 0) outcome.blocked = { reason: reasons.join('\n') };
+      if (result.additionalContext.length > 0) outcome.additionalContext = result.additionalContext;
+      if (result.hookSpecificOutputs.some((specific) => specific.suppressOriginalPrompt === true))
+        outcome.suppressOriginalPrompt = true;
+      if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
+      return outcome;
+    },
+
+    async preSkillShellCommand(input, signal) {
+      const label = `PreSkillShellCommand:${input.command_name}`;
+      const result = await runHooks('PreSkillShellCommand', input, input.command_name, signal, {
+        toolUseId: input.tool_use_id,
+      });
+      const outcome: PreSkillShellCommandOutcome = {};
+      const verdict = result.permissionDecision;
+      const reasons: string[] = [];
+      // Only an allow lets the command on to the permission pipeline; there is no one to ask here.
+      if (verdict && verdict.behavior !== 'allow')
+        reasons.push(verdict.reason ?? `${label} hook "${verdict.hookName}" answered ${verdict.behavior}`);
+      if (result.updatedInput)
+        reasons.push(`${label} hook returned updatedInput; a skill's shell command cannot be rewritten`);
+      if (result.preventContinuation) reasons.push(result.preventContinuation.stopReason);
+      if (reasons.length > 0) outcome.blocked = { reason: reasons.join('\n') };
       if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
       return outcome;
     },

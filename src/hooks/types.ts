@@ -41,6 +41,17 @@ export type HookEvents = {
     result: PermissionDecision | undefined;
   };
   UserPromptSubmit: { payload: { prompt: string }; result: UserPromptSubmitOutcome };
+  /** A prompt command the user typed, before it expands (its `!` commands have not run yet). */
+  UserPromptExpansion: { payload: PromptExpansionFields; result: UserPromptExpansionOutcome };
+  /** One `!` command of a command or skill body, before the permission pipeline judges it. */
+  PreSkillShellCommand: {
+    payload: ToolCallFields & {
+      command_name: string;
+      command_source?: string;
+      invoked_by: 'user' | 'claude' | 'other';
+    };
+    result: PreSkillShellCommandOutcome;
+  };
   Stop: { payload: { stop_hook_active: boolean; last_assistant_message: string }; result: StopOutcome };
   SubagentStart: { payload: { agent_id: string; agent_type: string }; result: SubagentStartOutcome };
   SubagentStop: {
@@ -98,6 +109,8 @@ const FIRED_EVENTS: Record<HookEvent, true> = {
   PostToolUseFailure: true,
   PermissionRequest: true,
   UserPromptSubmit: true,
+  UserPromptExpansion: true,
+  PreSkillShellCommand: true,
   Stop: true,
   SubagentStart: true,
   SubagentStop: true,
@@ -222,6 +235,32 @@ export type UserPromptSubmitOutcome = {
   systemMessages?: string[];
 };
 
+/** What a UserPromptExpansion hook is told (compat-surface §2.4). */
+export type PromptExpansionFields = {
+  expansion_type: 'slash_command' | 'mcp_prompt';
+  command_name: string;
+  command_args: string;
+  /** Where the command came from: `user`, `project`, `plugin`, `bundled` or `mcp`. */
+  command_source?: string;
+  /** The line as the user typed it. */
+  prompt: string;
+};
+
+export type UserPromptExpansionOutcome = {
+  /** Exit 2, `decision: "block"` or `continue: false`: the command does not expand or run. */
+  blocked?: { reason: string };
+  additionalContext?: string[];
+  /** `suppressOriginalPrompt`: the expansion is not sent, only the hooks' context. */
+  suppressOriginalPrompt?: boolean;
+  systemMessages?: string[];
+};
+
+export type PreSkillShellCommandOutcome = {
+  /** Why the command must not run: a deny or ask, a block, or an attempt to rewrite it. */
+  blocked?: { reason: string };
+  systemMessages?: string[];
+};
+
 /** One tool call as its hooks see it, from the call's own context. */
 export type ToolHookInput = {
   toolName: string;
@@ -261,6 +300,16 @@ export interface HookRunner {
     signal: AbortSignal,
   ): Promise<HookResult<'Stop'>>;
   userPromptSubmit(input: { prompt: string }, signal: AbortSignal): Promise<HookResult<'UserPromptSubmit'>>;
+  /** UserPromptExpansion; absent on runners that have no hooks to run. */
+  userPromptExpansion?(
+    input: PromptExpansionFields,
+    signal: AbortSignal,
+  ): Promise<HookResult<'UserPromptExpansion'>>;
+  /** PreSkillShellCommand; absent on runners that have no hooks to run. */
+  preSkillShellCommand?(
+    input: HookPayload<'PreSkillShellCommand'>,
+    signal: AbortSignal,
+  ): Promise<HookResult<'PreSkillShellCommand'>>;
   sessionStart(input: HookPayload<'SessionStart'>, signal: AbortSignal): Promise<HookResult<'SessionStart'>>;
   /** SubagentStart, before a worker's first request; absent on runners that have no hooks to run. */
   subagentStart?(

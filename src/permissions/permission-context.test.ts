@@ -26,6 +26,19 @@ describe('rule strings', () => {
       'Edit(src/**)',
       'WebFetch',
     ]);
+    // Nested and unbalanced parentheses keep what is inside them together.
+    expect(splitRuleList(['Bash(echo (a b)), Read', 'Bash(unclosed x, y', 'Read) Edit'])).toEqual([
+      'Bash(echo (a b))',
+      'Read',
+      'Bash(unclosed x, y',
+      'Read)',
+      'Edit',
+    ]);
+    expect(splitRuleList(['  Bash( git status ) ,, Read\tWrite '])).toEqual([
+      'Bash( git status )',
+      'Read',
+      'Write',
+    ]);
   });
 });
 

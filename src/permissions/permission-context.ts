@@ -73,10 +73,19 @@ export function settingsModeApplies(source: RuleSource, mode: PermissionMode, tr
   return mode !== 'acceptEdits' || trusted;
 }
 
+/** A value whose parentheses are balanced and not nested: one regex splits it (the common case). */
+const FLAT_LIST = /^[^()]*(?:\([^()]*\)[^()]*)*$/;
+const FLAT_RULE = /(?:[^\s,()]|\([^()]*\))+/g;
+
 /** Splits `--allowedTools "Bash(npm test) Read"` style values: commas or spaces outside parentheses. */
 export function splitRuleList(values: readonly string[]): string[] {
   const out: string[] = [];
   for (const value of values) {
+    // Command and skill files list their tools this way, hundreds at start: a regex, not a loop per character.
+    if (FLAT_LIST.test(value)) {
+      for (const match of value.match(FLAT_RULE) ?? []) out.push(match.trim());
+      continue;
+    }
     let depth = 0;
     let current = '';
     for (const ch of value) {

@@ -17,9 +17,9 @@ import type { UserContentBlock } from '../model/types';
 import { resolveToolPath } from '../tools/builtin/shared/paths';
 import type { ToolUseContext } from '../tools/context';
 import { substituteArguments } from './arguments';
+import { ExpansionError } from './expansion-error';
 import { readBody } from './frontmatter';
 import { expandShellCommands, type ShellRun } from './shell-expansion';
-import { ExpansionError } from './shell-runner';
 import type { McpPromptFetch, PromptCommandSpec } from './types';
 
 export type ExpansionDeps = {

@@ -6,12 +6,16 @@
  */
 import type { HooksSettings } from '../config/settings-schema';
 import type { HookRunner } from '../hooks/types';
+import { resolveModelAlias } from '../model/models';
+import type { UserContentBlock } from '../model/types';
 import { parseRule } from '../permissions/rule-string';
 import type { CanUseToolFn, PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
 import type { SkillLaunch, SkillPort } from '../tools/skill-port';
 import { type Expansion, expandPromptCommand } from './expand';
+import { userPromptExpansionGate } from './expansion-hooks';
 import { skillListingText } from './listing';
+import { type SkillOverride, type SkillOverrides, skillOverrideLookup, withoutDisabled } from './overrides';
 import { shellRunner } from './shell-runner';
 import { type McpPromptFetch, type PromptCommandSpec, widens } from './types';
 import { isModelInvocable, PathActivation } from './visibility';
@@ -26,6 +30,8 @@ export type SessionSkillsOptions = {
   shellDisabled?: boolean;
   /** The SDK's `skills` option: only these are offered to the model. */
   onlySkills?: readonly string[];
+  /** `skillOverrides` in settings (overrides.ts). */
+  overrides?: SkillOverrides;
   /** The listing's budget in tokens (about 1 % of the context window). */
   listingBudgetTokens: number;
   /** The permission pipeline `!` commands go through; read when first needed. */
@@ -56,19 +62,26 @@ export class SessionSkills implements SkillPort {
   /** Names the model has been told about. */
   private readonly told = new Set<string>();
 
+  private readonly override: (name: string) => SkillOverride;
+  /** The specs from files, less those turned off. */
+  private readonly own: PromptCommandSpec[];
+
   constructor(private readonly options: SessionSkillsOptions) {
-    for (const spec of options.specs) this.byName.set(spec.name.toLowerCase(), spec);
+    this.override = skillOverrideLookup(options.overrides);
+    this.own = options.specs.filter((spec) => this.override(spec.name) !== 'off');
+    for (const spec of this.own) this.byName.set(spec.name.toLowerCase(), spec);
     this.paths = new PathActivation(options.projectRoot);
   }
 
-  /** Every prompt command now: the files' and the connected MCP servers' prompts. */
+  /** Every prompt command now: the files' and the connected MCP servers' prompts, less those turned off. */
   get specs(): readonly PromptCommandSpec[] {
-    const dynamic = this.options.dynamicSpecs?.() ?? [];
-    return dynamic.length === 0 ? this.options.specs : [...this.options.specs, ...dynamic];
+    const dynamic = withoutDisabled(this.options.dynamicSpecs?.() ?? [], this.options.overrides);
+    return dynamic.length === 0 ? this.own : [...this.own, ...dynamic];
   }
 
   find(name: string): PromptCommandSpec | undefined {
     const key = name.replace(/^\//, '').toLowerCase();
+    if (this.override(key) === 'off') return undefined;
     return (
       this.byName.get(key) ?? this.options.dynamicSpecs?.().find((spec) => spec.name.toLowerCase() === key)
     );
@@ -86,7 +99,10 @@ export class SessionSkills implements SkillPort {
       : undefined;
     return this.specs.filter(
       (spec) =>
-        isModelInvocable(spec) && this.paths.isVisible(spec) && (!only || only.has(spec.name.toLowerCase())),
+        isModelInvocable(spec) &&
+        this.override(spec.name) !== 'user-invocable-only' &&
+        this.paths.isVisible(spec) &&
+        (!only || only.has(spec.name.toLowerCase())),
     );
   }
 
@@ -100,23 +116,50 @@ export class SessionSkills implements SkillPort {
     const added = this.forModel().filter((spec) => !this.told.has(spec.name));
     if (added.length === 0) return undefined;
     for (const spec of added) this.told.add(spec.name);
-    return skillListingText(added, this.options.listingBudgetTokens, fresh);
+    return skillListingText(added, this.options.listingBudgetTokens, fresh, this.nameOnly);
   }
 
   /** The whole listing as it stands (re-attached after a compaction). */
   fullListing(): string | undefined {
     const specs = this.forModel();
-    return specs.length === 0 ? undefined : skillListingText(specs, this.options.listingBudgetTokens, true);
+    return specs.length === 0
+      ? undefined
+      : skillListingText(specs, this.options.listingBudgetTokens, true, this.nameOnly);
   }
+
+  private readonly nameOnly = (spec: PromptCommandSpec) => this.override(spec.name) === 'name-only';
 
   /** The bodies of the skills invoked so far, for compaction to keep. */
   activeSkills(): { name: string; content: string }[] {
     return [...this.active].map(([name, content]) => ({ name, content }));
   }
 
-  /** `/name args` from the user. */
-  expandForUser(spec: PromptCommandSpec, args: string, context: ToolUseContext): Promise<CommandExpansion> {
-    return this.expand(spec, args, context, 'user');
+  /**
+   * `/name args` from the user. Its UserPromptExpansion hooks run first: they may stop it before
+   * anything of it runs, add context, or send their context instead of the expansion.
+   */
+  async expandForUser(
+    spec: PromptCommandSpec,
+    args: string,
+    context: ToolUseContext,
+  ): Promise<CommandExpansion> {
+    const gate = await userPromptExpansionGate(this.options.pipeline().hooks, spec, args, context);
+    const extra = gate.context.map((text): UserContentBlock[] => [{ type: 'text', text }]);
+    if (gate.suppress) {
+      const [first, ...rest] = extra;
+      return {
+        blocks: first ?? [
+          { type: 'text', text: `(/${spec.name} was suppressed by a UserPromptExpansion hook.)` },
+        ],
+        body: '',
+        attachments: rest,
+        problems: [],
+        spec,
+        allowRules: [],
+      };
+    }
+    const expansion = await this.expand(spec, args, context, 'user');
+    return { ...expansion, attachments: [...expansion.attachments, ...extra] };
   }
 
   /** The Skill tool's call. */
@@ -127,6 +170,10 @@ export class SessionSkills implements SkillPort {
       throw new Error(
         `The skill "${spec.name}" can only be run by the user (/${spec.name}); it sets disable-model-invocation.`,
       );
+    if (this.override(spec.name) === 'user-invocable-only')
+      throw new Error(
+        `The skill "${spec.name}" can only be run by the user (/${spec.name}); skillOverrides sets it user-invocable-only.`,
+      );
     if (!this.forModel().includes(spec))
       throw new Error(`The skill "${spec.name}" is not available now. ${this.namesHint()}`);
     const expansion = await this.expand(spec, args, context, 'model');
@@ -136,6 +183,7 @@ export class SessionSkills implements SkillPort {
       body,
       attachments: expansion.attachments,
       allowRules: expansion.allowRules,
+      ...(spec.model ? { model: resolveModelAlias(spec.model) } : {}),
     };
   }
 
@@ -165,7 +213,17 @@ export class SessionSkills implements SkillPort {
               );
             },
           }
-        : { runShell: shellRunner({ context, canUseTool, hooks, allowRules, commandName: spec.name }) }),
+        : {
+            runShell: shellRunner({
+              context,
+              canUseTool,
+              hooks,
+              allowRules,
+              commandName: spec.name,
+              commandSource: spec.source,
+              invokedBy: invokedBy === 'model' ? 'claude' : 'user',
+            }),
+          }),
       ...(this.options.mcpPrompt ? { mcpPrompt: this.options.mcpPrompt } : {}),
     });
     if (spec.context === 'fork') {
@@ -189,6 +247,8 @@ export function allowRulesOf(spec: Pick<PromptCommandSpec, 'allowedTools'>): Per
   });
 }
 
+const NOTICE_NAMES = 5;
+
 /** One line for the user, once per session: which project commands run without their widenings. */
 export function untrustedNotice(specs: readonly PromptCommandSpec[], trusted: boolean): string | undefined {
   if (trusted) return undefined;
@@ -196,5 +256,10 @@ export function untrustedNotice(specs: readonly PromptCommandSpec[], trusted: bo
     .filter((spec) => spec.source === 'project' && widens(spec))
     .map((spec) => `/${spec.name}`);
   if (names.length === 0) return undefined;
-  return `This folder is not trusted, so ${names.join(', ')} run without the tools and hooks their files grant (allowed-tools, hooks); trust it with \`yoke trust\` to allow them.`;
+  // One readable line, however many files a repository ships.
+  const shown =
+    names.length <= NOTICE_NAMES
+      ? names.join(', ')
+      : `${names.slice(0, NOTICE_NAMES).join(', ')} and ${names.length - NOTICE_NAMES} more`;
+  return `This folder is not trusted, so ${shown} run without the tools and hooks their files grant (allowed-tools, hooks); trust it with \`yoke trust\` to allow them.`;
 }

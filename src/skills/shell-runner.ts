@@ -3,18 +3,18 @@
  * shell, sandbox, timeout and output cap) behind the whole permission pipeline (PreToolUse hooks,
  * deny and ask rules, the mode, the prompt). The command's `allowed-tools` join the rules for these
  * calls only, and only when its author may widen permissions (see expand.ts). A call the pipeline
- * refuses is never run: the expansion fails with the refusal as its reason.
+ * refuses is never run: the expansion fails with the refusal as its reason. Before the pipeline, the
+ * PreSkillShellCommand hooks may stop it the same way (expansion-hooks.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { callToolDirect } from '../engine/direct-tool-call';
 import type { HookRunner } from '../hooks/types';
 import type { CanUseToolFn, PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
 import { withAllowRules } from '../tools/with-allow-rules';
+import { ExpansionError } from './expansion-error';
+import { preSkillShellCommandGate } from './expansion-hooks';
 import type { ShellRun } from './shell-expansion';
-
-export class ExpansionError extends Error {
-  override name = 'ExpansionError';
-}
 
 export type ShellRunnerDeps = {
   context: ToolUseContext;
@@ -22,8 +22,12 @@ export type ShellRunnerDeps = {
   hooks: HookRunner;
   /** Extra allow rules for these calls (the command's allowed-tools), or none. */
   allowRules: readonly PermissionRule[];
-  /** For the error: `/name`. */
+  /** For the error and the PreSkillShellCommand hook: the command's name, without the slash. */
   commandName: string;
+  /** Where the command came from (`project`, `user`, `plugin`…), for the hook. */
+  commandSource: string;
+  /** Who ran it: the user typed `/name`, or the model called the Skill tool. */
+  invokedBy: 'user' | 'claude';
 };
 
 function contentText(content: unknown): string {
@@ -43,12 +47,25 @@ export function shellRunner(deps: ShellRunnerDeps): ShellRun {
         `/${deps.commandName} runs \`${command}\`, but the Bash tool is not available in this session.`,
       );
     }
+    const toolUseId = `toolu_skill_${randomUUID()}`;
+    await preSkillShellCommandGate(
+      deps.hooks,
+      {
+        command,
+        toolUseId,
+        commandName: deps.commandName,
+        commandSource: deps.commandSource,
+        invokedBy: deps.invokedBy,
+      },
+      context,
+    );
     const result = await callToolDirect({
       context,
       canUseTool: deps.canUseTool,
       hooks: deps.hooks,
       name: 'Bash',
       input: { command },
+      id: toolUseId,
     });
     const text = contentText(result.content);
     if (result.denied !== undefined) {

@@ -1,5 +1,8 @@
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeTree } from '../plugins/test-support';
 import { loadPromptCommands } from './sources';
 import type { PromptCommandSpec } from './types';
 
@@ -85,6 +88,8 @@ describe('loading commands and skills from their folders', () => {
             root,
             commandDirs: [join(root, 'commands')],
             skillDirs: [join(root, 'skills')],
+            commandFiles: [],
+            skillFolders: [],
           },
         ],
       },
@@ -92,5 +97,96 @@ describe('loading commands and skills from their folders', () => {
     );
     expect(byName(specs, 'acme:frontend:component')).toMatchObject({ source: 'plugin', pluginRoot: root });
     expect(byName(specs, 'acme:pdf-forms')).toMatchObject({ source: 'plugin', loadedFrom: 'plugin' });
+  });
+});
+
+describe('files a plugin lists one by one, and links out of a folder', () => {
+  const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-sources-')));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const link = (target: string, path: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    symlinkSync(target, path);
+  };
+
+  it("loads a plugin's listed command files and single skill folders under its name", async () => {
+    const root = join(scratch, 'kit');
+    await writeTree(root, {
+      'extra/deploy.md': '---\ndescription: Deploy the app\n---\nDeploy $ARGUMENTS\n',
+      'lone/SKILL.md': '---\nname: lone-skill\ndescription: A skill on its own\n---\nBody\n',
+      'notes.txt': 'not a command',
+    });
+    const { specs, problems } = await loadPromptCommands(
+      {
+        projectRoot: join(scratch, 'empty-project'),
+        env: { HOME: '/nonexistent' },
+        plugins: [
+          {
+            pluginName: 'kit',
+            root,
+            commandDirs: [],
+            skillDirs: [],
+            commandFiles: [join(root, 'extra/deploy.md'), join(root, 'notes.txt')],
+            skillFolders: [join(root, 'lone')],
+          },
+        ],
+      },
+      new Set(),
+    );
+    expect(byName(specs, 'kit:deploy')).toMatchObject({
+      description: 'Deploy the app',
+      source: 'plugin',
+      pluginRoot: root,
+    });
+    expect(byName(specs, 'kit:lone-skill')).toMatchObject({
+      loadedFrom: 'plugin',
+      skillDir: join(root, 'lone'),
+    });
+    expect(problems).toEqual([
+      `${join(root, 'notes.txt')}: a command file must be a .md file named with letters, digits, ".", "-" and "_" only; skipped.`,
+    ]);
+  });
+
+  it("refuses a project's command and skill links that lead out of the project; links inside and the user's own links load", async () => {
+    const outside = join(scratch, 'outside');
+    await writeTree(outside, {
+      'secret.md': 'SECRET KEY MATERIAL\n',
+      'skill/SKILL.md': '---\ndescription: planted\n---\nSECRET\n',
+      'commands/more.md': 'SECRET\n',
+    });
+    const project = join(scratch, 'project');
+    const home = join(scratch, 'home');
+    await writeTree(project, { 'shared/real.md': '---\ndescription: The real one\n---\nBody\n' });
+    link(join(outside, 'secret.md'), join(project, '.claude/commands/leak.md'));
+    link(join(project, 'shared/real.md'), join(project, '.claude/commands/alias.md'));
+    link(join(outside, 'skill'), join(project, '.claude/skills/planted'));
+    link(join(outside, 'secret.md'), join(project, '.claude/skills/inner/SKILL.md'));
+    link(join(outside, 'commands'), join(project, '.yoke/commands'));
+    link(join(outside, 'secret.md'), join(home, '.claude/commands/dotfile.md'));
+    // Calibration: each link really reaches the outside file; without the check its text would be a command body.
+    expect(readFileSync(join(project, '.claude/commands/leak.md'), 'utf8')).toBe('SECRET KEY MATERIAL\n');
+    expect(readFileSync(join(project, '.claude/skills/inner/SKILL.md'), 'utf8')).toBe(
+      'SECRET KEY MATERIAL\n',
+    );
+    expect(readFileSync(join(project, '.yoke/commands/more.md'), 'utf8')).toBe('SECRET\n');
+
+    const { specs, problems } = await loadPromptCommands(
+      { projectRoot: project, env: { HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude') }, plugins: [] },
+      new Set(),
+    );
+    for (const name of ['leak', 'planted', 'inner', 'more']) expect(byName(specs, name)).toBeUndefined();
+    expect(problems.sort()).toEqual(
+      [
+        `${join(project, '.claude/commands/leak.md')}: it is a link to ${join(outside, 'secret.md')}, outside the folder it was found in; skipped.`,
+        `${join(project, '.claude/skills/planted')}: it is a link to ${join(outside, 'skill')}, outside the folder it was found in; skipped.`,
+        `${join(project, '.claude/skills/inner/SKILL.md')}: it is a link to ${join(outside, 'secret.md')}, outside the folder it was found in; skipped.`,
+        `${join(project, '.yoke/commands')}: it is a link to ${join(outside, 'commands')}, outside the folder it was found in; skipped.`,
+      ].sort(),
+    );
+    // The control: a link inside the project loads (its body read from the file it leads to), and so does the user's own.
+    expect(byName(specs, 'alias')).toMatchObject({
+      description: 'The real one',
+      body: { kind: 'file', path: join(project, 'shared/real.md') },
+    });
+    expect(byName(specs, 'dotfile')).toMatchObject({ source: 'user', description: 'SECRET KEY MATERIAL' });
   });
 });

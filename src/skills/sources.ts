@@ -4,10 +4,17 @@
  * share a name the first in precedence stays (compat-surface §5: personal over project over
  * plugin; a bundled skill yields to any of them) and the clash is reported once.
  */
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeHome, type Env, PROJECT_CLAUDE_DIR, PROJECT_YOKE_DIR, yokeHome } from '../config/paths';
 import { bundledSkills } from './bundled';
-import { type DirOrigin, type LoadResult, loadCommandDir, loadSkillDir } from './load-dirs';
+import {
+  type DirOrigin,
+  type LoadResult,
+  loadCommandDir,
+  loadListedEntries,
+  loadSkillDir,
+} from './load-dirs';
 import type { PluginContribution, PromptCommandSpec } from './types';
 
 export type { PluginContribution };
@@ -24,22 +31,31 @@ export type PromptSourcesInput = {
   bundledOnly?: boolean;
 };
 
-/** The folders, highest precedence first. */
-function folders(
-  input: PromptSourcesInput,
-): { dir: string; kind: 'skills' | 'commands'; origin: DirOrigin }[] {
+/** The project's real folder, which its command and skill files may not link out of. */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The loads of every source, highest precedence first. */
+function sourceLoads(input: PromptSourcesInput): (() => Promise<LoadResult>)[] {
   if (input.bundledOnly) return [];
   const user = [yokeHome(input.env), claudeHome(input.env)];
   const project = [join(input.projectRoot, PROJECT_YOKE_DIR), join(input.projectRoot, PROJECT_CLAUDE_DIR)];
-  const out: { dir: string; kind: 'skills' | 'commands'; origin: DirOrigin }[] = [];
+  const projectReal = realOrSelf(input.projectRoot);
+  const out: (() => Promise<LoadResult>)[] = [];
   for (const [roots, source] of [
     [user, 'user'],
     [project, 'project'],
   ] as const) {
+    const confine = source === 'project' ? { confineTo: projectReal } : {};
     for (const root of roots)
-      out.push({ dir: join(root, 'skills'), kind: 'skills', origin: { source, loadedFrom: 'skills' } });
+      out.push(() => loadSkillDir(join(root, 'skills'), { source, loadedFrom: 'skills', ...confine }));
     for (const root of roots)
-      out.push({ dir: join(root, 'commands'), kind: 'commands', origin: { source, loadedFrom: 'commands' } });
+      out.push(() => loadCommandDir(join(root, 'commands'), { source, loadedFrom: 'commands', ...confine }));
   }
   for (const plugin of input.plugins) {
     const origin: DirOrigin = {
@@ -47,9 +63,12 @@ function folders(
       loadedFrom: 'plugin',
       namespace: plugin.pluginName,
       pluginRoot: plugin.root,
+      confineTo: plugin.root,
     };
-    for (const dir of plugin.skillDirs) out.push({ dir, kind: 'skills', origin });
-    for (const dir of plugin.commandDirs) out.push({ dir, kind: 'commands', origin });
+    for (const dir of plugin.skillDirs) out.push(() => loadSkillDir(dir, origin));
+    for (const dir of plugin.commandDirs) out.push(() => loadCommandDir(dir, origin));
+    if (plugin.commandFiles.length > 0 || plugin.skillFolders.length > 0)
+      out.push(() => loadListedEntries(plugin.commandFiles, plugin.skillFolders, origin));
   }
   return out;
 }
@@ -96,12 +115,7 @@ export async function loadPromptCommands(
   input: PromptSourcesInput,
   builtinNames: ReadonlySet<string> = new Set(),
 ): Promise<ComposedCommands> {
-  const list = folders(input);
-  const loaded: LoadResult[] = await Promise.all(
-    list.map(({ dir, kind, origin }) =>
-      kind === 'skills' ? loadSkillDir(dir, origin) : loadCommandDir(dir, origin),
-    ),
-  );
+  const loaded: LoadResult[] = await Promise.all(sourceLoads(input).map((load) => load()));
   const bundled = input.disableBundled ? [] : bundledSkills();
   // Bundled skills come last: a user's or project's skill of the same name replaces one.
   const ordered = [...loaded.flatMap((l) => l.specs), ...bundled];

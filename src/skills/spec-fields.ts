@@ -2,7 +2,7 @@
  * The frontmatter keys of commands and skills (compat-surface §5), read into a spec. A value of
  * the wrong type is reported (which key, what it should be) and left out; the file still loads.
  */
-import { hooksSettingsSchema } from '../config/settings-schema';
+import { type HooksSettings, hooksSettingsSchema } from '../config/settings-schema';
 import { splitRuleList } from '../permissions/permission-context';
 import type { PromptCommandSpec } from './types';
 
@@ -47,56 +47,69 @@ function flag(value: unknown): boolean | undefined {
   return undefined;
 }
 
+/** How each key is read, and what it should be when it cannot be. */
+const READERS = new Map<string, { read: (v: unknown) => unknown; expected: string }>(
+  Object.entries({
+    description: { read: (v) => text(v), expected: 'a string' },
+    when_to_use: { read: (v) => text(v), expected: 'a string' },
+    whenToUse: { read: (v) => text(v), expected: 'a string' },
+    'argument-hint': { read: (v) => text(v), expected: 'a string' },
+    arguments: { read: list, expected: 'a list of names' },
+    'allowed-tools': { read: list, expected: 'a list of tool rules' },
+    model: { read: (v) => text(v), expected: 'a model id or alias' },
+    'disable-model-invocation': { read: flag, expected: 'true or false' },
+    'user-invocable': { read: flag, expected: 'true or false' },
+    context: {
+      read: (v) => (v === 'fork' || v === 'inline' ? v : undefined),
+      expected: '"inline" or "fork"',
+    },
+    agent: { read: (v) => text(v), expected: 'an agent type' },
+    paths: { read: list, expected: 'a list of globs' },
+    hooks: {
+      read: (v) => {
+        const parsed = hooksSettingsSchema.safeParse(v);
+        return parsed.success ? parsed.data : undefined;
+      },
+      expected: 'a hooks object as in settings ({"PreToolUse": [{"matcher": …, "hooks": [...]}]})',
+    },
+  }),
+);
+
 export function specFields(
   data: Record<string, unknown>,
   fallbackDescription: string,
   problems: string[],
 ): SpecFields {
-  const wrong = (key: string, expected: string) => problems.push(`"${key}" should be ${expected}`);
-  const pick = <T>(key: string, read: (v: unknown) => T | undefined, expected: string): T | undefined => {
+  // Only the keys a file has are read: a few each, where hundreds of files load at start.
+  const got: Record<string, unknown> = {};
+  for (const key in data) {
+    // A Map: a key such as `constructor` or `__proto__` in a file is just an unknown key.
+    const reader = READERS.get(key);
     const raw = data[key];
-    if (raw === undefined || raw === null) return undefined;
-    const value = read(raw);
-    if (value === undefined) wrong(key, expected);
-    return value;
-  };
-  const description = pick('description', (v) => text(v), 'a string');
-  const whenToUse =
-    pick('when_to_use', (v) => text(v), 'a string') ?? pick('whenToUse', (v) => text(v), 'a string');
-  const argumentHint = pick('argument-hint', (v) => text(v), 'a string');
-  const argumentNames = pick('arguments', list, 'a list of names') ?? [];
-  const allowedTools = pick('allowed-tools', list, 'a list of tool rules') ?? [];
-  const rawModel = pick('model', (v) => text(v), 'a model id or alias');
-  const disableModelInvocation = pick('disable-model-invocation', flag, 'true or false') ?? false;
-  const userInvocable = pick('user-invocable', flag, 'true or false') ?? true;
-  const context = pick(
-    'context',
-    (v) => (v === 'fork' || v === 'inline' ? v : undefined),
-    '"inline" or "fork"',
-  );
-  const agent = pick('agent', (v) => text(v), 'an agent type');
-  const paths = pick('paths', list, 'a list of globs') ?? [];
-  const hooks = pick(
-    'hooks',
-    (v) => {
-      const parsed = hooksSettingsSchema.safeParse(v);
-      return parsed.success ? parsed.data : undefined;
-    },
-    'a hooks object as in settings ({"PreToolUse": [{"matcher": …, "hooks": [...]}]})',
-  );
+    if (!reader || raw === undefined || raw === null) continue;
+    const value = reader.read(raw);
+    if (value === undefined) problems.push(`"${key}" should be ${reader.expected}`);
+    else got[key] = value;
+  }
+  const description = got.description as string | undefined;
+  const whenToUse = (got.when_to_use ?? got.whenToUse) as string | undefined;
+  const argumentHint = got['argument-hint'] as string | undefined;
+  const model = got.model as string | undefined;
+  const agent = got.agent as string | undefined;
+  const hooks = got.hooks as HooksSettings | undefined;
   return {
     description: description ?? fallbackDescription,
     hasUserSpecifiedDescription: description !== undefined,
     ...(whenToUse ? { whenToUse } : {}),
     ...(argumentHint ? { argumentHint } : {}),
-    argumentNames,
-    allowedTools,
-    ...(rawModel && rawModel !== 'inherit' ? { model: rawModel } : {}),
-    disableModelInvocation,
-    userInvocable,
-    context: context ?? 'inline',
+    argumentNames: (got.arguments as string[] | undefined) ?? [],
+    allowedTools: (got['allowed-tools'] as string[] | undefined) ?? [],
+    ...(model && model !== 'inherit' ? { model } : {}),
+    disableModelInvocation: (got['disable-model-invocation'] as boolean | undefined) ?? false,
+    userInvocable: (got['user-invocable'] as boolean | undefined) ?? true,
+    context: (got.context as 'inline' | 'fork' | undefined) ?? 'inline',
     ...(agent ? { agent } : {}),
-    paths,
+    paths: (got.paths as string[] | undefined) ?? [],
     ...(hooks && Object.keys(hooks).length > 0 ? { hooks } : {}),
   };
 }

@@ -58,12 +58,18 @@ export function widens(spec: Pick<PromptCommandSpec, 'allowedTools' | 'hooks'>):
   return spec.allowedTools.length > 0 || (spec.hooks !== undefined && Object.keys(spec.hooks).length > 0);
 }
 
-/** The folders a plugin contributes (given by the plugin loader; see sources.ts). */
+/**
+ * What a plugin contributes (given by the plugin loader; see sources.ts): folders of commands and
+ * of skills, and the single command files and skill folders its manifest lists. Every path is
+ * real and inside `root` (src/plugins/component-paths.ts).
+ */
 export type PluginContribution = {
   pluginName: string;
   root: string;
   commandDirs: readonly string[];
   skillDirs: readonly string[];
+  commandFiles: readonly string[];
+  skillFolders: readonly string[];
 };
 
 /** An MCP server's prompt text for these arguments (`prompts/get`). */

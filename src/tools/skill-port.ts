@@ -16,6 +16,8 @@ export type SkillLaunch = {
   attachments: readonly UserContentBlock[][];
   /** The skill's allowed-tools, in force for the rest of the turn (none when they may not widen). */
   allowRules: readonly PermissionRule[];
+  /** The skill's `model` (a full id), which answers for the rest of the turn. */
+  model?: string;
 };
 
 export interface SkillPort {

@@ -8,7 +8,7 @@
  * plugin is said once and the rest still load.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
@@ -179,6 +179,50 @@ describe('plugins', () => {
     expect(init.agents).toContain('dev-kit:reviewer');
     // The command's body, with its argument, is what the model was sent.
     expect(JSON.stringify(ws.server.requests[0]?.body)).toContain('Say hello to Ada.');
+  });
+
+  it('single command files, skill folders and agent files a manifest lists load; a listed link out of the plugin is refused', async () => {
+    const scratch = await tempProject('yoke-plugin-listed-');
+    await writeTree(join(scratch, 'listed'), {
+      '.claude-plugin/plugin.json': {
+        name: 'listed',
+        commands: ['./extra/deploy.md'],
+        skills: ['./lone'],
+        agents: ['./team/reviewer.md'],
+      },
+      'extra/deploy.md': '---\ndescription: Deploy somewhere\n---\nDeploy to $ARGUMENTS.\n',
+      'lone/SKILL.md': '---\nname: lone\ndescription: A skill on its own\n---\nBe alone.\n',
+      'team/reviewer.md': '---\nname: reviewer\ndescription: Reviews a change\n---\nReview it.\n',
+    });
+    await writeTree(scratch, { 'outside/secret.md': 'SECRET FROM OUTSIDE\n' });
+    await writeTree(join(scratch, 'escape'), {
+      '.claude-plugin/plugin.json': { name: 'escape', commands: ['./leak.md'] },
+    });
+    await symlink(join(scratch, 'outside/secret.md'), join(scratch, 'escape/leak.md'));
+    // Calibration: the link does reach the outside file, whose text would be the command's body.
+    await expect(readFile(join(scratch, 'escape/leak.md'), 'utf8')).resolves.toBe('SECRET FROM OUTSIDE\n');
+
+    ws.server.reset([{ reply: { content: [{ type: 'text', text: 'deployed' }] } }]);
+    const run = await ws.yoke([
+      '-p',
+      '/listed:deploy prod',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--plugin-dir',
+      join(scratch, 'listed'),
+      '--plugin-dir',
+      join(scratch, 'escape'),
+    ]);
+    expect(run.code).toBe(0);
+    const init = framesOf(run.stdout).find((f) => f.type === 'system' && f.subtype === 'init') as Frame;
+    expect(init.slash_commands).toContain('listed:deploy');
+    expect(init.skills).toContain('listed:lone');
+    expect(init.agents).toContain('listed:reviewer');
+    expect(JSON.stringify(ws.server.requests[0]?.body)).toContain('Deploy to prod.');
+    const refusal = `${join(scratch, 'escape/.claude-plugin/plugin.json')}: "commands": "./leak.md" is a link to ${join(scratch, 'outside/secret.md')}, outside the plugin's folder; plugin skipped`;
+    expect(run.stderr.split('\n').filter((line) => line.includes(refusal))).toHaveLength(1);
+    expect(JSON.stringify(ws.server.requests)).not.toContain('SECRET FROM OUTSIDE');
   });
 
   it("a project's settings never install a plugin: untrusted they are ignored, trusted they name the install command", async () => {

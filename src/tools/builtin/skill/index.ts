@@ -1,7 +1,7 @@
 /**
  * Skill (compat-surface §1.7): the model runs one of the session's skills or custom commands. The
  * tool result is a one-line notice; the expanded body follows it as a user turn, and the skill's
- * allowed-tools hold for the rest of the turn. Which skills exist, and which the model may run, is
+ * allowed-tools and model hold for the rest of the turn. Which skills exist, and which the model may run, is
  * the session's (`context.services.skills`, from src/skills/).
  */
 import * as z from '../../../lib/zod';
@@ -40,14 +40,18 @@ export const skillTool = buildTool<SkillInput, SkillOutput>({
     } catch (error) {
       throw new ToolError((error as Error).message);
     }
-    const allowRules = launch.allowRules;
+    const { allowRules, model } = launch;
+    const widened = allowRules.length > 0 || model !== undefined;
     return {
       data: { success: true, commandName: launch.commandName },
       newMessages: [
         createUserMessage(launch.body, { isMeta: true }),
         ...launch.attachments.map((blocks) => createUserMessage(blocks, { isMeta: true })),
       ],
-      ...(allowRules.length > 0 ? { contextModifier: (ctx) => withAllowRules(ctx, allowRules) } : {}),
+      // The loop adopts the context's model for its next request (engine/query.ts).
+      ...(widened
+        ? { contextModifier: (ctx) => ({ ...withAllowRules(ctx, allowRules), ...(model ? { model } : {}) }) }
+        : {}),
     };
   },
 });
