@@ -9,8 +9,10 @@ import type { HookRunner } from '../hooks/types';
 import { parseRule } from '../permissions/rule-string';
 import type { CanUseToolFn, PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
-import type { SkillLaunch, SkillPort } from '../tools/skill-port';
+import type { ForkedSkillLaunch, SkillLaunch, SkillPort } from '../tools/skill-port';
+import type { ToolProgress } from '../tools/tool';
 import { type Expansion, expandPromptCommand } from './expand';
+import { ForkedSkills } from './fork-run';
 import { skillListingText } from './listing';
 import { shellRunner } from './shell-runner';
 import { type McpPromptFetch, type PromptCommandSpec, widens } from './types';
@@ -35,8 +37,6 @@ export type SessionSkillsOptions = {
   addHooks?: (skill: string, hooks: HooksSettings) => void;
   /** Prompt commands that come and go during the session (MCP servers' prompts), read when asked. */
   dynamicSpecs?: () => PromptCommandSpec[];
-  /** The context after fork would hand a skill to a subagent; until then it runs inline. */
-  forkNote?: string;
 };
 
 export type CommandExpansion = Expansion & {
@@ -45,9 +45,6 @@ export type CommandExpansion = Expansion & {
   allowRules: PermissionRule[];
 };
 
-const FORK_NOTE =
-  'This skill asks to run in a separate subagent (context: fork); this session runs it inline instead, so keep its work focused and report back briefly when done.';
-
 export class SessionSkills implements SkillPort {
   private readonly byName = new Map<string, PromptCommandSpec>();
   private readonly paths: PathActivation;
@@ -55,6 +52,8 @@ export class SessionSkills implements SkillPort {
   private readonly active = new Map<string, string>();
   /** Names the model has been told about. */
   private readonly told = new Set<string>();
+  /** `context: fork` skills run in subagents; a fork's worker may not fork again. */
+  private readonly forks = new ForkedSkills();
 
   constructor(private readonly options: SessionSkillsOptions) {
     for (const spec of options.specs) this.byName.set(spec.name.toLowerCase(), spec);
@@ -119,8 +118,23 @@ export class SessionSkills implements SkillPort {
     return this.expand(spec, args, context, 'user');
   }
 
+  /** `/name args` from the user for a `context: fork` command: a subagent runs it to its end. */
+  async forkForUser(
+    spec: PromptCommandSpec,
+    args: string,
+    context: ToolUseContext,
+  ): Promise<ForkedSkillLaunch> {
+    this.forks.refuseNested(spec.name, context);
+    return this.forks.run(await this.expand(spec, args, context, 'user'), context);
+  }
+
   /** The Skill tool's call. */
-  async launch(name: string, args: string, context: ToolUseContext): Promise<SkillLaunch> {
+  async launch(
+    name: string,
+    args: string,
+    context: ToolUseContext,
+    onProgress?: (progress: ToolProgress) => void,
+  ): Promise<SkillLaunch> {
     const spec = this.find(name);
     if (!spec) throw new Error(`There is no skill "${name}". ${this.namesHint()}`);
     if (spec.disableModelInvocation)
@@ -129,9 +143,15 @@ export class SessionSkills implements SkillPort {
       );
     if (!this.forModel().includes(spec))
       throw new Error(`The skill "${spec.name}" is not available now. ${this.namesHint()}`);
+    if (spec.context === 'fork') {
+      // Refused before the expansion runs the skill's `!` commands.
+      this.forks.refuseNested(spec.name, context);
+      return this.forks.run(await this.expand(spec, args, context, 'model'), context, onProgress);
+    }
     const expansion = await this.expand(spec, args, context, 'model');
     const body = expansion.blocks.slice(1);
     return {
+      kind: 'inline',
       commandName: spec.name,
       body,
       attachments: expansion.attachments,
@@ -168,13 +188,9 @@ export class SessionSkills implements SkillPort {
         : { runShell: shellRunner({ context, canUseTool, hooks, allowRules, commandName: spec.name }) }),
       ...(this.options.mcpPrompt ? { mcpPrompt: this.options.mcpPrompt } : {}),
     });
-    if (spec.context === 'fork') {
-      // The one place a forked skill would be handed to a subagent (runAgent, the agents issue).
-      const last = expansion.blocks[expansion.blocks.length - 1];
-      if (last?.type === 'text') last.text = `${last.text}\n\n(${this.options.forkNote ?? FORK_NOTE})`;
-    }
     if (spec.hooks && this.mayWiden(spec)) this.options.addHooks?.(spec.name, spec.hooks);
-    if (spec.loadedFrom !== 'commands' && spec.loadedFrom !== 'mcp') {
+    // A forked skill's body lives in its worker's context, not in this conversation's.
+    if (spec.loadedFrom !== 'commands' && spec.loadedFrom !== 'mcp' && spec.context !== 'fork') {
       this.active.delete(spec.name);
       this.active.set(spec.name, expansion.body);
     }
