@@ -6,7 +6,7 @@ import { runSkillInFork } from './fork-skill';
 import { parentWithRuntime } from './test-support';
 
 describe('runSkillInFork', () => {
-  it("runs the skill's text as the named agent's task and hands back its report", async () => {
+  it("runs the skill's text as the named agent's task and hands back its report with the Agent tool's metadata", async () => {
     const provider = new FakeProvider([text('Changelog drafted.')]);
     const { parent } = parentWithRuntime(provider, { definitions: [...BUILT_IN_AGENTS] });
     const result = await runSkillInFork({
@@ -16,7 +16,13 @@ describe('runSkillInFork', () => {
       parent,
       signal: new AbortController().signal,
     });
-    expect(result).toMatchObject({ agentType: 'Explore', finalText: 'Changelog drafted.' });
+    expect(result.output).toMatchObject({
+      status: 'completed',
+      agentType: 'Explore',
+      content: [{ type: 'text', text: 'Changelog drafted.' }],
+      prompt: 'Draft a changelog for v2.',
+    });
+    expect(result.text).toMatch(/^Changelog drafted\.\n\n\[agent a[0-9a-f]{16} \(Explore\)/);
     const [request] = provider.requests;
     expect(JSON.stringify(request?.messages)).toContain('Draft a changelog for v2.');
     expect(request?.system.map((part) => part.text).join('\n')).toContain('You can only read and search');

@@ -27,7 +27,8 @@ export async function preloadSkills(
   }
   for (const name of names) {
     try {
-      const launch = await port.launch(name, '', context);
+      const launch = await port.launch(name, '', context, undefined, { inline: true });
+      if (launch.kind !== 'inline') throw new Error('it ran as a fork instead of loading');
       out.messages.push(
         createUserMessage(
           [{ type: 'text', text: `The skill "${launch.commandName}" is loaded for you:` }, ...launch.body],

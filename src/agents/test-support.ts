@@ -8,6 +8,7 @@ import type { HookRunner } from '../hooks/types';
 import * as z from '../lib/zod';
 import type { Provider } from '../model/types';
 import { allowAll, type CanUseToolFn } from '../permissions/types';
+import type { ToolUseContext } from '../tools/context';
 import { makeContext } from '../tools/test-support';
 import { type AnyTool, buildTool } from '../tools/tool';
 import { AgentRegistry } from './registry';
@@ -81,10 +82,16 @@ export function parentWithRuntime(
     hooks?: HookRunner;
     definitions?: AgentDefinition[];
     maxBudgetUsd?: number;
+    /** Fields of the parent's context to set (its services, the calling tool_use's id). */
+    context?: Partial<ToolUseContext>;
   } = {},
 ) {
   const pool = options.pool ?? tierPool();
-  const parent = makeContext(pool, { model: MODEL, ...(options.hooks ? { hooks: options.hooks } : {}) });
+  const parent = makeContext(pool, {
+    model: MODEL,
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...options.context,
+  });
   const runtime: AgentRuntime = {
     provider,
     canUseTool: options.canUseTool ?? allowAll,

@@ -12,7 +12,9 @@
 import type { ProcessedInput } from '../engine/user-input';
 import { resolveModelAlias } from '../model/models';
 import type { UserContentBlock } from '../model/types';
+import { commandHeader } from '../skills/expand';
 import type { SessionSkills } from '../skills/session-skills';
+import type { PromptCommandSpec } from '../skills/types';
 import type { ToolUseContext } from '../tools/context';
 import { looksLikePath, unknownCommandText } from './dispatch';
 import { parseCommandLine } from './registry';
@@ -66,6 +68,37 @@ async function headlessOutcome(
   }
 }
 
+/**
+ * A `context: fork` command typed by the user runs in a subagent; as in Claude Code, its report is
+ * the command's answer (shown, no model turn follows), and the command line with the report joins
+ * the conversation so the next prompt can build on it.
+ */
+async function forkedAnswer(
+  spec: PromptCommandSpec,
+  args: string,
+  context: ToolUseContext,
+  skills: SessionSkills,
+): Promise<ProcessedInput> {
+  const fork = await skills.forkForUser(spec, args, context);
+  if (fork.kind === 'suppressed') {
+    // A UserPromptExpansion hook sent its own context instead: it goes to the model, nothing forks.
+    const { blocks, attachments } = fork.expansion;
+    return { kind: 'query', content: blocks, attachments, allowRules: [] };
+  }
+  return {
+    kind: 'answered',
+    text: fork.text,
+    isError: fork.isError,
+    conversation: [
+      { content: commandHeader(spec, args), isMeta: false },
+      {
+        content: `The forked ${fork.agentType} agent's report for /${spec.name}:\n\n${fork.text}`,
+        isMeta: true,
+      },
+    ],
+  };
+}
+
 export async function processUserInput(
   prompt: string | UserContentBlock[],
   turn: { context: ToolUseContext; signal: AbortSignal },
@@ -87,6 +120,7 @@ export async function processUserInput(
     const spec = dynamic ?? deps.skills.find(parsed.name);
     if (!spec) return answered(unknownCommandText(parsed.name, deps.commands), true);
     try {
+      if (spec.context === 'fork') return await forkedAnswer(spec, parsed.args, turn.context, deps.skills);
       const expansion = await deps.skills.expandForUser(spec, parsed.args, turn.context);
       const notes = expansion.problems.length > 0 ? [expansion.problems.join('\n')] : [];
       return {

@@ -8,7 +8,7 @@ import type { HookRunner } from '../hooks/types';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTracker } from '../model/cost';
 import type { SystemPart, ThinkingConfig } from '../model/types';
-import type { Message } from '../session/messages';
+import { createUserMessage, type Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import { withAllowRules } from '../tools/with-allow-rules';
@@ -96,6 +96,8 @@ export async function* runEngineTurn(
   });
   yield* host.hookFrames();
   if (opened.kind === 'answered') {
+    for (const { content, isMeta } of opened.conversation ?? [])
+      host.record(createUserMessage(content, { isMeta }));
     const turn = { startedAt, costAtStart, lastAssistantText: opened.text, numTurns: 0 };
     const completed: Terminal = { reason: 'completed', turnCount: 0, messages: host.messages() };
     yield* finishTurn(host, completed, turn, opened.isError ? opened.text : undefined);

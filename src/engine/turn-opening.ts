@@ -20,7 +20,7 @@ type QueryInput = Extract<ProcessedInput, { kind: 'query' }>;
 
 export type OpenedTurn =
   /** A command answered without the model. */
-  | { kind: 'answered'; text: string; isError: boolean }
+  | Extract<ProcessedInput, { kind: 'answered' }>
   /** A UserPromptSubmit hook blocked the prompt. */
   | { kind: 'blocked'; reason: string }
   /** The model's turn; without `input` it starts from the queued notices alone. */

@@ -24,6 +24,11 @@ export type ProcessedInput =
       kind: 'answered';
       text: string;
       isError: boolean;
+      /**
+       * What the answer adds to the conversation, so later turns know of it (a forked command's
+       * line and its agent's report); a local command's answer adds nothing.
+       */
+      conversation?: readonly { content: string | UserContentBlock[]; isMeta: boolean }[];
     };
 
 export type InputProcessor = (

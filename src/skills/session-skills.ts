@@ -11,9 +11,11 @@ import type { UserContentBlock } from '../model/types';
 import { parseRule } from '../permissions/rule-string';
 import type { CanUseToolFn, PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
-import type { SkillLaunch, SkillPort } from '../tools/skill-port';
+import type { ForkedSkillLaunch, SkillLaunch, SkillPort } from '../tools/skill-port';
+import type { ToolProgress } from '../tools/tool';
 import { type Expansion, expandPromptCommand } from './expand';
-import { userPromptExpansionGate } from './expansion-hooks';
+import { type ExpansionGate, userPromptExpansionGate } from './expansion-hooks';
+import { ForkedSkills } from './fork-run';
 import { skillListingText } from './listing';
 import { type SkillOverride, type SkillOverrides, skillOverrideLookup, withoutDisabled } from './overrides';
 import { shellRunner } from './shell-runner';
@@ -41,8 +43,6 @@ export type SessionSkillsOptions = {
   addHooks?: (skill: string, hooks: HooksSettings) => void;
   /** Prompt commands that come and go during the session (MCP servers' prompts), read when asked. */
   dynamicSpecs?: () => PromptCommandSpec[];
-  /** The context after fork would hand a skill to a subagent; until then it runs inline. */
-  forkNote?: string;
 };
 
 export type CommandExpansion = Expansion & {
@@ -51,9 +51,6 @@ export type CommandExpansion = Expansion & {
   allowRules: PermissionRule[];
 };
 
-const FORK_NOTE =
-  'This skill asks to run in a separate subagent (context: fork); this session runs it inline instead, so keep its work focused and report back briefly when done.';
-
 export class SessionSkills implements SkillPort {
   private readonly byName = new Map<string, PromptCommandSpec>();
   private readonly paths: PathActivation;
@@ -61,6 +58,8 @@ export class SessionSkills implements SkillPort {
   private readonly active = new Map<string, string>();
   /** Names the model has been told about. */
   private readonly told = new Set<string>();
+  /** `context: fork` skills run in subagents; a fork's worker may not fork again. */
+  private readonly forks = new ForkedSkills();
 
   private readonly override: (name: string) => SkillOverride;
   /** The specs from files, less those turned off. */
@@ -144,26 +143,39 @@ export class SessionSkills implements SkillPort {
     context: ToolUseContext,
   ): Promise<CommandExpansion> {
     const gate = await userPromptExpansionGate(this.options.pipeline().hooks, spec, args, context);
-    const extra = gate.context.map((text): UserContentBlock[] => [{ type: 'text', text }]);
-    if (gate.suppress) {
-      const [first, ...rest] = extra;
-      return {
-        blocks: first ?? [
-          { type: 'text', text: `(/${spec.name} was suppressed by a UserPromptExpansion hook.)` },
-        ],
-        body: '',
-        attachments: rest,
-        problems: [],
-        spec,
-        allowRules: [],
-      };
-    }
+    if (gate.suppress) return suppressedExpansion(spec, gate);
     const expansion = await this.expand(spec, args, context, 'user');
-    return { ...expansion, attachments: [...expansion.attachments, ...extra] };
+    return { ...expansion, attachments: [...expansion.attachments, ...gateBlocks(gate)] };
+  }
+
+  /**
+   * `/name args` from the user for a `context: fork` command: a subagent runs it to its end. Its
+   * UserPromptExpansion hooks run first, as for an inline command (their context joins the
+   * worker's task; a suppressing hook sends its context to this conversation and forks nothing).
+   */
+  async forkForUser(
+    spec: PromptCommandSpec,
+    args: string,
+    context: ToolUseContext,
+  ): Promise<ForkedSkillLaunch | { kind: 'suppressed'; expansion: CommandExpansion }> {
+    this.forks.refuseNested(spec.name, context);
+    const gate = await userPromptExpansionGate(this.options.pipeline().hooks, spec, args, context);
+    if (gate.suppress) return { kind: 'suppressed', expansion: suppressedExpansion(spec, gate) };
+    const expansion = await this.expand(spec, args, context, 'user');
+    return this.forks.run(
+      { ...expansion, attachments: [...expansion.attachments, ...gateBlocks(gate)] },
+      context,
+    );
   }
 
   /** The Skill tool's call. */
-  async launch(name: string, args: string, context: ToolUseContext): Promise<SkillLaunch> {
+  async launch(
+    name: string,
+    args: string,
+    context: ToolUseContext,
+    onProgress?: (progress: ToolProgress) => void,
+    options: { inline?: boolean } = {},
+  ): Promise<SkillLaunch> {
     const spec = this.find(name);
     if (!spec) throw new Error(`There is no skill "${name}". ${this.namesHint()}`);
     if (spec.disableModelInvocation)
@@ -176,9 +188,15 @@ export class SessionSkills implements SkillPort {
       );
     if (!this.forModel().includes(spec))
       throw new Error(`The skill "${spec.name}" is not available now. ${this.namesHint()}`);
+    if (spec.context === 'fork' && !options.inline) {
+      // Refused before the expansion runs the skill's `!` commands.
+      this.forks.refuseNested(spec.name, context);
+      return this.forks.run(await this.expand(spec, args, context, 'model'), context, onProgress);
+    }
     const expansion = await this.expand(spec, args, context, 'model');
     const body = expansion.blocks.slice(1);
     return {
+      kind: 'inline',
       commandName: spec.name,
       body,
       attachments: expansion.attachments,
@@ -226,13 +244,9 @@ export class SessionSkills implements SkillPort {
           }),
       ...(this.options.mcpPrompt ? { mcpPrompt: this.options.mcpPrompt } : {}),
     });
-    if (spec.context === 'fork') {
-      // The one place a forked skill would be handed to a subagent (runAgent, the agents issue).
-      const last = expansion.blocks[expansion.blocks.length - 1];
-      if (last?.type === 'text') last.text = `${last.text}\n\n(${this.options.forkNote ?? FORK_NOTE})`;
-    }
     if (spec.hooks && this.mayWiden(spec)) this.options.addHooks?.(spec.name, spec.hooks);
-    if (spec.loadedFrom !== 'commands' && spec.loadedFrom !== 'mcp') {
+    // A forked skill's body lives in its worker's context, not in this conversation's.
+    if (spec.loadedFrom !== 'commands' && spec.loadedFrom !== 'mcp' && spec.context !== 'fork') {
       this.active.delete(spec.name);
       this.active.set(spec.name, expansion.body);
     }
@@ -262,4 +276,22 @@ export function untrustedNotice(specs: readonly PromptCommandSpec[], trusted: bo
       ? names.join(', ')
       : `${names.slice(0, NOTICE_NAMES).join(', ')} and ${names.length - NOTICE_NAMES} more`;
   return `This folder is not trusted, so ${shown} run without the tools and hooks their files grant (allowed-tools, hooks); trust it with \`yoke trust\` to allow them.`;
+}
+
+const gateBlocks = (gate: ExpansionGate): UserContentBlock[][] =>
+  gate.context.map((text): UserContentBlock[] => [{ type: 'text', text }]);
+
+/** What a suppressing UserPromptExpansion hook sends instead of the command: its context alone. */
+function suppressedExpansion(spec: PromptCommandSpec, gate: ExpansionGate): CommandExpansion {
+  const [first, ...rest] = gateBlocks(gate);
+  return {
+    blocks: first ?? [
+      { type: 'text', text: `(/${spec.name} was suppressed by a UserPromptExpansion hook.)` },
+    ],
+    body: '',
+    attachments: rest,
+    problems: [],
+    spec,
+    allowRules: [],
+  };
 }

@@ -6,8 +6,11 @@
 import type { UserContentBlock } from '../model/types';
 import type { PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from './context';
+import type { ToolProgress } from './tool';
 
-export type SkillLaunch = {
+/** An inline skill: its body joins the conversation and the model carries it out. */
+export type InlineSkillLaunch = {
+  kind: 'inline';
   /** The name as the listing has it. */
   commandName: string;
   /** The expanded body, for the user turn after the tool result. */
@@ -20,10 +23,35 @@ export type SkillLaunch = {
   model?: string;
 };
 
+/** A `context: fork` skill: a subagent ran it to its end; only its report comes back. */
+export type ForkedSkillLaunch = {
+  kind: 'forked';
+  commandName: string;
+  agentId: string;
+  agentType: string;
+  /** The worker's report and its usage line: the tool result the model reads. */
+  text: string;
+  /** The Agent tool's output fields for the same run (usage, tokens, duration, model, end reason). */
+  details: Record<string, unknown>;
+  /** The worker did not end normally (a budget, an error): the result is marked as an error. */
+  isError: boolean;
+};
+
+export type SkillLaunch = InlineSkillLaunch | ForkedSkillLaunch;
+
 export interface SkillPort {
   /**
-   * Expands a skill the model may invoke; throws an Error whose message is for the model when it
-   * may not (unknown, user-only, a `!` command refused).
+   * Runs a skill the model may invoke: expands an inline one, runs a forked one in a subagent
+   * whose messages go out as the call's progress. Throws an Error whose message is for the model
+   * when it may not (unknown, user-only, a `!` command refused, a fork inside a fork).
+   * `inline` expands even a `context: fork` skill in place: an agent preloading it is already
+   * the separate context a fork would make.
    */
-  launch(name: string, args: string, context: ToolUseContext): Promise<SkillLaunch>;
+  launch(
+    name: string,
+    args: string,
+    context: ToolUseContext,
+    onProgress?: (progress: ToolProgress) => void,
+    options?: { inline?: boolean },
+  ): Promise<SkillLaunch>;
 }

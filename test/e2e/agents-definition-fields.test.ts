@@ -29,7 +29,7 @@ const write = (file_path: string, content: string) => ({
 });
 const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 
-async function keeperProject() {
+async function keeperProject(skillHead = '') {
   const project = await tempProject();
   await mkdir(join(project, '.claude', 'agents'), { recursive: true });
   await writeFile(
@@ -39,7 +39,7 @@ async function keeperProject() {
   await mkdir(join(project, '.claude', 'skills', 'checklist'), { recursive: true });
   await writeFile(
     join(project, '.claude', 'skills', 'checklist', 'SKILL.md'),
-    '---\nname: checklist\ndescription: The release checklist.\n---\nCHECKLIST: bump the version, tag, publish.\n',
+    `---\nname: checklist\ndescription: The release checklist.\n${skillHead}---\nCHECKLIST: bump the version, tag, publish.\n`,
   );
   return project;
 }
@@ -114,6 +114,22 @@ describe('agent memory and preloaded skills', () => {
     expect(toolResults(second)).not.toContain('"is_error":true');
     expect(toolResults(third)).toContain('"is_error":true');
     expect(existsSync(join(project, 'outside.txt'))).toBe(false);
+  });
+
+  it('a preloaded context: fork skill loads its body into the worker instead of forking another agent', async () => {
+    const project = await keeperProject('context: fork\n');
+    server = await startMockServer({ scenario: keeperScenario(project) });
+    const { json, code, stderr } = await run(project, ['Note it']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toContain('runs without the skill');
+    expect(json).toMatchObject({ result: 'Noted.' });
+    const [first] = workerBodies();
+    expect(JSON.stringify(first?.messages)).toContain('CHECKLIST: bump the version, tag, publish.');
+    // No forked worker ran: besides the keeper's, only the parent's two requests went out.
+    const others = (server?.requests ?? [])
+      .filter((r) => r.path === '/v1/messages')
+      .filter((r) => !JSON.stringify((r.body as Body).system ?? '').includes(KEEPER));
+    expect(others).toHaveLength(2);
   });
 
   it('a memory path planted as a symlink out of the project is not used, and the write through it is refused', async () => {

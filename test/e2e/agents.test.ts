@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import type { ScenarioInput } from '../../src/testing/mock-server/scenario';
 import { mockEnv, runYoke, tempProject } from './helpers';
-import { bodies, type RequestBody, systemText, toolNames } from './request-bodies';
+import { bodies, type RequestBody, systemText, toolNames, toolResultOf } from './request-bodies';
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -24,30 +24,6 @@ const lines = (stdout: string) =>
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-
-/** The text of the Agent call's tool_result in the parent's last request. */
-function agentResult(s: MockServer, toolUseId: string): { text: string; isError: boolean } {
-  for (const body of bodies(s).reverse()) {
-    for (const message of body.messages) {
-      if (!Array.isArray(message.content)) continue;
-      for (const block of message.content as {
-        type: string;
-        tool_use_id?: string;
-        content?: unknown;
-        is_error?: boolean;
-      }[]) {
-        if (block.type !== 'tool_result' || block.tool_use_id !== toolUseId) continue;
-        const content = block.content;
-        const text =
-          typeof content === 'string'
-            ? content
-            : (content as { text?: string }[]).map((part) => part.text ?? '').join('\n');
-        return { text, isError: block.is_error === true };
-      }
-    }
-  }
-  throw new Error(`no tool_result for ${toolUseId}`);
-}
 
 async function setUp(scenario: ScenarioInput) {
   server = await startMockServer({ scenario });
@@ -129,7 +105,7 @@ describe('the Agent tool', () => {
     expect(toolNames(worker[0] as RequestBody).sort()).toEqual(['Glob', 'Grep', 'Read']);
     expect(systemText(worker[0] as RequestBody)).not.toContain('You are Yoke');
 
-    const result = agentResult(server as MockServer, 'toolu_agent1');
+    const result = toolResultOf(server as MockServer, 'toolu_agent1');
     expect(result.isError).toBe(false);
     expect(result.text).toMatch(
       /^REVIEW: parser\.ts has no problems\.\n\n\[agent a[0-9a-f]{16} \(code-reviewer\) · 1 tool use · [\d,]+ tokens · [\d.]+ s · \$[\d.]+\]$/,
@@ -227,7 +203,7 @@ describe('the Agent tool', () => {
     ]);
     const run = await runYoke(['-p', 'go'], { cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    const result = agentResult(server as MockServer, 'toolu_agent1');
+    const result = toolResultOf(server as MockServer, 'toolu_agent1');
     expect(result.isError).toBe(true);
     expect(result.text).toContain(
       'There is no agent named "nope". Use one of: Explore, general-purpose, Plan.',
@@ -250,7 +226,7 @@ describe('the Agent tool', () => {
       JSON.stringify(body.messages[0]).includes('LOOP-FOREVER'),
     );
     expect(worker).toHaveLength(3);
-    const result = agentResult(server as MockServer, 'toolu_agent1');
+    const result = toolResultOf(server as MockServer, 'toolu_agent1');
     expect(result.text).toContain('The agent stopped early: The agent reached its turn limit (3 turns).');
     expect(result.text).toContain('3 tool uses');
   });
@@ -281,7 +257,7 @@ describe('the Agent tool', () => {
     const worker = bodies(server as MockServer).filter((body) => systemText(body).includes('You loop.'));
     // 4100 tokens a call: after the third the budget of 10000 is spent, and no fourth call is made.
     expect(worker).toHaveLength(3);
-    expect(agentResult(server as MockServer, 'toolu_agent1').text).toContain(
+    expect(toolResultOf(server as MockServer, 'toolu_agent1').text).toContain(
       "The agent's token budget (10000 tokens) is spent.",
     );
   });
@@ -294,7 +270,7 @@ describe('the Agent tool', () => {
     ]);
     const run = await runYoke(['-p', 'go'], { cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    expect(agentResult(server as MockServer, 'toolu_agent1').text).toContain(
+    expect(toolResultOf(server as MockServer, 'toolu_agent1').text).toContain(
       "The agent's time limit (1 s) ran out.",
     );
   });
@@ -369,7 +345,7 @@ process.stdin.on('end', () => {
       last_assistant_message: 'Result with SUMMARY.',
     });
     expect(String(events[3]?.agent_transcript_path)).toContain(`agent-${agentId}.jsonl`);
-    expect(agentResult(server as MockServer, 'toolu_agent1').text).toMatch(/^Result with SUMMARY\./);
+    expect(toolResultOf(server as MockServer, 'toolu_agent1').text).toMatch(/^Result with SUMMARY\./);
   });
 });
 
@@ -412,7 +388,7 @@ describe('agent MCP servers', () => {
     const worker = requests.filter((body) => systemText(body).includes('You use the fixture.'));
     expect(toolNames(worker[0] as RequestBody)).toContain('mcp__fixture__echo');
     expect(toolNames(requests[0] as RequestBody)).not.toContain('mcp__fixture__echo');
-    expect(agentResult(server as MockServer, 'toolu_agent1').text).toMatch(/^ECHOED/);
+    expect(toolResultOf(server as MockServer, 'toolu_agent1').text).toMatch(/^ECHOED/);
     expect(await readFile(marker, 'utf8')).toMatch(/^start \d+\n$/);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Skill (compat-surface §1.7): the model runs one of the session's skills or custom commands. The
  * tool result is a one-line notice; the expanded body follows it as a user turn, and the skill's
- * allowed-tools and model hold for the rest of the turn. Which skills exist, and which the model may run, is
- * the session's (`context.services.skills`, from src/skills/).
+ * allowed-tools and model hold for the rest of the turn. A `context: fork` skill instead runs to its end in a
+ * subagent (its messages nested under this call, as the Agent tool's are), and the result is the
+ * worker's report. Which skills exist, and which the model may run, is the session's
+ * (`context.services.skills`, from src/skills/).
  */
 import * as z from '../../../lib/zod';
 import { createUserMessage } from '../../../session/messages';
@@ -19,7 +21,18 @@ const inputSchema = z.strictObject({
   ),
 });
 export type SkillInput = z.infer<typeof inputSchema>;
-export type SkillOutput = { success: true; commandName: string };
+export type SkillOutput =
+  | { success: true; commandName: string }
+  /** A forked skill: the worker's id and report, with the Agent tool's run metadata. */
+  | {
+      success: true;
+      commandName: string;
+      status: 'forked';
+      agentId: string;
+      agentType: string;
+      result: string;
+      details: Record<string, unknown>;
+    };
 
 export const skillTool = buildTool<SkillInput, SkillOutput>({
   name: 'Skill',
@@ -29,16 +42,26 @@ export const skillTool = buildTool<SkillInput, SkillOutput>({
   description: (input) => `Skill ${input.skill.replace(/^\//, '')}`,
   // Loading instructions changes nothing; what the skill then asks for goes through the permission pipeline.
   isReadOnly: () => true,
-  mapResultToContent: (output) => `Launching skill: ${output.commandName}`,
-  async call(input, context) {
+  mapResultToContent: (output) =>
+    'status' in output
+      ? `Skill "${output.commandName}" ran in a forked ${output.agentType} agent. Its report:\n\n${output.result}`
+      : `Launching skill: ${output.commandName}`,
+  async call(input, context, onProgress) {
     const skills = context.services.skills;
     if (!skills) throw new ToolError('This session has no skills.');
     const name = input.skill.trim().replace(/^\//, '');
     let launch: Awaited<ReturnType<typeof skills.launch>>;
     try {
-      launch = await skills.launch(name, input.args?.trim() ?? '', context);
+      launch = await skills.launch(name, input.args?.trim() ?? '', context, onProgress);
     } catch (error) {
       throw new ToolError((error as Error).message);
+    }
+    if (launch.kind === 'forked') {
+      const { commandName, agentId, agentType, text, details } = launch;
+      return {
+        data: { success: true, commandName, status: 'forked', agentId, agentType, result: text, details },
+        ...(launch.isError ? { isError: true } : {}),
+      };
     }
     const { allowRules, model } = launch;
     const widened = allowRules.length > 0 || model !== undefined;
