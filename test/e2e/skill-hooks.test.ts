@@ -17,13 +17,18 @@ type Folder = { cwd: string; home: string };
 type Result = { is_error: boolean; result: string };
 
 /** A trusted project with `/mark` and a home whose settings run `script` on `event`. */
-async function setUp(event: string, script: string, extra: Record<string, unknown> = {}): Promise<Folder> {
+async function setUp(
+  event: string,
+  script: string,
+  extra: Record<string, unknown> = {},
+  markHead = '',
+): Promise<Folder> {
   const cwd = await tempProject();
   const home = await tempProject('yoke-home-');
   await mkdir(join(cwd, '.claude/commands'), { recursive: true });
   await writeFile(
     join(cwd, '.claude/commands/mark.md'),
-    '---\nallowed-tools: Bash(touch:*)\n---\nMarked: !`touch marker.txt && echo made`\n',
+    `---\nallowed-tools: Bash(touch:*)\n${markHead}---\nMarked: !\`touch marker.txt && echo made\`\n`,
   );
   await mkdir(join(cwd, '.claude/skills/marker'), { recursive: true });
   await writeFile(
@@ -121,6 +126,36 @@ describe('UserPromptExpansion', () => {
     expect(run.marked).toBe(false);
     expect(requestText(0)).toContain('Marking is frozen this week.');
     expect(requestText(0)).not.toContain('<command-name>/mark');
+  });
+
+  it('a context: fork command is gated the same way: a block forks nothing, a suppressing hook sends its context instead', async () => {
+    const blocked = await setUp(
+      'UserPromptExpansion',
+      'echo "no forks today" >&2\nexit 2\n',
+      {},
+      'context: fork\n',
+    );
+    ws.answer('never asked');
+    const refused = await mark(blocked);
+    expect(refused.result.result).toContain('/mark was not run: a UserPromptExpansion hook blocked it');
+    expect(refused.marked).toBe(false);
+    expect(ws.server.requests).toHaveLength(0);
+
+    const suppress = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'UserPromptExpansion',
+        suppressOriginalPrompt: true,
+        additionalContext: 'Forking is frozen this week.',
+      },
+    });
+    const folder = await setUp('UserPromptExpansion', `printf '%s' '${suppress}'\n`, {}, 'context: fork\n');
+    ws.answer('understood');
+    const run = await mark(folder);
+    expect(run.code).toBe(0);
+    expect(run.marked).toBe(false);
+    // One request, the main conversation's, carrying the hook's context: no worker ran.
+    expect(ws.server.requests).toHaveLength(1);
+    expect(requestText(0)).toContain('Forking is frozen this week.');
   });
 
   it('a hook that hangs is stopped at its timeout, said once, and the command goes on', async () => {
