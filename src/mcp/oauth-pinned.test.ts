@@ -156,4 +156,25 @@ describe('oauth.authServerMetadataUrl: the authorization server named instead of
       await other.close();
     }
   });
+
+  it('serves a userless client too: its token comes from the token endpoint the named metadata gives', async () => {
+    const { scratch } = fixture;
+    const server = await fixture.start({
+      metadataPath: '/auth/meta.json',
+      serviceClient: { id: 'ci-bot', secret: 'ci-s3cret' },
+    });
+    const config = httpServer(server.mcpUrl, {
+      grantType: 'client_credentials',
+      clientId: 'ci-bot',
+      authentication: { method: 'client_secret_basic', secretEnv: 'MCP_CLIENT_SECRET' },
+      authServerMetadataUrl: `${server.base}/auth/meta.json`,
+    });
+    const manager = await sessionWith(scratch, 'svc', config, {
+      ...scratch.env,
+      MCP_CLIENT_SECRET: 'ci-s3cret',
+    });
+    expect(manager.statuses()[0]).toMatchObject({ status: 'connected', tools: [{ name: 'secret' }] });
+    expect(server.tokenRequests.map((request) => request.grantType)).toEqual(['client_credentials']);
+    await manager.close();
+  });
 });

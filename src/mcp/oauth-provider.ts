@@ -286,7 +286,7 @@ export class SessionTokenProvider extends StoredOAuthProviderBase implements OAu
 
   private grantedElsewhere(): SignInRequiredError {
     return new SignInRequiredError(
-      `MCP server "${this.server}": its stored sign-in is not from ${this.authServer ?? 'the authorization server'}, which oauth.authServerMetadataUrl names, so Yoke does not send it there; ${signInAgain(this.server)}`,
+      `MCP server "${this.server}": its stored sign-in is not from ${this.authServer ?? 'the authorization server'}, which ${this.metadataUrl ? 'oauth.authServerMetadataUrl' : 'the server'} names, so Yoke does not send it there; ${signInAgain(this.server)}`,
     );
   }
 
