@@ -126,7 +126,7 @@ export class ServiceClientProvider extends StoredOAuthProviderBase implements OA
     private readonly config: McpClientCredentialsConfig,
     private readonly credentials: ServiceCredentials,
   ) {
-    super(env, key, server);
+    super(env, key, server, config.authServerMetadataUrl);
     if (credentials.method === 'private_key_jwt') {
       this.addClientAuthentication = async (headers, params, url, metadata) => {
         const { createPrivateKeyJwtAuth } = await import(

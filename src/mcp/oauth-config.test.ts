@@ -67,4 +67,35 @@ describe('a server entry\'s "oauth"', () => {
     expect(parseOAuth({ ...cc, clientSecretEnv: 'not a name' })).toMatch(/must name an environment variable/);
     expect(parseOAuth({ grantType: 'password' })).toMatch(/"oauth.grantType" must be/);
   });
+
+  it("takes Claude Code's scope pin and metadata address for a sign-in, and refuses them malformed", () => {
+    expect(
+      parseOAuth({ scopes: '  read:user   repo ', authServerMetadataUrl: 'https://auth.example/meta.json' }),
+    ).toEqual({
+      grantType: 'authorization_code',
+      scopes: 'read:user repo',
+      authServerMetadataUrl: 'https://auth.example/meta.json',
+    });
+    // Claude Code documents one space-separated string.
+    expect(parseOAuth({ scopes: ['read', 'write'] })).toBe(
+      '"oauth.scopes" must be a space-separated string of scopes, e.g. "read write"',
+    );
+    expect(parseOAuth({ scopes: ' ' })).toBe(
+      '"oauth.scopes" must be a space-separated string of scopes, e.g. "read write"',
+    );
+    const notHttps =
+      '"oauth.authServerMetadataUrl" must be an https URL (http only for localhost) of the authorization server\'s metadata';
+    expect(parseOAuth({ authServerMetadataUrl: 'http://auth.example/meta' })).toBe(notHttps);
+    expect(parseOAuth({ authServerMetadataUrl: 'not a url' })).toBe(notHttps);
+    expect(parseOAuth({ authServerMetadataUrl: 'http://127.0.0.1:9000/meta' })).toMatchObject({
+      authServerMetadataUrl: 'http://127.0.0.1:9000/meta',
+    });
+    expect(
+      parseOAuth({
+        grantType: 'client_credentials',
+        clientId: 'svc',
+        authServerMetadataUrl: 'https://a.example/m',
+      }),
+    ).toMatchObject({ grantType: 'client_credentials', authServerMetadataUrl: 'https://a.example/m' });
+  });
 });

@@ -27,6 +27,13 @@ export type McpUserOAuthConfig = {
    * instead of a dynamic registration.
    */
   clientMetadataUrl?: string;
+  /**
+   * Claude Code's scope pin: the space-separated scopes a sign-in asks for, instead of those the
+   * server's metadata or 401 suggest (a later refusal for more scope adds the ones it names).
+   */
+  scopes?: string;
+  /** Where the authorization server's metadata is read, instead of discovering it from the server. */
+  authServerMetadataUrl?: string;
 };
 
 /** How a userless client proves who it is at the token endpoint. */
@@ -41,6 +48,8 @@ export type McpClientCredentialsConfig = {
   /** Space-separated scopes to ask for; scopes a server later demands are added to them. */
   scopes?: string;
   authentication: ClientAuthentication;
+  /** As for a sign-in: the authorization server's metadata is read here. */
+  authServerMetadataUrl?: string;
 };
 
 export type McpOAuthConfig = McpUserOAuthConfig | McpClientCredentialsConfig;
@@ -65,7 +74,8 @@ export const SIGNING_ALGORITHMS = [
 const SECRET_ENV_NAME = /^MCP_[A-Za-z0-9_]+$/;
 
 /** URL.parse is newer than the oldest Node 20 Yoke runs on. */
-function parseUrl(text: string): URL | undefined {
+export function parseUrl(text: unknown): URL | undefined {
+  if (typeof text !== 'string') return undefined;
   try {
     return new URL(text);
   } catch {
@@ -73,11 +83,19 @@ function parseUrl(text: string): URL | undefined {
   }
 }
 
-const USER_KEYS = ['grantType', 'clientId', 'callbackPort', 'clientMetadataUrl'];
+const USER_KEYS = [
+  'grantType',
+  'clientId',
+  'callbackPort',
+  'clientMetadataUrl',
+  'scopes',
+  'authServerMetadataUrl',
+];
 const SERVICE_KEYS = [
   'grantType',
   'clientId',
   'scopes',
+  'authServerMetadataUrl',
   'clientSecretEnv',
   'privateKeyFile',
   'signingAlgorithm',
@@ -102,8 +120,40 @@ export function parseOAuth(raw: unknown): McpOAuthConfig | undefined | string {
   return grantType === 'client_credentials' ? parseClientCredentials(raw) : parseUserOAuth(raw);
 }
 
+/** Loopback hosts, where plain http is allowed (a local authorization server, as in tests). */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** https, or http on this machine only: the metadata names the endpoints tokens are sent to. */
+export function isSecureOrLoopback(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname));
+}
+
+/**
+ * The fields both kinds of client share (Claude Code documents `scopes` as one space-separated
+ * string, and `authServerMetadataUrl` as https).
+ */
+function parseShared(
+  raw: Record<string, unknown>,
+): { scopes?: string; authServerMetadataUrl?: string } | string {
+  const shared: { scopes?: string; authServerMetadataUrl?: string } = {};
+  if (raw.scopes !== undefined) {
+    if (typeof raw.scopes !== 'string' || raw.scopes.trim() === '')
+      return '"oauth.scopes" must be a space-separated string of scopes, e.g. "read write"';
+    shared.scopes = raw.scopes.trim().split(/\s+/).join(' ');
+  }
+  if (raw.authServerMetadataUrl !== undefined) {
+    const url = parseUrl(raw.authServerMetadataUrl);
+    if (!url || !isSecureOrLoopback(url) || url.username || url.password || url.hash)
+      return '"oauth.authServerMetadataUrl" must be an https URL (http only for localhost) of the authorization server\'s metadata';
+    shared.authServerMetadataUrl = url.href;
+  }
+  return shared;
+}
+
 function parseUserOAuth(raw: Record<string, unknown>): McpUserOAuthConfig | string {
-  const oauth: McpUserOAuthConfig = { grantType: 'authorization_code' };
+  const shared = parseShared(raw);
+  if (typeof shared === 'string') return shared;
+  const oauth: McpUserOAuthConfig = { grantType: 'authorization_code', ...shared };
   if (typeof raw.clientId === 'string') oauth.clientId = raw.clientId;
   if (raw.callbackPort !== undefined) {
     const port = raw.callbackPort;
@@ -112,7 +162,7 @@ function parseUserOAuth(raw: Record<string, unknown>): McpUserOAuthConfig | stri
     oauth.callbackPort = port;
   }
   if (raw.clientMetadataUrl !== undefined) {
-    const url = typeof raw.clientMetadataUrl === 'string' ? parseUrl(raw.clientMetadataUrl) : undefined;
+    const url = parseUrl(raw.clientMetadataUrl);
     if (url?.protocol !== 'https:' || url.pathname === '/')
       return '"oauth.clientMetadataUrl" must be an https URL with a path';
     oauth.clientMetadataUrl = url.href;
@@ -123,8 +173,8 @@ function parseUserOAuth(raw: Record<string, unknown>): McpUserOAuthConfig | stri
 function parseClientCredentials(raw: Record<string, unknown>): McpClientCredentialsConfig | string {
   if (typeof raw.clientId !== 'string')
     return '"oauth.clientId" is needed with the client_credentials grant (the client registered at the authorization server)';
-  if (raw.scopes !== undefined && (typeof raw.scopes !== 'string' || raw.scopes.trim() === ''))
-    return '"oauth.scopes" must be a space-separated string of scopes';
+  const shared = parseShared(raw);
+  if (typeof shared === 'string') return shared;
   if (raw.clientSecret !== undefined)
     return '"oauth.clientSecret" is not read from a config file; put the secret in an environment variable and name it in "oauth.clientSecretEnv"';
   if (raw.privateKeyFile !== undefined && raw.clientSecretEnv !== undefined)
@@ -152,7 +202,7 @@ function parseClientCredentials(raw: Record<string, unknown>): McpClientCredenti
   return {
     grantType: 'client_credentials',
     clientId: raw.clientId,
-    ...(typeof raw.scopes === 'string' ? { scopes: raw.scopes.trim() } : {}),
+    ...shared,
     authentication,
   };
 }

@@ -91,7 +91,7 @@ export async function signInToServer(
       name,
       callback.url,
       options.onAuthorizationUrl,
-      config.oauth?.clientMetadataUrl,
+      config.oauth,
     );
     const clientId = config.oauth?.clientId;
     if (clientId) {
@@ -130,7 +130,9 @@ export async function signInToServer(
     let finish = await attempt();
     if (!finish) {
       const stored = await readStored(options.env, key);
+      // A config that names the authorization server's metadata says OAuth is wanted.
       const advertisesOAuth = async () =>
+        config.oauth?.authServerMetadataUrl !== undefined ||
         inTime(discoverOAuthProtectedResourceMetadata(config.url), serverName).then(
           () => true,
           () => false,

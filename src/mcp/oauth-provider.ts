@@ -11,12 +11,14 @@
  * for the union of the scopes the server named — or, when the refused scope was already asked
  * for, that no sign-in will help.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { McpUserOAuthConfig } from './oauth-config';
+import { fetchPinnedAuthServer, type PinnedAuthServer, sameIssuer } from './oauth-metadata-url';
 import { coversScopes, type ScopeChallenge, unionScopes } from './oauth-scope';
 import { readStored, type StoredOAuth, updateStored } from './oauth-store';
 
@@ -79,12 +81,45 @@ export abstract class StoredOAuthProviderBase implements Partial<OAuthClientProv
   /** The last insufficient-scope refusal since it was cleared (per call; see `clearRefusal`). */
   refusal: ScopeRefusal | undefined;
 
+  /** The authorization server the flow in progress talks to: the pinned one, or what the SDK discovered. */
+  protected authServer: string | undefined;
+  private pinned: Promise<PinnedAuthServer> | undefined;
+
   constructor(
     protected readonly env: Env,
     protected readonly key: string,
     /** The server's name, for messages. */
     readonly server: string,
+    /** `oauth.authServerMetadataUrl`: the authorization server's metadata is read there, not discovered. */
+    protected readonly metadataUrl?: string,
   ) {}
+
+  /** With a metadata address, the SDK skips discovery and uses its (issuer-checked) document. */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (!this.metadataUrl) return undefined;
+    this.pinned ??= fetchPinnedAuthServer(this.server, this.metadataUrl);
+    // A failed read is not remembered: the next attempt reads the address again.
+    const { issuer, metadata } = await this.pinned.catch((error: unknown) => {
+      this.pinned = undefined;
+      throw error;
+    });
+    this.authServer = issuer;
+    return { authorizationServerUrl: issuer, authorizationServerMetadata: metadata };
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.authServer = state.authorizationServerUrl;
+  }
+
+  /**
+   * Whether stored tokens may go to the authorization server of this flow. The SDK already keeps a
+   * stamped token from another issuer; an unstamped one (an older sign-in) cannot be proven to
+   * come from a metadata address the config names, so it is not sent there.
+   */
+  protected mayRefreshAt(tokens: OAuthTokens): boolean {
+    if (tokens.issuer == null) return this.metadataUrl === undefined;
+    return this.authServer === undefined || sameIssuer(tokens.issuer, this.authServer);
+  }
 
   protected read(): Promise<StoredOAuth> {
     return readStored(this.env, this.key);
@@ -167,10 +202,14 @@ export class BrowserSignInProvider extends StoredOAuthProviderBase implements OA
     private readonly redirect: string,
     /** Called with each address the user must open to sign in. */
     private readonly onAuthorizationUrl: (url: URL) => void,
-    /** The server's `oauth.clientMetadataUrl`, the client id where the authorization server takes one. */
-    readonly clientMetadataUrl?: string,
+    private readonly oauth: McpUserOAuthConfig | undefined,
   ) {
-    super(env, key, server);
+    super(env, key, server, oauth?.authServerMetadataUrl);
+  }
+
+  /** The server's `oauth.clientMetadataUrl`, the client id where the authorization server takes one. */
+  get clientMetadataUrl(): string | undefined {
+    return this.oauth?.clientMetadataUrl;
   }
 
   get redirectUrl(): string {
@@ -187,10 +226,14 @@ export class BrowserSignInProvider extends StoredOAuthProviderBase implements OA
     };
   }
 
-  /** While a refusal for scope is pending, the refresh token is withheld: only a sign-in can widen scope. */
+  /**
+   * While a refusal for scope is pending, the refresh token is withheld: only a sign-in can widen
+   * scope. So it is when it may not go to this authorization server (see `mayRefreshAt`).
+   */
   override async tokens(): Promise<OAuthTokens | undefined> {
     const stored = await this.read();
-    if (!stored.tokens || stored.stepUp === undefined) return stored.tokens;
+    if (!stored.tokens || (stored.stepUp === undefined && this.mayRefreshAt(stored.tokens)))
+      return stored.tokens;
     const { refresh_token: _withheld, ...tokens } = stored.tokens;
     return tokens;
   }
@@ -198,14 +241,27 @@ export class BrowserSignInProvider extends StoredOAuthProviderBase implements OA
   /** Addresses issued by this sign-in: the first, then at most MAX_STEP_UPS_PER_CALL for more scope. */
   private authorizations = 0;
 
-  /** Asks for every scope the server has named so far, not just the latest challenge's. */
+  /**
+   * Asks for every scope the server has named so far, not just the latest challenge's — or, when
+   * the config pins the scopes (`oauth.scopes`), for those instead of what the server's metadata
+   * or 401 suggests, plus whatever a refusal for scope named since the pin was set.
+   */
   async redirectToAuthorization(url: URL): Promise<void> {
     if (this.refusal?.futile) throw new ScopeNotGrantedError(this.server, this.refusal.scope);
     if (++this.authorizations > 1 + MAX_STEP_UPS_PER_CALL) throw new StepUpLimitError(this.server);
     const stored = await this.read();
-    const scope = unionScopes(stored.scope, url.searchParams.get('scope') ?? undefined);
+    const pin = this.oauth?.scopes;
+    const scope = pin
+      ? // Scopes gathered under another pin (or none) are the server's suggestions: only a pending refusal's count.
+        unionScopes(pin, stored.scopePin === pin ? stored.scope : stored.stepUp || undefined)
+      : unionScopes(stored.scope, url.searchParams.get('scope') ?? undefined);
     if (scope) url.searchParams.set('scope', scope);
-    await this.update((entry) => ({ ...entry, ...(scope ? { scope } : {}), requestedScope: scope ?? '' }));
+    await this.update(({ scopePin: _previous, ...entry }) => ({
+      ...entry,
+      ...(scope ? { scope } : {}),
+      ...(pin ? { scopePin: pin } : {}),
+      requestedScope: scope ?? '',
+    }));
     this.onAuthorizationUrl(url);
   }
 }
@@ -220,6 +276,20 @@ export class SessionTokenProvider extends StoredOAuthProviderBase implements OAu
     return { client_name: 'Yoke', redirect_uris: [], grant_types: ['authorization_code', 'refresh_token'] };
   }
 
+  /** A refresh token is never sent to another authorization server than the one that granted it: say so first. */
+  override async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    const state = await super.discoveryState();
+    const tokens = (await this.read()).tokens;
+    if (tokens?.refresh_token && !this.mayRefreshAt(tokens)) throw this.grantedElsewhere();
+    return state;
+  }
+
+  private grantedElsewhere(): SignInRequiredError {
+    return new SignInRequiredError(
+      `MCP server "${this.server}": its stored sign-in is not from ${this.authServer ?? 'the authorization server'}, which ${this.metadataUrl ? 'oauth.authServerMetadataUrl' : 'the server'} names, so Yoke does not send it there; ${signInAgain(this.server)}`,
+    );
+  }
+
   /**
    * The SDK asks for a token request when the server refuses the token (401 or 403): a refresh
    * when the token merely expired, and otherwise a line saying which sign-in is needed.
@@ -228,9 +298,10 @@ export class SessionTokenProvider extends StoredOAuthProviderBase implements OAu
     const refusal = this.refusal;
     if (refusal?.futile) throw new ScopeNotGrantedError(this.server, refusal.scope);
     if (refusal) throw new SignInRequiredError(needsMoreScopeLine(this.server, refusal), refusal);
-    const refreshToken = (await this.read()).tokens?.refresh_token;
-    if (refreshToken)
-      return new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    const tokens = (await this.read()).tokens;
+    if (tokens?.refresh_token && !this.mayRefreshAt(tokens)) throw this.grantedElsewhere();
+    if (tokens?.refresh_token)
+      return new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
     throw new SignInRequiredError(
       `MCP server "${this.server}" no longer accepts the stored sign-in; ${signInAgain(this.server)}`,
     );

@@ -28,5 +28,5 @@ export async function sessionAuthProvider(
       await readServiceCredentials(config.oauth, env),
     );
   if (!(await hasStoredTokens(env, key))) return undefined;
-  return new SessionTokenProvider(env, key, name);
+  return new SessionTokenProvider(env, key, name, config.oauth?.authServerMetadataUrl);
 }

@@ -21,6 +21,8 @@ export type StoredOAuth = {
   requestedScope?: string;
   /** The scope asked for when the stored tokens were obtained. */
   tokenScope?: string;
+  /** The `oauth.scopes` pin `scope` was gathered under (absent: gathered from the server's suggestions). */
+  scopePin?: string;
   /** A call was refused for want of this scope since then: the next sign-in asks for `scope`. */
   stepUp?: string;
 };

@@ -6,8 +6,8 @@
  * and one resource, `guarded://note`.
  * Options make it the other servers the tests need: a client registered by hand, client ID
  * metadata documents, scopes per method (403 insufficient_scope naming them), an `initialize`
- * let through without a token, refresh tokens, and userless clients (client_credentials with a
- * secret or a signed assertion).
+ * let through without a token, refresh tokens, userless clients (client_credentials with a
+ * secret or a signed assertion), and metadata served only at a custom path (no discovery).
  */
 import { createHash, type KeyObject, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -35,6 +35,12 @@ export type OAuthMcpServerOptions = {
   serviceClient?: { id: string; secret?: string; publicKey?: KeyObject };
   /** The issuer the metadata names (default: the server's origin). */
   issuer?: string;
+  /**
+   * Serve the authorization server's metadata only at this path (e.g. `/auth/meta.json`), with
+   * discovery off: no protected-resource metadata, no well-known path, no hint in the 401 — a
+   * client finds it only through `oauth.authServerMetadataUrl`.
+   */
+  metadataPath?: string;
 };
 
 export type TokenRequest = { grantType: string | null; form: URLSearchParams; authorization?: string };
@@ -160,26 +166,38 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
       method?.startsWith('notifications/') ||
       options.openMethods?.includes(method ?? '');
     if (options.openInitialize && (req.method !== 'POST' || open)) return true;
-    const resourceMetadata = `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
+    const resourceMetadata = options.metadataPath
+      ? []
+      : [`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`];
     const needed = required ? (required[method ?? ''] ?? required['*'] ?? []) : [];
     const held = issued.get(req.headers.authorization?.replace(/^Bearer /, '') ?? '');
     if (!held) {
-      const scope = required?.['*']?.length ? `scope="${required['*'].join(' ')}", ` : '';
-      res.writeHead(401, { 'www-authenticate': `Bearer ${scope}${resourceMetadata}` }).end();
+      const scope = required?.['*']?.length ? [`scope="${required['*'].join(' ')}"`] : [];
+      const params = [...scope, ...resourceMetadata];
+      res
+        .writeHead(401, { 'www-authenticate': `Bearer${params.length ? ` ${params.join(', ')}` : ''}` })
+        .end();
       return false;
     }
     if (needed.every((scope) => held.includes(scope))) return true;
     res
       .writeHead(403, {
-        'www-authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}", ${resourceMetadata}`,
+        'www-authenticate': [
+          'Bearer error="insufficient_scope"',
+          `scope="${needed.join(' ')}"`,
+          ...resourceMetadata,
+        ].join(', '),
       })
       .end();
     return false;
   };
 
+  // Without discovery the endpoints move too, so a client cannot find them by the default paths.
+  const at = (endpoint: string) => `${options.metadataPath ? '/as' : ''}/${endpoint}`;
   const http = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', base);
-    if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
+    const discovery = options.metadataPath === undefined;
+    if (discovery && url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
       const supported = required ? [...new Set(Object.values(required).flat())] : undefined;
       return json(res, 200, {
         resource: `${base}/mcp`,
@@ -187,12 +205,12 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
         ...(supported ? { scopes_supported: supported } : {}),
       });
     }
-    if (url.pathname === '/.well-known/oauth-authorization-server') {
+    if (url.pathname === (options.metadataPath ?? '/.well-known/oauth-authorization-server')) {
       return json(res, 200, {
         issuer: options.issuer ?? base,
-        authorization_endpoint: `${base}/authorize`,
-        token_endpoint: `${base}/token`,
-        ...(preRegistered || serviceClient ? {} : { registration_endpoint: `${base}/register` }),
+        authorization_endpoint: `${base}${at('authorize')}`,
+        token_endpoint: `${base}${at('token')}`,
+        ...(preRegistered || serviceClient ? {} : { registration_endpoint: `${base}${at('register')}` }),
         response_types_supported: ['code'],
         grant_types_supported: serviceClient
           ? ['client_credentials']
@@ -206,12 +224,12 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
         ...(options.acceptsCimd ? { client_id_metadata_document_supported: true } : {}),
       });
     }
-    if (url.pathname === '/register') {
+    if (url.pathname === at('register')) {
       registrations++;
       const metadata = JSON.parse(await readBody(req));
       return json(res, 201, { ...metadata, client_id: `client-${randomUUID()}` });
     }
-    if (url.pathname === '/authorize') {
+    if (url.pathname === at('authorize')) {
       authorizations.push(url.searchParams);
       const code = randomUUID();
       const redirect = url.searchParams.get('redirect_uri') as string;
@@ -226,7 +244,7 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
       if (state) back.searchParams.set('state', state);
       return res.writeHead(302, { location: back.href }).end();
     }
-    if (url.pathname === '/token') return token(req, res);
+    if (url.pathname === at('token')) return token(req, res);
     if (url.pathname === '/mcp') {
       const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
       if (!admitted(req, res, body?.method)) return;
