@@ -97,6 +97,9 @@ if (run.status !== 0) {
   process.exit(1);
 }
 const r = JSON.parse(run.stdout);
+// BENCH_TUI_RAW=1 prints every key's echo time in typing order (to see which keys are slow).
+if (process.env.BENCH_TUI_RAW)
+  console.log(JSON.stringify({ idle: r.idle_echo_ms, streaming: r.streaming_echo_ms }));
 const p99 = (values) =>
   quantile(
     [...values].sort((a, b) => a - b),
