@@ -12,6 +12,7 @@ import { executeHook, type HookExecution } from './execute';
 import { matchTargetFor } from './matcher';
 import { permissionRequestDecision } from './permission-request';
 import { CONDITIONAL_EVENTS, type PlannedToolCall, planHooks } from './plan';
+import { withScopedHooks } from './scoped-hooks';
 import type {
   AgentHookScope,
   HookCallbackInvoker,
@@ -319,23 +320,6 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       for (const error of result.blockingErrors) report(`${event} hook error: ${error}`, 'warning');
     },
   };
-}
-
-/**
- * The session's hooks plus an agent's own: appended after the session's, with the agent's `Stop`
- * running as SubagentStop (the agent file format says so).
- */
-export function withScopedHooks(
-  session: HooksSettings | undefined,
-  scoped: HooksSettings | undefined,
-): HooksSettings | undefined {
-  if (!scoped || Object.keys(scoped).length === 0) return session;
-  const merged: HooksSettings = { ...session };
-  for (const [event, groups] of Object.entries(scoped)) {
-    const name = event === 'Stop' ? 'SubagentStop' : event;
-    merged[name] = [...(merged[name] ?? []), ...groups];
-  }
-  return merged;
 }
 
 function responseOf(
