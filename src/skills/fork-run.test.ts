@@ -9,26 +9,20 @@ import { skillTool } from '../tools/builtin/skill';
 import { SessionServices } from '../tools/session-services';
 import type { ToolProgress } from '../tools/tool';
 import { SessionSkills } from './session-skills';
+import { promptSpec } from './test-support';
 import type { PromptCommandSpec } from './types';
 
-function spec(over: Partial<PromptCommandSpec>): PromptCommandSpec {
-  return {
+const spec = (over: Partial<PromptCommandSpec>) =>
+  promptSpec({
     name: 'audit',
     description: 'audits a module',
     hasUserSpecifiedDescription: true,
-    argumentNames: [],
-    allowedTools: [],
-    disableModelInvocation: false,
-    userInvocable: true,
     context: 'fork',
     agent: 'helper',
-    paths: [],
     source: 'user',
-    loadedFrom: 'skills',
     body: { kind: 'text', text: 'Audit the module $ARGUMENTS and list its risks.' },
     ...over,
-  };
-}
+  });
 
 /** A session whose skills are `specs`, with an agent runtime on `provider`; rules seen by each permission call are kept. */
 function session(specs: PromptCommandSpec[], provider: FakeProvider, trusted = true) {

@@ -2,25 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { noopHooks } from '../hooks/types';
 import { makeContext } from '../tools/test-support';
 import { SessionSkills, untrustedNotice } from './session-skills';
+import { promptSpec } from './test-support';
 import type { PromptCommandSpec } from './types';
 
-function spec(name: string, fields: Partial<PromptCommandSpec> = {}): PromptCommandSpec {
-  return {
+const spec = (name: string, fields: Partial<PromptCommandSpec> = {}) =>
+  promptSpec({
     name,
     description: name,
     hasUserSpecifiedDescription: true,
-    argumentNames: [],
-    allowedTools: [],
-    disableModelInvocation: false,
-    userInvocable: true,
-    context: 'inline',
-    paths: [],
-    source: 'project',
     loadedFrom: 'commands',
     body: { kind: 'text', text: 'Body' },
     ...fields,
-  };
-}
+  });
 
 describe('the untrusted-folder notice', () => {
   it("names the project's widening commands in one line, counting those beyond five", () => {

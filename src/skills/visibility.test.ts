@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listingLines } from './listing';
-import type { PromptCommandSpec } from './types';
+import { promptSpec } from './test-support';
 import { isModelInvocable, matchesPaths, PathActivation } from './visibility';
 
-function spec(over: Partial<PromptCommandSpec>): PromptCommandSpec {
-  return {
-    name: 'x',
-    description: 'does x',
-    hasUserSpecifiedDescription: false,
-    argumentNames: [],
-    allowedTools: [],
-    disableModelInvocation: false,
-    userInvocable: true,
-    context: 'inline',
-    paths: [],
-    source: 'project',
-    loadedFrom: 'skills',
-    body: { kind: 'text', text: '' },
-    ...over,
-  };
-}
+const spec = promptSpec;
 
 describe("the Skill tool's filter (getSkillToolCommands)", () => {
   it('offers skills, bundled skills and command files, never one that disables model invocation', () => {

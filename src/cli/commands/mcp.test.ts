@@ -1,10 +1,10 @@
 /** `yoke mcp …` on real files and a real server: what each scope writes, refusals, list and get. */
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { userStatePath } from '../../config/user-state';
 import { runMcpCommand } from './mcp';
+import { commandWorkspace } from './test-support';
 
 const FIXTURE = resolve(__dirname, '../../../test/fixtures/mcp/fixture-server.mjs');
 
@@ -13,15 +13,7 @@ let cwd: string;
 let env: Record<string, string>;
 let lines: string[];
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'yoke-mcp-cmd-')));
-  cwd = join(root, 'proj');
-  await mkdir(cwd);
-  env = {
-    HOME: root,
-    YOKE_HOME: join(root, '.yoke'),
-    CLAUDE_CONFIG_DIR: join(root, '.claude'),
-    PATH: process.env.PATH ?? '',
-  };
+  ({ root, cwd, env } = await commandWorkspace('yoke-mcp-cmd-'));
   lines = [];
 });
 afterEach(async () => rm(root, { recursive: true, force: true }));

@@ -5,8 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,21 +13,14 @@ import { trustFolder } from '../../config/project-trust';
 import { installedFile, marketplacesFile } from '../../plugins/store';
 import { bareRepositoryOf, samplePlugin, writeTree } from '../../plugins/test-support';
 import { runPluginCommand } from './plugin';
+import { commandWorkspace } from './test-support';
 
 let root: string;
 let cwd: string;
 let env: Record<string, string>;
 let lines: string[];
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'yoke-plugin-cmd-')));
-  cwd = join(root, 'proj');
-  await mkdir(cwd);
-  env = {
-    HOME: root,
-    YOKE_HOME: join(root, '.yoke'),
-    CLAUDE_CONFIG_DIR: join(root, '.claude'),
-    PATH: process.env.PATH ?? '',
-  };
+  ({ root, cwd, env } = await commandWorkspace('yoke-plugin-cmd-'));
   lines = [];
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
