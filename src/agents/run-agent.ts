@@ -245,6 +245,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         ...(transcript ? { transcript } : {}),
       }),
       isBudgetExhausted: () => meter.exhausted(parent.services.costs.total().costUsd, runtime.maxBudgetUsd),
+      letInputIn: runtime.letInputIn,
     });
     const terminal = await drain(loop, parent, meter, hooks, abort.signal, emit);
     const endedAt = clock.now();

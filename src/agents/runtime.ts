@@ -48,6 +48,8 @@ export type AgentRuntime = {
   background?: BackgroundAgentLauncher;
   /** `--max-budget-usd`: the session's total (children included) may not pass it. */
   maxBudgetUsd?: number;
+  /** The REPL's pause for typed input between a worker's steps, as the main loop has it. */
+  letInputIn?: () => Promise<void>;
   clock: AgentClock;
 };
 

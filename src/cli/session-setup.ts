@@ -351,6 +351,7 @@ export async function createSessionEngine(
     transcript,
     contextManagement: contextManagement(context, commands.essentials),
     onNotification: notify,
+    letInputIn: options.letInputIn,
   });
   agents.attach(services, {
     provider: selection.provider,
@@ -369,6 +370,7 @@ export async function createSessionEngine(
     persisted: options.sessionPersistence,
     ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
     background: backgroundAgents,
+    letInputIn: options.letInputIn,
   });
   return {
     engine,

@@ -32,6 +32,8 @@ export type SessionSetupOptions = CliOptions & {
   initExtras?: QueryEngineConfig['initExtras'];
   /** The SDK's `skills` option: only these skills are offered to the model. */
   onlySkills?: readonly string[];
+  /** The REPL's pause for typed input inside a turn's start (QueryEngineConfig.letInputIn). */
+  letInputIn?: () => Promise<void>;
 };
 
 export type SessionSetup = {

@@ -153,6 +153,7 @@ export async function* runEngineTurn(
     querySource: 'main',
     stopHookBlockCap: config.stopHookBlockCap,
     structuredOutput: capture,
+    letInputIn: config.letInputIn,
   });
   const terminal = yield* runLoop(loop, {
     ledger: {

@@ -106,6 +106,8 @@ export type QueryEngineConfig = {
   onNotification?: (notification: ToolNotification) => void;
   /** Turns each submitted prompt into a query or a local answer (slash commands); as typed when absent. */
   processInput?: InputProcessor;
+  /** The REPL's pause for typed input between the steps of a turn's start (QueryParams.letInputIn). */
+  letInputIn?: () => Promise<void>;
   /** Fixed environment facts (tests); gathered from the machine when absent. */
   environment?: EnvironmentFacts;
 };

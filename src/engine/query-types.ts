@@ -162,6 +162,12 @@ export type QueryParams = {
    * back means no change; the pool stays as it was when absent.
    */
   refreshTools?: () => readonly AnyTool[];
+  /**
+   * Awaited between the steps of a pass (before the context pipeline, the request's build and
+   * its send) by a host whose person is typing (the REPL), so a keystroke is handled between
+   * steps instead of after the whole start of a model call. Absent: no pause (headless).
+   */
+  letInputIn?: () => Promise<void>;
 };
 
 /**

@@ -202,6 +202,43 @@ describe('query: context pipeline and input', () => {
     expect(terminal.messages.length).toBeGreaterThan(1);
   });
 
+  it('lets input in before the pipeline, the build and the send of every pass', async () => {
+    const steps: string[] = [];
+    const provider = new FakeProvider([callTool('toolu_i'), text('Done.')]);
+    const stream = provider.stream.bind(provider);
+    provider.stream = (request, signal) => {
+      steps.push('request');
+      return stream(request, signal);
+    };
+    const { terminal } = await runQuery(provider, {
+      letInputIn: async () => {
+        steps.push('pause');
+      },
+      contextPipeline: async ({ messages }) => {
+        steps.push('pipeline');
+        return { messages };
+      },
+    });
+    expect(terminal.reason).toBe('completed');
+    const pass = ['pause', 'pipeline', 'pause', 'pause', 'request'];
+    expect(steps).toEqual([...pass, ...pass]);
+  });
+
+  it('makes no model call when the turn is interrupted while input is let in', async () => {
+    const controller = new AbortController();
+    const provider = new FakeProvider([text('never')]);
+    let pauses = 0;
+    const { terminal } = await runQuery(provider, {
+      toolUseContext: makeContext([echoTool()], { abortSignal: controller.signal }),
+      // Esc arrives during the last pause before the request is sent.
+      letInputIn: async () => {
+        if (++pauses === 3) controller.abort();
+      },
+    });
+    expect(terminal.reason).toBe('aborted_streaming');
+    expect(provider.requests).toHaveLength(0);
+  });
+
   it('does not call the model when the turn was interrupted before it began', async () => {
     const controller = new AbortController();
     controller.abort();

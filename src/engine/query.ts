@@ -54,6 +54,7 @@ class QueryLoop {
       yield* loop.append(interruptMessage(false));
       return loop.end('aborted_streaming', INTERRUPT_MESSAGE);
     }
+    await params.letInputIn?.();
     if (params.contextPipeline) {
       const piped = await params.contextPipeline({ messages: state.messages, state, signal });
       // The pipeline hands over the returned array: the loop appends to it from here on.
@@ -65,6 +66,7 @@ class QueryLoop {
     const tools = params.refreshTools?.();
     if (tools && tools !== state.toolUseContext.tools)
       state.toolUseContext = { ...state.toolUseContext, tools };
+    await params.letInputIn?.();
     const model = loop.model;
     const request = this.requests.build(model, state);
     const limit = params.blockingLimitTokens ?? this.requests.contextWindow(model) - request.maxTokens;
@@ -77,6 +79,12 @@ class QueryLoop {
       );
     }
 
+    await params.letInputIn?.();
+    // Esc pressed during that pause: no model call.
+    if (signal.aborted) {
+      yield* loop.append(interruptMessage(false));
+      return loop.end('aborted_streaming', INTERRUPT_MESSAGE);
+    }
     const attempt = new ModelAttempt({
       provider: loop.provider,
       request,

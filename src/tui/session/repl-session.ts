@@ -3,7 +3,9 @@
  * permission questions waiting for the user, and the facts the status line shows. Plain
  * TypeScript (no React): the views subscribe to it, and the tests drive it with a scripted engine.
  */
+
 import type { SDKMessage } from '../../engine/sdk-messages';
+import { yieldToInput } from '../../lib/yield-to-input';
 import type { UserContentBlock } from '../../model/types';
 import type { PermissionDecision, PermissionMode, PermissionPrompt } from '../../permissions/types';
 import { TranscriptStore } from '../transcript/transcript-store';
@@ -257,9 +259,13 @@ export class ReplSession {
     }
   }
 
-  /** Waits until no turn runs (for exit and for tests). */
-  whenIdle(): Promise<void> {
-    return this.idle;
+  /** Waits until no turn runs, the queued prompts' turns included (for exit and for tests). */
+  async whenIdle(): Promise<void> {
+    let idle: Promise<void>;
+    do {
+      idle = this.idle;
+      await idle;
+    } while (idle !== this.idle);
   }
 
   async close(): Promise<void> {
@@ -295,6 +301,8 @@ export class ReplSession {
     this.changed();
     const sent = [...this.pendingContext.splice(0), prompt].join('\n\n');
     try {
+      // The frame with the prompt and the spinner is drawn; keys typed on seeing it go first.
+      await yieldToInput();
       const attached = this.attachedEarly.get(prompt);
       this.attachedEarly.delete(prompt);
       const content = withBlocks(sent, attached ?? (await this.attachments(prompt, abort.signal)));

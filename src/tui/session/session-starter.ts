@@ -3,11 +3,13 @@
  * as -p (cli/session-setup.ts), with the dialog as its permission prompt, and what hangs off it:
  * the command host and the facts the prompt router needs.
  */
+
 import type { CliOptions } from '../../cli/cli-options';
 import type { DebugLog } from '../../cli/debug-log';
 import { createSessionEngine, type Env, type SessionSetup } from '../../cli/session-setup';
 import type { CommandRegistry, EditorResult } from '../../commands/types';
 import { findGitRoot } from '../../config/git-root';
+import { yieldToInput } from '../../lib/yield-to-input';
 import { createCommandHost } from './command-host';
 import { warmToolSchemas } from './idle-warmup';
 import type { ReadySession } from './prompt-router';
@@ -48,7 +50,13 @@ export class SessionStarter {
     const setup = await createSessionEngine(
       // The REPL shows an answer as it streams: it needs the engine's stream events (which -p
       // prints only with --include-partial-messages).
-      { ...options, includePartialMessages: true, permissionPrompt: deps.session.permissionPrompt },
+      // A keystroke typed as a turn starts is handled between the start's steps (yield-to-input.ts).
+      {
+        ...options,
+        includePartialMessages: true,
+        permissionPrompt: deps.session.permissionPrompt,
+        letInputIn: yieldToInput,
+      },
       deps.env,
       deps.cwd,
       deps.log,
