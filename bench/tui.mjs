@@ -1,8 +1,9 @@
 // The interactive UI, measured through a pseudo-terminal (bench/tui-pty.py, Python's pty module)
 // at 100x30 against the mock model server streaming one delta every 25 ms: keystroke-to-echo
-// latency idle and while an answer streams (median, p99), bytes written to the terminal per
-// streamed token, full-screen clears while streaming, idle RSS after start and after a
-// 200-message session, and launch to a usable prompt. Figures, not tests; the targets are issue
+// latency idle, while an answer streams, while a tool prints 10,000 lines and after a
+// 1,000-message session (median, p99), bytes written to the terminal per streamed token,
+// full-screen clears while streaming, idle RSS after start and after a 200-message session, and
+// launch to a usable prompt. Figures, not tests; the targets are issue
 // 14's (Claude Code 2.1.328 measured the same way is the anchor in brackets).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
@@ -39,6 +40,27 @@ const server = await startMockServer({
       reply: { content: [{ type: 'text', text: `${streamText}\n\nstream-finished` }] },
     },
     {
+      // A tool that prints 10,000 lines over a few seconds (python3 is here: the recorder needs it).
+      match: { lastUserTextContains: 'print rows' },
+      reply: {
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_rows',
+            name: 'Bash',
+            input: {
+              command: `python3 -u -c 'import time\nfor i in range(10000):\n print("row", i); time.sleep(0.0003)\nprint("rows-printed")'`,
+              description: 'Print 10,000 rows',
+            },
+          },
+        ],
+      },
+    },
+    {
+      match: { lastToolResultContains: 'rows-printed' },
+      reply: { content: [{ type: 'text', text: 'rows-finished' }] },
+    },
+    {
       repeat: 'forever',
       reply: (request) => {
         const last = JSON.stringify(request.body?.messages?.at(-1) ?? '');
@@ -65,6 +87,9 @@ const plan = {
     ...(process.env.BENCH_TUI_NODE_ARGS ?? '').split(' ').filter(Boolean),
     join(root, 'dist', 'yoke.js'),
     '--trust',
+    // The tool phase's command runs without a permission prompt.
+    '--allowedTools',
+    'Bash(python3:*)',
   ],
   env,
   cwd,
@@ -76,6 +101,11 @@ const plan = {
   engine_marker: 'claude-',
   stream_prompt: 'stream please',
   stream_end_marker: 'stream-finished',
+  tool_prompt: 'print rows please',
+  tool_running_marker: 'row 1',
+  tool_end_marker: 'rows-finished',
+  // After the RSS figure at `turns`, the session goes on to this many turns (2 messages each).
+  long_turns: Number(process.env.BENCH_TUI_LONG_TURNS ?? 500),
 };
 // Not spawnSync: the mock server answers from this process's event loop.
 const run = await new Promise((resolve) => {
@@ -99,7 +129,14 @@ if (run.status !== 0) {
 const r = JSON.parse(run.stdout);
 // BENCH_TUI_RAW=1 prints every key's echo time in typing order (to see which keys are slow).
 if (process.env.BENCH_TUI_RAW)
-  console.log(JSON.stringify({ idle: r.idle_echo_ms, streaming: r.streaming_echo_ms }));
+  console.log(
+    JSON.stringify({
+      idle: r.idle_echo_ms,
+      streaming: r.streaming_echo_ms,
+      tool: r.tool_echo_ms,
+      long: r.long_session_echo_ms,
+    }),
+  );
 const p99 = (values) =>
   quantile(
     [...values].sort((a, b) => a - b),
@@ -116,6 +153,8 @@ console.log(
 for (const [label, values, anchor] of [
   ['idle', r.idle_echo_ms, '[5.0 ms, p99 18.3 ms]'],
   ['while streaming', r.streaming_echo_ms, '[3.9 ms, p99 14.7 ms]'],
+  ['while a tool prints 10,000 lines', r.tool_echo_ms, ''],
+  [`idle after a ${r.long_turns * 2}-message session`, r.long_session_echo_ms, ''],
 ]) {
   const m = median(values);
   const p = p99(values);
