@@ -9,16 +9,14 @@
  * slowest of the TUI bench). Here the conversion runs one tool at a time, each on its own turn of
  * the event loop, so a keystroke waits at most for one tool's conversion.
  */
+import { yieldToInput } from '../../lib/yield-to-input';
 import { toolSchemas } from '../../tools/registry';
 import type { AnyTool } from '../../tools/tool';
-
-/** Resolves after the next turn of the event loop: input that arrived meanwhile is handled first. */
-const nextLoopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function warmToolSchemas(tools: readonly AnyTool[], signal: AbortSignal): Promise<number> {
   let warmed = 0;
   for (const tool of tools) {
-    await nextLoopTurn();
+    await yieldToInput();
     if (signal.aborted) break;
     // A tool whose schema cannot be converted fails the same way in the request, where it is said.
     try {
