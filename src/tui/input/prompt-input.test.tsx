@@ -31,6 +31,20 @@ function setup(history: string[] = [], options: { running?: boolean; suggestions
 }
 
 describe('PromptInput', () => {
+  it('draws a typed key in the microtask after the key, before the event loop runs anything else', async () => {
+    const { view } = setup();
+    await vi.waitFor(() => expect(view.frame()).toContain('>'));
+    let laterTurn = false;
+    setImmediate(() => {
+      laterTurn = true;
+    });
+    view.type('q');
+    await Promise.resolve();
+    // A default-priority update would still wait for a scheduler task on a later turn.
+    expect(laterTurn).toBe(false);
+    expect(view.frame()).toContain('q');
+  });
+
   it('submits on Enter and applies every key of a fast burst, in order', async () => {
     const { view, submitted } = setup();
     view.type('helo\x1b[Dl\r');
