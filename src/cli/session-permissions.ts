@@ -25,6 +25,7 @@ import type {
 import { type SandboxManager, sandboxJudge } from '../sandbox/manager';
 import type { CliOptions } from './cli-options';
 import { CliUsageError } from './errors';
+import { ruleSaver } from './saved-approvals';
 
 export type PermissionSetup = {
   permissionContext: ToolPermissionContext;
@@ -115,6 +116,8 @@ export function createPermissionSetup(input: {
   gitConfig?: CreateCanUseToolOptions['gitConfig'];
   /** The session's shell sandbox, whose verdicts the decision uses for Bash calls. */
   sandbox?: SandboxManager;
+  /** Where a problem saving a "don't ask again" rule is said. */
+  report?: (line: string) => void;
 }): PermissionSetup {
   const { options, cwd } = input;
   const warnings: string[] = [];
@@ -141,6 +144,7 @@ export function createPermissionSetup(input: {
     classifier: createModelClassifier({ sideCalls: input.sideCalls }),
     ...(input.gitConfig ? { gitConfig: input.gitConfig } : {}),
     ...(input.sandbox ? { sandbox: sandboxJudge(input.sandbox) } : {}),
+    saveRules: ruleSaver(cwd, input.env, input.report ?? (() => {})),
   });
   return { permissionContext, canUseTool, warnings };
 }

@@ -243,6 +243,7 @@ export async function createSessionEngine(
       hooks.permissionRequest({ ...call, toolInput: input }, signal),
     sideCalls: services.sideCalls,
     gitConfig,
+    report: (line) => log.warn(line),
   });
   // Coordinator mode: the scratchpad in the permission context, the main loop's pool and prompt.
   permissions.permissionContext = coordinator.permissionContext(permissions.permissionContext);

@@ -22,6 +22,8 @@ export type RuleSource =
   | 'localSettings'
   | 'cliArg'
   | 'session';
+/** The settings files an approval can be saved in ("don't ask again"), named as the SDK names them. */
+export type SavedRuleDestination = Extract<RuleSource, 'userSettings' | 'projectSettings' | 'localSettings'>;
 
 /** A parsed rule: `Bash(npm test:*)` is `{toolName:'Bash', ruleContent:'npm test:*'}`; `Read` has no content. */
 export type PermissionRule = {

@@ -29,6 +29,7 @@ type Call = {
 /** The decision for one session; each call runs under `context` (default mode, no rules unless given). */
 function setup(context: Partial<ToolPermissionContext> = {}, prompt?: PermissionPrompt) {
   const onSessionRule = vi.fn();
+  const saveRules = vi.fn(async () => {});
   const permissionContext: ToolPermissionContext = {
     mode: 'default',
     rules: [],
@@ -36,7 +37,7 @@ function setup(context: Partial<ToolPermissionContext> = {}, prompt?: Permission
     ...context,
   };
   const decide = createCanUseTool(
-    prompt ? { home: HOME, onSessionRule, prompt } : { home: HOME, onSessionRule },
+    prompt ? { home: HOME, onSessionRule, saveRules, prompt } : { home: HOME, onSessionRule, saveRules },
   );
   const canUseTool = (call: Call) =>
     decide(
@@ -47,7 +48,7 @@ function setup(context: Partial<ToolPermissionContext> = {}, prompt?: Permission
         call.extra,
       ),
     );
-  return { canUseTool, onSessionRule };
+  return { canUseTool, onSessionRule, saveRules };
 }
 
 const bash = (command: string, extra: Partial<CanUseToolRequest> = {}, cwd?: string): Call => ({
@@ -155,6 +156,28 @@ describe('always allow', () => {
     expect((await canUseTool(bash('npm run build'))).behavior).toBe('allow');
     expect((await canUseTool(bash('npm run build && npm run lint'))).behavior).toBe('allow');
     expect(prompt.mock.calls[0]?.[0].suggestions).toEqual(['Bash(npm run lint)']);
+  });
+
+  it('saves the rules it added where a "don\'t ask again" answer says, and only those', async () => {
+    const prompt = vi.fn<PermissionPrompt>(async (request) => ({
+      behavior: 'allow',
+      addRules: [...(request.suggestions ?? []), 'Bash'],
+      saveRulesTo: 'localSettings',
+    }));
+    const { canUseTool, saveRules } = setup({}, prompt);
+    expect((await canUseTool(bash('npm run build'))).behavior).toBe('allow');
+    expect(saveRules.mock.calls).toEqual([[['Bash(npm run build)'], 'localSettings']]);
+  });
+
+  it('saves nothing for an answer that keeps the rules to the session', async () => {
+    const prompt = vi.fn<PermissionPrompt>(async (request) => ({
+      behavior: 'allow',
+      addRules: [...(request.suggestions ?? [])],
+    }));
+    const { canUseTool, saveRules, onSessionRule } = setup({}, prompt);
+    await canUseTool(bash('npm run build'));
+    expect(onSessionRule).toHaveBeenCalledTimes(1);
+    expect(saveRules).not.toHaveBeenCalled();
   });
 
   it('suggestRulesFor lists exact per-segment rules, skipping allowed and unsuggestable ones', async () => {

@@ -11,6 +11,7 @@
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import type { SavedRuleDestination } from '../lib/permission-vocabulary';
 import { lastUserPromptText } from '../session/messages';
 import { evaluateBash } from './bash-permission';
 import {
@@ -54,6 +55,11 @@ export type CreateCanUseToolOptions = {
   permissionRequestHook?: PermissionRequestHook;
   /** Called for each rule an "always allow" answer adds (e.g. to show or persist it). */
   onSessionRule?: (rule: PermissionRule) => void;
+  /**
+   * Saves the rules a "don't ask again" answer added in the settings file it names, for later
+   * sessions; the answer's decision stands whether or not that works.
+   */
+  saveRules?: (rules: readonly string[], destination: SavedRuleDestination) => Promise<void>;
   /** Where symlinks are resolved and folders listed (default: the disk; tests pass a fake). */
   fs?: PathFs;
   /** Checks git repositories' own configuration; one per session (it caches per directory). */
@@ -130,16 +136,20 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     return evaluation;
   }
 
-  function addSessionRules(decision: PermissionDecision, offered: readonly string[]): void {
+  /** The rules an "always allow" answer adds, for this session and, if it says so, for later ones. */
+  async function addApprovedRules(decision: PermissionDecision, offered: readonly string[]): Promise<void> {
     if (decision.behavior !== 'allow') return;
+    const added: string[] = [];
     for (const text of decision.addRules ?? []) {
       // Only what the person was shown: a prompt cannot widen an "always allow".
       if (!offered.includes(text)) continue;
       const rule = parseRule(text, 'allow', 'session');
       if (!rule) continue;
       sessionRules.push(rule);
+      added.push(text);
       options.onSessionRule?.(rule);
     }
+    if (decision.saveRulesTo && added.length > 0) await options.saveRules?.(added, decision.saveRulesTo);
   }
 
   async function ask(request: CanUseToolRequest, pending: Ask): Promise<PermissionDecision> {
@@ -189,7 +199,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     if (pending.reason) promptRequest.decisionReason = pending.reason;
     if (request.context.agentId) promptRequest.agentId = request.context.agentId;
     const decision = await options.prompt(promptRequest);
-    addSessionRules(decision, evaluation.suggestions);
+    await addApprovedRules(decision, evaluation.suggestions);
     return decision;
   }
 

@@ -2,7 +2,7 @@
  * The shapes of permission decisions. The engine and tools depend on these; the rule engine,
  * modes and prompts that produce them live beside this file.
  */
-import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
+import type { PermissionMode, PermissionRule, SavedRuleDestination } from '../lib/permission-vocabulary';
 import type { AssistantMessage, Message } from '../session/messages';
 
 // The rule and mode vocabulary lives below config/, which needs it too; the permission layer keeps
@@ -55,6 +55,8 @@ export type PermissionDecision =
        * `suggestions` it was shown (or a subset), never anything wider.
        */
       addRules?: string[];
+      /** "Don't ask again": `addRules` are also saved in this settings file, for later sessions. */
+      saveRulesTo?: SavedRuleDestination;
     }
   | {
       behavior: 'deny';

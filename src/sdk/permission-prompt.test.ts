@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ControlChannel } from './control-channel';
-import { allowRulesFrom, createStdioPermissionPrompt, toDecision } from './permission-prompt';
+import { approvedRulesFrom, createStdioPermissionPrompt, toDecision } from './permission-prompt';
 
 const input = { command: 'rm -rf build' };
 
@@ -45,7 +45,7 @@ describe('stdio permission prompt', () => {
         {
           type: 'addRules',
           behavior: 'allow',
-          destination: 'session',
+          destination: 'localSettings',
           rules: [{ toolName: 'Bash', ruleContent: 'rm:*' }],
         },
       ],
@@ -76,6 +76,30 @@ describe('stdio permission prompt', () => {
       ],
     })).ask();
     expect(decision).toMatchObject({ behavior: 'allow', addRules: ['Bash(rm:*)'] });
+    // `session`: for this session only.
+    expect(decision).not.toHaveProperty('saveRulesTo');
+  });
+
+  it('rules answered for a settings destination are saved there; mixed destinations stay in the session', () => {
+    const update = (destination: string, ruleContent: string) => ({
+      type: 'addRules',
+      behavior: 'allow',
+      destination,
+      rules: [{ toolName: 'Bash', ruleContent }],
+    });
+    expect(approvedRulesFrom([update('localSettings', 'npm test')])).toEqual({
+      rules: ['Bash(npm test)'],
+      saveTo: 'localSettings',
+    });
+    expect(approvedRulesFrom([update('userSettings', 'a'), update('userSettings', 'b')])).toEqual({
+      rules: ['Bash(a)', 'Bash(b)'],
+      saveTo: 'userSettings',
+    });
+    expect(approvedRulesFrom([update('localSettings', 'a'), update('session', 'b')])).toEqual({
+      rules: ['Bash(a)', 'Bash(b)'],
+    });
+    expect(approvedRulesFrom([update('cliArg', 'a')])).toEqual({ rules: ['Bash(a)'] });
+    expect(approvedRulesFrom([update('elsewhere', 'a')])).toEqual({ rules: ['Bash(a)'] });
   });
 
   it('deny carries the message and interrupt', async () => {
@@ -105,9 +129,11 @@ describe('stdio permission prompt', () => {
     expect(toDecision({ behavior: 'allow', updatedInput: 'x' }, input)).toMatchObject({
       updatedInput: input,
     });
-    expect(allowRulesFrom('nope')).toEqual([]);
-    expect(allowRulesFrom([{ type: 'addRules', behavior: 'allow', rules: [{ toolName: 'Read' }] }])).toEqual([
-      'Read',
-    ]);
+    expect(approvedRulesFrom('nope')).toEqual({ rules: [] });
+    expect(
+      approvedRulesFrom([{ type: 'addRules', behavior: 'allow', rules: [{ toolName: 'Read' }] }]),
+    ).toEqual({
+      rules: ['Read'],
+    });
   });
 });

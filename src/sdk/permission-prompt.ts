@@ -5,6 +5,7 @@
  */
 
 import { isJsonObject } from '../lib/json-object';
+import type { SavedRuleDestination } from '../lib/permission-vocabulary';
 import type { DecisionReason, PermissionDecision, PermissionPrompt } from '../permissions/types';
 import type { ControlChannel } from './control-channel';
 import type { JsonObject } from './ndjson';
@@ -58,8 +59,9 @@ export function toDecision(answer: JsonObject, originalInput: Record<string, unk
     const updated = answer.updatedInput;
     const updatedInput = isJsonObject(updated) ? updated : originalInput;
     const decision: PermissionDecision = { behavior: 'allow', updatedInput, decisionReason: VIA_STDIO };
-    const addRules = allowRulesFrom(answer.updatedPermissions);
-    if (addRules.length > 0) decision.addRules = addRules;
+    const approved = approvedRulesFrom(answer.updatedPermissions);
+    if (approved.rules.length > 0) decision.addRules = approved.rules;
+    if (approved.rules.length > 0 && approved.saveTo) decision.saveRulesTo = approved.saveTo;
     return decision;
   }
   if (answer.behavior === 'deny') {
@@ -85,7 +87,8 @@ export function toPermissionUpdates(rules: readonly string[]): JsonObject[] {
     {
       type: 'addRules',
       behavior: 'allow',
-      destination: 'session',
+      // As Claude Code suggests them: answered back, they are saved for later sessions in the folder.
+      destination: 'localSettings',
       rules: rules.map((rule) => {
         const match = /^([^()]+)\((.*)\)$/s.exec(rule);
         return match ? { toolName: match[1], ruleContent: match[2] } : { toolName: rule };
@@ -94,17 +97,27 @@ export function toPermissionUpdates(rules: readonly string[]): JsonObject[] {
   ];
 }
 
+const SAVED_DESTINATIONS: readonly SavedRuleDestination[] = [
+  'localSettings',
+  'projectSettings',
+  'userSettings',
+];
+
 /**
- * The "always allow" part of `updatedPermissions`: its `addRules` allow entries as rule strings.
- * The pipeline keeps only those it suggested, so a host cannot widen what the user was shown.
- * Other update kinds (modes, directories, deny rules) are not something a prompt answer may change.
+ * The "always allow" part of `updatedPermissions`: its `addRules` allow entries as rule strings,
+ * and the settings file they are saved in when every such entry names the same one (`session`,
+ * `cliArg` or a mix: this session only). The pipeline keeps only the rules it suggested, so a host
+ * cannot widen what the user was shown. Other update kinds (modes, directories, deny rules) are
+ * not something a prompt answer may change.
  */
-export function allowRulesFrom(updates: unknown): string[] {
-  if (!Array.isArray(updates)) return [];
+export function approvedRulesFrom(updates: unknown): { rules: string[]; saveTo?: SavedRuleDestination } {
   const rules: string[] = [];
+  const destinations = new Set<unknown>();
+  if (!Array.isArray(updates)) return { rules };
   for (const update of updates) {
     if (!isJsonObject(update) || update.type !== 'addRules' || update.behavior !== 'allow') continue;
     if (!Array.isArray(update.rules)) continue;
+    destinations.add(update.destination);
     for (const rule of update.rules) {
       if (!isJsonObject(rule) || typeof rule.toolName !== 'string') continue;
       const content = rule.ruleContent;
@@ -113,5 +126,7 @@ export function allowRulesFrom(updates: unknown): string[] {
       );
     }
   }
-  return rules;
+  const [only] = destinations;
+  const saveTo = SAVED_DESTINATIONS.find((d) => destinations.size === 1 && d === only);
+  return saveTo ? { rules, saveTo } : { rules };
 }

@@ -43,7 +43,9 @@ describe('askPermission (line mode)', () => {
     expect(out).toContain('Permission needed: Bash command\n  rm -rf build\n');
     expect(out).toContain('  needs approval: rm -rf build is not read-only\n');
     expect(out).toContain('  WARNING: rm -r deletes files and folders recursively\n');
-    expect(out).toContain("  2. Yes, and don't ask again for: Bash(rm -rf build)\n");
+    expect(out).toContain(
+      "  2. Yes, and don't ask again for: Bash(rm -rf build) (saved in .yoke/settings.local.json)\n",
+    );
   });
 
   it('maps 1, y, 2, 3 and n to the choices, and a note to a deny the model reads', async () => {

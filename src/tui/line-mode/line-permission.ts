@@ -28,7 +28,7 @@ export async function askPermission(
     ...parts.other.map((line) => `  ${line}`),
     ...parts.warnings.map((warning) => `  WARNING: ${warning}`),
     parts.question || `Allow ${request.toolName}?`,
-    ...choices.map((choice, i) => `  ${i + 1}. ${choice.label}`),
+    ...choices.map((choice, i) => `  ${i + 1}. ${choice.label}${choice.detail ? ` (${choice.detail})` : ''}`),
   ];
   write(`${lines.join('\n')}\n`);
   const answer =

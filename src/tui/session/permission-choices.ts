@@ -7,11 +7,14 @@ import type { PendingPermission } from './repl-session';
 
 export type PermissionChoice = {
   label: string;
+  /** A second line under the label (the dialog shows it dimmed; the line mode in brackets). */
+  detail?: string;
   decide: (note?: string) => PermissionDecision;
   needsNote?: boolean;
 };
 
 const VIA_UI = { type: 'prompt', via: 'ui' } as const;
+const LOCAL_SETTINGS = '.yoke/settings.local.json';
 
 export function permissionChoices(pending: PendingPermission): PermissionChoice[] {
   const rules = pending.request.suggestions ?? [];
@@ -19,9 +22,16 @@ export function permissionChoices(pending: PendingPermission): PermissionChoice[
     { label: 'Yes', decide: () => ({ behavior: 'allow', decisionReason: VIA_UI }) },
   ];
   if (rules.length > 0) {
+    // Saved in the folder's local settings, as Claude Code saves its approvals: later sessions here do not ask.
     choices.push({
       label: `Yes, and don't ask again for: ${rules.join(', ')}`,
-      decide: () => ({ behavior: 'allow', addRules: [...rules], decisionReason: VIA_UI }),
+      detail: `saved in ${LOCAL_SETTINGS}`,
+      decide: () => ({
+        behavior: 'allow',
+        addRules: [...rules],
+        saveRulesTo: 'localSettings',
+        decisionReason: VIA_UI,
+      }),
     });
   }
   choices.push({

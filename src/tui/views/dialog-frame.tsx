@@ -18,15 +18,35 @@ export function DialogFrame({ children, marginTop = 0 }: { children: ReactNode; 
   );
 }
 
-export function ChoiceList({ labels, selected }: { labels: readonly string[]; selected: number }) {
+export function ChoiceList({
+  labels,
+  details = [],
+  selected,
+}: {
+  labels: readonly string[];
+  /** A dimmed line under a label, by index. */
+  details?: readonly (string | undefined)[];
+  selected: number;
+}) {
   const style = useStyle();
   return (
     <>
-      {labels.map((label, index) => (
-        <Text key={label}>
-          {index === selected ? style.fg('cyan', `❯ ${index + 1}. ${label}`) : `  ${index + 1}. ${label}`}
-        </Text>
-      ))}
+      {labels.map((label, index) => {
+        const paint = (text: string) => (index === selected ? style.fg('cyan', text) : text);
+        const marker = `${index === selected ? '❯' : ' '} ${index + 1}. `;
+        // A long label wraps under its own first word, not under the number.
+        return (
+          <Box key={label} flexDirection="row">
+            <Box flexShrink={0} width={marker.length}>
+              <Text>{paint(marker)}</Text>
+            </Box>
+            <Box flexDirection="column">
+              <Text>{paint(label)}</Text>
+              {details[index] ? <Text>{style.dim(details[index])}</Text> : null}
+            </Box>
+          </Box>
+        );
+      })}
     </>
   );
 }

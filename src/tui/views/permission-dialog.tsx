@@ -89,7 +89,11 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
       ))}
       <Box flexDirection="column" marginTop={1}>
         <Text>{parts.question || `Allow ${request.toolName}?`}</Text>
-        <ChoiceList labels={choices.map((c) => c.label)} selected={selected} />
+        <ChoiceList
+          labels={choices.map((c) => c.label)}
+          details={choices.map((c) => c.detail)}
+          selected={selected}
+        />
       </Box>
       {note !== undefined ? (
         <Text>{`${style.dim('Tell the model:')} ${note}█`}</Text>

@@ -96,6 +96,9 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     await t.press('Enter');
     screen = await t.waitFor((s) => s.split('finished.').length === 5);
     expect(screen.split("don't ask again").length).toBe(1);
+    // Saved for later sessions in this folder, as Claude Code saves its approvals.
+    const saved = JSON.parse(await readFile(join(fx.cwd, '.yoke', 'settings.local.json'), 'utf8'));
+    expect(saved.permissions.allow).toEqual(['Bash(touch always.txt)']);
   });
 
   it('Shift+Tab cycles the permission mode in the status line', async () => {
