@@ -68,7 +68,9 @@ function hunksOf(data: unknown): PatchHunk[] | undefined {
 export function toolHunks(item: Pick<ToolItem, 'name' | 'input' | 'outcome'>): PatchHunk[] | undefined {
   if (item.outcome.status === 'done') {
     const fromResult = hunksOf(item.outcome.data);
-    if (fromResult) return fromResult;
+    // A Write that created its file reports no patch (as Claude Code's does): the content is the diff.
+    const created = (item.outcome.data as { type?: string } | undefined)?.type === 'create';
+    if (fromResult && !(created && fromResult.length === 0)) return fromResult;
   }
   const path = str(item.input.file_path) ?? '';
   if (item.name === 'Edit') {
@@ -132,8 +134,11 @@ export function toolResultSummary(item: ToolItem, style: Style, full: boolean): 
       const { added, removed } = countChanges(hunks);
       const created = (outcome.data as { type?: string } | undefined)?.type === 'create';
       const verb = created ? 'Created' : 'Updated';
+      const counts = created
+        ? style.fg('green', `+${added}`)
+        : `${style.fg('green', `+${added}`)} ${style.fg('red', `-${removed}`)}`;
       return {
-        headline: `${verb} with ${style.fg('green', `+${added}`)} ${style.fg('red', `-${removed}`)} lines`,
+        headline: `${verb} with ${counts} lines`,
         detail: renderHunks(hunks, style, full ? Number.POSITIVE_INFINITY : 12),
       };
     }

@@ -80,6 +80,19 @@ describe('tool call view', () => {
     expect(frame).toContain('\x1b[31m-let a = 1;');
   });
 
+  it('shows a Write that created its file with the lines it wrote', () => {
+    const item = tool({
+      name: 'Write',
+      input: { file_path: '/p/notes.txt', content: 'line one\nline two\n' },
+      // The result of a create carries no patch.
+      outcome: { status: 'done', text: 'File created', data: { type: 'create', structuredPatch: [] } },
+      endedAt: 1,
+    });
+    const frame = stripAnsi(renderView(<TranscriptItemView item={item} cwd="/p" full={false} />).frame());
+    expect(frame).toContain('Created with +2 lines');
+    expect(frame).toContain('+line one');
+  });
+
   it('shows a long-running tool with its elapsed time and latest line', () => {
     const item = tool({ startedAt: 0, progress: 'compiling 42/100' });
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} now={65_000} />);
