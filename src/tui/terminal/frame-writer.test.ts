@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualScreen } from '../testing/virtual-screen';
-import { createFrameWriter } from './frame-writer';
-import { rewritableCut } from './text-width';
+import { createFrameWriter, terminalReflows } from './frame-writer';
+import { displayWidth, rewritableCut } from './text-width';
 
 /** A writer on a virtual screen, recording each write. */
 function setUp(columns = 40, rows = 12) {
@@ -270,3 +270,70 @@ function wrap(text: string, width: number): string[] {
   if (row) rows.push(row);
   return rows;
 }
+
+describe('frame writer: a terminal that gets narrower', () => {
+  /** A writer on a screen that can be narrowed, telling the writer as a TTY does (a resize event). */
+  function narrowing(reflow: boolean) {
+    const screen = new VirtualScreen(40, 12);
+    const listeners: (() => void)[] = [];
+    const stream = {
+      isTTY: true,
+      rows: 12,
+      columns: 40,
+      write: (data: string) => screen.write(data),
+      on: (_event: 'resize', listener: () => void) => listeners.push(listener),
+      off: () => {},
+    };
+    const writer = createFrameWriter(stream, { reflows: reflow });
+    const narrow = (columns: number) => {
+      screen.narrow(columns, { reflow });
+      stream.columns = columns;
+      for (const listener of listeners) listener();
+    };
+    return { screen, writer, narrow };
+  }
+  const box = (width: number, text = 'hi') => [
+    `╭${'─'.repeat(width - 2)}╮`,
+    `│ > ${text.padEnd(width - 6)} │`,
+    `╰${'─'.repeat(width - 2)}╯`,
+    'model · default mode',
+  ];
+  const frame = (rows: readonly string[]) => `${rows.join('\n')}\n`;
+  const shown = (screen: VirtualScreen) => screen.visible().filter((row) => row !== '');
+
+  for (const reflow of [true, false]) {
+    it(`redraws the region at the new width and leaves nothing of the old one (${reflow ? 'rewrapping, as tmux' : 'cutting, as xterm'})`, () => {
+      const { screen, writer, narrow } = narrowing(reflow);
+      screen.write('history one\nhistory two\n');
+      writer(frame(box(40)));
+      narrow(24);
+      writer(frame(box(24)));
+      // Rewrapping (tmux keeps the cursor's row) pushed the history and the old box's first row
+      // into the scrollback: that part is out of reach; what is on screen is the new box alone.
+      const above = reflow ? [] : ['history one', 'history two'];
+      expect(shown(screen)).toEqual([...above, ...box(24)]);
+      if (reflow) expect(screen.scrollback.slice(0, 2)).toEqual(['history one', 'history two']);
+      // The next frames diff against what is really on screen.
+      writer(frame(box(24, 'hit')));
+      expect(shown(screen)).toEqual([...above, ...box(24, 'hit')]);
+    });
+  }
+});
+
+describe('what rewrapping needs to know', () => {
+  it('measures a row without its escapes, wide characters as two columns', () => {
+    expect(displayWidth('\x1b[36m❯ 1. Yes\x1b[39m')).toBe(8);
+    expect(displayWidth('日本語')).toBe(6);
+    expect(displayWidth('ok 👍')).toBe(5);
+    expect(displayWidth('e\u0301')).toBe(1);
+  });
+
+  it('takes terminals to rewrap, except xterm and the Linux console (tmux always does)', () => {
+    expect(terminalReflows({ TERM: 'xterm-256color' })).toBe(true);
+    expect(terminalReflows({ TERM: 'xterm', XTERM_VERSION: 'XTerm(390)' })).toBe(false);
+    expect(terminalReflows({ TERM: 'linux' })).toBe(false);
+    expect(terminalReflows({ TERM: 'screen', TMUX: '/tmp/tmux-0/default,1,0', XTERM_VERSION: 'x' })).toBe(
+      true,
+    );
+  });
+});

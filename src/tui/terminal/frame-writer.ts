@@ -17,7 +17,7 @@
  * A region taller than the terminal shows its bottom rows (see `fit`). scripts/esbuild-plugins.mjs
  * puts this writer in Ink's place in the vendor bundle (ink-output-seam.ts).
  */
-import { cutPoints } from './text-width';
+import { cutPoints, displayWidth } from './text-width';
 
 const CSI = '\x1b[';
 const HIDE_CURSOR = `${CSI}?25l`;
@@ -43,6 +43,8 @@ export type FrameStream = {
   isTTY?: boolean;
   /** The terminal's height: new scrollback is drawn in place only when it fits on screen. */
   rows?: number;
+  /** The terminal's width: after it shrinks, a reflowing terminal has wrapped the rows on screen. */
+  columns?: number;
   on?(event: 'resize', listener: () => void): unknown;
   off?(event: 'resize', listener: () => void): unknown;
 };
@@ -87,6 +89,8 @@ class LiveFrame {
   private cursorHidden = false;
   private out = '';
   private rowsWritten = 0;
+  /** The width the rows on screen were drawn at. */
+  private drawnColumns: number | undefined;
   private readonly onResize = () => {
     this.stale = true;
   };
@@ -94,6 +98,8 @@ class LiveFrame {
   constructor(
     private readonly stream: FrameStream,
     private readonly showCursor: boolean,
+    /** Whether the terminal rewraps its rows when it gets narrower (tmux, most terminals; not xterm). */
+    private readonly reflows: boolean,
   ) {
     stream.on?.('resize', this.onResize);
   }
@@ -154,7 +160,8 @@ class LiveFrame {
       this.text = text;
     } else {
       // Taller than the screen: the cursor could not go back up to the top of it.
-      this.moveTo(0);
+      if (this.stale) this.moveToTopAfterResize();
+      else this.moveTo(0);
       this.out += `${ERASE_ROWS_BELOW}${scrollback}`;
       this.rowsWritten += above.length;
       this.rows = [];
@@ -169,7 +176,8 @@ class LiveFrame {
 
   clear(): void {
     this.begin();
-    this.moveTo(0);
+    if (this.stale) this.moveToTopAfterResize();
+    else this.moveTo(0);
     this.out += ERASE_ROWS_BELOW;
     this.forget();
     this.cleared = true;
@@ -245,11 +253,12 @@ class LiveFrame {
     const { rows: next, trailing } = splitFrame(text);
     if (this.stale) {
       // Whatever is on screen from the region's top down is not known: erase it and draw all.
-      this.moveTo(0);
+      this.moveToTopAfterResize();
       this.out += ERASE_ROWS_BELOW;
       this.rows = [];
       this.stale = false;
     }
+    this.drawnColumns = this.stream.columns;
     const shown = this.moveRows(this.rows, next);
     for (let i = 0; i < next.length; i++) {
       if (shown[i] === next[i]) continue;
@@ -346,6 +355,27 @@ class LiveFrame {
   }
 
   /** Moves the cursor to a row of the region (counted from its top), creating rows below. */
+  /**
+   * To the region's top. A terminal that got narrower and rewraps its rows has wrapped each row
+   * of the region wider than the new width onto several: going up by the region's own count of
+   * rows would stop inside it and leave its top rows (the input box's old border) on screen.
+   */
+  private moveToTopAfterResize(): void {
+    const now = this.stream.columns;
+    const before = this.drawnColumns;
+    if (!this.reflows || !now || !before || now >= before || this.row === 0) {
+      this.moveTo(0);
+      return;
+    }
+    let up = 0;
+    for (let i = 0; i < this.row && i < this.rows.length; i++) up += wrappedRows(this.rows[i] as string, now);
+    // The cursor's own row wraps too: it sits on the part that holds its column.
+    if (this.shownCursor && this.shownCursor.y === this.row) up += Math.floor(this.shownCursor.x / now);
+    if (up > 0) this.out += `${CSI}${up === 1 ? '' : up}A`;
+    this.existing = Math.max(this.existing, up + 1);
+    this.row = 0;
+  }
+
   private moveTo(target: number): void {
     if (target < this.row) {
       const up = this.row - target;
@@ -374,11 +404,29 @@ function samePosition(a: CursorPosition | undefined, b: CursorPosition | undefin
   return a?.x === b?.x && a?.y === b?.y;
 }
 
+/** How many rows `line` takes once a terminal `columns` wide has rewrapped it (at least one). */
+function wrappedRows(line: string, columns: number): number {
+  return Math.max(1, Math.ceil(displayWidth(line) / columns));
+}
+
+/**
+ * Whether the terminal rewraps its rows when it gets narrower. Most do (tmux, VTE, iTerm2,
+ * Terminal.app, kitty, WezTerm, Alacritty, Windows Terminal); xterm (which sets XTERM_VERSION)
+ * and the Linux console cut them instead.
+ */
+export function terminalReflows(env: NodeJS.ProcessEnv): boolean {
+  if (env.TMUX) return true;
+  return !env.XTERM_VERSION && env.TERM !== 'linux';
+}
+
 export function createFrameWriter(
   stream: FrameStream,
-  { showCursor = false }: { showCursor?: boolean } = {},
+  {
+    showCursor = false,
+    reflows = terminalReflows(process.env),
+  }: { showCursor?: boolean; reflows?: boolean } = {},
 ): FrameWriter {
-  const frame = new LiveFrame(stream, showCursor);
+  const frame = new LiveFrame(stream, showCursor, reflows);
   return Object.assign((text: string) => frame.render(text), {
     clear: () => frame.clear(),
     done: () => frame.done(),

@@ -78,3 +78,36 @@ export function rewritableCut(line: string, limit = line.length): { length: numb
     if (length <= limit && length >= best.length) best = { length, width };
   return best;
 }
+
+/** Wide characters: CJK, Hangul, fullwidth forms and the emoji planes take two columns. */
+function isWide(code: number): boolean {
+  return (
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff) ||
+    (code >= 0x20000 && code <= 0x3fffd)
+  );
+}
+
+/**
+ * The columns a terminal line takes, escape sequences left out: exact for what `cutPoints`
+ * measures, and a close estimate past it (wide characters two columns, combining marks and
+ * controls none) — enough to tell how many rows a line wraps onto.
+ */
+export function displayWidth(line: string): number {
+  let width = 0;
+  const text = line.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '');
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (code >= 0x300 && code <= 0x36f) || code === 0x200d)
+      continue;
+    if (code >= 0xfe00 && code <= 0xfe0f) continue;
+    width += isWide(code) ? 2 : 1;
+  }
+  return width;
+}

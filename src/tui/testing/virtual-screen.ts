@@ -12,10 +12,44 @@ export class VirtualScreen {
   private col = 0;
 
   constructor(
-    readonly columns: number,
+    public columns: number,
     readonly rows: number,
   ) {
     this.grid = Array.from({ length: rows }, () => this.blankRow());
+  }
+
+  /**
+   * The terminal gets narrower. `reflow`, as tmux does it: every row longer than the new width is
+   * wrapped onto as many rows as it needs, and the cursor keeps its row on screen — the rows the
+   * wrapping adds above it push the top of the screen into the scrollback. Without it (xterm):
+   * rows are cut at the new width.
+   */
+  narrow(columns: number, { reflow }: { reflow: boolean }): void {
+    const rows: string[][] = [];
+    let cursorRow = 0;
+    let cursorCol = 0;
+    this.grid.forEach((cells, index) => {
+      const text = [...this.rowText(cells)];
+      const parts = reflow ? Math.max(1, Math.ceil(text.length / columns)) : 1;
+      if (index === this.row) {
+        const part = reflow ? Math.min(parts - 1, Math.floor(this.col / columns)) : 0;
+        cursorRow = rows.length + part;
+        cursorCol = reflow ? this.col - part * columns : Math.min(this.col, columns - 1);
+      }
+      for (let p = 0; p < parts; p++) {
+        const row = Array<string>(columns).fill(' ');
+        text.slice(p * columns, (p + 1) * columns).forEach((c, i) => {
+          row[i] = c;
+        });
+        rows.push(row);
+      }
+    });
+    const pushed = cursorRow - this.row;
+    this.scrollback.push(...rows.slice(0, pushed).map((cells) => this.rowText(cells)));
+    this.columns = columns;
+    this.grid = rows.slice(pushed, pushed + this.rows);
+    while (this.grid.length < this.rows) this.grid.push(this.blankRow());
+    this.col = cursorCol;
   }
 
   private blankRow(): string[] {
