@@ -30,6 +30,9 @@ describe('oauth.scopes: the scopes a sign-in asks for', () => {
     // Without the pin, the server's suggestion is what a sign-in asks for.
     const { opened: unpinned } = await browserSignIn(scratch, 'unpinned', httpServer(server.mcpUrl));
     expect(scopesAsked(unpinned)).toEqual(['tools:read']);
+    // The client registered for what it asks for: a server that holds clients to their
+    // registered scopes grants the pinned ones.
+    expect(server.registered.map((client) => client.scope)).toEqual(['tools:read profile', 'tools:read']);
   });
 
   it('a step-up asks for the pinned scopes with those the refusal names', async () => {

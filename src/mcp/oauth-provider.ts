@@ -83,6 +83,8 @@ export abstract class StoredOAuthProviderBase implements Partial<OAuthClientProv
 
   /** The authorization server the flow in progress talks to: the pinned one, or what the SDK discovered. */
   protected authServer: string | undefined;
+  /** Its metadata, once the flow has it. */
+  protected authServerMetadata: OAuthDiscoveryState['authorizationServerMetadata'];
   private pinned: Promise<PinnedAuthServer> | undefined;
 
   constructor(
@@ -104,11 +106,13 @@ export abstract class StoredOAuthProviderBase implements Partial<OAuthClientProv
       throw error;
     });
     this.authServer = issuer;
+    this.authServerMetadata = metadata;
     return { authorizationServerUrl: issuer, authorizationServerMetadata: metadata };
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.authServer = state.authorizationServerUrl;
+    this.authServerMetadata = state.authorizationServerMetadata;
   }
 
   /**
@@ -192,6 +196,12 @@ export abstract class StoredOAuthProviderBase implements Partial<OAuthClientProv
   }
 }
 
+/** What a sign-in under Claude Code's scope pin asks for: the pin, and what a pending refusal names. */
+function pinnedScope(pin: string, stored: StoredOAuth): string | undefined {
+  // Scopes gathered under another pin (or none) are the server's suggestions: only a pending refusal's count.
+  return unionScopes(pin, stored.scopePin === pin ? stored.scope : stored.stepUp || undefined);
+}
+
 /** `yoke mcp login` and /mcp: a user opens the authorization address in a browser. */
 export class BrowserSignInProvider extends StoredOAuthProviderBase implements OAuthClientProvider {
   constructor(
@@ -214,6 +224,33 @@ export class BrowserSignInProvider extends StoredOAuthProviderBase implements OA
 
   get redirectUrl(): string {
     return this.redirect;
+  }
+
+  /**
+   * Under a scope pin, a client that registers dynamically registers for the pinned scopes: the
+   * SDK would register for the scope the server suggested, and an authorization server that holds
+   * a client to its registered scopes would then refuse the pinned ones. So Yoke registers first,
+   * once the flow knows the authorization server, and the SDK finds the client registered.
+   */
+  override async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const stored = await super.clientInformation();
+    const pin = this.oauth?.scopes;
+    const metadata = this.authServerMetadata;
+    const issuer = this.authServer;
+    if (stored || !pin || !issuer || !metadata?.registration_endpoint) return stored;
+    // A client ID metadata document is the client the server takes instead of a registration.
+    if (this.clientMetadataUrl && metadata.client_id_metadata_document_supported === true) return undefined;
+    const { registerClient } = await import('@modelcontextprotocol/sdk/client/auth.js');
+    const scope = pinnedScope(pin, await this.read());
+    const registered = await registerClient(issuer, {
+      metadata,
+      clientMetadata: this.clientMetadata,
+      ...(scope ? { scope } : {}),
+    });
+    // Stamped with its authorization server, as the SDK stamps the clients it registers.
+    const client = { ...registered, issuer };
+    await this.saveClientInformation(client);
+    return client;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -252,8 +289,7 @@ export class BrowserSignInProvider extends StoredOAuthProviderBase implements OA
     const stored = await this.read();
     const pin = this.oauth?.scopes;
     const scope = pin
-      ? // Scopes gathered under another pin (or none) are the server's suggestions: only a pending refusal's count.
-        unionScopes(pin, stored.scopePin === pin ? stored.scope : stored.stepUp || undefined)
+      ? pinnedScope(pin, stored)
       : unionScopes(stored.scope, url.searchParams.get('scope') ?? undefined);
     if (scope) url.searchParams.set('scope', scope);
     await this.update(({ scopePin: _previous, ...entry }) => ({

@@ -57,6 +57,8 @@ export type OAuthMcpServer = {
   readonly tokenRequests: readonly TokenRequest[];
   /** How many dynamic registrations there were. */
   readonly registrations: number;
+  /** The client metadata each dynamic registration sent. */
+  readonly registered: readonly Record<string, unknown>[];
   /** Makes an access token unknown (an expired one), so its holder must refresh. */
   revoke(token: string): void;
   /** The authorization server stops granting `scope`: tokens lose it, new ones are issued without it. */
@@ -99,6 +101,7 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
   const tokenRequests: TokenRequest[] = [];
   const withheld = new Set<string>();
   let registrations = 0;
+  const registered: Record<string, unknown>[] = [];
   let base = '';
   const { preRegistered, serviceClient, scopes: required } = options;
 
@@ -227,6 +230,7 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
     if (url.pathname === at('register')) {
       registrations++;
       const metadata = JSON.parse(await readBody(req));
+      registered.push(metadata);
       return json(res, 201, { ...metadata, client_id: `client-${randomUUID()}` });
     }
     if (url.pathname === at('authorize')) {
@@ -273,6 +277,7 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
     get registrations() {
       return registrations;
     },
+    registered,
     revoke: (token) => void issued.delete(token),
     revokeScope: (scope) => {
       withheld.add(scope);
