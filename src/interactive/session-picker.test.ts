@@ -87,6 +87,20 @@ describe('resume picker list', () => {
     });
   });
 
+  it('shows a session that began with a !command as the command typed', async () => {
+    await session(
+      1,
+      [
+        user(
+          '<bash-input>ls -la</bash-input>\n<bash-stdout>total 20\nREADME.md</bash-stdout><bash-stderr></bash-stderr>',
+        ),
+      ],
+      1000,
+    );
+    const [only] = await listPickerSessions({ env, cwd });
+    expect(only?.label).toBe('!ls -la');
+  });
+
   it('lists a thousand sessions, a few files open at a time', async () => {
     await Promise.all(
       Array.from({ length: 1000 }, (_, i) => session(i + 1, [user(`prompt ${i + 1}`)], 1000 + i)),

@@ -124,6 +124,9 @@ export function promptText(line: Record<string, unknown>): string | undefined {
   text = text.replace(/\s+/g, ' ').trim();
   // Slash-command wrappers are Yoke's bookkeeping, not something the user would recognize.
   if (text === '' || text.startsWith('<command-') || text.startsWith('<local-command')) return undefined;
+  // A `!command` the user ran is kept as Claude Code keeps it (its input and output in tags): shown as typed.
+  const bang = /^<bash-input>(.*?)<\/bash-input>/.exec(text);
+  if (bang) return `!${bang[1]}`;
   return text;
 }
 
