@@ -264,8 +264,22 @@ export type SDKTaskMessage = Envelope &
       }
   );
 
+/**
+ * A tool still running (agent-sdk-protocol §5.7's `tool_progress`, sent with partial messages on):
+ * how long it has run, and — Yoke's addition, for the interactive UI — its latest output line.
+ */
+export type SDKToolProgressMessage = Envelope & {
+  type: 'tool_progress';
+  tool_use_id: string;
+  tool_name: string;
+  parent_tool_use_id: string | null;
+  elapsed_time_seconds: number;
+  output_line?: string;
+};
+
 export type SDKMessage =
   | SDKSystemInitMessage
+  | SDKToolProgressMessage
   | SDKTaskMessage
   | SDKAssistantMessage
   | SDKUserMessage

@@ -63,4 +63,28 @@ describe('TurnConverter and subagents', () => {
     expect([...converter.convert(progress(stream))]).toEqual([]);
     expect([...converter.convert(progress(stream, { lines: 3 }))]).toEqual([]);
   });
+
+  it("turns a running command's latest line into a tool_progress frame, with partial messages on only", () => {
+    const line: QueryEvent = {
+      type: 'tool_progress',
+      toolName: 'Bash',
+      progress: {
+        toolUseId: 'toolu_sh',
+        data: { type: 'output_line', toolName: 'Bash', line: 'step 3', elapsedSeconds: 3.2 },
+      },
+    };
+    expect([...new TurnConverter('session', false).convert(line)]).toEqual([]);
+    expect([...new TurnConverter('session', true).convert(line)]).toEqual([
+      {
+        type: 'tool_progress',
+        tool_use_id: 'toolu_sh',
+        tool_name: 'Bash',
+        parent_tool_use_id: null,
+        elapsed_time_seconds: 3.2,
+        output_line: 'step 3',
+        uuid: expect.any(String),
+        session_id: 'session',
+      },
+    ]);
+  });
 });

@@ -14,7 +14,12 @@ import {
   toSdkSystemNotice,
   toSdkUser,
 } from './sdk-convert';
-import type { SDKMessage, SDKStreamEvent, SDKSystemNoticeMessage } from './sdk-messages';
+import type {
+  SDKMessage,
+  SDKStreamEvent,
+  SDKSystemNoticeMessage,
+  SDKToolProgressMessage,
+} from './sdk-messages';
 import { isSubagentProgress } from './subagent-progress';
 
 export class TurnConverter {
@@ -84,6 +89,10 @@ export class TurnConverter {
       }
       case 'tool_progress': {
         const data = event.progress.data;
+        if (data.type === 'output_line' && typeof data.line === 'string') {
+          if (this.includePartialMessages) yield this.outputLine(event.progress.toolUseId, data);
+          return;
+        }
         // A worker's messages (not its partial stream) nest under the Agent call that runs it.
         if (!isSubagentProgress(data) || data.event.type !== 'message') return;
         const id = event.progress.toolUseId;
@@ -115,6 +124,20 @@ export class TurnConverter {
       default:
         return;
     }
+  }
+
+  /** A running tool's latest output line (the Bash tool's, `type: 'output_line'`) as a tool_progress frame. */
+  private outputLine(toolUseId: string, data: Record<string, unknown>): SDKToolProgressMessage {
+    return {
+      type: 'tool_progress',
+      tool_use_id: toolUseId,
+      tool_name: typeof data.toolName === 'string' ? data.toolName : '',
+      parent_tool_use_id: this.parentToolUseId,
+      elapsed_time_seconds: typeof data.elapsedSeconds === 'number' ? data.elapsedSeconds : 0,
+      output_line: data.line as string,
+      uuid: newUuid(),
+      session_id: this.sessionId,
+    };
   }
 
   /** After a block's assistant frame: its content_block_stop and what followed, up to the next stop. */

@@ -37,6 +37,27 @@ describe('TranscriptStore', () => {
     expect(store.getSnapshot().live).toHaveLength(0);
   });
 
+  it("shows a running tool's latest output line from its tool_progress frames", () => {
+    const store = new TranscriptStore();
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]));
+    const line = (output_line: string, parent: string | null = null) =>
+      store.apply({
+        type: 'tool_progress',
+        tool_use_id: 't1',
+        tool_name: 'Bash',
+        parent_tool_use_id: parent,
+        elapsed_time_seconds: 4,
+        output_line,
+        uuid: 'u',
+        session_id: 's',
+      });
+    line('compiling 1/3');
+    line('compiling 2/3');
+    // A worker's tool with the same id is not this one.
+    line('not mine', 'toolu_agent');
+    expect(store.getSnapshot().live[0]).toMatchObject({ kind: 'tool', progress: 'compiling 2/3' });
+  });
+
   it('lets the items the view printed go, keeping the latest todo list', () => {
     const store = new TranscriptStore();
     const todos = [{ content: 'write the parser', status: 'in_progress' }];

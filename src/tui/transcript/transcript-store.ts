@@ -169,6 +169,10 @@ export class TranscriptStore {
       case 'result':
         this.applyResult(message);
         return;
+      case 'tool_progress':
+        if (message.parent_tool_use_id === null && message.output_line)
+          this.toolProgress(message.tool_use_id, message.output_line);
+        return;
       default:
         return;
     }

@@ -1,18 +1,18 @@
 /** The model's todo list (its latest TodoWrite), shown with Ctrl+T. */
 import { Box, Text } from 'ink';
 import { useStyle } from './style-context';
+import { type Todo, todoLine, todosOf } from './todo-lines';
 
-export type Todo = { content: string; status: string; activeForm?: string };
+export type { Todo };
 
 export function latestTodos(
   items: readonly { kind: string; name?: string; input?: Record<string, unknown> }[],
 ): Todo[] | undefined {
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i];
-    if (item?.kind === 'tool' && item.name === 'TodoWrite' && Array.isArray(item.input?.todos)) {
-      return (item.input.todos as unknown[]).filter(
-        (t): t is Todo => !!t && typeof t === 'object' && typeof (t as Todo).content === 'string',
-      );
+    if (item?.kind === 'tool' && item.name === 'TodoWrite') {
+      const todos = todosOf(item.input);
+      if (todos) return todos;
     }
   }
   return undefined;
@@ -25,17 +25,10 @@ export function TodoPanel({ todos }: { todos: readonly Todo[] | undefined }) {
   }
   return (
     <Box flexDirection="column" paddingLeft={2}>
-      {todos.map((todo, index) => {
-        const mark = todo.status === 'completed' ? '☒' : todo.status === 'in_progress' ? '◐' : '☐';
-        const text =
-          todo.status === 'in_progress' ? style.bold(todo.activeForm ?? todo.content) : todo.content;
-        return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: todos may repeat their text
-          <Text key={index}>
-            {todo.status === 'completed' ? style.dim(`${mark} ${todo.content}`) : `${mark} ${text}`}
-          </Text>
-        );
-      })}
+      {todos.map((todo, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: todos may repeat their text
+        <Text key={index}>{todoLine(todo, style)}</Text>
+      ))}
     </Box>
   );
 }

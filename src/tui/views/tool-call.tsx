@@ -46,7 +46,8 @@ export function ToolCallView({
     <Box marginTop={1} flexDirection="column">
       <Text>{head}</Text>
       <Box paddingLeft={2} flexDirection="column">
-        <Text>{`⎿ ${result.headline}`}</Text>
+        {/* One line: a headline longer than the terminal is cut, not wrapped under the ⎿. */}
+        <Text wrap="truncate-end">{`⎿ ${result.headline}`}</Text>
         {result.detail.length > 0 ? (
           <Box paddingLeft={2}>
             <Text>{result.detail.join('\n')}</Text>

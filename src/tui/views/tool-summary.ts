@@ -7,6 +7,7 @@ import { relative } from 'node:path';
 import { countChanges, makePatch, type PatchHunk } from '../../tools/builtin/shared/diff';
 import type { ToolItem } from '../transcript/items';
 import type { Style } from './ansi';
+import { todoCounts, todoLine, todosOf } from './todo-lines';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
@@ -140,6 +141,14 @@ export function toolResultSummary(item: ToolItem, style: Style, full: boolean): 
       return {
         headline: `${verb} with ${counts} lines`,
         detail: renderHunks(hunks, style, full ? Number.POSITIVE_INFINITY : 12),
+      };
+    }
+    case 'TodoWrite': {
+      // The list itself, as the panel shows it, not the reminder the model reads.
+      const todos = todosOf(item.input) ?? [];
+      return {
+        headline: todoCounts(todos),
+        detail: todos.slice(0, full ? todos.length : 12).map((todo) => todoLine(todo, style)),
       };
     }
     default: {

@@ -93,6 +93,42 @@ describe('tool call view', () => {
     expect(frame).toContain('+line one');
   });
 
+  it('shows a TodoWrite as the list it wrote, not the reminder the model reads', () => {
+    const item = tool({
+      name: 'TodoWrite',
+      input: {
+        todos: [
+          { content: 'Read the code', status: 'completed', activeForm: 'Reading the code' },
+          { content: 'Fix the bug', status: 'in_progress', activeForm: 'Fixing the bug' },
+          { content: 'Run the tests', status: 'pending', activeForm: 'Running the tests' },
+        ],
+      },
+      outcome: {
+        status: 'done',
+        text: 'Todos updated: 1 completed, 1 in progress, 1 pending. Keep the list current…',
+      },
+      endedAt: 1,
+    });
+    const frame = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />).frame();
+    expect(frame).toContain('⎿ 1 completed · 1 in progress · 1 pending');
+    expect(frame).toContain('☒ Read the code');
+    expect(frame).toContain('◐ Fixing the bug');
+    expect(frame).toContain('☐ Run the tests');
+    expect(frame).not.toContain('Keep the list current');
+  });
+
+  it('cuts a result headline wider than the terminal instead of wrapping it', () => {
+    const item = tool({
+      name: 'WebFetch',
+      outcome: { status: 'done', text: 'word '.repeat(40) },
+      endedAt: 1,
+    });
+    const frame = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />).frame();
+    const lines = frame.split('\n').filter((line) => line.includes('word'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('…');
+  });
+
   it('shows a long-running tool with its elapsed time and latest line', () => {
     const item = tool({ startedAt: 0, progress: 'compiling 42/100' });
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} now={65_000} />);

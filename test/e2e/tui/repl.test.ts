@@ -37,6 +37,21 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     expect(screen).toContain('Result');
   });
 
+  it('a long command shows its elapsed time and the latest line it printed', async () => {
+    const command = 'for i in 1 2 3 4 5 6; do echo step $i; sleep 1; done';
+    fx.server.reset([
+      { reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command } }] } },
+      { reply: { content: [{ type: 'text', text: 'counted' }] } },
+    ]);
+    const t = await start(['--allowedTools', `Bash(${command})`]);
+    await t.type('count slowly');
+    await t.press('Enter');
+    // Past three seconds a running tool shows how long it has run and what it printed last.
+    const screen = await t.waitFor((s) => /⎿ Running… \ds/.test(s) && /^\s+step [3-6]$/m.test(s));
+    expect(screen).toContain(`● Bash(${command})`);
+    await t.waitFor('counted');
+  });
+
   it('Esc interrupts a streaming answer', async () => {
     fx.server.reset({
       chunkDelayMs: 200,

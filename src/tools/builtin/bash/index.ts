@@ -125,6 +125,7 @@ async function runInForeground(
   start: { cwd: string; note?: string },
   env: ShellEnv,
   sandbox: SandboxManager | undefined,
+  onOutputLine: (line: string) => void,
 ): Promise<ToolResult<BashOutput>> {
   const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
   let run: Awaited<ReturnType<typeof runCommand>>;
@@ -138,6 +139,7 @@ async function runInForeground(
       outputBudget: context.services.settings.bashOutputMaxChars,
       spillPath: join(context.sessionDir, 'bash-output', `${Date.now()}-${randomUUID().slice(0, 8)}.txt`),
       ...(sandbox ? { sandbox } : {}),
+      onOutputLine,
     });
   } catch (error) {
     throw new ToolError(`Could not start the shell: ${(error as Error).message}`);
@@ -231,7 +233,7 @@ export const bashTool = buildTool<BashInput, BashOutput>({
   },
   toAutoClassifierInput: (input) => input.command,
   mapResultToContent,
-  async call(input, context) {
+  async call(input, context, onProgress) {
     const start = await startingCwd(context);
     // A command proven read-only runs with git's repository hooks, monitor and pager switched
     // off: a planted .git/config stays inert even if the permission check missed a key.
@@ -243,6 +245,18 @@ export const bashTool = buildTool<BashInput, BashOutput>({
       start.note = start.note ? `${start.note}\n${note}` : note;
     }
     if (input.run_in_background) return runInBackground(input, context, start.cwd, env, sandbox);
-    return runInForeground(input, context, start, env, sandbox);
+    const startedAt = Date.now();
+    // A long command's latest line, for the interactive UI (the engine turns it into tool_progress).
+    const onOutputLine = (line: string) =>
+      onProgress?.({
+        toolUseId: '',
+        data: {
+          type: 'output_line',
+          toolName: 'Bash',
+          line,
+          elapsedSeconds: (Date.now() - startedAt) / 1000,
+        },
+      });
+    return runInForeground(input, context, start, env, sandbox, onOutputLine);
   },
 });

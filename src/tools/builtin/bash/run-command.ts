@@ -2,12 +2,14 @@
  * Runs one foreground command to completion, timeout or interrupt, collecting its interleaved
  * output and the directory the shell ended in.
  */
+
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { SandboxedSpawn, SandboxManager } from '../../../sandbox/manager';
+import { LatestLine } from './latest-line';
 import { type CollectedOutput, OutputCollector } from './output';
 import { spawnShell, terminateGroup } from './shell';
 
@@ -29,6 +31,8 @@ export type RunCommandParams = {
   killGraceMs?: number;
   /** Runs the shell inside this session's sandbox (src/sandbox/). */
   sandbox?: SandboxManager;
+  /** The latest line the command printed, now and then while it runs (latest-line.ts). */
+  onOutputLine?: (line: string) => void;
 };
 
 export type RunCommandResult = {
@@ -67,9 +71,14 @@ export async function runCommand(params: RunCommandParams): Promise<RunCommandRe
   });
 
   // One decoder per stream so a multi-byte character split across chunks stays whole.
+  const latest = params.onOutputLine ? new LatestLine(params.onOutputLine) : undefined;
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder('utf8');
-    stream?.on('data', (chunk: Buffer) => collector.append(decoder.write(chunk)));
+    stream?.on('data', (chunk: Buffer) => {
+      const text = decoder.write(chunk);
+      collector.append(text);
+      latest?.push(text);
+    });
     stream?.on('end', () => collector.append(decoder.end()));
   }
 
@@ -98,6 +107,7 @@ export async function runCommand(params: RunCommandParams): Promise<RunCommandRe
       },
     );
     await drain(child);
+    latest?.stop();
     if (stopping) await stopping;
     const output = await collector.finish();
     const result: RunCommandResult = {
