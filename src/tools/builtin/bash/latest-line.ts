@@ -5,7 +5,6 @@
  * redrawn with carriage returns (a progress bar) counts as its last state.
  */
 const ESCAPES = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f]/g;
 
 export class LatestLine {
