@@ -83,6 +83,14 @@ const LAZY = {
     'src/tools/builtin/lsp-rename/rename.ts',
     'src/services/lsp/client.ts',
   ],
+  // The shell parser and the permission checks of a command line, on the first one (or once a
+  // session's first request is out: src/tools/builtin/bash/preload.ts).
+  shell: [
+    'src/services/bash-parser/index.ts',
+    'src/permissions/bash-permission.ts',
+    'src/permissions/bash-rule-match.ts',
+    'src/permissions/shell-analysis.ts',
+  ],
   // --json-schema's StructuredOutput tool.
   'structured-output': ['src/engine/structured-output.ts'],
 };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as z from '../../../lib/zod';
 import { neutralGitEnv } from '../../../permissions/git-neutral-env';
 import type { SandboxManager } from '../../../sandbox/manager';
-import { bashParserProblem, isReadOnlyCommand } from '../../../services/bash-parser';
+import { bashParserProblem } from '../../../services/bash-parser/loader';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError, type ToolResult } from '../../tool';
 import { resolveNextCwd } from './cwd';
@@ -197,7 +197,9 @@ async function sandboxFor(input: BashInput, context: ToolUseContext): Promise<Sa
 
 /** A parser that failed to load must not make the tool unusable: it only loses the read-only fast path. */
 function readOnlyOrFalse(command: string): Promise<boolean> {
-  return isReadOnlyCommand(command).catch(() => false);
+  return import('../../../services/bash-parser')
+    .then(({ isReadOnlyCommand }) => isReadOnlyCommand(command))
+    .catch(() => false);
 }
 
 function mapResultToContent(output: BashOutput): string {
