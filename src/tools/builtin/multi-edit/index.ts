@@ -14,12 +14,14 @@ const editSchema = z.strictObject({
   replace_all: z.optional(z.boolean()).check(z.describe('Replace every occurrence (default false)')),
 });
 
-const inputSchema = z.strictObject({
-  file_path: z.string().check(z.describe('Absolute path of the file to change')),
-  edits: z
-    .array(editSchema)
-    .check(z.minLength(1), z.describe('Replacements, applied in order to the result of the previous one')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().check(z.describe('Absolute path of the file to change')),
+    edits: z
+      .array(editSchema)
+      .check(z.minLength(1), z.describe('Replacements, applied in order to the result of the previous one')),
+  }),
+);
 export type MultiEditInput = z.infer<typeof inputSchema>;
 
 export type MultiEditOutput = {

@@ -12,9 +12,11 @@ const todoSchema = z.strictObject({
     .check(z.minLength(1), z.describe('The task in present continuous form, e.g. "Running the tests"')),
 });
 
-const inputSchema = z.strictObject({
-  todos: z.array(todoSchema).check(z.describe('The complete, updated task list')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    todos: z.array(todoSchema).check(z.describe('The complete, updated task list')),
+  }),
+);
 export type TodoWriteInput = z.infer<typeof inputSchema>;
 
 export type TodoWriteOutput = { oldTodos: TodoItem[]; newTodos: TodoItem[] };
