@@ -253,13 +253,18 @@ for (const [bundle, specifiers] of Object.entries(used)) {
 }
 
 // 3. The built-in tools' JSON Schemas, converted from their zod schemas now rather than at every
-// start (src/tools/builtin/index.ts, src/cli/session-builtins.ts).
+// start, with each one's token estimate (src/tools/builtin/index.ts, src/cli/session-builtins.ts).
 const schemaScript = join(dist, 'tool-schemas.js');
 await build({
   ...common,
   stdin: {
     contents: `import { everyBuiltinTool } from './src/cli/session-builtins';
-module.exports = Object.fromEntries(everyBuiltinTool().map((tool) => [tool.name, tool.inputJsonSchema]));`,
+import { estimateSchemaTokens } from './src/model/tokens';
+const tools = everyBuiltinTool();
+module.exports = {
+  schemas: Object.fromEntries(tools.map((tool) => [tool.name, tool.inputJsonSchema])),
+  tokens: Object.fromEntries(tools.map((tool) => [tool.name, estimateSchemaTokens(tool.inputJsonSchema)])),
+};`,
     resolveDir: root,
     sourcefile: 'tool-schemas.js',
   },
@@ -295,7 +300,11 @@ const appBuilt = await build({
   metafile: true,
   entryPoints: { app: 'src/cli/run.ts' },
   outdir: 'dist',
-  define: { ...common.define, YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
+  define: {
+    ...common.define,
+    YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas.schemas),
+    YOKE_BUILTIN_SCHEMA_TOKENS: JSON.stringify(toolSchemas.tokens),
+  },
   plugins: [
     lazyBuiltins,
     vendorPlugin({ root, bundles: VENDORS, used: {}, vendors }),
