@@ -8,11 +8,13 @@ import { displayPath, resolveToolPath } from '../shared/paths';
 import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
 
-const editSchema = z.strictObject({
-  old_string: z.string().check(z.describe('The exact text to replace')),
-  new_string: z.string().check(z.describe('The text to put in its place')),
-  replace_all: z.optional(z.boolean()).check(z.describe('Replace every occurrence (default false)')),
-});
+const editSchema = z.lazy(() =>
+  z.strictObject({
+    old_string: z.string().check(z.describe('The exact text to replace')),
+    new_string: z.string().check(z.describe('The text to put in its place')),
+    replace_all: z.optional(z.boolean()).check(z.describe('Replace every occurrence (default false)')),
+  }),
+);
 
 const inputSchema = z.lazy(() =>
   z.strictObject({

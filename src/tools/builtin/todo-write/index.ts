@@ -4,13 +4,17 @@ import type { TodoItem } from '../../context';
 import { buildTool, ToolError } from '../../tool';
 import prompt from './prompt.md';
 
-const todoSchema = z.strictObject({
-  content: z.string().check(z.minLength(1), z.describe('The task, in imperative form, e.g. "Run the tests"')),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z
-    .string()
-    .check(z.minLength(1), z.describe('The task in present continuous form, e.g. "Running the tests"')),
-});
+const todoSchema = z.lazy(() =>
+  z.strictObject({
+    content: z
+      .string()
+      .check(z.minLength(1), z.describe('The task, in imperative form, e.g. "Run the tests"')),
+    status: z.enum(['pending', 'in_progress', 'completed']),
+    activeForm: z
+      .string()
+      .check(z.minLength(1), z.describe('The task in present continuous form, e.g. "Running the tests"')),
+  }),
+);
 
 const inputSchema = z.lazy(() =>
   z.strictObject({
