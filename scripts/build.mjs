@@ -43,8 +43,8 @@ const VENDORS = {
 
 /**
  * Lazy bundles, and the entry modules in each that the app imports with `await import()`. A plain
- * `-p` run loads none of them (test/e2e/code-cache.test.ts: it saves no cache for them;
- * test/e2e/lazy-bundles.test.ts: they stay out of the app). A module two bundles use and the app
+ * `-p` run loads none of them before its first request (the Bash preload loads `shell` once that
+ * is out; test/e2e/lazy-bundles.test.ts keeps them out of the app). A module two bundles use and the app
  * does not would be two copies: see SERVES.
  */
 const LAZY = {
