@@ -6,9 +6,9 @@
 // of medians. Targets: Yoke within 1.3x of the floor on both.
 // The first run starts from the build's warm-up cache and saves its own (src/lib/cached-script.ts),
 // which the measured runs use; the time of a start without any cache is printed too.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadLine, median, verdict } from './_bundle.mjs';
 import { entry, requireBuild, startCliBench } from './_cli.mjs';
 
@@ -97,6 +97,14 @@ if (!response.ok) process.exit(1);
   console.log(
     `  without a code cache (YOKE_CODE_CACHE=off; as after a Node upgrade until a run saves one): median ${median(uncached).toFixed(1)} ms ` +
       `-> ${(median(uncached) / median(t.floor)).toFixed(2)}x the floor (${uncached.length} runs)`,
+  );
+  // What a start deserializes scales with app.js; the lazy bundles load only when used.
+  const distDir = dirname(entry);
+  const kb = (file) => statSync(join(distDir, file)).size / 1024;
+  const lazy = readdirSync(distDir).filter((f) => /^lazy-.*\.js$/.test(f));
+  console.log(
+    `  dist/app.js (read and deserialized by every start): ${kb('app.js').toFixed(0)} KB; ` +
+      `lazy bundles: ${lazy.reduce((sum, f) => sum + kb(f), 0).toFixed(0)} KB in ${lazy.length} files`,
   );
   console.log(
     `  peak RSS (whole run): Yoke median ${median(rss.yoke).toFixed(1)} MB, floor ${median(rss.floor).toFixed(1)} MB -> ` +

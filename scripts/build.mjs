@@ -42,9 +42,10 @@ const VENDORS = {
 };
 
 /**
- * Lazy bundles, and the entry modules in each that the app imports with `await import()`. A `-p`
- * run never loads any of them (test/e2e/code-cache.test.ts: a `-p` run saves no cache for them). Modules
- * two bundles use and the app does not would be two copies: the build refuses that.
+ * Lazy bundles, and the entry modules in each that the app imports with `await import()`. A plain
+ * `-p` run loads none of them before its first request (the Bash preload loads `shell` once that
+ * is out; test/e2e/lazy-bundles.test.ts keeps them out of the app). A module two bundles use and the app
+ * does not would be two copies: see SERVES.
  */
 const LAZY = {
   // The interactive UI with its commands and views, and the subcommands (`yoke mcp`, `yoke
@@ -63,7 +64,45 @@ const LAZY = {
   // The OpenAI-compatible provider (the `openai` vendor bundle holds the SDK itself).
   openai: ['src/model/openai/index.ts', 'src/model/openai/context-length.ts'],
   'mock-server': ['src/testing/mock-server/cli.ts'],
+  // A session the Agent SDK drives (`--input-format stream-json`).
+  'stream-json': ['src/sdk/session.ts'],
+  // The MCP client, once some server is configured (the SDK itself is the `mcp` vendor bundle).
+  mcp: [
+    'src/mcp/manager.ts',
+    'src/mcp/resource-mentions.ts',
+    'src/tools/mcp/resource-tools.ts',
+    'src/tools/mcp/server-tools.ts',
+  ],
+  // The hook runner, once some hook can run.
+  hooks: ['src/hooks/runner.ts'],
+  // Reading the enabled plugins, once settings or flags name one.
+  plugins: ['src/plugins/load-enabled.ts'],
+  // The LSP and LSPRename tools' work and the language-server client, on their first call.
+  lsp: [
+    'src/tools/builtin/lsp/run.ts',
+    'src/tools/builtin/lsp-rename/rename.ts',
+    'src/services/lsp/client.ts',
+  ],
+  // The shell parser and the permission checks of a command line, on the first one (or once a
+  // session's first request is out: src/tools/builtin/bash/preload.ts).
+  shell: [
+    'src/services/bash-parser/index.ts',
+    'src/permissions/bash-permission.ts',
+    'src/permissions/bash-rule-match.ts',
+    'src/permissions/shell-analysis.ts',
+  ],
+  // --json-schema's StructuredOutput tool.
+  'structured-output': ['src/engine/structured-output.ts'],
 };
+/**
+ * Bundles that lend their modules to others: a module that the bundle and only those others use
+ * becomes an entry of the bundle, which they load for it (`yoke mcp list`, in `interactive`, runs
+ * the `mcp` bundle's client). Any other module two bundles use goes into the app.
+ */
+const SERVES = { mcp: ['interactive'], plugins: ['interactive'] };
+const homeOf = (owners) =>
+  owners.find((home) => owners.every((o) => o === home || SERVES[home]?.includes(o)));
+
 const lazyEntries = Object.fromEntries(
   Object.entries(LAZY).flatMap(([bundle, entries]) => entries.map((entry) => [entry, bundle])),
 );
@@ -77,7 +116,8 @@ const common = {
   charset: 'ascii',
   legalComments: 'none',
   logLevel: 'warning',
-  sourcemap: false,
+  // For profiling (`node --cpu-prof`): maps the bundles' positions back to the sources.
+  sourcemap: process.env.YOKE_BUILD_SOURCEMAP === '1',
   minify,
   loader: { '.md': 'text' },
   jsx: 'automatic',
@@ -140,35 +180,50 @@ const recordLazy = async (bundle, entries, shared) => {
     plugins: [
       lazyBuiltins,
       vendorPlugin({ root, bundles: VENDORS, used }),
-      sharedModulesPlugin({ root, shared }),
+      sharedModulesPlugin({ root, shared, entries: lazyEntries, bundle }),
     ],
   });
-  // Shared modules are external: they show as imports, not inputs.
+  // Shared modules and other bundles' entries are external: they show as imports, not inputs.
   const inputs = Object.entries(record.metafile.inputs);
   const imported = inputs.flatMap(([, input]) => input.imports.map((i) => i.path));
   return {
     shared: [...new Set(imported.filter((p) => p.startsWith('yoke-shared:')).map((p) => p.slice(12)))].sort(),
+    loads: [
+      ...new Set(imported.filter((p) => p.startsWith('yoke-lazy:')).map((p) => p.split(':')[1])),
+    ].sort(),
     // Copies of packages are harmless (see isShareable); two copies of Yoke's own module are not.
     own: inputs.map(([p]) => p).filter(isShareable),
   };
 };
 const lazyShared = {};
+const lazyLoads = {};
 for (let round = 0; ; round++) {
   const owner = new Map();
-  const twice = new Set();
+  const twice = new Map();
   for (const [bundle, entries] of Object.entries(LAZY)) {
-    const { shared, own } = await recordLazy(bundle, entries, inApp);
+    const { shared, own, loads } = await recordLazy(bundle, entries, inApp);
+    lazyLoads[bundle] = loads;
     // Recording stubs the vendor imports, so their lib/vendor.ts never shows; shared it must be,
     // or a bundle loads its own copy of a vendor (two MCP SDKs: `instanceof` fails across them).
     lazyShared[bundle] = [...new Set([...shared, 'src/lib/vendor.ts'])].sort();
     for (const input of own) {
-      if (owner.has(input) && owner.get(input) !== bundle) twice.add(input);
+      const first = owner.get(input);
+      if (first !== undefined && first !== bundle)
+        twice.set(input, [...(twice.get(input) ?? [first]), bundle]);
       owner.set(input, bundle);
     }
   }
   if (twice.size === 0) break;
-  if (round === 5) throw new Error(`build: lazy bundles keep sharing ${[...twice].join(', ')}`);
-  for (const input of twice) inApp.add(input);
+  if (round === 10) throw new Error(`build: lazy bundles keep sharing ${[...twice.keys()].join(', ')}`);
+  for (const [input, owners] of twice) {
+    const home = homeOf(owners);
+    if (home === undefined) {
+      inApp.add(input);
+      continue;
+    }
+    LAZY[home].push(input);
+    lazyEntries[input] = home;
+  }
 }
 
 // 2. One bundle per vendor: its default export maps each specifier to the module namespace.
@@ -198,13 +253,18 @@ for (const [bundle, specifiers] of Object.entries(used)) {
 }
 
 // 3. The built-in tools' JSON Schemas, converted from their zod schemas now rather than at every
-// start (src/tools/builtin/index.ts, src/cli/session-builtins.ts).
+// start, with each one's token estimate (src/tools/builtin/index.ts, src/cli/session-builtins.ts).
 const schemaScript = join(dist, 'tool-schemas.js');
 await build({
   ...common,
   stdin: {
     contents: `import { everyBuiltinTool } from './src/cli/session-builtins';
-module.exports = Object.fromEntries(everyBuiltinTool().map((tool) => [tool.name, tool.inputJsonSchema]));`,
+import { estimateSchemaTokens } from './src/model/tokens';
+const tools = everyBuiltinTool();
+module.exports = {
+  schemas: Object.fromEntries(tools.map((tool) => [tool.name, tool.inputJsonSchema])),
+  tokens: Object.fromEntries(tools.map((tool) => [tool.name, estimateSchemaTokens(tool.inputJsonSchema)])),
+};`,
     resolveDir: root,
     sourcefile: 'tool-schemas.js',
   },
@@ -226,22 +286,48 @@ for (const [bundle, entries] of Object.entries(LAZY)) {
     plugins: [
       lazyBuiltins,
       vendorPlugin({ root, bundles: VENDORS, used: {}, vendors }),
-      sharedModulesPlugin({ root, shared: new Set(lazyShared[bundle]) }),
+      sharedModulesPlugin({ root, shared: new Set(lazyShared[bundle]), entries: lazyEntries, bundle }),
     ],
   });
-  lazyBuilt[bundle] = { id: sha(readFileSync(outfile)), shared: lazyShared[bundle] };
+  lazyBuilt[bundle] = {
+    id: sha(readFileSync(outfile)),
+    shared: lazyShared[bundle],
+    loads: lazyLoads[bundle],
+  };
 }
-await build({
+const appBuilt = await build({
   ...common,
+  metafile: true,
   entryPoints: { app: 'src/cli/run.ts' },
   outdir: 'dist',
-  define: { ...common.define, YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
+  define: {
+    ...common.define,
+    YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas.schemas),
+    YOKE_BUILTIN_SCHEMA_TOKENS: JSON.stringify(toolSchemas.tokens),
+  },
   plugins: [
     lazyBuiltins,
     vendorPlugin({ root, bundles: VENDORS, used: {}, vendors }),
     lazyEntriesPlugin({ root, entries: lazyEntries, built: lazyBuilt }),
   ],
 });
+// What each start reads: the app's modules with their bytes in app.js, and the lazy bundles'
+// entries (test/e2e/lazy-bundles.test.ts keeps them out of the app; bench/headless.mjs prints sizes).
+const appOutput = Object.values(appBuilt.metafile.outputs).find((output) => output.entryPoint);
+mkdirSync(join(dist, '.build'));
+writeFileSync(
+  join(dist, '.build', 'app-modules.json'),
+  `${JSON.stringify(
+    {
+      app: Object.fromEntries(
+        Object.entries(appOutput.inputs).map(([path, input]) => [path, input.bytesInOutput]),
+      ),
+      lazy: LAZY,
+    },
+    null,
+    1,
+  )}\n`,
+);
 
 // 5. The entry, which knows the app build it loads.
 await build({

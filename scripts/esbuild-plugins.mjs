@@ -180,7 +180,10 @@ const relativeTo = (root, path) => (path.startsWith(`${root}/`) ? path.slice(roo
  * The app's side of the lazy bundles (src/lib/lazy-bundle.ts). `entries` maps each entry module
  * (a path relative to the root) to its bundle. Recording (no `built`): a dynamic import of an
  * entry stays out of the app. Building: it becomes a call that runs the entry's bundle, handing
- * it `built[bundle].shared`, the app's modules that bundle imports.
+ * it `built[bundle].shared`, the app's modules that bundle imports, and the loaders of the bundles
+ * it imports entries of (`built[bundle].loads`). That table is one module per
+ * bundle, which all of the bundle's entries require: a copy per entry was kilobytes of the app
+ * for nothing.
  */
 export function lazyEntriesPlugin({ root, entries, built }) {
   return {
@@ -200,19 +203,35 @@ export function lazyEntriesPlugin({ root, entries, built }) {
         if (!built) return { path: resolved.path, external: true };
         return { path: entry, namespace: 'lazy-entry', pluginData: { bundle } };
       });
-      pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-entry' }, (args) => {
-        const { bundle } = args.pluginData;
-        const { id, shared } = built[bundle];
-        const table = shared
-          .map((path) => `${JSON.stringify(path)}: () => require(${JSON.stringify(join(root, path))})`)
-          .join(',\n  ');
+      pluginBuild.onResolve({ filter: /^lazy-bundle:/ }, (args) => ({
+        path: args.path.slice('lazy-bundle:'.length),
+        namespace: 'lazy-bundle',
+      }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-entry' }, (args) => ({
+        loader: 'js',
+        resolveDir: root,
+        contents: `module.exports = require(${JSON.stringify(`lazy-bundle:${args.pluginData.bundle}`)})(${JSON.stringify(args.path)});`,
+      }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-bundle' }, (args) => {
+        const bundle = args.path;
+        const { id, shared, loads } = built[bundle];
+        const table = [
+          ...shared.map(
+            (path) => `${JSON.stringify(path)}: () => require(${JSON.stringify(join(root, path))})`,
+          ),
+          ...loads.map(
+            (other) =>
+              `${JSON.stringify(`yoke-lazy:${other}`)}: () => require(${JSON.stringify(`lazy-bundle:${other}`)})`,
+          ),
+        ].join(',\n  ');
         return {
           loader: 'js',
           resolveDir: root,
           contents: `const { lazyModule } = require(${JSON.stringify(join(root, 'src/lib/lazy-bundle.ts'))});
-module.exports = lazyModule(${JSON.stringify(bundle)}, ${JSON.stringify(id)}, {
+const shared = {
   ${table}
-}, ${JSON.stringify(args.path)});`,
+};
+module.exports = (entry) => lazyModule(${JSON.stringify(bundle)}, ${JSON.stringify(id)}, shared, entry);`,
         };
       });
     },
@@ -230,9 +249,12 @@ export const isShareable = (path) => path.startsWith('src/') && path !== 'src/li
 
 /**
  * A lazy bundle's side: every import of a module the app contains (`shared`, paths relative to
- * the root) is left to the loader as `require("yoke-shared:<path>")`; the rest is bundled.
+ * the root) is left to the loader as `require("yoke-shared:<path>")`, and every import of another
+ * lazy bundle's entry (`entries`: entry → bundle; `bundle` is this one) as
+ * `require("yoke-lazy:<bundle>:<entry>")`, which loads that bundle (the app's own copy, once per
+ * process); the rest is bundled.
  */
-export function sharedModulesPlugin({ root, shared }) {
+export function sharedModulesPlugin({ root, shared, entries = {}, bundle }) {
   return {
     name: 'shared-modules',
     setup(pluginBuild) {
@@ -246,6 +268,9 @@ export function sharedModulesPlugin({ root, shared }) {
         });
         if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== 'file') return resolved;
         const path = relativeTo(root, resolved.path);
+        const owner = entries[path];
+        if (owner !== undefined && owner !== bundle)
+          return { path: `yoke-lazy:${owner}:${path}`, external: true };
         return isShareable(path) && shared.has(path)
           ? { path: `yoke-shared:${path}`, external: true }
           : resolved;

@@ -8,7 +8,9 @@
  * instances, not copies (a copy would have its own module state and its own classes, so
  * `instanceof` would fail across the boundary). The build makes every import of a module the
  * app already contains a `require("yoke-shared:<path>")`, and this loader answers it from the
- * table the app passes: getters that initialize the app's module on first use and return it.
+ * table the app passes: getters that initialize the app's module on first use and return it. An
+ * import of another lazy bundle's entry is `require("yoke-lazy:<bundle>:<entry>")`, answered
+ * through the same table, which then holds that bundle's loader (the build's SERVES).
  *
  * Under vitest, sources import each other directly and nothing calls this.
  */
@@ -23,6 +25,8 @@ export type SharedModules = Readonly<Record<string, () => unknown>>;
 type LazyEntries = Record<string, () => unknown>;
 
 export const SHARED_PREFIX = 'yoke-shared:';
+/** `yoke-lazy:<bundle>:<entry>`: an entry of another lazy bundle, which loads that bundle. */
+const LAZY_PREFIX = 'yoke-lazy:';
 
 // Process-wide on purpose, like Node's own module cache: a bundle runs once per process.
 const loaded = new Map<string, LazyEntries>();
@@ -34,6 +38,7 @@ export function lazyModule(bundle: string, buildId: string, shared: SharedModule
     const path = join(__dirname, `lazy-${bundle}.js`);
     const requireFromBundle = createRequire(path);
     const bundleRequire = ((id: string) => {
+      if (id.startsWith(LAZY_PREFIX)) return otherBundleEntry(bundle, shared, id);
       if (!id.startsWith(SHARED_PREFIX)) return requireFromBundle(id);
       const module = shared[id.slice(SHARED_PREFIX.length)];
       if (!module)
@@ -61,4 +66,16 @@ export function lazyModule(bundle: string, buildId: string, shared: SharedModule
   const load = entries[entry];
   if (!load) throw new Error(`The ${bundle} bundle lacks ${entry}; rebuild Yoke (npm run build).`);
   return load();
+}
+
+/**
+ * One lazy bundle importing another's entry (the REPL's /mcp view uses the MCP bundle's manager):
+ * the app's table for the importing bundle holds the other's loader under `yoke-lazy:<bundle>`.
+ */
+function otherBundleEntry(from: string, shared: SharedModules, id: string): unknown {
+  const [other, entry] = id.slice(LAZY_PREFIX.length).split(/:(.*)/s) as [string, string];
+  const load = shared[`${LAZY_PREFIX}${other}`] as (() => (entry: string) => unknown) | undefined;
+  if (!load)
+    throw new Error(`Yoke's build is inconsistent: ${from} needs ${id}; rebuild it (npm run build).`);
+  return load()(entry);
 }

@@ -3,11 +3,13 @@ import {
   estimateBlockTokens,
   estimateMessagesTokens,
   estimateRequestTokens,
+  estimateSchemaTokens,
   estimateTextTokens,
   estimateToolSchemaTokens,
   IMAGE_TOKEN_ESTIMATE,
   MESSAGE_OVERHEAD_TOKENS,
   PDF_DOCUMENT_TOKEN_ESTIMATE,
+  rememberSchemaTokens,
 } from './tokens';
 import type { MessageParam } from './types';
 
@@ -186,5 +188,24 @@ describe('estimateToolSchemaTokens', () => {
       input_schema,
     });
     expect(renamed).toBeGreaterThan(short);
+  });
+
+  it("takes a schema's share from the build's count when one was recorded for that object", () => {
+    const schema = () => ({ type: 'object' as const, properties: { path: { type: 'string' } } });
+    const tool = (input_schema: ReturnType<typeof schema>) => ({
+      name: 'Read',
+      description: 'Reads.',
+      input_schema,
+    });
+    const counted = estimateToolSchemaTokens(tool(schema()));
+    // The build records what estimateSchemaTokens gives: the same total, without counting again.
+    const prebuilt = schema();
+    rememberSchemaTokens(prebuilt, estimateSchemaTokens(prebuilt));
+    expect(estimateToolSchemaTokens(tool(prebuilt))).toBe(counted);
+    // The record is what is used (another object with the same content is counted as usual).
+    const recorded = schema();
+    rememberSchemaTokens(recorded, estimateSchemaTokens(recorded) + 1000);
+    expect(estimateToolSchemaTokens(tool(recorded))).toBe(counted + 1000);
+    expect(estimateToolSchemaTokens(tool(schema()))).toBe(counted);
   });
 });

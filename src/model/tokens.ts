@@ -136,6 +136,19 @@ export function estimateRequestTokens(
 // object never changes once built), so each request and the context pipeline do not stringify
 // and count the same ~35 KB of definitions again.
 const schemaTokenMemo = new WeakMap<object, { name: string; description: string; tokens: number }>();
+// The schema's own share, which the build counts for the built-in tools' prebuilt schemas
+// (tools/builtin/index.ts): the start does not stringify and count them at all.
+const schemaTextTokens = new WeakMap<object, number>();
+
+/** Estimated tokens of a JSON Schema as sent in a tool definition. */
+export function estimateSchemaTokens(schema: object): number {
+  return estimateTextTokens(JSON.stringify(schema));
+}
+
+/** Records `estimateSchemaTokens(schema)`, computed elsewhere (at build time) for this object. */
+export function rememberSchemaTokens(schema: object, tokens: number): void {
+  schemaTextTokens.set(schema, tokens);
+}
 
 export function estimateToolSchemaTokens(
   tool: Pick<ToolSchema, 'name' | 'description' | 'input_schema'>,
@@ -147,7 +160,7 @@ export function estimateToolSchemaTokens(
     TOOL_OVERHEAD_TOKENS +
     estimateTextTokens(tool.name) +
     estimateTextTokens(tool.description) +
-    estimateTextTokens(JSON.stringify(tool.input_schema));
+    (schemaTextTokens.get(key) ?? estimateSchemaTokens(key));
   schemaTokenMemo.set(key, { name: tool.name, description: tool.description, tokens });
   return tokens;
 }

@@ -13,7 +13,6 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { SavedRuleDestination } from '../lib/permission-vocabulary';
 import { lastUserPromptText } from '../session/messages';
-import { evaluateBash } from './bash-permission';
 import {
   type AutoClassifier,
   CLASSIFIER_TIMEOUT_MS,
@@ -114,9 +113,11 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
       walks,
       gitConfig,
     };
+    // The shell's evaluation (with the parser) is the `shell` lazy bundle: loaded by the first
+    // command line, not by every start (scripts/build.mjs).
     const evaluation =
       tool.access === 'shell' && typeof input.command === 'string'
-        ? await evaluateBash(input.command, env)
+        ? await (await import('./bash-permission')).evaluateBash(input.command, env)
         : evaluateTool(
             {
               toolName: tool.name,

@@ -7,7 +7,6 @@
  * paths are taken from the project root, where hooks start.
  */
 import { resolveUserPath } from './path-rules';
-import { analyzeShellCommand } from './shell-analysis';
 import { allUnits } from './shell-unit';
 
 /** A command hook as settings hold it: a shell command, or a program with `args` (no shell). */
@@ -37,6 +36,8 @@ export async function hookScriptPaths(
       for (const word of [command, ...hook.args]) add(word, roots.projectRoot);
       continue;
     }
+    // Loaded only for a hook with a command line (the `shell` lazy bundle: scripts/build.mjs).
+    const { analyzeShellCommand } = await import('./shell-analysis');
     const analysis = await analyzeShellCommand(command, { cwd: roots.projectRoot, home: roots.home });
     // `cd tools && ./lint.sh` runs tools/lint.sh: follow plain `cd`s in order.
     let cwd = roots.projectRoot;

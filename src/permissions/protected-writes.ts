@@ -4,7 +4,6 @@
  * that does to the evaluation.
  */
 import { relative } from 'node:path';
-import { allowRuleMatchesUnit, compileBashRule, isBroad } from './bash-rule-match';
 import { filesCopiedInto } from './copy-targets';
 import type { Evaluation, EvaluationEnv } from './evaluation';
 import { isWithin, pathMatchesRule } from './path-rules';
@@ -64,6 +63,7 @@ function protectedSpelling(
 async function exactLiftingRule(unit: ShellUnit, env: EvaluationEnv): Promise<boolean> {
   for (const rule of env.rules) {
     if (rule.toolName !== 'Bash' || rule.behavior !== 'allow' || !liftsProtection(rule)) continue;
+    const { allowRuleMatchesUnit, compileBashRule, isBroad } = await import('./bash-rule-match');
     const compiled = await compileBashRule(rule.ruleContent);
     if (!isBroad(compiled) && allowRuleMatchesUnit(compiled, unit)) return true;
   }

@@ -94,10 +94,12 @@ describe('the code cache', () => {
     const session = await runYoke(args, { bin, cwd: await tempProject(), env, input });
     expect(session.stdout).toContain('"subtype":"success"');
     await runYoke(['-p', 'hi'], { bin, cwd: await tempProject(), env });
+    // The session itself is the `stream-json` lazy bundle, which a `-p` run never loads.
     const names = cacheFiles(cacheDir).sort();
-    expect(names).toHaveLength(2);
+    expect(names).toHaveLength(3);
     expect(names[0]).toMatch(/^app-print-/);
     expect(names[1]).toMatch(/^app-stream-json-/);
+    expect(names[2]).toMatch(/^lazy-stream-json-[0-9a-f]{16}-/);
   });
 
   it('saves the cache of another command as it exits', async () => {

@@ -19,7 +19,8 @@ import { type AgentToolOutput, agentResultText, agentToolOutput } from './result
 
 const DEFAULT_AGENT = 'general-purpose';
 
-const inputSchema = z.strictObject({
+// Built on first validation: the JSON Schema the model sees comes from the build.
+const inputShape = () => ({
   description: z.string().check(z.describe('A short (3–5 word) label for the task')),
   prompt: z.string().check(z.describe('The task for the agent: a complete, self-contained brief')),
   // Filled in when absent, so permission rules (`Agent(general-purpose)`) and hooks see the type.
@@ -52,6 +53,7 @@ const inputSchema = z.strictObject({
     .optional(z.int().check(z.positive()))
     .check(z.describe('At most this much wall time')),
 });
+const inputSchema = z.lazy(() => z.strictObject(inputShape()));
 
 export type AgentToolInput = z.infer<typeof inputSchema>;
 

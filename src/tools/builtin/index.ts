@@ -7,6 +7,7 @@
  * importing them all costs little.
  */
 
+import { rememberSchemaTokens } from '../../model/tokens';
 import type { JsonSchemaObject } from '../../model/types';
 import type { AnyTool } from '../tool';
 import { astEditTool } from './ast-edit';
@@ -36,8 +37,12 @@ import { writeTool } from './write';
  * way to the first request. Absent under vitest, where each tool converts its own on first use.
  */
 declare const YOKE_BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchemaObject>>;
+/** And each one's `estimateSchemaTokens`, counted by the build too. */
+declare const YOKE_BUILTIN_SCHEMA_TOKENS: Readonly<Record<string, number>>;
 const prebuiltSchemas =
   typeof YOKE_BUILTIN_TOOL_SCHEMAS === 'undefined' ? undefined : YOKE_BUILTIN_TOOL_SCHEMAS;
+const prebuiltSchemaTokens =
+  typeof YOKE_BUILTIN_SCHEMA_TOKENS === 'undefined' ? undefined : YOKE_BUILTIN_SCHEMA_TOKENS;
 
 export function applyPrebuiltSchemas(tools: readonly AnyTool[]): void {
   if (!prebuiltSchemas) return;
@@ -45,7 +50,10 @@ export function applyPrebuiltSchemas(tools: readonly AnyTool[]): void {
     const schema = prebuiltSchemas[tool.name];
     // Replaces the converting getter on the tool itself, so the pool keeps the same objects. A
     // shared tool gets the same value again: the schema is a fact of the build, not of a session.
-    if (schema) Object.defineProperty(tool, 'inputJsonSchema', { value: schema, enumerable: true });
+    if (!schema) continue;
+    Object.defineProperty(tool, 'inputJsonSchema', { value: schema, enumerable: true });
+    const tokens = prebuiltSchemaTokens?.[tool.name];
+    if (tokens !== undefined) rememberSchemaTokens(schema, tokens);
   }
 }
 

@@ -8,7 +8,8 @@ import { agentLabel, unknownTaskMessage } from '../../../tools/builtin/shared/ba
 import { buildTool, ToolError } from '../../../tools/tool';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
+// Built on first validation: the JSON Schema the model sees comes from the build.
+const inputShape = () => ({
   to: z.string().check(z.maxLength(300), z.describe("The background agent's id or name")),
   message: z.string().check(z.describe('What the agent should do next: a complete instruction')),
   summary: z
@@ -18,6 +19,7 @@ const inputSchema = z.strictObject({
     .optional(z.boolean())
     .check(z.describe('Accepted for compatibility: a background agent always notifies when it stops')),
 });
+const inputSchema = z.lazy(() => z.strictObject(inputShape()));
 
 export type SendMessageInput = z.infer<typeof inputSchema>;
 

@@ -16,7 +16,8 @@ import { parseWorktreeName, randomWorktreeName } from '../worktree-name';
 import { createWorktree, openWorktree, type Worktree, WorktreeError } from '../worktrees';
 import prompt from './enter-worktree.md';
 
-const inputSchema = z.strictObject({
+// Built on first validation: the JSON Schema the model sees comes from the build.
+const inputShape = () => ({
   name: z.optional(
     z
       .string()
@@ -28,6 +29,7 @@ const inputSchema = z.strictObject({
     z.string().check(z.describe('An existing worktree of this repository to enter, instead of name')),
   ),
 });
+const inputSchema = z.lazy(() => z.strictObject(inputShape()));
 export type EnterWorktreeInput = z.infer<typeof inputSchema>;
 export type EnterWorktreeOutput = { worktreePath: string; worktreeBranch?: string; message: string };
 

@@ -10,7 +10,8 @@ import { type EnteredWorktree, FLAG_WORKTREE, MAIN_LOOP, sessionWorktreesOf } fr
 import { describeChanges, finishWorktree, hasChanges, worktreeChanges } from '../worktrees';
 import prompt from './exit-worktree.md';
 
-const inputSchema = z.strictObject({
+// Built on first validation: the JSON Schema the model sees comes from the build.
+const inputShape = () => ({
   action: z
     .enum(['keep', 'remove'])
     .check(z.describe('keep: leave the worktree on disk; remove: delete it and its branch')),
@@ -18,6 +19,7 @@ const inputSchema = z.strictObject({
     z.boolean().check(z.describe('With remove: delete it even with uncommitted files or unmerged commits')),
   ),
 });
+const inputSchema = z.lazy(() => z.strictObject(inputShape()));
 export type ExitWorktreeInput = z.infer<typeof inputSchema>;
 export type ExitWorktreeOutput = {
   action: 'keep' | 'remove';

@@ -18,20 +18,24 @@ import prompt from './prompt.md';
 const PREVIEW_LINES = 20;
 const PREVIEW_FILES = 10;
 
-const inputSchema = z.strictObject({
-  pattern: z.string().check(z.minLength(1), z.describe('Code to find, as for ast_grep ($NAME, $$$NAME, $_)')),
-  rewrite: z
-    .string()
-    .check(z.describe('Replacement code; $NAME and $$$NAME insert what the pattern captured')),
-  path: z
-    .optional(z.string())
-    .check(
-      z.describe('File or folder to rewrite in (default: the working directory; .gitignore is respected)'),
-    ),
-  language: z
-    .optional(z.string())
-    .check(z.describe(`Grammar (default: from each file's extension): ${LANGUAGE_IDS.join(', ')}`)),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .check(z.minLength(1), z.describe('Code to find, as for ast_grep ($NAME, $$$NAME, $_)')),
+    rewrite: z
+      .string()
+      .check(z.describe('Replacement code; $NAME and $$$NAME insert what the pattern captured')),
+    path: z
+      .optional(z.string())
+      .check(
+        z.describe('File or folder to rewrite in (default: the working directory; .gitignore is respected)'),
+      ),
+    language: z
+      .optional(z.string())
+      .check(z.describe(`Grammar (default: from each file's extension): ${LANGUAGE_IDS.join(', ')}`)),
+  }),
+);
 export type AstEditInput = z.infer<typeof inputSchema>;
 
 export type AstEditOutput = {

@@ -10,25 +10,29 @@ export const DEFAULT_MAX_RESULTS = 50;
 /** A match's text is shown up to this many characters of its first line. */
 const MAX_SHOWN = 160;
 
-const inputSchema = z.strictObject({
-  pattern: z
-    .string()
-    .check(
-      z.minLength(1),
-      z.describe(
-        'Code to find, written as code: $NAME matches one node, $$$NAME any sequence, $_ one node without binding; a repeated $NAME must match the same text',
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .check(
+        z.minLength(1),
+        z.describe(
+          'Code to find, written as code: $NAME matches one node, $$$NAME any sequence, $_ one node without binding; a repeated $NAME must match the same text',
+        ),
       ),
-    ),
-  path: z
-    .optional(z.string())
-    .check(z.describe('File or folder to search (default: the working directory; .gitignore is respected)')),
-  language: z
-    .optional(z.string())
-    .check(z.describe(`Grammar (default: from each file's extension): ${LANGUAGE_IDS.join(', ')}`)),
-  max_results: z
-    .optional(z.number().check(z.int(), z.minimum(1)))
-    .check(z.describe(`Most matches to return (default ${DEFAULT_MAX_RESULTS})`)),
-});
+    path: z
+      .optional(z.string())
+      .check(
+        z.describe('File or folder to search (default: the working directory; .gitignore is respected)'),
+      ),
+    language: z
+      .optional(z.string())
+      .check(z.describe(`Grammar (default: from each file's extension): ${LANGUAGE_IDS.join(', ')}`)),
+    max_results: z
+      .optional(z.number().check(z.int(), z.minimum(1)))
+      .check(z.describe(`Most matches to return (default ${DEFAULT_MAX_RESULTS})`)),
+  }),
+);
 export type AstGrepInput = z.infer<typeof inputSchema>;
 
 export type AstGrepMatch = { file: string; line: number; column: number; text: string };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as z from '../../../lib/zod';
 import { neutralGitEnv } from '../../../permissions/git-neutral-env';
 import type { SandboxManager } from '../../../sandbox/manager';
-import { bashParserProblem, isReadOnlyCommand } from '../../../services/bash-parser';
+import { bashParserProblem } from '../../../services/bash-parser/loader';
 import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError, type ToolResult } from '../../tool';
 import { resolveNextCwd } from './cwd';
@@ -20,23 +20,25 @@ import { runCommand } from './run-command';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 
-const inputSchema = z.strictObject({
-  command: z.string().check(z.describe('The command to run')),
-  timeout: z
-    .optional(z.number().check(z.positive(), z.maximum(MAX_TIMEOUT_MS)))
-    .check(z.describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS})`)),
-  description: z.optional(z.string()).check(z.describe('A few plain words saying what the command does')),
-  run_in_background: z
-    .optional(z.boolean())
-    .check(z.describe('Start the command in the background and return at once with a shell id')),
-  dangerouslyDisableSandbox: z
-    .optional(z.boolean())
-    .check(
-      z.describe(
-        'Run this one command outside the sandbox; the user is always asked. Only after the sandbox blocked something the task needs.',
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    command: z.string().check(z.describe('The command to run')),
+    timeout: z
+      .optional(z.number().check(z.positive(), z.maximum(MAX_TIMEOUT_MS)))
+      .check(z.describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS})`)),
+    description: z.optional(z.string()).check(z.describe('A few plain words saying what the command does')),
+    run_in_background: z
+      .optional(z.boolean())
+      .check(z.describe('Start the command in the background and return at once with a shell id')),
+    dangerouslyDisableSandbox: z
+      .optional(z.boolean())
+      .check(
+        z.describe(
+          'Run this one command outside the sandbox; the user is always asked. Only after the sandbox blocked something the task needs.',
+        ),
       ),
-    ),
-});
+  }),
+);
 
 export type BashInput = z.infer<typeof inputSchema>;
 
@@ -199,7 +201,9 @@ async function sandboxFor(input: BashInput, context: ToolUseContext): Promise<Sa
 
 /** A parser that failed to load must not make the tool unusable: it only loses the read-only fast path. */
 function readOnlyOrFalse(command: string): Promise<boolean> {
-  return isReadOnlyCommand(command).catch(() => false);
+  return import('../../../services/bash-parser')
+    .then(({ isReadOnlyCommand }) => isReadOnlyCommand(command))
+    .catch(() => false);
 }
 
 function mapResultToContent(output: BashOutput): string {

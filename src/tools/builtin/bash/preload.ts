@@ -4,10 +4,11 @@
  * 150 ms), one command line is parsed and classified so the code around the parse is compiled
  * too, and `node:child_process` is loaded. Nothing runs: no process is started, no file written.
  */
-import { isReadOnlyCommand } from '../../../services/bash-parser';
 
 export async function preloadBash(): Promise<void> {
   try {
+    // The parser and the permission checks are the `shell` lazy bundle (scripts/build.mjs).
+    const { isReadOnlyCommand } = await import('../../../services/bash-parser');
     await isReadOnlyCommand('ls -la');
   } catch {
     // Left for the first real use to report (and retry): a preload must never break a run.

@@ -7,14 +7,16 @@ import { displayPath, resolveToolPath } from '../shared/paths';
 import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
-  file_path: z.string().check(z.describe('Absolute path of the file to change')),
-  old_string: z.string().check(z.describe('The exact text to replace')),
-  new_string: z.string().check(z.describe('The text to put in its place (must differ from old_string)')),
-  replace_all: z
-    .optional(z.boolean())
-    .check(z.describe('Replace every occurrence instead of exactly one (default false)')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().check(z.describe('Absolute path of the file to change')),
+    old_string: z.string().check(z.describe('The exact text to replace')),
+    new_string: z.string().check(z.describe('The text to put in its place (must differ from old_string)')),
+    replace_all: z
+      .optional(z.boolean())
+      .check(z.describe('Replace every occurrence instead of exactly one (default false)')),
+  }),
+);
 export type EditInput = z.infer<typeof inputSchema>;
 
 export type EditOutput = {

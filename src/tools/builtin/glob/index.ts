@@ -16,18 +16,20 @@ export const MAX_GLOB_RESULTS = 100;
 /** A listing this long means the search root is far too broad; stop reading instead of exhausting memory. */
 const MAX_LISTED_FILES = 1_000_000;
 
-const inputSchema = z.strictObject({
-  pattern: z
-    .string()
-    .check(z.minLength(1), z.describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"')),
-  path: z
-    .optional(z.string())
-    .check(
-      z.describe(
-        'Directory to search in (default: the current working directory). Omit it rather than passing null.',
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .check(z.minLength(1), z.describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"')),
+    path: z
+      .optional(z.string())
+      .check(
+        z.describe(
+          'Directory to search in (default: the current working directory). Omit it rather than passing null.',
+        ),
       ),
-    ),
-});
+  }),
+);
 export type GlobInput = z.infer<typeof inputSchema>;
 
 export type GlobOutput = {

@@ -19,43 +19,47 @@ export const DEFAULT_HEAD_LIMIT = 250;
 const MAX_COLLECTED_LINES = 200_000;
 
 const contextLines = z.number().check(z.int(), z.minimum(0));
-const inputSchema = z.strictObject({
-  pattern: z.string().check(z.minLength(1), z.describe('Regular expression (ripgrep syntax) to search for')),
-  path: z
-    .optional(z.string())
-    .check(z.describe('File or directory to search (default: the current working directory)')),
-  glob: z
-    .optional(z.string())
-    .check(z.describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}"')),
-  type: z
-    .optional(z.string())
-    .check(z.describe('Only search this file type (rg --type), e.g. "js", "py", "rust"')),
-  output_mode: z
-    .optional(z.enum(['content', 'files_with_matches', 'count']))
-    .check(
-      z.describe(
-        '"files_with_matches" (default): paths; "content": matching lines; "count": matches per file',
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .check(z.minLength(1), z.describe('Regular expression (ripgrep syntax) to search for')),
+    path: z
+      .optional(z.string())
+      .check(z.describe('File or directory to search (default: the current working directory)')),
+    glob: z
+      .optional(z.string())
+      .check(z.describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}"')),
+    type: z
+      .optional(z.string())
+      .check(z.describe('Only search this file type (rg --type), e.g. "js", "py", "rust"')),
+    output_mode: z
+      .optional(z.enum(['content', 'files_with_matches', 'count']))
+      .check(
+        z.describe(
+          '"files_with_matches" (default): paths; "content": matching lines; "count": matches per file',
+        ),
       ),
-    ),
-  '-i': z.optional(z.boolean()).check(z.describe('Ignore case')),
-  '-n': z.optional(z.boolean()).check(z.describe('Show line numbers (content mode; default true)')),
-  '-A': z.optional(contextLines).check(z.describe('Lines of context after each match (content mode)')),
-  '-B': z.optional(contextLines).check(z.describe('Lines of context before each match (content mode)')),
-  '-C': z
-    .optional(contextLines)
-    .check(z.describe('Lines of context before and after each match (content mode)')),
-  context: z.optional(contextLines).check(z.describe('Same as -C')),
-  '-o': z.optional(z.boolean()).check(z.describe('Show only the matched part of each line (content mode)')),
-  multiline: z
-    .optional(z.boolean())
-    .check(z.describe('Let the pattern span lines; "." also matches newlines')),
-  head_limit: z
-    .optional(z.number().check(z.int(), z.minimum(0)))
-    .check(z.describe('Return at most this many lines or entries (default 250; 0 = no limit)')),
-  offset: z
-    .optional(z.number().check(z.int(), z.minimum(0)))
-    .check(z.describe('Skip this many lines or entries first (for paging)')),
-});
+    '-i': z.optional(z.boolean()).check(z.describe('Ignore case')),
+    '-n': z.optional(z.boolean()).check(z.describe('Show line numbers (content mode; default true)')),
+    '-A': z.optional(contextLines).check(z.describe('Lines of context after each match (content mode)')),
+    '-B': z.optional(contextLines).check(z.describe('Lines of context before each match (content mode)')),
+    '-C': z
+      .optional(contextLines)
+      .check(z.describe('Lines of context before and after each match (content mode)')),
+    context: z.optional(contextLines).check(z.describe('Same as -C')),
+    '-o': z.optional(z.boolean()).check(z.describe('Show only the matched part of each line (content mode)')),
+    multiline: z
+      .optional(z.boolean())
+      .check(z.describe('Let the pattern span lines; "." also matches newlines')),
+    head_limit: z
+      .optional(z.number().check(z.int(), z.minimum(0)))
+      .check(z.describe('Return at most this many lines or entries (default 250; 0 = no limit)')),
+    offset: z
+      .optional(z.number().check(z.int(), z.minimum(0)))
+      .check(z.describe('Skip this many lines or entries first (for paging)')),
+  }),
+);
 export type GrepInput = z.infer<typeof inputSchema>;
 
 async function assertExists(path: string, cwd: string): Promise<void> {

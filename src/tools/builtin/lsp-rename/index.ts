@@ -9,21 +9,23 @@ import { buildTool } from '../../tool';
 import { displayPath } from '../shared/paths';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
-  file: z.string().check(z.describe('The file where the symbol appears (absolute or project-relative)')),
-  line: z.number().check(z.int(), z.positive(), z.describe('1-based line of the symbol')),
-  symbol: z.string().check(z.minLength(1), z.describe('Text on that line that names the symbol')),
-  new_name: z
-    .string()
-    .check(
-      z.minLength(1),
-      z.regex(/^[^\s]+$/, 'new_name must be one identifier, without spaces'),
-      z.describe('The new name'),
-    ),
-  occurrence: z
-    .optional(z.number().check(z.int(), z.positive()))
-    .check(z.describe('Which occurrence of symbol on the line, 1-based (default 1)')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file: z.string().check(z.describe('The file where the symbol appears (absolute or project-relative)')),
+    line: z.number().check(z.int(), z.positive(), z.describe('1-based line of the symbol')),
+    symbol: z.string().check(z.minLength(1), z.describe('Text on that line that names the symbol')),
+    new_name: z
+      .string()
+      .check(
+        z.minLength(1),
+        z.regex(/^[^\s]+$/, 'new_name must be one identifier, without spaces'),
+        z.describe('The new name'),
+      ),
+    occurrence: z
+      .optional(z.number().check(z.int(), z.positive()))
+      .check(z.describe('Which occurrence of symbol on the line, 1-based (default 1)')),
+  }),
+);
 export type LspRenameInput = z.infer<typeof inputSchema>;
 
 export type LspRenameOutput = {

@@ -30,20 +30,22 @@ const AT_SYMBOL: ReadonlySet<Action> = new Set([
   'code_actions',
 ]);
 
-const inputSchema = z.strictObject({
-  action: z.enum(ACTIONS).check(z.describe('What to ask')),
-  file: z
-    .optional(z.string())
-    .check(z.describe('The file (absolute or project-relative); "*" with diagnostics checks the project')),
-  line: z.optional(z.number().check(z.int(), z.positive())).check(z.describe('1-based line of the symbol')),
-  symbol: z
-    .optional(z.string().check(z.minLength(1)))
-    .check(z.describe('Text on that line that names the symbol')),
-  occurrence: z
-    .optional(z.number().check(z.int(), z.positive()))
-    .check(z.describe('Which occurrence of symbol on the line, 1-based (default 1)')),
-  query: z.optional(z.string()).check(z.describe('With symbols: a name to search the workspace for')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    action: z.enum(ACTIONS).check(z.describe('What to ask')),
+    file: z
+      .optional(z.string())
+      .check(z.describe('The file (absolute or project-relative); "*" with diagnostics checks the project')),
+    line: z.optional(z.number().check(z.int(), z.positive())).check(z.describe('1-based line of the symbol')),
+    symbol: z
+      .optional(z.string().check(z.minLength(1)))
+      .check(z.describe('Text on that line that names the symbol')),
+    occurrence: z
+      .optional(z.number().check(z.int(), z.positive()))
+      .check(z.describe('Which occurrence of symbol on the line, 1-based (default 1)')),
+    query: z.optional(z.string()).check(z.describe('With symbols: a name to search the workspace for')),
+  }),
+);
 export type LspInput = z.infer<typeof inputSchema>;
 export type LspAction = Action;
 

@@ -8,18 +8,22 @@ import { displayPath, resolveToolPath } from '../shared/paths';
 import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
 
-const editSchema = z.strictObject({
-  old_string: z.string().check(z.describe('The exact text to replace')),
-  new_string: z.string().check(z.describe('The text to put in its place')),
-  replace_all: z.optional(z.boolean()).check(z.describe('Replace every occurrence (default false)')),
-});
+const editSchema = z.lazy(() =>
+  z.strictObject({
+    old_string: z.string().check(z.describe('The exact text to replace')),
+    new_string: z.string().check(z.describe('The text to put in its place')),
+    replace_all: z.optional(z.boolean()).check(z.describe('Replace every occurrence (default false)')),
+  }),
+);
 
-const inputSchema = z.strictObject({
-  file_path: z.string().check(z.describe('Absolute path of the file to change')),
-  edits: z
-    .array(editSchema)
-    .check(z.minLength(1), z.describe('Replacements, applied in order to the result of the previous one')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().check(z.describe('Absolute path of the file to change')),
+    edits: z
+      .array(editSchema)
+      .check(z.minLength(1), z.describe('Replacements, applied in order to the result of the previous one')),
+  }),
+);
 export type MultiEditInput = z.infer<typeof inputSchema>;
 
 export type MultiEditOutput = {

@@ -13,21 +13,25 @@ import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import { applyNotebookEdit } from './apply';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
-  notebook_path: z.string().check(z.describe('Absolute path of the .ipynb file')),
-  cell_id: z
-    .optional(z.string())
-    .check(
-      z.describe(
-        'The cell to change, by id (or cell-N, 0-based). On insert the new cell goes after it; without it, first',
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    notebook_path: z.string().check(z.describe('Absolute path of the .ipynb file')),
+    cell_id: z
+      .optional(z.string())
+      .check(
+        z.describe(
+          'The cell to change, by id (or cell-N, 0-based). On insert the new cell goes after it; without it, first',
+        ),
       ),
-    ),
-  new_source: z.string().check(z.describe('The new source of the cell')),
-  cell_type: z.optional(z.enum(['code', 'markdown'])).check(z.describe('The cell type; required for insert')),
-  edit_mode: z
-    .optional(z.enum(['replace', 'insert', 'delete']))
-    .check(z.describe('replace (default), insert or delete')),
-});
+    new_source: z.string().check(z.describe('The new source of the cell')),
+    cell_type: z
+      .optional(z.enum(['code', 'markdown']))
+      .check(z.describe('The cell type; required for insert')),
+    edit_mode: z
+      .optional(z.enum(['replace', 'insert', 'delete']))
+      .check(z.describe('replace (default), insert or delete')),
+  }),
+);
 export type NotebookEditInput = z.infer<typeof inputSchema>;
 
 export type NotebookEditOutput = {

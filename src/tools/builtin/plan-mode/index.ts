@@ -12,9 +12,11 @@ import { buildTool, ToolError } from '../../tool';
 import enterPrompt from './enter-plan-mode.md';
 import exitPrompt from './exit-plan-mode.md';
 
-const exitInputSchema = z.looseObject({
-  plan: z.optional(z.string().check(z.describe('The plan to approve, in markdown'))),
-});
+const exitInputSchema = z.lazy(() =>
+  z.looseObject({
+    plan: z.optional(z.string().check(z.describe('The plan to approve, in markdown'))),
+  }),
+);
 export type ExitPlanModeInput = z.infer<typeof exitInputSchema>;
 export type ExitPlanModeOutput = { plan: string | null; isAgent: boolean; planWasEdited?: boolean };
 

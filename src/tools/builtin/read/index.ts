@@ -28,23 +28,25 @@ import {
   type TextView,
 } from './text-view';
 
-const inputSchema = z.strictObject({
-  file_path: z
-    .string()
-    .check(z.describe('Absolute path of the file to read (relative paths resolve against the cwd)')),
-  offset: z
-    .optional(z.number().check(z.int(), z.minimum(0)))
-    .check(z.describe('Line number to start at (1-based)')),
-  limit: z
-    .optional(z.number().check(z.int(), z.positive()))
-    .check(z.describe('How many lines to read (default 2000)')),
-  pages: z
-    .optional(z.string())
-    .check(z.describe('PDF page range such as "3" or "1-5" (at most 20 pages per call)')),
-  allow_large: z
-    .optional(z.boolean())
-    .check(z.describe('Allow up to about four times the usual amount of text')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z
+      .string()
+      .check(z.describe('Absolute path of the file to read (relative paths resolve against the cwd)')),
+    offset: z
+      .optional(z.number().check(z.int(), z.minimum(0)))
+      .check(z.describe('Line number to start at (1-based)')),
+    limit: z
+      .optional(z.number().check(z.int(), z.positive()))
+      .check(z.describe('How many lines to read (default 2000)')),
+    pages: z
+      .optional(z.string())
+      .check(z.describe('PDF page range such as "3" or "1-5" (at most 20 pages per call)')),
+    allow_large: z
+      .optional(z.boolean())
+      .check(z.describe('Allow up to about four times the usual amount of text')),
+  }),
+);
 export type ReadInput = z.infer<typeof inputSchema>;
 
 export type ReadOutput =

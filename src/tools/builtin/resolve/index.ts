@@ -16,12 +16,14 @@ import { writeAllOrNone } from '../shared/write-all';
 import { checkWrites } from '../shared/write-check';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
-  edit_id: z.string().check(z.minLength(1), z.describe('The edit_id ast_edit returned')),
-  action: z
-    .enum(['accept', 'discard'])
-    .check(z.describe('"accept" writes all its files; "discard" drops it')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    edit_id: z.string().check(z.minLength(1), z.describe('The edit_id ast_edit returned')),
+    action: z
+      .enum(['accept', 'discard'])
+      .check(z.describe('"accept" writes all its files; "discard" drops it')),
+  }),
+);
 export type ResolveInput = z.infer<typeof inputSchema>;
 export type ResolveOutput = { editId: string; action: 'accept' | 'discard'; files: string[] };
 

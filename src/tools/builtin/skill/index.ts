@@ -12,14 +12,16 @@ import { buildTool, ToolError } from '../../tool';
 import { withAllowRules } from '../../with-allow-rules';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
-  skill: z
-    .string()
-    .check(z.minLength(1), z.describe('The skill or command name, without the slash, e.g. "review"')),
-  args: z.optional(
-    z.string().check(z.describe('Arguments for the skill, as the user would type them after /name')),
-  ),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    skill: z
+      .string()
+      .check(z.minLength(1), z.describe('The skill or command name, without the slash, e.g. "review"')),
+    args: z.optional(
+      z.string().check(z.describe('Arguments for the skill, as the user would type them after /name')),
+    ),
+  }),
+);
 export type SkillInput = z.infer<typeof inputSchema>;
 export type SkillOutput =
   | { success: true; commandName: string }

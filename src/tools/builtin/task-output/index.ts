@@ -17,19 +17,21 @@ import prompt from './prompt.md';
 export const DEFAULT_WAIT_MS = 30_000;
 export const MAX_WAIT_MS = 600_000;
 
-const inputSchema = z.strictObject({
-  task_id: z
-    .string()
-    .check(z.describe('The id of the background task: a shell (e.g. bash_1) or an agent (its id or name)')),
-  block: z.optional(z.boolean()).check(z.describe('Wait for the task to finish (default true)')),
-  timeout: z
-    .optional(z.number().check(z.nonnegative(), z.maximum(MAX_WAIT_MS)))
-    .check(
-      z.describe(
-        `How long to wait in milliseconds when blocking (default ${DEFAULT_WAIT_MS}, max ${MAX_WAIT_MS})`,
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    task_id: z
+      .string()
+      .check(z.describe('The id of the background task: a shell (e.g. bash_1) or an agent (its id or name)')),
+    block: z.optional(z.boolean()).check(z.describe('Wait for the task to finish (default true)')),
+    timeout: z
+      .optional(z.number().check(z.nonnegative(), z.maximum(MAX_WAIT_MS)))
+      .check(
+        z.describe(
+          `How long to wait in milliseconds when blocking (default ${DEFAULT_WAIT_MS}, max ${MAX_WAIT_MS})`,
+        ),
       ),
-    ),
-});
+  }),
+);
 
 export type TaskOutputInput = z.infer<typeof inputSchema>;
 

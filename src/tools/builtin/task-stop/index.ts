@@ -10,14 +10,18 @@ import { shellLabel, shellStatusText } from '../bash/describe-shell';
 import { agentLabel, agentStatusText, unknownTaskMessage } from '../shared/background-tasks';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
-  task_id: z
-    .optional(z.string())
-    .check(
-      z.describe('The id of the background task to stop: a shell (e.g. bash_1) or an agent (its id or name)'),
-    ),
-  shell_id: z.optional(z.string()).check(z.describe('Deprecated: use task_id')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    task_id: z
+      .optional(z.string())
+      .check(
+        z.describe(
+          'The id of the background task to stop: a shell (e.g. bash_1) or an agent (its id or name)',
+        ),
+      ),
+    shell_id: z.optional(z.string()).check(z.describe('Deprecated: use task_id')),
+  }),
+);
 
 export type TaskStopInput = z.infer<typeof inputSchema>;
 

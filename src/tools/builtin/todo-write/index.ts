@@ -4,17 +4,23 @@ import type { TodoItem } from '../../context';
 import { buildTool, ToolError } from '../../tool';
 import prompt from './prompt.md';
 
-const todoSchema = z.strictObject({
-  content: z.string().check(z.minLength(1), z.describe('The task, in imperative form, e.g. "Run the tests"')),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z
-    .string()
-    .check(z.minLength(1), z.describe('The task in present continuous form, e.g. "Running the tests"')),
-});
+const todoSchema = z.lazy(() =>
+  z.strictObject({
+    content: z
+      .string()
+      .check(z.minLength(1), z.describe('The task, in imperative form, e.g. "Run the tests"')),
+    status: z.enum(['pending', 'in_progress', 'completed']),
+    activeForm: z
+      .string()
+      .check(z.minLength(1), z.describe('The task in present continuous form, e.g. "Running the tests"')),
+  }),
+);
 
-const inputSchema = z.strictObject({
-  todos: z.array(todoSchema).check(z.describe('The complete, updated task list')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    todos: z.array(todoSchema).check(z.describe('The complete, updated task list')),
+  }),
+);
 export type TodoWriteInput = z.infer<typeof inputSchema>;
 
 export type TodoWriteOutput = { oldTodos: TodoItem[]; newTodos: TodoItem[] };

@@ -11,17 +11,19 @@ import { findToolByName } from '../../registry';
 import { buildTool } from '../../tool';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
-  query: z
-    .string()
-    .check(
-      z.minLength(1),
-      z.describe('"select:Name1,Name2" for exact tools, or keywords ("+word" must be in the name)'),
-    ),
-  max_results: z
-    .optional(z.number().check(z.int(), z.positive(), z.maximum(50)))
-    .check(z.describe(`How many keyword matches to load (default ${DEFAULT_MAX_RESULTS})`)),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    query: z
+      .string()
+      .check(
+        z.minLength(1),
+        z.describe('"select:Name1,Name2" for exact tools, or keywords ("+word" must be in the name)'),
+      ),
+    max_results: z
+      .optional(z.number().check(z.int(), z.positive(), z.maximum(50)))
+      .check(z.describe(`How many keyword matches to load (default ${DEFAULT_MAX_RESULTS})`)),
+  }),
+);
 export type ToolSearchInput = z.infer<typeof inputSchema>;
 
 export type ToolSearchOutput = {

@@ -16,13 +16,15 @@ export const CONTENT_BUDGET_CHARS = 100_000;
 /** Without a usable fast model the page text itself is returned, in a smaller slice. */
 const RAW_FALLBACK_CHARS = 20_000;
 
-const inputSchema = z.strictObject({
-  url: z.url().check(z.describe('The URL to fetch (http is upgraded to https)')),
-  prompt: z.string().check(z.minLength(1), z.describe('What to find out or extract from the page')),
-  offset: z
-    .optional(z.number().check(z.int(), z.minimum(0)))
-    .check(z.describe('Character offset into the page text, to read on through a long page')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    url: z.url().check(z.describe('The URL to fetch (http is upgraded to https)')),
+    prompt: z.string().check(z.minLength(1), z.describe('What to find out or extract from the page')),
+    offset: z
+      .optional(z.number().check(z.int(), z.minimum(0)))
+      .check(z.describe('Character offset into the page text, to read on through a long page')),
+  }),
+);
 export type WebFetchInput = z.infer<typeof inputSchema>;
 
 export type WebFetchOutput = {

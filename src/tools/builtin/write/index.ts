@@ -12,10 +12,12 @@ import { withLineEnding } from '../shared/text-format';
 import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
 
-const inputSchema = z.strictObject({
-  file_path: z.string().check(z.describe('Absolute path of the file to write')),
-  content: z.string().check(z.describe('The complete new content of the file')),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().check(z.describe('Absolute path of the file to write')),
+    content: z.string().check(z.describe('The complete new content of the file')),
+  }),
+);
 export type WriteInput = z.infer<typeof inputSchema>;
 
 export type WriteOutput = {
