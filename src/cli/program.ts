@@ -88,7 +88,7 @@ const FLAGS: FlagSpec[] = [
   ['--agent <name>', 'run as this agent'],
   [
     '-w, --worktree [name]',
-    'work in a new git worktree (.yoke/worktrees/<name>), removed at the end if unchanged',
+    'work in a new worktree (git: .yoke/worktrees/<name>; or a WorktreeCreate hook makes it), removed at the end if unchanged',
   ],
   ['--coordinator', 'coordinator mode: the main agent plans and delegates to parallel workers'],
   ['--plugin-dir <dir>', 'load a plugin from this folder for this session (repeatable)', { repeat: true }],

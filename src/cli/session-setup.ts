@@ -8,7 +8,6 @@
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
-import { sessionWorktree } from '../agents/worktree/session-start';
 import { environmentFacts } from '../engine/environment';
 import { chooseFastModel } from '../model/fast-model';
 import type { ToolPermissionContext } from '../permissions/types';
@@ -40,6 +39,7 @@ import { sandboxStartNotice } from './session-sandbox';
 import { createSessionServices } from './session-services';
 import type { Env } from './session-settings';
 import type { SessionLog, SessionSetup, SessionSetupOptions } from './session-types';
+import { startSessionWorktree } from './session-worktree-start';
 import { checkAvailableFeatures } from './unavailable';
 
 export type { SdkHooks, SessionLog, SessionSetup, SessionSetupOptions } from './session-types';
@@ -57,8 +57,9 @@ export async function createSessionEngine(
 ): Promise<SessionSetup> {
   checkAvailableFeatures(options);
   checkAddDirs(options.addDirs, cwd);
-  // `--worktree`: the session runs in a new git worktree, so everything below reads its cwd.
-  const isolation = await sessionWorktree(options.worktree, cwd, env, log);
+  // `--worktree`: the session runs in a new worktree (git's, or a WorktreeCreate hook's), so
+  // everything below reads its cwd.
+  const isolation = await startSessionWorktree(options, cwd, env, log);
   cwd = isolation.cwd;
   // Everything on the way to the first model request starts at once: git (for the system
   // prompt), the settings files, and the big modules, so their waits overlap.
@@ -149,6 +150,7 @@ export async function createSessionEngine(
       forkSession: options.forkSession,
       resumeSessionAt: options.resumeSessionAt,
       sessionId: options.sessionId,
+      ...(isolation.freshSessionId ? { freshSessionId: isolation.freshSessionId } : {}),
       model: selection.model,
       persist: options.sessionPersistence,
     }),

@@ -29,6 +29,12 @@ export type ResolveSessionOptions = {
   resumeSessionAt?: string;
   /** Use this id for the new (or forked) session (`--session-id`). */
   sessionId?: string;
+  /**
+   * The id a new (or forked) session takes when no `--session-id` is given, already chosen by the
+   * caller (`--worktree` tells it to a WorktreeCreate hook before the session is resolved). A
+   * fresh random id, so it is not checked against the existing sessions as `--session-id` is.
+   */
+  freshSessionId?: string;
   /** The model this run talks to; thinking written by another model is dropped. */
   model: string;
   /** False with `--no-session-persistence`: a fork is then not written to disk. */
@@ -55,7 +61,7 @@ export async function resolveSession(options: ResolveSessionOptions): Promise<Re
   validateFlags(options, resuming);
 
   if (!resuming) {
-    const sessionId = options.sessionId ?? randomUUID();
+    const sessionId = options.sessionId ?? options.freshSessionId ?? randomUUID();
     if (options.sessionId !== undefined) assertUnused(env, sessionId);
     return {
       sessionId,
@@ -103,7 +109,7 @@ export async function resolveSession(options: ResolveSessionOptions): Promise<Re
     };
   }
 
-  const sessionId = options.sessionId ?? randomUUID();
+  const sessionId = options.sessionId ?? options.freshSessionId ?? randomUUID();
   assertUnused(env, sessionId);
   const path = transcriptPath(env, cwd, sessionId);
   const forked = fork(messages);

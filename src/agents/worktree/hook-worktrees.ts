@@ -10,8 +10,16 @@ import type { Env } from '../../model/types';
 import { gitIn, uncommittedFiles, unmergedCommits } from './worktree-git';
 import { describeChanges, hasChanges, type WorktreeChanges, type WorktreeOutcome } from './worktrees';
 
+/**
+ * A worktree a WorktreeCreate hook made: Yoke knows only its path and the name the hook was
+ * given, and ends it through the hooks that made it (the same configuration's WorktreeRemove).
+ */
+export type HookWorktree = { path: string; name: string; hooks: HookRunner };
+
+const NO_CHANGES: WorktreeChanges = { uncommittedFiles: [], unmergedCommits: 0 };
+
 /** What the folder holds, when git can tell; undefined for a folder git does not manage. */
-async function gitChanges(path: string, env: Env): Promise<WorktreeChanges | undefined> {
+export async function hookWorktreeChanges(path: string, env: Env): Promise<WorktreeChanges | undefined> {
   const git = gitIn(env);
   const inside = await git(['rev-parse', '--is-inside-work-tree'], path);
   if (inside.code !== 0 || inside.stdout.trim() !== 'true') return undefined;
@@ -22,27 +30,43 @@ async function gitChanges(path: string, env: Env): Promise<WorktreeChanges | und
   };
 }
 
+/** What handing a hook-made worktree to the WorktreeRemove hooks did. */
+export type HookRemoval = { kind: 'removed' } | { kind: 'no-remover' } | { kind: 'failed'; reason: string };
+
+/** Runs the WorktreeRemove hooks for `path`; removed only when they succeed and the folder is gone. */
+export async function removeHookWorktree(
+  path: string,
+  hooks: HookRunner,
+  signal: AbortSignal,
+): Promise<HookRemoval> {
+  const removed = await hooks.worktreeRemove?.({ path }, signal);
+  if (!removed?.handled) return { kind: 'no-remover' };
+  if ('error' in removed) return { kind: 'failed', reason: removed.error };
+  return existsSync(path)
+    ? { kind: 'failed', reason: 'the WorktreeRemove hook left it in place' }
+    : { kind: 'removed' };
+}
+
+/** Why a hook-made worktree stays when no WorktreeRemove hook is configured. */
+export const NO_REMOVER_REASON = 'a WorktreeCreate hook made it, and no WorktreeRemove hook is configured';
+
 export async function finishHookWorktree(
   path: string,
   hooks: HookRunner,
   env: Env,
   signal: AbortSignal,
 ): Promise<WorktreeOutcome> {
-  const none: WorktreeChanges = { uncommittedFiles: [], unmergedCommits: 0 };
-  const kept = (reason: string, changes = none): WorktreeOutcome => ({
+  const kept = (reason: string, changes = NO_CHANGES): WorktreeOutcome => ({
     kind: 'kept',
     path,
     branch: '',
     changes,
     reason,
   });
-  const changes = await gitChanges(path, env).catch(() => undefined);
+  const changes = await hookWorktreeChanges(path, env).catch(() => undefined);
   if (changes && hasChanges(changes)) return kept(describeChanges(changes), changes);
-  const removed = await hooks.worktreeRemove?.({ path }, signal);
-  if (!removed?.handled)
-    return kept('a WorktreeCreate hook made it, and no WorktreeRemove hook is configured');
-  if ('error' in removed) return kept(removed.error);
-  return existsSync(path)
-    ? kept('the WorktreeRemove hook left it in place')
-    : { kind: 'removed', path, branch: '' };
+  const removal = await removeHookWorktree(path, hooks, signal);
+  if (removal.kind === 'no-remover') return kept(NO_REMOVER_REASON);
+  if (removal.kind === 'failed') return kept(removal.reason);
+  return { kind: 'removed', path, branch: '' };
 }

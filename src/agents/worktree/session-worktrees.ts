@@ -9,13 +9,16 @@
  */
 import type { Env } from '../../model/types';
 import type { SessionServices } from '../../tools/session-services';
+import { finishHookWorktree, type HookWorktree } from './hook-worktrees';
 import { describeChanges, finishWorktree, type Worktree, type WorktreeOutcome } from './worktrees';
 
 /** Where a worktree came from: the user's `--worktree` flag, or the model's EnterWorktree. */
 export type WorktreeOrigin = 'flag' | 'tool';
 
-export type EnteredWorktree = {
-  worktree: Worktree;
+/** Who made a worktree, and so how it ends: git by the keep-or-remove rule, a hook through WorktreeRemove. */
+export type MadeWorktree = { madeBy: 'git'; worktree: Worktree } | { madeBy: 'hook'; worktree: HookWorktree };
+
+export type EnteredWorktree = MadeWorktree & {
   origin: WorktreeOrigin;
   /** Where the loop worked before it entered (ExitWorktree goes back there). */
   originalCwd: string;
@@ -54,9 +57,10 @@ export class SessionWorktrees {
   async finishAll(): Promise<void> {
     const entries = [...this.entered.values()];
     this.entered.clear();
-    for (const { worktree, origin } of entries) {
+    for (const entry of entries) {
+      const { worktree, origin } = entry;
       try {
-        this.report(await finishWorktree(worktree, this.env), origin);
+        this.report(await finishMade(entry, this.env), origin);
       } catch (error) {
         // The worktree stays on disk; what went wrong is said, with where it is.
         const why = error instanceof Error ? error.message : String(error);
@@ -64,7 +68,7 @@ export class SessionWorktrees {
           {
             kind: 'kept',
             path: worktree.path,
-            branch: worktree.branch,
+            branch: entry.madeBy === 'git' ? entry.worktree.branch : '',
             changes: { uncommittedFiles: [], unmergedCommits: 0 },
             reason: `its state could not be checked (${why})`,
           },
@@ -75,11 +79,24 @@ export class SessionWorktrees {
   }
 }
 
-/** One line for the user on how a worktree ended. */
+/**
+ * Ends a worktree at the session's end: git's by the rule, a hook's through the WorktreeRemove
+ * hooks of the configuration that made it. Nobody waits on a session's end, so nothing aborts the
+ * hooks but their own timeouts.
+ */
+function finishMade(made: MadeWorktree, env: Env): Promise<WorktreeOutcome> {
+  if (made.madeBy === 'git') return finishWorktree(made.worktree, env);
+  return finishHookWorktree(made.worktree.path, made.worktree.hooks, env, new AbortController().signal);
+}
+
+/** One line for the user on how a worktree ended (a hook-made one has no branch of Yoke's). */
 export function describeOutcome(outcome: WorktreeOutcome): string {
   if (outcome.kind === 'removed')
-    return `Removed the unchanged worktree ${outcome.path} and its branch ${outcome.branch}.`;
-  return `Kept the worktree ${outcome.path} (branch ${outcome.branch}): ${outcome.reason}.`;
+    return outcome.branch
+      ? `Removed the unchanged worktree ${outcome.path} and its branch ${outcome.branch}.`
+      : `Removed the worktree ${outcome.path} through the WorktreeRemove hook.`;
+  const branch = outcome.branch ? ` (branch ${outcome.branch})` : '';
+  return `Kept the worktree ${outcome.path}${branch}: ${outcome.reason}.`;
 }
 
 export { describeChanges };

@@ -4,16 +4,20 @@
  * the loop's cwd and project root are the worktree, so relative paths, Bash's directory and the
  * permission checks' "inside the project" all follow it (the engine keeps both across turns).
  *
- * Making a worktree checks out files, which runs the repository's filters: a repository whose own
- * git configuration could run a program (git-config-safety) is refused with the reason. Hooks
+ * Where WorktreeCreate hooks are configured, they make a new worktree instead of git (any place,
+ * any version control) and the WorktreeRemove hooks end it (ExitWorktree, or the session's end).
+ * Making a worktree with git checks out files, which runs the repository's filters: a repository
+ * whose own git configuration could run a program (git-config-safety) is refused with the reason,
+ * also when a hook would make it (the hook may well check out with git too). Git's own hooks
  * never run (worktree-git's neutral configuration).
  */
 import * as z from '../../../lib/zod';
+import type { ToolUseContext } from '../../../tools/context';
 import { buildTool, ToolError } from '../../../tools/tool';
 import { agentRuntimeOf } from '../../runtime';
-import { MAIN_LOOP, sessionWorktreesOf } from '../session-worktrees';
+import { MAIN_LOOP, type MadeWorktree, sessionWorktreesOf } from '../session-worktrees';
 import { parseWorktreeName, randomWorktreeName } from '../worktree-name';
-import { createWorktree, openWorktree, type Worktree, WorktreeError } from '../worktrees';
+import { createWorktree, openWorktree, WorktreeError } from '../worktrees';
 import prompt from './enter-worktree.md';
 
 // Built on first validation: the JSON Schema the model sees comes from the build.
@@ -68,39 +72,58 @@ export const enterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
       throw new ToolError(
         `Already working in the worktree ${current.worktree.path}; leave it with ExitWorktree before entering another.`,
       );
-    let worktree: Worktree;
-    try {
-      if (input.path !== undefined) {
-        worktree = await openWorktree({ cwd: context.cwd, path: input.path, env: context.env });
-      } else {
-        const check = input.name === undefined ? undefined : parseWorktreeName(input.name);
-        const name = check?.ok ? check.name : randomWorktreeName(context.agentId ? 'agent' : 'session');
-        const settings = agentRuntimeOf(context.services)?.worktree;
-        worktree = await createWorktree({
-          cwd: context.cwd,
-          name,
-          env: context.env,
-          ...(settings ? { settings } : {}),
-        });
-      }
-    } catch (error) {
-      if (error instanceof WorktreeError) throw new ToolError(error.message);
-      throw error;
-    }
+    const made = await makeOrOpen(input, context);
     worktrees.enter(loop, {
-      worktree,
+      ...made,
       origin: 'tool',
       originalCwd: context.cwd,
       originalProjectRoot: context.projectRoot,
     });
-    const made = worktree.createdHere ? 'Created and entered' : 'Entered';
+    const { path } = made.worktree;
+    const branch = made.madeBy === 'git' ? made.worktree.branch : '';
+    const how =
+      made.madeBy === 'hook'
+        ? `Created (by the WorktreeCreate hook) and entered the worktree ${path}`
+        : `${made.worktree.createdHere ? 'Created and entered' : 'Entered'} the worktree ${path}${branch ? ` on branch ${branch}` : ''}`;
     return {
       data: {
-        worktreePath: worktree.path,
-        ...(worktree.branch ? { worktreeBranch: worktree.branch } : {}),
-        message: `${made} the worktree ${worktree.path}${worktree.branch ? ` on branch ${worktree.branch}` : ''}. The working directory and project root are now this worktree; leave it with ExitWorktree.`,
+        worktreePath: path,
+        ...(branch ? { worktreeBranch: branch } : {}),
+        message: `${how}. The working directory and project root are now this worktree; leave it with ExitWorktree.`,
       },
-      contextModifier: (ctx) => ({ ...ctx, cwd: worktree.path, projectRoot: worktree.path }),
+      contextModifier: (ctx) => ({ ...ctx, cwd: path, projectRoot: path }),
     };
   },
 });
+
+/**
+ * A new worktree — made by the WorktreeCreate hooks where they are configured (as for isolated
+ * agents), else by git with the `worktree` settings — or an existing git worktree by `path`.
+ */
+async function makeOrOpen(input: EnterWorktreeInput, context: ToolUseContext): Promise<MadeWorktree> {
+  try {
+    if (input.path !== undefined)
+      return {
+        madeBy: 'git',
+        worktree: await openWorktree({ cwd: context.cwd, path: input.path, env: context.env }),
+      };
+    const check = input.name === undefined ? undefined : parseWorktreeName(input.name);
+    const name = check?.ok ? check.name : randomWorktreeName(context.agentId ? 'agent' : 'session');
+    const byHook = await context.hooks.worktreeCreate?.({ name }, context.abortSignal);
+    if (byHook?.handled) {
+      if ('error' in byHook) throw new ToolError(`No worktree is made: ${byHook.error}.`);
+      return { madeBy: 'hook', worktree: { path: byHook.path, name, hooks: context.hooks } };
+    }
+    const settings = agentRuntimeOf(context.services)?.worktree;
+    const worktree = await createWorktree({
+      cwd: context.cwd,
+      name,
+      env: context.env,
+      ...(settings ? { settings } : {}),
+    });
+    return { madeBy: 'git', worktree };
+  } catch (error) {
+    if (error instanceof WorktreeError) throw new ToolError(error.message);
+    throw error;
+  }
+}

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitConfigSafety } from '../../../permissions/git-config-safety';
 import { makeTestContext } from '../../../tools/builtin/shared/test-context';
-import type { ToolUseContext } from '../../../tools/context';
 import { SessionServices } from '../../../tools/session-services';
 import { ToolError } from '../../../tools/tool';
 import { attachSessionWorktrees, type WorktreeOrigin } from '../session-worktrees';
 import { makeTestRepo, type TestRepo } from '../test-repo';
 import type { WorktreeOutcome } from '../worktrees';
 import { enterWorktreeTool, exitWorktreeTool } from '.';
+import { runTool } from './test-support';
 
 const repos: TestRepo[] = [];
 afterEach(() => {
@@ -27,31 +27,15 @@ function session() {
   return { repo, services, context, reports };
 }
 
-/** Runs a tool call as the executor would: the result's context change applies to later calls. */
-async function run<In extends Record<string, unknown>, Out>(
-  tool: {
-    call(
-      input: In,
-      ctx: ToolUseContext,
-      p: () => void,
-    ): Promise<{ data: Out; contextModifier?: (c: ToolUseContext) => ToolUseContext }>;
-  },
-  input: In,
-  context: ToolUseContext,
-): Promise<{ data: Out; context: ToolUseContext }> {
-  const result = await tool.call(input, context, () => {});
-  return { data: result.data, context: result.contextModifier ? result.contextModifier(context) : context };
-}
-
 describe('EnterWorktree and ExitWorktree', () => {
   it('move the loop into a new worktree and back; an unchanged one is removed', async () => {
     const { repo, context } = session();
-    const entered = await run(enterWorktreeTool, { name: 'try-it' }, context);
+    const entered = await runTool(enterWorktreeTool, { name: 'try-it' }, context);
     const path = join(repo.work, '.yoke/worktrees/try-it');
     expect(entered.data).toMatchObject({ worktreePath: path, worktreeBranch: 'worktree-try-it' });
     expect(entered.context.cwd).toBe(path);
     expect(entered.context.projectRoot).toBe(path);
-    const left = await run(exitWorktreeTool, { action: 'remove' }, entered.context);
+    const left = await runTool(exitWorktreeTool, { action: 'remove' }, entered.context);
     expect(left.context.cwd).toBe(repo.work);
     expect(left.context.projectRoot).toBe(repo.work);
     expect(left.data).toMatchObject({ action: 'remove', originalCwd: repo.work, worktreePath: path });
@@ -60,7 +44,7 @@ describe('EnterWorktree and ExitWorktree', () => {
 
   it('refuse to remove a worktree with work in it unless told to discard, which always asks', async () => {
     const { context } = session();
-    const entered = await run(enterWorktreeTool, { name: 'dirty' }, context);
+    const entered = await runTool(enterWorktreeTool, { name: 'dirty' }, context);
     writeFileSync(join(entered.context.cwd, 'draft.md'), 'draft\n');
     const refused = exitWorktreeTool.call({ action: 'remove' }, entered.context, () => {});
     await expect(refused).rejects.toBeInstanceOf(ToolError);
@@ -71,7 +55,7 @@ describe('EnterWorktree and ExitWorktree', () => {
       exitWorktreeTool.checkPermissions({ action: 'remove', discard_changes: true }, entered.context),
     ).resolves.toMatchObject({ behavior: 'ask', message: expect.stringContaining('draft.md') });
     expect(exitWorktreeTool.isDestructive({ action: 'remove', discard_changes: true })).toBe(true);
-    const discarded = await run(
+    const discarded = await runTool(
       exitWorktreeTool,
       { action: 'remove', discard_changes: true },
       entered.context,
@@ -82,18 +66,18 @@ describe('EnterWorktree and ExitWorktree', () => {
 
   it('keep leaves the worktree for review; entering it again by path works', async () => {
     const { context } = session();
-    const entered = await run(enterWorktreeTool, { name: 'review' }, context);
+    const entered = await runTool(enterWorktreeTool, { name: 'review' }, context);
     writeFileSync(join(entered.context.cwd, 'x.ts'), 'x\n');
-    const kept = await run(exitWorktreeTool, { action: 'keep' }, entered.context);
+    const kept = await runTool(exitWorktreeTool, { action: 'keep' }, entered.context);
     expect(kept.data.message).toContain('stays at');
-    const again = await run(enterWorktreeTool, { path: entered.context.cwd }, kept.context);
+    const again = await runTool(enterWorktreeTool, { path: entered.context.cwd }, kept.context);
     expect(again.context.cwd).toBe(entered.context.cwd);
     expect(again.data.message).toMatch(/^Entered the worktree/);
   });
 
   it('finish a worktree still entered when the session ends, by the rule', async () => {
     const { services, context, reports } = session();
-    const entered = await run(enterWorktreeTool, { name: 'left-open' }, context);
+    const entered = await runTool(enterWorktreeTool, { name: 'left-open' }, context);
     writeFileSync(join(entered.context.cwd, 'wip.txt'), 'wip\n');
     await services.dispose();
     expect(reports).toEqual([
@@ -121,7 +105,7 @@ describe('EnterWorktree and ExitWorktree', () => {
     await expect(enterWorktreeTool.call({ path: repo.work }, context, () => {})).rejects.toThrow(
       /main working copy/,
     );
-    const entered = await run(enterWorktreeTool, {}, context);
+    const entered = await runTool(enterWorktreeTool, {}, context);
     expect(entered.data.worktreeBranch).toMatch(/^worktree-session-[0-9a-f]{8}$/);
     await expect(enterWorktreeTool.call({}, entered.context, () => {})).rejects.toThrow(/Already working in/);
     await expect(exitWorktreeTool.call({ action: 'keep' }, context, () => {})).resolves.toBeDefined();
