@@ -47,11 +47,13 @@ const NOT_YOKE_SETTINGS = new Set([
   'PERL5LIB',
   // Set by the Agent SDK for the protocol; nothing a user sets.
   'CLAUDE_CODE_SDK_READS_SESSION_STATE',
-  // Set by the terminal (and tmux); read to pick how a notification is shown.
+  // Set by the terminal (and tmux); read to pick how a notification is shown and whether the
+  // terminal rewraps its rows on a resize.
   'TERM',
   'TERM_PROGRAM',
   'KITTY_WINDOW_ID',
   'TMUX',
+  'XTERM_VERSION',
 ]);
 
 describe('yoke --help', () => {
