@@ -7,6 +7,7 @@
  * tool returns. The worker runs like any other (fresh context, budgets, hooks, sidechain).
  */
 import type { QueryEvent } from '../engine/query-types';
+import type { EffortLevel } from '../model/effort';
 import type { UserContentBlock } from '../model/types';
 import type { PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
@@ -25,6 +26,8 @@ export type ForkedSkillRequest = {
   signal: AbortSignal;
   /** The skill's `model`, when it names one. */
   model?: string;
+  /** The skill's `effort`: its worker's, over the agent definition's. */
+  effort?: EffortLevel;
   /** The skill's allowed-tools as allow rules: granted to the worker, on top of the session's rules. */
   allowRules?: readonly PermissionRule[];
   /** A fixed id for the worker, so the caller knows it before the run starts (no fork inside a fork). */
@@ -62,6 +65,7 @@ export async function runSkillInFork(request: ForkedSkillRequest): Promise<Forke
     parent: withAllowRules(request.parent, request.allowRules ?? []),
     signal: request.signal,
     ...(request.model ? { model: request.model } : {}),
+    ...(request.effort ? { effort: request.effort } : {}),
     ...(request.parent.toolUseId ? { parentToolUseId: request.parent.toolUseId } : {}),
     ...(request.onEvent ? { onEvent: request.onEvent } : {}),
   });

@@ -10,6 +10,7 @@ import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
 import { sessionWorktree } from '../agents/worktree/session-start';
 import { environmentFacts } from '../engine/environment';
+import { sessionEffort } from '../model/effort';
 import { chooseFastModel } from '../model/fast-model';
 import type { ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
@@ -290,6 +291,11 @@ export async function createSessionEngine(
     permissions.permissionContext.additionalDirectories,
   );
   const context = contextSettings(options, settings);
+  const effort = sessionEffort({
+    flag: options.effort,
+    agent: mainAgent?.definition.effort,
+    setting: merged.effortLevel,
+  });
   engine = new QueryEngine({
     cwd,
     provider: selection.provider,
@@ -324,6 +330,7 @@ export async function createSessionEngine(
           sources: memorySources,
         },
     ...runLimits(options, merged),
+    ...(effort ? { effort } : {}),
     hookFrames,
     apiKeySource: apiKeySource(selection, sessionEnv),
     initExtras: {

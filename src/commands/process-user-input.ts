@@ -129,6 +129,7 @@ export async function processUserInput(
         attachments: [...expansion.attachments, ...notes],
         allowRules: expansion.allowRules,
         ...(spec.model ? { model: resolveModelAlias(spec.model) } : {}),
+        ...(spec.effort ? { effort: spec.effort } : {}),
       };
     } catch (error) {
       return answered((error as Error).message, true);

@@ -7,6 +7,7 @@
 import type { HookRunner } from '../hooks/types';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTracker } from '../model/cost';
+import { withEffortOverride } from '../model/effort';
 import type { SystemPart, ThinkingConfig } from '../model/types';
 import { createUserMessage, type Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
@@ -131,7 +132,11 @@ export async function* runEngineTurn(
     systemPrompt,
     // A command's allowed-tools hold for this turn only.
     toolUseContext: withAllowRules(
-      { ...host.toolUseContext(tools, signal), model: turnModel },
+      withEffortOverride(
+        { ...host.toolUseContext(tools, signal), model: turnModel },
+        opened.input?.effort,
+        'skill',
+      ),
       opened.input?.allowRules ?? [],
     ),
     refreshTools,

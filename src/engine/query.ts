@@ -66,7 +66,7 @@ class QueryLoop {
     if (tools && tools !== state.toolUseContext.tools)
       state.toolUseContext = { ...state.toolUseContext, tools };
     const model = loop.model;
-    const request = this.requests.build(model, state);
+    const request = this.requests.build(model, state, loop.provider.name);
     const limit = params.blockingLimitTokens ?? this.requests.contextWindow(model) - request.maxTokens;
     const estimated = this.requests.estimateTokens(request);
     if (estimated >= limit) {

@@ -5,6 +5,7 @@
  * The processor itself lives above the engine (commands/) and is handed in by the composition
  * root; without one every input is a query as typed.
  */
+import type { EffortLevel } from '../model/effort';
 import type { UserContentBlock } from '../model/types';
 import type { PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
@@ -19,6 +20,8 @@ export type ProcessedInput =
       allowRules?: readonly PermissionRule[];
       /** The model for this turn only (a command's `model`). */
       model?: string;
+      /** The effort for this turn only (a command's `effort`; `--effort` still wins). */
+      effort?: EffortLevel;
     }
   | {
       kind: 'answered';

@@ -2,11 +2,12 @@
  * Builds the session's engine from the CLI options plus what `initialize` registered: SDK MCP
  * servers (connected over the control channel), hook callbacks and the stdio permission prompt.
  */
+
 import { listKnownModels } from '../model/models';
 import type { ControlChannel } from './control-channel';
 import { hostElicitation } from './elicitation';
 import { createHookCallbackInvoker, parseSdkHooks } from './hook-invoker';
-import type { InitializeConfig } from './initialize';
+import type { InitializeConfig, SdkModelInfo } from './initialize';
 import { connectSdkMcpServer, type SdkMcpConnection } from './mcp-bridge';
 import { createStdioPermissionPrompt } from './permission-prompt';
 import type {
@@ -96,11 +97,16 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
   return { engine, mcpConnections, mcp, agents, commands: commands?.describe() ?? [] };
 }
 
-/** The `models` list of the initialize answer: what `--model` and `set_model` accept. */
-export function knownModels(): { value: string; displayName: string; description: string }[] {
+/**
+ * The `models` list of the initialize answer: what `--model` and `set_model` accept, and which
+ * effort levels each takes (the levels `--effort` may ask for and the model receives as asked).
+ */
+export function knownModels(): SdkModelInfo[] {
   return listKnownModels().map((model) => ({
     value: model.id,
     displayName: model.id,
     description: `${model.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'} model`,
+    supportsEffort: model.effortLevels !== undefined,
+    ...(model.effortLevels ? { supportedEffortLevels: [...model.effortLevels] } : {}),
   }));
 }

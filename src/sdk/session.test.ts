@@ -172,6 +172,15 @@ describe('runStreamJsonSession', () => {
     expect(s.created[0]?.systemPromptOverride).toBe(SDK_IDENTITY_PROMPT);
     expect(s.seen).toEqual([{ prompt: 'hello', clientUuid: 'u-1' }]);
     expect(s.lines[0]?.response.response).toMatchObject({ commands: [], models: expect.any(Array) });
+    // Which models take effort, and which levels: what the SDK's supportedModels() reports.
+    const answer = s.lines[0]?.response.response as { models: Record<string, unknown>[] } | undefined;
+    const models = answer?.models ?? [];
+    expect(models.find((m) => m.value === 'claude-opus-4-5')).toMatchObject({
+      supportsEffort: true,
+      supportedEffortLevels: ['low', 'medium', 'high'],
+    });
+    expect(models.find((m) => m.value === 'claude-sonnet-4-5')).toMatchObject({ supportsEffort: false });
+    expect(models.find((m) => m.value === 'claude-sonnet-4-5')).not.toHaveProperty('supportedEffortLevels');
   });
 
   it('runs several turns in order; shouldQuery:false content rides with the next turn', async () => {

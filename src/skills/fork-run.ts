@@ -46,6 +46,7 @@ export class ForkedSkills {
         parent: context,
         signal: context.abortSignal,
         ...(spec.model ? { model: spec.model } : {}),
+        ...(spec.effort ? { effort: spec.effort } : {}),
         allowRules: expansion.allowRules,
         agentId,
         onEvent: (event) => {

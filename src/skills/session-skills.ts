@@ -202,6 +202,7 @@ export class SessionSkills implements SkillPort {
       attachments: expansion.attachments,
       allowRules: expansion.allowRules,
       ...(spec.model ? { model: resolveModelAlias(spec.model) } : {}),
+      ...(spec.effort ? { effort: spec.effort } : {}),
     };
   }
 

@@ -6,6 +6,7 @@
  */
 import { subagentProgress } from '../../engine/subagent-progress';
 import * as z from '../../lib/zod';
+import { EFFORT_LEVELS } from '../../model/effort';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
 import { type AsyncLaunchedOutput, BACKGROUND_UNAVAILABLE } from '../background-launch';
 import { planWorker, reportSchemaProblem } from '../coordinator/worker-plan';
@@ -29,7 +30,9 @@ const inputSchema = z.strictObject({
   model: z
     .optional(z.string())
     .check(z.describe("A model for this run (haiku, sonnet, opus or a model id); the agent's own otherwise")),
-  effort: z.optional(z.enum(['low', 'medium', 'high', 'xhigh', 'max'])),
+  effort: z
+    .optional(z.enum(EFFORT_LEVELS))
+    .check(z.describe("How much the agent should spend on its answer; the agent's own otherwise")),
   run_in_background: z
     .optional(z.boolean())
     .check(z.describe('Return at once and be notified when the agent finishes')),
@@ -130,6 +133,7 @@ export function createAgentTool(
             parent: context,
             ...(input.name ? { name: input.name } : {}),
             ...(input.model ? { model: input.model } : {}),
+            ...(input.effort ? { effort: input.effort } : {}),
             ...(budget ? { budget } : {}),
           }),
         };
@@ -144,6 +148,7 @@ export function createAgentTool(
           parent: context,
           signal: context.abortSignal,
           ...(input.model ? { model: input.model } : {}),
+          ...(input.effort ? { effort: input.effort } : {}),
           ...(budget ? { budget } : {}),
           ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
           // The worker's finished messages, not its token stream: what the live views and
