@@ -37,6 +37,7 @@ import {
   sessionProtectedPaths,
 } from './session-permissions';
 import { createSessionPools } from './session-pools';
+import { sessionReload } from './session-reload';
 import { sandboxStartNotice } from './session-sandbox';
 import { createSessionServices } from './session-services';
 import type { Env } from './session-settings';
@@ -390,6 +391,14 @@ export async function createSessionEngine(
     protectedPaths,
     settings,
     plugins: plugins.plugins,
+    reload: sessionReload({
+      extensions: extensionsInput,
+      settingsHooks: applied.hooks,
+      commands,
+      agents,
+      plugins,
+      log,
+    }),
     ...(mainAgent?.definition.initialPrompt ? { initialPrompt: mainAgent.definition.initialPrompt } : {}),
   };
 }

@@ -16,6 +16,7 @@ import type {
   McpServerControl,
   SdkCommandInfo,
   SessionEngine,
+  SessionReloader,
   StreamJsonCliOptions,
   StreamJsonEngineExtras,
 } from './types';
@@ -39,6 +40,8 @@ export type EngineSetup = {
   agents: AgentSummary[] | undefined;
   /** The session's slash commands, for the initialize reply. */
   commands: SdkCommandInfo[];
+  /** Reads plugins, commands, skills and agents again; absent when the engine cannot. */
+  reload: SessionReloader | undefined;
 };
 
 export async function setUpEngine<Options extends StreamJsonCliOptions>(
@@ -91,10 +94,13 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
       onWaiting: deps.onPermissionWaiting,
     });
   }
-  const { engine, mcp, agents, commands } = await deps.createEngine({ ...deps.cliOptions, ...extras });
+  const { engine, mcp, agents, commands, reload } = await deps.createEngine({
+    ...deps.cliOptions,
+    ...extras,
+  });
   // The configured servers' questions go to the host, whose `onElicitation` answers them.
   mcp?.setElicitationHandler?.(hostElicitation(deps.channel));
-  return { engine, mcpConnections, mcp, agents, commands: commands?.describe() ?? [] };
+  return { engine, mcpConnections, mcp, agents, commands: commands?.describe() ?? [], reload };
 }
 
 /**

@@ -289,12 +289,12 @@ describe('runStreamJsonSession', () => {
     await s.waitFor((l) => l.type === 'assistant');
     s.send(control('m', { subtype: 'set_model', model: 'model-b' }));
     s.send(control('p', { subtype: 'set_permission_mode', mode: 'plan' }));
-    s.send(control('x', { subtype: 'reload_plugins' }));
+    s.send(control('x', { subtype: 'rewind_files', user_message_id: 'u' }));
     const refused = await s.waitFor((l) => l.type === 'control_response' && l.response.request_id === 'x');
     expect(refused.response).toEqual({
       subtype: 'error',
       request_id: 'x',
-      error: 'Unsupported control request subtype: reload_plugins',
+      error: 'Unsupported control request subtype: rewind_files',
     });
     expect(s.lines.find((l) => l.response?.request_id === 'm')?.response.response).toEqual({
       model: 'model-b',

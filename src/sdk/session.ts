@@ -231,6 +231,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
     },
     mcpConnections: () => this.settled?.mcpConnections ?? [],
     mcpServers: async () => (await this.engineSetup()).mcp,
+    reloader: async () => (await this.engineSetup()).reload,
   };
 
   private async initialize(request: JsonObject): Promise<JsonObject> {
