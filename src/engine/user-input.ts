@@ -9,6 +9,7 @@ import type { EffortLevel } from '../model/effort';
 import type { UserContentBlock } from '../model/types';
 import type { PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
+import type { ToolProgress } from '../tools/tool';
 
 export type ProcessedInput =
   | {
@@ -36,5 +37,10 @@ export type ProcessedInput =
 
 export type InputProcessor = (
   prompt: string | UserContentBlock[],
-  turn: { context: ToolUseContext; signal: AbortSignal },
+  turn: {
+    context: ToolUseContext;
+    signal: AbortSignal;
+    /** Where a command's worker reports (a forked command: its task frames and messages). */
+    onProgress?: (progress: ToolProgress) => void;
+  },
 ) => Promise<ProcessedInput>;

@@ -167,6 +167,7 @@ export class SessionSkills implements SkillPort {
     spec: PromptCommandSpec,
     args: string,
     context: ToolUseContext,
+    onProgress?: (progress: ToolProgress) => void,
   ): Promise<ForkedSkillLaunch | { kind: 'suppressed'; expansion: CommandExpansion }> {
     this.forks.refuseNested(spec.name, context);
     const gate = await userPromptExpansionGate(this.options.pipeline().hooks, spec, args, context);
@@ -175,6 +176,7 @@ export class SessionSkills implements SkillPort {
     return this.forks.run(
       { ...expansion, attachments: [...expansion.attachments, ...gateBlocks(gate)] },
       context,
+      onProgress,
     );
   }
 

@@ -4,12 +4,13 @@
  * output as they happen (stream-json nests them under this call). Background runs and worktree
  * isolation go to the modules that own them, through the session's agent runtime.
  */
-import { subagentProgress } from '../../engine/subagent-progress';
+import type { QueryEvent } from '../../engine/query-types';
 import * as z from '../../lib/zod';
 import { EFFORT_LEVELS } from '../../model/effort';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
 import { type AsyncLaunchedOutput, BACKGROUND_UNAVAILABLE } from '../background-launch';
 import { planWorker, reportSchemaProblem } from '../coordinator/worker-plan';
+import { runAsTask } from '../foreground-task';
 import type { AgentRegistry } from '../registry';
 import { newAgentId, runAgent } from '../run-agent';
 import { agentRuntimeOf } from '../runtime';
@@ -139,7 +140,7 @@ export function createAgentTool(
         };
       }
       const agentId = newAgentId();
-      const run = (cwd?: string) =>
+      const runWorker = (cwd: string | undefined, onEvent?: (event: QueryEvent) => void) =>
         runAgent({
           agentId,
           ...plan,
@@ -151,13 +152,24 @@ export function createAgentTool(
           ...(input.effort ? { effort: input.effort } : {}),
           ...(budget ? { budget } : {}),
           ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
-          // The worker's finished messages, not its token stream: what the live views and
-          // stream-json show of it.
-          onEvent: (event) => {
-            if (toolUseId && event.type === 'message')
-              onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
-          },
+          ...(onEvent ? { onEvent } : {}),
         });
+      // Reported as a task: its start, its finished messages (not its token stream) and its end
+      // are what the live views and stream-json show of it.
+      const run = (cwd?: string) =>
+        toolUseId
+          ? runAsTask(
+              {
+                toolUseId,
+                agentId,
+                agentType: definition.agentType,
+                description: input.description,
+                prompt: input.prompt,
+                onProgress,
+              },
+              (onEvent) => runWorker(cwd, onEvent),
+            )
+          : runWorker(cwd);
       const isolated = (input.isolation ?? definition.isolation) === 'worktree';
       const { result, worktree } = isolated
         ? await runInWorktree(context, agentId, run)
