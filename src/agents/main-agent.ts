@@ -46,3 +46,18 @@ export function withInitialPrompt(initialPrompt: string | undefined, prompt: str
   const parts = [initialPrompt?.trim() ?? '', prompt.trim()].filter((part) => part !== '');
   return parts.join('\n\n');
 }
+
+/**
+ * The REPL's first turn, sent without the user typing: a session run as an agent opens with its
+ * `initialPrompt`, the prompt given on the command line following it in the same turn (as with
+ * `-p`). A resumed conversation has begun already, so it gets only the prompt given. Undefined
+ * when there is nothing to send and the REPL waits for the user.
+ */
+export function firstReplTurn(
+  initialPrompt: string | undefined,
+  given: string | undefined,
+  resumed: boolean,
+): string | undefined {
+  const prompt = withInitialPrompt(resumed ? undefined : initialPrompt, given ?? '');
+  return prompt === '' ? undefined : prompt;
+}
