@@ -127,6 +127,23 @@ describe('effort', () => {
     expect(efforts()).toEqual(['max', 'low']);
   });
 
+  it("holds a skill's effort for the rest of the turn after the Skill tool runs it", async () => {
+    const cwd = await project({ effortLevel: 'low' });
+    await mkdir(join(cwd, '.claude', 'skills', 'careful'), { recursive: true });
+    await writeFile(
+      join(cwd, '.claude', 'skills', 'careful', 'SKILL.md'),
+      '---\ndescription: Check carefully\neffort: high\n---\nBe careful.\n',
+    );
+    ws.server.reset([
+      { reply: { content: [{ type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'careful' } }] } },
+      say('checked carefully'),
+      say('next turn'),
+    ]);
+    const result = await run(cwd, streamJson, userLine('check it') + userLine('and now?'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(efforts()).toEqual(['low', 'high', 'low']);
+  });
+
   it('leaves effort out for a model that takes none, saying so once on stderr', async () => {
     const cwd = await project();
     ws.server.reset([
@@ -162,9 +179,10 @@ describe('effort', () => {
     expect(result.stderr).toContain('effort "max" is sent as "high"');
   });
 
-  it('tells PreToolUse hooks the effort, in their input and as CLAUDE_EFFORT', async () => {
+  it('tells PreToolUse and Stop hooks the effort, in their input and as CLAUDE_EFFORT', async () => {
     const cwd = await project();
     const out = join(cwd, 'hook-saw.txt');
+    const stopOut = join(cwd, 'stop-saw.txt');
     const hookSettings = {
       hooks: {
         PreToolUse: [
@@ -172,6 +190,9 @@ describe('effort', () => {
             matcher: 'Glob',
             hooks: [{ type: 'command', command: `(cat; echo; echo "env=$CLAUDE_EFFORT") > '${out}'` }],
           },
+        ],
+        Stop: [
+          { hooks: [{ type: 'command', command: `(cat; echo; echo "env=$CLAUDE_EFFORT") > '${stopOut}'` }] },
         ],
       },
     };
@@ -187,5 +208,11 @@ describe('effort', () => {
       effort: { level: 'low' },
     });
     expect(env).toBe('env=low');
+    const [stopInput, stopEnv] = (await readFile(stopOut, 'utf8')).trim().split('\n');
+    expect(JSON.parse(stopInput as string)).toMatchObject({
+      hook_event_name: 'Stop',
+      effort: { level: 'low' },
+    });
+    expect(stopEnv).toBe('env=low');
   });
 });
