@@ -26,6 +26,28 @@ export class UnknownAgentError extends Error {
   }
 }
 
+/**
+ * The agent the main session runs as: `--agent` (an unknown name is an error), else the `agent`
+ * setting, whose unknown name is said in a warning and the session runs as itself.
+ */
+export function chooseMainAgent(
+  agents: { mainThread(name: string): MainThreadAgent },
+  flag: string | undefined,
+  setting: string | undefined,
+): { agent: MainThreadAgent | undefined; warnings: string[] } {
+  if (flag !== undefined) return { agent: agents.mainThread(flag), warnings: [] };
+  if (setting === undefined || setting.trim() === '') return { agent: undefined, warnings: [] };
+  try {
+    return { agent: agents.mainThread(setting), warnings: [] };
+  } catch (error) {
+    if (!(error instanceof UnknownAgentError)) throw error;
+    return {
+      agent: undefined,
+      warnings: [`${error.message.replace(/^--agent:/, 'settings: agent:')} The session runs without one.`],
+    };
+  }
+}
+
 export function mainThreadAgent(registry: AgentRegistry, name: string): MainThreadAgent {
   const definition = registry.get(name);
   if (!definition) throw new UnknownAgentError(name, registry);

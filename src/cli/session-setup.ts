@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
+import { chooseMainAgent } from '../agents/main-agent';
 import { sessionWorktree } from '../agents/worktree/session-start';
 import { environmentFacts } from '../engine/environment';
 import { sessionEffort } from '../model/effort';
@@ -127,7 +128,11 @@ export async function createSessionEngine(
     : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
   // Only `--agent` needs the agent files before the model is chosen; otherwise their reads overlap
   // the steps below, up to the commands.
-  const mainAgent = options.agent === undefined ? undefined : (await agentsLoad).mainThread(options.agent);
+  const main =
+    options.agent === undefined && applied.agent === undefined
+      ? { agent: undefined, warnings: [] }
+      : chooseMainAgent(await agentsLoad, options.agent, applied.agent);
+  const mainAgent = main.agent;
   const selection = await selectModel({
     model: options.model ?? mainAgent?.model ?? merged.model,
     provider: options.provider ?? merged.provider,
@@ -281,6 +286,7 @@ export async function createSessionEngine(
     ),
     ...mcp.problems,
     ...agents.warnings,
+    ...main.warnings,
     ...plugins.problems,
     ...commands.warnings,
   ];

@@ -114,6 +114,8 @@ export const settingsSchema = z.looseObject({
     z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String))),
   ),
   model: z.optional(z.string()),
+  /** The agent the main session runs as when `--agent` names none (agents/main-agent.ts). */
+  agent: z.optional(z.string()),
   /** The session's effort when neither `--effort` nor an `--agent` names one (src/model/effort.ts). */
   effortLevel: z.optional(z.enum(SETTING_EFFORT_LEVELS)),
   /** The model of side calls (WebFetch, the auto-mode classifier); see src/model/fast-model.ts. */

@@ -2,12 +2,12 @@
  * An agent's `initialPrompt` in the REPL (tmux, against the mock model server): `yoke --agent X`
  * opens with it as the first turn without the user typing; a prompt given on the command line
  * follows it in the same turn (as with `-p`); the line mode does the same; `--continue` does not
- * send it again.
+ * send it again; the `agent` setting chooses the agent as `--agent` does.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runYoke } from '../helpers';
+import { runYoke, tempProject } from '../helpers';
 import { READY, useTuiFixture } from './fixture';
 import { tmuxAvailable } from './tmux';
 
@@ -71,5 +71,35 @@ describe.skipIf(!hasTmux)("an agent's initialPrompt in the REPL", { timeout: 120
     // The earlier turn's initialPrompt is in the history once; the new turn is the typed prompt.
     expect(sent.split('INITIAL-ASK').length - 1).toBe(1);
     expect(sent).toContain('anything new?');
+  });
+
+  it('comes from the agent setting too; in a folder nobody trusted, nothing is sent before it is trusted', async () => {
+    const withSetting = async (trusted: boolean) => {
+      const dir = await tempProject('yoke-agent-setting-');
+      await mkdir(join(dir, '.claude', 'agents'), { recursive: true });
+      await writeFile(
+        join(dir, '.claude', 'agents', 'triage.md'),
+        '---\nname: triage\ndescription: Triages.\ninitialPrompt: SETTING-ASK what is open\n---\nYou triage.\n',
+      );
+      await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify({ agent: 'triage' }));
+      if (trusted) await runYoke(['trust'], { cwd: dir, env: fx.env() });
+      return dir;
+    };
+    answer('answered from the setting');
+    let t = await fx.open([], { cwd: await withSetting(true) });
+    await t.waitFor('answered from the setting', { timeoutMs: 45_000 });
+    expect(firstUserText(0)).toContain('SETTING-ASK what is open');
+    await t.close();
+
+    // In a folder nobody trusted, the repository's agent sends nothing before the user is asked,
+    // and nothing when the answer is no.
+    answer('never sent');
+    t = await fx.open([], { cwd: await withSetting(false) });
+    await t.waitFor('Do you trust the files in this folder?', { timeoutMs: 45_000 });
+    expect(fx.server.requests).toHaveLength(0);
+    await t.press('2');
+    await t.waitFor('Not trusted: nothing was run.');
+    expect(await t.exitCode()).toBe(1);
+    expect(fx.server.requests).toHaveLength(0);
   });
 });
