@@ -75,6 +75,8 @@ export type SessionCommands = {
   reread(plugins: readonly PluginContribution[]): Promise<RereadCommands>;
   /** Runs `change` at the start of the next turn (before its input is processed), not during one. */
   atNextTurn(change: () => void): void;
+  /** Runs the changes `atNextTurn` holds, now: a frontend does it before its turn's `system/init`. */
+  applyStaged(): void;
 };
 
 type CommandInfo = { name: string; description: string; argumentHint: string };
@@ -155,6 +157,9 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
   });
   const initExtras = { slash_commands: registry.list().map((c) => c.name), skills: skillNames };
   const staged: Array<() => void> = [];
+  const applyStaged = () => {
+    for (const change of staged.splice(0)) change();
+  };
   return {
     registry,
     promptCommands,
@@ -185,7 +190,7 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
       return {
         processInput: (prompt, turn) => {
           // A turn boundary: changes staged while the last turn ran (a reload) take effect now.
-          for (const change of staged.splice(0)) change();
+          applyStaged();
           return processUserInput(prompt, turn, deps);
         },
         skillListing: { update: (paths) => skills.listingUpdate(paths) },
@@ -223,5 +228,6 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
     atNextTurn: (change) => {
       staged.push(change);
     },
+    applyStaged,
   };
 }

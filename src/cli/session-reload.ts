@@ -33,6 +33,8 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
   const change = (apply: () => void, now: boolean) => (now ? apply() : input.commands.atNextTurn(apply));
 
   return {
+    beforeTurn: () => input.commands.applyStaged(),
+
     async skills({ now }) {
       const fresh = await input.commands.reread(plugins.plugins);
       report(fresh.problems);

@@ -183,6 +183,7 @@ describe('control requests from the host', () => {
   it('reload_skills and reload_plugins: now when idle, at the next turn while one runs; add_plugins must be absolute', async () => {
     const calls: unknown[] = [];
     const reloader: SessionReloader = {
+      beforeTurn: () => {},
       skills: async (options) => {
         calls.push(['skills', options]);
         return { skills: [{ name: 'deploy', description: 'Ship it', argumentHint: '' }] };

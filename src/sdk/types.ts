@@ -92,6 +92,8 @@ export type SdkPluginInfo = { name: string; path: string; version?: string };
  * session takes the new set at the start of its next turn; the answer already describes it.
  */
 export interface SessionReloader {
+  /** Takes a reload that waited for the turn to end; called before a turn starts (and its `system/init`). */
+  beforeTurn(): void;
   skills(options: { now: boolean }): Promise<{ skills: SdkCommandInfo[] }>;
   plugins(options: {
     now: boolean;

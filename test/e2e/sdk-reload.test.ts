@@ -77,9 +77,12 @@ async function session(
   });
   // Each turn's `result` settles the wait of the prompt that started it.
   const pending: Array<(result: SDKMessage) => void> = [];
+  /** Each turn's `system/init` slash commands, in order. */
+  const slashCommands: string[][] = [];
   const drained = (async () => {
     for await (const message of q) {
       if (message.type === 'result') pending.shift()?.(message);
+      if (message.type === 'system' && message.subtype === 'init') slashCommands.push(message.slash_commands);
       if (message.type !== 'assistant' || message.parent_tool_use_id !== null) continue;
       for (const block of message.message.content) if (block.type === 'tool_use') onToolCall?.(block.name);
     }
@@ -95,7 +98,7 @@ async function session(
     prompts.end();
     return drained;
   };
-  return { q, cwd, turn, requestText, finish };
+  return { q, cwd, turn, requestText, finish, slashCommands };
 }
 
 describe('reloading from disk through the Agent SDK', () => {
@@ -117,6 +120,8 @@ describe('reloading from disk through the Agent SDK', () => {
     await s.turn('/ship 2.0');
     await s.finish();
     expect(s.requestText(1)).toContain('SHIP-BODY: release 2.0 now.');
+    // Each turn's system/init lists the commands of that turn.
+    expect(s.slashCommands.map((names) => names.includes('ship'))).toEqual([false, true]);
   });
 
   it('reloadPlugins() adds a plugin folder: its commands and agents are listed and its command runs', async () => {
@@ -178,5 +183,7 @@ describe('reloading from disk through the Agent SDK', () => {
     await s.turn('/ship 2.0');
     await s.finish();
     expect(s.requestText(3)).toContain('SHIP-BODY 2.0');
+    // The next turn's system/init already lists it.
+    expect(s.slashCommands.map((names) => names.includes('ship'))).toEqual([false, true]);
   });
 });
