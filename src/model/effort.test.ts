@@ -57,6 +57,9 @@ describe('effort on the Anthropic wire', () => {
     expect(toMessagesParams(request('claude-sonnet-5-5'))).not.toHaveProperty('output_config');
     // A model Yoke does not know might refuse the field, so it is not sent.
     expect(toMessagesParams(request('my-proxy-model', 'high'))).not.toHaveProperty('output_config');
+    expect(wireEffort('anthropic', 'my-proxy-model', 'high').note).toMatch(
+      /Yoke does not know whether my-proxy-model takes an effort setting/,
+    );
     expect(wireEffort('anthropic', 'claude-haiku-4-5', 'low').note).toMatch(
       /not sent: claude-haiku-4-5 does not take an effort setting/,
     );

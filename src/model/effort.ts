@@ -72,7 +72,9 @@ export function wireEffort(wire: ProviderName, model: string, level: EffortLevel
     return value === level ? { value } : { value, note: cappedNote(model, level, value) };
   }
   if (wire !== 'anthropic') return {};
-  const levels = info?.effortLevels;
+  // A model the table does not know may refuse the field, and the whole request with it.
+  if (!info) return { note: unknownNote(model, level) };
+  const levels = info.effortLevels;
   if (!levels || levels.length === 0) return { note: ignoredNote(model, level) };
   if (levels.includes(level)) return { value: level };
   // The highest level the model takes that is not above the one asked for.
@@ -85,5 +87,7 @@ export function wireEffort(wire: ProviderName, model: string, level: EffortLevel
 
 const ignoredNote = (model: string, level: EffortLevel) =>
   `effort "${level}" is not sent: ${model} does not take an effort setting, so it answers at its default.`;
+const unknownNote = (model: string, level: EffortLevel) =>
+  `effort "${level}" is not sent: Yoke does not know whether ${model} takes an effort setting, so it answers at its default.`;
 const cappedNote = (model: string, level: EffortLevel, value: EffortLevel) =>
   `effort "${level}" is sent as "${value}": the highest ${model} takes.`;
