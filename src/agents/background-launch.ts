@@ -4,6 +4,7 @@
  * starts the worker with `runAgent` and answers at once. Sessions without one refuse such calls
  * with a readable tool error.
  */
+import type { EffortLevel } from '../model/effort';
 import type { ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import type { AgentBudget, AgentDefinition } from './types';
@@ -30,6 +31,7 @@ export type BackgroundLaunchRequest = {
   /** Makes a background agent addressable by this name too (SendMessage, TaskOutput, TaskStop). */
   name?: string;
   model?: string;
+  effort?: EffortLevel;
   budget?: AgentBudget;
   /** A last cut of the worker's pool (coordinator mode's worker tool set): for runAgent's `toolFilter`. */
   toolFilter?: (tool: AnyTool) => boolean;

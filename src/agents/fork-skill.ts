@@ -7,11 +7,13 @@
  * tool returns. The worker runs like any other (fresh context, budgets, hooks, sidechain).
  */
 import type { QueryEvent } from '../engine/query-types';
+import type { EffortLevel } from '../model/effort';
 import type { UserContentBlock } from '../model/types';
 import type { PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
 import { withAllowRules } from '../tools/with-allow-rules';
 import { type AgentToolOutput, agentResultText, agentToolOutput } from './agent-tool/result';
+import { type ReportedTask, runAsTask } from './foreground-task';
 import { newAgentId, runAgent } from './run-agent';
 import { agentRuntimeOf } from './runtime';
 
@@ -25,11 +27,14 @@ export type ForkedSkillRequest = {
   signal: AbortSignal;
   /** The skill's `model`, when it names one. */
   model?: string;
+  /** The skill's `effort`: its worker's, over the agent definition's. */
+  effort?: EffortLevel;
   /** The skill's allowed-tools as allow rules: granted to the worker, on top of the session's rules. */
   allowRules?: readonly PermissionRule[];
   /** A fixed id for the worker, so the caller knows it before the run starts (no fork inside a fork). */
   agentId?: string;
-  onEvent?: (event: QueryEvent) => void;
+  /** Reports the worker as a task under this call: its start, its messages and its end. */
+  report?: Pick<ReportedTask, 'toolUseId' | 'description' | 'onProgress'>;
 };
 
 export type ForkedSkillOutcome = {
@@ -55,17 +60,24 @@ export async function runSkillInFork(request: ForkedSkillRequest): Promise<Forke
     throw new ForkedSkillError(
       `The skill "${request.skillName}" names the agent "${agentType}", which does not exist. Known agents: ${runtime.definitions.names().join(', ')}.`,
     );
-  const result = await runAgent({
-    definition,
-    agentId: request.agentId ?? newAgentId(),
-    prompt: request.content,
-    parent: withAllowRules(request.parent, request.allowRules ?? []),
-    signal: request.signal,
-    ...(request.model ? { model: request.model } : {}),
-    ...(request.parent.toolUseId ? { parentToolUseId: request.parent.toolUseId } : {}),
-    ...(request.onEvent ? { onEvent: request.onEvent } : {}),
-  });
+  const agentId = request.agentId ?? newAgentId();
   const prompt = typeof request.content === 'string' ? request.content : textOf(request.content);
+  const parentToolUseId = request.report?.toolUseId ?? request.parent.toolUseId;
+  const runWorker = (onEvent?: (event: QueryEvent) => void) =>
+    runAgent({
+      definition,
+      agentId,
+      prompt: request.content,
+      parent: withAllowRules(request.parent, request.allowRules ?? []),
+      signal: request.signal,
+      ...(request.model ? { model: request.model } : {}),
+      ...(request.effort ? { effort: request.effort } : {}),
+      ...(parentToolUseId ? { parentToolUseId } : {}),
+      ...(onEvent ? { onEvent } : {}),
+    });
+  const result = request.report
+    ? await runAsTask({ ...request.report, agentId, agentType: definition.agentType, prompt }, runWorker)
+    : await runWorker();
   const output = agentToolOutput(result, prompt);
   return { output, text: agentResultText(output) };
 }

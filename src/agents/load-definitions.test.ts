@@ -79,12 +79,14 @@ describe('loadAgentDefinitions', () => {
       '.claude/agents/no-description.md': file('name: broken'),
       '.claude/agents/bad-yaml.md': file('name: [unclosed'),
       '.claude/agents/bad-mode.md': file('name: moody\ndescription: d\npermissionMode: yolo'),
+      '.claude/agents/bad-effort.md': file('name: eager\ndescription: d\neffort: extreme'),
       '.claude/agents/plain.md': 'Just text, no frontmatter.\n',
       '.yoke/agents/empty-body.md': file('name: empty\ndescription: d', ''),
     });
     const registry = await loadAgentDefinitions({ cwd: project, env, gate: untrusted });
     expect(registry.get('good')).toBeDefined();
     expect(registry.problems).toEqual([
+      'agent file .claude/agents/bad-effort.md is skipped: "effort" must be one of low, medium, high, xhigh, max.',
       expect.stringMatching(
         /^agent file \.claude\/agents\/bad-mode\.md is skipped: "permissionMode" must be one of default, /,
       ),

@@ -26,6 +26,28 @@ export class UnknownAgentError extends Error {
   }
 }
 
+/**
+ * The agent the main session runs as: `--agent` (an unknown name is an error), else the `agent`
+ * setting, whose unknown name is said in a warning and the session runs as itself.
+ */
+export function chooseMainAgent(
+  agents: { mainThread(name: string): MainThreadAgent },
+  flag: string | undefined,
+  setting: string | undefined,
+): { agent: MainThreadAgent | undefined; warnings: string[] } {
+  if (flag !== undefined) return { agent: agents.mainThread(flag), warnings: [] };
+  if (setting === undefined || setting.trim() === '') return { agent: undefined, warnings: [] };
+  try {
+    return { agent: agents.mainThread(setting), warnings: [] };
+  } catch (error) {
+    if (!(error instanceof UnknownAgentError)) throw error;
+    return {
+      agent: undefined,
+      warnings: [`${error.message.replace(/^--agent:/, 'settings: agent:')} The session runs without one.`],
+    };
+  }
+}
+
 export function mainThreadAgent(registry: AgentRegistry, name: string): MainThreadAgent {
   const definition = registry.get(name);
   if (!definition) throw new UnknownAgentError(name, registry);
@@ -45,4 +67,19 @@ export function mainThreadAgent(registry: AgentRegistry, name: string): MainThre
 export function withInitialPrompt(initialPrompt: string | undefined, prompt: string): string {
   const parts = [initialPrompt?.trim() ?? '', prompt.trim()].filter((part) => part !== '');
   return parts.join('\n\n');
+}
+
+/**
+ * The REPL's first turn, sent without the user typing: a session run as an agent opens with its
+ * `initialPrompt`, the prompt given on the command line following it in the same turn (as with
+ * `-p`). A resumed conversation has begun already, so it gets only the prompt given. Undefined
+ * when there is nothing to send and the REPL waits for the user.
+ */
+export function firstReplTurn(
+  initialPrompt: string | undefined,
+  given: string | undefined,
+  resumed: boolean,
+): string | undefined {
+  const prompt = withInitialPrompt(resumed ? undefined : initialPrompt, given ?? '');
+  return prompt === '' ? undefined : prompt;
 }

@@ -9,6 +9,7 @@ import type { JsonObject } from '../lib/json-object';
 import { isJsonObject } from '../lib/json-object';
 import { PERMISSION_MODES, type PermissionMode } from '../lib/permission-vocabulary';
 import * as z from '../lib/zod';
+import { EFFORT_LEVELS, isEffortLevel } from '../model/effort';
 import type { AgentBudget, AgentDefinition, AgentMcpServer, AgentSource } from './types';
 
 export type DefinitionInput = {
@@ -159,6 +160,10 @@ function build(input: DefinitionInput): AgentDefinition {
   if (isolation !== undefined && isolation !== 'worktree')
     throw new FieldError('"isolation" must be "worktree"');
   const effort = optionalString(fields, 'effort');
+  // Claude Code also takes a number here; what it means is not documented, so it is refused
+  // with the words Yoke does take rather than guessed at.
+  if (effort !== undefined && !isEffortLevel(effort))
+    throw new FieldError(`"effort" must be one of ${EFFORT_LEVELS.join(', ')}`);
 
   const definition: AgentDefinition = {
     agentType: input.pluginName ? `${input.pluginName}:${name}` : name,

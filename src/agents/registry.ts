@@ -43,6 +43,12 @@ export class AgentRegistry {
     this.byName.set(definition.agentType, definition);
   }
 
+  /** Takes `other`'s definitions in place of its own (a reload): tools holding this registry see them. */
+  replaceWith(other: AgentRegistry): void {
+    this.byName.clear();
+    for (const definition of other.list()) this.byName.set(definition.agentType, definition);
+  }
+
   get(agentType: string): AgentDefinition | undefined {
     return this.byName.get(agentType);
   }

@@ -13,6 +13,7 @@ import type { QueryEvent, Terminal } from '../engine/query-types';
 import type { StructuredOutputCapture } from '../engine/structured-output';
 import { buildSystemPrompt } from '../engine/system-prompt';
 import type { HookRunner } from '../hooks/types';
+import { type EffortLevel, withEffortOverride } from '../model/effort';
 import type { UserContentBlock } from '../model/types';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import { createUserMessage, type Message } from '../session/messages';
@@ -43,6 +44,8 @@ export type RunAgentOptions = {
   cwd?: string;
   /** The model the call asked for; wins over the definition's. */
   model?: string;
+  /** The effort the call asked for (Agent's `effort`, a forked skill's); wins over the definition's. */
+  effort?: EffortLevel;
   /** Tools added after the filtered pool (coordinator scratchpad helpers, StructuredOutput). */
   extraTools?: readonly AnyTool[];
   /**
@@ -168,29 +171,33 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   };
   // The worker's own to-do list: its TodoWrite never replaces the parent's.
   let appState = initialAppState();
-  const context: ToolUseContext = {
-    ...parent,
-    cwd,
-    projectRoot,
-    abortSignal: abort.signal,
-    tools,
-    readFileState: parent.readFileState.clone(),
-    getAppState: () => appState,
-    setAppState: (update) => {
-      appState = update(appState);
+  const context: ToolUseContext = withEffortOverride(
+    {
+      ...parent,
+      cwd,
+      projectRoot,
+      abortSignal: abort.signal,
+      tools,
+      readFileState: parent.readFileState.clone(),
+      getAppState: () => appState,
+      setAppState: (update) => {
+        appState = update(appState);
+      },
+      agentId,
+      model,
+      getPermissionContext: () => permissionContext,
+      switchPermissionMode: (to) => {
+        const mode = to === 'before-plan' ? 'default' : to;
+        permissionContext = { ...permissionContext, mode };
+        tools = poolFor(permissionContext);
+        return mode;
+      },
+      hooks,
+      messages,
     },
-    agentId,
-    model,
-    getPermissionContext: () => permissionContext,
-    switchPermissionMode: (to) => {
-      const mode = to === 'before-plan' ? 'default' : to;
-      permissionContext = { ...permissionContext, mode };
-      tools = poolFor(permissionContext);
-      return mode;
-    },
-    hooks,
-    messages,
-  };
+    options.effort ?? definition.effort,
+    'agent',
+  );
   try {
     const started = await runStartHooks(hooks, options, agentId, abort.signal);
     for (const text of started) {

@@ -5,6 +5,7 @@
  */
 import type { HooksSettings } from '../config/settings-schema';
 import type { TerminalReason } from '../engine/query-types';
+import type { EffortLevel } from '../model/effort';
 import type { Usage } from '../model/types';
 import type { PermissionMode } from '../permissions/types';
 import type { Message } from '../session/messages';
@@ -34,7 +35,8 @@ export type AgentDefinition = {
   disallowedTools?: readonly string[];
   /** An alias (`haiku`, `sonnet`, `opus`), a model id, or `inherit` (the parent's). */
   model?: string;
-  effort?: string;
+  /** The worker's effort, unless the call names one or `--effort` pins the session's. */
+  effort?: EffortLevel;
   /** The worker's permission mode; a parent in bypassPermissions keeps its own. */
   permissionMode?: PermissionMode;
   /** The highest tool tier the worker is offered: `read` agents never see write or exec tools. */

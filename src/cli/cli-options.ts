@@ -4,6 +4,7 @@
  */
 import { locateJsonError } from '../config/json-error';
 import { isJsonObject } from '../lib/json-object';
+import { EFFORT_LEVELS, type EffortLevel } from '../model/effort';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types';
 import { CliUsageError } from './errors';
 import { splitCommaList, splitRuleList } from './list-values';
@@ -16,8 +17,6 @@ export const SETTING_SOURCES = ['user', 'project', 'local'] as const;
 export type SettingSource = (typeof SETTING_SOURCES)[number];
 export const THINKING_MODES = ['adaptive', 'enabled', 'disabled'] as const;
 export type ThinkingMode = (typeof THINKING_MODES)[number];
-export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
-export type Effort = (typeof EFFORT_LEVELS)[number];
 
 export type CliOptions = {
   /** Headless: `-p`, or `--input-format stream-json` (the SDK never passes `-p`). */
@@ -38,7 +37,7 @@ export type CliOptions = {
   maxThinkingTokens?: number;
   thinking?: ThinkingMode;
   thinkingDisplay?: string;
-  effort?: Effort;
+  effort?: EffortLevel;
   betas: string[];
   systemPrompt?: string;
   appendSystemPrompt?: string;

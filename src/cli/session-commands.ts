@@ -8,6 +8,7 @@
 import { createSessionCommands } from '../commands/builtin';
 import { processUserInput } from '../commands/process-user-input';
 import { promptCommandOf } from '../commands/prompt-commands';
+import { createCommandRegistry } from '../commands/registry';
 import type { CommandHost, CommandRegistry, PromptCommand } from '../commands/types';
 import type { HooksSettings } from '../config/settings-schema';
 import type { QueryEngine, QueryEngineConfig } from '../engine/query-engine';
@@ -66,7 +67,27 @@ export type SessionCommands = {
     getSkillListing(): string | undefined;
   };
   /** The initialize reply's `commands` (name, description, argument hint). */
-  describe(): { name: string; description: string; argumentHint: string }[];
+  describe(): CommandInfo[];
+  /**
+   * Reads the command and skill files again (with these plugins' folders): what they would make
+   * the session's commands, and `apply` to make them so. Nothing changes until `apply`.
+   */
+  reread(plugins: readonly PluginContribution[]): Promise<RereadCommands>;
+  /** Runs `change` at the start of the next turn (before its input is processed), not during one. */
+  atNextTurn(change: () => void): void;
+  /** Runs the changes `atNextTurn` holds, now: a frontend does it before its turn's `system/init`. */
+  applyStaged(): void;
+};
+
+type CommandInfo = { name: string; description: string; argumentHint: string };
+
+export type RereadCommands = {
+  /** Every command the session would list: built-ins and prompt commands. */
+  commands: CommandInfo[];
+  /** The prompt commands alone (custom commands and skills). */
+  skills: CommandInfo[];
+  problems: string[];
+  apply(): void;
 };
 
 export async function setUpSessionCommands(input: SessionCommandsInput): Promise<SessionCommands> {
@@ -86,18 +107,25 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
   const builtinNames = new Set(
     registry.list().flatMap((c) => [c.name, ...(c.aliases ?? [])].map((n) => n.toLowerCase())),
   );
-  const composed = await loadPromptCommands(
-    {
-      projectRoot: input.projectRoot,
-      env: input.env,
-      plugins: input.plugins,
-      disableBundled: input.settings.disableBundledSkills === true,
-      bundledOnly: input.bare,
-    },
-    builtinNames,
-  );
-  // `skillOverrides: off` leaves a command out of the session, its listings and the slash.
-  const specs = withoutDisabled(composed.specs, input.settings.skillOverrides);
+  const load = async (plugins: readonly PluginContribution[]) => {
+    const composed = await loadPromptCommands(
+      {
+        projectRoot: input.projectRoot,
+        env: input.env,
+        plugins,
+        disableBundled: input.settings.disableBundledSkills === true,
+        bundledOnly: input.bare,
+      },
+      builtinNames,
+    );
+    // `skillOverrides: off` leaves a command out of the session, its listings and the slash.
+    return {
+      specs: withoutDisabled(composed.specs, input.settings.skillOverrides),
+      problems: composed.problems,
+    };
+  };
+  const composed = await load(input.plugins);
+  const specs = composed.specs;
   const skills = new SessionSkills({
     specs,
     ...(input.settings.skillOverrides ? { overrides: input.settings.skillOverrides } : {}),
@@ -118,15 +146,26 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
   registry.setPromptCommands(promptCommands);
   const notice = untrustedNotice(specs, input.trusted);
   const skillNames = specs.filter((spec) => spec.loadedFrom !== 'commands').map((spec) => spec.name);
+  const info = (c: {
+    name: string;
+    description: string;
+    argumentHint?: string | undefined;
+  }): CommandInfo => ({
+    name: c.name,
+    description: c.description,
+    argumentHint: c.argumentHint ?? '',
+  });
+  const initExtras = { slash_commands: registry.list().map((c) => c.name), skills: skillNames };
+  const staged: Array<() => void> = [];
+  const applyStaged = () => {
+    for (const change of staged.splice(0)) change();
+  };
   return {
     registry,
     promptCommands,
     skills,
     warnings: [...composed.problems, ...(notice ? [notice] : [])],
-    initExtras: {
-      slash_commands: registry.list().map((c) => c.name),
-      skills: skillNames,
-    },
+    initExtras,
     engineConfig(facts) {
       const startedAt = Date.now();
       let host: CommandHost | undefined;
@@ -149,7 +188,11 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
         },
       };
       return {
-        processInput: (prompt, turn) => processUserInput(prompt, turn, deps),
+        processInput: (prompt, turn) => {
+          // A turn boundary: changes staged while the last turn ran (a reload) take effect now.
+          applyStaged();
+          return processUserInput(prompt, turn, deps);
+        },
         skillListing: { update: (paths) => skills.listingUpdate(paths) },
       };
     },
@@ -157,9 +200,34 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
       getActiveSkills: () => skills.activeSkills(),
       getSkillListing: () => skills.fullListing(),
     },
-    describe: () =>
-      registry
-        .list()
-        .map((c) => ({ name: c.name, description: c.description, argumentHint: c.argumentHint ?? '' })),
+    describe: () => registry.list().map(info),
+    async reread(plugins) {
+      const fresh = await load(plugins);
+      const freshCommands = fresh.specs.map((spec) => promptCommandOf(spec));
+      // The list as the registry will give it once applied: built-ins first, clashes left out.
+      const preview = createCommandRegistry(registry.list().filter((c) => c.kind !== 'prompt'));
+      preview.setPromptCommands(freshCommands);
+      return {
+        commands: preview.list().map(info),
+        skills: freshCommands.map(info),
+        problems: fresh.problems,
+        apply: () => {
+          skills.replaceSpecs(fresh.specs);
+          registry.setPromptCommands(freshCommands);
+          promptCommands.splice(0, promptCommands.length, ...freshCommands);
+          // The engine's `system/init` reads these arrays: they are changed in place.
+          initExtras.slash_commands.splice(0, Infinity, ...registry.list().map((c) => c.name));
+          initExtras.skills.splice(
+            0,
+            Infinity,
+            ...fresh.specs.filter((spec) => spec.loadedFrom !== 'commands').map((spec) => spec.name),
+          );
+        },
+      };
+    },
+    atNextTurn: (change) => {
+      staged.push(change);
+    },
+    applyStaged,
   };
 }

@@ -12,7 +12,7 @@ import type { SessionSetupOptions } from './session-types';
 
 type SessionAgents = import('../agents/session-agents').SessionAgents;
 
-type ExtensionsInput = {
+export type ExtensionsInput = {
   options: SessionSetupOptions;
   cwd: string;
   env: Env;

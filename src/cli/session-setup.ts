@@ -8,7 +8,9 @@
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
+import { chooseMainAgent } from '../agents/main-agent';
 import { environmentFacts } from '../engine/environment';
+import { sessionEffort } from '../model/effort';
 import { chooseFastModel } from '../model/fast-model';
 import type { ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
@@ -35,6 +37,7 @@ import {
   sessionProtectedPaths,
 } from './session-permissions';
 import { createSessionPools } from './session-pools';
+import { sessionReload } from './session-reload';
 import { sandboxStartNotice } from './session-sandbox';
 import { createSessionServices } from './session-services';
 import type { Env } from './session-settings';
@@ -126,7 +129,11 @@ export async function createSessionEngine(
     : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
   // Only `--agent` needs the agent files before the model is chosen; otherwise their reads overlap
   // the steps below, up to the commands.
-  const mainAgent = options.agent === undefined ? undefined : (await agentsLoad).mainThread(options.agent);
+  const main =
+    options.agent === undefined && applied.agent === undefined
+      ? { agent: undefined, warnings: [] }
+      : chooseMainAgent(await agentsLoad, options.agent, applied.agent);
+  const mainAgent = main.agent;
   const selection = await selectModel({
     model: options.model ?? mainAgent?.model ?? merged.model,
     provider: options.provider ?? merged.provider,
@@ -282,6 +289,7 @@ export async function createSessionEngine(
     ),
     ...mcp.problems,
     ...agents.warnings,
+    ...main.warnings,
     ...plugins.problems,
     ...commands.warnings,
   ];
@@ -293,6 +301,11 @@ export async function createSessionEngine(
     permissions.permissionContext.additionalDirectories,
   );
   const context = contextSettings(options, settings);
+  const effort = sessionEffort({
+    flag: options.effort,
+    agent: mainAgent?.definition.effort,
+    setting: merged.effortLevel,
+  });
   engine = new QueryEngine({
     cwd,
     provider: selection.provider,
@@ -327,6 +340,7 @@ export async function createSessionEngine(
           sources: memorySources,
         },
     ...runLimits(options, merged),
+    ...(effort ? { effort } : {}),
     hookFrames,
     apiKeySource: apiKeySource(selection, sessionEnv),
     initExtras: {
@@ -388,6 +402,14 @@ export async function createSessionEngine(
     protectedPaths,
     settings,
     plugins: plugins.plugins,
+    reload: sessionReload({
+      extensions: extensionsInput,
+      settingsHooks: applied.hooks,
+      commands,
+      agents,
+      plugins,
+      log,
+    }),
     ...(mainAgent?.definition.initialPrompt ? { initialPrompt: mainAgent.definition.initialPrompt } : {}),
   };
 }

@@ -27,7 +27,8 @@ export async function sessionTrust(
 /**
  * Project settings that run code or decide where the session's credentials go — hooks (and MCP
  * servers), `env` (`BASH_ENV`, `LD_PRELOAD`, `NODE_OPTIONS` run code in every command; a base URL
- * variable sends the API key elsewhere) and `baseUrl` — apply only in a trusted folder when
+ * variable sends the API key elsewhere), `baseUrl`, and `agent` (the repository's own system
+ * prompt, and an `initialPrompt` the REPL sends without the user typing) — apply only in a trusted folder when
  * someone could be asked to trust it (the interactive UI). Headless runs apply them either way:
  * nobody is there to ask, and Claude Code connects project MCP servers headless too.
  */
@@ -37,7 +38,7 @@ export const projectCodeRuns = (trusted: boolean, interactive: boolean): boolean
 export const projectAllowedHostsApply = (trusted: boolean): boolean => trusted;
 
 /** The keys of project settings that `projectCodeRuns` gates. */
-export const CODE_KEYS = ['hooks', 'env', 'baseUrl'] as const;
+export const CODE_KEYS = ['hooks', 'env', 'baseUrl', 'agent'] as const;
 
 /** The keys of project settings a session may have to leave out until the folder is trusted. */
 export type GatedKey = (typeof CODE_KEYS)[number] | 'webFetch';

@@ -2,12 +2,14 @@
  * What the composition root (session-setup.ts) takes and gives: the parsed options plus what an
  * SDK host supplies, and the session it builds for `-p`, stream-json, the REPL and `mcp serve`.
  */
+
 import type { HookCallbackInvoker, SdkHookMatcher } from '../hooks/types';
 import type { McpManager } from '../mcp/manager';
 import type { ModelSelection } from '../model/select';
 import type { ProtectedPaths } from '../permissions/protected-paths';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
 import type { LoadedPlugin } from '../plugins/types';
+import type { SessionReloader } from '../sdk/types';
 import type { AvailabilityProblem } from '../tools/availability';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
@@ -58,6 +60,8 @@ export type SessionSetup = {
   plugins: LoadedPlugin[];
   /** The slash commands and skills (the REPL's registry takes the prompt commands from here). */
   commands: SessionCommands;
+  /** Reads plugins, commands, skills and agents again (the SDK's reload requests). */
+  reload: SessionReloader;
   /** `--agent`'s `initialPrompt`: the first user turn, before any prompt given (agents/main-agent.ts). */
   initialPrompt?: string;
 };

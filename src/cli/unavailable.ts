@@ -44,7 +44,6 @@ export const UNAVAILABLE_FLAGS: readonly UnavailableFlag[] = [
  * nothing yet. `--help` marks them, as it marks `UNAVAILABLE_FLAGS`.
  */
 export const NO_EFFECT_FLAGS: readonly string[] = [
-  '--effort',
   '--betas',
   '--thinking-display',
   '--replay-user-messages',

@@ -9,13 +9,12 @@
  * Headless, only the local commands marked `headless` run; the rest, and every `ui` command,
  * answer that they need the interactive UI.
  */
-import type { ProcessedInput } from '../engine/user-input';
+import type { InputProcessor, ProcessedInput } from '../engine/user-input';
 import { resolveModelAlias } from '../model/models';
 import type { UserContentBlock } from '../model/types';
 import { commandHeader } from '../skills/expand';
 import type { SessionSkills } from '../skills/session-skills';
 import type { PromptCommandSpec } from '../skills/types';
-import type { ToolUseContext } from '../tools/context';
 import { looksLikePath, unknownCommandText } from './dispatch';
 import { parseCommandLine } from './registry';
 import type { CommandHost, CommandOutcome, CommandRegistry } from './types';
@@ -76,10 +75,10 @@ async function headlessOutcome(
 async function forkedAnswer(
   spec: PromptCommandSpec,
   args: string,
-  context: ToolUseContext,
+  turn: Parameters<InputProcessor>[1],
   skills: SessionSkills,
 ): Promise<ProcessedInput> {
-  const fork = await skills.forkForUser(spec, args, context);
+  const fork = await skills.forkForUser(spec, args, turn.context, turn.onProgress);
   if (fork.kind === 'suppressed') {
     // A UserPromptExpansion hook sent its own context instead: it goes to the model, nothing forks.
     const { blocks, attachments } = fork.expansion;
@@ -101,7 +100,7 @@ async function forkedAnswer(
 
 export async function processUserInput(
   prompt: string | UserContentBlock[],
-  turn: { context: ToolUseContext; signal: AbortSignal },
+  turn: Parameters<InputProcessor>[1],
   deps: UserInputDeps,
 ): Promise<ProcessedInput> {
   const text = commandText(prompt);
@@ -120,7 +119,7 @@ export async function processUserInput(
     const spec = dynamic ?? deps.skills.find(parsed.name);
     if (!spec) return answered(unknownCommandText(parsed.name, deps.commands), true);
     try {
-      if (spec.context === 'fork') return await forkedAnswer(spec, parsed.args, turn.context, deps.skills);
+      if (spec.context === 'fork') return await forkedAnswer(spec, parsed.args, turn, deps.skills);
       const expansion = await deps.skills.expandForUser(spec, parsed.args, turn.context);
       const notes = expansion.problems.length > 0 ? [expansion.problems.join('\n')] : [];
       return {
@@ -129,6 +128,7 @@ export async function processUserInput(
         attachments: [...expansion.attachments, ...notes],
         allowRules: expansion.allowRules,
         ...(spec.model ? { model: resolveModelAlias(spec.model) } : {}),
+        ...(spec.effort ? { effort: spec.effort } : {}),
       };
     } catch (error) {
       return answered((error as Error).message, true);

@@ -7,6 +7,7 @@
 
 import { PERMISSION_MODES } from '../lib/permission-vocabulary';
 import * as z from '../lib/zod';
+import { SETTING_EFFORT_LEVELS } from '../model/effort';
 import { effectiveHookTimeout } from './hook-timeout';
 import { sandboxSettingsSchema } from './sandbox-settings';
 
@@ -113,6 +114,10 @@ export const settingsSchema = z.looseObject({
     z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String))),
   ),
   model: z.optional(z.string()),
+  /** The agent the main session runs as when `--agent` names none (agents/main-agent.ts). */
+  agent: z.optional(z.string()),
+  /** The session's effort when neither `--effort` nor an `--agent` names one (src/model/effort.ts). */
+  effortLevel: z.optional(z.enum(SETTING_EFFORT_LEVELS)),
   /** The model of side calls (WebFetch, the auto-mode classifier); see src/model/fast-model.ts. */
   smallFastModel: z.optional(z.string()),
   provider: z.optional(z.string()),

@@ -16,7 +16,11 @@ import {
 export async function* afterAnswer(run: QueryRun, answer: AnswerEnd): Step {
   const { state, params } = run;
   const outcome = await params.hooks.stop(
-    { stopHookActive: state.stopHookActive, lastAssistantText: answer.text },
+    {
+      stopHookActive: state.stopHookActive,
+      lastAssistantText: answer.text,
+      effort: state.toolUseContext.effort?.level,
+    },
     run.signal,
   );
   for (const text of outcome.systemMessages ?? []) {

@@ -7,12 +7,14 @@
 import type { HookRunner } from '../hooks/types';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTracker } from '../model/cost';
+import { withEffortOverride } from '../model/effort';
 import type { SystemPart, ThinkingConfig } from '../model/types';
 import { createUserMessage, type Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
 import type { AnyTool } from '../tools/tool';
 import { withAllowRules } from '../tools/with-allow-rules';
 import type { EngineContext } from './engine-context';
+import { inputWithFrames } from './input-progress';
 import type { LivePoolMessages } from './live-pool-messages';
 import type { ModeAndPool } from './mode-and-pool';
 import { query } from './query';
@@ -88,12 +90,15 @@ export async function* runEngineTurn(
 
   // Recorded before the input is processed, so a `/context` that is this turn's input counts it.
   host.noteSystemPrompt(await host.description.systemPrompt(tools));
-  const opened = await openTurn(opening, {
-    processInput: config.processInput,
-    context: () => host.toolUseContext(tools, signal),
-    hooks,
-    signal,
-  });
+  const opened = yield* inputWithFrames(converter, (onProgress) =>
+    openTurn(opening, {
+      processInput: config.processInput,
+      context: () => host.toolUseContext(tools, signal),
+      hooks,
+      signal,
+      onProgress,
+    }),
+  );
   yield* host.hookFrames();
   if (opened.kind === 'answered') {
     for (const { content, isMeta } of opened.conversation ?? [])
@@ -131,7 +136,11 @@ export async function* runEngineTurn(
     systemPrompt,
     // A command's allowed-tools hold for this turn only.
     toolUseContext: withAllowRules(
-      { ...host.toolUseContext(tools, signal), model: turnModel },
+      withEffortOverride(
+        { ...host.toolUseContext(tools, signal), model: turnModel },
+        opened.input?.effort,
+        'skill',
+      ),
       opened.input?.allowRules ?? [],
     ),
     refreshTools,

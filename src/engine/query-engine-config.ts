@@ -1,7 +1,9 @@
 /**
  * Everything a QueryEngine is built from (seed 000 §3.1's `QueryEngineConfig`).
  */
+
 import type { HookRunner } from '../hooks/types';
+import type { EffortChoice } from '../model/effort';
 import type { Provider, ThinkingConfig } from '../model/types';
 import type { CanUseToolFn, ToolPermissionContext } from '../permissions/types';
 import type { Message } from '../session/messages';
@@ -75,6 +77,8 @@ export type QueryEngineConfig = {
   taskBudget?: { total: number };
   jsonSchema?: Record<string, unknown>;
   thinking?: ThinkingConfig;
+  /** The session's effort (`--effort`, the `--agent`'s, `effortLevel`); absent: the model's default. */
+  effort?: EffortChoice;
   maxOutputTokens?: number;
   sessionId?: string;
   /**

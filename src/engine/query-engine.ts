@@ -381,6 +381,7 @@ export class QueryEngine {
       sessionId: this.sessionId,
       sessionDir: this.sessionDir,
       model: this.model,
+      ...(this.config.effort ? { effort: this.config.effort } : {}),
       getPermissionContext: () => this.modes.context,
       switchPermissionMode: (to) => this.modes.switchFromTool(to),
       hooks: this.hooks,

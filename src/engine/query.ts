@@ -68,7 +68,7 @@ class QueryLoop {
       state.toolUseContext = { ...state.toolUseContext, tools };
     await params.letInputIn?.();
     const model = loop.model;
-    const request = this.requests.build(model, state);
+    const request = this.requests.build(model, state, loop.provider.name);
     const limit = params.blockingLimitTokens ?? this.requests.contextWindow(model) - request.maxTokens;
     const estimated = this.requests.estimateTokens(request);
     if (estimated >= limit) {

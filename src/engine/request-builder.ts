@@ -1,12 +1,12 @@
 /**
  * The model request of each pass of the query loop: the system prompt, the history projected for
- * the API, the tool schemas, thinking, and a `max_tokens` that fits the model's window. It owns
+ * the API, the tool schemas, thinking, effort, and a `max_tokens` that fits the model's window. It owns
  * the projection (`ApiProjection`), which is extended turn by turn instead of rebuilt, so the
  * request and its token estimate only cost what changed since the previous call.
  */
 import { contextWindowFor, defaultMaxTokensFor, maxOutputTokensFor } from '../model/models';
 import { estimateRequestTokens } from '../model/tokens';
-import type { ModelRequest } from '../model/types';
+import type { ModelRequest, ProviderName } from '../model/types';
 import { deferredToolsNotice } from '../tools/deferral/plan';
 import { toolSchemas } from '../tools/registry';
 import { ApiProjection } from './api-messages';
@@ -27,7 +27,7 @@ export class RequestBuilder {
     return (this.params.contextWindowFor ?? contextWindowFor)(model);
   }
 
-  build(model: string, state: QueryState): ModelRequest {
+  build(model: string, state: QueryState, wire: ProviderName): ModelRequest {
     const { params } = this;
     const window = this.contextWindow(model);
     const messages = this.projection.project(state.messages);
@@ -55,6 +55,12 @@ export class RequestBuilder {
       request.builtinToolCount = builtinToolCount;
     }
     if (params.thinking) request.thinking = params.thinking;
+    const effort = state.toolUseContext.effort?.level;
+    if (effort) {
+      request.effort = effort;
+      const note = services.models.effortNote(wire, model, effort);
+      if (note) state.toolUseContext.notify({ level: 'warning', message: note });
+    }
     return request;
   }
 

@@ -19,3 +19,37 @@ export function subagentProgress(agentId: string, agentType: string, event: Quer
 export function isSubagentProgress(data: Record<string, unknown>): data is SubagentProgress {
   return data.kind === 'subagent_event' && typeof data.agentId === 'string' && typeof data.event === 'object';
 }
+
+/**
+ * The start and end of a worker the parent waits for (a foreground Agent call, a forked skill or
+ * command): the turn converter makes them the `task_started` / `task_updated` /
+ * `task_notification` frames a background agent's registry makes for it.
+ */
+export type SubagentTaskProgress =
+  | {
+      kind: 'subagent_task';
+      phase: 'started';
+      agentId: string;
+      agentType: string;
+      description: string;
+      prompt: string;
+      /** Epoch ms, for the frames' durations. */
+      startedAt: number;
+    }
+  | {
+      kind: 'subagent_task';
+      phase: 'ended';
+      agentId: string;
+      status: 'completed' | 'failed' | 'stopped';
+      summary: string;
+      /** Why it did not complete, for `task_updated.patch.error`. */
+      error?: string;
+      endedAt: number;
+      usage: { totalTokens: number; toolUses: number; durationMs: number };
+      /** The worker's transcript, when the session keeps one ('' otherwise). */
+      outputFile: string;
+    };
+
+export function isSubagentTaskProgress(data: Record<string, unknown>): data is SubagentTaskProgress {
+  return data.kind === 'subagent_task' && typeof data.agentId === 'string';
+}

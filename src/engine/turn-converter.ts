@@ -5,6 +5,8 @@
  * a `content_block_stop` and every stream event after it wait until that block's `assistant`
  * frame has been written; blocks are never shown interleaved.
  */
+
+import { ForegroundTaskFrames } from './foreground-task-frames';
 import type { QueryEvent } from './query-types';
 import {
   newUuid,
@@ -20,7 +22,7 @@ import type {
   SDKSystemNoticeMessage,
   SDKToolProgressMessage,
 } from './sdk-messages';
-import { isSubagentProgress } from './subagent-progress';
+import { isSubagentProgress, isSubagentTaskProgress } from './subagent-progress';
 
 export class TurnConverter {
   /**
@@ -40,13 +42,17 @@ export class TurnConverter {
   private continuing = false;
   /** One converter per running subagent, by the Agent call's id: its frames nest under it. */
   private readonly nested = new Map<string, TurnConverter>();
+  /** The task frames of the workers this turn waits for. */
+  private readonly tasks: ForegroundTaskFrames;
 
   constructor(
     private readonly sessionId: string,
     private readonly includePartialMessages: boolean,
     private readonly parentToolUseId: string | null = null,
     private readonly agentId: string | undefined = undefined,
-  ) {}
+  ) {
+    this.tasks = new ForegroundTaskFrames(sessionId);
+  }
 
   *convert(event: QueryEvent): Generator<SDKMessage> {
     switch (event.type) {
@@ -89,19 +95,25 @@ export class TurnConverter {
       }
       case 'tool_progress': {
         const data = event.progress.data;
+        const id = event.progress.toolUseId;
         if (data.type === 'output_line' && typeof data.line === 'string') {
-          if (this.includePartialMessages) yield this.outputLine(event.progress.toolUseId, data);
+          if (this.includePartialMessages) yield this.outputLine(id, data);
+          return;
+        }
+        if (isSubagentTaskProgress(data)) {
+          yield* this.tasks.lifecycle(id, data);
+          if (data.phase === 'ended') this.nested.delete(id);
           return;
         }
         // A worker's messages (not its partial stream) nest under the Agent call that runs it.
         if (!isSubagentProgress(data) || data.event.type !== 'message') return;
-        const id = event.progress.toolUseId;
         let nested = this.nested.get(id);
         if (!nested) {
           nested = new TurnConverter(this.sessionId, false, id, data.agentId);
           this.nested.set(id, nested);
         }
         yield* nested.convert(data.event);
+        yield* this.tasks.message(id, data.event.message, Date.now());
         return;
       }
       case 'permission_denied': {

@@ -8,6 +8,7 @@ import type { HookRunner } from '../hooks/types';
 import type { UserContentBlock } from '../model/types';
 import { createUserMessage, type Message } from '../session/messages';
 import type { ToolUseContext } from '../tools/context';
+import type { ToolProgress } from '../tools/tool';
 import type { SkillListingSource } from './context/attachments';
 import type { LivePoolMessages } from './live-pool-messages';
 import { submitPrompt } from './prompt-submission';
@@ -33,13 +34,19 @@ export async function openTurn(
     context: () => ToolUseContext;
     hooks: HookRunner;
     signal: AbortSignal;
+    /** Where the input step's worker reports (a forked command). */
+    onProgress?: (progress: ToolProgress) => void;
   },
 ): Promise<OpenedTurn> {
   // A turn opened by queued notices alone (submitQueuedNotices) has no input.
   if (!opening) return { kind: 'query' };
   const { signal } = turn;
   const input: ProcessedInput = turn.processInput
-    ? await turn.processInput(opening.content, { context: turn.context(), signal })
+    ? await turn.processInput(opening.content, {
+        context: turn.context(),
+        signal,
+        ...(turn.onProgress ? { onProgress: turn.onProgress } : {}),
+      })
     : { kind: 'query', content: opening.content };
   if (input.kind === 'answered') return input;
   const submitted = await submitPrompt(

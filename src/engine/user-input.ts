@@ -5,9 +5,11 @@
  * The processor itself lives above the engine (commands/) and is handed in by the composition
  * root; without one every input is a query as typed.
  */
+import type { EffortLevel } from '../model/effort';
 import type { UserContentBlock } from '../model/types';
 import type { PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from '../tools/context';
+import type { ToolProgress } from '../tools/tool';
 
 export type ProcessedInput =
   | {
@@ -19,6 +21,8 @@ export type ProcessedInput =
       allowRules?: readonly PermissionRule[];
       /** The model for this turn only (a command's `model`). */
       model?: string;
+      /** The effort for this turn only (a command's `effort`; `--effort` still wins). */
+      effort?: EffortLevel;
     }
   | {
       kind: 'answered';
@@ -33,5 +37,10 @@ export type ProcessedInput =
 
 export type InputProcessor = (
   prompt: string | UserContentBlock[],
-  turn: { context: ToolUseContext; signal: AbortSignal },
+  turn: {
+    context: ToolUseContext;
+    signal: AbortSignal;
+    /** Where a command's worker reports (a forked command: its task frames and messages). */
+    onProgress?: (progress: ToolProgress) => void;
+  },
 ) => Promise<ProcessedInput>;

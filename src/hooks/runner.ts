@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { HooksSettings } from '../config/settings-schema';
+import type { EffortLevel } from '../model/effort';
 import type { RuleCallRoots } from '../permissions/rule-matches-call';
 import type { HookPermissionDecision, PermissionMode, ToolAccess } from '../permissions/types';
 import { combineVerdicts, emptyHookRunResult, type HookRunResult } from './combine';
@@ -68,6 +69,8 @@ export type RunHooksExtra = {
   permissionMode?: PermissionMode;
   /** What the call's tool touches, for `if` conditions (a tool event without it: `none`). */
   access?: ToolAccess;
+  /** The effort of the loop the event belongs to (tool-context events: compat-surface §2.3). */
+  effort?: EffortLevel | undefined;
 };
 
 export type YokeHookRunner = HookRunner &
@@ -119,6 +122,7 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       ...base,
       ...(NO_PERMISSION_MODE.has(event) ? {} : { permission_mode }),
       ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
+      ...(extra.effort ? { effort: { level: extra.effort } } : {}),
       hook_event_name: event,
       ...payload,
     };
@@ -129,6 +133,7 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       CLAUDE_CODE_SESSION_ID: base.session_id,
       YOKE_SESSION_ID: base.session_id,
       CLAUDECODE: '1',
+      ...(extra.effort ? { CLAUDE_EFFORT: extra.effort } : {}),
       ...extra.env,
     };
     const label = matchTarget === undefined ? event : `${event}:${matchTarget}`;
@@ -163,6 +168,7 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     ...('toolUseId' in input ? { toolUseId: input.toolUseId } : {}),
     ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
     ...(input.permissionMode === undefined ? {} : { permissionMode: input.permissionMode }),
+    ...(input.effort === undefined ? {} : { effort: input.effort }),
   });
 
   return {
@@ -220,12 +226,14 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
             },
             agent.agentType,
             signal,
+            { effort: input.effort },
           )
         : await runHooks(
             'Stop',
             { stop_hook_active: input.stopHookActive, last_assistant_message: input.lastAssistantText },
             undefined,
             signal,
+            { effort: input.effort },
           );
       const outcome: StopOutcome = { blockingErrors: result.blockingErrors };
       if (result.preventContinuation) outcome.preventContinuation = result.preventContinuation;

@@ -3,7 +3,9 @@
  * the engine, tool runner and permission decision call. `createHookRunner` implements
  * `HookRunner` with settings-defined commands and SDK callbacks; without hooks, `noopHooks`.
  */
+
 import type { HooksSettings } from '../config/settings-schema';
+import type { EffortLevel } from '../model/effort';
 import type { Usage } from '../model/types';
 import type {
   HookPermissionDecision,
@@ -272,6 +274,8 @@ export type ToolHookInput = {
   cwd?: string;
   /** The mode the call is decided in, when it differs from the session's (a subagent's). */
   permissionMode?: PermissionMode;
+  /** The effort of the loop the call runs in, when one is set: the hook's `effort` and `CLAUDE_EFFORT`. */
+  effort?: EffortLevel;
 };
 
 /** A `PermissionRequest`: the call as its tool hooks see it (without an id) and the rules offered. */
@@ -296,7 +300,7 @@ export interface HookRunner {
     signal: AbortSignal,
   ): Promise<HookResult<'PermissionRequest'>>;
   stop(
-    input: { stopHookActive: boolean; lastAssistantText: string },
+    input: { stopHookActive: boolean; lastAssistantText: string; effort?: EffortLevel | undefined },
     signal: AbortSignal,
   ): Promise<HookResult<'Stop'>>;
   userPromptSubmit(input: { prompt: string }, signal: AbortSignal): Promise<HookResult<'UserPromptSubmit'>>;

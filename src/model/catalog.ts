@@ -9,7 +9,9 @@
  * `--max-budget-usd` — then the settings. Prices are USD per million tokens; cache reads and
  * writes of a declared model cost its input price.
  */
+import { type EffortLevel, wireEffort } from './effort';
 import { getModelInfo, type ModelInfo, resolveModelAlias, UNKNOWN_MODEL_LIMITS } from './models';
+import type { ProviderName } from './types';
 
 export type ModelDeclaration = {
   contextWindow?: number | undefined;
@@ -56,6 +58,7 @@ export class ModelCatalog {
   private readonly asked = new Map<string, Promise<void>>();
   private readonly lookups = new AbortController();
   private settledOnce = false;
+  private readonly effortNotes = new Set<string>();
 
   constructor(
     private readonly declared: Readonly<Record<string, ModelDeclaration>> = {},
@@ -145,6 +148,18 @@ export class ModelCatalog {
       return;
     }
     await this.asked.get(resolveModelAlias(model));
+  }
+
+  /**
+   * What to tell the user about `level` on this model (not sent, or sent lower), the first time
+   * only: every request of a loop carries the effort, the notice is said once per model and level.
+   */
+  effortNote(wire: ProviderName, model: string, level: EffortLevel): string | undefined {
+    const { note } = wireEffort(wire, model, level);
+    const key = `${resolveModelAlias(model)}\0${level}`;
+    if (note === undefined || this.effortNotes.has(key)) return undefined;
+    this.effortNotes.add(key);
+    return note;
   }
 
   /** Ends lookups still in flight (at the end of the session, so nothing holds the process). */

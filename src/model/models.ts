@@ -1,6 +1,7 @@
 /**
  * The one table of known models: aliases, prices and limits. Prices are USD per million tokens.
  */
+import type { EffortLevel } from './effort';
 
 export type ModelInfo = {
   id: string;
@@ -12,7 +13,14 @@ export type ModelInfo = {
   /** Default max_tokens for a request before any escalation. */
   defaultMaxTokens: number;
   supportsThinking: boolean;
+  /**
+   * The effort levels the model takes (src/model/effort.ts); absent: it takes none, and a request
+   * carrying one would be refused.
+   */
+  effortLevels?: readonly EffortLevel[];
 };
+
+const ALL_EFFORT_LEVELS: readonly EffortLevel[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 
 const MODELS: readonly ModelInfo[] = [
   {
@@ -23,6 +31,7 @@ const MODELS: readonly ModelInfo[] = [
     maxOutputTokens: 128_000,
     defaultMaxTokens: 32_000,
     supportsThinking: true,
+    effortLevels: ALL_EFFORT_LEVELS,
   },
   {
     id: 'claude-sonnet-5-5',
@@ -32,6 +41,7 @@ const MODELS: readonly ModelInfo[] = [
     maxOutputTokens: 128_000,
     defaultMaxTokens: 32_000,
     supportsThinking: true,
+    effortLevels: ALL_EFFORT_LEVELS,
   },
   {
     id: 'claude-haiku-5-5',
@@ -41,6 +51,7 @@ const MODELS: readonly ModelInfo[] = [
     maxOutputTokens: 64_000,
     defaultMaxTokens: 32_000,
     supportsThinking: true,
+    effortLevels: ALL_EFFORT_LEVELS,
   },
   {
     id: 'claude-opus-4-5',
@@ -50,6 +61,8 @@ const MODELS: readonly ModelInfo[] = [
     maxOutputTokens: 64_000,
     defaultMaxTokens: 32_000,
     supportsThinking: true,
+    // Opus 4.5 predates `xhigh` and `max`.
+    effortLevels: ['low', 'medium', 'high'],
   },
   {
     id: 'claude-sonnet-4-5',

@@ -6,6 +6,7 @@
  * translate (both ways, keeping tool-call ids).
  */
 
+import type { EffortLevel } from './effort';
 import type { ModelError } from './errors';
 
 export type Base64ImageSource = {
@@ -94,6 +95,8 @@ export type ModelRequest = {
   builtinToolCount?: number;
   maxTokens: number;
   thinking?: ThinkingConfig;
+  /** The effort asked for; each wire sends it only as its model takes it (effort.ts). */
+  effort?: EffortLevel;
   toolChoice?: ToolChoice;
   temperature?: number;
   stopSequences?: string[];

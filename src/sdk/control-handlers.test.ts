@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ControlContext, handleControlRequest } from './control-handlers';
 import type { SdkMcpConnection } from './mcp-bridge';
-import type { McpServerControl, SessionEngine } from './types';
+import type { McpServerControl, SessionEngine, SessionReloader } from './types';
 
 function fakeEngine() {
   const engine = {
@@ -38,6 +38,7 @@ function context(overrides: Partial<ControlContext> = {}) {
     queuedTurns: () => [],
     mcpConnections: () => [],
     mcpServers: async () => undefined,
+    reloader: async () => undefined,
     ...overrides,
   };
   return { ctx, engine, events };
@@ -176,6 +177,51 @@ describe('control requests from the host', () => {
     const { ctx: none } = context();
     await expect(ask(none, { subtype: 'mcp_reconnect', serverName: 'fx' })).rejects.toThrow(
       'No MCP server named "fx": this session has none configured.',
+    );
+  });
+
+  it('reload_skills and reload_plugins: now when idle, at the next turn while one runs; add_plugins must be absolute', async () => {
+    const calls: unknown[] = [];
+    const reloader: SessionReloader = {
+      beforeTurn: () => {},
+      skills: async (options) => {
+        calls.push(['skills', options]);
+        return { skills: [{ name: 'deploy', description: 'Ship it', argumentHint: '' }] };
+      },
+      plugins: async (options) => {
+        calls.push(['plugins', options]);
+        return { commands: [], agents: [], plugins: [{ name: 'p', path: '/p' }], error_count: 0 };
+      },
+    };
+    const idle = context({ turnRunning: () => false, reloader: async () => reloader });
+    expect((await ask(idle.ctx, { subtype: 'reload_skills' })).payload).toEqual({
+      skills: [{ name: 'deploy', description: 'Ship it', argumentHint: '' }],
+    });
+    const busy = context({ reloader: async () => reloader });
+    const answer = await ask(busy.ctx, {
+      subtype: 'reload_plugins',
+      add_plugins: [{ type: 'local', path: '/opt/plugins/extra' }],
+    });
+    expect(answer.payload).toEqual({
+      commands: [],
+      agents: [],
+      plugins: [{ name: 'p', path: '/p' }],
+      error_count: 0,
+      mcpServers: [],
+    });
+    expect(calls).toEqual([
+      ['skills', { now: true }],
+      ['plugins', { now: false, addPluginDirs: ['/opt/plugins/extra'] }],
+    ]);
+    await expect(
+      ask(busy.ctx, { subtype: 'reload_plugins', add_plugins: [{ type: 'local', path: 'rel/dir' }] }),
+    ).rejects.toThrow(
+      'add_plugins[0] must be {"type": "local", "path": <absolute path>}; nothing was reloaded.',
+    );
+    expect(calls).toHaveLength(2);
+    const { ctx: without } = context();
+    await expect(ask(without, { subtype: 'reload_skills' })).rejects.toThrow(
+      'This session cannot reload plugins or skills.',
     );
   });
 

@@ -4,14 +4,16 @@
  * refused by name, which the SDK surfaces as a rejected promise and nothing worse.
  */
 
+import { isAbsolute } from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject } from '../lib/json-object';
 import type { McpServerReport } from '../mcp/manager';
 import { resolveModelAlias } from '../model/models';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types';
 import type { McpToolDescriptor } from '../tools/mcp/tool-adapter';
 import type { SdkMcpConnection } from './mcp-bridge';
 import type { JsonObject } from './ndjson';
-import type { McpServerControl, SessionEngine } from './types';
+import type { McpServerControl, SessionEngine, SessionReloader } from './types';
 
 /** The parts of the session the handlers act on. */
 export type ControlContext = {
@@ -27,6 +29,8 @@ export type ControlContext = {
   mcpConnections(): readonly SdkMcpConnection[];
   /** The configured (non-SDK) servers, once the engine is set up; undefined when there are none. */
   mcpServers(): Promise<McpServerControl | undefined>;
+  /** What reloads plugins and skills from disk; undefined when this session cannot. */
+  reloader(): Promise<SessionReloader | undefined>;
 };
 
 export class UnsupportedControlRequest extends Error {
@@ -77,11 +81,14 @@ async function answer(context: ControlContext, request: JsonObject): Promise<Jso
       engine.setMaxThinkingTokens(typeof tokens === 'number' && tokens >= 0 ? tokens : null);
       return {};
     }
-    case 'mcp_status': {
-      const configured = (await context.mcpServers())?.statuses() ?? [];
-      return {
-        mcpServers: [...context.mcpConnections().map(mcpStatus), ...configured.map(configuredStatus)],
-      };
+    case 'mcp_status':
+      return { mcpServers: await mcpStatuses(context) };
+    case 'reload_skills':
+      return (await reloader(context)).skills({ now: !context.turnRunning() });
+    case 'reload_plugins': {
+      const addPluginDirs = pluginPaths(request.add_plugins);
+      const answer = await (await reloader(context)).plugins({ now: !context.turnRunning(), addPluginDirs });
+      return { ...answer, mcpServers: await mcpStatuses(context) };
     }
     case 'mcp_reconnect':
       await (await configuredServers(context, request.serverName)).reconnect(String(request.serverName));
@@ -98,6 +105,31 @@ async function answer(context: ControlContext, request: JsonObject): Promise<Jso
     default:
       throw new UnsupportedControlRequest(`Unsupported control request subtype: ${subtype}`);
   }
+}
+
+async function mcpStatuses(context: ControlContext): Promise<JsonObject[]> {
+  const configured = (await context.mcpServers())?.statuses() ?? [];
+  return [...context.mcpConnections().map(mcpStatus), ...configured.map(configuredStatus)];
+}
+
+async function reloader(context: ControlContext): Promise<SessionReloader> {
+  const found = await context.reloader();
+  if (!found) throw new Error('This session cannot reload plugins or skills.');
+  return found;
+}
+
+/** `add_plugins`: the SDK's `plugins` entries, `{type: 'local', path}` with an absolute path. */
+function pluginPaths(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new Error('add_plugins must be a list of {"type": "local", "path": …}.');
+  return value.map((entry, i) => {
+    const path = isJsonObject(entry) && entry.type === 'local' ? entry.path : undefined;
+    if (typeof path !== 'string' || !isAbsolute(path))
+      throw new Error(
+        `add_plugins[${i}] must be {"type": "local", "path": <absolute path>}; nothing was reloaded.`,
+      );
+    return path;
+  });
 }
 
 /**

@@ -2,11 +2,12 @@
  * Builds the session's engine from the CLI options plus what `initialize` registered: SDK MCP
  * servers (connected over the control channel), hook callbacks and the stdio permission prompt.
  */
+
 import { listKnownModels } from '../model/models';
 import type { ControlChannel } from './control-channel';
 import { hostElicitation } from './elicitation';
 import { createHookCallbackInvoker, parseSdkHooks } from './hook-invoker';
-import type { InitializeConfig } from './initialize';
+import type { InitializeConfig, SdkModelInfo } from './initialize';
 import { connectSdkMcpServer, type SdkMcpConnection } from './mcp-bridge';
 import { createStdioPermissionPrompt } from './permission-prompt';
 import type {
@@ -15,6 +16,7 @@ import type {
   McpServerControl,
   SdkCommandInfo,
   SessionEngine,
+  SessionReloader,
   StreamJsonCliOptions,
   StreamJsonEngineExtras,
 } from './types';
@@ -38,6 +40,8 @@ export type EngineSetup = {
   agents: AgentSummary[] | undefined;
   /** The session's slash commands, for the initialize reply. */
   commands: SdkCommandInfo[];
+  /** Reads plugins, commands, skills and agents again; absent when the engine cannot. */
+  reload: SessionReloader | undefined;
 };
 
 export async function setUpEngine<Options extends StreamJsonCliOptions>(
@@ -90,17 +94,25 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
       onWaiting: deps.onPermissionWaiting,
     });
   }
-  const { engine, mcp, agents, commands } = await deps.createEngine({ ...deps.cliOptions, ...extras });
+  const { engine, mcp, agents, commands, reload } = await deps.createEngine({
+    ...deps.cliOptions,
+    ...extras,
+  });
   // The configured servers' questions go to the host, whose `onElicitation` answers them.
   mcp?.setElicitationHandler?.(hostElicitation(deps.channel));
-  return { engine, mcpConnections, mcp, agents, commands: commands?.describe() ?? [] };
+  return { engine, mcpConnections, mcp, agents, commands: commands?.describe() ?? [], reload };
 }
 
-/** The `models` list of the initialize answer: what `--model` and `set_model` accept. */
-export function knownModels(): { value: string; displayName: string; description: string }[] {
+/**
+ * The `models` list of the initialize answer: what `--model` and `set_model` accept, and which
+ * effort levels each takes (the levels `--effort` may ask for and the model receives as asked).
+ */
+export function knownModels(): SdkModelInfo[] {
   return listKnownModels().map((model) => ({
     value: model.id,
     displayName: model.id,
     description: `${model.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'} model`,
+    supportsEffort: model.effortLevels !== undefined,
+    ...(model.effortLevels ? { supportedEffortLevels: [...model.effortLevels] } : {}),
   }));
 }

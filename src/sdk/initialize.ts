@@ -2,7 +2,9 @@
  * The `initialize` control request (agent-sdk-protocol.md §4.2): what it configures, and the
  * answer the SDK reads, including the confirmations it insists on for fields it sent.
  */
+
 import { isJsonObject, type JsonObject } from '../lib/json-object';
+import type { EffortLevel } from '../model/effort';
 import type {
   AgentSummary,
   SdkAgentDefinition,
@@ -61,11 +63,20 @@ export function parseInitialize(request: JsonObject): InitializeConfig {
   return { extras, hooks: request.hooks, sdkMcpServers, mcpCallTimeouts };
 }
 
+/** One entry of the initialize answer's `models` (agent-sdk-protocol §4.2). */
+export type SdkModelInfo = {
+  value: string;
+  displayName: string;
+  description: string;
+  supportsEffort: boolean;
+  supportedEffortLevels?: EffortLevel[];
+};
+
 export type InitializeAnswerFacts = {
   engine: SessionEngine;
   agents?: readonly AgentSummary[];
   apiKeySource?: string;
-  models: { value: string; displayName: string; description: string }[];
+  models: SdkModelInfo[];
   /** The session's slash commands and skills (`supportedCommands()`). */
   commands?: SdkCommandInfo[];
 };

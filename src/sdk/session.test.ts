@@ -172,6 +172,15 @@ describe('runStreamJsonSession', () => {
     expect(s.created[0]?.systemPromptOverride).toBe(SDK_IDENTITY_PROMPT);
     expect(s.seen).toEqual([{ prompt: 'hello', clientUuid: 'u-1' }]);
     expect(s.lines[0]?.response.response).toMatchObject({ commands: [], models: expect.any(Array) });
+    // Which models take effort, and which levels: what the SDK's supportedModels() reports.
+    const answer = s.lines[0]?.response.response as { models: Record<string, unknown>[] } | undefined;
+    const models = answer?.models ?? [];
+    expect(models.find((m) => m.value === 'claude-opus-4-5')).toMatchObject({
+      supportsEffort: true,
+      supportedEffortLevels: ['low', 'medium', 'high'],
+    });
+    expect(models.find((m) => m.value === 'claude-sonnet-4-5')).toMatchObject({ supportsEffort: false });
+    expect(models.find((m) => m.value === 'claude-sonnet-4-5')).not.toHaveProperty('supportedEffortLevels');
   });
 
   it('runs several turns in order; shouldQuery:false content rides with the next turn', async () => {
@@ -280,12 +289,12 @@ describe('runStreamJsonSession', () => {
     await s.waitFor((l) => l.type === 'assistant');
     s.send(control('m', { subtype: 'set_model', model: 'model-b' }));
     s.send(control('p', { subtype: 'set_permission_mode', mode: 'plan' }));
-    s.send(control('x', { subtype: 'reload_plugins' }));
+    s.send(control('x', { subtype: 'rewind_files', user_message_id: 'u' }));
     const refused = await s.waitFor((l) => l.type === 'control_response' && l.response.request_id === 'x');
     expect(refused.response).toEqual({
       subtype: 'error',
       request_id: 'x',
-      error: 'Unsupported control request subtype: reload_plugins',
+      error: 'Unsupported control request subtype: rewind_files',
     });
     expect(s.lines.find((l) => l.response?.request_id === 'm')?.response.response).toEqual({
       model: 'model-b',

@@ -231,6 +231,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
     },
     mcpConnections: () => this.settled?.mcpConnections ?? [],
     mcpServers: async () => (await this.engineSetup()).mcp,
+    reloader: async () => (await this.engineSetup()).reload,
   };
 
   private async initialize(request: JsonObject): Promise<JsonObject> {
@@ -292,6 +293,8 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
         return;
       }
       await this.initializeAnswered;
+      // A reload served while the last turn ran is taken now, so this turn's system/init shows it.
+      this.settled?.reload?.beforeTurn();
       await this.runTurn(engine, turn);
       const unread = engine.takeQueuedPrompts?.() ?? [];
       this.queue.pushFront(

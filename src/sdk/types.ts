@@ -80,7 +80,33 @@ export type CreateSessionEngine<Options> = (options: Options & StreamJsonEngineE
   agents?: AgentSummary[];
   /** The session's slash commands and skills. */
   commands?: { describe(): SdkCommandInfo[] };
+  /** Reads plugins, commands, skills and agents from disk again (`reload_plugins`, `reload_skills`). */
+  reload?: SessionReloader;
 }>;
+
+/** A plugin as `system/init.plugins` and the `reload_plugins` answer list it. */
+export type SdkPluginInfo = { name: string; path: string; version?: string };
+
+/**
+ * Reloads what the session read from disk at start. `now: false` (a turn is running): the
+ * session takes the new set at the start of its next turn; the answer already describes it.
+ */
+export interface SessionReloader {
+  /** Takes a reload that waited for the turn to end; called before a turn starts (and its `system/init`). */
+  beforeTurn(): void;
+  skills(options: { now: boolean }): Promise<{ skills: SdkCommandInfo[] }>;
+  plugins(options: {
+    now: boolean;
+    /** More plugin folders (absolute paths), as `--plugin-dir` would add them; they stay for later reloads. */
+    addPluginDirs: readonly string[];
+  }): Promise<{
+    commands: SdkCommandInfo[];
+    agents: AgentSummary[];
+    plugins: SdkPluginInfo[];
+    /** Plugins, command files and agent files that were skipped (each said on stderr). */
+    error_count: number;
+  }>;
+}
 
 /** An agent as the initialize answer lists it. */
 export type AgentSummary = { name: string; description: string; model: string };

@@ -8,7 +8,6 @@
 
 import { runSkillInFork } from '../agents/fork-skill';
 import { newAgentId } from '../agents/run-agent';
-import { subagentProgress } from '../engine/subagent-progress';
 import type { UserContentBlock } from '../model/types';
 import type { ToolUseContext } from '../tools/context';
 import type { ForkedSkillLaunch } from '../tools/skill-port';
@@ -36,7 +35,9 @@ export class ForkedSkills {
     this.refuseNested(spec.name, context);
     const agentId = newAgentId();
     const agentType = spec.agent?.trim() || 'general-purpose';
-    const toolUseId = context.toolUseId;
+    // The call the worker's frames nest under: the Skill call's, or for a command the user typed
+    // (no tool call runs it) an id of its own, which its task frames and messages share.
+    const toolUseId = context.toolUseId ?? `command_${agentId}`;
     this.workers.add(agentId);
     try {
       const { output, text } = await runSkillInFork({
@@ -46,12 +47,10 @@ export class ForkedSkills {
         parent: context,
         signal: context.abortSignal,
         ...(spec.model ? { model: spec.model } : {}),
+        ...(spec.effort ? { effort: spec.effort } : {}),
         allowRules: expansion.allowRules,
         agentId,
-        onEvent: (event) => {
-          if (onProgress && toolUseId && event.type === 'message')
-            onProgress({ toolUseId, data: subagentProgress(agentId, agentType, event) });
-        },
+        ...(onProgress ? { report: { toolUseId, description: spec.name, onProgress } } : {}),
       });
       const { status: _status, ...details } = output;
       return {

@@ -63,13 +63,23 @@ export class SessionSkills implements SkillPort {
 
   private readonly override: (name: string) => SkillOverride;
   /** The specs from files, less those turned off. */
-  private readonly own: PromptCommandSpec[];
+  private own: PromptCommandSpec[] = [];
 
   constructor(private readonly options: SessionSkillsOptions) {
     this.override = skillOverrideLookup(options.overrides);
-    this.own = options.specs.filter((spec) => this.override(spec.name) !== 'off');
-    for (const spec of this.own) this.byName.set(spec.name.toLowerCase(), spec);
+    this.replaceSpecs(options.specs);
     this.paths = new PathActivation(options.projectRoot);
+  }
+
+  /**
+   * The files' commands and skills read again (a reload): later lookups and listings see these.
+   * What the model was told and the skills it invoked stay; a new skill is listed at the next
+   * listing update, as one that became visible.
+   */
+  replaceSpecs(specs: readonly PromptCommandSpec[]): void {
+    this.own = specs.filter((spec) => this.override(spec.name) !== 'off');
+    this.byName.clear();
+    for (const spec of this.own) this.byName.set(spec.name.toLowerCase(), spec);
   }
 
   /** Every prompt command now: the files' and the connected MCP servers' prompts, less those turned off. */
@@ -157,6 +167,7 @@ export class SessionSkills implements SkillPort {
     spec: PromptCommandSpec,
     args: string,
     context: ToolUseContext,
+    onProgress?: (progress: ToolProgress) => void,
   ): Promise<ForkedSkillLaunch | { kind: 'suppressed'; expansion: CommandExpansion }> {
     this.forks.refuseNested(spec.name, context);
     const gate = await userPromptExpansionGate(this.options.pipeline().hooks, spec, args, context);
@@ -165,6 +176,7 @@ export class SessionSkills implements SkillPort {
     return this.forks.run(
       { ...expansion, attachments: [...expansion.attachments, ...gateBlocks(gate)] },
       context,
+      onProgress,
     );
   }
 
@@ -202,6 +214,7 @@ export class SessionSkills implements SkillPort {
       attachments: expansion.attachments,
       allowRules: expansion.allowRules,
       ...(spec.model ? { model: resolveModelAlias(spec.model) } : {}),
+      ...(spec.effort ? { effort: spec.effort } : {}),
     };
   }
 

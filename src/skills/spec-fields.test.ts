@@ -10,6 +10,7 @@ describe('reading the frontmatter keys of a command', () => {
         'allowed-tools': 'Bash(git push:*), Read',
         'disable-model-invocation': 'yes',
         model: 'inherit',
+        effort: 'extreme',
         constructor: 'x',
         toString: 'y',
         // An own key, as a YAML parser makes it.
@@ -27,7 +28,12 @@ describe('reading the frontmatter keys of a command', () => {
       context: 'inline',
     });
     expect(fields.model).toBeUndefined();
-    expect(problems).toEqual(['"disable-model-invocation" should be true or false']);
+    expect(fields.effort).toBeUndefined();
+    expect(problems).toEqual([
+      '"disable-model-invocation" should be true or false',
+      '"effort" should be low, medium, high, xhigh, max',
+    ]);
+    expect(specFields({ effort: 'max' }, 'first line', []).effort).toBe('max');
     expect(specFields({}, 'first line', []).description).toBe('first line');
   });
 });

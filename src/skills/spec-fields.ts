@@ -3,6 +3,7 @@
  * the wrong type is reported (which key, what it should be) and left out; the file still loads.
  */
 import { type HooksSettings, hooksSettingsSchema } from '../config/settings-schema';
+import { EFFORT_LEVELS, type EffortLevel, isEffortLevel } from '../model/effort';
 import { splitRuleList } from '../permissions/permission-context';
 import type { PromptCommandSpec } from './types';
 
@@ -15,6 +16,7 @@ export type SpecFields = Pick<
   | 'argumentNames'
   | 'allowedTools'
   | 'model'
+  | 'effort'
   | 'disableModelInvocation'
   | 'userInvocable'
   | 'context'
@@ -57,6 +59,7 @@ const READERS = new Map<string, { read: (v: unknown) => unknown; expected: strin
     arguments: { read: list, expected: 'a list of names' },
     'allowed-tools': { read: list, expected: 'a list of tool rules' },
     model: { read: (v) => text(v), expected: 'a model id or alias' },
+    effort: { read: (v) => (isEffortLevel(v) ? v : undefined), expected: EFFORT_LEVELS.join(', ') },
     'disable-model-invocation': { read: flag, expected: 'true or false' },
     'user-invocable': { read: flag, expected: 'true or false' },
     context: {
@@ -96,6 +99,7 @@ export function specFields(
   const argumentHint = got['argument-hint'] as string | undefined;
   const model = got.model as string | undefined;
   const agent = got.agent as string | undefined;
+  const effort = got.effort as EffortLevel | undefined;
   const hooks = got.hooks as HooksSettings | undefined;
   return {
     description: description ?? fallbackDescription,
@@ -105,6 +109,7 @@ export function specFields(
     argumentNames: (got.arguments as string[] | undefined) ?? [],
     allowedTools: (got['allowed-tools'] as string[] | undefined) ?? [],
     ...(model && model !== 'inherit' ? { model } : {}),
+    ...(effort ? { effort } : {}),
     disableModelInvocation: (got['disable-model-invocation'] as boolean | undefined) ?? false,
     userInvocable: (got['user-invocable'] as boolean | undefined) ?? true,
     context: (got.context as 'inline' | 'fork' | undefined) ?? 'inline',

@@ -4,6 +4,7 @@
  * read at start (the frontmatter); the body is read when the command runs.
  */
 import type { HooksSettings } from '../config/settings-schema';
+import type { EffortLevel } from '../model/effort';
 
 /** Who wrote it, which decides whether its permission widenings apply (see `widens`). */
 export type PromptSource = 'bundled' | 'user' | 'project' | 'plugin' | 'mcp';
@@ -32,6 +33,8 @@ export type PromptCommandSpec = {
   /** Permission rules (`Bash(git diff:*)`, `Read`) granted while it runs. */
   allowedTools: readonly string[];
   model?: string;
+  /** The effort while it runs (inline: the rest of the turn; forked: its worker). */
+  effort?: EffortLevel;
   disableModelInvocation: boolean;
   /** false: hidden from the `/` menu; the model may still use it. */
   userInvocable: boolean;

@@ -2,7 +2,9 @@
  * What every tool call gets: where it runs, how to stop, what it may touch, and the shared state
  * of the conversation it belongs to.
  */
+
 import type { HookRunner } from '../hooks/types';
+import type { EffortChoice } from '../model/effort';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import type { Message } from '../session/messages';
 import type { ReadFileState } from './read-file-state';
@@ -55,6 +57,11 @@ export type ToolUseContext = {
   /** The id of the tool_use this call answers (set by the runner for the call's own context). */
   toolUseId?: string;
   model: string;
+  /**
+   * The effort this loop's requests ask for, and who chose it (an agent's or skill's own effort
+   * replaces the session's while it runs, unless `--effort` pinned it); absent: the model's default.
+   */
+  effort?: EffortChoice;
   /**
    * The rules and mode this call runs under, read when it is needed: a mode switched mid-turn
    * applies to the next decision, and a subagent's loop answers with its own.

@@ -116,6 +116,7 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
     access: tool.access,
     cwd: context.cwd,
     permissionMode: context.getPermissionContext().mode,
+    ...(context.effort ? { effort: context.effort.level } : {}),
   });
 
   const notes: string[] = [];

@@ -3,6 +3,7 @@
  * (src/skills/), so the tool reaches them through this port on `SessionServices.skills`, which the
  * composition root fills. A session without skills has none, and the tool says so.
  */
+import type { EffortLevel } from '../model/effort';
 import type { UserContentBlock } from '../model/types';
 import type { PermissionRule } from '../permissions/types';
 import type { ToolUseContext } from './context';
@@ -21,6 +22,8 @@ export type InlineSkillLaunch = {
   allowRules: readonly PermissionRule[];
   /** The skill's `model` (a full id), which answers for the rest of the turn. */
   model?: string;
+  /** The skill's `effort`, for the rest of the turn (unless `--effort` pinned the session's). */
+  effort?: EffortLevel;
 };
 
 /** A `context: fork` skill: a subagent ran it to its end; only its report comes back. */

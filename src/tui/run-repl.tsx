@@ -5,6 +5,7 @@
  * permission prompt → turns until the user quits → the session id and how to resume it.
  */
 import type { ReactNode } from 'react';
+import { firstReplTurn } from '../agents/main-agent';
 import type { CliOptions } from '../cli/cli-options';
 import type { DebugLog } from '../cli/debug-log';
 import type { Env } from '../cli/session-setup';
@@ -281,7 +282,12 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       starter.start(change).then(
         () => {
           if (change?.resume) session.transcript.notice('info', `Resumed session ${change.resume}.`);
-          if (options.prompt?.trim()) actions.submit(options.prompt);
+          const first = firstReplTurn(
+            starter.setup?.initialPrompt,
+            options.prompt,
+            Boolean(change?.resume ?? options.resume ?? options.continue),
+          );
+          if (first) actions.submit(first);
         },
         (error: Error) => {
           session.transcript.notice('error', `The session could not start: ${error.message}`);

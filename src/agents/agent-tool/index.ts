@@ -4,11 +4,13 @@
  * output as they happen (stream-json nests them under this call). Background runs and worktree
  * isolation go to the modules that own them, through the session's agent runtime.
  */
-import { subagentProgress } from '../../engine/subagent-progress';
+import type { QueryEvent } from '../../engine/query-types';
 import * as z from '../../lib/zod';
+import { EFFORT_LEVELS } from '../../model/effort';
 import { buildTool, type Tool, ToolError } from '../../tools/tool';
 import { type AsyncLaunchedOutput, BACKGROUND_UNAVAILABLE } from '../background-launch';
 import { planWorker, reportSchemaProblem } from '../coordinator/worker-plan';
+import { runAsTask } from '../foreground-task';
 import type { AgentRegistry } from '../registry';
 import { newAgentId, runAgent } from '../run-agent';
 import { agentRuntimeOf } from '../runtime';
@@ -30,7 +32,9 @@ const inputShape = () => ({
   model: z
     .optional(z.string())
     .check(z.describe("A model for this run (haiku, sonnet, opus or a model id); the agent's own otherwise")),
-  effort: z.optional(z.enum(['low', 'medium', 'high', 'xhigh', 'max'])),
+  effort: z
+    .optional(z.enum(EFFORT_LEVELS))
+    .check(z.describe("How much the agent should spend on its answer; the agent's own otherwise")),
   run_in_background: z
     .optional(z.boolean())
     .check(z.describe('Return at once and be notified when the agent finishes')),
@@ -132,12 +136,13 @@ export function createAgentTool(
             parent: context,
             ...(input.name ? { name: input.name } : {}),
             ...(input.model ? { model: input.model } : {}),
+            ...(input.effort ? { effort: input.effort } : {}),
             ...(budget ? { budget } : {}),
           }),
         };
       }
       const agentId = newAgentId();
-      const run = (cwd?: string) =>
+      const runWorker = (cwd: string | undefined, onEvent?: (event: QueryEvent) => void) =>
         runAgent({
           agentId,
           ...plan,
@@ -146,15 +151,27 @@ export function createAgentTool(
           parent: context,
           signal: context.abortSignal,
           ...(input.model ? { model: input.model } : {}),
+          ...(input.effort ? { effort: input.effort } : {}),
           ...(budget ? { budget } : {}),
           ...(toolUseId ? { parentToolUseId: toolUseId } : {}),
-          // The worker's finished messages, not its token stream: what the live views and
-          // stream-json show of it.
-          onEvent: (event) => {
-            if (toolUseId && event.type === 'message')
-              onProgress({ toolUseId, data: subagentProgress(agentId, definition.agentType, event) });
-          },
+          ...(onEvent ? { onEvent } : {}),
         });
+      // Reported as a task: its start, its finished messages (not its token stream) and its end
+      // are what the live views and stream-json show of it.
+      const run = (cwd?: string) =>
+        toolUseId
+          ? runAsTask(
+              {
+                toolUseId,
+                agentId,
+                agentType: definition.agentType,
+                description: input.description,
+                prompt: input.prompt,
+                onProgress,
+              },
+              (onEvent) => runWorker(cwd, onEvent),
+            )
+          : runWorker(cwd);
       const isolated = (input.isolation ?? definition.isolation) === 'worktree';
       const { result, worktree } = isolated
         ? await runInWorktree(context, agentId, run)

@@ -57,6 +57,7 @@ export function launchBackgroundAgent(
       signal: request.signal,
       agentId,
       ...(launch.model !== undefined ? { model: launch.model } : {}),
+      ...(launch.effort !== undefined ? { effort: launch.effort } : {}),
       ...(launch.budget !== undefined ? { budget: launch.budget } : {}),
       // Coordinator mode's worker tool set applies to background workers too.
       ...(launch.toolFilter !== undefined ? { toolFilter: launch.toolFilter } : {}),

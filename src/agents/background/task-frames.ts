@@ -12,6 +12,7 @@
 import { newUuid } from '../../engine/sdk-convert';
 import type { SDKMessage, SDKTaskMessage, SDKTaskUsage } from '../../engine/sdk-messages';
 import { TurnConverter } from '../../engine/turn-converter';
+import { tallyMessage } from '../../engine/worker-tally';
 import type { Message } from '../../session/messages';
 import { shellDescription, shellStatusText } from '../../tools/builtin/bash/describe-shell';
 import type { BackgroundShellInfo } from '../../tools/builtin/bash/shells';
@@ -96,18 +97,8 @@ class AgentFrames {
     const view = this.views.get(task.id);
     if (!view) return;
     for (const frame of view.converter.convert({ type: 'message', message })) this.write(frame);
-    if (message.type !== 'assistant') return;
-    const response = message.message;
-    if (!view.countedResponses.has(response.id)) {
-      view.countedResponses.add(response.id);
-      const u = response.usage;
-      view.tokens += u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens + u.outputTokens;
-    }
-    const calls = response.content.filter((block) => block.type === 'tool_use');
-    if (calls.length === 0) return;
-    view.toolUses += calls.length;
-    const last = calls[calls.length - 1];
-    this.frame({ ...this.progressFields(task, view), ...(last ? { last_tool_name: last.name } : {}) });
+    const lastTool = tallyMessage(view, message);
+    if (lastTool !== undefined) this.frame({ ...this.progressFields(task, view), last_tool_name: lastTool });
   }
 
   private started(task: AgentTaskInfo): AgentRunView {

@@ -13,6 +13,7 @@ import type {
   ThinkingConfigParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
+import { wireEffort } from '../effort';
 import type {
   ContentBlock,
   MessageParam,
@@ -59,6 +60,8 @@ export function toMessagesParams(request: ModelRequest): MessagesRequestBody {
   const thinking = toThinking(request.thinking);
   if (thinking) params.thinking = thinking;
   if (request.toolChoice) params.tool_choice = toToolChoice(request.toolChoice);
+  const effort = request.effort && wireEffort('anthropic', request.model, request.effort).value;
+  if (effort) params.output_config = { effort };
   if (request.temperature !== undefined) params.temperature = request.temperature;
   if (request.stopSequences && request.stopSequences.length > 0) {
     params.stop_sequences = [...request.stopSequences];

@@ -6,6 +6,7 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
+import { wireEffort } from '../effort';
 import type { ModelRequest, ToolChoice, ToolSchema } from '../types';
 import { toChatMessages } from './translate-messages';
 
@@ -49,6 +50,8 @@ export function toChatCompletionParams(
   }
   if (request.stopSequences && request.stopSequences.length > 0) params.stop = request.stopSequences;
   if (request.temperature !== undefined) params.temperature = request.temperature;
+  const effort = request.effort && wireEffort('openai', request.model, request.effort).value;
+  if (effort) params.reasoning_effort = effort;
   return params;
 }
 

@@ -8,6 +8,7 @@
  * running turn (twice on an idle prompt quits); Ctrl+D quits.
  */
 import { createInterface } from 'node:readline';
+import { firstReplTurn } from '../../agents/main-agent';
 import type { CliOptions } from '../../cli/cli-options';
 import type { DebugLog } from '../../cli/debug-log';
 import type { Env } from '../../cli/session-setup';
@@ -189,9 +190,14 @@ export async function runLineRepl(options: CliOptions, context: LineReplContext)
           }
           linePrinter.flush();
           if (change?.resume) session.transcript.notice('info', `Resumed session ${change.resume}.`);
-          if (options.prompt?.trim()) {
-            out(`> ${options.prompt}\n`);
-            void router.route(options.prompt);
+          const first = firstReplTurn(
+            starter.setup?.initialPrompt,
+            options.prompt,
+            Boolean(change?.resume ?? options.resume ?? options.continue),
+          );
+          if (first) {
+            out(`> ${first}\n`);
+            void router.route(first);
           } else prompt();
         },
         (error: Error) => {

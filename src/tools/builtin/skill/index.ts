@@ -7,6 +7,7 @@
  * (`context.services.skills`, from src/skills/).
  */
 import * as z from '../../../lib/zod';
+import { withEffortOverride } from '../../../model/effort';
 import { createUserMessage } from '../../../session/messages';
 import { buildTool, ToolError } from '../../tool';
 import { withAllowRules } from '../../with-allow-rules';
@@ -65,8 +66,8 @@ export const skillTool = buildTool<SkillInput, SkillOutput>({
         ...(launch.isError ? { isError: true } : {}),
       };
     }
-    const { allowRules, model } = launch;
-    const widened = allowRules.length > 0 || model !== undefined;
+    const { allowRules, model, effort } = launch;
+    const widened = allowRules.length > 0 || model !== undefined || effort !== undefined;
     return {
       data: { success: true, commandName: launch.commandName },
       newMessages: [
@@ -75,7 +76,14 @@ export const skillTool = buildTool<SkillInput, SkillOutput>({
       ],
       // The loop adopts the context's model for its next request (engine/query.ts).
       ...(widened
-        ? { contextModifier: (ctx) => ({ ...withAllowRules(ctx, allowRules), ...(model ? { model } : {}) }) }
+        ? {
+            contextModifier: (ctx) =>
+              withEffortOverride(
+                { ...withAllowRules(ctx, allowRules), ...(model ? { model } : {}) },
+                effort,
+                'skill',
+              ),
+          }
         : {}),
     };
   },
