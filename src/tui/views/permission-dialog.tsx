@@ -5,14 +5,16 @@
  * while open: nothing behind it sees a key.
  */
 import { Box, Text } from 'ink';
+import { useMemo } from 'react';
 import { useKeys } from '../input/use-keys';
 import { useRefState } from '../input/use-ref-state';
 import { type PermissionChoice as Choice, permissionChoices } from '../session/permission-choices';
 import type { PendingPermission } from '../session/repl-session';
 import { ChoiceList, DialogFrame } from './dialog-frame';
 import { splitPermissionMessage } from './permission-message';
+import { proposedHunks } from './proposed-diff';
 import { useStyle } from './style-context';
-import { renderHunks, toolHunks, toolInputSummary } from './tool-summary';
+import { renderHunks, toolInputSummary } from './tool-summary';
 
 export function PermissionDialog({ pending, cwd }: { pending: PendingPermission; cwd: string }) {
   const style = useStyle();
@@ -56,10 +58,14 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
   const selected = selectedRef.current;
   const parts = splitPermissionMessage(request.message);
   const command = typeof request.input.command === 'string' ? request.input.command : undefined;
-  const hunks =
-    request.toolName === 'Edit' || request.toolName === 'Write'
-      ? toolHunks({ name: request.toolName, input: request.input, outcome: { status: 'running' } })
-      : undefined;
+  // Read once per question: the file as it is now against what the call would make of it.
+  const hunks = useMemo(
+    () =>
+      ['Edit', 'MultiEdit', 'Write'].includes(request.toolName)
+        ? proposedHunks(request.toolName, request.input)
+        : undefined,
+    [request],
+  );
   const target = command ?? toolInputSummary(request.toolName, request.input, cwd, 200);
 
   return (

@@ -86,13 +86,15 @@ export function renderHunks(hunks: readonly PatchHunk[], style: Style, maxLines:
   const out: string[] = [];
   let total = 0;
   for (const hunk of hunks) {
-    total += hunk.lines.length;
     for (const line of hunk.lines) {
+      // "\ No newline at end of file" is the patch format's note, not a line of the file.
+      if (line.startsWith('\\')) continue;
+      total++;
       if (out.length >= maxLines) continue;
       const body = line.replace(/\t/g, '  ');
       if (line.startsWith('+')) out.push(style.fg('green', body));
       else if (line.startsWith('-')) out.push(style.fg('red', body));
-      else if (!line.startsWith('\\')) out.push(style.dim(body));
+      else out.push(style.dim(body));
     }
   }
   if (total > out.length) out.push(style.dim(`… ${total - out.length} more lines (ctrl+o to expand)`));

@@ -78,6 +78,8 @@ describe('tool call view', () => {
     expect(stripAnsi(frame)).toContain('Updated with +1 -1 lines');
     expect(frame).toContain('\x1b[32m+let a = 2;');
     expect(frame).toContain('\x1b[31m-let a = 1;');
+    // The patch's "\ No newline at end of file" notes are not lines of the file.
+    expect(stripAnsi(frame)).not.toContain('more lines');
   });
 
   it('shows a Write that created its file with the lines it wrote', () => {
