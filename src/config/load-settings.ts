@@ -72,7 +72,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const results = await Promise.all(pending.map((p) => p.read));
   results.forEach((result, i) => {
     const { source, path } = pending[i] as Pending;
-    errors.push(...(result.errors ?? []));
+    errors.push(...(result.errors ?? []).map((error) => ({ ...error, source })));
     warnings.push(...(result.warnings ?? []));
     if (!result.settings) return;
     sources.push(
