@@ -23,7 +23,7 @@ const fetchOf = (url: string, extra: Partial<CorpusCase>): CorpusCase => ({
   ...extra,
 });
 
-const denyEvil = { deny: ['WebFetch(domain:evil.io)'], mode: 'bypassPermissions' } as const;
+const denyEvil: Partial<CorpusCase> = { deny: ['WebFetch(domain:evil.io)'], mode: 'bypassPermissions' };
 
 const CASES: CorpusCase[] = [
   ...[
