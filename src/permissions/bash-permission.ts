@@ -7,7 +7,7 @@
  */
 import { isFileWrite } from '../services/bash-parser';
 import { allowRuleMatchesUnit, compileBashRule, denyRuleMatchesUnit, isBroad } from './bash-rule-match';
-import { bashDenyVerdict, hiddenCodeDoubts, spelledMatch } from './deny-spellings';
+import { bashDenyVerdict, hiddenCodeDoubts, spelledMatch, unknownReadDoubts } from './deny-spellings';
 import {
   byPrecedence,
   describeRule,
@@ -339,6 +339,8 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   if (denied) return { ...result, denied };
   const hidden = hiddenCodeDoubts(analysis.units, analysis.parseError, byPrecedence(env.rules));
   if (hidden) for (const reason of hidden.reasons) evaluator.mayRun(hidden.rule, reason);
+  const unknownReads = unknownReadDoubts(analysis.units, pathRules(env.rules, 'Read', 'deny'));
+  if (unknownReads) for (const reason of unknownReads.reasons) evaluator.mayRun(unknownReads.rule, reason);
   await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());
 
   for (const unit of allUnits(analysis.units)) {

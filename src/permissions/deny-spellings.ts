@@ -16,6 +16,7 @@ import { type CompiledBashRule, compileBashRule, denyRuleMatchesUnit, matchWords
 import { describeRule } from './evaluation';
 import { gitSubcommandIndex } from './shell-danger';
 import { wordShapes } from './shell-expansion';
+import { spelledPath } from './shell-paths';
 import { allUnits, type ShellUnit } from './shell-unit';
 import type { PermissionRule } from './types';
 
@@ -147,6 +148,29 @@ export function hiddenCodeDoubts(
   for (const unit of allUnits(units)) {
     const hidden = unit.hiddenCode ?? unit.dangerousEnv;
     if (hidden) reasons.push(`\`${unit.text}\`: ${hidden}, ${against}`);
+  }
+  return reasons.length > 0 ? { rule, reasons } : undefined;
+}
+
+/**
+ * Reads only known when the line runs (`cat "$f"`, `cat $(ls)`) while a Read deny rule exists:
+ * any of them may be the denied file, so the call asks in every mode, naming the rule.
+ */
+export function unknownReadDoubts(
+  units: readonly ShellUnit[],
+  readDenies: readonly PermissionRule[],
+): { rule: PermissionRule; reasons: string[] } | undefined {
+  const rule = readDenies[0];
+  if (!rule) return undefined;
+  const reasons: string[] = [];
+  for (const unit of allUnits(units)) {
+    for (const touched of unit.reads) {
+      if (spelledPath(touched) !== undefined) continue;
+      const why = touched.unknownBecause ? ` (${touched.unknownBecause})` : '';
+      reasons.push(
+        `${touched.text} is only known when the command runs${why} and may be a file ${describeRule(rule)} denies`,
+      );
+    }
   }
   return reasons.length > 0 ? { rule, reasons } : undefined;
 }

@@ -187,4 +187,71 @@ export const RED_TEAM_DENY_CALIBRATED: DangerCase[] = [
   { cmd: '/usr/bin/tou?h pwned', effect: 'writes', needs: 'touch' },
   { cmd: 'x=touch; $x pwned', effect: 'writes', needs: 'touch' },
   { cmd: 'echo touch pwned | sh', effect: 'writes', needs: 'touch' },
+  // Reads of the denied file (here: the scratch secret, which the effect can see).
+  { cmd: 'dd if=.env', effect: 'reads-outside', calibrate: 'dd if=../outside/secret.txt' },
+  {
+    cmd: 'echo $(<.env)',
+    effect: 'reads-outside',
+    needs: 'echo',
+    calibrate: 'echo $(<../outside/secret.txt)',
+  },
+  {
+    cmd: 'x=.env; cat $x',
+    effect: 'reads-outside',
+    needs: 'cat',
+    calibrate: 'x=../outside/secret.txt; cat $x',
+  },
+  {
+    cmd: 'find . -name .env -exec cat {} +',
+    effect: 'reads-outside',
+    calibrate: 'find ../outside -name secret.txt -exec cat {} +',
+  },
+];
+
+const denyEnvBypass: Partial<RedTeamCase> = { deny: ['Read(./.env)'], mode: 'bypassPermissions' };
+
+/**
+ * Read deny rules on the disk project (red-team-disk-corpus.test.ts): a read only known when the
+ * line runs, or a search sweeping over the denied file, asks even in bypassPermissions; a read the
+ * line surely makes of it is denied. `find -exec CMD {}` reads what find finds.
+ */
+export const RED_TEAM_DENY_DISK_CASES: RedTeamCase[] = [
+  ...rows(
+    'read deny: bypassPermissions',
+    'deny',
+    ['dd if=.env', 'echo $(<.env)', 'cat env-link'],
+    denyEnvBypass,
+  ),
+  ...rows(
+    'read deny: bypassPermissions',
+    'ask',
+    [
+      'x=.env; cat $x',
+      'cat "$(printf .env)"',
+      'grep -r ENV .',
+      'rg ENV',
+      'find . -name .env -exec cat {} +',
+      'find . -exec grep ENV {} ;',
+      'fdfind -H -x cat',
+    ],
+    denyEnvBypass,
+  ),
+  ...rows('read deny: find -exec', 'ask', ['find . -name .env -exec cat {} +', 'find . -exec cat {} +'], {
+    deny: ['Read(./.env)'],
+  }),
+  ...rows('read deny: find -exec', 'ask', [
+    'find .. -name secret.txt -exec cat {} +',
+    'find -L . -exec cat {} +',
+  ]),
+  // Controls: a search whose files the rule does not cover runs as before (find -exec asks
+  // in the default mode whatever it runs; bypassPermissions runs it).
+  ...rows(
+    'read deny: controls',
+    'allow',
+    ["find src -name '*.ts' -exec cat {} +", 'find src -exec grep -l export {} +', 'cat README.md', 'ls -la'],
+    denyEnvBypass,
+  ),
+  ...rows('read deny: controls', 'allow', ['cat README.md', 'ls -la', 'grep -rn foo src'], {
+    deny: ['Read(./.env)'],
+  }),
 ];

@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { calibrationSuite } from './calibration-run';
 import { caseLabel, decideCase, runCase } from './corpus-test-support';
-import { RED_TEAM_DENY_CALIBRATED, RED_TEAM_DENY_CASES } from './red-team-deny-cases';
+import {
+  RED_TEAM_DENY_CALIBRATED,
+  RED_TEAM_DENY_CASES,
+  RED_TEAM_DENY_DISK_CASES,
+} from './red-team-deny-cases';
 
 describe('red-team deny spellings', () => {
   it.each(RED_TEAM_DENY_CASES.map((c) => [`[${c.cls}] ${caseLabel(c)}`, c] as const))('%s', async (_, c) => {
@@ -15,7 +19,9 @@ describe('red-team deny spellings', () => {
 
   it('holds every calibrated hole as a row that blocks it', () => {
     for (const row of RED_TEAM_DENY_CALIBRATED) {
-      const blocking = RED_TEAM_DENY_CASES.filter((c) => c.cmd === row.cmd && c.expect !== 'allow');
+      const blocking = [...RED_TEAM_DENY_CASES, ...RED_TEAM_DENY_DISK_CASES].filter(
+        (c) => c.cmd === row.cmd && c.expect !== 'allow',
+      );
       expect(blocking.length, row.cmd).toBeGreaterThan(0);
     }
   });

@@ -28,6 +28,7 @@ import {
   type ShellWord,
 } from '../services/bash-parser';
 import { fileEditOf } from './file-edit-commands';
+import { readsOfFoundFiles } from './found-files';
 import type { GitConfigSafety } from './git-config-safety';
 import { GitReadOnlyBlocker } from './git-read-only-blocker';
 import { LAUNCHERS, launchedCommands } from './launchers';
@@ -260,7 +261,7 @@ export class ShellUnitAnalyzer {
       // belong to the command it runs, which is a unit of its own.
       if (!(name && hasWrapperTable(name)) && readOnlyCategory(warnName) !== 'neutral') {
         for (const word of args) {
-          const target = pathOfArgument(word);
+          const target = pathOfArgument(word, warnName);
           if (target) unit.reads.push(...this.touched(target, false, cwd));
         }
       }
@@ -351,6 +352,7 @@ export class ShellUnitAnalyzer {
         childCwd,
         nested.input,
       );
+      if (/^(find|fd|fdfind) -/.test(nested.via)) child.reads = readsOfFoundFiles(child, unit);
       // `xargs sh -c …` and `env … sh -c` run code strings: the wrapper inherits that.
       if (child.evalLike) unit.evalLike ??= `${nested.via} runs ${child.evalLike}`;
       unit.children.push(child);

@@ -183,7 +183,14 @@ function shellScript(
 const FIND_EXEC_ACTIONS: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const FD_EXEC_OPTIONS: ReadonlySet<string> = new Set(['-x', '--exec', '-X', '--exec-batch']);
 
-/** `find … -exec CMD… ;` and `fd … -x CMD…`: the command runs on what they find. */
+/** fd's placeholders for the path it found (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`). */
+const FD_PLACEHOLDER = /\{(\/{0,2}|\.|\/\.)\}/;
+
+/**
+ * `find … -exec CMD… ;` and `fd … -x CMD…`: the command runs on what they find. A word holding
+ * the placeholder stands for a found file (permissions/found-files.ts reads it as the search's
+ * folders); fd appends the path when no word holds one, shown here as `{}`.
+ */
 function findExecs(tool: string, args: readonly ShellWord[]): NestedCommand[] {
   const actions = tool === 'find' ? FIND_EXEC_ACTIONS : FD_EXEC_OPTIONS;
   const nested: NestedCommand[] = [];
@@ -196,6 +203,8 @@ function findExecs(tool: string, args: readonly ShellWord[]): NestedCommand[] {
       if (value === ';' || value === '+') break;
       argv.push(args[i] as ShellWord);
     }
+    const placed = argv.slice(1).some((word) => FD_PLACEHOLDER.test(word.value));
+    if (tool !== 'find' && argv.length > 0 && !placed) argv.push(literalWord('{}'));
     nested.push({ kind: 'argv', via: `${tool} ${via}`, argv, env: [] });
   }
   return nested;
