@@ -46,6 +46,7 @@ const RESTRICTING_KEYS: readonly { path: readonly string[]; what: string }[] = [
   { path: ['permissions', 'disableBypassPermissionsMode'], what: 'disableBypassPermissionsMode' },
   { path: ['hooks'], what: 'hooks' },
   { path: ['allowManagedHooksOnly'], what: 'allowManagedHooksOnly' },
+  { path: ['allowManagedPermissionRulesOnly'], what: 'allowManagedPermissionRulesOnly' },
   { path: ['disableSkillShellExecution'], what: 'disableSkillShellExecution' },
   { path: ['sandbox'], what: 'sandbox settings' },
   { path: ['blockedMarketplaces'], what: 'blockedMarketplaces' },
