@@ -81,8 +81,11 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
         : { source, path, settings: result.settings },
     );
   });
-  const notices = settingsNotices(sources.map((s) => ({ label: labelOf(s), settings: s.settings })));
+  const notices = settingsNotices(
+    sources.map((s) => ({ label: labelOf(s), settings: s.settings, source: s.source })),
+  );
   warnings.push(...notices.warnings);
+  errors.push(...notices.errors);
   return {
     merged: mergeSettings(sources),
     sources,
