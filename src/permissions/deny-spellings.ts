@@ -3,9 +3,10 @@
  * the words as written. Before it runs them, the shell expands braces (`{rm,x}` is `rm x`, always),
  * matches patterns against the disk (`/bin/r?` is `/bin/rm`, `git pu[s]h` is `git push` once a
  * file `push` exists), and fills in words only known then (`git $x`, which may be `git push`, or
- * several words). git reads its own options before the subcommand (`git -C . push`). The
+ * several words). git reads its own options before the subcommand (`git -C . push`), and options
+ * mean the same split, reordered, long or after an operand (`rm -r -f`, `git push origin -f`). The
  * answer says why, as one phrase for the refusal, and whether the unit surely runs what the rule
- * names (braces, git's options: denied) or only may (a pattern, an unknown word: asked, in every
+ * names (braces, git's options, options spelt otherwise: denied) or only may (a pattern, an unknown word: asked, in every
  * mode, naming the rule).
  *
  * Wildcard rules (`Bash(git * --force)`) are matched against brace expansions only: a pattern or
@@ -95,18 +96,69 @@ export function spelledMatch(rule: CompiledBashRule, unit: ShellUnit): SpelledMa
   )
     return { reason: `its words expand to \`${expanded}\``, certain: true };
   // `git -C . push`: the rule names the subcommand right after `git`.
+  let words = literals;
   if (literals[0] !== undefined && baseName(literals[0]) === 'git') {
     const sub = gitSubcommandIndex(literals.slice(1)) + 1;
     if (sub > 1 && sub < literals.length) {
-      const subcommand = ['git', ...literals.slice(sub)];
-      if (matchWords(plain, subcommand, literalUnit(unit, subcommand)))
+      words = ['git', ...literals.slice(sub)];
+      if (matchWords(plain, words, literalUnit(unit, words)))
         return {
           reason: `git's own options (\`${literals.slice(1, sub).join(' ')}\`) come before the subcommand \`${literals[sub]}\``,
           certain: true,
         };
     }
   }
-  return undefined;
+  const options = optionsMatch(plain, words);
+  return options ? { reason: options, certain: true } : undefined;
+}
+
+/**
+ * Long options that are the same as a short one, for the commands deny rules most often name
+ * with options (calibrated: `rm --recursive --force DIR`, `rm -r -f DIR`, `rm -fR DIR` each
+ * removed DIR; `git push -f` force-pushed a rewritten commit to a scratch remote).
+ */
+const SAME_OPTION: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  rm: { '--recursive': '-r', '-R': '-r', '--force': '-f' },
+  'git push': { '--force': '-f' },
+};
+
+/** A command line's words other than options, and its options one by one (`-rf` is `-r -f`). */
+function optionForm(words: readonly string[], command: string): { plain: string[]; options: Set<string> } {
+  const plain: string[] = [];
+  const options = new Set<string>();
+  let ended = false;
+  for (const word of words) {
+    if (!ended && word === '--') ended = true;
+    else if (ended || !word.startsWith('-') || word === '-') plain.push(word);
+    else if (/^-[a-zA-Z]{2,}$/.test(word)) for (const letter of word.slice(1)) options.add(`-${letter}`);
+    else options.add(word);
+  }
+  const same = SAME_OPTION[command] ?? {};
+  return { plain, options: new Set([...options].map((option) => same[option] ?? option)) };
+}
+
+/**
+ * A prefix or exact rule that names options (`Bash(rm -rf:*)`, `Bash(git push --force:*)`) holds
+ * against the same options spelt otherwise: split (`-r -f`), reordered (`-fr`), long (`--force`),
+ * or after an operand (`git push origin --force`).
+ */
+function optionsMatch(rule: CompiledBashRule, words: readonly string[]): string | undefined {
+  const ruleWords = rule.words;
+  if (!ruleWords || (rule.form !== 'prefix' && rule.form !== 'exact') || words.length === 0) return undefined;
+  if (!ruleWords.slice(1).some((w) => w.startsWith('-'))) return undefined;
+  const command = [baseName(words[0] as string), ...words.slice(1)];
+  const name = command[0] === 'git' && command[1] ? `git ${command[1]}` : (command[0] as string);
+  const wanted = optionForm(ruleWords, name);
+  const seen = optionForm(command, name);
+  const samePlain =
+    rule.form === 'exact'
+      ? wanted.plain.length === seen.plain.length && wanted.plain.every((w, i) => seen.plain[i] === w)
+      : wanted.plain.every((w, i) => seen.plain[i] === w);
+  const hasOptions =
+    [...wanted.options].every((o) => seen.options.has(o)) &&
+    (rule.form === 'prefix' || wanted.options.size === seen.options.size);
+  if (!samePlain || !hasOptions) return undefined;
+  return `its options (${[...wanted.options].join(' ')}) are the rule's, spelt another way`;
 }
 
 /** The expanded words with the command word by its last path component (`/bin/{rm,x}` → `rm x`). */

@@ -121,6 +121,25 @@ export const RED_TEAM_DENY_CASES: RedTeamCase[] = [
     ],
     denyTouch,
   ),
+  ...rows(
+    'deny: options spelt another way',
+    'deny',
+    ['rm -r -f d', 'rm -fr d', 'rm --recursive --force d', 'rm -fR d', 'rm d -rf', '/bin/rm -r -f d'],
+    { deny: ['Bash(rm -rf:*)'], mode: 'bypassPermissions' },
+  ),
+  ...rows(
+    'deny: options spelt another way',
+    'deny',
+    ['git push -f', 'git push origin --force', 'git push origin main -f', 'git -C . push -f'],
+    { deny: ['Bash(git push --force:*)'], mode: 'bypassPermissions' },
+  ),
+  // Controls: fewer options than the rule names, or `--` before the word, are not what it denies.
+  ...rows('deny: options spelt another way', 'ask', ['rm -r d', 'rm -f d', 'rm -- -rf'], {
+    deny: ['Bash(rm -rf:*)'],
+  }),
+  ...rows('deny: options spelt another way', 'ask', ['git push origin main'], {
+    deny: ['Bash(git push --force:*)'],
+  }),
   // Controls: the same deny rules leave everyday commands as they were.
   ...rows(
     'deny: controls',
@@ -187,6 +206,11 @@ export const RED_TEAM_DENY_CALIBRATED: DangerCase[] = [
   { cmd: '/usr/bin/tou?h pwned', effect: 'writes', needs: 'touch' },
   { cmd: 'x=touch; $x pwned', effect: 'writes', needs: 'touch' },
   { cmd: 'echo touch pwned | sh', effect: 'writes', needs: 'touch' },
+  { cmd: 'rm -r -f d', effect: 'writes', setup: 'mkdir -p d/x', gone: 'd' },
+  { cmd: 'rm -fr d', effect: 'writes', setup: 'mkdir -p d/x', gone: 'd' },
+  { cmd: 'rm --recursive --force d', effect: 'writes', setup: 'mkdir -p d/x', gone: 'd' },
+  { cmd: 'rm -fR d', effect: 'writes', setup: 'mkdir -p d/x', gone: 'd' },
+  { cmd: 'rm d -rf', effect: 'writes', setup: 'mkdir -p d/x', gone: 'd' },
   // Reads of the denied file (here: the scratch secret, which the effect can see).
   { cmd: 'dd if=.env', effect: 'reads-outside', calibrate: 'dd if=../outside/secret.txt' },
   {
