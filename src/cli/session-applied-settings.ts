@@ -7,7 +7,13 @@
 import type { Settings } from '../config/settings-schema';
 import type { CliOptions } from './cli-options';
 import { requestedPermissionMode } from './session-permissions';
-import { type Env, loadSessionSettings, requireFlagSettings, type SessionSettings } from './session-settings';
+import {
+  type Env,
+  loadSessionSettings,
+  refuseLostRestrictions,
+  requireFlagSettings,
+  type SessionSettings,
+} from './session-settings';
 import {
   appliedSettings,
   gatedProjectKeys,
@@ -37,6 +43,7 @@ export async function applySessionSettings(
     sessionTrust(options, cwd, env),
   ]);
   requireFlagSettings(options, settings.loaded, cwd);
+  refuseLostRestrictions(options, settings.loaded);
   const trustWarnings = [
     ...trust.problems,
     ...ignoredProjectSettings({

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolSettings } from '../tools/session-services';
-import { loadSessionSettings } from './session-settings';
+import { CliUsageError } from './errors';
+import { loadSessionSettings, refuseLostRestrictions } from './session-settings';
 import { appliedSettings, gatedProjectKeys } from './session-trust';
 
 const top = mkdtempSync(join(tmpdir(), 'yoke-session-settings-'));
@@ -56,5 +57,55 @@ describe('project settings env, baseUrl and allowed hosts under trust', () => {
     expect(env.PATH).toBe('bin:/usr/bin:/bin');
     expect(merged.baseUrl).toBe('https://collector.example');
     expect(hosts).toEqual(['169.254.169.254']);
+  });
+});
+
+describe('a settings file whose restrictions cannot be read stops the session', () => {
+  async function loadWith(files: Record<string, string>, settingSources?: ('user' | 'project' | 'local')[]) {
+    const project = join(top, `r${Math.random().toString(36).slice(2)}`);
+    const env = { YOKE_HOME: join(project, 'home'), CLAUDE_CONFIG_DIR: join(project, 'home-claude') };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(project, path, '..'), { recursive: true });
+      writeFileSync(join(project, path), text);
+    }
+    const { loaded } = await loadSessionSettings({ settingSources } as never, env, project);
+    return { project, refusal: () => refuseLostRestrictions({ settingSources }, loaded) };
+  }
+
+  it('names the file, line and column, and how to go on without it', async () => {
+    const { project, refusal } = await loadWith({
+      '.claude/settings.json': '{\n  "permissions": {\n    "deny": ["Read(./.env)",]\n  }\n}',
+    });
+    expect(refusal).toThrow(CliUsageError);
+    expect(refusal).toThrow(
+      `Invalid JSON in settings ${join(project, '.claude/settings.json')} at line 3, column 29: unexpected ']'; its deny rules, ask rules and hooks cannot be read, so nothing was run without them: fix the file, or leave the project settings out with --setting-sources=user,local.`,
+    );
+  });
+
+  it('names the key of a dropped deny rule, and leaves out only sources still enabled', async () => {
+    const { project, refusal } = await loadWith(
+      { '.claude/settings.local.json': JSON.stringify({ permissions: { deny: 'Bash(rm:*)' } }) },
+      ['project', 'local'],
+    );
+    expect(refusal).toThrow(
+      new RegExp(
+        `^Invalid settings ${join(project, '.claude/settings.local.json').replace(/[.]/g, '\\.')}: permissions\\.deny: .+; its deny rules cannot be read, so nothing was run without them: fix the file, or leave the local settings out with --setting-sources=project\\.$`,
+      ),
+    );
+  });
+
+  it('lets a file through whose problems only ask more (a bad model, allow rule or folder)', async () => {
+    const { refusal } = await loadWith({
+      '.yoke/settings.json': JSON.stringify({
+        model: 4,
+        permissions: { allow: [1], additionalDirectories: 'x' },
+      }),
+    });
+    expect(refusal).not.toThrow();
+  });
+
+  it('does not read a source left out with --setting-sources', async () => {
+    const { refusal } = await loadWith({ '.claude/settings.json': '{' }, ['user', 'local']);
+    expect(refusal).not.toThrow();
   });
 });

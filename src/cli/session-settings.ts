@@ -6,8 +6,9 @@
 import { resolve } from 'node:path';
 import type { LoadedSettings } from '../config/load-settings';
 import type { ContextManagementConfig } from '../engine/context/pipeline';
+import type { RuleSource } from '../lib/permission-vocabulary';
 import type { Env } from '../model/types';
-import type { CliOptions } from './cli-options';
+import { type CliOptions, SETTING_SOURCES, type SettingSource } from './cli-options';
 import { withCommittedLocalSettings } from './committed-local-settings';
 import { CliUsageError } from './errors';
 
@@ -43,8 +44,8 @@ export async function loadSessionSettings(
 
 /**
  * `--settings` is what the user asked for by hand: a file that is missing or not valid JSON stops
- * the run (running without it would drop the deny rules it holds), where a broken settings file
- * found on disk is skipped with a warning.
+ * the run (running without it would drop the deny rules it holds). A broken settings file found
+ * on disk stops it too when what was dropped may restrict (`refuseLostRestrictions`).
  */
 export function requireFlagSettings(
   options: Pick<CliOptions, 'settings'>,
@@ -58,6 +59,36 @@ export function requireFlagSettings(
   const problem = loaded.errors.find((error) => files.has(error.file));
   const reason = problem?.message.replace(/; file ignored$/, '') ?? 'it could not be read';
   throw new CliUsageError(`--settings ${given}: ${reason}. Nothing was run.`);
+}
+
+/** How a settings source is named to `--setting-sources`. */
+const SOURCE_NAMES: Partial<Record<RuleSource, SettingSource>> = {
+  userSettings: 'user',
+  projectSettings: 'project',
+  localSettings: 'local',
+};
+
+/**
+ * A settings file whose deny rules, ask rules, hooks or other restrictions could not be read
+ * stops the session (Claude Code skips such a file with a warning, so its deny rules silently
+ * stop applying): one line naming the file, the place and the problem, and how to go on — fix
+ * it, or leave its source out with `--setting-sources`. Managed policy cannot be left out.
+ */
+export function refuseLostRestrictions(
+  options: Pick<CliOptions, 'settingSources'>,
+  loaded: LoadedSettings,
+): void {
+  const error = loaded.errors.find((e) => e.lostRestrictions !== undefined);
+  if (!error) return;
+  const problem = error.message.replace(/; (file ignored|dropped .*)$/, '');
+  const name = error.source && SOURCE_NAMES[error.source];
+  const enabled = options.settingSources ?? SETTING_SOURCES;
+  const way = name
+    ? `fix the file, or leave the ${name} settings out with --setting-sources=${enabled.filter((s) => s !== name).join(',')}`
+    : 'fix the file (managed policy cannot be left out)';
+  throw new CliUsageError(
+    `${problem}; its ${error.lostRestrictions} cannot be read, so nothing was run without them: ${way}.`,
+  );
 }
 
 /** Auto-compact is on unless `--no-auto-compact` or a setting turns it off. */

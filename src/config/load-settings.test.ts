@@ -254,3 +254,45 @@ describe('loadSettings with bad files', () => {
     expect(loaded.errors[0]?.message).toContain('--settings at line 1, column 11');
   });
 });
+
+describe('loadSettings: problems that lose a restriction', () => {
+  it('marks a file that cannot be read as JSON, or as settings, as losing all it may restrict', async () => {
+    const f = files();
+    await put(f.claudeProject, '{ "permissions": { "deny": ["Read(./.env)",] } }');
+    await put(f.yokeLocal, '"deny everything"');
+    // A folder where the file should be: unreadable whatever the user's rights (CI runs as root).
+    await mkdir(f.claudeUser, { recursive: true });
+    const loaded = await loadSettings({ cwd, env });
+    expect(loaded.errors.map((e) => [e.file, e.source, e.lostRestrictions])).toEqual([
+      [f.claudeUser, 'userSettings', 'deny rules, ask rules and hooks'],
+      [f.claudeProject, 'projectSettings', 'deny rules, ask rules and hooks'],
+      [f.yokeLocal, 'localSettings', 'deny rules, ask rules and hooks'],
+    ]);
+  });
+
+  it('marks a dropped deny or ask rule, hook or sandbox value, and nothing whose loss only asks more', async () => {
+    const f = files();
+    await put(f.yokeUser, {
+      model: 42,
+      permissions: { allow: [1], additionalDirectories: 'src', deny: ['Bash(rm:*)', { tool: 'Bash' }] },
+    });
+    await put(f.yokeProject, {
+      permissions: { ask: 'Bash', defaultMode: 'plann', disableBypassPermissionsMode: true },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] },
+      sandbox: { enabled: 'yes' },
+    });
+    const loaded = await loadSettings({ cwd, env });
+    const lost = Object.fromEntries(loaded.errors.map((e) => [e.keyPath, e.lostRestrictions ?? null]));
+    expect(lost).toEqual({
+      model: null,
+      'permissions.allow[0]': null,
+      'permissions.additionalDirectories': null,
+      'permissions.deny[1]': 'deny rules',
+      'permissions.ask': 'ask rules',
+      'permissions.defaultMode': null,
+      'permissions.disableBypassPermissionsMode': 'disableBypassPermissionsMode',
+      'hooks.PreToolUse[0].hooks[0].command': 'hooks',
+      'sandbox.enabled': 'sandbox settings',
+    });
+  });
+});

@@ -72,7 +72,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const results = await Promise.all(pending.map((p) => p.read));
   results.forEach((result, i) => {
     const { source, path } = pending[i] as Pending;
-    errors.push(...(result.errors ?? []));
+    errors.push(...(result.errors ?? []).map((error) => ({ ...error, source })));
     warnings.push(...(result.warnings ?? []));
     if (!result.settings) return;
     sources.push(
@@ -81,8 +81,11 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
         : { source, path, settings: result.settings },
     );
   });
-  const notices = settingsNotices(sources.map((s) => ({ label: labelOf(s), settings: s.settings })));
+  const notices = settingsNotices(
+    sources.map((s) => ({ label: labelOf(s), settings: s.settings, source: s.source })),
+  );
   warnings.push(...notices.warnings);
+  errors.push(...notices.errors);
   return {
     merged: mergeSettings(sources),
     sources,

@@ -1,11 +1,15 @@
 /**
- * Reads and validates one settings source. A bad file never stops Yoke: every problem is one
- * error naming the file, the key path, the problem and what was dropped for it, and every valid
- * key of the file still applies (a typo in `model` must not silently drop a policy file's deny
- * rules). A file that cannot be read as JSON is dropped whole, and its error says so.
+ * Reads and validates one settings source. Every problem is one error naming the file, the key
+ * path, the problem and what was dropped for it, and every valid key of the file still applies (a
+ * typo in `model` must not silently drop a policy file's deny rules). A file that cannot be read
+ * as JSON is dropped whole, and its error says so. An error that lost something that restricts
+ * the run — the whole file, its deny or ask rules, its hooks, … — says what in `lostRestrictions`:
+ * running without it would allow more than the file says, so the session refuses to start
+ * (cli/session-settings.ts).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import type { RuleSource } from '../lib/permission-vocabulary';
 import type * as z from '../lib/zod';
 import { hookTimeoutWarnings } from './hook-timeout';
 import { parseJsonText } from './json-file';
@@ -14,11 +18,55 @@ import { type Settings, settingsSchema } from './settings-schema';
 export type SettingsError = {
   /** The file path, or `--settings` for inline JSON. */
   file: string;
+  /** Which source the file belongs to (set by `loadSettings`). */
+  source?: RuleSource;
   /** Where in the file, e.g. `permissions.deny[2]`; absent for syntax and read errors. */
   keyPath?: string;
   /** One line for the user: file, place, problem, and what was dropped because of it. */
   message: string;
+  /**
+   * What the dropped part may have restricted (`deny rules`, `hooks`, `deny rules, ask rules and
+   * hooks` for a whole file); absent when only settings that never restrict were dropped.
+   */
+  lostRestrictions?: string;
 };
+
+/** A whole file lost: anything it held may have been a restriction. */
+const WHOLE_FILE = 'deny rules, ask rules and hooks';
+
+/**
+ * The keys whose loss can only let the run do more than the file says, and what each is called in
+ * a message. Dropping an allow rule, a model or an added directory only asks more, and so does
+ * dropping `defaultMode` (the default mode asks for every call no rule allows); dropping one of
+ * these allows more.
+ */
+const RESTRICTING_KEYS: readonly { path: readonly string[]; what: string }[] = [
+  { path: ['permissions', 'deny'], what: 'deny rules' },
+  { path: ['permissions', 'ask'], what: 'ask rules' },
+  { path: ['permissions', 'disableBypassPermissionsMode'], what: 'disableBypassPermissionsMode' },
+  { path: ['hooks'], what: 'hooks' },
+  { path: ['allowManagedHooksOnly'], what: 'allowManagedHooksOnly' },
+  { path: ['allowManagedPermissionRulesOnly'], what: 'allowManagedPermissionRulesOnly' },
+  { path: ['disableSkillShellExecution'], what: 'disableSkillShellExecution' },
+  { path: ['sandbox'], what: 'sandbox settings' },
+  { path: ['blockedMarketplaces'], what: 'blockedMarketplaces' },
+  { path: ['strictKnownMarketplaces'], what: 'strictKnownMarketplaces' },
+];
+
+/** What dropping the value at `dropped` loses of the restricting keys (it, or what it holds). */
+export function restrictionsAt(dropped: readonly PropertyKey[]): string | undefined {
+  const lost = RESTRICTING_KEYS.filter(
+    ({ path }) => startsWith(dropped, path) || startsWith(path, dropped),
+  ).map(({ what }) => what);
+  if (dropped.length === 0) return WHOLE_FILE;
+  return lost.length > 0 ? lost.join(', ') : undefined;
+}
+
+const wholeFileError = (file: string, message: string): SettingsError => ({
+  file,
+  message,
+  lostRestrictions: WHOLE_FILE,
+});
 
 export type ParsedSettings = {
   settings?: Settings;
@@ -40,10 +88,7 @@ export async function readSettingsFile(path: string): Promise<ParsedSettings> {
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
     return {
       errors: [
-        {
-          file: path,
-          message: `Cannot read settings file ${path}: ${(error as Error).message}; file ignored`,
-        },
+        wholeFileError(path, `Cannot read settings file ${path}: ${(error as Error).message}; file ignored`),
       ],
     };
   }
@@ -57,7 +102,7 @@ export function parseSettingsText(text: string, label: string): ParsedSettings {
   if ('syntaxError' in parsed) {
     return {
       errors: [
-        { file: label, message: `Invalid JSON in settings ${label} at ${parsed.syntaxError}; file ignored` },
+        wholeFileError(label, `Invalid JSON in settings ${label} at ${parsed.syntaxError}; file ignored`),
       ],
     };
   }
@@ -65,10 +110,7 @@ export function parseSettingsText(text: string, label: string): ParsedSettings {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return {
       errors: [
-        {
-          file: label,
-          message: `Invalid settings ${label}: the top level must be a JSON object; file ignored`,
-        },
+        wholeFileError(label, `Invalid settings ${label}: the top level must be a JSON object; file ignored`),
       ],
     };
   }
@@ -103,10 +145,12 @@ function validate(raw: Record<string, unknown>, label: string): ParsedSettings {
       if (dropped === undefined) return fileIgnored(label, errors, keyPath, issue.message);
       droppedNow.push(dropped);
       const what = formatKeyPath(dropped);
+      const lostRestrictions = restrictionsAt(dropped);
       errors.push({
         file: label,
         keyPath,
         message: `Invalid settings ${label}: ${keyPath || '(top level)'}: ${issue.message}; dropped ${what || 'the file'}, kept the rest of the file`,
+        ...(lostRestrictions ? { lostRestrictions } : {}),
       });
     }
     const result = settingsSchema.safeParse(repaired);
@@ -124,13 +168,19 @@ function fileIgnored(
   problem: string,
 ): ParsedSettings {
   const last: SettingsError = {
-    file: label,
+    ...wholeFileError(
+      label,
+      `Invalid settings ${label}: ${keyPath || '(top level)'}: ${problem}; file ignored`,
+    ),
     ...(keyPath ? { keyPath } : {}),
-    message: `Invalid settings ${label}: ${keyPath || '(top level)'}: ${problem}; file ignored`,
   };
   return {
     errors: [
-      ...found.map((e) => ({ ...e, message: e.message.replace(/; dropped .*$/, '; file ignored') })),
+      ...found.map((e) => ({
+        ...e,
+        message: e.message.replace(/; dropped .*$/, '; file ignored'),
+        lostRestrictions: WHOLE_FILE,
+      })),
       last,
     ],
   };

@@ -9,7 +9,48 @@ const project = '/p/.yoke/settings.json';
 describe('settingsNotices', () => {
   it('is silent for the keys Yoke acts on and for $schema', () => {
     const settings = { $schema: 'x', model: 'sonnet', permissions: { allow: ['Read'], defaultMode: 'plan' } };
-    expect(settingsNotices([{ label: project, settings }])).toEqual({ warnings: [] });
+    expect(settingsNotices([{ label: project, settings }])).toEqual({ warnings: [], errors: [] });
+  });
+
+  it('takes a misspelt restricting key for a lost restriction, not a warning', () => {
+    const { warnings, errors } = settingsNotices([
+      {
+        label: project,
+        source: 'projectSettings',
+        settings: {
+          permisions: { deny: ['Bash'] },
+          hook: {},
+          permissions: { Deny: ['Read(./.env)'], alow: [] },
+        },
+      },
+    ]);
+    expect(errors).toEqual([
+      {
+        file: project,
+        keyPath: 'permisions',
+        source: 'projectSettings',
+        message: `Invalid settings ${project}: unknown key "permisions" (did you mean "permissions"?)`,
+        lostRestrictions: 'deny rules, ask rules, disableBypassPermissionsMode',
+      },
+      {
+        file: project,
+        keyPath: 'hook',
+        source: 'projectSettings',
+        message: `Invalid settings ${project}: unknown key "hook" (did you mean "hooks"?)`,
+        lostRestrictions: 'hooks',
+      },
+      {
+        file: project,
+        keyPath: 'permissions.Deny',
+        source: 'projectSettings',
+        message: `Invalid settings ${project}: unknown key "permissions.Deny" (did you mean "permissions.deny"?)`,
+        lostRestrictions: 'deny rules',
+      },
+    ]);
+    // A typo of a key whose loss only asks more stays a warning.
+    expect(warnings).toEqual([
+      `settings ${project}: unknown key "permissions.alow" (did you mean "permissions.allow"?); it has no effect`,
+    ]);
   });
 
   it('names an unknown key with the nearest known one, top level and in permissions', () => {

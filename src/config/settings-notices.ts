@@ -8,18 +8,26 @@
  *   `outputStyle`, …) has no effect: all of them are named in one line with the files that set them. The list is
  *   data: Claude Code's keys (`claude-settings-keys.ts`) minus the keys of `settingsSchema`.
  * (Whether the sandbox the settings ask for can start is said by the session: src/sandbox/.)
+ *
+ * A typo of a key that restricts the run (`"permisions"`, `"permissions.denny"`, `"hook"`) is not
+ * a warning but a lost restriction: the file's deny rules would silently not apply, so it stops
+ * the session like an invalid deny list does (settings-file.ts, cli/session-settings.ts).
  */
 import { nearestName } from '../lib/edit-distance';
 import { isJsonObject } from '../lib/json-object';
+import type { RuleSource } from '../lib/permission-vocabulary';
 import { CLAUDE_CODE_PERMISSIONS_KEYS, CLAUDE_CODE_SETTINGS_KEYS } from './claude-settings-keys';
+import { restrictionsAt, type SettingsError } from './settings-file';
 import { contextSettingsSchema, permissionsSettingsSchema, settingsSchema } from './settings-schema';
 
 /** A source's settings as read (unknown keys included), and where they came from. */
-export type NoticeSource = { label: string; settings: Record<string, unknown> };
+export type NoticeSource = { label: string; settings: Record<string, unknown>; source?: RuleSource };
 
 export type SettingsNotices = {
   /** One line each. */
   warnings: string[];
+  /** Unknown keys that are most likely a restricting key misspelt, each naming what it lost. */
+  errors: SettingsError[];
 };
 
 /** Keys that carry no behaviour in any program, so never "not acted on". */
@@ -40,6 +48,7 @@ const CONTEXT: KeySets = { yoke: new Set(Object.keys(contextSettingsSchema.def.s
 
 export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotices {
   const warnings: string[] = [];
+  const errors: SettingsError[] = [];
   /** Key path → the files that set it, for the keys Yoke does not act on. */
   const unused = new Map<string, string[]>();
   const note = (key: string, label: string) => {
@@ -48,8 +57,8 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
     unused.set(key, files);
   };
 
-  for (const { label, settings } of sources) {
-    const check = (keys: Iterable<string>, sets: KeySets, prefix: string) => {
+  for (const { label, settings, source } of sources) {
+    const check = (keys: Iterable<string>, sets: KeySets, prefix: string, path: string[] = []) => {
       for (const key of keys) {
         if (sets.yoke.has(key) || INERT_KEYS.has(key)) continue;
         if (sets.claude.has(key)) {
@@ -58,12 +67,22 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
         }
         const near = nearestName(key, [...sets.yoke, ...sets.claude]);
         const hint = near === undefined ? '' : ` (did you mean "${prefix}${near}"?)`;
-        warnings.push(`settings ${label}: unknown key "${prefix}${key}"${hint}; it has no effect`);
+        const lostRestrictions = near === undefined ? undefined : restrictionsAt([...path, near]);
+        if (lostRestrictions)
+          errors.push({
+            file: label,
+            keyPath: `${prefix}${key}`,
+            message: `Invalid settings ${label}: unknown key "${prefix}${key}"${hint}`,
+            lostRestrictions,
+            ...(source ? { source } : {}),
+          });
+        else warnings.push(`settings ${label}: unknown key "${prefix}${key}"${hint}; it has no effect`);
       }
     };
     check(Object.keys(settings), TOP, '');
     const permissions = settings.permissions;
-    if (isJsonObject(permissions)) check(Object.keys(permissions), PERMISSIONS, 'permissions.');
+    if (isJsonObject(permissions))
+      check(Object.keys(permissions), PERMISSIONS, 'permissions.', ['permissions']);
     if (isJsonObject(settings.context)) check(Object.keys(settings.context), CONTEXT, 'context.');
   }
 
@@ -73,5 +92,5 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
       `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: ${list}`,
     );
   }
-  return { warnings };
+  return { warnings, errors };
 }

@@ -109,6 +109,8 @@ export const settingsSchema = z.looseObject({
   /** How many times one turn's Stop hooks may send the model back to work (default 8). */
   stopHookBlockCap: z.optional(z.number().check(z.int(), z.positive())),
   allowManagedHooksOnly: z.optional(z.boolean()),
+  /** Managed policy only: allow rules (and folders) from every other source stop applying. */
+  allowManagedPermissionRulesOnly: z.optional(z.boolean()),
   // Values are strings in the types; numbers and booleans are common in hand-written files.
   env: z.optional(
     z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String))),

@@ -7,6 +7,7 @@
  */
 import { isFileWrite } from '../services/bash-parser';
 import { allowRuleMatchesUnit, compileBashRule, denyRuleMatchesUnit, isBroad } from './bash-rule-match';
+import { bashDenyVerdict, hiddenCodeDoubts, spelledMatch, unknownReadDoubts } from './deny-spellings';
 import {
   byPrecedence,
   describeRule,
@@ -85,8 +86,9 @@ class BashEvaluator {
   ): Promise<{ message: string; rule?: PermissionRule } | undefined> {
     for (const unit of allUnits(units)) {
       for (const rule of this.rules('deny')) {
-        if (denyRuleMatchesUnit(await compileBashRule(rule.ruleContent), unit))
-          return { rule, message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` may not run.` };
+        const verdict = await bashDenyVerdict(rule, unit);
+        if (verdict && 'denied' in verdict) return { rule, message: verdict.denied };
+        if (verdict) this.mayRun(rule, verdict.doubt);
       }
       for (const touched of unit.writes) {
         const rule = this.pathRule(touched, 'Edit', 'deny');
@@ -108,11 +110,21 @@ class BashEvaluator {
     return undefined;
   }
 
+  /**
+   * A deny rule the call may break but no rule can settle: it asks in every mode, naming the
+   * rule (as a search over a denied file does), so bypassPermissions cannot run past it.
+   */
+  mayRun(rule: PermissionRule, reason: string): void {
+    this.result.askRule ??= rule;
+    this.reason(reason);
+  }
+
   /** A Bash ask rule on any unit, or a Read/Edit ask rule on a path it reads or writes. */
   async findAsk(units: readonly ShellUnit[]): Promise<PermissionRule | undefined> {
     for (const unit of allUnits(units)) {
       for (const rule of this.rules('ask')) {
-        if (denyRuleMatchesUnit(await compileBashRule(rule.ruleContent), unit)) return rule;
+        const compiled = await compileBashRule(rule.ruleContent);
+        if (denyRuleMatchesUnit(compiled, unit) || spelledMatch(compiled, unit)) return rule;
       }
       for (const touched of unit.writes) {
         const rule = this.pathRule(touched, 'Edit', 'ask');
@@ -325,6 +337,10 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   markPathsBehindNewLinks(analysis.units, env.paths.fs);
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
+  const hidden = hiddenCodeDoubts(analysis.units, analysis.parseError, byPrecedence(env.rules));
+  if (hidden) for (const reason of hidden.reasons) evaluator.mayRun(hidden.rule, reason);
+  const unknownReads = unknownReadDoubts(analysis.units, pathRules(env.rules, 'Read', 'deny'));
+  if (unknownReads) for (const reason of unknownReads.reasons) evaluator.mayRun(unknownReads.rule, reason);
   await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());
 
   for (const unit of allUnits(analysis.units)) {

@@ -82,7 +82,7 @@ export function compileBashRule(content: string | undefined): Promise<CompiledBa
 /** Exact and whole-command rules name what the user saw; the others cover commands never shown. */
 export const isBroad = (rule: CompiledBashRule) => rule.form !== 'exact';
 
-function matchWords(rule: CompiledBashRule, values: readonly string[], unit: ShellUnit): boolean {
+export function matchWords(rule: CompiledBashRule, values: readonly string[], unit: ShellUnit): boolean {
   switch (rule.form) {
     case 'any':
       return true;

@@ -180,6 +180,30 @@ describe('always allow', () => {
     expect(saveRules).not.toHaveBeenCalled();
   });
 
+  it("offers none under managed policy's allowManagedPermissionRulesOnly, and allows only by its rules", async () => {
+    const prompt = vi.fn<PermissionPrompt>(async () => ({
+      behavior: 'allow',
+      addRules: ['Bash(npm run build)'],
+    }));
+    const { canUseTool, onSessionRule } = setup(
+      {
+        managedRulesOnly: true,
+        rules: [
+          rule('Bash(npm test)', 'allow', 'policySettings'),
+          rule('Bash(npm run lint)', 'allow', 'session'),
+        ],
+      },
+      prompt,
+    );
+    expect((await canUseTool(bash('npm test'))).behavior).toBe('allow');
+    await canUseTool(bash('npm run build'));
+    expect(prompt.mock.calls[0]?.[0].suggestions).toBeUndefined();
+    expect(onSessionRule).not.toHaveBeenCalled();
+    await canUseTool(bash('npm run build'));
+    await canUseTool(bash('npm run lint'));
+    expect(prompt).toHaveBeenCalledTimes(3);
+  });
+
   it('suggestRulesFor lists exact per-segment rules, skipping allowed and unsuggestable ones', async () => {
     const opts = { projectRoot: PROJECT, home: HOME };
     expect(await suggestRulesFor('npm run build', opts)).toEqual(['Bash(npm run build)']);

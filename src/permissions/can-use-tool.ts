@@ -103,8 +103,13 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     walks.beginTurn(request.assistantMessage?.uuid);
     // A call that may write can change the walked folders before the next search.
     if (!request.isReadOnly) walks.forget();
+    // Rules added later (an "always allow", the SDK) are held to managed policy's switch too.
+    const rules = [...permissionContext.rules, ...sessionRules].filter(
+      (rule) =>
+        !permissionContext.managedRulesOnly || rule.behavior !== 'allow' || rule.source === 'policySettings',
+    );
     const env: EvaluationEnv = {
-      rules: [...permissionContext.rules, ...sessionRules],
+      rules,
       roots: { projectRoot, cwd, home },
       workingDirs: [projectRoot, ...permissionContext.additionalDirectories.map((d) => resolve(cwd, d))],
       scratchpadDirs: permissionContext.scratchpadDirectories ?? [],
@@ -130,6 +135,8 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
             },
             env,
           );
+    // No "always allow" to offer: managed policy keeps allow rules to itself.
+    if (permissionContext.managedRulesOnly) evaluation.suggestions = [];
     if (request.isDestructive) {
       evaluation.hardReasons.push('the tool reports the call as destructive');
       evaluation.warnings.push(destructiveWarning(tool.name));

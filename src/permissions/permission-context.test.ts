@@ -140,3 +140,60 @@ describe('buildPermissionContext', () => {
     expect(context.additionalDirectories).toEqual(['/work/lib', '/data']);
   });
 });
+
+describe("managed policy's allowManagedPermissionRulesOnly", () => {
+  const sources = (managedOnly: boolean) => [
+    {
+      source: 'policySettings' as const,
+      settings: {
+        allowManagedPermissionRulesOnly: managedOnly,
+        permissions: { allow: ['Bash(npm test)'], deny: ['Bash(curl:*)'] },
+      },
+    },
+    {
+      source: 'userSettings' as const,
+      settings: { permissions: { allow: ['Bash'], deny: ['Read(./.env)'], additionalDirectories: ['/srv'] } },
+    },
+    {
+      source: 'localSettings' as const,
+      settings: { permissions: { allow: ['Edit'], ask: ['Bash(git push:*)'] } },
+    },
+  ];
+  const texts = (managedOnly: boolean) =>
+    buildPermissionContext({
+      settingsSources: sources(managedOnly),
+      cliAllowed: ['WebFetch'],
+      cliDisallowed: ['Bash(rm:*)'],
+      additionalDirectories: ['/work'],
+      cwd: '/p',
+    });
+
+  it('keeps allow rules and folders to the policy; every deny and ask rule still counts', () => {
+    const context = texts(true);
+    expect(context.managedRulesOnly).toBe(true);
+    expect(context.rules.map((r) => `${r.behavior} ${formatRule(r)} ${r.source}`)).toEqual([
+      'deny Bash(curl:*) policySettings',
+      'allow Bash(npm test) policySettings',
+      'deny Read(./.env) userSettings',
+      'ask Bash(git push:*) localSettings',
+      'deny Bash(rm:*) cliArg',
+    ]);
+    // `--add-dir` is typed by the user for this run; folders from settings files are allows.
+    expect(context.additionalDirectories).toEqual(['/work']);
+  });
+
+  it('changes nothing when the switch is off or comes from another source', () => {
+    expect(texts(false).managedRulesOnly).toBeUndefined();
+    expect(texts(false).rules.filter((r) => r.behavior === 'allow')).toHaveLength(4);
+    const fromUser = buildPermissionContext({
+      settingsSources: [
+        {
+          source: 'userSettings',
+          settings: { allowManagedPermissionRulesOnly: true, permissions: { allow: ['Bash'] } },
+        },
+      ],
+    });
+    expect(fromUser.managedRulesOnly).toBeUndefined();
+    expect(fromUser.rules).toHaveLength(1);
+  });
+});

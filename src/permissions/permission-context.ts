@@ -22,6 +22,7 @@ export type PermissionSettingsSource = {
   source: RuleSource;
   path?: string;
   settings: {
+    allowManagedPermissionRulesOnly?: boolean;
     permissions?: {
       allow?: string[];
       deny?: string[];
@@ -108,6 +109,11 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
   const directories: string[] = [];
   let settingsMode: PermissionMode | undefined;
   let bypassDisabled = false;
+  // Managed policy may keep every allow to itself: the others' allow rules and folders drop out.
+  const managedOnly = options.settingsSources.some(
+    (s) => s.source === 'policySettings' && s.settings.allowManagedPermissionRulesOnly === true,
+  );
+  const allows = (source: RuleSource) => !managedOnly || source === 'policySettings';
   const read = (text: string, behavior: RuleBehavior, origin: RuleOrigin) => {
     const { rule, problem } = readRule(text, behavior, origin);
     if (rule) rules.push(rule);
@@ -118,11 +124,12 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     if (!permissions) continue;
     for (const behavior of BEHAVIORS) {
       if (!settingsRuleApplies(source, behavior, trusted)) continue;
+      if (behavior === 'allow' && !allows(source)) continue;
       for (const text of permissions[behavior] ?? []) {
         read(text, behavior, { source, ...fileOf(source, path) });
       }
     }
-    if (settingsRuleApplies(source, 'allow', trusted))
+    if (settingsRuleApplies(source, 'allow', trusted) && allows(source))
       for (const dir of permissions.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
     const mode = permissions.defaultMode;
     if (mode && settingsModeApplies(source, mode, trusted)) settingsMode = mode;
@@ -132,10 +139,16 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     [options.cliDisallowed, 'deny'],
     [options.cliAllowed, 'allow'],
   ] as const) {
+    if (behavior === 'allow' && !allows('cliArg')) continue;
     for (const text of splitRuleList(list ?? [])) read(text, behavior, { source: 'cliArg' });
   }
   for (const dir of options.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
   let mode = options.mode ?? settingsMode ?? 'default';
   if (mode === 'bypassPermissions' && bypassDisabled) mode = 'default';
-  return { mode, rules, additionalDirectories: [...new Set(directories)] };
+  return {
+    mode,
+    rules,
+    additionalDirectories: [...new Set(directories)],
+    ...(managedOnly ? { managedRulesOnly: true } : {}),
+  };
 }

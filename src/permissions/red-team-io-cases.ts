@@ -146,7 +146,6 @@ export const RED_TEAM_SHELL_IO_CASES: RedTeamCase[] = [
     'deny rules',
     'ask',
     [
-      'echo "$(<.env)"',
       'shopt -s dotglob; cat *',
       'shopt -s nocaseglob; cat .ENV',
       'GLOBIGNORE=x; cat .e*',
@@ -162,6 +161,8 @@ export const RED_TEAM_SHELL_IO_CASES: RedTeamCase[] = [
     'deny rules',
     'deny',
     [
+      // `$(<file)` is a read of the file (the parser now says so), not just an unknown word.
+      'echo "$(<.env)"',
       'read x < .env',
       'mapfile a < .env',
       'while read l; do echo $l; done < .env',

@@ -37,12 +37,28 @@ const abbreviates = (arg: string, name: string, shortest: number) =>
 
 const positional = (args: readonly string[]) => args.filter((arg) => !arg.startsWith('-'));
 
-const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace']);
+/** git's global options that take their value as the next word (git.c, handle_options). */
+const GIT_GLOBAL_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--super-prefix',
+  '--attr-source',
+]);
 
-function gitWarning(args: readonly string[]): string | undefined {
+/** Where git's subcommand is in its arguments (after `git`): past the global options and their values. */
+export function gitSubcommandIndex(args: readonly string[]): number {
   let i = 0;
   while (i < args.length && (args[i] as string).startsWith('-'))
     i += GIT_GLOBAL_WITH_VALUE.has(args[i] as string) ? 2 : 1;
+  return i;
+}
+
+function gitWarning(args: readonly string[]): string | undefined {
+  const i = gitSubcommandIndex(args);
   const sub = args[i];
   const rest = args.slice(i + 1);
   if (

@@ -335,3 +335,42 @@ export function expandWord(source: string, cwd: string | undefined, env: Expansi
   }
   return { words };
 }
+
+/**
+ * One word a static shell word may become as a command's word, before any folder is looked at:
+ * literal `text`, or a pattern whose matches the shell picks from the disk when it runs (`name`
+ * matches its last path component; an extended or unreadable pattern matches anything).
+ */
+export type WordShape = { text: string } | { text: string; pattern: RegExp; name: RegExp };
+
+const ANYTHING = /^.*$/s;
+
+/** The shapes `source` takes after brace expansion; undefined when it cannot be read or is too big. */
+export function wordShapes(source: string): WordShape[] | undefined {
+  const lexed = lexWord(source);
+  const braced = lexed && expandBraces(lexed);
+  if (!braced) return undefined;
+  const shapes: WordShape[] = [];
+  for (const word of braced) {
+    // An unquoted empty word (`{,x}` makes one) is dropped by the shell.
+    if (word.length === 0 && !/['"\\]/.test(source)) continue;
+    if (!isGlob(word) && !hasExtglob(word)) {
+      shapes.push({ text: text(word) });
+      continue;
+    }
+    const segments: Char[][] = [[]];
+    for (const c of word) {
+      if (bare(c, '/')) segments.push([]);
+      else (segments[segments.length - 1] as Char[]).push(c);
+    }
+    const regexes = hasExtglob(word) ? undefined : segments.map(segmentRegex);
+    const parts = regexes?.every((r) => r !== undefined) ? (regexes as RegExp[]) : undefined;
+    const inner = (r: RegExp) => r.source.slice(1, -1);
+    shapes.push({
+      text: text(word),
+      pattern: parts ? new RegExp(`^${parts.map(inner).join('\\/')}$`, 's') : ANYTHING,
+      name: parts ? (parts[parts.length - 1] as RegExp) : ANYTHING,
+    });
+  }
+  return shapes;
+}

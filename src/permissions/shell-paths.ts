@@ -140,11 +140,21 @@ export class ShellPaths {
   }
 }
 
+/** `dd`'s operands that name files: `if=FILE` is read, `of=FILE` written (shell-danger.ts). */
+const DD_FILE_OPERAND = /^[io]f=/;
+
 /**
- * The path an argument of a command without a table may name: the word itself, or the value of a
- * `--opt=./path` option (other options name no path).
+ * The path an argument of a command without a table may name: the word itself, the value of a
+ * `--opt=./path` option (other options name no path), or the file of `dd if=FILE`.
  */
-export function pathOfArgument(word: ShellWord): ShellWord | undefined {
+export function pathOfArgument(word: ShellWord, name?: string): ShellWord | undefined {
+  if (name === 'dd' && DD_FILE_OPERAND.test(word.value))
+    return {
+      ...word,
+      value: word.value.slice(3),
+      text: word.text.slice(word.text.indexOf('=') + 1),
+      tilde: word.value[3] === '~',
+    };
   if (!word.value.startsWith('-')) return word;
   const eq = word.value.indexOf('=');
   if (!(eq > 0 && /^[~./]/.test(word.value.slice(eq + 1)))) return undefined;

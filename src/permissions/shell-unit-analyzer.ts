@@ -28,8 +28,10 @@ import {
   type ShellWord,
 } from '../services/bash-parser';
 import { fileEditOf } from './file-edit-commands';
+import { readsOfFoundFiles } from './found-files';
 import type { GitConfigSafety } from './git-config-safety';
 import { GitReadOnlyBlocker } from './git-read-only-blocker';
+import { LAUNCHERS, launchedCommands } from './launchers';
 import { resolveUserPath } from './path-rules';
 import { diskPathFs, RealPaths } from './real-paths';
 import { knownCwd, type ShellCwd } from './shell-cd';
@@ -259,7 +261,7 @@ export class ShellUnitAnalyzer {
       // belong to the command it runs, which is a unit of its own.
       if (!(name && hasWrapperTable(name)) && readOnlyCategory(warnName) !== 'neutral') {
         for (const word of args) {
-          const target = pathOfArgument(word);
+          const target = pathOfArgument(word, warnName);
           if (target) unit.reads.push(...this.touched(target, false, cwd));
         }
       }
@@ -294,6 +296,14 @@ export class ShellUnitAnalyzer {
         unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1, cwd));
     }
     if (name === 'exec') unit.evalLike = 'exec replaces the shell with another program';
+    // `setsid rm x`, `su -c 'rm x'`: what a launcher may run is looked at for deny rules.
+    if (name && LAUNCHERS.has(name) && depth < MAX_DEPTH) {
+      const launched = launchedCommands(args);
+      for (const start of launched.argvs)
+        unit.scriptChildren.push(await this.unit('command', start, [], [], depth + 1, cwd));
+      for (const code of launched.code)
+        unit.scriptChildren.push(...(await this.units(await parseCommand(code), depth + 1, cwd)));
+    }
     // `trap 'rm -rf x' EXIT`: the code runs later, but deny rules must see it now.
     for (const code of depth < MAX_DEPTH ? builtinCodeStrings(argv) : []) {
       unit.scriptChildren.push(...(await this.units(await parseCommand(code), depth + 1, cwd)));
@@ -302,6 +312,8 @@ export class ShellUnitAnalyzer {
     for (const nested of nestedList) {
       if (nested.kind === 'script') {
         unit.evalLike ??= `${nested.via} runs a code string`;
+        if (nested.script === undefined || depth >= MAX_DEPTH)
+          unit.hiddenCode ??= `${nested.via} runs code only known when it runs`;
         if (nested.script !== undefined && depth < MAX_DEPTH) {
           const inner = await parseCommand(nested.script);
           unit.scriptChildren.push(...(await this.units(inner, depth + 1, cwd)));
@@ -310,6 +322,7 @@ export class ShellUnitAnalyzer {
       }
       if (depth >= MAX_DEPTH || nested.argv.length === 0) {
         unit.evalLike ??= `${nested.via} nests too deeply to check`;
+        if (depth >= MAX_DEPTH) unit.hiddenCode ??= unit.evalLike;
         continue;
       }
       if (nested.own) {
@@ -339,6 +352,7 @@ export class ShellUnitAnalyzer {
         childCwd,
         nested.input,
       );
+      if (/^(find|fd|fdfind) -/.test(nested.via)) child.reads = readsOfFoundFiles(child, unit);
       // `xargs sh -c …` and `env … sh -c` run code strings: the wrapper inherits that.
       if (child.evalLike) unit.evalLike ??= `${nested.via} runs ${child.evalLike}`;
       unit.children.push(child);

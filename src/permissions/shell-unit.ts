@@ -23,6 +23,11 @@ export type ShellUnit = {
    * a value evaluated as code: `[[ $x -eq 1 ]]`, `${a[$i]}`, `printf -v "$n"`).
    */
   evalLike?: string;
+  /**
+   * Why the unit runs code no rule can be checked against: a script file, a shell reading its
+   * input, a code string only known when it runs (`bash x.sh`, `echo … | sh`, `eval "$x"`).
+   */
+  hiddenCode?: string;
   /** A word holds `$(…)`, backticks or `<(…)`: what runs depends on another command's output. */
   substitution: boolean;
   /** The command was named by a path (`/bin/rm`, `./x`): allow rules never match it by base name. */

@@ -19,6 +19,7 @@ import { markProtected, protectedFileWrite } from './protected-writes';
 import { ANY_TOOL } from './rule-problems';
 import { canonicalToolName } from './rule-string';
 import type { PermissionRule, ToolAccess } from './types';
+import { canonicalHost, hostOfUrl } from './web-host';
 
 /** Rule names whose content is a path pattern (compat-surface §3.3): `Write(src/**)` is a path rule too. */
 const EDIT_RULE_NAMES: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
@@ -67,21 +68,16 @@ export function targetPath(facts: ToolFacts, cwd: string, home: string): string 
   return path;
 }
 
-function hostOf(url: unknown): string | undefined {
-  if (typeof url !== 'string') return undefined;
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
 /** `domain:example.com` covers example.com and its subdomains; `domain:*.example.com` only subdomains. */
 export function domainMatches(content: string, host: string | undefined): boolean {
-  if (!host || !content.startsWith('domain:')) return false;
-  const domain = content.slice('domain:'.length).trim().toLowerCase();
-  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1));
-  return host === domain || host.endsWith(`.${domain}`);
+  const seen = host === undefined ? undefined : canonicalHost(host);
+  if (!seen || !content.startsWith('domain:')) return false;
+  const written = content.slice('domain:'.length).trim();
+  const subdomainsOnly = written.startsWith('*.');
+  const domain = canonicalHost(subdomainsOnly ? written.slice(2) : written);
+  if (!domain) return false;
+  if (subdomainsOnly) return seen.endsWith(`.${domain}`);
+  return seen === domain || seen.endsWith(`.${domain}`);
 }
 
 const MCP_PREFIX = 'mcp__';
@@ -119,7 +115,7 @@ export function ruleMatchesTool(
       ? policy.coversRealPath(rule, target)
       : policy.coversAnySpelling(rule, target);
   }
-  if (ruleTool === 'WebFetch') return domainMatches(content, hostOf(facts.input.url));
+  if (ruleTool === 'WebFetch') return domainMatches(content, hostOfUrl(facts.input.url));
   if (ruleTool === 'Agent') return facts.input.subagent_type === content;
   if (ruleTool === 'Skill') return facts.input.skill === content || facts.input.command === content;
   return false;
@@ -127,7 +123,7 @@ export function ruleMatchesTool(
 
 function suggestionFor(facts: ToolFacts, path: string | undefined, env: EvaluationEnv): string {
   if (facts.access === 'web') {
-    const host = hostOf(facts.input.url);
+    const host = hostOfUrl(facts.input.url);
     return host ? `${facts.toolName}(domain:${host})` : facts.toolName;
   }
   const family = pathFamilyOf(facts.access);

@@ -25,6 +25,11 @@ export type ToolPermissionContext = {
    * there without a prompt, judged on the real path, so a symlink out of it is no way out.
    */
   scratchpadDirectories?: readonly string[];
+  /**
+   * Managed policy's `allowManagedPermissionRulesOnly`: only its allow rules allow, whatever
+   * another source (or an "always allow" answer) adds; deny and ask rules still count from all.
+   */
+  managedRulesOnly?: boolean;
 };
 
 export const emptyPermissionContext = (mode: PermissionMode = 'default'): ToolPermissionContext => ({

@@ -67,14 +67,18 @@ describe('permission rules from settings', () => {
     await expect(readdirSafe(join(cwd, 'victim'))).resolves.toEqual([]);
   });
 
-  it('keeps going with the other sources when a settings file is broken, and says which', async () => {
+  it('stops when a settings file is broken, says which, and runs with the others once it is left out', async () => {
     const { cwd, home } = await project('{ "permissions": { "allow": [ }');
     server.reset([{ reply: { content: [{ type: 'text', text: 'fine' }] } }]);
-    const { code, stdout, stderr } = await runYoke(['-p', 'hi'], { cwd, env: mockEnv(server.url, home) });
-    expect(code).toBe(0);
-    expect(stdout).toBe('fine\n');
-    expect(stderr).toContain(join(cwd, '.yoke', 'settings.json'));
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    const env = mockEnv(server.url, home);
+    const broken = await runYoke(['-p', 'hi'], { cwd, env });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toBe('');
+    expect(broken.stderr).toContain(join(cwd, '.yoke', 'settings.json'));
+    expect(broken.stderr.trim().split('\n')).toHaveLength(1);
+    expect(server.requests).toHaveLength(0);
+    const { code, stdout } = await runYoke(['-p', 'hi', '--setting-sources=user,local'], { cwd, env });
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'fine\n' });
   });
 });
 

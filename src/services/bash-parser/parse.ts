@@ -150,7 +150,14 @@ class Walker {
   private nested(node: Node, state: WalkState): void {
     if (node.type === 'command_substitution') {
       this.out.hasCommandSubstitution = true;
-      this.children(node, withContext(state, { inCommandSubstitution: true }));
+      const inner = withContext(state, { inCommandSubstitution: true });
+      this.children(node, inner);
+      // `$(<file)` reads the file with no command: the grammar hangs the redirect on the substitution.
+      const reads = node.namedChildren.filter(
+        (child): child is Node => child !== null && REDIRECT_NODE_TYPES.has(child.type),
+      );
+      if (reads.length > 0)
+        this.emit('redirection', [], [], this.redirectsOf(reads, false).redirects, node, inner);
       return;
     }
     if (node.type === 'process_substitution') {

@@ -139,26 +139,32 @@ function shellScript(
   args: readonly ShellWord[],
   redirects: readonly ShellRedirect[],
 ): NestedCommand {
-  for (let i = 0; i < args.length; i++) {
+  // Options may follow `-c` (`bash -c -e 'cmd'`, `bash -c -- 'cmd'`, `bash -c -o errexit 'cmd'`):
+  // the code string is the first operand after all of them, as bash reads it.
+  let readsCode = false;
+  let i = 0;
+  for (; i < args.length; i++) {
     const value = (args[i] as ShellWord).value;
-    if (value === '--') break;
+    if (value === '--' || value === '-') {
+      i++;
+      break;
+    }
     if (/^[-+]o$/.test(value)) {
       i++;
       continue;
     }
-    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(value)) {
-      const script = args[i + 1];
-      return {
-        kind: 'script',
-        via: interpreter,
-        script: script && !script.dynamic ? script.value : undefined,
-      };
-    }
-    if (!value.startsWith('-') && !value.startsWith('+')) {
-      // `bash file.sh`: the code is in a file we do not read here.
-      return { kind: 'script', via: interpreter, script: undefined };
-    }
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(value)) readsCode = true;
+    else if (!value.startsWith('-') && !value.startsWith('+')) break;
   }
+  const operand = args[i];
+  if (readsCode)
+    return {
+      kind: 'script',
+      via: interpreter,
+      script: operand && !operand.dynamic ? operand.value : undefined,
+    };
+  // `bash file.sh`: the code is in a file we do not read here.
+  if (operand) return { kind: 'script', via: interpreter, script: undefined };
   // No -c and no file: the shell reads its script from stdin.
   for (const redirect of redirects) {
     if (redirect.kind === 'heredoc' && redirect.heredoc) {
@@ -177,7 +183,14 @@ function shellScript(
 const FIND_EXEC_ACTIONS: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const FD_EXEC_OPTIONS: ReadonlySet<string> = new Set(['-x', '--exec', '-X', '--exec-batch']);
 
-/** `find … -exec CMD… ;` and `fd … -x CMD…`: the command runs on what they find. */
+/** fd's placeholders for the path it found (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`). */
+const FD_PLACEHOLDER = /\{(\/{0,2}|\.|\/\.)\}/;
+
+/**
+ * `find … -exec CMD… ;` and `fd … -x CMD…`: the command runs on what they find. A word holding
+ * the placeholder stands for a found file (permissions/found-files.ts reads it as the search's
+ * folders); fd appends the path when no word holds one, shown here as `{}`.
+ */
 function findExecs(tool: string, args: readonly ShellWord[]): NestedCommand[] {
   const actions = tool === 'find' ? FIND_EXEC_ACTIONS : FD_EXEC_OPTIONS;
   const nested: NestedCommand[] = [];
@@ -190,6 +203,8 @@ function findExecs(tool: string, args: readonly ShellWord[]): NestedCommand[] {
       if (value === ';' || value === '+') break;
       argv.push(args[i] as ShellWord);
     }
+    const placed = argv.slice(1).some((word) => FD_PLACEHOLDER.test(word.value));
+    if (tool !== 'find' && argv.length > 0 && !placed) argv.push(literalWord('{}'));
     nested.push({ kind: 'argv', via: `${tool} ${via}`, argv, env: [] });
   }
   return nested;

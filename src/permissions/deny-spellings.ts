@@ -1,0 +1,228 @@
+/**
+ * A deny (or ask) rule holds against every spelling of the command it names, not only against
+ * the words as written. Before it runs them, the shell expands braces (`{rm,x}` is `rm x`, always),
+ * matches patterns against the disk (`/bin/r?` is `/bin/rm`, `git pu[s]h` is `git push` once a
+ * file `push` exists), and fills in words only known then (`git $x`, which may be `git push`, or
+ * several words). git reads its own options before the subcommand (`git -C . push`), and options
+ * mean the same split, reordered, long or after an operand (`rm -r -f`, `git push origin -f`). The
+ * answer says why, as one phrase for the refusal, and whether the unit surely runs what the rule
+ * names (braces, git's options, options spelt otherwise: denied) or only may (a pattern, an unknown word: asked, in every
+ * mode, naming the rule).
+ *
+ * Wildcard rules (`Bash(git * --force)`) are matched against brace expansions only: a pattern or
+ * an unknown word in the middle of a line does not say which text the wildcard would see.
+ */
+import { literalWord } from '../services/bash-parser';
+import { type CompiledBashRule, compileBashRule, denyRuleMatchesUnit, matchWords } from './bash-rule-match';
+import { describeRule } from './evaluation';
+import { gitSubcommandIndex } from './shell-danger';
+import { wordShapes } from './shell-expansion';
+import { spelledPath } from './shell-paths';
+import { allUnits, type ShellUnit } from './shell-unit';
+import type { PermissionRule } from './types';
+
+/** A command word after expansion: literal, a pattern the disk decides, or anything at all. */
+type Slot = { literal: string } | { pattern: RegExp; name: RegExp; text: string } | { unknown: string };
+
+/** The unit's words as the shell may pass them; after a pattern or an unknown word, nothing is known. */
+function slotsOf(unit: ShellUnit): Slot[] {
+  const slots: Slot[] = [];
+  for (const word of unit.argv) {
+    if (word.dynamic) return [...slots, { unknown: word.text }];
+    if (!word.glob && !word.text.includes('{')) {
+      slots.push({ literal: word.value });
+      continue;
+    }
+    const shapes = wordShapes(word.text);
+    if (!shapes) return [...slots, { unknown: word.text }];
+    for (const shape of shapes) {
+      if ('pattern' in shape) return [...slots, shape];
+      slots.push({ literal: shape.text });
+    }
+  }
+  return slots;
+}
+
+const baseName = (word: string) => word.slice(word.lastIndexOf('/') + 1).normalize('NFKC');
+
+/** A literal word the rule's word names; the command word by any path to it, as deny names match. */
+const same = (literal: string, word: string, first: boolean) =>
+  literal === word || (first && baseName(literal) === word);
+
+const literalUnit = (unit: ShellUnit, values: readonly string[]): ShellUnit => ({
+  ...unit,
+  argv: values.map(literalWord),
+  redirects: [],
+});
+
+/** Prefix and exact rules against slots with a pattern or an unknown word in them. */
+function doubtfulMatch(rule: CompiledBashRule, slots: readonly Slot[]): string | undefined {
+  const words = rule.words;
+  if (!words || (rule.form !== 'prefix' && rule.form !== 'exact')) return undefined;
+  for (const [i, word] of words.entries()) {
+    const slot = slots[i];
+    if (!slot) return undefined;
+    if ('unknown' in slot) return `\`${slot.unknown}\` is only known when it runs and may be \`${word}\``;
+    if ('pattern' in slot) {
+      const fits = slot.pattern.test(word) || (i === 0 && slot.name.test(word));
+      return fits ? `\`${slot.text}\` is a pattern that may match \`${word}\`` : undefined;
+    }
+    if (!same(slot.literal, word, i === 0)) return undefined;
+  }
+  return undefined;
+}
+
+export type SpelledMatch = { reason: string; certain: boolean };
+
+/**
+ * Why the unit runs (or may run) what `rule` names though its words as written do not match it,
+ * or undefined when it cannot.
+ */
+export function spelledMatch(rule: CompiledBashRule, unit: ShellUnit): SpelledMatch | undefined {
+  if (unit.kind !== 'command' || rule.form === 'any') return undefined;
+  // A deny names what must not run, redirects or not.
+  const plain: CompiledBashRule = rule.form === 'exact' ? { ...rule, redirects: [] } : rule;
+  const slots = slotsOf(unit);
+  const literals = slots.flatMap((slot) => ('literal' in slot ? [slot.literal] : []));
+  if (literals.length < slots.length) {
+    const reason = doubtfulMatch(plain, slots);
+    return reason ? { reason, certain: false } : undefined;
+  }
+  const expanded = literals.join(' ');
+  const written = unit.argv.map((w) => w.value).join(' ');
+  if (
+    expanded !== written &&
+    (matchWords(plain, literals, literalUnit(unit, literals)) || denyName(plain, literals, unit))
+  )
+    return { reason: `its words expand to \`${expanded}\``, certain: true };
+  // `git -C . push`: the rule names the subcommand right after `git`.
+  let words = literals;
+  if (literals[0] !== undefined && baseName(literals[0]) === 'git') {
+    const sub = gitSubcommandIndex(literals.slice(1)) + 1;
+    if (sub > 1 && sub < literals.length) {
+      words = ['git', ...literals.slice(sub)];
+      if (matchWords(plain, words, literalUnit(unit, words)))
+        return {
+          reason: `git's own options (\`${literals.slice(1, sub).join(' ')}\`) come before the subcommand \`${literals[sub]}\``,
+          certain: true,
+        };
+    }
+  }
+  const options = optionsMatch(plain, words);
+  return options ? { reason: options, certain: true } : undefined;
+}
+
+/**
+ * Long options that are the same as a short one, for the commands deny rules most often name
+ * with options (calibrated: `rm --recursive --force DIR`, `rm -r -f DIR`, `rm -fR DIR` each
+ * removed DIR; `git push -f` force-pushed a rewritten commit to a scratch remote).
+ */
+const SAME_OPTION: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  rm: { '--recursive': '-r', '-R': '-r', '--force': '-f' },
+  'git push': { '--force': '-f' },
+};
+
+/** A command line's words other than options, and its options one by one (`-rf` is `-r -f`). */
+function optionForm(words: readonly string[], command: string): { plain: string[]; options: Set<string> } {
+  const plain: string[] = [];
+  const options = new Set<string>();
+  let ended = false;
+  for (const word of words) {
+    if (!ended && word === '--') ended = true;
+    else if (ended || !word.startsWith('-') || word === '-') plain.push(word);
+    else if (/^-[a-zA-Z]{2,}$/.test(word)) for (const letter of word.slice(1)) options.add(`-${letter}`);
+    else options.add(word);
+  }
+  const same = SAME_OPTION[command] ?? {};
+  return { plain, options: new Set([...options].map((option) => same[option] ?? option)) };
+}
+
+/**
+ * A prefix or exact rule that names options (`Bash(rm -rf:*)`, `Bash(git push --force:*)`) holds
+ * against the same options spelt otherwise: split (`-r -f`), reordered (`-fr`), long (`--force`),
+ * or after an operand (`git push origin --force`).
+ */
+function optionsMatch(rule: CompiledBashRule, words: readonly string[]): string | undefined {
+  const ruleWords = rule.words;
+  if (!ruleWords || (rule.form !== 'prefix' && rule.form !== 'exact') || words.length === 0) return undefined;
+  if (!ruleWords.slice(1).some((w) => w.startsWith('-'))) return undefined;
+  const command = [baseName(words[0] as string), ...words.slice(1)];
+  const name = command[0] === 'git' && command[1] ? `git ${command[1]}` : (command[0] as string);
+  const wanted = optionForm(ruleWords, name);
+  const seen = optionForm(command, name);
+  const samePlain =
+    rule.form === 'exact'
+      ? wanted.plain.length === seen.plain.length && wanted.plain.every((w, i) => seen.plain[i] === w)
+      : wanted.plain.every((w, i) => seen.plain[i] === w);
+  const hasOptions =
+    [...wanted.options].every((o) => seen.options.has(o)) &&
+    (rule.form === 'prefix' || wanted.options.size === seen.options.size);
+  if (!samePlain || !hasOptions) return undefined;
+  return `its options (${[...wanted.options].join(' ')}) are the rule's, spelt another way`;
+}
+
+/** The expanded words with the command word by its last path component (`/bin/{rm,x}` → `rm x`). */
+function denyName(rule: CompiledBashRule, literals: readonly string[], unit: ShellUnit): boolean {
+  const renamed = [baseName(literals[0] ?? ''), ...literals.slice(1)];
+  return matchWords(rule, renamed, literalUnit(unit, renamed));
+}
+
+/** What a Bash deny rule says of one unit: denied (the refusal line), in doubt (why), or nothing. */
+export async function bashDenyVerdict(
+  rule: PermissionRule,
+  unit: ShellUnit,
+): Promise<{ denied: string } | { doubt: string } | undefined> {
+  const compiled = await compileBashRule(rule.ruleContent);
+  const named = `Denied by rule ${describeRule(rule)}: \`${unit.text}\``;
+  if (denyRuleMatchesUnit(compiled, unit)) return { denied: `${named} may not run.` };
+  const spelled = spelledMatch(compiled, unit);
+  if (!spelled) return undefined;
+  if (spelled.certain) return { denied: `${named} runs what it denies (${spelled.reason}).` };
+  return { doubt: `\`${unit.text}\` may run what ${describeRule(rule)} denies: ${spelled.reason}` };
+}
+
+/**
+ * Code no rule can be checked against — an unparsable line, a script file, a shell reading its
+ * input, an environment that changes what runs — while a Bash deny or ask rule exists: that rule,
+ * and why for each unit. Without such a rule there is nothing to keep, and nothing is said.
+ */
+export function hiddenCodeDoubts(
+  units: readonly ShellUnit[],
+  parseError: boolean,
+  rules: readonly PermissionRule[],
+): { rule: PermissionRule; reasons: string[] } | undefined {
+  const rule =
+    rules.find((r) => r.toolName === 'Bash' && r.behavior === 'deny' && r.ruleContent !== undefined) ??
+    rules.find((r) => r.toolName === 'Bash' && r.behavior === 'ask' && r.ruleContent !== undefined);
+  if (!rule) return undefined;
+  const against = `so it cannot be checked against ${describeRule(rule)}`;
+  const reasons = parseError ? [`the command could not be parsed reliably, ${against}`] : [];
+  for (const unit of allUnits(units)) {
+    const hidden = unit.hiddenCode ?? unit.dangerousEnv;
+    if (hidden) reasons.push(`\`${unit.text}\`: ${hidden}, ${against}`);
+  }
+  return reasons.length > 0 ? { rule, reasons } : undefined;
+}
+
+/**
+ * Reads only known when the line runs (`cat "$f"`, `cat $(ls)`) while a Read deny rule exists:
+ * any of them may be the denied file, so the call asks in every mode, naming the rule.
+ */
+export function unknownReadDoubts(
+  units: readonly ShellUnit[],
+  readDenies: readonly PermissionRule[],
+): { rule: PermissionRule; reasons: string[] } | undefined {
+  const rule = readDenies[0];
+  if (!rule) return undefined;
+  const reasons: string[] = [];
+  for (const unit of allUnits(units)) {
+    for (const touched of unit.reads) {
+      if (spelledPath(touched) !== undefined) continue;
+      const why = touched.unknownBecause ? ` (${touched.unknownBecause})` : '';
+      reasons.push(
+        `${touched.text} is only known when the command runs${why} and may be a file ${describeRule(rule)} denies`,
+      );
+    }
+  }
+  return reasons.length > 0 ? { rule, reasons } : undefined;
+}
