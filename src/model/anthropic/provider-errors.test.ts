@@ -125,7 +125,7 @@ describe('AnthropicProvider.stream errors from HTTP responses', () => {
     expect(error).not.toBeInstanceOf(ModelNotFoundError);
     expect((error as Error).message).toBe(
       'The server at https://gw.example.com/v1 has no such endpoint (Not Found). Check ANTHROPIC_BASE_URL. ' +
-        'The base URL is the server root, without /v1.',
+        'The base URL is the server root, without /v1: try https://gw.example.com.',
     );
   });
 
