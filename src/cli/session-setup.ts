@@ -127,7 +127,9 @@ export async function createSessionEngine(
   // the steps below, up to the commands.
   const mainAgent = options.agent === undefined ? undefined : (await agentsLoad).mainThread(options.agent);
   const selection = await selectModel({
-    model: options.model ?? mainAgent?.model ?? merged.model,
+    model: options.model,
+    agentModel: mainAgent?.model,
+    settingsModel: merged.model,
     provider: options.provider ?? merged.provider,
     baseUrl: applied.baseUrl,
     fallbackModel: options.fallbackModel,
