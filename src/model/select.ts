@@ -13,6 +13,7 @@ import {
   missingOpenAIKey,
 } from './credentials';
 import { BASE_URL_VARIABLE, type Endpoint, isLocalBaseUrl } from './endpoint';
+import type { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
 import { type RetryOptions, withRetry } from './retry';
 import { type ApiTimeoutSettings, type ApiTimeouts, resolveApiTimeouts } from './timeouts';
@@ -182,19 +183,67 @@ type Built = {
 /** A model list or details answer is small and quick; a server that takes longer is not waited for. */
 const LOOKUP_FIRST_BYTE_MS = 30_000;
 
+/** The base URL the settings or variables give the provider, and which of them gave it. */
+function configuredBaseUrl(
+  providerName: SelectableProvider,
+  baseUrl: string | undefined,
+  env: Env,
+): { url?: string; source?: string } {
+  if (has(baseUrl)) return { url: baseUrl.trim(), source: 'the "baseUrl" setting' };
+  const variable = BASE_URL_VARIABLE[providerName];
+  const fromEnv = env[variable];
+  return has(fromEnv) ? { url: fromEnv.trim(), source: variable } : {};
+}
+
+/** The missing-key error for this provider, or undefined when a request can carry what it needs. */
+function credentialsProblem(
+  providerName: SelectableProvider,
+  options: SelectModelOptions,
+  requested: string | undefined,
+): MissingCredentialsError | undefined {
+  const { env } = options;
+  if (providerName === 'anthropic') {
+    return hasAnthropicCredentials(env)
+      ? undefined
+      : missingAnthropicKey(anthropicChoice(options, requested));
+  }
+  // Local servers need no key: the provider then sends no Authorization header at all.
+  const base = configuredBaseUrl(providerName, options.baseUrl, env);
+  if (has(env.OPENAI_API_KEY) || (base.url !== undefined && isLocalBaseUrl(base.url))) return undefined;
+  return missingOpenAIKey(
+    base.url !== undefined && base.source !== undefined
+      ? { baseUrl: base.url, source: base.source }
+      : undefined,
+  );
+}
+
+/** The provider and model these options choose, checked (flags, aliases, fallback, credentials). */
+export function checkModelOptions(options: SelectModelOptions): {
+  providerName: SelectableProvider;
+  model: string;
+  fallbackModel?: string;
+} {
+  const requested = [options.model, options.agentModel, options.settingsModel].find(has);
+  const providerName = chooseProvider({ ...options, model: requested });
+  const model = chooseModel(providerName, options);
+  const fallbackModel = has(options.fallbackModel)
+    ? resolveModelAlias(options.fallbackModel.trim())
+    : undefined;
+  if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
+  const missing = credentialsProblem(providerName, options, requested);
+  if (missing) throw missing;
+  return { providerName, model, ...(fallbackModel !== undefined ? { fallbackModel } : {}) };
+}
+
 async function createProvider(
   providerName: SelectableProvider,
   baseUrl: string | undefined,
   env: Env,
   timeoutSettings: ApiTimeoutSettings | undefined,
-  choice: AnthropicChoice,
 ): Promise<Built> {
-  const fromSetting = has(baseUrl) ? baseUrl.trim() : undefined;
-  const variable = BASE_URL_VARIABLE[providerName];
-  const baseUrlSource =
-    fromSetting !== undefined ? 'the "baseUrl" setting' : has(env[variable]) ? variable : undefined;
+  const { url: fromConfig, source: baseUrlSource } = configuredBaseUrl(providerName, baseUrl, env);
+  const fromSetting = has(baseUrl) ? fromConfig : undefined;
   if (providerName === 'anthropic') {
-    if (!hasAnthropicCredentials(env)) throw missingAnthropicKey(choice);
     const { AnthropicProvider, anthropicOptionsFromEnv, DEFAULT_ANTHROPIC_BASE_URL } = await import(
       './anthropic'
     );
@@ -221,14 +270,6 @@ async function createProvider(
   const { OpenAIProvider, openAIOptionsFromEnv, OPENAI_DEFAULT_BASE_URL } = await import('./openai');
   const options = openAIOptionsFromEnv(env);
   if (fromSetting !== undefined) options.baseURL = fromSetting;
-  // Local servers need no key: the provider then sends no Authorization header at all.
-  if (!options.apiKey && !(options.baseURL !== undefined && isLocalBaseUrl(options.baseURL))) {
-    throw missingOpenAIKey(
-      options.baseURL !== undefined && baseUrlSource !== undefined
-        ? { baseUrl: options.baseURL, source: baseUrlSource }
-        : undefined,
-    );
-  }
   const endpoint: Endpoint = {
     api: 'openai',
     baseUrl: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
@@ -260,21 +301,8 @@ async function createProvider(
 
 /** Resolves flags and environment into a ready, retrying provider and a concrete model id. */
 export async function selectModel(options: SelectModelOptions): Promise<ModelSelection> {
-  const requested = [options.model, options.agentModel, options.settingsModel].find(has);
-  const providerName = chooseProvider({ ...options, model: requested });
-  const model = chooseModel(providerName, options);
-  const fallbackModel = has(options.fallbackModel)
-    ? resolveModelAlias(options.fallbackModel.trim())
-    : undefined;
-  if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
-
-  const built = await createProvider(
-    providerName,
-    options.baseUrl,
-    options.env,
-    options.timeouts,
-    anthropicChoice(options, requested),
-  );
+  const { providerName, model, fallbackModel } = checkModelOptions(options);
+  const built = await createProvider(providerName, options.baseUrl, options.env, options.timeouts);
   const retry: RetryOptions = {
     totalMs: built.timeouts.totalMs,
     firstByteMs: built.timeouts.firstByteMs,

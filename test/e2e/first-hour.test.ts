@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalHttp, listenLocal } from '../../src/testing/local-http';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
 import { mockEnv, runYoke, tempProject } from './helpers';
+import { Terminal, tmuxAvailable } from './tui/tmux';
 
 let server: MockServer;
 let home: string;
@@ -72,6 +73,42 @@ describe('no API key at all', () => {
       'yoke: No API key found: set OPENAI_API_KEY, or OPENAI_BASE_URL to a local OpenAI-compatible server ' +
         '(Ollama: http://localhost:11434/v1), which needs no key.\n',
     );
+  });
+});
+
+describe.skipIf(!tmuxAvailable())('no API key at all, in a terminal', { timeout: 60_000 }, () => {
+  it.each(['xterm-256color', 'dumb'])(
+    'TERM=%s: the interactive start ends with the same line and exit code instead of a UI that waits',
+    async (term) => {
+      const t = await Terminal.start({ cwd, env: bareEnv(), term, width: 300 });
+      try {
+        expect(await t.exitCode()).toBe(1);
+        // The pane may show the output a moment after the exit code is written.
+        const screen = await t.waitFor(
+          'yoke: No API key found: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)',
+        );
+        expect(screen).not.toContain('Do you trust');
+      } finally {
+        await t.close();
+      }
+    },
+  );
+
+  it("a key in the user settings' env is enough: the UI starts", async () => {
+    await writeFile(
+      join(home, 'settings.json'),
+      JSON.stringify({ env: { ANTHROPIC_API_KEY: 'sk-ant-e2e' } }),
+    );
+    const env = { ...bareEnv(), ANTHROPIC_BASE_URL: server.url };
+    const t = await Terminal.start({ cwd, env, term: 'dumb', args: ['--trust'] });
+    try {
+      await t.waitFor(/> $/m, { timeoutMs: 45_000 });
+      await t.type('/exit');
+      await t.press('Enter');
+      expect(await t.exitCode()).toBe(0);
+    } finally {
+      await t.close();
+    }
   });
 });
 
