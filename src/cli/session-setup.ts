@@ -16,6 +16,7 @@ import { projectDir } from '../session/transcript-paths';
 import { describeAvailabilityProblem } from '../tools/availability';
 import type { ToolNotification } from '../tools/context';
 import { toolSearchWarnings } from '../tools/deferral/policy';
+import { ruleToolTypos } from './rule-tool-typos';
 import { applySessionSettings } from './session-applied-settings';
 import {
   apiKeySource,
@@ -271,6 +272,7 @@ export async function createSessionEngine(
     ...models.warnings,
     ...session.warnings,
     ...permissions.warnings,
+    ...ruleToolTypos(permissions.permissionContext.rules, builtins),
     ...sandbox.warnings,
     ...(sandboxNotice ? [sandboxNotice] : []),
     ...selected.warnings,

@@ -204,3 +204,38 @@ describe('model names', () => {
     expect(server.requests[0]?.body).toMatchObject({ model: 'claude-opus-5-5' });
   });
 });
+
+describe('the first permission rules', () => {
+  const runTests = [
+    { reply: { content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: 'npm test' } }] } },
+    { reply: hello },
+  ];
+
+  it('a misspelt tool name in --allowedTools is named with the tool meant; the call is still refused', async () => {
+    server.reset(runTests);
+    const { code, stderr } = await runYoke(['-p', 'run the tests', '--allowedTools', 'Bsah(npm test)'], {
+      cwd,
+      env: mockEnv(server.url, home),
+    });
+    expect(code).toBe(0);
+    expect(stderr).toContain(
+      'yoke: warning: --allowedTools: allow rule "Bsah(npm test)" names no tool Yoke has (did you mean ' +
+        'Bash?); it allows nothing',
+    );
+    expect(stderr).toContain('To allow it, add "Bash(npm test)" to permissions.allow');
+  });
+
+  it('a rule the shell split at its space stops before any request, showing it quoted', async () => {
+    server.reset(runTests);
+    const { code, stderr } = await runYoke(['-p', 'run the tests', '--allowedTools', 'Bash(npm', 'test)'], {
+      cwd,
+      env: mockEnv(server.url, home),
+    });
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'yoke: --allowedTools "Bash(npm" is cut off at a space: the shell split the rule into words. Quote it ' +
+        'as one argument: --allowedTools "Bash(npm test)".\n',
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+});
