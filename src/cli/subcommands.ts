@@ -119,6 +119,12 @@ export async function runSubcommand(
   const [command, action, ...rest] = argv;
   const print = (line: string) => stdout.write(`${line}\n`);
   if (isSubcommand(command) && asksForHelp(command, argv)) {
+    // `yoke mcp add --help`: the configuring verbs' full syntax, which the overview leaves out.
+    if (command === 'mcp' && ['add', 'add-json', 'remove', 'list', 'get'].includes(action ?? '')) {
+      const { MCP_USAGE } = await import('./commands/mcp');
+      print(MCP_USAGE.replace(/^usage:/, 'Usage:'));
+      return 0;
+    }
     print(['Usage:', ...formLines(command)].join('\n'));
     return 0;
   }

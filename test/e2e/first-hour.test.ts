@@ -239,3 +239,18 @@ describe('the first permission rules', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('help for the first commands', () => {
+  it('`yoke mcp add --help` shows how to add a server; `yoke --help` lists doctor', async () => {
+    const add = await runYoke(['mcp', 'add', '--help'], { cwd, env: mockEnv(server.url, home) });
+    expect({ code: add.code, stderr: add.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(add.stdout).toMatch(
+      /^Usage: yoke mcp add \[-s local\|project\|user\] \[-t stdio\|http\|sse\] .* <name> <command-or-url> \[args\.\.\.\]\n/,
+    );
+    const help = await runYoke(['--help'], { cwd, env: mockEnv(server.url, home) });
+    expect(help.stdout).toMatch(
+      /^ {2}yoke doctor \[--model m\] +check Node\.js, ripgrep, git, the model API and key/m,
+    );
+    expect(help.stdout).toMatch(/^ {2}ANTHROPIC_MODEL +the Anthropic model without --model/m);
+  });
+});
