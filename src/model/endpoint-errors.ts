@@ -147,9 +147,13 @@ function basePathHint(endpoint: Endpoint): string {
       ? ' An OpenAI-compatible base URL usually ends in /v1.'
       : ` An OpenAI-compatible base URL usually ends in /v1: try ${base}/v1.`;
   }
-  return endsInV1
-    ? ` The base URL is the server root, without /v1: try ${base.slice(0, -3)}.`
-    : ' The base URL is the server root, without /v1.';
+  if (endsInV1) return ` The base URL is the server root, without /v1: try ${base.slice(0, -3)}.`;
+  // The usual way here: a local server that speaks the OpenAI API, given to the Anthropic variable.
+  const other =
+    endpoint.baseUrlSource === undefined
+      ? ''
+      : ` If it speaks the OpenAI API (Ollama, vLLM, llama.cpp), set OPENAI_BASE_URL=${base}/v1 instead.`;
+  return ` The base URL is the server root, without /v1.${other}`;
 }
 
 /**
@@ -176,12 +180,17 @@ export function webPageTitle(body: string): string | undefined {
   return title?.replace(/\s+/g, ' ').trim() ?? '';
 }
 
-/** An error answer's text as it fits one line: a web page by its title, anything else flattened and cut. */
-export function readableDetail(body: string): string {
+/**
+ * An error answer's text as it fits one line: a web page by its title, anything else flattened.
+ * A body that is not the API's own error (`fromApi` false: no error type or code came with it, a
+ * gateway's plain text) is cut as well; the API's own sentence is kept whole, every word of it
+ * may matter.
+ */
+export function readableDetail(body: string, fromApi: boolean): string {
   const title = webPageTitle(body);
   if (title !== undefined) return title ? `a web page: "${title}"` : 'a web page';
   const flat = body.replace(/\s+/g, ' ').trim();
-  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+  return !fromApi && flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
 }
 
 /**

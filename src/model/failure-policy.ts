@@ -157,7 +157,7 @@ export function classifyApiFailure(api: ApiFailure, context: FailureContext, cau
   const { endpoint } = context;
   const has = (...names: string[]) => names.some((name) => codes.includes(name));
   const inStream = status === undefined;
-  const detail = readableDetail(api.message) || emptyMessage(endpoint, status);
+  const detail = readableDetail(api.message, codes.length > 0) || emptyMessage(endpoint, status);
   const options: ModelErrorOptions = {
     status,
     requestId: api.requestId ?? context.requestId,

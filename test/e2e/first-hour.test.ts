@@ -173,6 +173,20 @@ describe('Ollama at its root address instead of /v1', () => {
     expect(right.stdout).toBe('Hi from Ollama.\n');
     expect(right.code).toBe(0);
   });
+
+  it('given to ANTHROPIC_BASE_URL, names OPENAI_BASE_URL as the variable meant', async () => {
+    // Its chunks carry no Messages API event: retried (an empty stream may be a hiccup) until the
+    // total wait, here short, is spent; every line says what the address likely is.
+    await writeFile(join(home, 'settings.json'), JSON.stringify({ apiTimeouts: { totalMs: 1_500 } }));
+    const env = { ...bareEnv(), ANTHROPIC_API_KEY: 'sk-ant-e2e', ANTHROPIC_BASE_URL: ollama.base };
+    const { code, stderr } = await runYoke(['-p', 'hi'], { cwd, env });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n').at(-1)).toContain(
+      `yoke: The server at ${ollama.base} answered with an event stream that holds no Anthropic Messages API ` +
+        'event. If it is an OpenAI-compatible server (Ollama, vLLM, llama.cpp), set ' +
+        `OPENAI_BASE_URL=${ollama.base}/v1 instead of ANTHROPIC_BASE_URL.`,
+    );
+  });
 });
 
 describe('model names', () => {
