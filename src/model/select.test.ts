@@ -276,6 +276,11 @@ describe('selectModel', () => {
     });
     expect(s.model).toBe('qwen3');
     expect(built.openai).toHaveLength(1);
+    // Nor does it choose Anthropic where only OpenAI settings are present.
+    const chosen = await selectModel({ agentModel: 'haiku', env: { ...env, OPENAI_MODEL: 'qwen3' } });
+    expect([chosen.providerName, chosen.model]).toEqual(['openai', 'qwen3']);
+    // With an Anthropic key, it is the agent's model.
+    expect((await selectModel({ agentModel: 'haiku', env: KEY })).model).toBe('claude-haiku-5-5');
   });
 
   it('takes ANTHROPIC_MODEL over the model setting on Anthropic, below --model and the agent', async () => {

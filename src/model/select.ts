@@ -223,7 +223,10 @@ export function checkModelOptions(options: SelectModelOptions): {
   model: string;
   fallbackModel?: string;
 } {
-  const requested = [options.model, options.agentModel, options.settingsModel].find(has);
+  // An agent file's alias does not choose the provider: the file is shared with Anthropic users.
+  const agent =
+    options.agentModel !== undefined && isAlias(options.agentModel) ? undefined : options.agentModel;
+  const requested = [options.model, agent, options.settingsModel].find(has);
   const providerName = chooseProvider({ ...options, model: requested });
   const model = chooseModel(providerName, options);
   const fallbackModel = has(options.fallbackModel)
