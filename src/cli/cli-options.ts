@@ -3,6 +3,7 @@
  * one `CliUsageError` line naming the flag and what it accepts.
  */
 import { locateJsonError } from '../config/json-error';
+import { nearestName } from '../lib/edit-distance';
 import { isJsonObject } from '../lib/json-object';
 import { EFFORT_LEVELS, type EffortLevel } from '../model/effort';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types';
@@ -99,7 +100,11 @@ export type CliOptions = {
 function oneOf<T extends string>(flag: string, value: unknown, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
   if ((allowed as readonly unknown[]).includes(value)) return value as T;
-  throw new CliUsageError(`${flag} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)}).`);
+  const meant = typeof value === 'string' ? nearestName(value, allowed) : undefined;
+  const hint = meant === undefined ? '' : `; did you mean ${meant}?`;
+  throw new CliUsageError(
+    `${flag} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)}${hint}).`,
+  );
 }
 
 function wholeNumber(flag: string, value: unknown, min: number): number | undefined {

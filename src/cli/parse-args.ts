@@ -4,7 +4,9 @@
  */
 import { flagTable, prepassArgv } from './argv-prepass';
 import { type CliOptions, toCliOptions } from './cli-options';
+import { CliUsageError } from './errors';
 import { buildProgram } from './program';
+import { strayWordsProblem } from './stray-words';
 
 export type ParsedArgs = { options: CliOptions; warnings: string[] };
 
@@ -17,6 +19,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     onMockServer: async () => {},
   });
   const { args, warnings } = prepassArgv(argv, flagTable(program));
+  const stray = strayWordsProblem(args);
+  if (stray !== undefined) throw new CliUsageError(stray);
   program.parse(args, { from: 'user' });
   if (!parsed) throw new Error('The command line did not reach the main command.');
   return { options: toCliOptions(parsed.prompt, parsed.raw), warnings };

@@ -125,6 +125,7 @@ Environment:
   ANTHROPIC_API_KEY                 Anthropic API key (ANTHROPIC_AUTH_TOKEN: a bearer token instead)
   ANTHROPIC_BASE_URL                another Anthropic-compatible endpoint (a proxy or gateway)
   OPENAI_API_KEY, OPENAI_BASE_URL   OpenAI, or an OpenAI-compatible server (Ollama, vLLM, LM Studio)
+  ANTHROPIC_MODEL                   the Anthropic model without --model (wins over the model setting)
   OPENAI_MODEL                      the model --provider openai uses without --model (gpt-4.1)
   YOKE_HOME                         Yoke's settings and sessions folder (~/.yoke)
   CLAUDE_CONFIG_DIR                 Claude Code's folder, read for compatibility (~/.claude)

@@ -66,6 +66,15 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
         stderr.write(`yoke: ${NO_TERMINAL}\n`);
         return 1;
       }
+      const problem = await (await import('./interactive-precheck')).interactiveStartProblem(
+        options,
+        process.env,
+        process.cwd(),
+      );
+      if (problem !== undefined) {
+        stderr.write(`yoke: ${problem}\n`);
+        return 1;
+      }
       const { startInteractive } = await import('../tui/start');
       return await startInteractive(options, { env: process.env, cwd: process.cwd(), log });
     }

@@ -17,6 +17,7 @@ import { projectDir } from '../session/transcript-paths';
 import { describeAvailabilityProblem } from '../tools/availability';
 import type { ToolNotification } from '../tools/context';
 import { toolSearchWarnings } from '../tools/deferral/policy';
+import { ruleToolTypos } from './rule-tool-typos';
 import { applySessionSettings } from './session-applied-settings';
 import {
   apiKeySource,
@@ -135,7 +136,9 @@ export async function createSessionEngine(
       : chooseMainAgent(await agentsLoad, options.agent, applied.agent);
   const mainAgent = main.agent;
   const selection = await selectModel({
-    model: options.model ?? mainAgent?.model ?? merged.model,
+    model: options.model,
+    agentModel: mainAgent?.model,
+    settingsModel: merged.model,
     provider: options.provider ?? merged.provider,
     baseUrl: applied.baseUrl,
     fallbackModel: options.fallbackModel,
@@ -279,6 +282,7 @@ export async function createSessionEngine(
     ...models.warnings,
     ...session.warnings,
     ...permissions.warnings,
+    ...ruleToolTypos(permissions.permissionContext.rules, builtins),
     ...sandbox.warnings,
     ...(sandboxNotice ? [sandboxNotice] : []),
     ...selected.warnings,

@@ -1,7 +1,7 @@
 /**
  * The management subcommands beside the agent itself: `yoke permissions list|remove <rule>`,
  * `yoke sessions [list] [--all]`, `yoke trust [dir] | --list | --remove [dir]`, `yoke mcp …`,
- * `yoke plugin …` and `yoke sandbox check`. They print plain text and return an exit code;
+ * `yoke plugin …`, `yoke sandbox check` and `yoke doctor`. They print plain text and return an exit code;
  * `--help` after a command prints its forms. A mistyped command or verb gets the nearest one suggested instead
  * of being taken for a prompt.
  */
@@ -9,7 +9,15 @@ import { nearestName, typoBudget } from '../lib/edit-distance';
 import { CliUsageError } from './errors';
 import { stdout } from './std-streams';
 
-export const SUBCOMMANDS = ['permissions', 'sessions', 'trust', 'mcp', 'plugin', 'sandbox'] as const;
+export const SUBCOMMANDS = [
+  'permissions',
+  'sessions',
+  'trust',
+  'mcp',
+  'plugin',
+  'sandbox',
+  'doctor',
+] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const isSubcommand = (word: string | undefined): word is Subcommand =>
@@ -23,6 +31,8 @@ const VERBS: Record<Subcommand, readonly string[]> = {
   mcp: ['add', 'add-json', 'remove', 'list', 'get', 'serve', 'login'],
   plugin: ['install', 'list', 'enable', 'disable', 'remove', 'uninstall', 'marketplace'],
   sandbox: ['check'],
+  // `yoke doctor` takes a run's model flags, not a verb.
+  doctor: [],
 };
 
 const USAGE: Record<Subcommand, string> = {
@@ -32,6 +42,7 @@ const USAGE: Record<Subcommand, string> = {
   mcp: 'usage: yoke mcp add|add-json|remove|list|get|serve|login …',
   plugin: 'usage: yoke plugin install|list|enable|disable|remove|marketplace …',
   sandbox: 'usage: yoke sandbox check',
+  doctor: 'usage: yoke doctor [--model <model>] [--provider <provider>] [--settings <file-or-json>]',
 };
 
 /** Each subcommand's forms and what they do: `yoke --help` lists them all, `yoke <command> --help` its own. */
@@ -58,6 +69,9 @@ const FORMS: Record<Subcommand, readonly (readonly [form: string, what: string])
     ['yoke plugin marketplace …', 'add|list|update|remove the marketplaces plugins install from'],
   ],
   sandbox: [['yoke sandbox check', 'what of the shell sandbox works on this machine']],
+  doctor: [
+    ['yoke doctor [--model m]', 'check Node.js, ripgrep, git, the model API and key, settings, tools'],
+  ],
 };
 
 const formLines = (command: Subcommand) =>
@@ -105,6 +119,12 @@ export async function runSubcommand(
   const [command, action, ...rest] = argv;
   const print = (line: string) => stdout.write(`${line}\n`);
   if (isSubcommand(command) && asksForHelp(command, argv)) {
+    // `yoke mcp add --help`: the configuring verbs' full syntax, which the overview leaves out.
+    if (command === 'mcp' && ['add', 'add-json', 'remove', 'list', 'get'].includes(action ?? '')) {
+      const { MCP_USAGE } = await import('./commands/mcp');
+      print(MCP_USAGE.replace(/^usage:/, 'Usage:'));
+      return 0;
+    }
     print(['Usage:', ...formLines(command)].join('\n'));
     return 0;
   }
@@ -160,6 +180,10 @@ export async function runSubcommand(
       throw action === 'check' ? new CliUsageError(USAGE.sandbox) : badVerb(command, action);
     const { runSandboxCheck } = await import('./commands/sandbox');
     return runSandboxCheck({ ...context, print });
+  }
+  if (command === 'doctor') {
+    const { runDoctor } = await import('./commands/doctor');
+    return runDoctor(argv.slice(1), { ...context, print });
   }
   throw new CliUsageError(`unknown command ${command}`);
 }

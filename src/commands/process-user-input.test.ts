@@ -100,6 +100,11 @@ describe('processUserInput', () => {
         text: `/${name} needs the interactive UI: run \`yoke\` without -p to use it.`,
       });
     }
+    expect(await run('/doctor')).toEqual({
+      kind: 'answered',
+      isError: true,
+      text: '/doctor needs the interactive UI: run `yoke` without -p to use it (or `yoke doctor` from the shell).',
+    });
   });
 
   it('names the nearest commands for a typo', async () => {

@@ -30,7 +30,14 @@ export type UserInputDeps = {
   compact(instructions: string | undefined, signal: AbortSignal): Promise<string>;
 };
 
-const NEEDS_UI = (name: string) => `/${name} needs the interactive UI: run \`yoke\` without -p to use it.`;
+/** UI commands with a shell command of their own, named where they are refused headless. */
+const FROM_THE_SHELL: Readonly<Record<string, string>> = { doctor: 'yoke doctor' };
+
+const NEEDS_UI = (name: string) => {
+  const shell = FROM_THE_SHELL[name];
+  const also = shell === undefined ? '' : ` (or \`${shell}\` from the shell)`;
+  return `/${name} needs the interactive UI: run \`yoke\` without -p to use it${also}.`;
+};
 
 /** The text of a prompt that could be a command: a string, or content whose only text block starts it. */
 function commandText(prompt: string | UserContentBlock[]): string | undefined {

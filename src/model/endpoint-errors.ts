@@ -105,25 +105,55 @@ export function notFoundFailure(
     /\bmodel\b/i.test(detail) ||
     (model !== undefined && model !== '' && detail.includes(model));
   if (model && aboutModel) {
-    const aliases = Object.entries(MODEL_ALIASES)
-      .map(([alias, id]) => `${alias} → ${id}`)
-      .join(', ');
     return new ModelNotFoundError(
-      `${capitalize(apiName(endpoint))} does not know the model "${model}" (${detail}). Check --model or ` +
-        `the "model" setting; aliases: ${aliases}.`,
+      `${capitalize(apiName(endpoint))} does not know the model "${model}" (${detail}). ${modelAdvice(endpoint)}`,
       model,
       options,
     );
   }
-  const hint =
-    endpoint.api === 'openai'
-      ? ' An OpenAI-compatible base URL usually ends in /v1.'
-      : ' The base URL is the server root, without /v1.';
   const variable = endpoint.baseUrlSource ?? 'the base URL';
   return new InvalidRequestError(
-    `${capitalize(apiName(endpoint))} has no such endpoint (${detail}). Check ${variable}.${hint}`,
+    `${capitalize(apiName(endpoint))} has no such endpoint (${detail}). Check ${variable}.${basePathHint(endpoint)}`,
     options,
   );
+}
+
+/**
+ * What to pick instead of an unknown model. The aliases are Anthropic's models: on an
+ * OpenAI-compatible server they would only send the user to another unknown id, so there the
+ * advice is the server's own list.
+ */
+function modelAdvice(endpoint: Endpoint): string {
+  if (endpoint.api === 'openai') {
+    const list = `${endpoint.baseUrl.replace(/\/+$/, '')}/models`;
+    return `Check --model or the "model" setting: the server lists the ids it serves at ${list} (Ollama: \`ollama list\`).`;
+  }
+  const aliases = Object.entries(MODEL_ALIASES)
+    .map(([alias, id]) => `${alias} → ${id}`)
+    .join(', ');
+  return `Check --model or the "model" setting; aliases: ${aliases}.`;
+}
+
+/**
+ * The usual cause of a 404 for the API's path: the `/v1` part of the base URL. An OpenAI-compatible
+ * server serves under `/v1` (Ollama at http://localhost:11434/v1); Anthropic's SDK adds `/v1`
+ * itself, so a base URL that ends in it asks for `/v1/v1/messages`. The hint names the URL to try.
+ */
+function basePathHint(endpoint: Endpoint): string {
+  const base = endpoint.baseUrl.replace(/\/+$/, '');
+  const endsInV1 = /\/v1$/i.test(base);
+  if (endpoint.api === 'openai') {
+    return endsInV1
+      ? ' An OpenAI-compatible base URL usually ends in /v1.'
+      : ` An OpenAI-compatible base URL usually ends in /v1: try ${base}/v1.`;
+  }
+  if (endsInV1) return ` The base URL is the server root, without /v1: try ${base.slice(0, -3)}.`;
+  // The usual way here: a local server that speaks the OpenAI API, given to the Anthropic variable.
+  const other =
+    endpoint.baseUrlSource === undefined
+      ? ''
+      : ` If it speaks the OpenAI API (Ollama, vLLM, llama.cpp), set OPENAI_BASE_URL=${base}/v1 instead.`;
+  return ` The base URL is the server root, without /v1.${other}`;
 }
 
 /**
@@ -141,6 +171,49 @@ export function redirectFailure(
     `${capitalize(apiName(endpoint))} redirected the request${target}. Set ${variable} to the address it moved to.`,
     options,
   );
+}
+
+/** An error body that is a web page: its title ('' without one); undefined for anything else. */
+export function webPageTitle(body: string): string | undefined {
+  if (!/^\s*<(!doctype html|html|head|body)\b/i.test(body)) return undefined;
+  const title = /<title[^>]*>([^<]*)</i.exec(body)?.[1];
+  return title?.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+/**
+ * An error answer's text as it fits one line: a web page by its title, anything else flattened.
+ * A body that is not the API's own error (`fromApi` false: no error type or code came with it, a
+ * gateway's plain text) is cut as well; the API's own sentence is kept whole, every word of it
+ * may matter.
+ */
+export function readableDetail(body: string, fromApi: boolean): string {
+  const title = webPageTitle(body);
+  if (title !== undefined) return title ? `a web page: "${title}"` : 'a web page';
+  const flat = body.replace(/\s+/g, ' ').trim();
+  return !fromApi && flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+}
+
+/**
+ * A 4xx that is a web page rather than the API's JSON error: a proxy, firewall or login wall
+ * answered in the API's place. Not the key's fault, whatever the status says, so the advice is
+ * the address, as for a 200 page (assertEventStream).
+ */
+export function webPageFailure(
+  title: string,
+  endpoint: Endpoint,
+  options: ModelErrorOptions,
+): InvalidResponseError {
+  const quote = title ? ` ("${title}")` : '';
+  return new InvalidResponseError(
+    `${capitalize(apiName(endpoint))} answered with a web page${quote} instead of the API's answer. ${pageAdvice(endpoint)}`,
+    options,
+  );
+}
+
+function pageAdvice(endpoint: Endpoint): string {
+  return endpoint.baseUrlSource
+    ? `Check ${endpoint.baseUrlSource}: it should be the API's address, not a web page or a proxy's login.`
+    : 'A proxy or captive portal on this network may be answering in its place.';
 }
 
 /** How much of a wrong body is read to quote it. */
@@ -169,11 +242,8 @@ export async function assertEventStream(
       ? 'a JSON body'
       : `"${media}"`;
   const quote = quoteOf(snippet, media);
-  const where = endpoint.baseUrlSource
-    ? `Check ${endpoint.baseUrlSource}: it should be the API's address, not a web page or a proxy's login.`
-    : 'A proxy or captive portal on this network may be answering in its place.';
   throw new InvalidResponseError(
-    `${name} answered with ${what} instead of an event stream${quote ? ` (${quote})` : ''}. ${where}`,
+    `${name} answered with ${what} instead of an event stream${quote ? ` (${quote})` : ''}. ${pageAdvice(endpoint)}`,
     options,
   );
 }

@@ -63,8 +63,11 @@ export class AuthError extends ModelError {
 /** No API key in the environment: the message names the variable to set. */
 export class MissingCredentialsError extends AuthError {
   override name = 'MissingCredentialsError';
-  constructor(readonly variables: string[]) {
-    super(`No API key found: set ${variables.join(' or ')}.`);
+  constructor(
+    readonly variables: string[],
+    message = `No API key found: set ${variables.join(' or ')}.`,
+  ) {
+    super(message);
   }
 }
 

@@ -13,6 +13,7 @@
  * | a stream chunk that is not JSON (a corrupted transfer)      | ConnectionError       | yes     |
  * | 401, 403, `authentication_error`, `permission_error`        | AuthError             | no      |
  * | 3xx (the transport never follows redirects)                 | InvalidRequestError   | no      |
+ * | a 4xx web page (a proxy's, a firewall's), but 404/413/429    | InvalidResponseError  | no      |
  * | `insufficient_quota`, `billing_error`                       | InvalidRequestError   | no      |
  * | 429, `rate_limit_error`; in a stream: "rate limit"          | RateLimitError        | yes     |
  * | 529, `overloaded_error`; 503 or in a stream: "overloaded"   | OverloadedError       | yes, own budget |
@@ -28,7 +29,15 @@
  * minutes before the user hears of it.
  */
 import { apiName, type Endpoint } from './endpoint';
-import { authFailure, connectionFailure, notFoundFailure, redirectFailure } from './endpoint-errors';
+import {
+  authFailure,
+  connectionFailure,
+  notFoundFailure,
+  readableDetail,
+  redirectFailure,
+  webPageFailure,
+  webPageTitle,
+} from './endpoint-errors';
 import {
   AbortedError,
   type ClassifyContext,
@@ -148,13 +157,19 @@ export function classifyApiFailure(api: ApiFailure, context: FailureContext, cau
   const { endpoint } = context;
   const has = (...names: string[]) => names.some((name) => codes.includes(name));
   const inStream = status === undefined;
-  const detail = api.message || emptyMessage(endpoint, status);
+  const detail = readableDetail(api.message, codes.length > 0) || emptyMessage(endpoint, status);
   const options: ModelErrorOptions = {
     status,
     requestId: api.requestId ?? context.requestId,
     ...(cause === undefined ? {} : { cause }),
   };
   const said = `${codes.join(' ')} ${api.message}`;
+  const page = webPageTitle(api.message);
+  // A page where the API's JSON should be: the status is the proxy's, not the API's verdict. A
+  // 404, 413 or 429 still means what it says; a 5xx page (502 Bad Gateway) is retried as a 5xx.
+  if (page !== undefined && status !== undefined && status >= 400 && status < 500) {
+    if (status !== 404 && status !== 413 && status !== 429) return webPageFailure(page, endpoint, options);
+  }
 
   if (status === 401 || status === 403 || has('authentication_error', 'permission_error')) {
     return authFailure(detail, status, endpoint, options);
@@ -185,7 +200,8 @@ export function classifyApiFailure(api: ApiFailure, context: FailureContext, cau
     if (isMediaProblem(codes, api.message)) return new MediaError(detail, options);
     return new InvalidRequestError(detail, options);
   }
-  return new ServerError(detail, { ...options, retryable: shouldRetryHeader(api.headers) });
+  const message = page === undefined ? detail : `${capitalize(apiName(endpoint))} answered with ${detail}`;
+  return new ServerError(message, { ...options, retryable: shouldRetryHeader(api.headers) });
 }
 
 function emptyMessage(endpoint: Endpoint, status: number | undefined): string {

@@ -200,7 +200,19 @@ describe('withRetry', () => {
   it('says why it gave up: attempts used', async () => {
     const p = scripted(Array.from({ length: 5 }, () => ({ error: new ServerError('down') })));
     const run = collect(withRetry(p, { clock: fakeClock(), maxRetries: 2 }).stream(request));
-    await expect(run).rejects.toMatchObject({ advice: 'Gave up after 3 attempts.' });
+    await expect(run).rejects.toMatchObject({
+      advice: 'Gave up after 3 attempts. The API is failing on its side; try again later.',
+    });
+  });
+
+  it('after a rate limit that outlasts the retries, says where the limit comes from', async () => {
+    const limited = () => ({ error: new RateLimitError('Rate limited', undefined, { status: 429 }) });
+    const p = scripted(Array.from({ length: 3 }, limited));
+    const run = collect(withRetry(p, { clock: fakeClock(), maxRetries: 1 }).stream(request));
+    await expect(run).rejects.toMatchObject({
+      advice:
+        "Gave up after 2 attempts. Try again in a while; if it keeps happening, the limit is your API plan's (or the server's).",
+    });
   });
 
   it('fails at once, saying so, when retry-after is beyond the total wait', async () => {

@@ -17,6 +17,8 @@ import {
   isAbortError,
   ModelError,
   OverloadedError,
+  RateLimitError,
+  ServerError,
 } from './errors';
 import { formatDuration, timerDelay } from './http/deadline';
 import type { ModelRequest, Provider, RetryEvent, StreamEvent } from './types';
@@ -140,7 +142,8 @@ class RetryState {
     const o = this.o;
     if (!(error instanceof ModelError) || !error.retryable) return { fail: error };
     const tried = `after ${this.attempts} attempt${this.attempts === 1 ? '' : 's'}`;
-    if (this.retries >= o.maxRetries) return { fail: error.withAdvice(`Gave up ${tried}.`) };
+    if (this.retries >= o.maxRetries)
+      return { fail: error.withAdvice(`Gave up ${tried}.${afterRetries(error)}`) };
     const overloaded = error instanceof OverloadedError;
     if (overloaded && this.overloaded >= o.maxOverloadedRetries) {
       return { fail: error.withAdvice(`Still overloaded ${tried}.`) };
@@ -190,6 +193,19 @@ class RetryState {
     );
     return last ? error.withAdvice(`Before that: ${last.message}`) : error;
   }
+}
+
+/** What the user can do once every retry failed the same way; empty when there is nothing to add. */
+function afterRetries(error: ModelError): string {
+  if (error instanceof RateLimitError) {
+    return " Try again in a while; if it keeps happening, the limit is your API plan's (or the server's).";
+  }
+  if (error instanceof ServerError) return ' The API is failing on its side; try again later.';
+  const deadline = error instanceof ConnectionError ? error.deadline : undefined;
+  if (deadline?.phase === 'first_byte') {
+    return ' If the model is slow to start (a local model loading), raise apiTimeouts.firstByteMs or API_TIMEOUT_MS.';
+  }
+  return '';
 }
 
 /**

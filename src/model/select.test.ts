@@ -190,8 +190,20 @@ describe('selectModel', () => {
   it('names the variables when Anthropic credentials are missing', async () => {
     const run = selectModel({ model: 'sonnet', env: { OPENAI_API_KEY: 'sk-openai' } });
     await expect(run).rejects.toBeInstanceOf(MissingCredentialsError);
+    // Only Yoke's default chose Anthropic: the line names the way to OpenAI and local servers too.
     await expect(selectModel({ env: {} })).rejects.toThrow(
-      'No API key found: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN.',
+      'No API key found: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) for Anthropic, OPENAI_API_KEY for ' +
+        'OpenAI, or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama: http://localhost:11434/v1), ' +
+        'which needs no key.',
+    );
+    await expect(selectModel({ provider: 'anthropic', env: {} })).rejects.toThrow(
+      'No API key found: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN).',
+    );
+    // The model chose Anthropic although OpenAI settings are there: says so, and how to use them.
+    await expect(run).rejects.toThrow(
+      'No API key found for claude-sonnet-5-5, an Anthropic model: set ANTHROPIC_API_KEY (or ' +
+        'ANTHROPIC_AUTH_TOKEN). To use your OpenAI-compatible settings instead, pass --model with a model ' +
+        'that server serves.',
     );
     await expect(selectModel({ env: { ANTHROPIC_API_KEY: ' ' } })).rejects.toMatchObject({
       variables: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'],
@@ -232,12 +244,54 @@ describe('selectModel', () => {
 
   it('names OPENAI_API_KEY when a remote server has no key', async () => {
     await expect(selectModel({ model: 'gpt-4.1', env: {} })).rejects.toThrow(
-      'No API key found: set OPENAI_API_KEY.',
+      'No API key found: set OPENAI_API_KEY, or OPENAI_BASE_URL to a local OpenAI-compatible server ' +
+        '(Ollama: http://localhost:11434/v1), which needs no key.',
+    );
+    await expect(
+      selectModel({ provider: 'openai', env: { OPENAI_BASE_URL: 'https://llm.example.com/v1' } }),
+    ).rejects.toThrow(
+      'No API key found for the server at https://llm.example.com/v1 (set by OPENAI_BASE_URL): set OPENAI_API_KEY.',
     );
     await expect(
       selectModel({ provider: 'openai', baseUrl: 'https://openrouter.ai/api/v1', env: {} }),
     ).rejects.toMatchObject({ variables: ['OPENAI_API_KEY'] });
     expect(built.openai).toEqual([]);
+  });
+
+  it('says an alias is an Anthropic model before asking an OpenAI-compatible server for it', async () => {
+    const env = { OPENAI_BASE_URL: 'http://localhost:11434/v1' };
+    await expect(selectModel({ provider: 'openai', model: 'sonnet', env })).rejects.toThrow(
+      '--model sonnet: "sonnet" is Yoke\'s alias for Anthropic\'s claude-sonnet-5-5, which an ' +
+        'OpenAI-compatible server does not serve by that name. Pass the id the server serves ' +
+        '(--model <id>), or --provider anthropic.',
+    );
+    await expect(selectModel({ provider: 'openai', settingsModel: 'Opus', env })).rejects.toThrow(
+      /^The "model" setting Opus: "Opus" is Yoke's alias for Anthropic's claude-opus-5-5/,
+    );
+    // An agent file's alias is shared with Anthropic users: the server's default model stands in.
+    const s = await selectModel({
+      provider: 'openai',
+      agentModel: 'haiku',
+      env: { ...env, OPENAI_MODEL: 'qwen3' },
+    });
+    expect(s.model).toBe('qwen3');
+    expect(built.openai).toHaveLength(1);
+    // Nor does it choose Anthropic where only OpenAI settings are present.
+    const chosen = await selectModel({ agentModel: 'haiku', env: { ...env, OPENAI_MODEL: 'qwen3' } });
+    expect([chosen.providerName, chosen.model]).toEqual(['openai', 'qwen3']);
+    // With an Anthropic key, it is the agent's model.
+    expect((await selectModel({ agentModel: 'haiku', env: KEY })).model).toBe('claude-haiku-5-5');
+  });
+
+  it('takes ANTHROPIC_MODEL over the model setting on Anthropic, below --model and the agent', async () => {
+    const env = { ...KEY, ANTHROPIC_MODEL: 'opus' };
+    expect((await selectModel({ settingsModel: 'haiku', env })).model).toBe('claude-opus-5-5');
+    expect((await selectModel({ model: 'haiku', env })).model).toBe('claude-haiku-5-5');
+    expect((await selectModel({ agentModel: 'claude-haiku-4-5', env })).model).toBe('claude-haiku-4-5');
+    expect((await selectModel({ settingsModel: 'haiku', env: KEY })).model).toBe('claude-haiku-5-5');
+    // It names an Anthropic model: an OpenAI session leaves it alone.
+    const openai = { ...env, OPENAI_API_KEY: 'k' };
+    expect((await selectModel({ provider: 'openai', env: openai })).model).toBe('gpt-4.1');
   });
 
   it('rejects a fallback equal to the model or from the other provider', async () => {

@@ -6,8 +6,14 @@
  */
 
 import type { ContextLengthLookup } from './catalog';
+import {
+  ANTHROPIC_CREDENTIAL_VARIABLES,
+  type AnthropicChoice,
+  missingAnthropicKey,
+  missingOpenAIKey,
+} from './credentials';
 import { BASE_URL_VARIABLE, type Endpoint, isLocalBaseUrl } from './endpoint';
-import { MissingCredentialsError } from './errors';
+import type { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
 import { type RetryOptions, withRetry } from './retry';
 import { type ApiTimeoutSettings, type ApiTimeouts, resolveApiTimeouts } from './timeouts';
@@ -17,14 +23,20 @@ export const PROVIDER_NAMES = ['anthropic', 'openai'] as const;
 export type SelectableProvider = (typeof PROVIDER_NAMES)[number];
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
-export const ANTHROPIC_CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
 
 export type { Env };
-export { isLocalBaseUrl };
+export { ANTHROPIC_CREDENTIAL_VARIABLES, isLocalBaseUrl };
 
 export type SelectModelOptions = {
   /** `--model`: an id or an alias (opus, sonnet, haiku). */
   model?: string;
+  /**
+   * The `--agent`'s model. Below `--model`; an Anthropic alias on an OpenAI-compatible server is
+   * passed over for the provider's default (as a worker's is), since agent files are shared.
+   */
+  agentModel?: string;
+  /** The `model` setting: below `--model`, the agent's and ANTHROPIC_MODEL, as in Claude Code. */
+  settingsModel?: string;
   /** `--provider`. */
   provider?: string;
   /** Overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL for the chosen provider. */
@@ -100,6 +112,49 @@ function defaultModel(providerName: SelectableProvider, env: Env): string {
   return has(env.OPENAI_MODEL) ? env.OPENAI_MODEL.trim() : DEFAULT_OPENAI_MODEL;
 }
 
+const isAlias = (name: string) => name.trim().toLowerCase() in MODEL_ALIASES;
+
+/**
+ * An alias names an Anthropic model; an OpenAI-compatible server knows it by neither name, so
+ * the request would only come back as an unknown model. Said before anything is sent.
+ */
+function resolveFor(providerName: SelectableProvider, name: string, from: string): string {
+  const id = resolveModelAlias(name.trim());
+  if (providerName === 'openai' && isAlias(name)) {
+    throw new ModelSelectionError(
+      `${from} ${name.trim()}: "${name.trim()}" is Yoke's alias for Anthropic's ${id}, which an ` +
+        'OpenAI-compatible server does not serve by that name. Pass the id the server serves ' +
+        '(--model <id>), or --provider anthropic.',
+    );
+  }
+  return id;
+}
+
+/** --model > the agent's > ANTHROPIC_MODEL (on Anthropic) > the setting > the provider's default. */
+function chooseModel(providerName: SelectableProvider, options: SelectModelOptions): string {
+  if (has(options.model)) return resolveFor(providerName, options.model, '--model');
+  const agent = options.agentModel;
+  if (has(agent) && !(providerName === 'openai' && isAlias(agent))) return resolveModelAlias(agent.trim());
+  const fromEnv = options.env.ANTHROPIC_MODEL;
+  if (providerName === 'anthropic' && has(fromEnv)) return resolveModelAlias(fromEnv.trim());
+  if (has(options.settingsModel)) {
+    return resolveFor(providerName, options.settingsModel, 'The "model" setting');
+  }
+  return defaultModel(providerName, options.env);
+}
+
+/** Why the session is on Anthropic, for the missing-key line. */
+function anthropicChoice(options: SelectModelOptions, requested: string | undefined): AnthropicChoice {
+  if (options.provider !== undefined) return { by: 'provider' };
+  if (requested === undefined || providerForModel(requested) !== 'anthropic') return { by: 'default' };
+  const env = options.env;
+  return {
+    by: 'model',
+    model: resolveModelAlias(requested.trim()),
+    openAISettings: has(env.OPENAI_BASE_URL) || has(env.OPENAI_API_KEY),
+  };
+}
+
 function checkFallback(providerName: SelectableProvider, model: string, fallback: string): void {
   if (fallback === model) {
     throw new ModelSelectionError(
@@ -128,18 +183,70 @@ type Built = {
 /** A model list or details answer is small and quick; a server that takes longer is not waited for. */
 const LOOKUP_FIRST_BYTE_MS = 30_000;
 
+/** The base URL the settings or variables give the provider, and which of them gave it. */
+function configuredBaseUrl(
+  providerName: SelectableProvider,
+  baseUrl: string | undefined,
+  env: Env,
+): { url?: string; source?: string } {
+  if (has(baseUrl)) return { url: baseUrl.trim(), source: 'the "baseUrl" setting' };
+  const variable = BASE_URL_VARIABLE[providerName];
+  const fromEnv = env[variable];
+  return has(fromEnv) ? { url: fromEnv.trim(), source: variable } : {};
+}
+
+/** The missing-key error for this provider, or undefined when a request can carry what it needs. */
+function credentialsProblem(
+  providerName: SelectableProvider,
+  options: SelectModelOptions,
+  requested: string | undefined,
+): MissingCredentialsError | undefined {
+  const { env } = options;
+  if (providerName === 'anthropic') {
+    return hasAnthropicCredentials(env)
+      ? undefined
+      : missingAnthropicKey(anthropicChoice(options, requested));
+  }
+  // Local servers need no key: the provider then sends no Authorization header at all.
+  const base = configuredBaseUrl(providerName, options.baseUrl, env);
+  if (has(env.OPENAI_API_KEY) || (base.url !== undefined && isLocalBaseUrl(base.url))) return undefined;
+  return missingOpenAIKey(
+    base.url !== undefined && base.source !== undefined
+      ? { baseUrl: base.url, source: base.source }
+      : undefined,
+  );
+}
+
+/** The provider and model these options choose, checked (flags, aliases, fallback, credentials). */
+export function checkModelOptions(options: SelectModelOptions): {
+  providerName: SelectableProvider;
+  model: string;
+  fallbackModel?: string;
+} {
+  // An agent file's alias does not choose the provider: the file is shared with Anthropic users.
+  const agent =
+    options.agentModel !== undefined && isAlias(options.agentModel) ? undefined : options.agentModel;
+  const requested = [options.model, agent, options.settingsModel].find(has);
+  const providerName = chooseProvider({ ...options, model: requested });
+  const model = chooseModel(providerName, options);
+  const fallbackModel = has(options.fallbackModel)
+    ? resolveModelAlias(options.fallbackModel.trim())
+    : undefined;
+  if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
+  const missing = credentialsProblem(providerName, options, requested);
+  if (missing) throw missing;
+  return { providerName, model, ...(fallbackModel !== undefined ? { fallbackModel } : {}) };
+}
+
 async function createProvider(
   providerName: SelectableProvider,
   baseUrl: string | undefined,
   env: Env,
   timeoutSettings: ApiTimeoutSettings | undefined,
 ): Promise<Built> {
-  const fromSetting = has(baseUrl) ? baseUrl.trim() : undefined;
-  const variable = BASE_URL_VARIABLE[providerName];
-  const baseUrlSource =
-    fromSetting !== undefined ? 'the "baseUrl" setting' : has(env[variable]) ? variable : undefined;
+  const { url: fromConfig, source: baseUrlSource } = configuredBaseUrl(providerName, baseUrl, env);
+  const fromSetting = has(baseUrl) ? fromConfig : undefined;
   if (providerName === 'anthropic') {
-    if (!hasAnthropicCredentials(env)) throw new MissingCredentialsError(ANTHROPIC_CREDENTIAL_VARIABLES);
     const { AnthropicProvider, anthropicOptionsFromEnv, DEFAULT_ANTHROPIC_BASE_URL } = await import(
       './anthropic'
     );
@@ -166,10 +273,6 @@ async function createProvider(
   const { OpenAIProvider, openAIOptionsFromEnv, OPENAI_DEFAULT_BASE_URL } = await import('./openai');
   const options = openAIOptionsFromEnv(env);
   if (fromSetting !== undefined) options.baseURL = fromSetting;
-  // Local servers need no key: the provider then sends no Authorization header at all.
-  if (!options.apiKey && !(options.baseURL !== undefined && isLocalBaseUrl(options.baseURL))) {
-    throw new MissingCredentialsError(['OPENAI_API_KEY']);
-  }
   const endpoint: Endpoint = {
     api: 'openai',
     baseUrl: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
@@ -201,15 +304,7 @@ async function createProvider(
 
 /** Resolves flags and environment into a ready, retrying provider and a concrete model id. */
 export async function selectModel(options: SelectModelOptions): Promise<ModelSelection> {
-  const providerName = chooseProvider(options);
-  const model = has(options.model)
-    ? resolveModelAlias(options.model.trim())
-    : defaultModel(providerName, options.env);
-  const fallbackModel = has(options.fallbackModel)
-    ? resolveModelAlias(options.fallbackModel.trim())
-    : undefined;
-  if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
-
+  const { providerName, model, fallbackModel } = checkModelOptions(options);
   const built = await createProvider(providerName, options.baseUrl, options.env, options.timeouts);
   const retry: RetryOptions = {
     totalMs: built.timeouts.totalMs,

@@ -53,6 +53,7 @@ export function mockEnv(url: string, home: string): Record<string, string | unde
     ANTHROPIC_API_KEY: 'sk-ant-e2e',
     ANTHROPIC_BASE_URL: url,
     ANTHROPIC_AUTH_TOKEN: undefined,
+    ANTHROPIC_MODEL: undefined,
     OPENAI_API_KEY: undefined,
     OPENAI_BASE_URL: undefined,
     YOKE_HOME: home,

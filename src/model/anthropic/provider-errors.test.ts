@@ -125,7 +125,7 @@ describe('AnthropicProvider.stream errors from HTTP responses', () => {
     expect(error).not.toBeInstanceOf(ModelNotFoundError);
     expect((error as Error).message).toBe(
       'The server at https://gw.example.com/v1 has no such endpoint (Not Found). Check ANTHROPIC_BASE_URL. ' +
-        'The base URL is the server root, without /v1.',
+        'The base URL is the server root, without /v1: try https://gw.example.com.',
     );
   });
 
@@ -289,6 +289,29 @@ describe('AnthropicProvider.stream errors during the stream', () => {
     const error = await errorFor({ kind: 'sse', events: [] });
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).midStream).toBe(false);
+  });
+
+  it('on a configured address, says an empty stream may be an OpenAI-compatible server', async () => {
+    const { fetch } = fakeFetch({ kind: 'sse', events: [] });
+    const { error } = await drain(
+      new AnthropicProvider({ apiKey: 'k', baseURL: 'http://localhost:8000', fetch }),
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toBe(
+      'The server at http://localhost:8000 answered with an event stream that holds no Anthropic Messages API ' +
+        'event. If it is an OpenAI-compatible server (Ollama, vLLM, llama.cpp), set ' +
+        'OPENAI_BASE_URL=http://localhost:8000/v1 instead of ANTHROPIC_BASE_URL.',
+    );
+  });
+
+  it('a 404 for the path at a configured root names OPENAI_BASE_URL for an OpenAI-compatible server', async () => {
+    const { fetch } = fakeFetch({ kind: 'text', status: 404, body: '{"detail":"Not Found"}' });
+    const { error } = await drain(
+      new AnthropicProvider({ apiKey: 'k', baseURL: 'http://localhost:8000', fetch }),
+    );
+    expect((error as Error).message).toMatch(
+      /^The server at http:\/\/localhost:8000 has no such endpoint \(.*\)\. Check ANTHROPIC_BASE_URL\. The base URL is the server root, without \/v1\. If it speaks the OpenAI API \(Ollama, vLLM, llama\.cpp\), set OPENAI_BASE_URL=http:\/\/localhost:8000\/v1 instead\.$/,
+    );
   });
 
   it('fails fast when nothing listens at the base URL, naming the variable and asking about the server', async () => {

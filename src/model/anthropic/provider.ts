@@ -3,7 +3,7 @@
  * owns retrying), every failure thrown as a typed model error.
  */
 
-import type { Endpoint } from '../endpoint';
+import { apiName, type Endpoint } from '../endpoint';
 import { assertEventStream } from '../endpoint-errors';
 import { AbortedError, ConnectionError, MissingCredentialsError } from '../errors';
 import type { ModelRequest, Provider, StreamEvent } from '../types';
@@ -46,7 +46,9 @@ export class AnthropicProvider implements Provider {
       requestId = request_id ?? undefined;
       await assertEventStream(response, this.endpoint, requestId ? { requestId } : {});
       const normalizer = new AnthropicStreamNormalizer(requestId);
+      let received = 0;
       for await (const raw of events) {
+        received++;
         for (const event of normalizer.push(raw)) {
           yielded = true;
           yield event;
@@ -55,6 +57,7 @@ export class AnthropicProvider implements Provider {
       // The SDK ends the iteration quietly when the request is aborted, so a short stream is
       // either the caller's abort or a dropped connection.
       if (signal?.aborted) throw new AbortedError();
+      if (received === 0) throw noMessagesEvent(this.endpoint, requestId);
       if (!normalizer.completed) {
         throw new ConnectionError(
           'The Anthropic API response ended before the message was complete.',
@@ -89,4 +92,24 @@ export class AnthropicProvider implements Provider {
   private assertCredentials(): void {
     if (!this.hasCredentials) throw new MissingCredentialsError(CREDENTIAL_VARIABLES);
   }
+}
+
+/**
+ * An event stream that ended without one event of the Messages API. An empty answer may be a
+ * proxy's hiccup, so it is retried as a short stream is; but the SDK also skips events it does
+ * not know, and the usual cause on a configured address is another protocol — an
+ * OpenAI-compatible server's chunks, its address given to ANTHROPIC_BASE_URL — so the line says so.
+ */
+function noMessagesEvent(endpoint: Endpoint, requestId: string | undefined): ConnectionError {
+  const name = apiName(endpoint);
+  const base = endpoint.baseUrl.replace(/\/+$/, '');
+  const advice =
+    endpoint.baseUrlSource === undefined
+      ? ''
+      : ` If it is an OpenAI-compatible server (Ollama, vLLM, llama.cpp), set OPENAI_BASE_URL=${base}/v1 instead of ${endpoint.baseUrlSource}.`;
+  return new ConnectionError(
+    `${name.charAt(0).toUpperCase()}${name.slice(1)} answered with an event stream that holds no Anthropic Messages API event.${advice}`,
+    false,
+    requestId ? { requestId } : {},
+  );
 }

@@ -58,20 +58,27 @@ describe('classifyOpenAIError through the SDK', () => {
     ],
     ['vLLM', { type: 'NotFoundError', code: 404 }, 'The model `gpt-test` does not exist.'],
     ['Ollama', { type: 'api_error' }, 'model "gpt-test" not found, try pulling it first'],
-  ])('a %s 404 for the model names it and the aliases', async (_server, extra, message) => {
-    const error = await failWith(404, errorBody(message, extra));
-    expect(error).toBeInstanceOf(ModelNotFoundError);
-    expect((error as Error).message).toMatch(/does not know the model "gpt-test" .*aliases: opus → /);
-  });
+  ])(
+    'a %s 404 for the model names it and where the server lists its models',
+    async (_server, extra, message) => {
+      const error = await failWith(404, errorBody(message, extra));
+      expect(error).toBeInstanceOf(ModelNotFoundError);
+      const text = (error as Error).message;
+      expect(text).toMatch(/does not know the model "gpt-test" /);
+      // The aliases are Anthropic's models; they would only lead to another unknown id here.
+      expect(text).not.toContain('aliases');
+      expect(text).toMatch(/the server lists the ids it serves at \S+\/models \(Ollama: `ollama list`\)\.$/);
+    },
+  );
 
-  it('a 404 that is not about a model points at the base URL', async () => {
+  it('a 404 that is not about a model points at the base URL and names the one to try', async () => {
     const { error } = await run(
       { kind: 'error', status: 404, body: '404 page not found' },
       { provider: { baseURL: 'http://127.0.0.1:11434' } },
     );
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((error as Error).message).toMatch(
-      /has no such endpoint .*Check OPENAI_BASE_URL\. An OpenAI-compatible base URL usually ends in \/v1\.$/,
+      /has no such endpoint \(404 page not found\)\. Check OPENAI_BASE_URL\. An OpenAI-compatible base URL usually ends in \/v1: try http:\/\/127\.0\.0\.1:11434\/v1\.$/,
     );
   });
 

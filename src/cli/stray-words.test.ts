@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from './parse-args';
+
+/** The one line a command line stops with, or undefined when it parses. */
+function problem(argv: string[]): string | undefined {
+  try {
+    parseCliArgs(argv);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('words the shell split off, instead of "too many arguments"', () => {
+  it('a rule with a space, unquoted, is shown joined and quoted', () => {
+    // What `yoke -p go --allowedTools Bash\(npm test\)` hands over: the shell split at the space.
+    expect(problem(['-p', 'go', '--allowedTools', 'Bash(npm', 'test)'])).toBe(
+      '--allowedTools "Bash(npm" is cut off at a space: the shell split the rule into words. Quote it as ' +
+        'one argument: --allowedTools "Bash(npm test)".',
+    );
+    expect(problem(['--disallowed-tools=Bash(git', 'push', '--force)', '-p', 'go'])).toBe(
+      '--disallowedTools "Bash(git" is cut off at a space: the shell split the rule into words. Quote it as ' +
+        'one argument: --disallowedTools "Bash(git push …)".',
+    );
+  });
+
+  it('a list given as separate words is shown with commas', () => {
+    expect(problem(['-p', 'go', '--allowedTools', 'Read', 'Edit'])).toBe(
+      '--allowedTools takes one argument, but "Read" and "Edit" came as two. List them in one, with commas: ' +
+        '--allowedTools "Read,Edit".',
+    );
+  });
+
+  it('an unquoted prompt is shown quoted', () => {
+    expect(problem(['-p', 'fix', 'the', 'tests'])).toBe(
+      'the prompt must be one argument, but 3 came ("fix", "the", "tests"). Quote it: yoke -p "fix the tests".',
+    );
+    expect(problem(['-p', 'one', '--', 'two'])).toMatch(/^the prompt must be one argument, but 2 came/);
+  });
+
+  it('lets the right forms through', () => {
+    expect(problem(['-p', 'go', '--allowedTools', 'Bash(npm test),Edit'])).toBeUndefined();
+    expect(problem(['-p', 'go', '--allowedTools=Bash(npm test:*)'])).toBeUndefined();
+    expect(problem(['-p', '--', '--looks like a flag'])).toBeUndefined();
+    expect(problem(['-p'])).toBeUndefined();
+  });
+
+  it('a mode in the wrong case or one letter off is named', () => {
+    expect(problem(['-p', 'go', '--permission-mode', 'acceptedits'])).toMatch(
+      /^--permission-mode must be one of .* \(got "acceptedits"; did you mean acceptEdits\?\)\.$/,
+    );
+  });
+});
