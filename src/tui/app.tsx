@@ -110,6 +110,7 @@ export function App(props: AppProps) {
     statusText(
       {
         model: status.model,
+        startFailed: status.startFailed,
         mode: status.mode,
         contextTokens: status.contextTokens,
         contextWindow: props.contextWindow(status.model),

@@ -289,9 +289,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
           );
           if (first) actions.submit(first);
         },
-        (error: Error) => {
-          session.transcript.notice('error', `The session could not start: ${error.message}`);
-        },
+        (error: Error) => session.startFailed(error.message),
       );
     // `yoke --resume` without an id: the engine starts once the user has picked (or cancelled).
     if (options.resumePicker) {
@@ -315,7 +313,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
     const id = session.sessionId;
     if (id && options.sessionPersistence)
       stdout.write(`\nSession ${id}\nResume it with: yoke --resume ${id}\n`);
-    return 0;
+    return session.startFailure === undefined ? 0 : 1;
   } finally {
     releaseStderr();
     stdin.off('data', onData);

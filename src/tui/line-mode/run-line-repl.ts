@@ -201,7 +201,7 @@ export async function runLineRepl(options: CliOptions, context: LineReplContext)
           } else prompt();
         },
         (error: Error) => {
-          session.transcript.notice('error', `The session could not start: ${error.message}`);
+          session.startFailed(error.message);
           prompt();
         },
       );
@@ -235,7 +235,7 @@ export async function runLineRepl(options: CliOptions, context: LineReplContext)
     linePrinter.dispose();
     const id = session.sessionId;
     if (id && options.sessionPersistence) out(`\nSession ${id}\nResume it with: yoke --resume ${id}\n`);
-    return 0;
+    return session.startFailure === undefined ? 0 : 1;
   } finally {
     input.close();
   }

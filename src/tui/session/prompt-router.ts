@@ -49,6 +49,17 @@ export class PromptRouter {
     void this.deps.history.add(text).catch(() => false);
     const ready = this.deps.ready();
     const first = text.trimStart()[0];
+    const failure = session.startFailure;
+    if (!ready && failure !== undefined) {
+      // Nothing can run without an engine; say so rather than wait for a start that is over.
+      if (text.trim() === '/exit') this.deps.exit();
+      else
+        session.transcript.notice(
+          'error',
+          `Nothing can run: the session did not start (${failure}). Fix that and start Yoke again; /exit or Ctrl+D quits.`,
+        );
+      return;
+    }
     if ((first === '!' || first === '#' || first === '/') && !ready) {
       if (first !== '/' || text.trim() !== '/exit') {
         session.transcript.notice('warning', 'The session is still starting; try again in a moment.');

@@ -44,6 +44,8 @@ export type PendingPermission = {
 /** The status line's facts. */
 export type SessionStatus = {
   readonly model: string;
+  /** The engine could not be built: nothing can run in this session. */
+  readonly startFailed: boolean;
   readonly mode: PermissionMode;
   /** Where the session's tools run; '' before the engine is ready. */
   readonly cwd: string;
@@ -153,6 +155,15 @@ export class ReplSession {
   };
 
   getStatus = (): SessionStatus => this.status;
+
+  /** Why the engine could not be built, when it could not (the status line says "not started"). */
+  startFailure: string | undefined;
+
+  startFailed(reason: string): void {
+    this.startFailure = reason;
+    this.transcript.notice('error', `The session could not start: ${reason}`);
+    this.changed();
+  }
 
   /**
    * A prompt from the input line. While a turn runs it waits for the turn's next boundary (the
@@ -386,6 +397,7 @@ export class ReplSession {
   private makeStatus(): SessionStatus {
     return {
       model: this.engine?.currentModel ?? '',
+      startFailed: this.startFailure !== undefined,
       cwd: this.engine?.currentCwd ?? '',
       mode: this.engine?.permissionMode ?? this.earlyMode ?? 'default',
       costUsd: this.engine?.totalCostUsd ?? 0,

@@ -4,6 +4,8 @@ import type { Style } from './ansi';
 
 export type StatusFacts = {
   model: string;
+  /** The engine could not be built. */
+  startFailed?: boolean;
   mode: PermissionMode;
   contextTokens: number;
   contextWindow: number;
@@ -23,7 +25,7 @@ const MODE_LABEL: Partial<Record<PermissionMode, string>> = {
 export function statusText(facts: StatusFacts, style: Style): string {
   const percent = facts.contextWindow > 0 ? Math.round((facts.contextTokens / facts.contextWindow) * 100) : 0;
   const parts = [
-    facts.model || 'starting…',
+    facts.model || (facts.startFailed ? 'not started' : 'starting…'),
     MODE_LABEL[facts.mode] ?? `${facts.mode} mode`,
     `context ${percent}%`,
     `$${facts.costUsd.toFixed(facts.costUsd < 1 ? 4 : 2)}`,

@@ -1,7 +1,8 @@
 /**
  * The REPL's start with a settings file whose deny rules cannot be read: the full UI and the line
  * mode both show the one-line refusal (file, line and column, how to go on) where the session
- * would have started, and nothing reaches the model or runs — not even a prompt the line mode takes.
+ * would have started, and nothing reaches the model or runs: a prompt typed then is refused with
+ * the reason, and the status line says the session did not start.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -34,12 +35,12 @@ describe.skipIf(!hasTmux)('the REPL with a settings file it cannot read', { time
       const file = join(fx.cwd, '.claude', 'settings.json');
       const screen = await t.waitFor(REFUSAL, { timeoutMs: 45_000 });
       expect(screen).toContain(`The session could not start: Invalid JSON in settings ${file} ${REFUSAL}`);
-      // The line mode reads a prompt at once; the full UI keeps its input until a session exists.
-      if (term === 'dumb') {
-        await t.type('touch the marker');
-        await t.press('Enter');
-        await t.waitFor('touch the marker');
-      }
+      // A prompt typed now is refused with the reason, not kept for a start that is over.
+      await t.type('touch the marker');
+      await t.press('Enter');
+      const after = await t.waitFor('Nothing can run: the session did not start');
+      expect(after).toContain('/exit or Ctrl+D quits');
+      if (term !== 'dumb') expect(after).toContain('not started ·');
       expect(fx.server.requests).toHaveLength(0);
       expect(await fileExists(join(fx.cwd, 'marker'))).toBe(false);
     });
