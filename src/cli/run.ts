@@ -3,7 +3,9 @@
  * Order: normalize argv (unknown flags → warnings) → commander → validated `CliOptions` →
  * feature checks → the headless run.
  */
+
 import { CommanderError } from 'commander';
+import { saveBundleCachesLate } from '../lib/bundle-cache-timing';
 import type { CodeCacheState } from '../lib/cached-script';
 import type { CliOptions } from './cli-options';
 import { createDebugLog } from './debug-log';
@@ -75,6 +77,8 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
         stderr.write(`yoke: ${problem}\n`);
         return 1;
       }
+      // The REPL's bundles keep what typing and streaming compiled (lib/bundle-cache-timing.ts).
+      saveBundleCachesLate();
       const { startInteractive } = await import('../tui/start');
       return await startInteractive(options, { env: process.env, cwd: process.cwd(), log });
     }

@@ -16,6 +16,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { scheduleCodeCacheSave } from './bundle-cache-timing';
 import { type CachedScript, runCachedScript } from './cached-script';
 
 /** The app's modules a lazy bundle imports, by source path: each returns the module's exports. */
@@ -58,8 +59,8 @@ export function lazyModule(bundle: string, buildId: string, shared: SharedModule
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       throw new Error(`Yoke's build is incomplete: ${path} is missing. Rebuild it with \`npm run build\`.`);
     }
-    // Saved at once: a lazy bundle loads mid-run, and its top level is what later loads pay for.
-    script.saveCodeCache();
+    // Saved at once (its top level is what later loads pay for), or in the REPL when the session ends.
+    scheduleCodeCacheSave(() => script.saveCodeCache());
     entries = script.exports;
     loaded.set(bundle, entries);
   }

@@ -7,6 +7,7 @@
  * and nothing calls this.
  */
 import { join } from 'node:path';
+import { scheduleCodeCacheSave } from './bundle-cache-timing';
 import { type CachedScript, runCachedScript } from './cached-script';
 
 /** A vendor bundle's exports: each import specifier the app uses, mapped to its module namespace. */
@@ -27,8 +28,8 @@ export function vendorModule(bundle: string, buildId: string, specifier: string)
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       throw new Error(`Yoke's build is incomplete: ${path} is missing. Rebuild it with \`npm run build\`.`);
     }
-    // Saved at once: a vendor bundle loads mid-session, and its top level is what starts pay for.
-    script.saveCodeCache();
+    // Saved at once (its top level is what starts pay for), or in the REPL when the session ends.
+    scheduleCodeCacheSave(() => script.saveCodeCache());
     modules = script.exports.default;
     loaded.set(bundle, modules);
   }
