@@ -9,6 +9,7 @@ import { yieldToInput } from '../../lib/yield-to-input';
 import type { UserContentBlock } from '../../model/types';
 import type { PermissionDecision, PermissionMode, PermissionPrompt } from '../../permissions/types';
 import { TranscriptStore } from '../transcript/transcript-store';
+import { promptText, withBlocks } from './prompt-content';
 
 /** What the REPL needs of the QueryEngine (a narrow view, so tests can script one). */
 export type ReplEngine = {
@@ -61,18 +62,6 @@ export type SessionStatus = {
 
 /** Shift+Tab's cycle, as Claude Code's: default → acceptEdits → plan → default. */
 const MODE_CYCLE: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
-
-/** A prompt's own text: the string, or the first block when files follow it. */
-function promptText(content: string | readonly { type: string; text?: string }[]): string {
-  if (typeof content === 'string') return content;
-  const first = content[0];
-  return first?.type === 'text' ? (first.text ?? '') : '';
-}
-
-/** The prompt, followed by the files its mentions attached (as a typed prompt is sent). */
-function withBlocks(text: string, blocks: readonly UserContentBlock[]): string | UserContentBlock[] {
-  return blocks.length > 0 ? [{ type: 'text', text }, ...blocks] : text;
-}
 
 export function nextMode(mode: PermissionMode): PermissionMode {
   const index = MODE_CYCLE.indexOf(mode);

@@ -17,7 +17,18 @@
  * A region taller than the terminal shows its bottom rows (see `fit`). scripts/esbuild-plugins.mjs
  * puts this writer in Ink's place in the vendor bundle (ink-output-seam.ts).
  */
-import { cutPoints, displayWidth } from './text-width';
+import {
+  type CursorPosition,
+  type FrameStream,
+  type FrameWriter,
+  samePosition,
+  splitFrame,
+} from './frame-types';
+import { terminalReflows, wrappedRows } from './terminal-reflow';
+import { cutPoints } from './text-width';
+
+export type { CursorPosition, FrameStream, FrameWriter } from './frame-types';
+export { terminalReflows } from './terminal-reflow';
 
 const CSI = '\x1b[';
 const HIDE_CURSOR = `${CSI}?25l`;
@@ -35,38 +46,6 @@ const ERASE_ROWS_BELOW = `\r${CSI}2K${CSI}2G${CSI}J\r`;
 
 /** A frame that writes this many rows or more is synchronized. */
 const SYNC_ROWS = 3;
-
-export type CursorPosition = { x: number; y: number };
-
-export type FrameStream = {
-  write(data: string): unknown;
-  isTTY?: boolean;
-  /** The terminal's height: new scrollback is drawn in place only when it fits on screen. */
-  rows?: number;
-  /** The terminal's width: after it shrinks, a reflowing terminal has wrapped the rows on screen. */
-  columns?: number;
-  on?(event: 'resize', listener: () => void): unknown;
-  off?(event: 'resize', listener: () => void): unknown;
-};
-
-/** The interface of Ink's log-update, plus writeAbove for its <Static> output. */
-export type FrameWriter = {
-  (text: string): boolean;
-  clear(): void;
-  done(): void;
-  sync(text: string): void;
-  setCursorPosition(position: CursorPosition | undefined): void;
-  isCursorDirty(): boolean;
-  willRender(text: string): boolean;
-  writeAbove(scrollback: string, text: string): void;
-};
-
-function splitFrame(text: string): { rows: string[]; trailing: boolean } {
-  const rows = text.split('\n');
-  const trailing = text.endsWith('\n');
-  if (trailing) rows.pop();
-  return { rows, trailing };
-}
 
 class LiveFrame {
   /** The region's rows as on screen, top first. */
@@ -398,25 +377,6 @@ class LiveFrame {
     }
     this.shownCursor = cursor ? { ...cursor } : undefined;
   }
-}
-
-function samePosition(a: CursorPosition | undefined, b: CursorPosition | undefined): boolean {
-  return a?.x === b?.x && a?.y === b?.y;
-}
-
-/** How many rows `line` takes once a terminal `columns` wide has rewrapped it (at least one). */
-function wrappedRows(line: string, columns: number): number {
-  return Math.max(1, Math.ceil(displayWidth(line) / columns));
-}
-
-/**
- * Whether the terminal rewraps its rows when it gets narrower. Most do (tmux, VTE, iTerm2,
- * Terminal.app, kitty, WezTerm, Alacritty, Windows Terminal); xterm (which sets XTERM_VERSION)
- * and the Linux console cut them instead.
- */
-export function terminalReflows(env: NodeJS.ProcessEnv): boolean {
-  if (env.TMUX) return true;
-  return !env.XTERM_VERSION && env.TERM !== 'linux';
 }
 
 export function createFrameWriter(

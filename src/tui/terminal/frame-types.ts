@@ -1,0 +1,37 @@
+/** What the frame writer draws on, and what it offers Ink in place of log-update. */
+export type CursorPosition = { x: number; y: number };
+
+export type FrameStream = {
+  write(data: string): unknown;
+  isTTY?: boolean;
+  /** The terminal's height: new scrollback is drawn in place only when it fits on screen. */
+  rows?: number;
+  /** The terminal's width: after it shrinks, a reflowing terminal has wrapped the rows on screen. */
+  columns?: number;
+  on?(event: 'resize', listener: () => void): unknown;
+  off?(event: 'resize', listener: () => void): unknown;
+};
+
+/** The interface of Ink's log-update, plus writeAbove for its <Static> output. */
+export type FrameWriter = {
+  (text: string): boolean;
+  clear(): void;
+  done(): void;
+  sync(text: string): void;
+  setCursorPosition(position: CursorPosition | undefined): void;
+  isCursorDirty(): boolean;
+  willRender(text: string): boolean;
+  writeAbove(scrollback: string, text: string): void;
+};
+
+/** A frame's rows, and whether it ends with a newline (the cursor then rests below them). */
+export function splitFrame(text: string): { rows: string[]; trailing: boolean } {
+  const rows = text.split('\n');
+  const trailing = text.endsWith('\n');
+  if (trailing) rows.pop();
+  return { rows, trailing };
+}
+
+export function samePosition(a: CursorPosition | undefined, b: CursorPosition | undefined): boolean {
+  return a?.x === b?.x && a?.y === b?.y;
+}
