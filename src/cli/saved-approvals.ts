@@ -5,7 +5,7 @@
  * `updatedPermissions` say — so a later session started here does not ask again. Settings are read
  * at start; this session has the rules already, as session rules.
  */
-import { type SettingsFileSource, settingsFilePaths } from '../config/paths';
+import { type SettingsFileSource, yokeSettingsFile } from '../config/paths';
 import type { SavedRuleDestination } from '../lib/permission-vocabulary';
 import type { Env } from '../model/types';
 
@@ -15,9 +15,9 @@ const FILE_SCOPE: Record<SavedRuleDestination, SettingsFileSource> = {
   localSettings: 'local',
 };
 
-/** Yoke's file of a destination (the last of the scope's files: Yoke's own wins over Claude Code's). */
+/** Yoke's file of a destination (Yoke's own wins over Claude Code's). */
 export function savedRulesFile(destination: SavedRuleDestination, cwd: string, env: Env): string {
-  return settingsFilePaths(FILE_SCOPE[destination], cwd, env).at(-1) as string;
+  return yokeSettingsFile(FILE_SCOPE[destination], cwd, env);
 }
 
 /** Saves rules; a file that cannot be written is said in one line, and the rules hold for this session only. */

@@ -46,6 +46,11 @@ export function settingsFilePaths(source: SettingsFileSource, cwd: string, env: 
   }
 }
 
+/** Yoke's own file of a scope, where Yoke writes (the last of `settingsFilePaths`: it wins). */
+export function yokeSettingsFile(source: SettingsFileSource, cwd: string, env: Env): string {
+  return settingsFilePaths(source, cwd, env).at(-1) as string;
+}
+
 /** `HOME` from the given env first, so a test's env fully decides where `~` is. */
 export function homeDir(env: Env): string {
   return nonEmpty(env.HOME) ?? homedir();

@@ -4,7 +4,7 @@
  * any file is touched; managed policy and `--allowedTools` rules are shown but never edited here.
  */
 import { editSettingsFile } from '../../config/edit-settings';
-import { type SettingsFileSource, settingsFilePaths } from '../../config/paths';
+import { type SettingsFileSource, yokeSettingsFile } from '../../config/paths';
 import type { SettingsRule } from '../../config/settings-merge';
 import type { RuleBehavior, RuleSource } from '../../lib/permission-vocabulary';
 import { settingsRuleApplies } from '../../permissions/permission-context';
@@ -102,7 +102,7 @@ function takeScope(words: readonly string[]): Parsed | string {
 
 /** Yoke's own file of a scope: `.yoke/settings.local.json`, `.yoke/settings.json`, `~/.yoke/settings.json`. */
 function yokeFile(scope: SettingsFileSource, host: CommandHost): string {
-  return settingsFilePaths(scope, host.projectRoot, host.env).at(-1) as string;
+  return yokeSettingsFile(scope, host.projectRoot, host.env);
 }
 
 const unquote = (rule: string) => rule.replace(/^(["'])(.*)\1$/, '$2');

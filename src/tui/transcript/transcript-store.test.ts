@@ -2,19 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { assistantFrame, streamFrame, toolResultFrame } from '../session/scripted-engine';
 import { TranscriptStore } from './transcript-store';
 
+/** A text block of a streaming answer, begun and given `text`. */
+function streamText(store: TranscriptStore, text: string): void {
+  store.apply(
+    streamFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+  );
+  store.apply(streamFrame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+}
+
 describe('TranscriptStore', () => {
   it('moves settled markdown blocks of a streaming answer to the scrollback as they complete', () => {
     const store = new TranscriptStore();
-    store.apply(
-      streamFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    );
-    store.apply(
-      streamFrame({
-        type: 'content_block_delta',
-        index: 0,
-        delta: { type: 'text_delta', text: 'First para.\n\nSec' },
-      }),
-    );
+    streamText(store, 'First para.\n\nSec');
     // The settled block keeps its blank line: it renders as the rows the streaming block showed.
     expect(store.getSnapshot().committed.map((i) => i.kind === 'assistant' && i.text)).toEqual([
       'First para.\n\n',
@@ -79,16 +78,7 @@ describe('TranscriptStore', () => {
 
   it('keeps what an interrupted answer had streamed', () => {
     const store = new TranscriptStore();
-    store.apply(
-      streamFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    );
-    store.apply(
-      streamFrame({
-        type: 'content_block_delta',
-        index: 0,
-        delta: { type: 'text_delta', text: 'half an ans' },
-      }),
-    );
+    streamText(store, 'half an ans');
     store.turnEnded();
     const texts = store.getSnapshot().committed.map((i) => (i.kind === 'assistant' ? i.text : i.kind));
     expect(texts).toEqual(['half an ans']);
