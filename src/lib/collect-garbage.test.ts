@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleChildScript, type ChildScript } from '../testing/child-script';
 import { collectGarbageNow } from './collect-garbage';
 
 /**
@@ -14,6 +14,7 @@ import { collectGarbageNow } from './collect-garbage';
 const CHILD_SOURCE = `
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
+import { bundleChildScript, type ChildScript } from '../testing/child-script';
 import { collectGarbageNow } from './collect-garbage';
 const [before, action, cacheFile] = process.argv.slice(2);
 if (before === 'collect') collectGarbageNow();
@@ -30,26 +31,21 @@ if (action === 'make') {
 `;
 
 let dir = '';
-let child = '';
+let child: ChildScript | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'yoke-collect-garbage-'));
-  child = join(dir, 'child.mjs');
-  await build({
-    stdin: { contents: CHILD_SOURCE, resolveDir: import.meta.dirname, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: child,
-    logLevel: 'error',
-  });
+  child = await bundleChildScript(CHILD_SOURCE, import.meta.dirname);
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  child?.dispose();
+});
 
 /** Runs the child with a clean environment (no NODE_OPTIONS flags of the test runner). */
 function runChild(before: 'collect' | 'leave-flag' | 'nothing', action: 'make' | 'use', cacheFile: string) {
-  const out = execFileSync(process.execPath, [child, before, action, cacheFile], {
+  const out = execFileSync(process.execPath, [child?.path ?? '', before, action, cacheFile], {
     env: { PATH: process.env.PATH },
     encoding: 'utf8',
   });
