@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from '../../lib/zod';
 import { type AnyTool, buildTool } from '../../tools/tool';
-import { warmToolSchemas } from './idle-warmup';
+import { collectStartupGarbage, warmToolSchemas } from './idle-warmup';
 
 /** A tool whose JSON Schema conversion is recorded in `log` when it happens. */
 function loggedTool(name: string, log: string[], fails = false, during?: () => void): AnyTool {
@@ -53,5 +53,23 @@ describe('warmToolSchemas', () => {
     stop.abort();
     expect(await second).toBe(0);
     expect(log).toEqual([]);
+  });
+});
+
+describe('collectStartupGarbage', () => {
+  it('collects once the REPL is idle, and not while a turn runs or after the session ended', async () => {
+    let target: object | undefined = { payload: 'start-up garbage' };
+    const ref = new WeakRef(target);
+    target = undefined;
+    const stop = new AbortController();
+
+    expect(await collectStartupGarbage(() => false, stop.signal)).toBe(false);
+    expect(ref.deref()).toBeDefined();
+
+    expect(await collectStartupGarbage(() => true, stop.signal)).toBe(true);
+    expect(ref.deref()).toBeUndefined();
+
+    stop.abort();
+    expect(await collectStartupGarbage(() => true, stop.signal)).toBe(false);
   });
 });

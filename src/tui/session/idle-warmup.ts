@@ -1,14 +1,17 @@
 /**
- * One-time work of a session's first request, done while the REPL waits for the user instead.
- * The request carries every tool's input schema as JSON Schema. Most built-ins' come converted
- * from the build; the others (the plan-mode tools, which only a session with someone to ask gets,
- * and tools made at run time) are converted from their zod schemas on first use (tools/tool.ts
- * keeps the result): a few ms of zod work in one synchronous
- * stretch at the start of the first turn — just when the user, having pressed Enter, types on,
- * and every key waited for it (the first key typed while the first answer streamed was the
- * slowest of the TUI bench). Here the conversion runs one tool at a time, each on its own turn of
- * the event loop, so a keystroke waits at most for one tool's conversion.
+ * One-time work done while the REPL waits for the user, so that the keys typed first do not wait
+ * for it.
+ *
+ * The first request's schemas: the request carries every tool's input schema as JSON Schema. Most
+ * built-ins' come converted from the build; the others (the plan-mode tools, which only a session
+ * with someone to ask gets, and tools made at run time) are converted from their zod schemas on
+ * first use (tools/tool.ts keeps the result): a few ms of zod work in one synchronous stretch at
+ * the start of the first turn — just when the user, having pressed Enter, types on, and every key
+ * waited for it (the first key typed while the first answer streamed was the slowest of the TUI
+ * bench). Here the conversion runs one tool at a time, each on its own turn of the event loop, so
+ * a keystroke waits at most for one tool's conversion.
  */
+import { collectGarbageNow } from '../../lib/collect-garbage';
 import { yieldToInput } from '../../lib/yield-to-input';
 import { toolSchemas } from '../../tools/registry';
 import type { AnyTool } from '../../tools/tool';
@@ -25,4 +28,15 @@ export async function warmToolSchemas(tools: readonly AnyTool[], signal: AbortSi
     } catch {}
   }
   return warmed;
+}
+
+/**
+ * The start-up's garbage, collected before the user types (lib/collect-garbage.ts says why):
+ * one full collection, on its own turn of the event loop, unless a turn already runs (a prompt
+ * given on the command line) — then V8 collects when it would have.
+ */
+export async function collectStartupGarbage(idle: () => boolean, signal: AbortSignal): Promise<boolean> {
+  await yieldToInput();
+  if (signal.aborted || !idle()) return false;
+  return collectGarbageNow();
 }
