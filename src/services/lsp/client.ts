@@ -113,7 +113,10 @@ export class LspClient {
     ended.catch(() => {});
     try {
       const result = await Promise.race([
-        connection.sendRequest<InitializeResult>('initialize', client.initializeParams(options)),
+        connection.sendRequest<InitializeResult>(
+          'initialize',
+          client.initializeParams(options, confined !== undefined),
+        ),
         ended,
         timeout,
       ]);
@@ -178,10 +181,15 @@ export class LspClient {
     c.listen();
   }
 
-  private initializeParams(options: ClientOptions): InitializeParams {
+  /**
+   * `confined`: the server runs in the sandbox's own pid namespace, where Yoke's pid names no
+   * process, and a server that watches its client's pid (vscode-languageserver checks every 3 s)
+   * would take Yoke for dead and exit. There bubblewrap ends the server with Yoke instead.
+   */
+  private initializeParams(options: ClientOptions, confined: boolean): InitializeParams {
     const { root } = this.server;
     return {
-      processId: process.pid,
+      processId: confined ? null : process.pid,
       clientInfo: { name: 'yoke' },
       rootUri: fileUri(root),
       workspaceFolders: [{ uri: fileUri(root), name: basename(root) }],
