@@ -5,7 +5,9 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { basename } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   Diagnostic,
@@ -61,9 +63,13 @@ export class LspClient {
   static async start(server: ResolvedServer, options: ClientOptions): Promise<LspClient> {
     const rpc = await import('vscode-jsonrpc/node');
     const confined = options.confine?.(server.command, server.spec.args, server.root);
+    // A temp folder of its own, removed when it exits: typescript-language-server makes a folder in
+    // TMPDIR at every start and never removes it. (In the sandbox, the sandbox's own TMPDIR wins.)
+    const serverTmp = mkdtempSync(join(tmpdir(), 'yoke-lsp-tmp-'));
+    const removeTmp = () => rmSync(serverTmp, { recursive: true, force: true });
     const child = spawn(confined?.file ?? server.command, confined?.args ?? [...server.spec.args], {
       cwd: server.root,
-      env: { ...options.env } as NodeJS.ProcessEnv,
+      env: { ...options.env, TMPDIR: serverTmp } as NodeJS.ProcessEnv,
       // The confining wrapper (bwrap) reads its seccomp program from fd 3.
       stdio: confined?.seccomp ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
@@ -88,7 +94,9 @@ export class LspClient {
     child.stderr?.on('data', (chunk: Buffer) => {
       client.stderrTail = (client.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
+    child.once('error', removeTmp);
     child.once('exit', (code, signal) => {
+      removeTmp();
       client.exited = true;
       connection.dispose();
       if (client.running && !client.stopping)
