@@ -19,6 +19,8 @@ export default defineConfig({
   define: { YOKE_VERSION: JSON.stringify(pkg.version) },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
+    // Each test file's temp folders live in one TMPDIR of its own, removed after the file.
+    setupFiles: ['./test/setup/file-tmpdir.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -3,10 +3,10 @@
  * binary that writes outside the project leaves nothing there, and a real TypeScript server still
  * answers from inside.
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { hasBubblewrap, sandboxFixture, sandboxManager } from '../sandbox/test-support';
+import { hasBubblewrap, type SandboxFixture, sandboxFixture, sandboxManager } from '../sandbox/test-support';
 import { documentDiagnostics } from '../services/lsp/document-diagnostics';
 import { LspSupervisor } from '../services/lsp/supervisor';
 import { pathWithServers, TS_PROJECT } from '../services/lsp/test-fixtures';
@@ -43,18 +43,87 @@ function plantedServer() {
   };
 }
 
+/**
+ * A fake pyright that speaks just enough LSP to start, and notes in the project what `initialize`
+ * told it of its client: the processId it got, and whether the client's real pid (TEST_CLIENT_PID)
+ * names a live process from where the server runs.
+ */
+function recordingServer() {
+  const fixture = sandboxFixture();
+  writeFileSync(join(fixture.project, 'pyproject.toml'), '[project]\nname = "x"\n');
+  writeFileSync(join(fixture.project, 'main.py'), 'x = 1\n');
+  const bin = join(fixture.root, 'server-bin');
+  mkdirSync(bin);
+  const record = join(fixture.project, 'initialize.json');
+  const server = join(bin, 'pyright-langserver');
+  writeFileSync(
+    server,
+    `#!${process.execPath}
+const { writeFileSync } = require('node:fs');
+const send = (message) => {
+  const body = JSON.stringify({ jsonrpc: '2.0', ...message });
+  process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
+};
+const seen = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+let buffer = Buffer.alloc(0);
+process.stdin.on('data', (chunk) => {
+  buffer = Buffer.concat([buffer, chunk]);
+  for (;;) {
+    const end = buffer.indexOf('\\r\\n\\r\\n');
+    if (end < 0) return;
+    const length = Number(/Content-Length: (\\d+)/i.exec(buffer.subarray(0, end).toString())[1]);
+    if (buffer.length < end + 4 + length) return;
+    const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString());
+    buffer = buffer.subarray(end + 4 + length);
+    if (message.method === 'initialize') {
+      const clientPid = Number(process.env.TEST_CLIENT_PID);
+      writeFileSync(${JSON.stringify(record)}, JSON.stringify({ processId: message.params.processId, clientPidSeen: seen(clientPid) }));
+      send({ id: message.id, result: { capabilities: {} } });
+    } else if (message.method === 'shutdown') send({ id: message.id, result: null });
+    else if (message.method === 'exit') process.exit(0);
+  }
+});
+`,
+  );
+  chmodSync(server, 0o755);
+  const env = { PATH: `${bin}:/usr/bin:/bin`, TEST_CLIENT_PID: String(process.pid) };
+  return { fixture, env, file: join(fixture.project, 'main.py'), record };
+}
+
+const recorded = (path: string) =>
+  JSON.parse(readFileSync(path, 'utf8')) as { processId: number | null; clientPidSeen: boolean };
+
+/** A supervisor whose servers run in an active sandbox over the fixture, disposed after the test. */
+async function confinedSupervisor(fixture: SandboxFixture, env: Record<string, string>) {
+  const manager = sandboxManager(fixture);
+  disposals.push(() => manager.dispose());
+  expect((await manager.start()).kind).toBe('active');
+  const supervisor = new LspSupervisor({ env, trusted: true, confine: confineLanguageServers(manager) });
+  disposals.push(() => supervisor.dispose());
+  return supervisor;
+}
+
 describe.skipIf(!hasBubblewrap())('language servers in the sandbox', () => {
+  // vscode-languageserver servers (typescript-language-server among them) check every 3 s that
+  // the processId of `initialize` is alive and exit when it is not. In the sandbox's own pid
+  // namespace Yoke's pid names no process (the control below shows it does outside), so a
+  // confined server is told no processId and ends with Yoke through bubblewrap instead.
+  test('a confined server is given no client pid to watch, which it could not see; an unconfined one is', async () => {
+    const confined = recordingServer();
+    const supervisor = await confinedSupervisor(confined.fixture, confined.env);
+    await supervisor.clientFor(confined.file);
+    expect(recorded(confined.record)).toEqual({ processId: null, clientPidSeen: false });
+
+    const open = recordingServer();
+    const unconfined = new LspSupervisor({ env: open.env, trusted: true });
+    disposals.push(() => unconfined.dispose());
+    await unconfined.clientFor(open.file);
+    expect(recorded(open.record)).toEqual({ processId: process.pid, clientPidSeen: true });
+  });
+
   test('a server that writes outside the project leaves nothing there (and does, unconfined)', async () => {
     const confined = plantedServer();
-    const manager = sandboxManager(confined.fixture);
-    disposals.push(() => manager.dispose());
-    expect((await manager.start()).kind).toBe('active');
-    const supervisor = new LspSupervisor({
-      env: confined.env,
-      trusted: true,
-      confine: confineLanguageServers(manager),
-    });
-    disposals.push(() => supervisor.dispose());
+    const supervisor = await confinedSupervisor(confined.fixture, confined.env);
     await expect(supervisor.clientFor(join(confined.fixture.project, 'main.py'))).rejects.toThrow(
       /exited on start/,
     );

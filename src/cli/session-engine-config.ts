@@ -75,6 +75,22 @@ export function contextManagement(
   return { ...essentials, ...context };
 }
 
+/** The memory files of folders the model reaches later, beyond those loaded at the start (`--bare`: none). */
+export function nestedMemory(
+  options: Pick<CliOptions, 'bare' | 'settingSources'>,
+  cwd: string,
+  env: Env,
+  loaded: readonly { path: string }[],
+): QueryEngineConfig['nestedMemory'] {
+  if (options.bare) return undefined;
+  return {
+    projectRoot: cwd,
+    env,
+    alreadyLoaded: loaded.map((file) => file.path),
+    sources: options.settingSources,
+  };
+}
+
 /** The transcript file of a persisted session (`--no-session-persistence`: none). */
 export async function sessionTranscript(
   options: Pick<CliOptions, 'sessionPersistence'>,

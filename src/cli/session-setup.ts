@@ -23,6 +23,7 @@ import {
   apiKeySource,
   contextManagement,
   contextSettings,
+  nestedMemory,
   runLimits,
   sessionTranscript,
 } from './session-engine-config';
@@ -31,6 +32,7 @@ import { startSessionGit } from './session-git';
 import { sessionHooks } from './session-hooks';
 import { startSessionMcp } from './session-mcp';
 import { sessionModels } from './session-models';
+import { loadSessionModules } from './session-modules';
 import {
   checkAddDirs,
   createPermissionSetup,
@@ -68,15 +70,7 @@ export async function createSessionEngine(
   // Everything on the way to the first model request starts at once: git (for the system
   // prompt), the settings files, and the big modules, so their waits overlap.
   const git = startSessionGit(cwd, env);
-  const modules = Promise.all([
-    import('../model/select'),
-    import('../engine/query-engine'),
-    import('./session-builtins'),
-    import('../tools/session-services'),
-    import('../session/resume'),
-    import('../config/memory/memory-files'),
-    import('../engine/hook-frames'),
-  ]);
+  const modules = loadSessionModules();
   const { settings, trust, applied, sessionEnv, trustWarnings } = await applySessionSettings(
     options,
     env,
@@ -114,15 +108,8 @@ export async function createSessionEngine(
   });
   // One per session: the permission checks and the system prompt's git status share its verdicts.
   const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
-  const [
-    { selectModel },
-    { QueryEngine },
-    { sessionBuiltins },
-    ,
-    { resolveSession },
-    memoryFiles,
-    { HookFrameQueue },
-  ] = await modules;
+  const { selectModel, QueryEngine, sessionBuiltins, resolveSession, memoryFiles, HookFrameQueue } =
+    await modules;
   // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
   const memorySources = options.settingSources;
   const memoryPromise = options.bare
@@ -335,14 +322,7 @@ export async function createSessionEngine(
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
     environment,
-    nestedMemory: options.bare
-      ? undefined
-      : {
-          projectRoot: cwd,
-          env: sessionEnv,
-          alreadyLoaded: memory.map((file) => file.path),
-          sources: memorySources,
-        },
+    nestedMemory: nestedMemory(options, cwd, sessionEnv, memory),
     ...runLimits(options, merged),
     ...(effort ? { effort } : {}),
     hookFrames,

@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { HooksSettings } from '../config/settings-schema';
 import type { EffortLevel } from '../model/effort';
 import type { RuleCallRoots } from '../permissions/rule-matches-call';
-import type { HookPermissionDecision, PermissionMode, ToolAccess } from '../permissions/types';
+import type { PermissionMode, ToolAccess } from '../permissions/types';
 import { combineVerdicts, emptyHookRunResult, type HookRunResult } from './combine';
-import { executeHook, type HookExecution } from './execute';
+import { executeHook } from './execute';
+import { postLike, responseOf, toPermissionDecision, withBlocking } from './hook-outcomes';
 import { matchTargetFor } from './matcher';
 import { permissionRequestDecision } from './permission-request';
 import { CONDITIONAL_EVENTS, type PlannedToolCall, planHooks } from './plan';
@@ -22,7 +23,6 @@ import type {
   HookPayload,
   HookRunner,
   PermissionRequestHookInput,
-  PostToolUseOutcome,
   PreSkillShellCommandOutcome,
   PreToolUseOutcome,
   SdkHookMatcher,
@@ -330,23 +330,6 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
   };
 }
 
-function responseOf(
-  execution: HookExecution,
-  names: { hookId: string; hookName: string; hookEvent: HookEvent },
-): HookLifecycle {
-  const { verdict, stdout, stderr } = execution;
-  const failed = verdict.error !== undefined || verdict.blockingError !== undefined;
-  return {
-    phase: 'response',
-    ...names,
-    output: [stdout.trim(), stderr.trim()].filter((text) => text !== '').join('\n'),
-    stdout,
-    stderr,
-    ...(execution.exitCode === undefined ? {} : { exitCode: execution.exitCode }),
-    outcome: execution.cancelled ? 'cancelled' : failed ? 'error' : 'success',
-  };
-}
-
 /** The call a tool event's payload describes, for `if` conditions; none for other events. */
 function toolCallOf<E extends HookEvent>(
   event: E,
@@ -356,47 +339,4 @@ function toolCallOf<E extends HookEvent>(
 ): PlannedToolCall | undefined {
   if (!CONDITIONAL_EVENTS.has(event) || !('tool_name' in payload)) return undefined;
   return { toolName: payload.tool_name, access, input: payload.tool_input, roots };
-}
-
-function postLike(result: HookRunResult): PostToolUseOutcome {
-  const outcome: PostToolUseOutcome = {};
-  if (result.additionalContext.length > 0) outcome.additionalContext = result.additionalContext;
-  if (result.preventContinuation) outcome.preventContinuation = result.preventContinuation;
-  if (result.systemMessages.length > 0) outcome.systemMessages = result.systemMessages;
-  return outcome;
-}
-
-function withBlocking(outcome: PostToolUseOutcome, result: HookRunResult): PostToolUseOutcome {
-  if (result.blockingErrors.length > 0) outcome.blockingErrors = result.blockingErrors;
-  return outcome;
-}
-
-/**
- * The hook verdict as level 1 of the permission decision, worded for the model like
- * compat-surface §2.7. A rewritten input travels apart (`updatedInput`): the decision judges it.
- */
-function toPermissionDecision(result: HookRunResult, label: string): HookPermissionDecision | undefined {
-  const verdict = result.permissionDecision;
-  if (!verdict) return undefined;
-  const decisionReason = {
-    type: 'hook' as const,
-    hookName: verdict.hookName,
-    ...(verdict.reason ? { reason: verdict.reason } : {}),
-  };
-  switch (verdict.behavior) {
-    case 'allow':
-      return { behavior: 'allow', decisionReason };
-    case 'deny':
-      return {
-        behavior: 'deny',
-        message: `${label} hook error: ${verdict.reason ?? `blocked by hook "${verdict.hookName}"`}`,
-        decisionReason,
-      };
-    case 'ask':
-      return {
-        behavior: 'ask',
-        message: verdict.reason ?? `The ${label} hook "${verdict.hookName}" asks for confirmation.`,
-        decisionReason,
-      };
-  }
 }

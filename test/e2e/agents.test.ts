@@ -7,35 +7,19 @@
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/testing/mock-server';
-import type { ScenarioInput } from '../../src/testing/mock-server/scenario';
-import { mockEnv, runYoke, tempProject } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { runYoke } from './helpers';
 import { bodies, type RequestBody, systemText, toolNames, toolResultOf } from './request-bodies';
+import { agentCall, say, serverPerTest } from './server-per-test';
 
-let server: MockServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const mock = serverPerTest();
+const setUp = mock.setUp;
 
 const lines = (stdout: string) =>
   stdout
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-
-async function setUp(scenario: ScenarioInput) {
-  server = await startMockServer({ scenario });
-  const project = await tempProject();
-  const home = await tempProject('yoke-e2e-home-');
-  return { project, home, env: mockEnv(server.url, home) };
-}
-
-const agentCall = (input: Record<string, unknown>, id = 'toolu_agent1') => ({
-  content: [{ type: 'tool_use' as const, id, name: 'Agent', input }],
-});
-const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 
 // A reviewer agent file written the way public repositories write them (name, description with
 // an example of when to use it, a tools list, model: inherit, a colour, a Markdown prompt).
@@ -96,7 +80,7 @@ describe('the Agent tool', () => {
       result: 'The reviewer found nothing.',
     });
 
-    const requests = bodies(server as MockServer);
+    const requests = bodies(mock.server);
     const worker = requests.filter((body) => systemText(body).includes('senior code reviewer'));
     expect(worker).toHaveLength(2);
     // A fresh context: the prompt is the worker's only message, and its pool is the file's list.
@@ -105,7 +89,7 @@ describe('the Agent tool', () => {
     expect(toolNames(worker[0] as RequestBody).sort()).toEqual(['Glob', 'Grep', 'Read']);
     expect(systemText(worker[0] as RequestBody)).not.toContain('You are Yoke');
 
-    const result = toolResultOf(server as MockServer, 'toolu_agent1');
+    const result = toolResultOf(mock.server, 'toolu_agent1');
     expect(result.isError).toBe(false);
     expect(result.text).toMatch(
       /^REVIEW: parser\.ts has no problems\.\n\n\[agent a[0-9a-f]{16} \(code-reviewer\) · 1 tool use · [\d,]+ tokens · [\d.]+ s · \$[\d.]+\]$/,
@@ -183,7 +167,7 @@ describe('the Agent tool', () => {
     ]);
     const run = await runYoke(['-p', 'Use two agents'], { cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    const requests = bodies(server as MockServer);
+    const requests = bodies(mock.server);
     const first = (marker: string) =>
       requests.find((body) => JSON.stringify(body.messages[0]).includes(marker)) as RequestBody;
     const explore = toolNames(first('EXPLORE-TASK'));
@@ -203,7 +187,7 @@ describe('the Agent tool', () => {
     ]);
     const run = await runYoke(['-p', 'go'], { cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    const result = toolResultOf(server as MockServer, 'toolu_agent1');
+    const result = toolResultOf(mock.server, 'toolu_agent1');
     expect(result.isError).toBe(true);
     expect(result.text).toContain(
       'There is no agent named "nope". Use one of: Explore, general-purpose, Plan.',
@@ -222,11 +206,11 @@ describe('the Agent tool', () => {
     ]);
     const run = await runYoke(['-p', 'go'], { cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    const worker = bodies(server as MockServer).filter((body) =>
+    const worker = bodies(mock.server).filter((body) =>
       JSON.stringify(body.messages[0]).includes('LOOP-FOREVER'),
     );
     expect(worker).toHaveLength(3);
-    const result = toolResultOf(server as MockServer, 'toolu_agent1');
+    const result = toolResultOf(mock.server, 'toolu_agent1');
     expect(result.text).toContain('The agent stopped early: The agent reached its turn limit (3 turns).');
     expect(result.text).toContain('3 tool uses');
   });
@@ -254,10 +238,10 @@ describe('the Agent tool', () => {
     });
     const run = await runYoke(['-p', 'go', '--agents', agents], { cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    const worker = bodies(server as MockServer).filter((body) => systemText(body).includes('You loop.'));
+    const worker = bodies(mock.server).filter((body) => systemText(body).includes('You loop.'));
     // 4100 tokens a call: after the third the budget of 10000 is spent, and no fourth call is made.
     expect(worker).toHaveLength(3);
-    expect(toolResultOf(server as MockServer, 'toolu_agent1').text).toContain(
+    expect(toolResultOf(mock.server, 'toolu_agent1').text).toContain(
       "The agent's token budget (10000 tokens) is spent.",
     );
   });
@@ -270,9 +254,7 @@ describe('the Agent tool', () => {
     ]);
     const run = await runYoke(['-p', 'go'], { cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    expect(toolResultOf(server as MockServer, 'toolu_agent1').text).toContain(
-      "The agent's time limit (1 s) ran out.",
-    );
+    expect(toolResultOf(mock.server, 'toolu_agent1').text).toContain("The agent's time limit (1 s) ran out.");
   });
 
   it('fires SubagentStart and SubagentStop; SubagentStop can send the worker back to work; tool hooks get agent_id', async () => {
@@ -345,125 +327,6 @@ process.stdin.on('end', () => {
       last_assistant_message: 'Result with SUMMARY.',
     });
     expect(String(events[3]?.agent_transcript_path)).toContain(`agent-${agentId}.jsonl`);
-    expect(toolResultOf(server as MockServer, 'toolu_agent1').text).toMatch(/^Result with SUMMARY\./);
-  });
-});
-
-describe('agent MCP servers', () => {
-  it('connects the servers a definition brings for its worker alone (the parent never sees their tools)', async () => {
-    const fixture = join(import.meta.dirname, '../fixtures/mcp/fixture-server.mjs');
-    const { project, env } = await setUp([
-      {
-        match: { systemContains: 'You use the fixture.', lastToolResultContains: 'echo: ping' },
-        reply: say('ECHOED'),
-      },
-      {
-        match: { systemContains: 'You use the fixture.' },
-        reply: { content: [{ type: 'tool_use', name: 'mcp__fixture__echo', input: { text: 'ping' } }] },
-      },
-      { match: { lastToolResultContains: 'ECHOED' }, reply: say('done') },
-      {
-        reply: agentCall({
-          description: 'Use the fixture',
-          prompt: 'Echo ping',
-          subagent_type: 'fixture-user',
-        }),
-      },
-    ]);
-    const marker = join(project, 'mcp.log');
-    const agents = JSON.stringify({
-      'fixture-user': {
-        description: 'Uses the fixture server.',
-        prompt: 'You use the fixture.',
-        tools: ['Read'],
-        mcpServers: [{ fixture: { command: process.execPath, args: [fixture, '--marker', marker] } }],
-      },
-    });
-    const run = await runYoke(['-p', 'go', '--agents', agents, '--allowedTools', 'mcp__fixture__echo'], {
-      cwd: project,
-      env,
-    });
-    expect(run.code, run.stderr).toBe(0);
-    const requests = bodies(server as MockServer);
-    const worker = requests.filter((body) => systemText(body).includes('You use the fixture.'));
-    expect(toolNames(worker[0] as RequestBody)).toContain('mcp__fixture__echo');
-    expect(toolNames(requests[0] as RequestBody)).not.toContain('mcp__fixture__echo');
-    expect(toolResultOf(server as MockServer, 'toolu_agent1').text).toMatch(/^ECHOED/);
-    expect(await readFile(marker, 'utf8')).toMatch(/^start \d+\n$/);
-  });
-});
-
-describe('agent files and permissions', () => {
-  const writer = (mode: string) =>
-    `---\nname: writer\ndescription: Writes files.\npermissionMode: ${mode}\n---\nYou write files when asked.\n`;
-  // Turns are consumed in order: the worker writes first, then reports.
-  const scenario: ScenarioInput = [
-    {
-      match: { systemContains: 'You write files' },
-      reply: {
-        content: [{ type: 'tool_use', name: 'Write', input: { file_path: 'out.txt', content: 'hi\n' } }],
-      },
-    },
-    { match: { systemContains: 'You write files' }, reply: say('wrote it') },
-    { match: { lastToolResultContains: 'wrote it' }, reply: say('done') },
-    { reply: agentCall({ description: 'Write a file', prompt: 'Write out.txt', subagent_type: 'writer' }) },
-  ];
-  /** The worker's Write result, as its second request carried it. */
-  const writeResult = (s: MockServer) => {
-    const worker = bodies(s).filter((body) => systemText(body).includes('You write files'));
-    return JSON.stringify(worker[1]?.messages.at(-1));
-  };
-
-  it('a project agent file cannot bypass permissions: its Write is refused headless and nothing is written', async () => {
-    const { project, env } = await setUp(scenario);
-    await mkdir(join(project, '.claude/agents'), { recursive: true });
-    await writeFile(join(project, '.claude/agents/writer.md'), writer('bypassPermissions'));
-    const run = await runYoke(['-p', 'go'], { cwd: project, env });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain(
-      "agent file .claude/agents/writer.md: permissionMode bypassPermissions is ignored: a project's agent file cannot set it.",
-    );
-    expect(writeResult(server as MockServer)).toContain('"is_error":true');
-    await expect(readFile(join(project, 'out.txt'), 'utf8')).rejects.toThrow();
-  });
-
-  it('the same file in the user folder is the user speaking: the worker writes without a prompt', async () => {
-    const { project, home, env } = await setUp(scenario);
-    await mkdir(join(home, '.claude/agents'), { recursive: true });
-    await writeFile(join(home, '.claude/agents/writer.md'), writer('bypassPermissions'));
-    const run = await runYoke(['-p', 'go'], { cwd: project, env });
-    expect(run.code, run.stderr).toBe(0);
-    expect(writeResult(server as MockServer)).not.toContain('"is_error":true');
-    expect(await readFile(join(project, 'out.txt'), 'utf8')).toBe('hi\n');
-  });
-});
-
-describe('--agent', () => {
-  it('runs the main session as the named agent: its prompt, its tools, its model', async () => {
-    const { project, env } = await setUp([{ reply: say('Docs bot here.') }]);
-    await mkdir(join(project, '.claude/agents'), { recursive: true });
-    await writeFile(
-      join(project, '.claude/agents/docs.md'),
-      '---\nname: docs-bot\ndescription: Answers from the docs.\ntools: Read, Grep, Agent\nmodel: claude-haiku-4-5\n---\nYou are the docs bot.\n',
-    );
-    const run = await runYoke(['-p', 'hi', '--agent', 'docs-bot'], { cwd: project, env });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe('Docs bot here.\n');
-    const [request] = bodies(server as MockServer);
-    expect(systemText(request as RequestBody)).toContain('You are the docs bot.');
-    expect(systemText(request as RequestBody)).not.toContain('You are Yoke');
-    // The main thread keeps the Agent tool when the agent lists it.
-    expect(toolNames(request as RequestBody).sort()).toEqual(['Agent', 'Grep', 'Read']);
-    expect((server as MockServer).requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5' });
-  });
-
-  it('refuses an agent name it does not know, listing the known ones', async () => {
-    const { project, env } = await setUp([{ reply: say('never') }]);
-    const run = await runYoke(['-p', 'hi', '--agent', 'nope'], { cwd: project, env });
-    expect({ code: run.code, stderr: run.stderr }).toEqual({
-      code: 1,
-      stderr:
-        'yoke: --agent: there is no agent named "nope"; known agents: Explore, general-purpose, Plan.\n',
-    });
+    expect(toolResultOf(mock.server, 'toolu_agent1').text).toMatch(/^Result with SUMMARY\./);
   });
 });

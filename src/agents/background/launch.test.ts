@@ -1,5 +1,5 @@
 /** Background agents on the real runAgent and query loop, with a FakeProvider as the model. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../../engine/query-test-support';
 import type { ModelRequest } from '../../model/types';
 import { FakeProvider, type FakeStep } from '../../testing/fake-provider';
@@ -20,6 +20,13 @@ function gate() {
   return { open, opened };
 }
 
+// Each test's session ends after it: its agents stopped and their output files written, so no
+// write lands after the test file's temp folder is gone.
+const sessions: { dispose(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((services) => services.dispose()));
+});
+
 function setup(script: (request: ModelRequest, index: number) => FakeStep, held?: Promise<void>) {
   const provider = new FakeProvider(script, {
     sleep: (_ms, signal) =>
@@ -31,6 +38,7 @@ function setup(script: (request: ModelRequest, index: number) => FakeStep, held?
       }),
   });
   const { parent } = parentWithRuntime(provider);
+  sessions.push(parent.services);
   const notices: ToolNotification[] = [];
   const context = { ...parent, messages: [], notify: (n: ToolNotification) => notices.push(n) };
   const launch = () =>

@@ -2,76 +2,20 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   AbortedError,
   AuthError,
-  ConnectionError,
   InvalidRequestError,
   InvalidResponseError,
   MediaError,
   MissingCredentialsError,
-  type ModelError,
   ModelNotFoundError,
   OverloadedError,
   PromptTooLongError,
   RateLimitError,
   ServerError,
-  UnreachableError,
 } from '../errors';
-import type { ModelRequest, StreamEvent } from '../types';
-import {
-  blockDelta,
-  blockStart,
-  fakeFetch,
-  messageEvents,
-  REQUEST_ID,
-  type Reply,
-  socketReset,
-} from './fake-fetch';
+import type { StreamEvent } from '../types';
+import { fakeFetch, messageEvents, REQUEST_ID } from './fake-fetch';
 import { AnthropicProvider } from './provider';
-
-const request: ModelRequest = {
-  model: 'claude-opus-5-5',
-  system: [],
-  messages: [{ role: 'user', content: 'hi' }],
-  maxTokens: 256,
-};
-
-/** Streams until the end or the first error; returns what arrived and what was thrown. */
-async function drain(
-  provider: AnthropicProvider,
-  signal?: AbortSignal,
-): Promise<{ events: StreamEvent[]; error: unknown }> {
-  const events: StreamEvent[] = [];
-  try {
-    for await (const event of provider.stream(request, signal)) events.push(event);
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: undefined };
-}
-
-async function errorFor(...replies: Reply[]): Promise<ModelError> {
-  const { fetch } = fakeFetch(...replies);
-  const { error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch }));
-  if (error === undefined) throw new Error('expected the stream to fail');
-  return error as ModelError;
-}
-
-const apiError = (
-  status: number,
-  type: string,
-  message: string,
-  headers?: Record<string, string>,
-): Reply => ({
-  kind: 'json',
-  status,
-  body: { type: 'error', error: { type, message } },
-  ...(headers ? { headers } : {}),
-});
-
-/** Events of a response that was cut off inside its first text block. */
-const partialEvents = messageEvents([
-  blockStart(0, { type: 'text', text: '' }),
-  blockDelta(0, { type: 'text_delta', text: 'Hal' }),
-]).slice(0, 4);
+import { apiError, drain, errorFor, partialEvents, request } from './provider-test-support';
 
 describe('AnthropicProvider.stream errors from HTTP responses', () => {
   it.each([
@@ -248,122 +192,6 @@ describe('AnthropicProvider.stream errors from HTTP responses', () => {
     );
     await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch }));
     expect(requests).toHaveLength(1);
-  });
-});
-
-describe('AnthropicProvider.stream errors during the stream', () => {
-  it('throws OverloadedError for an in-stream overloaded_error event, after the events before it', async () => {
-    const { fetch } = fakeFetch({
-      kind: 'sse',
-      events: [
-        ...partialEvents,
-        {
-          event: 'error',
-          data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
-        },
-      ],
-    });
-    const { events, error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch }));
-    expect(events.map((e) => e.type)).toEqual(['message_start', 'block_start', 'text_delta']);
-    expect(error).toBeInstanceOf(OverloadedError);
-    expect((error as OverloadedError).message).toBe('Overloaded');
-    expect((error as OverloadedError).requestId).toBe(REQUEST_ID);
-  });
-
-  it('throws a mid-stream ConnectionError when the body ends before message_stop', async () => {
-    const error = await errorFor({ kind: 'sse', events: partialEvents, ending: 'close' });
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).midStream).toBe(true);
-    expect(error.requestId).toBe(REQUEST_ID);
-    expect(error.retryable).toBe(true);
-  });
-
-  it('throws a mid-stream ConnectionError when the socket resets during the body', async () => {
-    const error = await errorFor({ kind: 'sse', events: partialEvents, ending: socketReset() });
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).midStream).toBe(true);
-    expect(error.message).toContain('other side closed');
-  });
-
-  it('throws a ConnectionError that is not mid-stream for an empty 200 body', async () => {
-    const error = await errorFor({ kind: 'sse', events: [] });
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).midStream).toBe(false);
-  });
-
-  it('on a configured address, says an empty stream may be an OpenAI-compatible server', async () => {
-    const { fetch } = fakeFetch({ kind: 'sse', events: [] });
-    const { error } = await drain(
-      new AnthropicProvider({ apiKey: 'k', baseURL: 'http://localhost:8000', fetch }),
-    );
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toBe(
-      'The server at http://localhost:8000 answered with an event stream that holds no Anthropic Messages API ' +
-        'event. If it is an OpenAI-compatible server (Ollama, vLLM, llama.cpp), set ' +
-        'OPENAI_BASE_URL=http://localhost:8000/v1 instead of ANTHROPIC_BASE_URL.',
-    );
-  });
-
-  it('a 404 for the path at a configured root names OPENAI_BASE_URL for an OpenAI-compatible server', async () => {
-    const { fetch } = fakeFetch({ kind: 'text', status: 404, body: '{"detail":"Not Found"}' });
-    const { error } = await drain(
-      new AnthropicProvider({ apiKey: 'k', baseURL: 'http://localhost:8000', fetch }),
-    );
-    expect((error as Error).message).toMatch(
-      /^The server at http:\/\/localhost:8000 has no such endpoint \(.*\)\. Check ANTHROPIC_BASE_URL\. The base URL is the server root, without \/v1\. If it speaks the OpenAI API \(Ollama, vLLM, llama\.cpp\), set OPENAI_BASE_URL=http:\/\/localhost:8000\/v1 instead\.$/,
-    );
-  });
-
-  it('fails fast when nothing listens at the base URL, naming the variable and asking about the server', async () => {
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
-    const { fetch, requests } = fakeFetch({ kind: 'network-error', error: refused });
-    const { error } = await drain(
-      new AnthropicProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', fetch }),
-    );
-    expect(error).toBeInstanceOf(UnreachableError);
-    expect((error as UnreachableError).retryable).toBe(false);
-    expect((error as Error).message).toBe(
-      'Cannot reach the server at http://127.0.0.1:9 (set by ANTHROPIC_BASE_URL): connection refused ' +
-        '(connect ECONNREFUSED 127.0.0.1:9). Is the server running, and is ANTHROPIC_BASE_URL right?',
-    );
-    expect(requests).toHaveLength(1);
-  });
-
-  it('says to check the network when the default API host cannot be resolved', async () => {
-    const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND api.anthropic.com'), {
-      code: 'ENOTFOUND',
-    });
-    const error = await errorFor({ kind: 'network-error', error: unknownHost });
-    expect(error).toBeInstanceOf(UnreachableError);
-    expect(error.message).toBe(
-      'Cannot reach the Anthropic API: no such host (getaddrinfo ENOTFOUND api.anthropic.com). Check your ' +
-        'network connection.',
-    );
-  });
-
-  it('throws a retryable ConnectionError naming the wait when no answer comes in time', async () => {
-    const { fetch } = fakeFetch({ kind: 'stall' });
-    const timeouts = { connectMs: 5_000, firstByteMs: 20, idleMs: 5_000 };
-    const { error } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch, timeouts }));
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).retryable).toBe(true);
-    expect((error as ConnectionError).deadline?.phase).toBe('first_byte');
-    expect((error as ConnectionError).message).toBe(
-      'No answer from the Anthropic API: connected, but nothing came back within 20 ms',
-    );
-  });
-
-  it('throws a mid-stream ConnectionError when the stream stalls between chunks', async () => {
-    const { fetch } = fakeFetch({ kind: 'sse', events: partialEvents, ending: 'hang' });
-    const timeouts = { connectMs: 5_000, firstByteMs: 5_000, idleMs: 20 };
-    const { error, events } = await drain(new AnthropicProvider({ apiKey: 'sk-test', fetch, timeouts }));
-    expect(events.length).toBeGreaterThan(0);
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).midStream).toBe(true);
-    expect((error as ConnectionError).deadline?.phase).toBe('idle');
-    expect((error as ConnectionError).message).toMatch(
-      /^The Anthropic API stopped sending mid-response: nothing received for 20 ms$/,
-    );
   });
 });
 

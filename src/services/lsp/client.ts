@@ -5,7 +5,9 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { basename } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   Diagnostic,
@@ -61,9 +63,13 @@ export class LspClient {
   static async start(server: ResolvedServer, options: ClientOptions): Promise<LspClient> {
     const rpc = await import('vscode-jsonrpc/node');
     const confined = options.confine?.(server.command, server.spec.args, server.root);
+    // A temp folder of its own, removed when it exits: typescript-language-server makes a folder in
+    // TMPDIR at every start and never removes it. (In the sandbox, the sandbox's own TMPDIR wins.)
+    const serverTmp = mkdtempSync(join(tmpdir(), 'yoke-lsp-tmp-'));
+    const removeTmp = () => rmSync(serverTmp, { recursive: true, force: true });
     const child = spawn(confined?.file ?? server.command, confined?.args ?? [...server.spec.args], {
       cwd: server.root,
-      env: { ...options.env } as NodeJS.ProcessEnv,
+      env: { ...options.env, TMPDIR: serverTmp } as NodeJS.ProcessEnv,
       // The confining wrapper (bwrap) reads its seccomp program from fd 3.
       stdio: confined?.seccomp ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
@@ -88,7 +94,9 @@ export class LspClient {
     child.stderr?.on('data', (chunk: Buffer) => {
       client.stderrTail = (client.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
+    child.once('error', removeTmp);
     child.once('exit', (code, signal) => {
+      removeTmp();
       client.exited = true;
       connection.dispose();
       if (client.running && !client.stopping)
@@ -113,7 +121,10 @@ export class LspClient {
     ended.catch(() => {});
     try {
       const result = await Promise.race([
-        connection.sendRequest<InitializeResult>('initialize', client.initializeParams(options)),
+        connection.sendRequest<InitializeResult>(
+          'initialize',
+          client.initializeParams(options, confined !== undefined),
+        ),
         ended,
         timeout,
       ]);
@@ -178,10 +189,15 @@ export class LspClient {
     c.listen();
   }
 
-  private initializeParams(options: ClientOptions): InitializeParams {
+  /**
+   * `confined`: the server runs in the sandbox's own pid namespace, where Yoke's pid names no
+   * process, and a server that watches its client's pid (vscode-languageserver checks every 3 s)
+   * would take Yoke for dead and exit. There bubblewrap ends the server with Yoke instead.
+   */
+  private initializeParams(options: ClientOptions, confined: boolean): InitializeParams {
     const { root } = this.server;
     return {
-      processId: process.pid,
+      processId: confined ? null : process.pid,
       clientInfo: { name: 'yoke' },
       rootUri: fileUri(root),
       workspaceFolders: [{ uri: fileUri(root), name: basename(root) }],

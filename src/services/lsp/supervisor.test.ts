@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -104,6 +104,23 @@ describe('a server that crashes', () => {
     expect(supervisor.status()[0]).toMatch(/^pyright — root .* — stopped after 3 crashes in a row/);
     expect(await supervisor.reload()).toHaveLength(1);
     await expect(supervisor.clientFor(file)).rejects.toThrow(/Crash 1 of 3/);
+  });
+
+  test('a stopped server leaves nothing in the temp folder, where typescript-language-server makes a folder at each start', async () => {
+    const root = writeProject(TS_PROJECT);
+    const before = new Set(readdirSync(tmpdir()));
+    const added = () => readdirSync(tmpdir()).filter((name) => !before.has(name));
+    const supervisor = new LspSupervisor({
+      env: { ...process.env, PATH: pathWithServers() },
+      trusted: false,
+    });
+    await supervisor.clientFor(join(root, 'src/main.ts'));
+    // While it runs, the folder it made (for tsserver's cancellation pipe) is in its own TMPDIR.
+    const [own] = added();
+    expect(added()).toEqual([expect.stringMatching(/^yoke-lsp-tmp-/)]);
+    expect(readdirSync(join(tmpdir(), own as string))).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/)]);
+    await supervisor.dispose();
+    expect(added()).toEqual([]);
   });
 
   test('while running: the next call starts it again, and the session end stops it', async () => {

@@ -39,7 +39,8 @@ describe.skipIf(!hasTmux)('the REPL with a settings file it cannot read', { time
       await t.type('touch the marker');
       await t.press('Enter');
       const after = await t.waitFor('Nothing can run: the session did not start');
-      expect(after).toContain('/exit or Ctrl+D quits');
+      // The line holds the project's path, so where it wraps depends on the temp folder's name.
+      expect(after.replace(/\s+/g, ' ')).toContain('/exit or Ctrl+D quits');
       if (term !== 'dumb') expect(after).toContain('not started ·');
       expect(fx.server.requests).toHaveLength(0);
       expect(await fileExists(join(fx.cwd, 'marker'))).toBe(false);

@@ -139,11 +139,15 @@ export class Terminal {
   async exitCode(timeoutMs = 15_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
+      let text = '';
       try {
-        return Number(readFileSync(this.exitFile, 'utf8').trim());
+        text = readFileSync(this.exitFile, 'utf8').trim();
       } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Not written yet.
       }
+      // `echo $? > file` creates the file before it writes the code: empty is not yet exit code 0.
+      if (text !== '') return Number(text);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`yoke did not exit; the screen shows:\n${await this.screen(200)}`);
   }

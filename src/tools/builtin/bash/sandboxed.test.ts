@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SandboxManager } from '../../../sandbox/manager';
 import { denyRead, hasBubblewrap, sandboxFixture, sandboxManager } from '../../../sandbox/test-support';
 import { SessionServices } from '../../session-services';
@@ -230,8 +230,13 @@ describe.skipIf(!hasBubblewrap())('Bash in the sandbox (real bubblewrap)', () =>
 
   it('leaves nothing running after the call: setsid and double forks die with it', async () => {
     const fixture = sandboxFixture();
+    // The command waits until all three escapees run under their names before it ends: ended at
+    // once, the call's group kill could come before `setsid` had left the group (the calibration
+    // then found no survivor under load), and a sandboxed run would prove nothing of processes
+    // that never started.
     const escapeAttempt = (marker: string) =>
-      `setsid bash -c 'exec -a ${marker}-a sleep 300' & (bash -c 'exec -a ${marker}-b sleep 300' &) ; nohup bash -c 'exec -a ${marker}-c sleep 300' >/dev/null 2>&1 & echo started`;
+      `setsid bash -c 'exec -a ${marker}-a sleep 300' & (bash -c 'exec -a ${marker}-b sleep 300' &) ; nohup bash -c 'exec -a ${marker}-c sleep 300' >/dev/null 2>&1 & ` +
+      `until [ "$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' '\\n' | grep -c '^${marker}-')" -ge 3 ]; do sleep 0.05; done; echo started`;
     // Calibration: unsandboxed, the setsid child leaves the command's process group and survives.
     const calibration = `yoke-calibrate-${process.pid}-${Date.now()}`;
     await run(
@@ -246,7 +251,10 @@ describe.skipIf(!hasBubblewrap())('Bash in the sandbox (real bubblewrap)', () =>
     const context = contextFor(fixture.project, sandboxManager(fixture));
     const { text } = await run(context, escapeAttempt(marker));
     expect(text).toBe('started');
-    expect(processesWith(marker)).toEqual([]);
+    // bubblewrap's outer process exits as soon as the command has; the kernel kills the rest of
+    // the sandbox's pid namespace a moment later (under load, after the call returned). They are
+    // `sleep 300`s: nothing but the sandbox ends them within this test.
+    await vi.waitFor(() => expect(processesWith(marker)).toEqual([]), { timeout: 20_000, interval: 50 });
   });
 
   it('runs a background shell inside the sandbox for as long as it lives', async () => {

@@ -52,7 +52,8 @@ export function makeTestContext(overrides: Partial<ToolUseContext> = {}): ToolUs
       appState = update(appState);
     },
     sessionId: 'test-session',
-    sessionDir: mkdtempSync(join(tmpdir(), 'yoke-session-')),
+    // Made only when the test names none (the spread below would drop it, left behind in the temp folder).
+    sessionDir: overrides.sessionDir ?? mkdtempSync(join(tmpdir(), 'yoke-session-')),
     model: 'test-model',
     getPermissionContext: modes.get,
     switchPermissionMode: modes.switch,
