@@ -115,12 +115,20 @@ export function spelledMatch(rule: CompiledBashRule, unit: ShellUnit): SpelledMa
 /**
  * Long options that are the same as a short one, for the commands deny rules most often name
  * with options (calibrated: `rm --recursive --force DIR`, `rm -r -f DIR`, `rm -fR DIR` each
- * removed DIR; `git push -f` force-pushed a rewritten commit to a scratch remote).
+ * removed DIR; `git push -f` force-pushed a rewritten commit to a scratch remote). A long
+ * option is looked up by its name before any `=VALUE`. For git push, `--force-with-lease[=…]`
+ * and `--mirror` force-update the remote's refs as `-f` does (calibrated: each replaced an amended
+ * commit on a scratch remote, where a plain `git push` and `--force-if-includes` alone were
+ * refused), and so does a refspec led by `+` (optionForm).
  */
 const SAME_OPTION: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   rm: { '--recursive': '-r', '-R': '-r', '--force': '-f' },
-  'git push': { '--force': '-f' },
+  'git push': { '--force': '-f', '--force-with-lease': '-f', '--mirror': '-f' },
 };
+
+/** `git push origin +main`: a refspec led by `+` force-updates that ref. */
+const forcedRefspec = (command: string, word: string) =>
+  command === 'git push' && word.length > 1 && word.startsWith('+');
 
 /** A command line's words other than options, and its options one by one (`-rf` is `-r -f`). */
 function optionForm(words: readonly string[], command: string): { plain: string[]; options: Set<string> } {
@@ -129,12 +137,16 @@ function optionForm(words: readonly string[], command: string): { plain: string[
   let ended = false;
   for (const word of words) {
     if (!ended && word === '--') ended = true;
-    else if (ended || !word.startsWith('-') || word === '-') plain.push(word);
+    else if (forcedRefspec(command, word)) {
+      options.add('-f');
+      plain.push(word.slice(1));
+    } else if (ended || !word.startsWith('-') || word === '-') plain.push(word);
     else if (/^-[a-zA-Z]{2,}$/.test(word)) for (const letter of word.slice(1)) options.add(`-${letter}`);
     else options.add(word);
   }
   const same = SAME_OPTION[command] ?? {};
-  return { plain, options: new Set([...options].map((option) => same[option] ?? option)) };
+  const named = (option: string) => same[option] ?? same[option.replace(/=.*$/, '')] ?? option;
+  return { plain, options: new Set([...options].map(named)) };
 }
 
 /**
