@@ -7,6 +7,7 @@
  */
 import { isFileWrite } from '../services/bash-parser';
 import { allowRuleMatchesUnit, compileBashRule, denyRuleMatchesUnit, isBroad } from './bash-rule-match';
+import { codeReadVerdict } from './code-runners';
 import { bashDenyVerdict, hiddenCodeDoubts, spelledMatch, unknownReadDoubts } from './deny-spellings';
 import {
   byPrecedence,
@@ -337,6 +338,9 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   markPathsBehindNewLinks(analysis.units, env.paths.fs);
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
+  const code = codeReadVerdict(analysis.units, env, pathRules(env.rules, 'Read', 'deny'));
+  if (code && 'denied' in code) return { ...result, denied: code.denied };
+  if (code) for (const reason of code.reasons) evaluator.mayRun(code.rule, reason);
   const hidden = hiddenCodeDoubts(analysis.units, analysis.parseError, byPrecedence(env.rules));
   if (hidden) for (const reason of hidden.reasons) evaluator.mayRun(hidden.rule, reason);
   const unknownReads = unknownReadDoubts(analysis.units, pathRules(env.rules, 'Read', 'deny'));

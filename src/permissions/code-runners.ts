@@ -1,0 +1,156 @@
+/**
+ * Read deny rules against code Yoke does not read as code: what an interpreter is handed inline
+ * (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, an awk program), in a here-document or here-string,
+ * on its input, or in a script file (`python3 script.py`, which the model may just have written), a
+ * local program (`./build.sh`), and the shell code a line hides (`bash x.sh`, `… | sh`,
+ * `eval "$x"`). None of it has an option table to say what it reads, and each can print a file a
+ * Read deny rule covers (calibrated: every row of red-team-code-read-cases.ts printed `.env`, in
+ * bash 5.2, Python 3.11, Node 20, Perl 5.36, Ruby 3.1, gawk/mawk).
+ *
+ * So while a Read deny rule exists: code that literally names a denied file is denied, naming the
+ * rule and the file; any other such code asks in every mode, bypassPermissions included, naming
+ * the rule — it may build the name at run time. Without a Read deny rule nothing changes here.
+ */
+import { isAbsolute, join, resolve } from 'node:path';
+import { describeRule, type EvaluationEnv } from './evaluation';
+import { PathPolicy } from './path-policy';
+import { allUnits, type ShellUnit } from './shell-unit';
+import type { PermissionRule } from './types';
+
+/** Language runtimes and tools that evaluate code given to them (by their base name). */
+const CODE_RUNNERS: ReadonlySet<string> = new Set([
+  'python',
+  'pypy',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'tsx',
+  'ts-node',
+  'perl',
+  'ruby',
+  'irb',
+  'php',
+  'lua',
+  'luajit',
+  'Rscript',
+  'R',
+  'julia',
+  'tclsh',
+  'wish',
+  'expect',
+  'guile',
+  'racket',
+  'sbcl',
+  'clisp',
+  'runghc',
+  'runhaskell',
+  'ghci',
+  'scala',
+  'groovy',
+  'jshell',
+  'java',
+  'kotlin',
+  'swift',
+  'elixir',
+  'iex',
+  'erl',
+  'escript',
+  'osascript',
+  'pwsh',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'busybox',
+  'gdb',
+  'vim',
+  'vi',
+  'nvim',
+  'ex',
+  'emacs',
+  'sqlite3',
+]);
+
+/** `python3`, `python3.11`, `perl5.36`, `ruby3.1`, `lua5.4`, `php8.2`, `pypy3`: the runtime's name. */
+const VERSIONED = /^(python|pypy|perl|ruby|php|lua|node|tclsh|wish)[\d.]+$/;
+
+/** Bound on the names taken from one unit's code: a longer script asks instead of being scanned. */
+const MAX_NAMES = 256;
+
+/** Why the unit runs code no table describes, or undefined when it runs none. */
+export function codeRunReason(unit: ShellUnit): string | undefined {
+  if (unit.hiddenCode) return unit.hiddenCode;
+  if (unit.kind !== 'command') return undefined;
+  const name = unit.name;
+  if (name && (CODE_RUNNERS.has(name) || VERSIONED.test(name)))
+    return `${name} runs code Yoke does not read as code`;
+  // `./build.sh`, `bin/run`: a program of the project, not one of the system's.
+  if (unit.pathName && name === undefined && unit.argv[0] && !unit.argv[0].dynamic)
+    return `${unit.argv[0].value} is a program Yoke does not read`;
+  return undefined;
+}
+
+/**
+ * The words the code the unit is handed may use as file names: each run of name characters in its
+ * arguments and in a here-document or here-string body (`open(".env")` → `open`, `.env`).
+ */
+function namesInCode(unit: ShellUnit): string[] | undefined {
+  const texts = unit.argv.slice(1).map((w) => w.value);
+  for (const redirect of unit.redirects) {
+    if (redirect.heredoc) texts.push(redirect.heredoc.body);
+    else if (redirect.kind === 'herestring' && redirect.target) texts.push(redirect.target.value);
+  }
+  const names = new Set<string>();
+  for (const text of texts)
+    for (const match of text.matchAll(/[\w.~/@+-]+/g)) {
+      names.add(match[0]);
+      if (names.size > MAX_NAMES) return undefined;
+    }
+  return [...names];
+}
+
+export type CodeReadVerdict =
+  | { denied: { rule: PermissionRule; message: string } }
+  | { rule: PermissionRule; reasons: string[] };
+
+/**
+ * What the line's Read deny rules say of the code it runs: denied (its code names a denied file),
+ * in doubt (the rule, and why, per unit), or undefined (no such code, or no Read deny rule).
+ */
+export function codeReadVerdict(
+  units: readonly ShellUnit[],
+  env: EvaluationEnv,
+  readDenies: readonly PermissionRule[],
+): CodeReadVerdict | undefined {
+  const first = readDenies[0];
+  if (!first) return undefined;
+  const policy = new PathPolicy(env, env.paths);
+  const reasons: string[] = [];
+  for (const unit of allUnits(units)) {
+    const why = codeRunReason(unit);
+    if (!why) continue;
+    const names = namesInCode(unit);
+    const dirs = 'dirs' in unit.cwd ? unit.cwd.dirs : [env.roots.cwd];
+    for (const name of names ?? []) {
+      for (const dir of dirs) {
+        const path = name.startsWith('~/')
+          ? join(env.roots.home, name.slice(2))
+          : isAbsolute(name)
+            ? name
+            : resolve(dir, name);
+        const rule = policy.find(readDenies, policy.spell(path), 'deny');
+        if (rule)
+          return {
+            denied: {
+              rule,
+              message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` runs code that names ${name}.`,
+            },
+          };
+      }
+    }
+    const unread = names ? '' : ', too long to look through,';
+    reasons.push(`\`${unit.text}\`: ${why}${unread} and it may read a file ${describeRule(first)} denies`);
+  }
+  return reasons.length > 0 ? { rule: first, reasons } : undefined;
+}
