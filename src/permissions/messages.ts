@@ -53,8 +53,18 @@ export function howToAllow(suggestions: readonly string[], protectedFile = false
   return `To allow it, add ${quoted.join(', ')} to permissions.allow in ${where} or pass --allowedTools ${quoted.join(' ')}.`;
 }
 
-export function headlessDenyMessage(label: string, evaluation: Evaluation, mode: PermissionMode): string {
-  const why = mode === 'dontAsk' ? 'permission mode dontAsk never asks' : 'no one is here to approve it';
+export function headlessDenyMessage(
+  label: string,
+  evaluation: Evaluation,
+  mode: PermissionMode,
+  denyInsteadOfPrompting = false,
+): string {
+  const why =
+    mode === 'dontAsk'
+      ? 'permission mode dontAsk never asks'
+      : denyInsteadOfPrompting
+        ? 'the settings deny instead of asking (permissions.denyInsteadOfPrompting)'
+        : 'no one is here to approve it';
   const detail = evaluation.reasons.length > 0 ? ` (${evaluation.reasons.join('; ')})` : '';
   const warnings = evaluation.warnings.map((w) => ` Warning: ${w}.`).join('');
   const protectedFile = evaluation.protectedWrites.length > 0;
