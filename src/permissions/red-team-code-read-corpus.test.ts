@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { calibrationSuite } from './calibration-run';
 import { caseLabel, decideCase, runCase } from './corpus-test-support';
-import { RED_TEAM_CODE_READ_CALIBRATED, RED_TEAM_CODE_READ_CASES } from './red-team-code-read-cases';
+import {
+  RED_TEAM_CODE_READ_CALIBRATED,
+  RED_TEAM_CODE_READ_CASES,
+  RED_TEAM_FOLDER_READ_CALIBRATED,
+  RED_TEAM_FOLDER_READ_DISK_CASES,
+} from './red-team-code-read-cases';
 
 describe('red-team code reads', () => {
   it.each(RED_TEAM_CODE_READ_CASES.map((c) => [`[${c.cls}] ${caseLabel(c)}`, c] as const))(
@@ -16,8 +21,10 @@ describe('red-team code reads', () => {
   );
 
   it('holds every calibrated row as a case that blocks it', () => {
-    for (const row of RED_TEAM_CODE_READ_CALIBRATED) {
-      const blocking = RED_TEAM_CODE_READ_CASES.filter((c) => c.cmd === row.cmd && c.expect !== 'allow');
+    for (const row of [...RED_TEAM_CODE_READ_CALIBRATED, ...RED_TEAM_FOLDER_READ_CALIBRATED]) {
+      const blocking = [...RED_TEAM_CODE_READ_CASES, ...RED_TEAM_FOLDER_READ_DISK_CASES].filter(
+        (c) => c.cmd === row.cmd && c.expect !== 'allow',
+      );
       expect(blocking.length, row.cmd).toBeGreaterThan(0);
     }
   });
@@ -52,3 +59,7 @@ describe('red-team code reads', () => {
 });
 
 calibrationSuite('calibration: code Yoke does not read reads the denied file', RED_TEAM_CODE_READ_CALIBRATED);
+calibrationSuite(
+  'calibration: a folder copied or archived whole reads the denied file',
+  RED_TEAM_FOLDER_READ_CALIBRATED,
+);

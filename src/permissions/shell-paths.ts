@@ -28,6 +28,11 @@ export type TouchedPath = {
   followsLinks?: boolean;
   /** For a recursive read: only names and metadata are read (`find`, `ls -R`), no file's content. */
   namesOnly?: boolean;
+  /**
+   * A recursive read only guessed: a folder given to a command without an option table, which may
+   * or may not read what is below it. Checked against Read deny and ask rules only.
+   */
+  mayRecurse?: boolean;
   /** Why a path that looks known is only known when the line runs (another command may link it). */
   unknownBecause?: string;
 };

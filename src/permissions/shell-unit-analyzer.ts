@@ -53,7 +53,7 @@ export type ShellAnalysisOptions = {
   globsOnDisk?: boolean;
 };
 
-type TouchOptions = { recursive?: boolean; namesOnly?: boolean; followsLinks?: boolean };
+type TouchOptions = { recursive?: boolean; namesOnly?: boolean; followsLinks?: boolean; mayRecurse?: boolean };
 type EnvAssignment = { name: string; value: ShellWord };
 
 const MAX_DEPTH = 4;
@@ -92,6 +92,11 @@ export class ShellUnitAnalyzer {
     options: TouchOptions = {},
   ): TouchedPath[] {
     const touched = this.shellPaths.touched(word, viaRedirect, cwd);
+    if (options.mayRecurse)
+      for (const path of touched) {
+        path.recursive = true;
+        path.mayRecurse = true;
+      }
     if (options.recursive)
       for (const path of touched) {
         path.recursive = true;
@@ -257,12 +262,14 @@ export class ShellUnitAnalyzer {
         if (written.has(word.value)) unit.writes.push(...this.touched(word, false, cwd));
       }
       writtenValues = args.filter((w) => !w.dynamic && written.has(w.value)).map((w) => w.value);
-      // A command without a table: any argument may be a path it reads. A wrapper's arguments
-      // belong to the command it runs, which is a unit of its own.
+      // A command without a table: any argument may be a path it reads, and a folder other than
+      // where it writes may be read whole (`cp -r`, `tar c`, `zip -r`, `rsync -a`). A wrapper's
+      // arguments belong to the command it runs, which is a unit of its own.
       if (!(name && hasWrapperTable(name)) && readOnlyCategory(warnName) !== 'neutral') {
         for (const word of args) {
           const target = pathOfArgument(word, warnName);
-          if (target) unit.reads.push(...this.touched(target, false, cwd));
+          const whole = { mayRecurse: !written.has(word.value) };
+          if (target) unit.reads.push(...this.touched(target, false, cwd, whole));
         }
       }
     }
