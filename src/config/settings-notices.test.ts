@@ -30,7 +30,8 @@ describe('settingsNotices', () => {
         keyPath: 'permisions',
         source: 'projectSettings',
         message: `Invalid settings ${project}: unknown key "permisions" (did you mean "permissions"?)`,
-        lostRestrictions: 'deny rules, ask rules, disableBypassPermissionsMode, disableAutoMode, denyInsteadOfPrompting',
+        lostRestrictions:
+          'deny rules, ask rules, disableBypassPermissionsMode, disableAutoMode, denyInsteadOfPrompting',
       },
       {
         file: project,

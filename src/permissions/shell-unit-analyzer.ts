@@ -53,7 +53,12 @@ export type ShellAnalysisOptions = {
   globsOnDisk?: boolean;
 };
 
-type TouchOptions = { recursive?: boolean; namesOnly?: boolean; followsLinks?: boolean; mayRecurse?: boolean };
+type TouchOptions = {
+  recursive?: boolean;
+  namesOnly?: boolean;
+  followsLinks?: boolean;
+  mayRecurse?: boolean;
+};
 type EnvAssignment = { name: string; value: ShellWord };
 
 const MAX_DEPTH = 4;
