@@ -53,12 +53,7 @@ export type ShellAnalysisOptions = {
   globsOnDisk?: boolean;
 };
 
-type TouchOptions = {
-  recursive?: boolean;
-  namesOnly?: boolean;
-  followsLinks?: boolean;
-  mayRecurse?: boolean;
-};
+type TouchOptions = Partial<Record<'recursive' | 'mayRecurse' | 'namesOnly' | 'followsLinks', boolean>>;
 type EnvAssignment = { name: string; value: ShellWord };
 
 const MAX_DEPTH = 4;
@@ -97,14 +92,10 @@ export class ShellUnitAnalyzer {
     options: TouchOptions = {},
   ): TouchedPath[] {
     const touched = this.shellPaths.touched(word, viaRedirect, cwd);
-    if (options.mayRecurse)
+    if (options.recursive || options.mayRecurse)
       for (const path of touched) {
         path.recursive = true;
-        path.mayRecurse = true;
-      }
-    if (options.recursive)
-      for (const path of touched) {
-        path.recursive = true;
+        if (options.mayRecurse) path.mayRecurse = true;
         if (options.namesOnly) path.namesOnly = true;
         if (options.followsLinks !== undefined) path.followsLinks = options.followsLinks;
       }
@@ -273,8 +264,8 @@ export class ShellUnitAnalyzer {
       if (!(name && hasWrapperTable(name)) && readOnlyCategory(warnName) !== 'neutral') {
         for (const word of args) {
           const target = pathOfArgument(word, warnName);
-          const whole = { mayRecurse: !written.has(word.value) };
-          if (target) unit.reads.push(...this.touched(target, false, cwd, whole));
+          if (target)
+            unit.reads.push(...this.touched(target, false, cwd, { mayRecurse: !written.has(word.value) }));
         }
       }
     }
