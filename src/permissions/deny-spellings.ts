@@ -211,7 +211,8 @@ export function hiddenCodeDoubts(
   const reasons = parseError ? [`the command could not be parsed reliably, ${against}`] : [];
   for (const unit of allUnits(units)) {
     const hidden = unit.hiddenCode ?? unit.dangerousEnv;
-    if (hidden) reasons.push(`\`${unit.text}\`: ${hidden}, ${against}`);
+    // An assignment alone (`BASH_CMDS[ls]=…`) has no command text: its reason names it.
+    if (hidden) reasons.push(`${unit.text ? `\`${unit.text}\`: ` : ''}${hidden}, ${against}`);
   }
   return reasons.length > 0 ? { rule, reasons } : undefined;
 }

@@ -24,10 +24,12 @@ export function askMessage(label: string, evaluation: Evaluation, extra?: string
   const parts = [`Allow ${label}?`];
   if (evaluation.askRule) {
     const rule = describeRule(evaluation.askRule);
-    // A deny rule asks when a search would sweep over the file it denies (see the reasons).
+    // A deny rule asks when the call may do what it denies: read a file a search sweeps over, run
+    // a command a word only known at run time may name (see the reasons).
+    const what = { Read: 'a file it may read', Edit: 'a file it may write' }[evaluation.askRule.toolName];
     parts.push(
       evaluation.askRule.behavior === 'deny'
-        ? `The rule ${rule} denies a file it may read.`
+        ? `The rule ${rule} denies ${what ?? 'what it may run'}.`
         : `The rule ${rule} asks first.`,
     );
   }
