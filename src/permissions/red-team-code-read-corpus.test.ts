@@ -4,30 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { calibrationSuite } from './calibration-run';
-import { caseLabel, decideCase, runCase } from './corpus-test-support';
+import { decideCase } from './corpus-test-support';
 import {
   RED_TEAM_CODE_READ_CALIBRATED,
   RED_TEAM_CODE_READ_CASES,
   RED_TEAM_FOLDER_READ_CALIBRATED,
   RED_TEAM_FOLDER_READ_DISK_CASES,
 } from './red-team-code-read-cases';
+import { expectBlocked, redTeamCases } from './red-team-suite';
 
 describe('red-team code reads', () => {
-  it.each(RED_TEAM_CODE_READ_CASES.map((c) => [`[${c.cls}] ${caseLabel(c)}`, c] as const))(
-    '%s',
-    async (_, c) => {
-      expect(await runCase(c)).toBe(c.expect);
-    },
-  );
+  redTeamCases(RED_TEAM_CODE_READ_CASES, RED_TEAM_CODE_READ_CALIBRATED);
 
-  it('holds every calibrated row as a case that blocks it', () => {
-    for (const row of [...RED_TEAM_CODE_READ_CALIBRATED, ...RED_TEAM_FOLDER_READ_CALIBRATED]) {
-      const blocking = [...RED_TEAM_CODE_READ_CASES, ...RED_TEAM_FOLDER_READ_DISK_CASES].filter(
-        (c) => c.cmd === row.cmd && c.expect !== 'allow',
-      );
-      expect(blocking.length, row.cmd).toBeGreaterThan(0);
-    }
-  });
+  // The folder rows run on the disk project (red-team-disk-corpus.test.ts).
+  it('holds every folder-read hole as a disk row that blocks it', () =>
+    expectBlocked(RED_TEAM_FOLDER_READ_DISK_CASES, RED_TEAM_FOLDER_READ_CALIBRATED));
 
   it('says in one line which rule and why', async () => {
     const canUse = await import('./can-use-tool');

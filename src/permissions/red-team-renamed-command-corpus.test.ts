@@ -4,28 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { calibrationSuite } from './calibration-run';
-import { caseLabel, decideCase, runCase } from './corpus-test-support';
+import { decideCase } from './corpus-test-support';
 import {
   RED_TEAM_RENAMED_COMMAND_CALIBRATED,
   RED_TEAM_RENAMED_COMMAND_CASES,
 } from './red-team-renamed-command-cases';
+import { redTeamCases } from './red-team-suite';
 
 describe('red-team renamed commands', () => {
-  it.each(RED_TEAM_RENAMED_COMMAND_CASES.map((c) => [`[${c.cls}] ${caseLabel(c)}`, c] as const))(
-    '%s',
-    async (_, c) => {
-      expect(await runCase(c)).toBe(c.expect);
-    },
-  );
-
-  it('holds every calibrated row as a case that blocks it', () => {
-    for (const row of RED_TEAM_RENAMED_COMMAND_CALIBRATED) {
-      const blocking = RED_TEAM_RENAMED_COMMAND_CASES.filter(
-        (c) => c.cmd === row.cmd && c.expect !== 'allow',
-      );
-      expect(blocking.length, row.cmd).toBeGreaterThan(0);
-    }
-  });
+  redTeamCases(RED_TEAM_RENAMED_COMMAND_CASES, RED_TEAM_RENAMED_COMMAND_CALIBRATED);
 
   it('names the rule and the table in one line', async () => {
     const asked = await decideCase({
