@@ -7,14 +7,15 @@
  */
 import { isFileWrite } from '../services/bash-parser';
 import { allowRuleMatchesUnit, compileBashRule, denyRuleMatchesUnit, isBroad } from './bash-rule-match';
-import { codeReadVerdict } from './code-runners';
-import { bashDenyVerdict, hiddenCodeDoubts, spelledMatch, unknownReadDoubts } from './deny-spellings';
+import { pathDenyVerdict } from './code-runners';
+import { bashDenyVerdict, hiddenCodeDoubts, spelledMatch } from './deny-spellings';
 import {
   byPrecedence,
   describeRule,
   type Evaluation,
   type EvaluationEnv,
   emptyEvaluation,
+  pathRules,
 } from './evaluation';
 import { FolderWalks } from './folder-walks';
 import { markPathsBehindNewLinks } from './line-links';
@@ -36,15 +37,6 @@ import type { PermissionRule } from './types';
 type Status = 'rule' | 'safe' | 'scratch' | 'edit' | 'no';
 const RANK: Record<Status, number> = { rule: 0, safe: 0, scratch: 1, edit: 2, no: 3 };
 const worst = (a: Status, b: Status): Status => (RANK[b] > RANK[a] ? b : a);
-
-const pathRules = (
-  rules: readonly PermissionRule[],
-  tool: 'Read' | 'Edit',
-  behavior: PermissionRule['behavior'],
-) =>
-  byPrecedence(
-    rules.filter((r) => r.toolName === tool && r.behavior === behavior && r.ruleContent !== undefined),
-  );
 
 class BashEvaluator {
   readonly result: Evaluation = emptyEvaluation();
@@ -338,13 +330,11 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   markPathsBehindNewLinks(analysis.units, env.paths.fs);
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
-  const code = codeReadVerdict(analysis.units, env, pathRules(env.rules, 'Read', 'deny'));
-  if (code && 'denied' in code) return { ...result, denied: code.denied };
-  if (code) for (const reason of code.reasons) evaluator.mayRun(code.rule, reason);
   const hidden = hiddenCodeDoubts(analysis.units, analysis.parseError, byPrecedence(env.rules));
   if (hidden) for (const reason of hidden.reasons) evaluator.mayRun(hidden.rule, reason);
-  const unknownReads = unknownReadDoubts(analysis.units, pathRules(env.rules, 'Read', 'deny'));
-  if (unknownReads) for (const reason of unknownReads.reasons) evaluator.mayRun(unknownReads.rule, reason);
+  const paths = pathDenyVerdict(analysis.units, env);
+  if ('denied' in paths) return { ...result, denied: paths.denied };
+  for (const doubt of paths.doubts) evaluator.mayRun(doubt.rule, doubt.reason);
   await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());
 
   for (const unit of allUnits(analysis.units)) {

@@ -1,18 +1,21 @@
 /**
- * Read deny rules against code Yoke does not read as code: what an interpreter is handed inline
- * (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, an awk program), in a here-document or here-string,
- * on its input, or in a script file (`python3 script.py`, which the model may just have written), a
- * local program (`./build.sh`), and the shell code a line hides (`bash x.sh`, `… | sh`,
- * `eval "$x"`). None of it has an option table to say what it reads, and each can print a file a
- * Read deny rule covers (calibrated: every row of red-team-code-read-cases.ts printed `.env`, in
- * bash 5.2, Python 3.11, Node 20, Perl 5.36, Ruby 3.1, gawk/mawk).
+ * Read and Edit deny rules against what no path check settles. First, code Yoke does not read as
+ * code: what an interpreter is handed inline (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, an
+ * awk program), in a here-document or here-string, on its input, or in a script file
+ * (`python3 script.py`, which the model may just have written), a local program (`./build.sh`),
+ * and the shell code a line hides (`bash x.sh`, `… | sh`, `eval "$x"`). None of it has an option
+ * table to say what it reads or writes, and each can print a file a Read deny rule covers
+ * (calibrated: every row of red-team-code-read-cases.ts printed `.env`, in bash 5.2, Python 3.11,
+ * Node 20, Perl 5.36, mawk). Then, paths only known when the line runs (deny-spellings.ts).
  *
- * So while a Read deny rule exists: code that literally names a denied file is denied, naming the
- * rule and the file; any other such code asks in every mode, bypassPermissions included, naming
- * the rule — it may build the name at run time. Without a Read deny rule nothing changes here.
+ * So while such a rule exists: code that literally names a file a Read deny rule covers is
+ * denied, naming the rule and the file; any other such code, a named file an Edit deny rule
+ * covers, or an unknown path asks in every mode, bypassPermissions included, naming the rule —
+ * the code may build the name at run time. Without those rules nothing changes here.
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import { describeRule, type EvaluationEnv } from './evaluation';
+import { unknownPathDoubts } from './deny-spellings';
+import { describeRule, type EvaluationEnv, pathRules } from './evaluation';
 import { PathPolicy } from './path-policy';
 import { allUnits, type ShellUnit } from './shell-unit';
 import type { PermissionRule } from './types';
@@ -110,23 +113,30 @@ function namesInCode(unit: ShellUnit): string[] | undefined {
   return [...names];
 }
 
-export type CodeReadVerdict =
+export type CodeRunVerdict =
   | { denied: { rule: PermissionRule; message: string } }
-  | { rule: PermissionRule; reasons: string[] };
+  | { doubts: { rule: PermissionRule; reason: string }[] };
+
+/** The path a name in code stands for, from the folder the code runs in. */
+const pathOfName = (name: string, dir: string, home: string) =>
+  name.startsWith('~/') ? join(home, name.slice(2)) : isAbsolute(name) ? name : resolve(dir, name);
 
 /**
- * What the line's Read deny rules say of the code it runs: denied (its code names a denied file),
- * in doubt (the rule, and why, per unit), or undefined (no such code, or no Read deny rule).
+ * What the line's Read and Edit deny rules say of the code it runs: denied (its code names a file a
+ * Read deny rule covers), or the doubts — a named file an Edit deny rule covers (the code may
+ * write it), or code that may read or write anything — each with its rule.
  */
-export function codeReadVerdict(
+export function codeRunVerdict(
   units: readonly ShellUnit[],
   env: EvaluationEnv,
   readDenies: readonly PermissionRule[],
-): CodeReadVerdict | undefined {
-  const first = readDenies[0];
-  if (!first) return undefined;
+  editDenies: readonly PermissionRule[],
+): CodeRunVerdict {
+  const doubts: { rule: PermissionRule; reason: string }[] = [];
+  const first = readDenies[0] ?? editDenies[0];
+  if (!first) return { doubts };
   const policy = new PathPolicy(env, env.paths);
-  const reasons: string[] = [];
+  const verb = first.toolName === 'Read' ? 'read' : 'write';
   for (const unit of allUnits(units)) {
     const why = codeRunReason(unit);
     if (!why) continue;
@@ -134,23 +144,40 @@ export function codeReadVerdict(
     const dirs = 'dirs' in unit.cwd ? unit.cwd.dirs : [env.roots.cwd];
     for (const name of names ?? []) {
       for (const dir of dirs) {
-        const path = name.startsWith('~/')
-          ? join(env.roots.home, name.slice(2))
-          : isAbsolute(name)
-            ? name
-            : resolve(dir, name);
-        const rule = policy.find(readDenies, policy.spell(path), 'deny');
-        if (rule)
+        const spelled = policy.spell(pathOfName(name, dir, env.roots.home));
+        const read = policy.find(readDenies, spelled, 'deny');
+        if (read)
           return {
             denied: {
-              rule,
-              message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` runs code that names ${name}.`,
+              rule: read,
+              message: `Denied by rule ${describeRule(read)}: \`${unit.text}\` runs code that names ${name}.`,
             },
           };
+        const written = policy.find(editDenies, spelled, 'deny');
+        if (written)
+          doubts.push({
+            rule: written,
+            reason: `\`${unit.text}\` runs code that names ${name}, which it may write and ${describeRule(written)} denies`,
+          });
       }
     }
     const unread = names ? '' : ', too long to look through,';
-    reasons.push(`\`${unit.text}\`: ${why}${unread} and it may read a file ${describeRule(first)} denies`);
+    doubts.push({
+      rule: first,
+      reason: `\`${unit.text}\`: ${why}${unread} and it may ${verb} a file ${describeRule(first)} denies`,
+    });
   }
-  return reasons.length > 0 ? { rule: first, reasons } : undefined;
+  return { doubts };
+}
+
+/**
+ * The line's Read and Edit deny rules against what no path check settles: code it runs
+ * (`codeRunVerdict`) and paths only known when it runs (`unknownPathDoubts`).
+ */
+export function pathDenyVerdict(units: readonly ShellUnit[], env: EvaluationEnv): CodeRunVerdict {
+  const readDenies = pathRules(env.rules, 'Read', 'deny');
+  const editDenies = pathRules(env.rules, 'Edit', 'deny');
+  const code = codeRunVerdict(units, env, readDenies, editDenies);
+  if ('denied' in code) return code;
+  return { doubts: [...code.doubts, ...unknownPathDoubts(units, readDenies, editDenies)] };
 }

@@ -218,24 +218,32 @@ export function hiddenCodeDoubts(
 }
 
 /**
- * Reads only known when the line runs (`cat "$f"`, `cat $(ls)`) while a Read deny rule exists:
- * any of them may be the denied file, so the call asks in every mode, naming the rule.
+ * Reads and writes only known when the line runs (`cat "$f"`, `echo x > $f`, a path behind a
+ * link the line itself makes) while a Read or Edit deny rule exists: any of them may be the
+ * denied file, so the call asks in every mode, naming the rule.
  */
-export function unknownReadDoubts(
+export function unknownPathDoubts(
   units: readonly ShellUnit[],
   readDenies: readonly PermissionRule[],
-): { rule: PermissionRule; reasons: string[] } | undefined {
-  const rule = readDenies[0];
-  if (!rule) return undefined;
-  const reasons: string[] = [];
+  editDenies: readonly PermissionRule[],
+): { rule: PermissionRule; reason: string }[] {
+  const doubts: { rule: PermissionRule; reason: string }[] = [];
+  const [read, edit] = [readDenies[0], editDenies[0]];
   for (const unit of allUnits(units)) {
-    for (const touched of unit.reads) {
-      if (spelledPath(touched) !== undefined) continue;
-      const why = touched.unknownBecause ? ` (${touched.unknownBecause})` : '';
-      reasons.push(
-        `${touched.text} is only known when the command runs${why} and may be a file ${describeRule(rule)} denies`,
-      );
+    for (const [paths, rule, what] of [
+      [unit.reads, read, ''],
+      [unit.writes, edit, 'written '],
+    ] as const) {
+      if (!rule) continue;
+      for (const touched of paths) {
+        if (spelledPath(touched) !== undefined) continue;
+        const why = touched.unknownBecause ? ` (${touched.unknownBecause})` : '';
+        doubts.push({
+          rule,
+          reason: `${touched.text} is only known when the command runs${why} and may be a ${what}file ${describeRule(rule)} denies`,
+        });
+      }
     }
   }
-  return reasons.length > 0 ? { rule, reasons } : undefined;
+  return doubts;
 }

@@ -255,7 +255,9 @@ export class ShellUnitAnalyzer {
     } else {
       const written = new Set(writtenPathArgs(warnName, values));
       for (const word of args) {
-        if (written.has(word.value)) unit.writes.push(...this.touched(word, false, cwd));
+        // `dd of=FILE` writes FILE (calibrated: `dd of=f` replaced f with its input).
+        const target = written.has(word.value) ? word : pathOfArgument(word, warnName);
+        if (target && written.has(target.value)) unit.writes.push(...this.touched(target, false, cwd));
       }
       writtenValues = args.filter((w) => !w.dynamic && written.has(w.value)).map((w) => w.value);
       // A command without a table: any argument may be a path it reads, and a folder other than
