@@ -106,10 +106,29 @@ export function spelledMatch(rule: CompiledBashRule, unit: ShellUnit): SpelledMa
           reason: `git's own options (\`${literals.slice(1, sub).join(' ')}\`) come before the subcommand \`${literals[sub]}\``,
           certain: true,
         };
+      const forcing = literals[sub] === 'push' ? forcingPushConfig(literals.slice(1, sub)) : undefined;
+      if (forcing) {
+        const forced = optionsMatch(plain, ['git', 'push', '--force', ...literals.slice(sub + 1)]);
+        if (forced)
+          return { reason: `\`${forcing}\` makes the push force-update the remote's refs`, certain: true };
+      }
     }
   }
   const options = optionsMatch(plain, words);
   return options ? { reason: options, certain: true } : undefined;
+}
+
+/**
+ * A `-c` setting among git's own options that forces every push: a push refspec led by `+` or a
+ * mirror remote (calibrated: `git -c remote.origin.push=+main:main push origin` and `git -c
+ * remote.origin.mirror=true push origin` each replaced an amended commit on a scratch remote).
+ */
+function forcingPushConfig(options: readonly string[]): string | undefined {
+  for (const [i, option] of options.entries()) {
+    const setting = option === '-c' ? options[i + 1] : option.startsWith('-c') ? option.slice(2) : undefined;
+    if (setting && /^remote\..+\.(push=\+|mirror(=(true|yes|on|1))?$)/i.test(setting)) return `-c ${setting}`;
+  }
+  return undefined;
 }
 
 /**

@@ -20,6 +20,8 @@ const FORCE_PUSHES = [
   'git push origin +HEAD:main',
   'git push --mirror origin',
   'git -C . push origin +main',
+  'git -c remote.origin.push=+main:main push origin',
+  'git -c remote.origin.mirror=true push origin',
 ];
 /** A scratch remote (`r.git`) holding `main`, whose local commit was then amended. */
 const PUSHED_THEN_AMENDED =
@@ -165,6 +167,8 @@ export const RED_TEAM_DENY_CASES: RedTeamCase[] = [
       'git push origin main',
       'git push --force-if-includes origin main',
       'git push -u origin main',
+      'git -c remote.origin.push=main:main push origin',
+      'git -c color.ui=never push origin',
     ],
     { deny: ['Bash(git push --force:*)'], mode: 'bypassPermissions' },
   ),
