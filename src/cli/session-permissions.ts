@@ -13,7 +13,7 @@ import type { SideCallClient } from '../model/side-call';
 import { type CreateCanUseToolOptions, createCanUseTool } from '../permissions/can-use-tool';
 import { createModelClassifier } from '../permissions/classifier';
 import { type HookCommand, hookScriptPaths } from '../permissions/hook-scripts';
-import { buildPermissionContext } from '../permissions/permission-context';
+import { buildPermissionContext, modeRefusal } from '../permissions/permission-context';
 import { ProtectedPaths } from '../permissions/protected-paths';
 import type {
   CanUseToolFn,
@@ -132,9 +132,8 @@ export function createPermissionSetup(input: {
     projectTrusted: input.projectTrusted,
   });
   const requested = requestedPermissionMode(options);
-  if (requested && requested !== permissionContext.mode) {
-    warnings.push(`permission mode ${requested} is disabled by settings; using ${permissionContext.mode}`);
-  }
+  const refusal = requested && modeRefusal(permissionContext.disabledModes, requested);
+  if (refusal) warnings.push(`${refusal} Using ${permissionContext.mode}.`);
   const canUseTool = createCanUseTool({
     home: input.env.HOME || homedir(),
     ...(input.protectedPaths ? { protectedPaths: input.protectedPaths } : {}),

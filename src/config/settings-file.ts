@@ -44,6 +44,8 @@ const RESTRICTING_KEYS: readonly { path: readonly string[]; what: string }[] = [
   { path: ['permissions', 'deny'], what: 'deny rules' },
   { path: ['permissions', 'ask'], what: 'ask rules' },
   { path: ['permissions', 'disableBypassPermissionsMode'], what: 'disableBypassPermissionsMode' },
+  { path: ['permissions', 'disableAutoMode'], what: 'disableAutoMode' },
+  { path: ['permissions', 'denyInsteadOfPrompting'], what: 'denyInsteadOfPrompting' },
   { path: ['hooks'], what: 'hooks' },
   { path: ['allowManagedHooksOnly'], what: 'allowManagedHooksOnly' },
   { path: ['allowManagedPermissionRulesOnly'], what: 'allowManagedPermissionRulesOnly' },

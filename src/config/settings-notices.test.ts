@@ -30,7 +30,8 @@ describe('settingsNotices', () => {
         keyPath: 'permisions',
         source: 'projectSettings',
         message: `Invalid settings ${project}: unknown key "permisions" (did you mean "permissions"?)`,
-        lostRestrictions: 'deny rules, ask rules, disableBypassPermissionsMode',
+        lostRestrictions:
+          'deny rules, ask rules, disableBypassPermissionsMode, disableAutoMode, denyInsteadOfPrompting',
       },
       {
         file: project,
@@ -83,12 +84,12 @@ describe('settingsNotices', () => {
         label: project,
         settings: {
           subagentStatusLine: { type: 'command', command: 'y' },
-          permissions: { disableAutoMode: 'disable' },
+          permissions: { blockWritesOutsideWorkingDirectories: true },
         },
       },
     ]);
     expect(warnings).toEqual([
-      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: subagentStatusLine (${user}, ${project}), outputStyle (${user}), permissions.disableAutoMode (${project})`,
+      `settings: Yoke does not act on these Claude Code settings yet, so they have no effect: subagentStatusLine (${user}, ${project}), outputStyle (${user}), permissions.blockWritesOutsideWorkingDirectories (${project})`,
     ]);
   });
 

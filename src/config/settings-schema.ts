@@ -72,6 +72,8 @@ export const permissionsSettingsSchema = z.looseObject({
   ),
   additionalDirectories: z.optional(z.array(z.string())),
   disableBypassPermissionsMode: z.optional(z.literal('disable')),
+  disableAutoMode: z.optional(z.literal('disable')),
+  denyInsteadOfPrompting: z.optional(z.boolean()),
 });
 
 const milliseconds = z.number().check(z.int(), z.positive());

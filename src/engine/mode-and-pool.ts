@@ -4,6 +4,7 @@
  * (EnterPlanMode, ExitPlanMode); the pool is the live one (MCP servers come and go), the one for
  * the current mode (`toolsForMode`), or the fixed `tools`.
  */
+import { modeRefusal } from '../permissions/permission-context';
 import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
 import type { AnyTool } from '../tools/tool';
 import type { QueryEngineConfig } from './query-engine-config';
@@ -29,7 +30,10 @@ export class ModeAndPool {
     return this.current;
   }
 
+  /** Throws the settings' one-line refusal for a mode they turned off (`disableAutoMode`, …). */
   setMode(mode: PermissionMode): void {
+    const refusal = modeRefusal(this.current.disabledModes, mode);
+    if (refusal) throw new Error(refusal);
     const from = this.current.mode;
     if (mode === 'plan' && from !== 'plan') this.beforePlan = from;
     this.current = { ...this.current, mode };

@@ -13,6 +13,7 @@ import {
   type Evaluation,
   type EvaluationEnv,
   emptyEvaluation,
+  pathRules,
 } from './evaluation';
 import type { FolderWalks } from './folder-walks';
 import { describePath, outsideReason, PathPolicy, type SpelledPath } from './path-policy';
@@ -30,15 +31,6 @@ import type { PermissionRule } from './types';
 export type Status = 'rule' | 'safe' | 'scratch' | 'edit' | 'no';
 const RANK: Record<Status, number> = { rule: 0, safe: 0, scratch: 1, edit: 2, no: 3 };
 export const worst = (a: Status, b: Status): Status => (RANK[b] > RANK[a] ? b : a);
-
-export const pathRules = (
-  rules: readonly PermissionRule[],
-  tool: 'Read' | 'Edit',
-  behavior: PermissionRule['behavior'],
-) =>
-  byPrecedence(
-    rules.filter((r) => r.toolName === tool && r.behavior === behavior && r.ruleContent !== undefined),
-  );
 
 export class BashEvaluator {
   readonly result: Evaluation = emptyEvaluation();

@@ -6,8 +6,9 @@
  * saw and may. Paths outside the working directories and writes need approval or a path rule.
  * The per-unit checks live in bash-evaluator.ts.
  */
-import { BashEvaluator, pathRules, type Status, worst } from './bash-evaluator';
-import { hiddenCodeDoubts, unknownReadDoubts } from './deny-spellings';
+import { BashEvaluator, type Status, worst } from './bash-evaluator';
+import { pathDenyVerdict } from './code-runners';
+import { hiddenCodeDoubts } from './deny-spellings';
 import { byPrecedence, describeRule, type Evaluation, type EvaluationEnv } from './evaluation';
 import { FolderWalks } from './folder-walks';
 import { markPathsBehindNewLinks } from './line-links';
@@ -49,8 +50,9 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   if (denied) return { ...result, denied };
   const hidden = hiddenCodeDoubts(analysis.units, analysis.parseError, byPrecedence(env.rules));
   if (hidden) for (const reason of hidden.reasons) evaluator.mayRun(hidden.rule, reason);
-  const unknownReads = unknownReadDoubts(analysis.units, pathRules(env.rules, 'Read', 'deny'));
-  if (unknownReads) for (const reason of unknownReads.reasons) evaluator.mayRun(unknownReads.rule, reason);
+  const paths = pathDenyVerdict(analysis.units, env);
+  if ('denied' in paths) return { ...result, denied: paths.denied };
+  for (const doubt of paths.doubts) evaluator.mayRun(doubt.rule, doubt.reason);
   await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());
 
   for (const unit of allUnits(analysis.units)) {

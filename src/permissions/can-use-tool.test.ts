@@ -115,6 +115,25 @@ describe('createCanUseTool: level order', () => {
     );
   });
 
+  it('denyInsteadOfPrompting: denies where the prompt would appear, saying so; a read and an allowed call still run', async () => {
+    const prompt = vi.fn<PermissionPrompt>(async () => ({ behavior: 'allow' }));
+    const { canUseTool } = setup(
+      { denyInsteadOfPrompting: true, rules: [rule('Bash(npm test)', 'allow')] },
+      prompt,
+    );
+    const decision = await canUseTool(bash('touch made'));
+    expect(decision).toMatchObject({
+      behavior: 'deny',
+      decisionReason: { type: 'headless', reason: 'permissions.denyInsteadOfPrompting' },
+    });
+    expect((decision as { message: string }).message).toContain(
+      'Permission for Bash: touch made was not granted: the settings deny instead of asking (permissions.denyInsteadOfPrompting).',
+    );
+    expect(prompt).not.toHaveBeenCalled();
+    expect((await canUseTool(bash('npm test'))).behavior).toBe('allow');
+    expect((await canUseTool(bash('ls', { isReadOnly: true }))).behavior).toBe('allow');
+  });
+
   it('warns about destructive commands in the prompt message', async () => {
     const prompt = vi.fn<PermissionPrompt>(async () => ({ behavior: 'deny', message: 'no' }));
     const { canUseTool } = setup({}, prompt);

@@ -186,14 +186,20 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     });
     if (hooked) return hooked;
     const label = callLabel(tool, input);
-    if (mode === 'dontAsk' || !options.prompt) {
+    // `denyInsteadOfPrompting`: where the prompt would appear, after the hooks had their say.
+    const denyInstead = context.permissionContext.denyInsteadOfPrompting === true;
+    const prompt = options.prompt;
+    if (mode === 'dontAsk' || denyInstead || !prompt) {
+      const reason =
+        mode === 'dontAsk'
+          ? 'dontAsk mode'
+          : denyInstead
+            ? 'permissions.denyInsteadOfPrompting'
+            : 'no prompt available';
       return {
         behavior: 'deny',
-        message: headlessDenyMessage(label, evaluation, mode),
-        decisionReason: {
-          type: 'headless',
-          reason: mode === 'dontAsk' ? 'dontAsk mode' : 'no prompt available',
-        },
+        message: headlessDenyMessage(label, evaluation, mode, denyInstead),
+        decisionReason: { type: 'headless', reason },
       };
     }
     const promptRequest: Parameters<PermissionPrompt>[0] = {
@@ -206,7 +212,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     if (evaluation.suggestions.length > 0) promptRequest.suggestions = [...evaluation.suggestions];
     if (pending.reason) promptRequest.decisionReason = pending.reason;
     if (request.context.agentId) promptRequest.agentId = request.context.agentId;
-    const decision = await options.prompt(promptRequest);
+    const decision = await prompt(promptRequest);
     await addApprovedRules(decision, evaluation.suggestions);
     return decision;
   }

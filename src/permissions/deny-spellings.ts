@@ -106,6 +106,12 @@ export function spelledMatch(rule: CompiledBashRule, unit: ShellUnit): SpelledMa
           reason: `git's own options (\`${literals.slice(1, sub).join(' ')}\`) come before the subcommand \`${literals[sub]}\``,
           certain: true,
         };
+      const forcing = literals[sub] === 'push' ? forcingPushConfig(literals.slice(1, sub)) : undefined;
+      if (forcing) {
+        const forced = optionsMatch(plain, ['git', 'push', '--force', ...literals.slice(sub + 1)]);
+        if (forced)
+          return { reason: `\`${forcing}\` makes the push force-update the remote's refs`, certain: true };
+      }
     }
   }
   const options = optionsMatch(plain, words);
@@ -113,14 +119,35 @@ export function spelledMatch(rule: CompiledBashRule, unit: ShellUnit): SpelledMa
 }
 
 /**
+ * A `-c` setting among git's own options that forces every push: a push refspec led by `+` or a
+ * mirror remote (calibrated: `git -c remote.origin.push=+main:main push origin` and `git -c
+ * remote.origin.mirror=true push origin` each replaced an amended commit on a scratch remote).
+ */
+function forcingPushConfig(options: readonly string[]): string | undefined {
+  for (const [i, option] of options.entries()) {
+    const setting = option === '-c' ? options[i + 1] : option.startsWith('-c') ? option.slice(2) : undefined;
+    if (setting && /^remote\..+\.(push=\+|mirror(=(true|yes|on|1))?$)/i.test(setting)) return `-c ${setting}`;
+  }
+  return undefined;
+}
+
+/**
  * Long options that are the same as a short one, for the commands deny rules most often name
  * with options (calibrated: `rm --recursive --force DIR`, `rm -r -f DIR`, `rm -fR DIR` each
- * removed DIR; `git push -f` force-pushed a rewritten commit to a scratch remote).
+ * removed DIR; `git push -f` force-pushed a rewritten commit to a scratch remote). A long
+ * option is looked up by its name before any `=VALUE`. For git push, `--force-with-lease[=…]`
+ * and `--mirror` force-update the remote's refs as `-f` does (calibrated: each replaced an amended
+ * commit on a scratch remote, where a plain `git push` and `--force-if-includes` alone were
+ * refused), and so does a refspec led by `+` (optionForm).
  */
 const SAME_OPTION: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   rm: { '--recursive': '-r', '-R': '-r', '--force': '-f' },
-  'git push': { '--force': '-f' },
+  'git push': { '--force': '-f', '--force-with-lease': '-f', '--mirror': '-f' },
 };
+
+/** `git push origin +main`: a refspec led by `+` force-updates that ref. */
+const forcedRefspec = (command: string, word: string) =>
+  command === 'git push' && word.length > 1 && word.startsWith('+');
 
 /** A command line's words other than options, and its options one by one (`-rf` is `-r -f`). */
 function optionForm(words: readonly string[], command: string): { plain: string[]; options: Set<string> } {
@@ -129,12 +156,16 @@ function optionForm(words: readonly string[], command: string): { plain: string[
   let ended = false;
   for (const word of words) {
     if (!ended && word === '--') ended = true;
-    else if (ended || !word.startsWith('-') || word === '-') plain.push(word);
+    else if (forcedRefspec(command, word)) {
+      options.add('-f');
+      plain.push(word.slice(1));
+    } else if (ended || !word.startsWith('-') || word === '-') plain.push(word);
     else if (/^-[a-zA-Z]{2,}$/.test(word)) for (const letter of word.slice(1)) options.add(`-${letter}`);
     else options.add(word);
   }
   const same = SAME_OPTION[command] ?? {};
-  return { plain, options: new Set([...options].map((option) => same[option] ?? option)) };
+  const named = (option: string) => same[option] ?? same[option.replace(/=.*$/, '')] ?? option;
+  return { plain, options: new Set([...options].map(named)) };
 }
 
 /**
@@ -199,30 +230,39 @@ export function hiddenCodeDoubts(
   const reasons = parseError ? [`the command could not be parsed reliably, ${against}`] : [];
   for (const unit of allUnits(units)) {
     const hidden = unit.hiddenCode ?? unit.dangerousEnv;
-    if (hidden) reasons.push(`\`${unit.text}\`: ${hidden}, ${against}`);
+    // An assignment alone (`BASH_CMDS[ls]=…`) has no command text: its reason names it.
+    if (hidden) reasons.push(`${unit.text ? `\`${unit.text}\`: ` : ''}${hidden}, ${against}`);
   }
   return reasons.length > 0 ? { rule, reasons } : undefined;
 }
 
 /**
- * Reads only known when the line runs (`cat "$f"`, `cat $(ls)`) while a Read deny rule exists:
- * any of them may be the denied file, so the call asks in every mode, naming the rule.
+ * Reads and writes only known when the line runs (`cat "$f"`, `echo x > $f`, a path behind a
+ * link the line itself makes) while a Read or Edit deny rule exists: any of them may be the
+ * denied file, so the call asks in every mode, naming the rule.
  */
-export function unknownReadDoubts(
+export function unknownPathDoubts(
   units: readonly ShellUnit[],
   readDenies: readonly PermissionRule[],
-): { rule: PermissionRule; reasons: string[] } | undefined {
-  const rule = readDenies[0];
-  if (!rule) return undefined;
-  const reasons: string[] = [];
+  editDenies: readonly PermissionRule[],
+): { rule: PermissionRule; reason: string }[] {
+  const doubts: { rule: PermissionRule; reason: string }[] = [];
+  const [read, edit] = [readDenies[0], editDenies[0]];
   for (const unit of allUnits(units)) {
-    for (const touched of unit.reads) {
-      if (spelledPath(touched) !== undefined) continue;
-      const why = touched.unknownBecause ? ` (${touched.unknownBecause})` : '';
-      reasons.push(
-        `${touched.text} is only known when the command runs${why} and may be a file ${describeRule(rule)} denies`,
-      );
+    for (const [paths, rule, what] of [
+      [unit.reads, read, ''],
+      [unit.writes, edit, 'written '],
+    ] as const) {
+      if (!rule) continue;
+      for (const touched of paths) {
+        if (spelledPath(touched) !== undefined) continue;
+        const why = touched.unknownBecause ? ` (${touched.unknownBecause})` : '';
+        doubts.push({
+          rule,
+          reason: `${touched.text} is only known when the command runs${why} and may be a ${what}file ${describeRule(rule)} denies`,
+        });
+      }
     }
   }
-  return reasons.length > 0 ? { rule, reasons } : undefined;
+  return doubts;
 }

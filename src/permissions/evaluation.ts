@@ -66,6 +66,16 @@ export type EvaluationEnv = {
   gitConfig?: GitConfigSafety;
 };
 
+/** The Read or Edit rules of one behaviour that name paths, policy first. */
+export const pathRules = (
+  rules: readonly PermissionRule[],
+  tool: 'Read' | 'Edit',
+  behavior: PermissionRule['behavior'],
+) =>
+  byPrecedence(
+    rules.filter((r) => r.toolName === tool && r.behavior === behavior && r.ruleContent !== undefined),
+  );
+
 /** Policy rules first, so a reason names the policy when both a policy and a user rule match. */
 export function byPrecedence(rules: readonly PermissionRule[]): PermissionRule[] {
   return [...rules].sort(

@@ -12,7 +12,9 @@
  * `runuser -u root --`, `setarch x86_64`, `linux64` (`linux32` is the same program), `fakeroot`, `dbus-run-session --`,
  * `strace -o /dev/null` followed by `touch FILE`, `su -c`, `sg root -c`, `script -qc` with
  * `'touch FILE'`, `watch -n1 touch FILE` (in a terminal `script` made), and bash's
- * `coproc touch FILE` and `coproc NAME { touch FILE; }`, created FILE.
+ * `coproc touch FILE` and `coproc NAME { touch FILE; }`, created FILE; so did BusyBox 1.35's
+ * applets (`busybox touch FILE`) and GNU parallel's command (`parallel touch ::: FILE`,
+ * `parallel 'touch {}' ::: FILE`, `echo FILE | parallel touch`).
  */
 import type { ShellWord } from '../services/bash-parser';
 
@@ -35,6 +37,8 @@ export const LAUNCHERS: ReadonlySet<string> = new Set([
   'dbus-run-session',
   'strace',
   'watch',
+  'busybox',
+  'parallel',
   // A bash keyword the parser reads as a command: `coproc rm x`, `coproc NAME { rm x; }`.
   'coproc',
 ]);

@@ -24,10 +24,12 @@ export function askMessage(label: string, evaluation: Evaluation, extra?: string
   const parts = [`Allow ${label}?`];
   if (evaluation.askRule) {
     const rule = describeRule(evaluation.askRule);
-    // A deny rule asks when a search would sweep over the file it denies (see the reasons).
+    // A deny rule asks when the call may do what it denies: read a file a search sweeps over, run
+    // a command a word only known at run time may name (see the reasons).
+    const what = { Read: 'a file it may read', Edit: 'a file it may write' }[evaluation.askRule.toolName];
     parts.push(
       evaluation.askRule.behavior === 'deny'
-        ? `The rule ${rule} denies a file it may read.`
+        ? `The rule ${rule} denies ${what ?? 'what it may run'}.`
         : `The rule ${rule} asks first.`,
     );
   }
@@ -53,8 +55,18 @@ export function howToAllow(suggestions: readonly string[], protectedFile = false
   return `To allow it, add ${quoted.join(', ')} to permissions.allow in ${where} or pass --allowedTools ${quoted.join(' ')}.`;
 }
 
-export function headlessDenyMessage(label: string, evaluation: Evaluation, mode: PermissionMode): string {
-  const why = mode === 'dontAsk' ? 'permission mode dontAsk never asks' : 'no one is here to approve it';
+export function headlessDenyMessage(
+  label: string,
+  evaluation: Evaluation,
+  mode: PermissionMode,
+  denyInsteadOfPrompting = false,
+): string {
+  const why =
+    mode === 'dontAsk'
+      ? 'permission mode dontAsk never asks'
+      : denyInsteadOfPrompting
+        ? 'the settings deny instead of asking (permissions.denyInsteadOfPrompting)'
+        : 'no one is here to approve it';
   const detail = evaluation.reasons.length > 0 ? ` (${evaluation.reasons.join('; ')})` : '';
   const warnings = evaluation.warnings.map((w) => ` Warning: ${w}.`).join('');
   const protectedFile = evaluation.protectedWrites.length > 0;

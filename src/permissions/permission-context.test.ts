@@ -1,6 +1,6 @@
 /** Rule strings, and settings → permission context. */
 import { describe, expect, it } from 'vitest';
-import { buildPermissionContext, splitRuleList } from './permission-context';
+import { buildPermissionContext, modeRefusal, splitRuleList } from './permission-context';
 import { formatRule, parseRuleValue } from './rule-string';
 
 describe('rule strings', () => {
@@ -127,6 +127,25 @@ describe('buildPermissionContext', () => {
     expect(buildPermissionContext({ settingsSources: [disabled], mode: 'bypassPermissions' }).mode).toBe(
       'default',
     );
+  });
+
+  it('disableAutoMode and denyInsteadOfPrompting: from any source, a project too, since they only restrict', () => {
+    const project = {
+      source: 'projectSettings' as const,
+      settings: { permissions: { disableAutoMode: 'disable' as const, denyInsteadOfPrompting: true } },
+    };
+    const context = buildPermissionContext({ settingsSources: [project], mode: 'auto' });
+    expect(context.mode).toBe('default');
+    expect(context.denyInsteadOfPrompting).toBe(true);
+    expect(modeRefusal(context.disabledModes, 'auto')).toBe(
+      'Permission mode auto is disabled by permissions.disableAutoMode (projectSettings).',
+    );
+    expect(modeRefusal(context.disabledModes, 'bypassPermissions')).toBeUndefined();
+    // Controls: without the settings, auto stays and nothing is refused.
+    const open = buildPermissionContext({ settingsSources: [], mode: 'auto' });
+    expect(open.mode).toBe('auto');
+    expect(open.denyInsteadOfPrompting).toBeUndefined();
+    expect(modeRefusal(open.disabledModes, 'auto')).toBeUndefined();
   });
 
   it('resolves additional directories from settings and --add-dir', () => {

@@ -2,7 +2,9 @@
  * Loaded settings → `ToolPermissionContext`. Rules keep their source so a policy deny can be
  * told apart from a user's, and the mode is chosen as Claude Code does: an explicit mode wins,
  * else the highest source's `defaultMode` — and any source's `disableBypassPermissionsMode:
- * "disable"` turns `bypassPermissions` into `default`. Project settings (shared, committed, so
+ * "disable"` (or `disableAutoMode: "disable"`) turns `bypassPermissions` (or `auto`) into `default`
+ * and keeps a later switch out of it; any source's `denyInsteadOfPrompting: true` denies where a
+ * prompt would appear. These only restrict, so a project's count untrusted too. Project settings (shared, committed, so
  * possibly planted) are gated by folder trust (issue 11 §5): their deny and ask rules and the
  * modes `default`, `plan`, `dontAsk` always apply; their allow rules, `additionalDirectories`
  * (an allow by folder) and `acceptEdits` only in a trusted folder; `bypassPermissions` and `auto`
@@ -11,6 +13,7 @@
 import { resolve } from 'node:path';
 import { type RuleOrigin, readRule } from './rule-problems';
 import type {
+  DisableableMode,
   PermissionMode,
   PermissionRule,
   RuleBehavior,
@@ -30,6 +33,8 @@ export type PermissionSettingsSource = {
       defaultMode?: PermissionMode;
       additionalDirectories?: string[];
       disableBypassPermissionsMode?: 'disable';
+      disableAutoMode?: 'disable';
+      denyInsteadOfPrompting?: boolean;
     };
   };
 };
@@ -108,7 +113,8 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
   const rules: PermissionRule[] = [];
   const directories: string[] = [];
   let settingsMode: PermissionMode | undefined;
-  let bypassDisabled = false;
+  const disabledModes: Partial<Record<DisableableMode, string>> = {};
+  let denyInsteadOfPrompting = false;
   // Managed policy may keep every allow to itself: the others' allow rules and folders drop out.
   const managedOnly = options.settingsSources.some(
     (s) => s.source === 'policySettings' && s.settings.allowManagedPermissionRulesOnly === true,
@@ -133,7 +139,15 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
       for (const dir of permissions.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
     const mode = permissions.defaultMode;
     if (mode && settingsModeApplies(source, mode, trusted)) settingsMode = mode;
-    if (permissions.disableBypassPermissionsMode === 'disable') bypassDisabled = true;
+    if (permissions.disableBypassPermissionsMode === 'disable')
+      disabledModes.bypassPermissions ??= disabledLine(
+        'bypassPermissions',
+        'disableBypassPermissionsMode',
+        source,
+      );
+    if (permissions.disableAutoMode === 'disable')
+      disabledModes.auto ??= disabledLine('auto', 'disableAutoMode', source);
+    if (permissions.denyInsteadOfPrompting === true) denyInsteadOfPrompting = true;
   }
   for (const [list, behavior] of [
     [options.cliDisallowed, 'deny'],
@@ -144,11 +158,25 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
   }
   for (const dir of options.additionalDirectories ?? []) directories.push(resolve(cwd, dir));
   let mode = options.mode ?? settingsMode ?? 'default';
-  if (mode === 'bypassPermissions' && bypassDisabled) mode = 'default';
+  if (modeRefusal(disabledModes, mode)) mode = 'default';
   return {
     mode,
     rules,
     additionalDirectories: [...new Set(directories)],
     ...(managedOnly ? { managedRulesOnly: true } : {}),
+    ...(Object.keys(disabledModes).length > 0 ? { disabledModes } : {}),
+    ...(denyInsteadOfPrompting ? { denyInsteadOfPrompting: true } : {}),
   };
+}
+
+/** The line that refuses a switch into a mode a setting turned off. */
+const disabledLine = (mode: DisableableMode, key: string, source: RuleSource) =>
+  `Permission mode ${mode} is disabled by permissions.${key} (${source}).`;
+
+/** Why `mode` cannot be switched into, given the modes the settings turned off; undefined when it can. */
+export function modeRefusal(
+  disabled: ToolPermissionContext['disabledModes'],
+  mode: PermissionMode,
+): string | undefined {
+  return mode === 'bypassPermissions' || mode === 'auto' ? disabled?.[mode] : undefined;
 }

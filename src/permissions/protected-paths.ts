@@ -139,7 +139,9 @@ const FIXED_NAMES = [
   '.envrc',
   '.husky',
   '.vscode',
-  'tasks.json',
+  '.idea',
+  '.devcontainer',
+  '.pre-commit-config.yaml',
   '.gitconfig',
   '.claude.json',
   '.config',
@@ -163,8 +165,14 @@ function projectNameReason(parts: readonly string[]): string | undefined {
   if (name === '.gitmodules') return 'it decides which repositories git fetches into the tree';
   if (name === '.envrc') return 'direnv runs it when a shell enters the folder';
   if (parts.includes('.husky')) return 'husky installs it as a git hook';
-  if (parent === '.vscode' && name === 'tasks.json')
-    return 'VS Code runs its tasks, some when the folder opens';
+  if (name === '.pre-commit-config.yaml') return 'pre-commit runs the hooks it names on the next git commit';
+  // Editors' project folders: what they hold runs when the folder opens or a task starts, unseen.
+  if (parts.includes('.vscode'))
+    return 'VS Code runs the tasks, launch configurations and tool paths kept there, some when the folder opens';
+  if (parts.includes('.idea'))
+    return 'JetBrains IDEs run the run configurations and startup tasks kept there';
+  if (parts.includes('.devcontainer'))
+    return 'a dev container runs the commands its configuration names, on this machine too';
   return undefined;
 }
 
@@ -174,7 +182,10 @@ const PROJECT_LINKS: readonly { name: string; kind: 'dir' | 'settingsDir' | 'fil
   { name: '.husky', kind: 'dir' },
   { name: '.yoke', kind: 'settingsDir' },
   { name: '.claude', kind: 'settingsDir' },
-  { name: '.vscode/tasks.json', kind: 'file' },
+  { name: '.vscode', kind: 'dir' },
+  { name: '.idea', kind: 'dir' },
+  { name: '.devcontainer', kind: 'dir' },
+  { name: '.pre-commit-config.yaml', kind: 'file' },
   { name: '.mcp.json', kind: 'file' },
   { name: '.gitattributes', kind: 'file' },
   { name: '.gitmodules', kind: 'file' },

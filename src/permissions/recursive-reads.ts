@@ -82,7 +82,7 @@ export async function checkRecursiveReads(
       const guards = touched.namesOnly
         ? []
         : check.guards.filter((rule) => policy.mayCoverBelow(rule, spelled));
-      if (guards.length === 0 && !follows) continue;
+      if (guards.length === 0 && (!follows || touched.mayRecurse)) continue;
       const listing = await check.walks.list(spelled.resolved.real, follows, policy.paths);
       const shown = (rel: string) => join(touched.text, rel);
       // A guarded file found before the bound is named even when the walk could not finish.
@@ -90,8 +90,9 @@ export async function checkRecursiveReads(
       if (guarded) {
         findings.askRule ??= guarded.rule;
         const verb = guarded.rule.behavior === 'deny' ? 'denies' : 'asks for';
+        const reads = touched.mayRecurse ? `may read what is below ${touched.text}, such as` : 'would read';
         findings.reasons.push(
-          `\`${unit.text}\` would read ${shown(guarded.rel)}, which ${describeRule(guarded.rule)} ${verb}`,
+          `\`${unit.text}\` ${reads} ${shown(guarded.rel)}, which ${describeRule(guarded.rule)} ${verb}`,
         );
       } else if (!listing.complete) {
         const rule = guards[0];

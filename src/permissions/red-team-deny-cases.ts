@@ -11,6 +11,22 @@
 import { type DangerCase, GIT_REPO } from './option-danger-cases';
 import { type RedTeamCase, rows } from './red-team-rows';
 
+/** Pushes that replace the remote's rewritten ref, as `git push -f` does. */
+const FORCE_PUSHES = [
+  'git push --force-with-lease origin main',
+  'git push --force-with-lease=main origin main',
+  'git push --force-if-includes --force-with-lease origin main',
+  'git push origin +main',
+  'git push origin +HEAD:main',
+  'git push --mirror origin',
+  'git -C . push origin +main',
+  'git -c remote.origin.push=+main:main push origin',
+  'git -c remote.origin.mirror=true push origin',
+];
+/** A scratch remote (`r.git`) holding `main`, whose local commit was then amended. */
+const PUSHED_THEN_AMENDED =
+  'git init -q -b main && git add -A && git commit -qm init && git init -q --bare r.git && git remote add origin r.git && git push -q origin main && git commit -q --amend -m rewritten';
+
 const denyTouch: Partial<RedTeamCase> = { deny: ['Bash(touch:*)'], mode: 'bypassPermissions' };
 const denyTag: Partial<RedTeamCase> = { deny: ['Bash(git tag:*)'], mode: 'bypassPermissions' };
 
@@ -133,6 +149,29 @@ export const RED_TEAM_DENY_CASES: RedTeamCase[] = [
     ['git push -f', 'git push origin --force', 'git push origin main -f', 'git -C . push -f'],
     { deny: ['Bash(git push --force:*)'], mode: 'bypassPermissions' },
   ),
+  // `--force-with-lease`, `--mirror` and a `+refspec` force-push as `-f` does (calibrated below).
+  ...rows('deny: force-push spellings', 'deny', FORCE_PUSHES, {
+    deny: ['Bash(git push --force:*)'],
+    mode: 'bypassPermissions',
+  }),
+  ...rows('deny: force-push spellings', 'deny', ['git push --force', ...FORCE_PUSHES], {
+    deny: ['Bash(git push -f:*)'],
+    mode: 'bypassPermissions',
+  }),
+  // Controls: a push git refuses to force (`--force-if-includes` alone forces nothing).
+  ...rows(
+    'deny: force-push spellings',
+    'allow',
+    [
+      'git push',
+      'git push origin main',
+      'git push --force-if-includes origin main',
+      'git push -u origin main',
+      'git -c remote.origin.push=main:main push origin',
+      'git -c color.ui=never push origin',
+    ],
+    { deny: ['Bash(git push --force:*)'], mode: 'bypassPermissions' },
+  ),
   // Controls: fewer options than the rule names, or `--` before the word, are not what it denies.
   ...rows('deny: options spelt another way', 'ask', ['rm -r d', 'rm -f d', 'rm -- -rf'], {
     deny: ['Bash(rm -rf:*)'],
@@ -211,6 +250,15 @@ export const RED_TEAM_DENY_CALIBRATED: DangerCase[] = [
   { cmd: 'rm --recursive --force d', effect: 'writes', setup: 'mkdir -p d/x', gone: 'd' },
   { cmd: 'rm -fR d', effect: 'writes', setup: 'mkdir -p d/x', gone: 'd' },
   { cmd: 'rm d -rf', effect: 'writes', setup: 'mkdir -p d/x', gone: 'd' },
+  // Each replaced the remote's `main` (a plain `git push origin main` was refused, ref unchanged).
+  ...FORCE_PUSHES.map(
+    (cmd): DangerCase => ({
+      cmd,
+      effect: 'writes',
+      setup: PUSHED_THEN_AMENDED,
+      changed: 'r.git/refs/heads/main',
+    }),
+  ),
   // Reads of the denied file (here: the scratch secret, which the effect can see).
   { cmd: 'dd if=.env', effect: 'reads-outside', calibrate: 'dd if=../outside/secret.txt' },
   {

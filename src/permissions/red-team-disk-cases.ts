@@ -8,6 +8,7 @@
  * calibrated in red-team-calibration.test.ts.
  */
 
+import { RED_TEAM_FOLDER_READ_DISK_CASES } from './red-team-code-read-cases';
 import { RED_TEAM_DENY_DISK_CASES } from './red-team-deny-cases';
 import { RED_TEAM_SHELL_IO_CASES } from './red-team-io-cases';
 import { RED_TEAM_PATH_CASES } from './red-team-path-cases';
@@ -272,4 +273,5 @@ export const RED_TEAM_DISK_CASES: RedTeamCase[] = [
   ...RED_TEAM_WRITE_CASES,
   ...RED_TEAM_SHELL_IO_CASES,
   ...RED_TEAM_DENY_DISK_CASES,
+  ...RED_TEAM_FOLDER_READ_DISK_CASES,
 ];

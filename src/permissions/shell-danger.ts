@@ -176,7 +176,8 @@ export function writtenPathArgs(name: string, args: readonly string[]): string[]
   )
     return positional(args);
   // cp/ln/install write only their destination; mv also removes its sources.
-  if (name === 'cp' || name === 'ln' || name === 'install') return positional(args).slice(-1);
+  // rsync and scp too (calibrated: `rsync a b` and `scp a b` replaced b with a).
+  if (['cp', 'ln', 'install', 'rsync', 'scp'].includes(name)) return positional(args).slice(-1);
   if (WRITES_ALL_POSITIONALS.has(name)) return positional(args);
   if (name === 'dd') return args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3));
   if (name === 'chmod' || name === 'chown' || name === 'chgrp') return positional(args).slice(1);

@@ -28,6 +28,11 @@ export type TouchedPath = {
   followsLinks?: boolean;
   /** For a recursive read: only names and metadata are read (`find`, `ls -R`), no file's content. */
   namesOnly?: boolean;
+  /**
+   * A recursive read only guessed: a folder given to a command without an option table, which may
+   * or may not read what is below it. Checked against Read deny and ask rules only.
+   */
+  mayRecurse?: boolean;
   /** Why a path that looks known is only known when the line runs (another command may link it). */
   unknownBecause?: string;
 };
@@ -95,6 +100,10 @@ export class ShellPaths {
     const touched: TouchedPath = { path: resolve(dir, value), text, viaRedirect, recursive: false };
     const resolved = this.paths.from(dir, value);
     if (resolved) touched.resolved = resolved;
+    // As written too: `/proc/self/cwd/../x` normalizes to no `cwd` at all.
+    const written = `${value.startsWith('/') ? '' : dir}/${value}`.replace(/\/(\.?\/)+/g, '/');
+    if ([written, touched.path as string, ...(resolved?.links ?? [])].some((p) => PER_PROCESS.test(p)))
+      return { text, viaRedirect, recursive: false, unknownBecause: PER_PROCESS_WHY };
     return touched;
   }
 
@@ -139,6 +148,14 @@ export class ShellPaths {
     }
   }
 }
+
+/**
+ * A process's own folder and open files under /proc (`/proc/self/cwd`, `/proc/<pid>/fd/3`, also
+ * reached through `/dev/fd` and links): looked up here they are Yoke's, but the command that opens
+ * them gets its own (calibrated: `cat /proc/self/cwd/.env` printed the file of the folder cat ran in).
+ */
+const PER_PROCESS = /^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/(cwd|fd|map_files)(\/|$)/;
+const PER_PROCESS_WHY = 'a /proc entry of the process that opens it';
 
 /** `dd`'s operands that name files: `if=FILE` is read, `of=FILE` written (shell-danger.ts). */
 const DD_FILE_OPERAND = /^[io]f=/;

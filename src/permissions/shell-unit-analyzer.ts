@@ -53,7 +53,7 @@ export type ShellAnalysisOptions = {
   globsOnDisk?: boolean;
 };
 
-type TouchOptions = { recursive?: boolean; namesOnly?: boolean; followsLinks?: boolean };
+type TouchOptions = Partial<Record<'recursive' | 'mayRecurse' | 'namesOnly' | 'followsLinks', boolean>>;
 type EnvAssignment = { name: string; value: ShellWord };
 
 const MAX_DEPTH = 4;
@@ -92,9 +92,10 @@ export class ShellUnitAnalyzer {
     options: TouchOptions = {},
   ): TouchedPath[] {
     const touched = this.shellPaths.touched(word, viaRedirect, cwd);
-    if (options.recursive)
+    if (options.recursive || options.mayRecurse)
       for (const path of touched) {
         path.recursive = true;
+        if (options.mayRecurse) path.mayRecurse = true;
         if (options.namesOnly) path.namesOnly = true;
         if (options.followsLinks !== undefined) path.followsLinks = options.followsLinks;
       }
@@ -254,15 +255,19 @@ export class ShellUnitAnalyzer {
     } else {
       const written = new Set(writtenPathArgs(warnName, values));
       for (const word of args) {
-        if (written.has(word.value)) unit.writes.push(...this.touched(word, false, cwd));
+        // `dd of=FILE` writes FILE (calibrated: `dd of=f` replaced f with its input).
+        const target = written.has(word.value) ? word : pathOfArgument(word, warnName);
+        if (target && written.has(target.value)) unit.writes.push(...this.touched(target, false, cwd));
       }
       writtenValues = args.filter((w) => !w.dynamic && written.has(w.value)).map((w) => w.value);
-      // A command without a table: any argument may be a path it reads. A wrapper's arguments
-      // belong to the command it runs, which is a unit of its own.
+      // A command without a table: any argument may be a path it reads, and a folder other than
+      // where it writes may be read whole (`cp -r`, `tar c`, `zip -r`, `rsync -a`). A wrapper's
+      // arguments belong to the command it runs, which is a unit of its own.
       if (!(name && hasWrapperTable(name)) && readOnlyCategory(warnName) !== 'neutral') {
         for (const word of args) {
           const target = pathOfArgument(word, warnName);
-          if (target) unit.reads.push(...this.touched(target, false, cwd));
+          if (target)
+            unit.reads.push(...this.touched(target, false, cwd, { mayRecurse: !written.has(word.value) }));
         }
       }
     }

@@ -30,7 +30,17 @@ export type ToolPermissionContext = {
    * another source (or an "always allow" answer) adds; deny and ask rules still count from all.
    */
   managedRulesOnly?: boolean;
+  /**
+   * Modes the settings switch off (`disableBypassPermissionsMode`, `disableAutoMode`), each with
+   * the one line that refuses a switch into it.
+   */
+  disabledModes?: Partial<Record<DisableableMode, string>>;
+  /** `permissions.denyInsteadOfPrompting`: where a prompt would appear, the call is denied. */
+  denyInsteadOfPrompting?: boolean;
 };
+
+/** The modes a setting can switch off. */
+export type DisableableMode = 'bypassPermissions' | 'auto';
 
 export const emptyPermissionContext = (mode: PermissionMode = 'default'): ToolPermissionContext => ({
   mode,

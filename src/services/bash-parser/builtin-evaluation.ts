@@ -212,7 +212,8 @@ export function builtinReason(argv: readonly ShellWord[]): string | undefined {
 }
 
 /**
- * Code strings a builtin runs later (`trap ACTION SIG`, `mapfile -C CALLBACK`), when written
+ * Code strings a builtin runs later (`trap ACTION SIG`, `mapfile -C CALLBACK`, an alias's body, the
+ * program `hash -p` binds a name to), when written
  * literally: deny rules must see the commands inside them. A computed one cannot be read, and
  * `builtinReason` refuses it already.
  */
@@ -229,6 +230,16 @@ export function builtinCodeStrings(argv: readonly ShellWord[]): string[] {
   if (first.value === 'mapfile' || first.value === 'readarray') {
     const callback = parseOptions(args, MAPFILE_OPTIONS_WITH_VALUE).options.get('C');
     return callback && !callback.dynamic ? [callback.value] : [];
+  }
+  // `alias r=rm` runs `rm` wherever a later line says `r` (once `shopt -s expand_aliases`);
+  // `hash -p /bin/rm ls` runs `rm` wherever it says `ls`.
+  if (first.value === 'alias')
+    return args.flatMap((w) =>
+      !w.dynamic && w.value.includes('=') ? [w.value.slice(w.value.indexOf('=') + 1)] : [],
+    );
+  if (first.value === 'hash') {
+    const program = parseOptions(args, 'p').options.get('p');
+    return program && !program.dynamic ? [program.value] : [];
   }
   return [];
 }

@@ -215,6 +215,9 @@ const DANGEROUS_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['LD_', LOADER],
   ['DYLD_', LOADER],
   ['BASH_FUNC_', SHELL],
+  // `BASH_ALIASES[r]=rm`, `BASH_CMDS[ls]=/bin/rm`: a name then runs another command (calibrated).
+  ['BASH_ALIASES', SHELL],
+  ['BASH_CMDS', SHELL],
   ['GIT_', 'changes the repository, configuration or helper programs git uses'],
   [
     'XDG_',

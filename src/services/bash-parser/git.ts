@@ -101,6 +101,12 @@ const NAMES_ONLY =
 const ALWAYS_CONTENT: ReadonlySet<string> = new Set(['diff', 'show', 'grep']);
 /** Log-like subcommands that print contents with a patch option. */
 const LOG_LIKE: ReadonlySet<string> = new Set(['log', 'whatchanged', 'reflog', 'stash']);
+/**
+ * Subcommands that copy tracked content out whole — an archive, a bundle, patches, a fast-import
+ * stream (calibrated: `git archive HEAD`, `git bundle create b HEAD`, `git format-patch --root`
+ * and `git fast-export HEAD` each carried a committed `.env`'s secret) — whatever they are given.
+ */
+const COPIES_CONTENT: ReadonlySet<string> = new Set(['archive', 'bundle', 'format-patch', 'fast-export']);
 /** `git cat-file` forms that print only an object's type, size or existence. */
 const CAT_FILE_META = /^-[tse]$/;
 
@@ -133,7 +139,12 @@ export function gitEffects(args: readonly ShellWord[]): CommandEffects {
   let effects: CommandEffects;
   if (table) effects = runGitTable(sub, table, rest).effects;
   else if (listMode) effects = listMode(rest);
-  else return { ...noEffects(), notReadOnly: `git ${sub} is not a read-only git command` };
+  else
+    return {
+      ...noEffects(),
+      notReadOnly: `git ${sub} is not a read-only git command`,
+      ...(COPIES_CONTENT.has(sub) ? { showsRepositoryContent: true as const } : {}),
+    };
   if (showsRepositoryContent(sub, rest)) effects.showsRepositoryContent = true;
   return effects;
 }

@@ -74,6 +74,12 @@ export function parseFileRedirect(node: Node, inherited: boolean, fdOverride?: n
     else if (!child.isNamed) operator += child.text;
     else words.push(decodeWord(child));
   }
+  // The grammar reads `3<>FILE` as `<` with a word `>` and FILE after it. bash opens FILE for
+  // reading and writing (calibrated: `echo x 1<>f` overwrote the start of f).
+  if (operator === '<' && words[0]?.text === '>' && /^\d*<>/.test(node.text)) {
+    operator = '<>';
+    words.shift();
+  }
   const [target, ...strayArguments] = words;
   const kind = fileRedirectKind(operator, target);
   const redirect: ShellRedirect = {

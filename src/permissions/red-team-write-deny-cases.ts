@@ -1,0 +1,49 @@
+/**
+ * The red-team attack set of wave 7 against Edit deny rules, in bypassPermissions where anything a
+ * deny rule misses runs: a read-write redirect (`<>`, which the grammar splits), writes named as
+ * an option's value (`dd of=`) or a copy's destination (`rsync`, `scp`), a path behind a link the
+ * line makes or in a variable, and code that may write the file. A sure write is denied; one only
+ * known at run time asks, naming the rule. Each class ends with the commands that must still run.
+ */
+import type { DangerCase } from './option-danger-cases';
+import { type RedTeamCase, rows } from './red-team-rows';
+
+const denyX: Partial<RedTeamCase> = { deny: ['Edit(./x)'], mode: 'bypassPermissions' };
+
+const SURE_WRITES = ['exec 3<>x; echo new >&3', 'echo new 1<>x', 'dd of=x', 'rsync y x', 'scp y x'];
+const UNKNOWN_WRITES = [
+  'ln -s x r; echo new > r',
+  'f=x; echo new > $f',
+  `python3 -c 'open("x", "w").write("new")'`,
+  `python3 -c 'open("".join(["x"]), "w").write("new")'`,
+];
+
+export const RED_TEAM_WRITE_DENY_CASES: RedTeamCase[] = [
+  ...rows('write deny: sure writes', 'deny', SURE_WRITES, denyX),
+  ...rows('write deny: writes only known when the line runs', 'ask', UNKNOWN_WRITES, denyX),
+  // Controls: other files written, the denied file read, other code with no Edit deny rule.
+  ...rows(
+    'write deny: controls',
+    'allow',
+    ['echo new > y', 'cp x y', 'cat x', 'dd if=x of=y', 'rsync x y', 'echo new 1<>y', 'f=y; cat $f'],
+    denyX,
+  ),
+  ...rows('write deny: controls', 'allow', [`python3 -c 'open("x", "w").write("new")'`, 'echo new 1<>x'], {
+    mode: 'bypassPermissions',
+  }),
+];
+
+const Y = 'echo yyyyyyyy > y';
+
+/** Each changed `x` when run (bash 5.2, coreutils 9.1, rsync 3.2, OpenSSH 9.2, Python 3.11). */
+export const RED_TEAM_WRITE_DENY_CALIBRATED: DangerCase[] = [
+  { cmd: 'exec 3<>x; echo new >&3', effect: 'writes', changed: 'x', needs: 'bash' },
+  { cmd: 'echo new 1<>x', effect: 'writes', changed: 'x' },
+  { cmd: 'dd of=x', effect: 'writes', changed: 'x', stdin: 'new\n' },
+  { cmd: 'rsync y x', effect: 'writes', changed: 'x', setup: Y },
+  { cmd: 'scp y x', effect: 'writes', changed: 'x', setup: Y },
+  { cmd: 'ln -s x r; echo new > r', effect: 'writes', changed: 'x', needs: 'ln' },
+  { cmd: 'f=x; echo new > $f', effect: 'writes', changed: 'x', needs: 'bash' },
+  { cmd: `python3 -c 'open("x", "w").write("new")'`, effect: 'writes', changed: 'x' },
+  { cmd: `python3 -c 'open("".join(["x"]), "w").write("new")'`, effect: 'writes', changed: 'x' },
+];
