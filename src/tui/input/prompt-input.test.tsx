@@ -58,6 +58,15 @@ describe('PromptInput', () => {
     expect(submitted).toEqual(['one\ntwo\nthree\nfour']);
   });
 
+  it('edits around an emoji by whole characters, so the prompt never holds half of one', async () => {
+    const { view, submitted } = setup();
+    view.type('a🎉b\x1b[D\x1b[D');
+    // The cursor stands before the whole emoji (drawn as a bar without colours).
+    await vi.waitFor(() => expect(view.frame()).toContain('> a|🎉b'));
+    view.type('X\r');
+    expect(submitted).toEqual(['aX🎉b']);
+  });
+
   it('collapses a long bracketed paste and sends it whole', async () => {
     const { view, submitted } = setup();
     const long = Array.from({ length: 20 }, (_, i) => `row ${i}`).join('\n');

@@ -17,6 +17,7 @@ import {
   moveLine,
   replaceToken,
 } from './editor';
+import { nextBoundary, withoutLastCharacter } from './graphemes';
 import { type HistorySearch, searchHistory } from './history-search';
 import type { KeyEvent } from './key-parser';
 import { useKeys } from './use-keys';
@@ -116,7 +117,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       const further = searchHistory(history, state.query, state.index + 1);
       if (further) setSearch({ ...state, index: further.index });
     } else if (event.type === 'key' && event.name === 'backspace') {
-      const query = state.query.slice(0, -1);
+      const query = withoutLastCharacter(state.query);
       setSearch({ query, index: searchHistory(history, query)?.index ?? 0 });
     } else if (
       event.type === 'key' &&
@@ -233,8 +234,10 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
   const mode = modeOf(state.text);
   const symbol = mode.colour ? style.fg(mode.colour, mode.symbol) : style.dim(mode.symbol);
   const before = state.text.slice(0, state.cursor);
-  const at = state.text.slice(state.cursor, state.cursor + 1);
-  const after = state.text.slice(state.cursor + 1);
+  // The character under the cursor, whole: half an emoji in reverse video would show as garbage.
+  const atEnd = nextBoundary(state.text, state.cursor);
+  const at = state.text.slice(state.cursor, atEnd);
+  const after = state.text.slice(atEnd);
   const cursor = at === '' || at === '\n' ? `\x1b[7m \x1b[27m${at}` : `\x1b[7m${at}\x1b[27m`;
   const shown = style.color || style.bold('x') !== 'x' ? before + cursor + after : `${before}|${at}${after}`;
   const lines = shown.split('\n');

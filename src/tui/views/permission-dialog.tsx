@@ -6,6 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
+import { withoutLastCharacter } from '../input/graphemes';
 import { useKeys } from '../input/use-keys';
 import { useRefState } from '../input/use-ref-state';
 import { type PermissionChoice as Choice, permissionChoices } from '../session/permission-choices';
@@ -28,7 +29,7 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
     const selected = selectedRef.current;
     if (note !== undefined) {
       if (event.type === 'text' || event.type === 'paste') setNote(note + event.text.replace(/\n/g, ' '));
-      else if (event.type === 'key' && event.name === 'backspace') setNote(note.slice(0, -1));
+      else if (event.type === 'key' && event.name === 'backspace') setNote(withoutLastCharacter(note));
       else if (event.type === 'key' && event.name === 'escape') setNote(undefined);
       else if (event.type === 'key' && event.name === 'return' && note.trim()) {
         pending.answer((choices[choices.length - 1] as Choice).decide(note.trim()));
