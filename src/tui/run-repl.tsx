@@ -21,6 +21,7 @@ import { contextWindowFor } from '../model/models';
 import { loadInk } from './ink-runtime';
 import { KeyParser } from './input/key-parser';
 import { Keyboard } from './input/keyboard';
+import { mentionQuery, mentionSuggestion } from './input/mention-completion';
 import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
 import { ReplRoot } from './repl-root';
@@ -241,16 +242,14 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       },
       complete: async (token: string, wholeText: string): Promise<readonly Suggestion[]> => {
         if (token.startsWith('@')) {
-          return files.complete(token.slice(1), 6).map((f) => ({
-            value: `@${f.path}${f.kind === 'dir' ? '/' : ' '}`,
-            label: `@${f.path}${f.kind === 'dir' ? '/' : ''}`,
-          }));
+          return files.complete(mentionQuery(token), 6).map(mentionSuggestion);
         }
         if (wholeText.startsWith('/') && !wholeText.includes(' ')) {
           return commands.complete(wholeText.slice(1)).map((c) => ({
             value: `/${c.name} `,
             label: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`,
             description: c.description,
+            submits: true,
           }));
         }
         return [];

@@ -135,8 +135,17 @@ export function killToLineEnd(state: EditorState): EditorState {
   return { ...state, text: state.text.slice(0, state.cursor) + state.text.slice(stop) };
 }
 
-/** The word being typed at the cursor (for `@path` and `/command` completion). */
+/**
+ * The word being typed at the cursor (for `@path` and `/command` completion). A quoted mention
+ * still open before the cursor, `@"my dir/a f`, is one word with its spaces.
+ */
 export function currentToken(state: EditorState): { token: string; start: number } {
+  const line = state.text.slice(lineStart(state.text, state.cursor), state.cursor);
+  const quoted = /(?:^|\s)(@"[^"]*)$/.exec(line);
+  if (quoted) {
+    const token = quoted[1] as string;
+    return { token, start: state.cursor - token.length };
+  }
   let start = state.cursor;
   while (start > 0 && !/\s/.test(state.text[start - 1] as string)) start--;
   return { token: state.text.slice(start, state.cursor), start };

@@ -67,6 +67,31 @@ describe('PromptInput', () => {
     expect(submitted).toEqual(['aX🎉b']);
   });
 
+  it('runs a command chosen with Enter, and a command typed out in full, with one Enter', async () => {
+    const help = { value: '/help ', label: '/help', submits: true };
+    let { view, submitted } = setup([], { suggestions: [help] });
+    view.type('/he');
+    await vi.waitFor(() => expect(view.frame()).toContain('/help'));
+    view.type('\r');
+    expect(submitted).toEqual(['/help']);
+    view.unmount();
+    ({ view, submitted } = setup([], { suggestions: [{ value: '@src/a.ts ', label: '@src/a.ts' }] }));
+    // A file mention typed in full: Enter has nothing to complete, so it sends.
+    view.type('read @src/a.ts');
+    await vi.waitFor(() => expect(view.frame()).toContain('  @src/a.ts'));
+    view.type('\r');
+    expect(submitted).toEqual(['read @src/a.ts']);
+  });
+
+  it('completes a half-typed mention with Enter without sending it', async () => {
+    const { view, submitted } = setup([], { suggestions: [{ value: '@src/a.ts ', label: '@src/a.ts' }] });
+    view.type('read @src/a');
+    await vi.waitFor(() => expect(view.frame()).toContain('  @src/a.ts'));
+    view.type('\r');
+    await vi.waitFor(() => expect(view.frame()).toContain('> read @src/a.ts |'));
+    expect(submitted).toEqual([]);
+  });
+
   it('collapses a long bracketed paste and sends it whole', async () => {
     const { view, submitted } = setup();
     const long = Array.from({ length: 20 }, (_, i) => `row ${i}`).join('\n');

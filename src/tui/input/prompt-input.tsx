@@ -23,7 +23,13 @@ import type { KeyEvent } from './key-parser';
 import { useKeys } from './use-keys';
 import { useRefState } from './use-ref-state';
 
-export type Suggestion = { value: string; label: string; description?: string };
+export type Suggestion = {
+  value: string;
+  label: string;
+  description?: string;
+  /** Enter runs the prompt with this suggestion in it (a slash command) instead of only inserting it. */
+  submits?: boolean;
+};
 
 export type PromptActions = {
   submit(text: string): void;
@@ -189,8 +195,16 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       if (event.name === 'tab' || (event.name === 'return' && suggestions.length > 0 && !event.ctrl)) {
         const choice = suggestions[selected];
         if (choice) {
-          update(replaceToken(editor.current, choice.value));
+          const completed = replaceToken(editor.current, choice.value);
           setSuggestions([]);
+          // Enter on a command, or on a word already typed out in full, sends the prompt: a
+          // second Enter for `/help` typed to the end would be a key the user must learn.
+          const nothingToAdd = completed.text.trimEnd() === editor.current.text.trimEnd();
+          if (event.name === 'return' && (choice.submits || nothingToAdd)) {
+            const text = completed.text.trimEnd();
+            update({ ...completed, text, cursor: Math.min(completed.cursor, text.length) });
+            submit();
+          } else update(completed);
           return true;
         }
         if (event.name === 'tab') return true;
