@@ -4,6 +4,7 @@ import type { TranscriptItem } from '../transcript/items';
 import { renderAnswerBlock } from './markdown';
 import { useStyle } from './style-context';
 import { ToolCallView } from './tool-call';
+import { lineCount } from './tool-summary';
 
 export type ItemViewProps = { item: TranscriptItem; cwd: string; full: boolean; now?: number };
 
@@ -51,7 +52,7 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
             <Box paddingLeft={2}>
               <Text>
                 {(lines.length > shown.length
-                  ? [style.dim(`… ${lines.length - shown.length} earlier lines`), ...shown]
+                  ? [style.dim(`… ${lineCount(lines.length - shown.length, 'earlier')}`), ...shown]
                   : shown
                 ).join('\n')}
               </Text>
