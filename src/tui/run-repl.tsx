@@ -225,10 +225,14 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       },
       exit: () => exit(),
       suspend: () => {
+        // Erased while the frame writer knows where the frame is: the shell's lines then follow
+        // the transcript, and after `fg` the frame is drawn afresh where the shell left the cursor.
+        instance.clear();
         modes.disable();
         process.once('SIGCONT', () => {
           modes.enable();
-          instance.clear();
+          // Laid out and drawn again as after a resize (the terminal may have been resized too).
+          stdout.emit('resize');
         });
         process.kill(process.pid, 'SIGTSTP');
       },
