@@ -153,7 +153,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       log,
       session,
       commands,
-      startedAt: Date.now(),
+      startedAt: performance.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
       onStarted: ({ host, setup }) => {
         if (setup.mcp) signInForMoreScope(setup.mcp, session, env, cwd);
