@@ -83,6 +83,23 @@ describe('PromptInput', () => {
     expect(submitted).toEqual(['read @src/a.ts']);
   });
 
+  it('shows each suggestion on one row, a long description cut short', async () => {
+    const long =
+      'Summarize the conversation to free context; optional instructions say what to keep and what to drop';
+    const { view } = setup([], {
+      suggestions: [
+        { value: '/compact ', label: '/compact [instructions]', description: long },
+        { value: '/context ', label: '/context' },
+      ],
+    });
+    view.type('/co');
+    await vi.waitFor(() => expect(view.frame()).toContain('/context'));
+    const rows = view.frame().split('\n');
+    const compact = rows.findIndex((row) => row.includes('/compact'));
+    expect(rows[compact]).toMatch(/…$/);
+    expect(rows[compact + 1]).toContain('/context');
+  });
+
   it('completes a half-typed mention with Enter without sending it', async () => {
     const { view, submitted } = setup([], { suggestions: [{ value: '@src/a.ts ', label: '@src/a.ts' }] });
     view.type('read @src/a');

@@ -276,7 +276,8 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       {suggestions.length > 0 ? (
         <Box flexDirection="column" paddingLeft={2}>
           {suggestions.map((s, index) => (
-            <Text key={s.value}>
+            // One row each: a long description is cut, not wrapped under the next command.
+            <Text key={s.value} wrap="truncate-end">
               {index === selected ? style.fg('cyan', s.label) : s.label}
               {s.description ? style.dim(`  ${s.description}`) : ''}
             </Text>
