@@ -21,7 +21,7 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
     case 'user':
       return (
         <Box marginTop={1}>
-          <Text>{`${style.dim('>')} ${item.text}`}</Text>
+          <Text>{`${style.dim('>')} ${item.text.replace(/\n/g, '\n  ')}`}</Text>
         </Box>
       );
     case 'assistant':

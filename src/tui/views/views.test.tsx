@@ -96,6 +96,12 @@ describe('tool call view', () => {
     );
   });
 
+  it("indents a multi-line prompt's later lines under its first", () => {
+    const item = { kind: 'user' as const, id: 'u1', text: 'first line\nsecond line' };
+    const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />);
+    expect(view.frame()).toContain('> first line\n  second line');
+  });
+
   it('shows all of the output with full output on', () => {
     const item = tool({ outcome: { status: 'done', text: 'one\ntwo\nthree\nfour\nfive' }, endedAt: 1 });
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={true} />);
