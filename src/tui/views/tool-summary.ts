@@ -82,7 +82,13 @@ export function toolHunks(item: Pick<ToolItem, 'name' | 'input' | 'outcome'>): P
 }
 
 /** Diff lines, coloured: additions green, removals red, hunk headers dim. */
-export function renderHunks(hunks: readonly PatchHunk[], style: Style, maxLines: number): string[] {
+export function renderHunks(
+  hunks: readonly PatchHunk[],
+  style: Style,
+  maxLines: number,
+  /** What the "more lines" note offers (a dialog that owns the keys offers no key). */
+  expandHint = ' (ctrl+o to expand)',
+): string[] {
   const out: string[] = [];
   let total = 0;
   for (const hunk of hunks) {
@@ -97,8 +103,7 @@ export function renderHunks(hunks: readonly PatchHunk[], style: Style, maxLines:
       else out.push(style.dim(body));
     }
   }
-  if (total > out.length)
-    out.push(style.dim(`… ${lineCount(total - out.length, 'more')} (ctrl+o to expand)`));
+  if (total > out.length) out.push(style.dim(`… ${lineCount(total - out.length, 'more')}${expandHint}`));
   return out;
 }
 

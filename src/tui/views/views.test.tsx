@@ -239,6 +239,26 @@ describe('permission dialog', () => {
     expect(frame).toContain('• the file is outside the project');
     expect(frame).not.toContain("don't ask again");
   });
+
+  it('keeps the whole question on a 24-row screen: a long diff is cut to the room left', () => {
+    const content = Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n');
+    const request = {
+      toolName: 'Write',
+      input: { file_path: '/nowhere/new-file.txt', content },
+      message: 'Allow Write: /nowhere/new-file.txt?',
+      suggestions: [],
+    };
+    const view = renderView(<PermissionDialog pending={pending(request, [])} cwd="/p" />);
+    Object.defineProperty(view.stdout, 'rows', { value: 24 });
+    view.rerender(<PermissionDialog pending={pending(request, [])} cwd="/p" />);
+    const frame = view.frame();
+    // Counted from the top border to the bottom one, with the input box and status line below.
+    expect(frame.split('\n').length + 4).toBeLessThanOrEqual(24);
+    expect(frame).toContain('/nowhere/new-file.txt');
+    expect(frame).toContain('… 56 more lines');
+    // The dialog owns the keys: it offers none that would not work.
+    expect(frame).not.toContain('ctrl+o');
+  });
 });
 
 describe('status line, todo panel, trust dialog', () => {
