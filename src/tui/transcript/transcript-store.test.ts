@@ -147,4 +147,24 @@ describe('TranscriptStore', () => {
       'Read:error',
     ]);
   });
+
+  it('shows a command that printed "Permission denied" as failed, and a refusal as denied', () => {
+    const store = new TranscriptStore();
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat x' } }]));
+    const output = { stdout: 'cat: x: Permission denied', stderr: '', interrupted: false };
+    store.apply(toolResultFrame('t1', 'cat: x: Permission denied\nExit code 1', true, output));
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'rm x' } }]));
+    store.apply(
+      toolResultFrame(
+        't2',
+        'The user denied this Bash call.',
+        true,
+        'Error: The user denied this Bash call.',
+      ),
+    );
+    const outcomes = store
+      .getSnapshot()
+      .committed.map((i) => (i.kind === 'tool' ? i.outcome.status : i.kind));
+    expect(outcomes).toEqual(['error', 'denied']);
+  });
 });

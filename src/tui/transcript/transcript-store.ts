@@ -291,8 +291,11 @@ export class TranscriptStore {
       const tool = this.findTool(block.tool_use_id);
       if (!tool) continue;
       const text = resultText(block.content);
+      // A tool that ran hands back its output as data, even when it failed: "Permission denied"
+      // printed by a command is that command's failure, not the user's refusal.
+      const ran = typeof data === 'object' && data !== null;
       const outcome: ToolItem['outcome'] = block.is_error
-        ? /permission|denied|rejected/i.test(text) && tool.outcome.status === 'running'
+        ? !ran && /permission|denied|rejected/i.test(text) && tool.outcome.status === 'running'
           ? { status: 'denied', text }
           : { status: 'error', text }
         : { status: 'done', text, ...(data !== undefined ? { data } : {}) };
