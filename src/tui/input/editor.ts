@@ -42,6 +42,15 @@ export function paste(state: EditorState, text: string): EditorState {
   return { ...insert(state, placeholder(entry)), pastes: [...state.pastes, entry] };
 }
 
+/**
+ * A prompt recalled from history: collapsed to a placeholder again when it is as long as a paste
+ * that would be, so Up on a pasted log does not fill the screen with it (it is sent whole).
+ */
+export function recalledEditor(text: string): EditorState {
+  const collapsed = paste(emptyEditor, text);
+  return collapsed.pastes.length > 0 ? collapsed : editorWith(text);
+}
+
 /** The prompt to send: placeholders replaced by the text they stand for. */
 export function expandedText(state: EditorState): string {
   let text = state.text;

@@ -118,6 +118,21 @@ describe('PromptInput', () => {
     expect(submitted).toEqual([long]);
   });
 
+  it('recalls a long pasted prompt as a placeholder, sends it whole, and searches it in one line', async () => {
+    const log = Array.from({ length: 30 }, (_, i) => `log line ${i}`).join('\n');
+    const { view, submitted } = setup([log, 'short one']);
+    view.type('\x1b[A\x1b[A');
+    await vi.waitFor(() => expect(view.frame()).toContain('> [Pasted text #1 +30 lines]'));
+    expect(view.frame()).not.toContain('log line 12');
+    view.type('\r');
+    expect(submitted).toEqual([log]);
+    view.type('\x12log');
+    await vi.waitFor(() =>
+      expect(view.frame()).toContain("(reverse-i-search)`log': log line 0 (+29 more lines)"),
+    );
+    expect(view.frame()).not.toContain('log line 12');
+  });
+
   it('recalls history with Up and Down, and searches it with Ctrl+R', async () => {
     const { view, submitted } = setup(['git status', 'npm test', 'npm run build']);
     view.type('\x1b[A\x1b[A');

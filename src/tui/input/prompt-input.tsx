@@ -15,6 +15,7 @@ import {
   emptyEditor,
   expandedText,
   moveLine,
+  recalledEditor,
   replaceToken,
 } from './editor';
 import { nextBoundary, withoutLastCharacter } from './graphemes';
@@ -102,7 +103,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
     if (next < -1 || next >= history.length) return false;
     if (historyIndex.current === -1) draft.current = editor.current;
     historyIndex.current = next;
-    update(next === -1 ? draft.current : editorWith(history[history.length - 1 - next] as string));
+    update(next === -1 ? draft.current : recalledEditor(history[history.length - 1 - next] as string));
     return true;
   };
 
@@ -133,7 +134,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
     } else {
       const found = searchHistory(history, state.query, state.index);
       setSearch(undefined);
-      if (found) update(editorWith(found.match));
+      if (found) update(recalledEditor(found.match));
       if (event.type === 'key' && event.name === 'return' && found) submit();
     }
   };
@@ -265,7 +266,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
         flexDirection="column"
       >
         {search ? (
-          <Text>{`(reverse-i-search)\`${search.query}': ${searchHistory(history, search.query, search.index)?.match ?? ''}`}</Text>
+          <Text>{`(reverse-i-search)\`${search.query}': ${oneEntryLine(searchHistory(history, search.query, search.index)?.match ?? '')}`}</Text>
         ) : (
           lines.map((line, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their position
@@ -287,4 +288,10 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       {hint === 'exit-pending' ? <Text>{style.dim('  Press Ctrl+C again to exit')}</Text> : null}
     </Box>
   );
+}
+
+/** A history entry in the search line: its first line, and how many more it has. */
+function oneEntryLine(entry: string): string {
+  const lines = entry.split('\n');
+  return lines.length > 1 ? `${lines[0]} (+${lines.length - 1} more lines)` : entry;
 }
