@@ -103,6 +103,8 @@ export class ReplSession {
   /** The engine arrives after the first render (its set-up runs while the prompt is usable). */
   attach(engine: ReplEngine): void {
     this.engine = engine;
+    // A new conversation (/clear, /resume) has filled nothing of the window yet that is known.
+    this.contextTokens = 0;
     this.transcript.showPast(engine.messages);
     if (this.earlyMode) engine.setPermissionMode(this.earlyMode);
     this.earlyMode = undefined;
