@@ -21,6 +21,7 @@ import { contextWindowFor } from '../model/models';
 import { loadInk } from './ink-runtime';
 import { KeyParser } from './input/key-parser';
 import { Keyboard } from './input/keyboard';
+import { mentionQuery, mentionSuggestion } from './input/mention-completion';
 import type { Suggestion } from './input/prompt-input';
 import { KeyboardContext } from './input/use-keys';
 import { ReplRoot } from './repl-root';
@@ -152,7 +153,7 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       log,
       session,
       commands,
-      startedAt: Date.now(),
+      startedAt: performance.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
       onStarted: ({ host, setup }) => {
         if (setup.mcp) signInForMoreScope(setup.mcp, session, env, cwd);
@@ -224,10 +225,14 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       },
       exit: () => exit(),
       suspend: () => {
+        // Erased while the frame writer knows where the frame is: the shell's lines then follow
+        // the transcript, and after `fg` the frame is drawn afresh where the shell left the cursor.
+        instance.clear();
         modes.disable();
         process.once('SIGCONT', () => {
           modes.enable();
-          instance.clear();
+          // Laid out and drawn again as after a resize (the terminal may have been resized too).
+          stdout.emit('resize');
         });
         process.kill(process.pid, 'SIGTSTP');
       },
@@ -241,16 +246,14 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       },
       complete: async (token: string, wholeText: string): Promise<readonly Suggestion[]> => {
         if (token.startsWith('@')) {
-          return files.complete(token.slice(1), 6).map((f) => ({
-            value: `@${f.path}${f.kind === 'dir' ? '/' : ' '}`,
-            label: `@${f.path}${f.kind === 'dir' ? '/' : ''}`,
-          }));
+          return files.complete(mentionQuery(token), 6).map(mentionSuggestion);
         }
         if (wholeText.startsWith('/') && !wholeText.includes(' ')) {
           return commands.complete(wholeText.slice(1)).map((c) => ({
             value: `/${c.name} `,
             label: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`,
             description: c.description,
+            submits: true,
           }));
         }
         return [];

@@ -7,6 +7,9 @@ const INPUT_HINTS = [
   '@path      attach a file to the prompt (Tab completes paths)',
 ];
 
+/** The widest usage that shares its line with the description. */
+const USAGE_COLUMN = 24;
+
 export const helpCommand: LocalCommand = {
   kind: 'local',
   name: 'help',
@@ -22,9 +25,15 @@ export const helpCommand: LocalCommand = {
       return { kind: 'text', text: `${usage(command)}\n${command.description}${aliases}` };
     }
     const commands = [...host.commands.list()].sort((a, b) => a.name.localeCompare(b.name));
-    const width = Math.max(...commands.map((c) => usage(c).length));
+    // One long usage (/permissions has many arguments) must not push every description off to the
+    // right, where an 80-column terminal wraps each of them: such a usage gets a line of its own.
+    const width = Math.min(USAGE_COLUMN, Math.max(...commands.map((c) => usage(c).length)));
     const lines = ['Commands:'];
-    for (const command of commands) lines.push(`  ${usage(command).padEnd(width)}  ${command.description}`);
+    for (const command of commands) {
+      const shown = usage(command);
+      if (shown.length <= width) lines.push(`  ${shown.padEnd(width)}  ${command.description}`);
+      else lines.push(`  ${shown}`, `  ${' '.repeat(width)}  ${command.description}`);
+    }
     lines.push('', 'Input:', ...INPUT_HINTS.map((h) => `  ${h}`));
     return { kind: 'text', text: lines.join('\n') };
   },

@@ -58,6 +58,11 @@ describe('/help and unknown commands', () => {
     expect(outcome.text).toContain('/compact [instructions]');
     expect(outcome.text).toMatch(/!command .*shell/);
     expect(outcome.text).toMatch(/#text .*memory/);
+    // Descriptions start in one column near the names, whatever one command's arguments are.
+    const helpLine = outcome.text.split('\n').find((line) => line.startsWith('  /help '));
+    expect(helpLine?.indexOf('List the commands')).toBeLessThanOrEqual(30);
+    const long = outcome.text.split('\n').findIndex((line) => line.startsWith('  /permissions ['));
+    expect(outcome.text.split('\n')[long + 1]).toMatch(/^ {20,30}\S/);
   });
 
   it('/help <command> describes one command with its aliases', async () => {

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   backspace,
   currentToken,
+  deleteForward,
   deleteWordBack,
   editorWith,
   emptyEditor,
   expandedText,
   insert,
+  moveBy,
   moveLine,
   paste,
   replaceToken,
@@ -19,6 +21,28 @@ describe('editor', () => {
     state = insert(state, 'l');
     expect(state).toMatchObject({ text: 'hello', cursor: 4 });
     expect(backspace(state)).toMatchObject({ text: 'helo', cursor: 3 });
+  });
+
+  it('moves and deletes by whole characters: an emoji, a flag or a family is never split', () => {
+    // Each of these is more than one UTF-16 unit; a cursor inside one would leave a lone surrogate.
+    for (const wide of ['🎉', '👍🏽', '👨‍👩‍👧', '🇩🇪', 'é']) {
+      const state = editorWith(`a${wide}b`);
+      const beforeB = moveBy(state, -1);
+      const beforeWide = moveBy(beforeB, -1);
+      expect(beforeWide.cursor).toBe(1);
+      expect(insert(beforeWide, 'X').text).toBe(`aX${wide}b`);
+      expect(moveBy(beforeWide, 1).cursor).toBe(beforeB.cursor);
+      expect(backspace(beforeB).text).toBe('ab');
+      expect(deleteForward(beforeWide).text).toBe('ab');
+    }
+    expect(moveBy(editorWith('x\n🎉'), -1).cursor).toBe(2);
+    expect(moveBy({ ...editorWith('x\ny'), cursor: 1 }, 1).cursor).toBe(2);
+  });
+
+  it('keeps the cursor off the middle of an emoji when it moves between lines', () => {
+    const state = editorWith('🎉🎉\nabc');
+    expect(moveLine(state, -1)?.cursor).toBe(2);
+    expect(moveLine({ ...state, cursor: 1 + 5 }, -1)?.cursor).toBe(0);
   });
 
   it('moves between lines keeping the column, and says when there is no line that way', () => {

@@ -5,6 +5,8 @@
  * Long pastes are kept aside and shown as a placeholder until the prompt is submitted.
  */
 
+import { boundaryAtOrBefore, nextBoundary, previousBoundary } from './graphemes';
+
 export type Paste = { readonly id: number; readonly text: string };
 
 export type EditorState = {
@@ -40,6 +42,15 @@ export function paste(state: EditorState, text: string): EditorState {
   return { ...insert(state, placeholder(entry)), pastes: [...state.pastes, entry] };
 }
 
+/**
+ * A prompt recalled from history: collapsed to a placeholder again when it is as long as a paste
+ * that would be, so Up on a pasted log does not fill the screen with it (it is sent whole).
+ */
+export function recalledEditor(text: string): EditorState {
+  const collapsed = paste(emptyEditor, text);
+  return collapsed.pastes.length > 0 ? collapsed : editorWith(text);
+}
+
 /** The prompt to send: placeholders replaced by the text they stand for. */
 export function expandedText(state: EditorState): string {
   let text = state.text;
@@ -47,22 +58,24 @@ export function expandedText(state: EditorState): string {
   return text;
 }
 
+/** Backspace: deletes the character before the cursor (a whole emoji, not half of it). */
 export function backspace(state: EditorState): EditorState {
   if (state.cursor === 0) return state;
-  return {
-    ...state,
-    text: state.text.slice(0, state.cursor - 1) + state.text.slice(state.cursor),
-    cursor: state.cursor - 1,
-  };
+  const to = previousBoundary(state.text, state.cursor);
+  return { ...state, text: state.text.slice(0, to) + state.text.slice(state.cursor), cursor: to };
 }
 
 export function deleteForward(state: EditorState): EditorState {
   if (state.cursor >= state.text.length) return state;
-  return { ...state, text: state.text.slice(0, state.cursor) + state.text.slice(state.cursor + 1) };
+  const to = nextBoundary(state.text, state.cursor);
+  return { ...state, text: state.text.slice(0, state.cursor) + state.text.slice(to) };
 }
 
-export function moveBy(state: EditorState, delta: number): EditorState {
-  return { ...state, cursor: Math.max(0, Math.min(state.text.length, state.cursor + delta)) };
+/** Left (-1) or Right (1) by one character. */
+export function moveBy(state: EditorState, direction: -1 | 1): EditorState {
+  const cursor =
+    direction < 0 ? previousBoundary(state.text, state.cursor) : nextBoundary(state.text, state.cursor);
+  return { ...state, cursor };
 }
 
 function lineStart(text: string, cursor: number): number {
@@ -89,12 +102,13 @@ export function moveLine(state: EditorState, direction: -1 | 1): EditorState | u
   if (direction < 0) {
     if (start === 0) return undefined;
     const prevStart = lineStart(state.text, start - 1);
-    return { ...state, cursor: Math.min(prevStart + column, start - 1) };
+    return { ...state, cursor: boundaryAtOrBefore(state.text, Math.min(prevStart + column, start - 1)) };
   }
   const endOfLine = lineEnd(state.text, state.cursor);
   if (endOfLine >= state.text.length) return undefined;
   const nextStart = endOfLine + 1;
-  return { ...state, cursor: Math.min(nextStart + column, lineEnd(state.text, nextStart)) };
+  const target = Math.min(nextStart + column, lineEnd(state.text, nextStart));
+  return { ...state, cursor: boundaryAtOrBefore(state.text, target) };
 }
 
 export function wordLeft(state: EditorState): EditorState {
@@ -130,8 +144,17 @@ export function killToLineEnd(state: EditorState): EditorState {
   return { ...state, text: state.text.slice(0, state.cursor) + state.text.slice(stop) };
 }
 
-/** The word being typed at the cursor (for `@path` and `/command` completion). */
+/**
+ * The word being typed at the cursor (for `@path` and `/command` completion). A quoted mention
+ * still open before the cursor, `@"my dir/a f`, is one word with its spaces.
+ */
 export function currentToken(state: EditorState): { token: string; start: number } {
+  const line = state.text.slice(lineStart(state.text, state.cursor), state.cursor);
+  const quoted = /(?:^|\s)(@"[^"]*)$/.exec(line);
+  if (quoted) {
+    const token = quoted[1] as string;
+    return { token, start: state.cursor - token.length };
+  }
   let start = state.cursor;
   while (start > 0 && !/\s/.test(state.text[start - 1] as string)) start--;
   return { token: state.text.slice(start, state.cursor), start };

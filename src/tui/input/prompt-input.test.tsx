@@ -58,6 +58,57 @@ describe('PromptInput', () => {
     expect(submitted).toEqual(['one\ntwo\nthree\nfour']);
   });
 
+  it('edits around an emoji by whole characters, so the prompt never holds half of one', async () => {
+    const { view, submitted } = setup();
+    view.type('a🎉b\x1b[D\x1b[D');
+    // The cursor stands before the whole emoji (drawn as a bar without colours).
+    await vi.waitFor(() => expect(view.frame()).toContain('> a|🎉b'));
+    view.type('X\r');
+    expect(submitted).toEqual(['aX🎉b']);
+  });
+
+  it('runs a command chosen with Enter, and a command typed out in full, with one Enter', async () => {
+    const help = { value: '/help ', label: '/help', submits: true };
+    let { view, submitted } = setup([], { suggestions: [help] });
+    view.type('/he');
+    await vi.waitFor(() => expect(view.frame()).toContain('/help'));
+    view.type('\r');
+    expect(submitted).toEqual(['/help']);
+    view.unmount();
+    ({ view, submitted } = setup([], { suggestions: [{ value: '@src/a.ts ', label: '@src/a.ts' }] }));
+    // A file mention typed in full: Enter has nothing to complete, so it sends.
+    view.type('read @src/a.ts');
+    await vi.waitFor(() => expect(view.frame()).toContain('  @src/a.ts'));
+    view.type('\r');
+    expect(submitted).toEqual(['read @src/a.ts']);
+  });
+
+  it('shows each suggestion on one row, a long description cut short', async () => {
+    const long =
+      'Summarize the conversation to free context; optional instructions say what to keep and what to drop';
+    const { view } = setup([], {
+      suggestions: [
+        { value: '/compact ', label: '/compact [instructions]', description: long },
+        { value: '/context ', label: '/context' },
+      ],
+    });
+    view.type('/co');
+    await vi.waitFor(() => expect(view.frame()).toContain('/context'));
+    const rows = view.frame().split('\n');
+    const compact = rows.findIndex((row) => row.includes('/compact'));
+    expect(rows[compact]).toMatch(/…$/);
+    expect(rows[compact + 1]).toContain('/context');
+  });
+
+  it('completes a half-typed mention with Enter without sending it', async () => {
+    const { view, submitted } = setup([], { suggestions: [{ value: '@src/a.ts ', label: '@src/a.ts' }] });
+    view.type('read @src/a');
+    await vi.waitFor(() => expect(view.frame()).toContain('  @src/a.ts'));
+    view.type('\r');
+    await vi.waitFor(() => expect(view.frame()).toContain('> read @src/a.ts |'));
+    expect(submitted).toEqual([]);
+  });
+
   it('collapses a long bracketed paste and sends it whole', async () => {
     const { view, submitted } = setup();
     const long = Array.from({ length: 20 }, (_, i) => `row ${i}`).join('\n');
@@ -65,6 +116,21 @@ describe('PromptInput', () => {
     await vi.waitFor(() => expect(view.frame()).toContain('[Pasted text #1 +20 lines]'));
     view.type('\r');
     expect(submitted).toEqual([long]);
+  });
+
+  it('recalls a long pasted prompt as a placeholder, sends it whole, and searches it in one line', async () => {
+    const log = Array.from({ length: 30 }, (_, i) => `log line ${i}`).join('\n');
+    const { view, submitted } = setup([log, 'short one']);
+    view.type('\x1b[A\x1b[A');
+    await vi.waitFor(() => expect(view.frame()).toContain('> [Pasted text #1 +30 lines]'));
+    expect(view.frame()).not.toContain('log line 12');
+    view.type('\r');
+    expect(submitted).toEqual([log]);
+    view.type('\x12log');
+    await vi.waitFor(() =>
+      expect(view.frame()).toContain("(reverse-i-search)`log': log line 0 (+29 more lines)"),
+    );
+    expect(view.frame()).not.toContain('log line 12');
   });
 
   it('recalls history with Up and Down, and searches it with Ctrl+R', async () => {

@@ -15,14 +15,22 @@ import {
   emptyEditor,
   expandedText,
   moveLine,
+  recalledEditor,
   replaceToken,
 } from './editor';
+import { nextBoundary, withoutLastCharacter } from './graphemes';
 import { type HistorySearch, searchHistory } from './history-search';
 import type { KeyEvent } from './key-parser';
 import { useKeys } from './use-keys';
 import { useRefState } from './use-ref-state';
 
-export type Suggestion = { value: string; label: string; description?: string };
+export type Suggestion = {
+  value: string;
+  label: string;
+  description?: string;
+  /** Enter runs the prompt with this suggestion in it (a slash command) instead of only inserting it. */
+  submits?: boolean;
+};
 
 export type PromptActions = {
   submit(text: string): void;
@@ -95,7 +103,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
     if (next < -1 || next >= history.length) return false;
     if (historyIndex.current === -1) draft.current = editor.current;
     historyIndex.current = next;
-    update(next === -1 ? draft.current : editorWith(history[history.length - 1 - next] as string));
+    update(next === -1 ? draft.current : recalledEditor(history[history.length - 1 - next] as string));
     return true;
   };
 
@@ -116,7 +124,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       const further = searchHistory(history, state.query, state.index + 1);
       if (further) setSearch({ ...state, index: further.index });
     } else if (event.type === 'key' && event.name === 'backspace') {
-      const query = state.query.slice(0, -1);
+      const query = withoutLastCharacter(state.query);
       setSearch({ query, index: searchHistory(history, query)?.index ?? 0 });
     } else if (
       event.type === 'key' &&
@@ -126,7 +134,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
     } else {
       const found = searchHistory(history, state.query, state.index);
       setSearch(undefined);
-      if (found) update(editorWith(found.match));
+      if (found) update(recalledEditor(found.match));
       if (event.type === 'key' && event.name === 'return' && found) submit();
     }
   };
@@ -188,8 +196,16 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       if (event.name === 'tab' || (event.name === 'return' && suggestions.length > 0 && !event.ctrl)) {
         const choice = suggestions[selected];
         if (choice) {
-          update(replaceToken(editor.current, choice.value));
+          const completed = replaceToken(editor.current, choice.value);
           setSuggestions([]);
+          // Enter on a command, or on a word already typed out in full, sends the prompt: a
+          // second Enter for `/help` typed to the end would be a key the user must learn.
+          const nothingToAdd = completed.text.trimEnd() === editor.current.text.trimEnd();
+          if (event.name === 'return' && (choice.submits || nothingToAdd)) {
+            const text = completed.text.trimEnd();
+            update({ ...completed, text, cursor: Math.min(completed.cursor, text.length) });
+            submit();
+          } else update(completed);
           return true;
         }
         if (event.name === 'tab') return true;
@@ -233,8 +249,10 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
   const mode = modeOf(state.text);
   const symbol = mode.colour ? style.fg(mode.colour, mode.symbol) : style.dim(mode.symbol);
   const before = state.text.slice(0, state.cursor);
-  const at = state.text.slice(state.cursor, state.cursor + 1);
-  const after = state.text.slice(state.cursor + 1);
+  // The character under the cursor, whole: half an emoji in reverse video would show as garbage.
+  const atEnd = nextBoundary(state.text, state.cursor);
+  const at = state.text.slice(state.cursor, atEnd);
+  const after = state.text.slice(atEnd);
   const cursor = at === '' || at === '\n' ? `\x1b[7m \x1b[27m${at}` : `\x1b[7m${at}\x1b[27m`;
   const shown = style.color || style.bold('x') !== 'x' ? before + cursor + after : `${before}|${at}${after}`;
   const lines = shown.split('\n');
@@ -248,7 +266,7 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
         flexDirection="column"
       >
         {search ? (
-          <Text>{`(reverse-i-search)\`${search.query}': ${searchHistory(history, search.query, search.index)?.match ?? ''}`}</Text>
+          <Text>{`(reverse-i-search)\`${search.query}': ${oneEntryLine(searchHistory(history, search.query, search.index)?.match ?? '')}`}</Text>
         ) : (
           lines.map((line, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their position
@@ -259,7 +277,8 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       {suggestions.length > 0 ? (
         <Box flexDirection="column" paddingLeft={2}>
           {suggestions.map((s, index) => (
-            <Text key={s.value}>
+            // One row each: a long description is cut, not wrapped under the next command.
+            <Text key={s.value} wrap="truncate-end">
               {index === selected ? style.fg('cyan', s.label) : s.label}
               {s.description ? style.dim(`  ${s.description}`) : ''}
             </Text>
@@ -269,4 +288,10 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       {hint === 'exit-pending' ? <Text>{style.dim('  Press Ctrl+C again to exit')}</Text> : null}
     </Box>
   );
+}
+
+/** A history entry in the search line: its first line, and how many more it has. */
+function oneEntryLine(entry: string): string {
+  const lines = entry.split('\n');
+  return lines.length > 1 ? `${lines[0]} (+${lines.length - 1} more lines)` : entry;
 }

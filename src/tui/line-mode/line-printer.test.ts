@@ -1,12 +1,13 @@
 /** The line mode's output from a scripted turn: plain lines, streamed text printed once. */
 import { describe, expect, it } from 'vitest';
 import type { SDKMessage } from '../../engine/sdk-messages';
+import { createUserMessage } from '../../session/messages';
 import { assistantFrame, resultFrame, streamFrame, toolResultFrame } from '../session/scripted-engine';
 import { TranscriptStore } from '../transcript/transcript-store';
 import { LinePrinter } from './line-printer';
 
-function play(messages: SDKMessage[]): string {
-  const store = new TranscriptStore();
+/** A printer of `store`'s items, and what it has written so far. */
+function printerOf(store: TranscriptStore): { printer: LinePrinter; output: () => string } {
   let out = '';
   const printer = new LinePrinter(
     store,
@@ -15,6 +16,12 @@ function play(messages: SDKMessage[]): string {
       out += text;
     },
   );
+  return { printer, output: () => out };
+}
+
+function play(messages: SDKMessage[]): string {
+  const store = new TranscriptStore();
+  const { printer, output } = printerOf(store);
   store.user('tidy up');
   store.turnStarted();
   for (const message of messages) {
@@ -26,7 +33,7 @@ function play(messages: SDKMessage[]): string {
   // What the prompt does before it prints itself.
   printer.endLine();
   printer.dispose();
-  return out;
+  return output();
 }
 
 const delta = (text: string) =>
@@ -54,5 +61,15 @@ describe('LinePrinter', () => {
       resultFrame(),
     ]);
     expect(out).toBe('\n* Bash(ls src)\n  -> exit 0\n    a.ts\n    b.ts\n\n  Two files.\n');
+  });
+
+  it("prints a resumed conversation's prompts, which no terminal echoed in this run", () => {
+    const store = new TranscriptStore();
+    const { printer, output } = printerOf(store);
+    store.showPast([createUserMessage('what changed?')]);
+    store.user('typed just now');
+    printer.flush();
+    printer.dispose();
+    expect(output()).toBe('\n> what changed?\n');
   });
 });

@@ -85,7 +85,7 @@ export class LinePrinter {
       const item = committed[this.printed] as TranscriptItem;
       if (item.kind === 'assistant' && this.alreadyStreamed(item.text)) continue;
       // The terminal echoed what the user typed, in its own line editing.
-      if (item.kind === 'user') continue;
+      if (item.kind === 'user' && !item.past) continue;
       this.endLine();
       const text = lineText(item, this.cwd());
       if (text !== '') this.write(`\n${text}\n`);

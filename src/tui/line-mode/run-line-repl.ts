@@ -73,7 +73,7 @@ export async function runLineRepl(options: CliOptions, context: LineReplContext)
       log,
       session,
       commands,
-      startedAt: Date.now(),
+      startedAt: performance.now(),
       openInEditor: async () => ({
         opened: false,
         reason: 'the line mode cannot hand the terminal to an editor',

@@ -24,6 +24,10 @@ export type CommandHostDeps = {
   openInEditor(path: string): Promise<EditorResult>;
   /** Aborted when the user cancels a running command (Esc) or the session ends. */
   signal: AbortSignal;
+  /**
+   * When the session started, on the monotonic clock (performance.now()): /cost's duration stays
+   * true when the machine's clock is set back or forward meanwhile.
+   */
   startedAt: number;
 };
 
@@ -73,7 +77,7 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
       return {
         ...total,
         byModel: services?.costs.byModel() ?? {},
-        sessionDurationMs: Date.now() - deps.startedAt,
+        sessionDurationMs: performance.now() - deps.startedAt,
       } as ReturnType<CommandHost['cost']>;
     },
     context: () => ({

@@ -269,5 +269,8 @@ describe('ReplSession', () => {
     session.submit('read');
     await session.whenIdle();
     expect(session.getStatus().contextTokens).toBe(1050);
+    // /clear: the next conversation starts with nothing in the window.
+    session.attach(new ScriptedEngine([]));
+    expect(session.getStatus().contextTokens).toBe(0);
   });
 });

@@ -10,29 +10,9 @@ import type { UserContentBlock } from '../../model/types';
 import type { PermissionDecision, PermissionMode, PermissionPrompt } from '../../permissions/types';
 import { TranscriptStore } from '../transcript/transcript-store';
 import { promptText, withBlocks } from './prompt-content';
+import type { ReplEngine } from './repl-engine';
 
 /** What the REPL needs of the QueryEngine (a narrow view, so tests can script one). */
-export type ReplEngine = {
-  submitMessage(
-    prompt: string | UserContentBlock[],
-    options?: { signal?: AbortSignal },
-  ): AsyncGenerator<SDKMessage, void>;
-  enqueuePrompt(content: string | UserContentBlock[]): void;
-  takeQueuedPrompts(): { content: string | UserContentBlock[] }[];
-  setPermissionMode(mode: PermissionMode): void;
-  setModel(model: string): void;
-  /** `!cd dir`: where the session's tools run from now on. */
-  moveCwd(dir: string): void;
-  compact(instructions?: string, options?: { signal?: AbortSignal }): Promise<unknown>;
-  close(reason?: string): Promise<void>;
-  readonly permissionMode: PermissionMode;
-  readonly currentModel: string;
-  /** Where tools run now (moved by Bash's `cd` and `!cd`). */
-  readonly currentCwd: string;
-  readonly sessionId: string;
-  readonly totalCostUsd: number;
-};
-
 export type PermissionRequest = Parameters<PermissionPrompt>[0];
 
 /** A permission question on screen; `answer` settles the tool call that waits for it. */
@@ -123,6 +103,9 @@ export class ReplSession {
   /** The engine arrives after the first render (its set-up runs while the prompt is usable). */
   attach(engine: ReplEngine): void {
     this.engine = engine;
+    // A new conversation (/clear, /resume) has filled nothing of the window yet that is known.
+    this.contextTokens = 0;
+    this.transcript.showPast(engine.messages);
     if (this.earlyMode) engine.setPermissionMode(this.earlyMode);
     this.earlyMode = undefined;
     this.changed();

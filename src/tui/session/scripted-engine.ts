@@ -6,7 +6,8 @@ import type { SDKMessage, SDKResultMessage } from '../../engine/sdk-messages';
 import type { UserContentBlock } from '../../model/types';
 import type { PermissionMode } from '../../permissions/types';
 import { failedTurnResult } from '../../sdk/session-frames';
-import type { ReplEngine } from './repl-session';
+import type { Message } from '../../session/messages';
+import type { ReplEngine } from './repl-engine';
 
 export type ScriptedTurn = (signal: AbortSignal) => AsyncGenerator<SDKMessage, void>;
 
@@ -24,7 +25,11 @@ export class ScriptedEngine implements ReplEngine {
   compactions: (string | undefined)[] = [];
   closed = false;
 
-  constructor(private readonly turns: ScriptedTurn[]) {}
+  constructor(
+    private readonly turns: ScriptedTurn[],
+    /** The conversation before the first turn (a resumed one). */
+    readonly messages: readonly Message[] = [],
+  ) {}
 
   async *submitMessage(
     prompt: unknown,

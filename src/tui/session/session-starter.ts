@@ -23,6 +23,7 @@ export type StarterDeps = {
   session: ReplSession;
   commands: CommandRegistry;
   openInEditor(path: string): Promise<EditorResult>;
+  /** performance.now() when the session started. */
   startedAt: number;
   /** After each engine start (the first, /clear, /resume): what hangs off the engine restarts. */
   onStarted?(ready: ReadySession & { setup: SessionSetup }): void;

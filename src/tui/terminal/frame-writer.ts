@@ -207,8 +207,12 @@ class LiveFrame {
     this.cursorDirty = true;
   }
 
+  /**
+   * Ink asks this before writing a frame it has not changed: write it when the cursor moved, and
+   * when the screen no longer shows the region (after a clear, a resize, a suspend and `fg`).
+   */
   isCursorDirty(): boolean {
-    return this.cursorDirty;
+    return this.cursorDirty || this.stale;
   }
 
   private begin(): void {

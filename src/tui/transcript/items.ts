@@ -12,7 +12,8 @@ export type ToolOutcome =
   | { status: 'denied'; text: string };
 
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `past`: a prompt of a resumed conversation (not typed in this run, so no terminal echoed it). */
+  | { kind: 'user'; id: string; text: string; past?: boolean }
   /** Settled markdown of an answer; a streamed answer becomes several of these, block by block. */
   | { kind: 'assistant'; id: string; text: string; continued: boolean }
   | { kind: 'thinking'; id: string; text: string }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { type AssistantContentBlock, emptyUsage } from '../../model/types';
+import { createToolResultMessage, createUserMessage, type Message } from '../../session/messages';
 import { assistantFrame, streamFrame, toolResultFrame } from '../session/scripted-engine';
 import { TranscriptStore } from './transcript-store';
 
@@ -92,5 +94,77 @@ describe('TranscriptStore', () => {
     store.turnEnded();
     const [tool] = store.getSnapshot().committed;
     expect(tool?.kind === 'tool' && tool.outcome).toEqual({ status: 'error', text: 'Interrupted' });
+  });
+
+  it('shows a resumed conversation as it was: prompts, answers, tool calls with results, no meta messages', () => {
+    const store = new TranscriptStore();
+    const assistant = (content: AssistantContentBlock[]): Message => ({
+      type: 'assistant',
+      uuid: `a-${content.length}`,
+      timestamp: '',
+      message: {
+        id: 'm',
+        model: 'claude-test',
+        role: 'assistant',
+        content,
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: emptyUsage(),
+      },
+    });
+    store.showPast([
+      createUserMessage('<system-reminder>for the model</system-reminder>', { isMeta: true }),
+      createUserMessage('list the files'),
+      assistant([
+        { type: 'text', text: 'Looking.' },
+        { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } },
+      ]),
+      createToolResultMessage(
+        { type: 'tool_result', tool_use_id: 't1', content: 'a.ts' },
+        { stdout: 'a.ts' },
+      ),
+      assistant([{ type: 'text', text: 'One file.' }]),
+      createUserMessage('and then?'),
+      assistant([{ type: 'tool_use', id: 't2', name: 'Read', input: { file_path: '/p/a.ts' } }]),
+    ]);
+    const { committed, live } = store.getSnapshot();
+    expect(live).toHaveLength(0);
+    expect(
+      committed.map((i) =>
+        i.kind === 'tool'
+          ? `${i.name}:${i.outcome.status}`
+          : i.kind === 'user' || i.kind === 'assistant'
+            ? `${i.kind}:${i.text}`
+            : i.kind,
+      ),
+    ).toEqual([
+      'user:list the files',
+      'assistant:Looking.',
+      'Bash:done',
+      'assistant:One file.',
+      'user:and then?',
+      // The conversation ended before this call had a result.
+      'Read:error',
+    ]);
+  });
+
+  it('shows a command that printed "Permission denied" as failed, and a refusal as denied', () => {
+    const store = new TranscriptStore();
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat x' } }]));
+    const output = { stdout: 'cat: x: Permission denied', stderr: '', interrupted: false };
+    store.apply(toolResultFrame('t1', 'cat: x: Permission denied\nExit code 1', true, output));
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'rm x' } }]));
+    store.apply(
+      toolResultFrame(
+        't2',
+        'The user denied this Bash call.',
+        true,
+        'Error: The user denied this Bash call.',
+      ),
+    );
+    const outcomes = store
+      .getSnapshot()
+      .committed.map((i) => (i.kind === 'tool' ? i.outcome.status : i.kind));
+    expect(outcomes).toEqual(['error', 'denied']);
   });
 });

@@ -5,6 +5,7 @@
  * blocks so the live part stays small. Session-scoped: one store per REPL.
  */
 import type { SDKMessage } from '../../engine/sdk-messages';
+import type { Message } from '../../session/messages';
 import { splitSettled } from '../views/markdown-blocks';
 import { isFinished, type ToolItem, type TranscriptItem } from './items';
 
@@ -77,8 +78,8 @@ export class TranscriptStore {
     this.add({ kind: 'notice', id: this.newId('notice'), level, text });
   }
 
-  user(text: string): void {
-    this.add({ kind: 'user', id: this.newId('user'), text });
+  user(text: string, past = false): void {
+    this.add({ kind: 'user', id: this.newId('user'), text, ...(past ? { past } : {}) });
   }
 
   /**
@@ -178,6 +179,42 @@ export class TranscriptStore {
     }
   }
 
+  /**
+   * A resumed conversation, shown as it was when it happened: the prompts, answers and tool calls
+   * with their results (what Yoke added for the model alone is left out). A tool call that never
+   * got its result shows as interrupted.
+   */
+  showPast(messages: readonly Message[]): void {
+    if (messages.length === 0) return;
+    for (const message of messages) this.showPastMessage(message);
+    this.turnEnded();
+  }
+
+  private showPastMessage(message: Message): void {
+    if (message.type === 'system') {
+      if (message.subtype === 'compact_boundary')
+        this.notice('info', 'Conversation compacted: earlier messages were summarised.');
+      return;
+    }
+    if (message.type === 'assistant') {
+      if (message.apiError) this.notice('error', message.apiError);
+      else this.applyAssistant(message.message.content);
+      return;
+    }
+    if (message.isMeta) return;
+    const content = message.message.content;
+    if (typeof content === 'string') {
+      if (content.trim()) this.user(content, true);
+      return;
+    }
+    const said = content.flatMap((block) =>
+      block.type === 'text' ? [block.text] : block.type === 'image' ? ['[image]'] : [],
+    );
+    if (said.join('').trim()) this.user(said.join('\n'), true);
+    if (content.some((block) => block.type === 'tool_result'))
+      this.applyToolResults(content, message.toolUseResult);
+  }
+
   private applyStreamEvent(event: Record<string, unknown>): void {
     if (event.type === 'content_block_start') {
       const block = event.content_block as { type?: string; name?: string } | undefined;
@@ -254,8 +291,11 @@ export class TranscriptStore {
       const tool = this.findTool(block.tool_use_id);
       if (!tool) continue;
       const text = resultText(block.content);
+      // A tool that ran hands back its output as data, even when it failed: "Permission denied"
+      // printed by a command is that command's failure, not the user's refusal.
+      const ran = typeof data === 'object' && data !== null;
       const outcome: ToolItem['outcome'] = block.is_error
-        ? /permission|denied|rejected/i.test(text) && tool.outcome.status === 'running'
+        ? !ran && /permission|denied|rejected/i.test(text) && tool.outcome.status === 'running'
           ? { status: 'denied', text }
           : { status: 'error', text }
         : { status: 'done', text, ...(data !== undefined ? { data } : {}) };

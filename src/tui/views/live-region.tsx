@@ -10,7 +10,7 @@ import type { TranscriptSnapshot } from '../transcript/transcript-store';
 import { renderAnswerBlock } from './markdown';
 import { Spinner } from './spinner';
 import { useStyle } from './style-context';
-import { TranscriptItemView } from './transcript-item';
+import { TranscriptItemView, useAnswerWidth } from './transcript-item';
 
 export type LiveRegionProps = {
   snapshot: TranscriptSnapshot;
@@ -40,6 +40,7 @@ export function LiveRegion({
   maxDraftLines,
 }: LiveRegionProps) {
   const style = useStyle();
+  const answerWidth = useAnswerWidth();
   const draft = snapshot.draft;
   return (
     <Box flexDirection="column">
@@ -48,7 +49,7 @@ export function LiveRegion({
       ))}
       {draft?.kind === 'text' && draft.text.trim() ? (
         <Box marginTop={draft.continued ? 0 : 1} paddingLeft={2}>
-          <Text>{lastRows(renderAnswerBlock(draft.text, style), maxDraftLines)}</Text>
+          <Text>{lastRows(renderAnswerBlock(draft.text, style, answerWidth), maxDraftLines)}</Text>
         </Box>
       ) : null}
       {draft?.kind === 'thinking' ? (

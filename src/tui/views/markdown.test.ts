@@ -36,6 +36,49 @@ describe('renderMarkdown', () => {
   });
 });
 
+describe('markdown tables', () => {
+  const table =
+    '| Name | Count | Note |\n|:-----|------:|:----:|\n| alpha | 1 | first |\n| beta 中文 | 22 | 🎉 |';
+
+  it('lines the columns up in a box, aligned as the delimiter row says, wide characters counted as two', () => {
+    expect(renderMarkdown(`Before\n\n${table}\n\nAfter`, plainStyle).split('\n')).toEqual([
+      'Before',
+      '',
+      '┌───────────┬───────┬───────┐',
+      '│ Name      │ Count │ Note  │',
+      '├───────────┼───────┼───────┤',
+      '│ alpha     │     1 │ first │',
+      '│ beta 中文 │    22 │  🎉   │',
+      '└───────────┴───────┴───────┘',
+      '',
+      'After',
+    ]);
+  });
+
+  it('styles the cells and keeps an escaped pipe in its cell', () => {
+    const out = renderMarkdown('| a | b |\n|---|---|\n| `x\\|y` | **bold** |', colourStyle);
+    expect(out).toContain('\x1b[36mx|y\x1b[39m');
+    expect(out).toContain('\x1b[1mbold\x1b[22m');
+    expect(stripAnsi(out).split('\n')[3]).toBe('│ x|y │ bold │');
+  });
+
+  it('shows a table wider than the room as one block per row', () => {
+    expect(renderMarkdown(table, plainStyle, 20).split('\n')).toEqual([
+      'Name: alpha',
+      'Count: 1',
+      'Note: first',
+      '',
+      'Name: beta 中文',
+      'Count: 22',
+      'Note: 🎉',
+    ]);
+  });
+
+  it('leaves pipes that are not a table as they are', () => {
+    expect(renderMarkdown('a | b\nno delimiter', plainStyle)).toBe('a | b\nno delimiter');
+  });
+});
+
 describe('splitSettled', () => {
   it('cuts at the last blank line outside a code fence', () => {
     expect(splitSettled('para one\n\npara tw')).toEqual({ settled: 'para one\n\n', rest: 'para tw' });

@@ -1,10 +1,11 @@
 /**
- * Markdown as terminal text: headings, lists, quotes, rules, code blocks (highlighted, in a
- * gutter) and the inline styles. Line-oriented, so a half-streamed answer renders as well as a
+ * Markdown as terminal text: headings, lists, quotes, rules, tables, code blocks (highlighted, in
+ * a gutter) and the inline styles. Line-oriented, so a half-streamed answer renders as well as a
  * finished one; what it does not know it shows verbatim, never dropped.
  */
 import type { Style } from './ansi';
 import { highlightLine } from './highlight';
+import { isTableRow, isTableStart, renderTable } from './markdown-table';
 
 function inline(text: string, style: Style): string {
   // Code spans first, so the emphasis rules do not reach into them.
@@ -25,14 +26,17 @@ function inline(text: string, style: Style): string {
  * starting an empty one, so a block cut after its blank line renders as exactly the rows it had
  * while it streamed.
  */
-export function renderAnswerBlock(text: string, style: Style): string {
-  return renderMarkdown(text.endsWith('\n') ? text.slice(0, -1) : text, style);
+export function renderAnswerBlock(text: string, style: Style, width?: number): string {
+  return renderMarkdown(text.endsWith('\n') ? text.slice(0, -1) : text, style, width);
 }
 
-export function renderMarkdown(text: string, style: Style): string {
+/** `width`: the columns the text may take (a table wider than that is laid out another way). */
+export function renderMarkdown(text: string, style: Style, width?: number): string {
   const out: string[] = [];
   let fence: { marker: string; tag: string } | undefined;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as string;
     const fenceMatch = /^\s{0,3}(```+|~~~+)\s*([\w+#.-]*)/.exec(line);
     if (fence) {
       if (fenceMatch?.[1]?.startsWith(fence.marker)) {
@@ -45,6 +49,13 @@ export function renderMarkdown(text: string, style: Style): string {
     if (fenceMatch) {
       fence = { marker: fenceMatch[1] as string, tag: fenceMatch[2] ?? '' };
       if (fence.tag) out.push(style.dim(`╭ ${fence.tag}`));
+      continue;
+    }
+    if (isTableStart(line, lines[index + 1])) {
+      let end = index + 2;
+      while (end < lines.length && isTableRow(lines[end] as string)) end++;
+      out.push(...renderTable(lines.slice(index, end), style, (cell) => inline(cell, style), width));
+      index = end - 1;
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);

@@ -4,8 +4,9 @@
  * (showing the exact rules it adds), deny, deny with a note to the model. It owns the keyboard
  * while open: nothing behind it sees a key.
  */
-import { Box, Text } from 'ink';
+import { Box, Text, useStdout } from 'ink';
 import { useMemo } from 'react';
+import { withoutLastCharacter } from '../input/graphemes';
 import { useKeys } from '../input/use-keys';
 import { useRefState } from '../input/use-ref-state';
 import { type PermissionChoice as Choice, permissionChoices } from '../session/permission-choices';
@@ -16,8 +17,16 @@ import { proposedHunks } from './proposed-diff';
 import { useStyle } from './style-context';
 import { renderHunks, toolInputSummary } from './tool-summary';
 
+const MAX_DIFF_ROWS = 20;
+/**
+ * The rows around a diff: the dialog's own, the tool line and spinner above it, the input box
+ * and status line below.
+ */
+const DIALOG_CHROME_ROWS = 20;
+
 export function PermissionDialog({ pending, cwd }: { pending: PendingPermission; cwd: string }) {
   const style = useStyle();
+  const rows = useStdout().stdout.rows;
   const [selectedRef, setSelected] = useRefState(0);
   const [noteRef, setNote] = useRefState<string | undefined>(undefined);
   const choices = permissionChoices(pending);
@@ -28,7 +37,7 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
     const selected = selectedRef.current;
     if (note !== undefined) {
       if (event.type === 'text' || event.type === 'paste') setNote(note + event.text.replace(/\n/g, ' '));
-      else if (event.type === 'key' && event.name === 'backspace') setNote(note.slice(0, -1));
+      else if (event.type === 'key' && event.name === 'backspace') setNote(withoutLastCharacter(note));
       else if (event.type === 'key' && event.name === 'escape') setNote(undefined);
       else if (event.type === 'key' && event.name === 'return' && note.trim()) {
         pending.answer((choices[choices.length - 1] as Choice).decide(note.trim()));
@@ -67,6 +76,9 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
     [request],
   );
   const target = command ?? toolInputSummary(request.toolName, request.input, cwd, 200);
+  // The whole question on screen: a diff taller than the room left would push the file's name
+  // off the top of a 24-row terminal.
+  const diffRows = Math.max(4, Math.min(MAX_DIFF_ROWS, (rows ?? 60) - DIALOG_CHROME_ROWS));
 
   return (
     <DialogFrame marginTop={1}>
@@ -76,7 +88,7 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
       </Box>
       {hunks && hunks.length > 0 ? (
         <Box paddingLeft={2}>
-          <Text>{renderHunks(hunks, style, 20).join('\n')}</Text>
+          <Text>{renderHunks(hunks, style, diffRows, '').join('\n')}</Text>
         </Box>
       ) : null}
       {parts.reasons.length > 0 ? (

@@ -6,6 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
+import { withoutLastCharacter } from '../input/graphemes';
 import type { KeyEvent } from '../input/key-parser';
 import { useKeys } from '../input/use-keys';
 import { useRefState } from '../input/use-ref-state';
@@ -60,7 +61,7 @@ export function SelectList<T>(props: SelectListProps<T>) {
       else if (event.name === 'pageup') move(-visible);
       else if (event.name === 'pagedown') move(visible);
       else if (event.name === 'backspace' && props.filter) {
-        setQuery(query.current.slice(0, -1));
+        setQuery(withoutLastCharacter(query.current));
         setCursor(0);
       }
       return true;

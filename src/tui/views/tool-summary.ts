@@ -82,7 +82,13 @@ export function toolHunks(item: Pick<ToolItem, 'name' | 'input' | 'outcome'>): P
 }
 
 /** Diff lines, coloured: additions green, removals red, hunk headers dim. */
-export function renderHunks(hunks: readonly PatchHunk[], style: Style, maxLines: number): string[] {
+export function renderHunks(
+  hunks: readonly PatchHunk[],
+  style: Style,
+  maxLines: number,
+  /** What the "more lines" note offers (a dialog that owns the keys offers no key). */
+  expandHint = ' (ctrl+o to expand)',
+): string[] {
   const out: string[] = [];
   let total = 0;
   for (const hunk of hunks) {
@@ -97,7 +103,7 @@ export function renderHunks(hunks: readonly PatchHunk[], style: Style, maxLines:
       else out.push(style.dim(body));
     }
   }
-  if (total > out.length) out.push(style.dim(`… ${total - out.length} more lines (ctrl+o to expand)`));
+  if (total > out.length) out.push(style.dim(`… ${lineCount(total - out.length, 'more')}${expandHint}`));
   return out;
 }
 
@@ -110,7 +116,7 @@ export function toolResultSummary(item: ToolItem, style: Style, full: boolean): 
   if (outcome.status === 'denied')
     return { headline: style.fg('red', oneLine(outcome.text, 100)), detail: [] };
   if (item.name === 'Bash' && (outcome.status === 'done' || outcome.status === 'error')) {
-    return bashSummary(outcome.text, style, full);
+    return bashSummary(outcome, style, full);
   }
   if (outcome.status === 'error') {
     const lines = outcome.text.split('\n');
@@ -126,7 +132,8 @@ export function toolResultSummary(item: ToolItem, style: Style, full: boolean): 
       const shown = file?.numLines ?? text.split('\n').length;
       const total = file?.totalLines;
       return {
-        headline: total && total > shown ? `Read ${shown} of ${total} lines` : `Read ${shown} lines`,
+        headline:
+          total && total > shown ? `Read ${shown} of ${lineCount(total)}` : `Read ${lineCount(shown)}`,
         detail: full ? text.split('\n') : [],
       };
     }
@@ -141,7 +148,7 @@ export function toolResultSummary(item: ToolItem, style: Style, full: boolean): 
         ? style.fg('green', `+${added}`)
         : `${style.fg('green', `+${added}`)} ${style.fg('red', `-${removed}`)}`;
       return {
-        headline: `${verb} with ${counts} lines`,
+        headline: `${verb} with ${counts} ${added + removed === 1 ? 'line' : 'lines'}`,
         detail: renderHunks(hunks, style, full ? Number.POSITIVE_INFINITY : 12),
       };
     }
@@ -163,29 +170,47 @@ export function toolResultSummary(item: ToolItem, style: Style, full: boolean): 
   }
 }
 
+/** "1 line", "3 lines", "2 earlier lines". */
+export function lineCount(count: number, adjective?: string): string {
+  return `${count} ${adjective ? `${adjective} ` : ''}${count === 1 ? 'line' : 'lines'}`;
+}
+
 export function formatElapsed(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < 60) return `${seconds}s`;
   return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
 }
 
-/** Bash: the exit status (a non-zero one comes back as an error ending in "Exit code N") and the last lines. */
-function bashSummary(text: string, style: Style, full: boolean): ResultSummary {
-  const exit = /\nExit code (\d+)$|^Exit code (\d+)$/.exec(text.trimEnd());
-  const body = exit ? text.trimEnd().slice(0, exit.index) : text;
-  const lines = body.trim() ? body.replace(/\n+$/, '').split('\n') : [];
+/**
+ * Bash: how it ended and the last lines. A non-zero exit comes back as an error ending in "Exit
+ * code N" (or "Killed by signal S"); an error without one ended otherwise — interrupted, timed
+ * out, not started — and its last line says how. A command sent to the background has not ended.
+ */
+function bashSummary(
+  outcome: Extract<ToolItem['outcome'], { status: 'done' | 'error' }>,
+  style: Style,
+  full: boolean,
+): ResultSummary {
+  const background = outcome.status === 'done' ? backgroundTaskOf(outcome.data) : undefined;
+  if (background)
+    return { headline: `running in the background as ${background} · /tasks shows it`, detail: [] };
+  const trimmed = outcome.text.trimEnd();
+  const end = /(?:^|\n)(Exit code (\d+)|Killed by signal \S+)$/.exec(trimmed);
+  let lines = (end ? trimmed.slice(0, end.index) : trimmed).split('\n');
+  if (lines.length === 1 && !lines[0]?.trim()) lines = [];
+  let headline: string;
+  if (end) headline = style.fg('red', end[2] ? `exit ${end[2]}` : (end[1] as string));
+  else if (outcome.status === 'error') headline = style.fg('red', oneLine(lines.pop() ?? 'Error', 100));
+  else headline = lines.length === 0 ? style.dim('(no output)') : 'exit 0';
   const shown = full ? lines : lines.slice(-4);
   const more =
     lines.length > shown.length
-      ? [style.dim(`… ${lines.length - shown.length} earlier lines (ctrl+o to expand)`)]
+      ? [style.dim(`… ${lineCount(lines.length - shown.length, 'earlier')} (ctrl+o to expand)`)]
       : [];
-  const code = exit ? (exit[1] ?? exit[2]) : undefined;
-  return {
-    headline: code
-      ? style.fg('red', `exit ${code}`)
-      : lines.length === 0
-        ? style.dim('(no output)')
-        : 'exit 0',
-    detail: [...more, ...shown],
-  };
+  return { headline, detail: [...more, ...shown] };
+}
+
+function backgroundTaskOf(data: unknown): string | undefined {
+  const id = (data as { backgroundTaskId?: unknown } | undefined)?.backgroundTaskId;
+  return typeof id === 'string' ? id : undefined;
 }

@@ -1,25 +1,33 @@
 /** One transcript item as terminal lines. Finished items render once, into the scrollback. */
-import { Box, Text } from 'ink';
+import { Box, Text, useStdout } from 'ink';
 import type { TranscriptItem } from '../transcript/items';
 import { renderAnswerBlock } from './markdown';
 import { useStyle } from './style-context';
 import { ToolCallView } from './tool-call';
+import { lineCount } from './tool-summary';
 
 export type ItemViewProps = { item: TranscriptItem; cwd: string; full: boolean; now?: number };
 
+/** The columns an answer has beside its indent (a markdown table is laid out to fit them). */
+export function useAnswerWidth(): number | undefined {
+  const columns = useStdout().stdout.columns;
+  return columns ? columns - 2 : undefined;
+}
+
 export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
   const style = useStyle();
+  const answerWidth = useAnswerWidth();
   switch (item.kind) {
     case 'user':
       return (
         <Box marginTop={1}>
-          <Text>{`${style.dim('>')} ${item.text}`}</Text>
+          <Text>{`${style.dim('>')} ${item.text.replace(/\n/g, '\n  ')}`}</Text>
         </Box>
       );
     case 'assistant':
       return (
         <Box marginTop={item.continued ? 0 : 1} paddingLeft={2}>
-          <Text>{renderAnswerBlock(item.text, style)}</Text>
+          <Text>{renderAnswerBlock(item.text, style, answerWidth)}</Text>
         </Box>
       );
     case 'thinking': {
@@ -51,7 +59,7 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
             <Box paddingLeft={2}>
               <Text>
                 {(lines.length > shown.length
-                  ? [style.dim(`… ${lines.length - shown.length} earlier lines`), ...shown]
+                  ? [style.dim(`… ${lineCount(lines.length - shown.length, 'earlier')}`), ...shown]
                   : shown
                 ).join('\n')}
               </Text>

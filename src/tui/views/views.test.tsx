@@ -53,9 +53,53 @@ describe('tool call view', () => {
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />);
     expect(view.frame()).toContain('● Bash(npm test)');
     expect(view.frame()).toContain('⎿ exit 2');
-    expect(view.frame()).toContain('… 1 earlier lines');
+    expect(view.frame()).toContain('… 1 earlier line (ctrl+o');
     expect(view.frame()).toContain('five');
     expect(view.frame()).not.toContain('one\n');
+  });
+
+  it('says how a Bash call ended when it did not exit: interrupted, timed out, killed, sent to the background', () => {
+    const frame = (outcome: ToolItem['outcome']) =>
+      renderView(<TranscriptItemView item={tool({ outcome, endedAt: 1 })} cwd="/p" full={false} />).frame();
+    const interrupted = frame({
+      status: 'error',
+      text: 'Interrupted by user: the tool call was stopped before it finished.',
+    });
+    expect(interrupted).toContain('⎿ Interrupted by user: the tool call was stopped before it finished.');
+    expect(interrupted).not.toContain('exit 0');
+    const timedOut = frame({
+      status: 'error',
+      text: 'step 1\nCommand timed out after 2s; it and every process it started were killed.',
+    });
+    expect(timedOut).toMatch(/⎿ Command timed out after 2s; .*\n\s+step 1/);
+    expect(frame({ status: 'error', text: 'partial\nKilled by signal SIGKILL' })).toContain(
+      '⎿ Killed by signal SIGKILL',
+    );
+    const background = frame({
+      status: 'done',
+      text: 'Command running in background with ID: bash_1. Output is being written to: /h/bash_1.log',
+      data: { stdout: '', stderr: '', interrupted: false, backgroundTaskId: 'bash_1' },
+    });
+    expect(background).toContain('⎿ running in the background as bash_1 · /tasks shows it');
+    expect(background).not.toContain('exit 0');
+  });
+
+  it('counts one line as one line', () => {
+    const read = tool({
+      name: 'Read',
+      input: { file_path: '/p/README.md' },
+      outcome: { status: 'done', text: '# Proj', data: { file: { numLines: 1, totalLines: 1 } } },
+      endedAt: 1,
+    });
+    expect(renderView(<TranscriptItemView item={read} cwd="/p" full={false} />).frame()).toMatch(
+      /⎿ Read 1 line$/,
+    );
+  });
+
+  it("indents a multi-line prompt's later lines under its first", () => {
+    const item = { kind: 'user' as const, id: 'u1', text: 'first line\nsecond line' };
+    const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />);
+    expect(view.frame()).toContain('> first line\n  second line');
   });
 
   it('shows all of the output with full output on', () => {
@@ -194,6 +238,26 @@ describe('permission dialog', () => {
     expect(frame).toContain('+new');
     expect(frame).toContain('• the file is outside the project');
     expect(frame).not.toContain("don't ask again");
+  });
+
+  it('keeps the whole question on a 24-row screen: a long diff is cut to the room left', () => {
+    const content = Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n');
+    const request = {
+      toolName: 'Write',
+      input: { file_path: '/nowhere/new-file.txt', content },
+      message: 'Allow Write: /nowhere/new-file.txt?',
+      suggestions: [],
+    };
+    const view = renderView(<PermissionDialog pending={pending(request, [])} cwd="/p" />);
+    Object.defineProperty(view.stdout, 'rows', { value: 24 });
+    view.rerender(<PermissionDialog pending={pending(request, [])} cwd="/p" />);
+    const frame = view.frame();
+    // Counted from the top border to the bottom one, with the input box and status line below.
+    expect(frame.split('\n').length + 4).toBeLessThanOrEqual(24);
+    expect(frame).toContain('/nowhere/new-file.txt');
+    expect(frame).toContain('… 56 more lines');
+    // The dialog owns the keys: it offers none that would not work.
+    expect(frame).not.toContain('ctrl+o');
   });
 });
 

@@ -14,6 +14,8 @@ const hasTmux = tmuxAvailable();
 const fx = useTuiFixture('yoke-modes-', async (cwd) => {
   await mkdir(join(cwd, 'src'), { recursive: true });
   await writeFile(join(cwd, 'src', 'parser.ts'), 'export {};\n');
+  await mkdir(join(cwd, 'src', 'my dir'), { recursive: true });
+  await writeFile(join(cwd, 'src', 'my dir', 'notes file.md'), 'the-notes-content-77\n');
   // A repository, as projects are: ripgrep reads .gitignore inside one.
   execFileSync('git', ['init', '-q'], { cwd });
   await writeFile(join(cwd, '.gitignore'), 'ignored.ts\n');
@@ -57,6 +59,19 @@ describe.skipIf(!hasTmux)('input modes in tmux', { timeout: 120_000 }, () => {
     await t.type('@ign');
     const screen = await t.waitFor('│ > @ign');
     expect(screen).not.toContain('@ignored.ts');
+  });
+
+  it('@ completes a path with spaces quoted, and the file is attached when the prompt is sent', async () => {
+    fx.server.reset([{ reply: { content: [{ type: 'text', text: 'got the notes' }] } }]);
+    const t = await start();
+    await t.type('read @notes');
+    await t.waitFor('@src/my dir/notes file.md');
+    await t.press('Tab');
+    await t.waitFor('│ > read @"src/my dir/notes file.md"');
+    await t.type('now');
+    await t.press('Enter');
+    await t.waitFor('got the notes');
+    expect(lastRequestText()).toContain('the-notes-content-77');
   });
 
   it('/compact summarises the conversation through the model', async () => {

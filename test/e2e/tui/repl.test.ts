@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileExists, runYoke, tempProject } from '../helpers';
-import { useTuiFixture } from './fixture';
+import { READY, useTuiFixture } from './fixture';
 import { tmuxAvailable } from './tmux';
 
 const hasTmux = tmuxAvailable();
@@ -149,6 +149,20 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     // tmux rewrapped the 100-column box when it narrowed; none of that is left on screen.
     const borders = screen.split('\n').filter((line) => line.includes('─'));
     expect(borders.every((line) => /^[╭╰]─+[╮╯]$/.test(line) && line.length === 60)).toBe(true);
+  });
+
+  it("Ctrl+Z stops it and fg brings it back: one prompt box, drawn below the shell's lines", async () => {
+    const t = await fx.openReady([], { shell: true });
+    await t.type('half a thought');
+    await t.press('C-z');
+    await t.waitFor(/Stopped.*\n\$ $/m);
+    await t.type('fg');
+    await t.press('Enter');
+    const screen = await t.waitFor((s) => /\$ fg\n.*\n\n?╭─+╮\n│ > half a thought/.test(s) && READY(s));
+    // Nothing of the frame before the stop is left above the shell's lines.
+    expect(screen.split('\n').filter((line) => line.startsWith('╭')).length).toBe(1);
+    await t.type(' and more');
+    await t.waitFor('│ > half a thought and more');
   });
 
   it('quits on Ctrl+D and prints the session id and how to resume it', async () => {

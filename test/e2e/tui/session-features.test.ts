@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ScenarioInput } from '../../../src/testing/mock-server';
 import { runYoke } from '../helpers';
 import { READY, useTuiFixture } from './fixture';
 import { tmuxAvailable } from './tmux';
@@ -17,9 +18,12 @@ const fx = useTuiFixture('yoke-features-', async (cwd) => {
 });
 const open = (args: string[] = []) => fx.open(args);
 
-/** A finished -p session whose first prompt is `prompt`; returns its id. */
-async function pastSession(prompt: string): Promise<string> {
-  fx.server.reset([{ reply: { content: [{ type: 'text', text: `answer to ${prompt}` }] } }]);
+/** A finished -p session whose first prompt is `prompt` (answered by `turns`); returns its id. */
+async function pastSession(
+  prompt: string,
+  turns: ScenarioInput = [{ reply: { content: [{ type: 'text', text: `answer to ${prompt}` }] } }],
+): Promise<string> {
+  fx.server.reset(turns);
   const run = await runYoke(['-p', prompt, '--output-format', 'json'], {
     cwd: fx.cwd,
     env: fx.env(),
@@ -47,6 +51,24 @@ describe.skipIf(!hasTmux)('session features in tmux', { timeout: 120_000 }, () =
     await t.waitFor('continued');
     // The resumed conversation went with the new prompt.
     expect(JSON.stringify(fx.server.requests.at(-1)?.body)).toContain('first prompt alpha');
+  });
+
+  it('yoke --resume <id> shows the conversation so far, its tool calls with their results', async () => {
+    const id = await pastSession('what is in the marker?', [
+      {
+        reply: {
+          content: [
+            { type: 'text', text: 'Let me read it.' },
+            { type: 'tool_use', name: 'Bash', input: { command: 'echo marker-said-hello' } },
+          ],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: 'It says hello.' }] } },
+    ]);
+    const t = await open(['--resume', id]);
+    const screen = await t.waitFor((s) => s.includes('It says hello.') && READY(s), { timeoutMs: 45_000 });
+    expect(screen).toContain('> what is in the marker?');
+    expect(screen).toMatch(/● Bash\(echo marker-said-hello\)\n\s+⎿ exit 0\n\s+marker-said-hello/);
   });
 
   it('/resume opens the picker without the running session; Esc goes back to the prompt', async () => {

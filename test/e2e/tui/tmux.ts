@@ -32,6 +32,8 @@ export type TerminalOptions = {
   height?: number;
   /** TERM for yoke (xterm-256color unless given: `dumb` tests the line mode). */
   term?: string;
+  /** Runs yoke from an interactive shell with job control (Ctrl+Z stops it, `fg` goes on). */
+  shell?: boolean;
 };
 
 export class Terminal {
@@ -53,17 +55,13 @@ export class Terminal {
     const sets = entries.flatMap(([name, value]) =>
       value === undefined ? [] : [`${name}=${shellQuote(value)}`],
     );
-    const command = [
-      'env',
-      ...unsets,
-      ...sets,
-      `TERM=${options.term ?? 'xterm-256color'}`,
-      process.execPath,
-      YOKE_BIN,
-      ...(options.args ?? []).map(shellQuote),
-    ].join(' ');
+    const environment = ['env', ...unsets, ...sets, `TERM=${options.term ?? 'xterm-256color'}`];
+    const yoke = [process.execPath, YOKE_BIN, ...(options.args ?? []).map(shellQuote)].join(' ');
+    const command = `${environment.join(' ')} ${yoke}`;
     // The pane stays after yoke exits (remain-on-exit), so a test can read what it printed last.
-    const script = `${command}; echo $? > ${shellQuote(exitFile)}`;
+    const script = options.shell
+      ? `${environment.join(' ')} PS1='$ ' bash --norc --noprofile -i`
+      : `${command}; echo $? > ${shellQuote(exitFile)}`;
     // Set at the server's start, before a yoke that exits at once could take the server down.
     const config = join(dir, 'tmux.conf');
     writeFileSync(config, 'set -g escape-time 0\nset -g remain-on-exit on\nset -g history-limit 5000\n');
@@ -82,7 +80,12 @@ export class Terminal {
       options.cwd,
       script,
     ]);
-    return new Terminal(socket, exitFile);
+    const terminal = new Terminal(socket, exitFile);
+    if (options.shell) {
+      await terminal.type(`${yoke}; echo $? > ${shellQuote(exitFile)}`);
+      await terminal.press('Enter');
+    }
+    return terminal;
   }
 
   private async tmux(...args: string[]): Promise<string> {
