@@ -188,4 +188,33 @@ describe('reloadPlugins() rewires hooks and MCP servers', () => {
     await s.finish();
     expect(s.inits[0]?.capabilities).toContain('reload_plugins_refuse_if_busy_v1');
   });
+
+  it('without refuseIfBusy, a reload during a turn is held: the new hooks do not fire inside that turn, and do from the next', async () => {
+    const gate = await bashGate();
+    const log = join(await tempProject('yoke-log-'), 'hooks.log');
+    const s = await sdkSession({
+      scenario: [gate.call, say('done'), say('second')],
+      onToolCall: gate.onToolCall,
+      cwd: gate.cwd,
+    });
+    const turn = s.turn('hello');
+    await gate.started;
+    const watcher = await plugin('watcher', {
+      'hooks/hooks.json': {
+        hooks: {
+          ...logHook('PostToolUse', log, 'post-tool').hooks,
+          ...logHook('UserPromptSubmit', log, 'prompt').hooks,
+        },
+      },
+    });
+    const held = await s.q.reloadPlugins({ addPlugins: [{ type: 'local', path: watcher }] });
+    expect(held.plugins.map((p) => p.name)).toEqual(['watcher']);
+    await gate.open();
+    await turn;
+    // The Bash call ended after the reload was answered, inside the turn that was running: no hook.
+    expect(await drain(log)).toEqual([]);
+    await s.turn('again');
+    await s.finish();
+    expect(await drain(log)).toEqual(['prompt']);
+  });
 });
