@@ -43,9 +43,9 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
   const report = (problems: readonly string[]) => {
     for (const problem of problems) input.log.warn(problem);
   };
-  /** At once (awaited, so the answer tells how it went), or at the next turn's start. */
-  const change = async (apply: () => Promise<void>, now: boolean) => {
-    if (now) return apply();
+  /** At once when idle (awaited, so the answer tells how it went), else at the next turn's start. */
+  const change = async (apply: () => Promise<void>, idle: () => boolean) => {
+    if (idle()) return apply();
     input.commands.atNextTurn(() => {
       apply().catch((error: Error) => input.log.warn(`reload: ${error.message}`));
     });
@@ -54,14 +54,14 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
   return {
     beforeTurn: () => input.commands.applyStaged(),
 
-    async skills({ now }) {
+    async skills({ idle }) {
       const fresh = await input.commands.reread(plugins.plugins);
       report(fresh.problems);
-      await change(async () => fresh.apply(), now);
+      await change(async () => fresh.apply(), idle);
       return { skills: fresh.skills };
     },
 
-    async plugins({ now, addPluginDirs }) {
+    async plugins({ idle, addPluginDirs }) {
       const dirs = [...new Set([...addedDirs, ...addPluginDirs])];
       const { options } = input.extensions;
       const extensions = {
@@ -94,7 +94,7 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
         input.init.plugins.splice(0, Infinity, ...input.init.hostPlugins, ...reloaded.initPlugins);
         input.hooks.live.replacePluginHooks(reloaded.hooks);
         if (input.mcp) describeServerChanges(await input.mcp.replacePluginServers(servers), input.log);
-      }, now);
+      }, idle);
       return {
         commands: commands.commands,
         agents: agents.summaries(),

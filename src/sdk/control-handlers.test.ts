@@ -186,11 +186,11 @@ describe('control requests from the host', () => {
     const reloader: SessionReloader = {
       beforeTurn: () => {},
       skills: async (options) => {
-        calls.push(['skills', options]);
+        calls.push(['skills', options.idle()]);
         return { skills: [{ name: 'deploy', description: 'Ship it', argumentHint: '' }] };
       },
       plugins: async (options) => {
-        calls.push(['plugins', options]);
+        calls.push(['plugins', options.idle(), options.addPluginDirs]);
         return { commands: [], agents: [], plugins: [{ name: 'p', path: '/p' }], error_count: 0 };
       },
     };
@@ -211,8 +211,8 @@ describe('control requests from the host', () => {
       mcpServers: [],
     });
     expect(calls).toEqual([
-      ['skills', { now: true }],
-      ['plugins', { now: false, addPluginDirs: ['/opt/plugins/extra'] }],
+      ['skills', true],
+      ['plugins', false, ['/opt/plugins/extra']],
     ]);
     await expect(
       ask(busy.ctx, { subtype: 'reload_plugins', add_plugins: [{ type: 'local', path: 'rel/dir' }] }),
@@ -226,13 +226,31 @@ describe('control requests from the host', () => {
     );
   });
 
+  it('a reload asks whether the session is idle once the files are read, not when the request came', async () => {
+    let running = false;
+    const seen: boolean[] = [];
+    const reloader: SessionReloader = {
+      beforeTurn: () => {},
+      skills: async ({ idle }) => {
+        // A turn starts while the files are read: the new set must wait for the next one.
+        running = true;
+        seen.push(idle());
+        return { skills: [] };
+      },
+      plugins: async () => ({ commands: [], agents: [], plugins: [], error_count: 0 }),
+    };
+    const { ctx } = context({ turnRunning: () => running, reloader: async () => reloader });
+    await ask(ctx, { subtype: 'reload_skills' });
+    expect(seen).toEqual([false]);
+  });
+
   it('reload_plugins with refuse_if_busy: refused with reload_plugins_busy while busy, served when idle; unset, held', async () => {
     const calls: boolean[] = [];
     const reloader: SessionReloader = {
       beforeTurn: () => {},
       skills: async () => ({ skills: [] }),
-      plugins: async ({ now }) => {
-        calls.push(now);
+      plugins: async ({ idle }) => {
+        calls.push(idle());
         return { commands: [], agents: [], plugins: [], error_count: 0 };
       },
     };

@@ -100,11 +100,12 @@ async function answer(context: ControlContext, request: JsonObject): Promise<Jso
     case 'mcp_status':
       return { mcpServers: await mcpStatuses(context) };
     case 'reload_skills':
-      return (await reloader(context)).skills({ now: !context.turnRunning() });
+      return (await reloader(context)).skills({ idle: () => !context.turnRunning() });
     case 'reload_plugins': {
       const addPluginDirs = pluginPaths(request.add_plugins);
       refuseIfBusy(context, request.refuse_if_busy);
-      const answer = await (await reloader(context)).plugins({ now: !context.turnRunning(), addPluginDirs });
+      const idle = () => !context.turnRunning();
+      const answer = await (await reloader(context)).plugins({ idle, addPluginDirs });
       return { ...answer, mcpServers: await mcpStatuses(context) };
     }
     case 'mcp_reconnect':

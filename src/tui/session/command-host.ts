@@ -98,7 +98,8 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
       // turn would leave it behind, so a reload waits for an idle session, as /compact does.
       if (deps.session.getStatus().running)
         throw new Error('wait for the running turn to end (or press Esc), then run it again.');
-      const reload = await setup.reload.plugins({ now: true, addPluginDirs: [] });
+      const idle = () => !deps.session.getStatus().running;
+      const reload = await setup.reload.plugins({ idle, addPluginDirs: [] });
       deps.commands.setPromptCommands(setup.commands.promptCommands);
       return {
         plugins: reload.plugins,
