@@ -222,6 +222,21 @@ describe('MCP manager', () => {
     expect(await Promise.all(['keep', 'change', 'gone', 'user', 'shadowed', 'new'].map(starts))).toEqual([
       1, 2, 1, 1, 0, 1,
     ]);
+    // The processes of the removed server and of the changed one's old start have exited.
+    const firstPid = async (name: string) => Number((await readFile(marker(name), 'utf8')).split(/\s+/)[1]);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect([
+      alive(await firstPid('gone')),
+      alive(await firstPid('change')),
+      alive(await firstPid('keep')),
+    ]).toEqual([false, false, true]);
     const names = mcpServerTools(m).map((t) => t.name);
     expect(names).toContain('mcp__plugin_a_change__tool_001');
     expect(names).toContain('mcp__plugin_d_new__echo');
