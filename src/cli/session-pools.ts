@@ -47,7 +47,10 @@ export async function createSessionPools(input: {
         (permissionContext, mcpTools) => assemble(permissionContext, [...extraTools, ...mcpTools]).tools,
         {
           ...options.initExtras,
-          slash_commands: [...input.slashCommands, ...(options.initExtras?.slash_commands ?? [])],
+          // Read at each turn: a reload changes the session's commands in place.
+          get slash_commands() {
+            return [...input.slashCommands, ...(options.initExtras?.slash_commands ?? [])];
+          },
         },
       )
     : undefined;

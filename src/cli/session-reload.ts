@@ -1,13 +1,17 @@
 /**
- * `reload_plugins` and `reload_skills` (the SDK's `reloadPlugins()` / `reloadSkills()`): the
- * plugins, command and skill files and agent files are read again, as at start, and the session
- * takes the new set whole — at once when no turn runs, else at the start of the next turn, so a
- * turn never sees its commands or agents change under it. What a reload cannot change in a running
- * session (plugin hooks and MCP servers, which are wired at start) is said on stderr.
+ * `reload_plugins` and `reload_skills` (the SDK's `reloadPlugins()` / `reloadSkills()`, the
+ * REPL's `/reload-plugins`): the plugins, command and skill files and agent files are read again,
+ * as at start, and the session takes the new set whole — at once when no turn runs, else at the
+ * start of the next turn, so a turn never sees its commands, agents, hooks or servers change
+ * under it. Taking it means: the commands, skills and agents swapped; the plugins' hooks swapped
+ * in the live hook settings (the settings' own and the SDK host's callbacks stay); the plugins'
+ * MCP servers reconciled (mcp/manager.ts); and what `system/init` lists brought up to date.
  */
 import type { HooksSettings } from '../config/settings-schema';
+import type { McpManager, PluginServerChanges } from '../mcp/manager';
 import type { SessionPlugins } from '../plugins/session-plugins';
-import type { SessionReloader } from '../sdk/types';
+import type { SdkPluginInfo, SessionReloader } from '../sdk/types';
+import type { LiveHooks } from '../skills/skill-hooks';
 import type { SessionCommands } from './session-commands';
 import { type ExtensionsInput, loadPluginsForSession, startAgentsLoad } from './session-extensions';
 import type { SessionLog } from './session-types';
@@ -22,6 +26,15 @@ export type SessionReloadInput = {
   agents: SessionAgents;
   plugins: SessionPlugins;
   log: SessionLog;
+  /**
+   * The hooks the session's runner reads at each event, and how to give a session that started
+   * without hooks a runner (the first plugin hooks may come with a reload).
+   */
+  hooks: { live: LiveHooks; ensureRunner(): Promise<void> };
+  /** The configured MCP servers; undefined when the session started with none. */
+  mcp: McpManager | undefined;
+  /** The arrays `system/init` lists the agents and plugins from, changed in place. */
+  init: { agents: string[]; plugins: SdkPluginInfo[]; hostPlugins: readonly SdkPluginInfo[] };
 };
 
 export function sessionReload(input: SessionReloadInput): SessionReloader {
@@ -30,19 +43,25 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
   const report = (problems: readonly string[]) => {
     for (const problem of problems) input.log.warn(problem);
   };
-  const change = (apply: () => void, now: boolean) => (now ? apply() : input.commands.atNextTurn(apply));
+  /** At once when idle (awaited, so the answer tells how it went), else at the next turn's start. */
+  const change = async (apply: () => Promise<void>, idle: () => boolean) => {
+    if (idle()) return apply();
+    input.commands.atNextTurn(() => {
+      apply().catch((error: Error) => input.log.warn(`reload: ${error.message}`));
+    });
+  };
 
   return {
     beforeTurn: () => input.commands.applyStaged(),
 
-    async skills({ now }) {
+    async skills({ idle }) {
       const fresh = await input.commands.reread(plugins.plugins);
       report(fresh.problems);
-      change(fresh.apply, now);
+      await change(async () => fresh.apply(), idle);
       return { skills: fresh.skills };
     },
 
-    async plugins({ now, addPluginDirs }) {
+    async plugins({ idle, addPluginDirs }) {
       const dirs = [...new Set([...addedDirs, ...addPluginDirs])];
       const { options } = input.extensions;
       const extensions = {
@@ -54,14 +73,28 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
         startAgentsLoad(extensions, reloaded),
         input.commands.reread(reloaded.plugins),
       ]);
-      const problems = [...reloaded.problems, ...agents.warnings, ...commands.problems];
-      report([...problems, ...notReloaded(plugins, reloaded)]);
-      change(() => {
+      // `--bare` starts no plugin server (mcp/config-sources.ts): a reload neither.
+      const servers = options.bare ? [] : reloaded.mcpServers;
+      const unserved =
+        !input.mcp && servers.length > 0
+          ? [
+              `reload: the plugins’ MCP servers (${servers.map((s) => s.name).join(', ')}) connect from the next session: this one started without MCP servers.`,
+            ]
+          : [];
+      const problems = [...reloaded.problems, ...agents.warnings, ...commands.problems, ...unserved];
+      report(problems);
+      // Before anything is swapped: the runner must exist when the first plugin hook does.
+      if (reloaded.hooks) await input.hooks.ensureRunner();
+      await change(async () => {
         plugins = reloaded;
         addedDirs = dirs;
         commands.apply();
         input.agents.registry.replaceWith(agents.registry);
-      }, now);
+        input.init.agents.splice(0, Infinity, ...agents.names());
+        input.init.plugins.splice(0, Infinity, ...input.init.hostPlugins, ...reloaded.initPlugins);
+        input.hooks.live.replacePluginHooks(reloaded.hooks);
+        if (input.mcp) describeServerChanges(await input.mcp.replacePluginServers(servers), input.log);
+      }, idle);
       return {
         commands: commands.commands,
         agents: agents.summaries(),
@@ -72,19 +105,13 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
   };
 }
 
-/** What changed on disk that only a new session picks up: plugin hooks and MCP servers. */
-function notReloaded(before: SessionPlugins, after: SessionPlugins): string[] {
-  const notes: string[] = [];
-  if (JSON.stringify(before.hooks ?? {}) !== JSON.stringify(after.hooks ?? {}))
-    notes.push('reload: the plugins’ hooks changed; they apply from the next session.');
-  const names = (p: SessionPlugins) =>
-    p.mcpServers
-      .map((server) => server.name)
-      .sort()
-      .join(', ');
-  if (names(before) !== names(after))
-    notes.push(
-      `reload: the plugins’ MCP servers changed (now: ${names(after) || 'none'}); they connect in the next session.`,
-    );
-  return notes;
+function describeServerChanges(changes: PluginServerChanges, log: SessionLog): void {
+  const parts = [
+    changes.added.length > 0 ? `started ${changes.added.join(', ')}` : '',
+    changes.reconnected.length > 0
+      ? `restarted ${changes.reconnected.join(', ')} (configuration changed)`
+      : '',
+    changes.removed.length > 0 ? `stopped ${changes.removed.join(', ')}` : '',
+  ].filter(Boolean);
+  if (parts.length > 0) log.debug(`reload: plugin MCP servers: ${parts.join('; ')}.`);
 }

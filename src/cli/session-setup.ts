@@ -10,6 +10,8 @@ import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
 import { chooseMainAgent } from '../agents/main-agent';
 import { environmentFacts } from '../engine/environment';
+import { growingHooks } from '../hooks/growing-runner';
+import { noopHooks } from '../hooks/types';
 import { sessionEffort } from '../model/effort';
 import { chooseFastModel } from '../model/fast-model';
 import type { ToolPermissionContext } from '../permissions/types';
@@ -93,7 +95,7 @@ export async function createSessionEngine(
     settingsSources: settings.loaded.sources,
     trusted: trust.trusted,
   };
-  const { plugins, hookSettings } = await loadPluginsForSession(extensionsInput, applied.hooks);
+  const { plugins } = await loadPluginsForSession(extensionsInput, applied.hooks);
   const agentsLoad = startAgentsLoad(extensionsInput, plugins);
   // Awaited further down; a failure is reported there, not as an unhandled rejection meanwhile.
   agentsLoad.catch(() => {});
@@ -168,7 +170,7 @@ export async function createSessionEngine(
   let engine: QueryEngineType | undefined;
   // The settings' hooks, and a skill's once it runs (unless hooks are turned off).
   const hooksOff = merged.disableAllHooks === true || merged.allowManagedHooksOnly === true;
-  const liveHooks = new (await import('../skills/skill-hooks')).LiveHooks(hookSettings);
+  const liveHooks = new (await import('../skills/skill-hooks')).LiveHooks(applied.hooks, plugins.hooks);
   // The permission pipeline and hooks are made below; the skills read them when a command runs.
   const commands = await (await import('./session-commands')).setUpSessionCommands({
     projectRoot: cwd,
@@ -210,21 +212,28 @@ export async function createSessionEngine(
   const transcript = await sessionTranscript(options, session, cwd, sessionEnv);
 
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
-  const hooks = await sessionHooks(
-    options,
-    liveHooks.settings,
-    sessionEnv,
-    cwd,
-    {
-      sessionId: session.sessionId,
-      transcriptPath: session.transcriptPath,
-      engine: () => engine,
-      agentHooks: agents.hasScopedHooks,
-    },
-    (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
-    hookFrames.push,
+  const makeHooks = (mayGrow: boolean) =>
+    sessionHooks(
+      options,
+      liveHooks.settings,
+      sessionEnv,
+      cwd,
+      {
+        sessionId: session.sessionId,
+        transcriptPath: session.transcriptPath,
+        engine: () => engine,
+        agentHooks: agents.hasScopedHooks,
+      },
+      (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
+      hookFrames.push,
+      mayGrow,
+    );
+  // A reload may bring the first plugin hooks: the runner everyone holds can then grow a real one.
+  const startHooks = await makeHooks(
     !hooksOff && commands.skills.specs.some((spec) => spec.hooks !== undefined),
   );
+  const hookSlot = growingHooks(startHooks, startHooks !== noopHooks);
+  const hooks = hookSlot.runner;
   const permissions = createPermissionSetup({
     // `--agent`'s mode applies unless a flag chose one.
     options:
@@ -285,6 +294,9 @@ export async function createSessionEngine(
     ...commands.warnings,
   ];
 
+  // `system/init`'s lists, which a plugin reload changes in place.
+  const initAgents = agents.names();
+  const initPlugins = [...(options.initExtras?.plugins ?? []), ...plugins.initPlugins];
   const environment = environmentFacts(
     cwd,
     selection.model,
@@ -330,8 +342,8 @@ export async function createSessionEngine(
     initExtras: {
       ...commands.initExtras,
       ...options.initExtras,
-      agents: agents.names(),
-      plugins: [...(options.initExtras?.plugins ?? []), ...plugins.initPlugins],
+      agents: initAgents,
+      plugins: initPlugins,
       warnings: [...(options.initExtras?.warnings ?? []), ...warnings],
     },
     ...commands.engineConfig({
@@ -393,6 +405,9 @@ export async function createSessionEngine(
       agents,
       plugins,
       log,
+      hooks: { live: liveHooks, ensureRunner: () => hookSlot.grow(() => makeHooks(true)) },
+      mcp: mcp.manager,
+      init: { agents: initAgents, plugins: initPlugins, hostPlugins: options.initExtras?.plugins ?? [] },
     }),
     ...(mainAgent?.definition.initialPrompt ? { initialPrompt: mainAgent.definition.initialPrompt } : {}),
   };

@@ -30,6 +30,7 @@ describe('command registry', () => {
         'memory',
         'model',
         'permissions',
+        'reload-plugins',
         'resume',
         'sandbox',
         'status',

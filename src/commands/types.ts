@@ -87,6 +87,17 @@ export type CostSnapshot = CostTotal & {
   sessionDurationMs: number;
 };
 
+/** The session after /reload-plugins: what it now has, and how many things were skipped. */
+export type PluginReload = {
+  plugins: readonly { name: string; version?: string }[];
+  commands: number;
+  agents: number;
+  /** Plugins, files and servers that were skipped; each was said as a notice already. */
+  problems: number;
+  /** The plugins' MCP servers as they are now. */
+  mcpServers: readonly Pick<McpServerReport, 'name' | 'status' | 'error'>[];
+};
+
 export type EditorResult = { opened: true } | { opened: false; reason: string };
 
 /** What a command may ask of the running session. */
@@ -126,6 +137,11 @@ export interface CommandHost {
   backgroundAgents(): readonly AgentTaskInfo[];
   /** The session's MCP servers with their status (absent where the host has none). */
   mcpServers?(): readonly McpServerReport[];
+  /**
+   * Reads the plugins again and rewires them (/reload-plugins, cli/session-reload.ts); throws,
+   * with the reason, when it cannot now. Absent where the host cannot reload.
+   */
+  reloadPlugins?(): Promise<PluginReload>;
 
   /** Opens a file in $VISUAL/$EDITOR (the UI gives the terminal over); refuses when none is set. */
   openInEditor(path: string): Promise<EditorResult>;

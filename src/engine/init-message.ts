@@ -39,7 +39,8 @@ export function buildInitMessage(input: {
     claude_code_version: YOKE_VERSION,
     yoke_version: YOKE_VERSION,
     output_style: 'default',
-    capabilities: ['interrupt_receipt_v1'],
+    // What the stream-json session honours (sdk/): a host checks here before relying on it.
+    capabilities: ['interrupt_receipt_v1', 'reload_plugins_refuse_if_busy_v1'],
     additional_directories: [...input.permissionContext.additionalDirectories],
     ...(extras.warnings && extras.warnings.length > 0 ? { warnings: [...extras.warnings] } : {}),
     uuid: randomUUID(),

@@ -187,6 +187,71 @@ describe('MCP manager', () => {
     expect(mcpServerTools(m).map((t) => t.name)).toContain('mcp__fx__late');
   });
 
+  it('a plugin reload keeps an unchanged server, restarts a changed one, closes a removed one, starts a new one', async () => {
+    const marker = (name: string) => join(dir, `${name}.starts`);
+    const fixture = (name: string, ...extra: string[]) =>
+      stdio([FIXTURE, '--marker', marker(name), ...extra]);
+    const plugin = (name: string, config: McpServerConfig) => server(name, config, { source: 'plugin' });
+    const m = start([
+      plugin('plugin_a_keep', fixture('keep')),
+      plugin('plugin_a_change', fixture('change')),
+      plugin('plugin_b_gone', fixture('gone')),
+      // A user's server of the same name as a plugin's stays the user's, as at start.
+      server('plugin_c_new', fixture('user')),
+    ]);
+    await m.whenSettled();
+    const changes = await m.replacePluginServers([
+      plugin('plugin_a_keep', fixture('keep')),
+      plugin('plugin_a_change', fixture('change', '--tools', '1')),
+      plugin('plugin_c_new', fixture('shadowed')),
+      plugin('plugin_d_new', fixture('new')),
+    ]);
+    expect(changes).toEqual({
+      added: ['plugin_d_new'],
+      removed: ['plugin_b_gone'],
+      reconnected: ['plugin_a_change'],
+    });
+    expect(m.statuses().map((s) => [s.name, s.status, s.source])).toEqual([
+      ['plugin_a_change', 'connected', 'plugin'],
+      ['plugin_a_keep', 'connected', 'plugin'],
+      ['plugin_c_new', 'connected', 'dynamic'],
+      ['plugin_d_new', 'connected', 'plugin'],
+    ]);
+    const starts = async (name: string) =>
+      (await readFile(marker(name), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+    expect(await Promise.all(['keep', 'change', 'gone', 'user', 'shadowed', 'new'].map(starts))).toEqual([
+      1, 2, 1, 1, 0, 1,
+    ]);
+    // The processes of the removed server and of the changed one's old start have exited.
+    const firstPid = async (name: string) => Number((await readFile(marker(name), 'utf8')).split(/\s+/)[1]);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect([
+      alive(await firstPid('gone')),
+      alive(await firstPid('change')),
+      alive(await firstPid('keep')),
+    ]).toEqual([false, false, true]);
+    const names = mcpServerTools(m).map((t) => t.name);
+    expect(names).toContain('mcp__plugin_a_change__tool_001');
+    expect(names).toContain('mcp__plugin_d_new__echo');
+    expect(names.filter((n) => n.startsWith('mcp__plugin_b_gone__'))).toEqual([]);
+    // Nothing changed: nothing is restarted.
+    expect(
+      await m.replacePluginServers([
+        plugin('plugin_a_keep', fixture('keep')),
+        plugin('plugin_a_change', fixture('change', '--tools', '1')),
+        plugin('plugin_d_new', fixture('new')),
+      ]),
+    ).toEqual({ added: [], removed: [], reconnected: [] });
+    expect(await starts('change')).toBe(2);
+  });
+
   it('mcp_toggle turns a server off and on again', async () => {
     const m = start([server('fx', stdio([FIXTURE]))]);
     await m.whenSettled();

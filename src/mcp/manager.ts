@@ -4,6 +4,7 @@
  * model may call (`connectedServers()`), what `system/init` and `mcp_status` report (`statuses()`), and what
  * the model must be told about servers that are not there (`notices()`).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { ConfiguredServer, McpServerSource } from './config-sources';
 import {
   type McpElicitationAnswer,
@@ -57,26 +58,91 @@ export function connectionOptionsFromEnv(
   };
 }
 
+/** What a plugin reload did to the servers, by name (mcp_status and `system/init` then show it). */
+export type PluginServerChanges = {
+  added: string[];
+  removed: string[];
+  /** Their configuration changed: the old connection was closed and a new one started. */
+  reconnected: string[];
+};
+
 export class McpManager {
-  private readonly connections: McpServerConnection[];
+  /** In the configuration's order; a plugin reload adds and removes plugin servers in place. */
+  private connections: McpServerConnection[];
   private readonly listeners = new Set<() => void>();
   private elicitationHandler: McpElicitationHandler = DECLINE;
   private signInHandler: McpSignInHandler = NO_SIGN_IN;
+  private readonly connect: (server: ConfiguredServer) => McpServerConnection;
 
   constructor(
     servers: readonly ConfiguredServer[],
     options: Omit<ConnectionOptions, 'onChange' | 'elicit' | 'signIn'>,
   ) {
-    const onChange = () => {
-      for (const listener of this.listeners) listener();
-    };
+    const onChange = () => this.changed();
     // Looked up per question: the host that answers (the SDK's `onElicitation`) is known only
     // after the servers have started connecting.
     const elicit: McpElicitationHandler = (question, signal) => this.elicitationHandler(question, signal);
     const signIn: McpSignInHandler = (server, signal) => this.signInHandler(server, signal);
-    this.connections = servers.map(
-      (server) => new McpServerConnection({ ...server }, { ...options, onChange, elicit, signIn }),
+    this.connect = (server) =>
+      new McpServerConnection({ ...server }, { ...options, onChange, elicit, signIn });
+    this.connections = servers.map(this.connect);
+  }
+
+  /**
+   * The plugins' servers after a plugin reload: a server of a plugin that is gone is closed, a new
+   * one starts, one whose configuration changed is closed and started again, and one that is the
+   * same keeps its connection (and its tools, with no restart the user would notice). A name that
+   * a user, project or `--mcp-config` server holds stays theirs, as at start. Resolves once every
+   * plugin server has finished its first attempt, so the answer can say how each one did.
+   */
+  async replacePluginServers(servers: readonly ConfiguredServer[]): Promise<PluginServerChanges> {
+    const held = new Set(this.connections.filter((c) => c.server.source !== 'plugin').map((c) => c.name));
+    const wanted = new Map(servers.filter((s) => !held.has(s.name)).map((s) => [s.name, s]));
+    const changes: PluginServerChanges = { added: [], removed: [], reconnected: [] };
+    const closing: Promise<void>[] = [];
+    const started: McpServerConnection[] = [];
+    const next: McpServerConnection[] = [];
+    for (const connection of this.connections) {
+      if (connection.server.source !== 'plugin') {
+        next.push(connection);
+        continue;
+      }
+      const server = wanted.get(connection.name);
+      wanted.delete(connection.name);
+      if (server && sameServer(server, connection.server)) {
+        next.push(connection);
+        continue;
+      }
+      closing.push(connection.close());
+      if (!server) {
+        changes.removed.push(connection.name);
+        continue;
+      }
+      changes.reconnected.push(connection.name);
+      const fresh = this.connect(server);
+      started.push(fresh);
+      next.push(fresh);
+    }
+    for (const server of wanted.values()) {
+      changes.added.push(server.name);
+      const fresh = this.connect(server);
+      started.push(fresh);
+      next.push(fresh);
+    }
+    this.connections = next.sort((a, b) => (a.name < b.name ? -1 : 1));
+    // The old process is gone before its successor starts: a server that holds a lock or a port
+    // would otherwise refuse the new one.
+    await Promise.all(closing);
+    for (const connection of started) connection.start();
+    if (closing.length > 0 || started.length > 0) this.changed();
+    await Promise.all(
+      this.connections.filter((c) => c.server.source === 'plugin').map((c) => c.whenSettled()),
     );
+    return changes;
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /**
@@ -190,4 +256,9 @@ export class McpManager {
     }
     return connection;
   }
+}
+
+/** The same server as far as a running connection is concerned: its configuration and whether it may start. */
+function sameServer(a: ConfiguredServer, b: ConfiguredServer): boolean {
+  return a.disabledReason === b.disabledReason && isDeepStrictEqual(a.config, b.config);
 }

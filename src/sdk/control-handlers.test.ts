@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ControlContext, handleControlRequest } from './control-handlers';
+import { CodedControlError, type ControlContext, handleControlRequest } from './control-handlers';
 import type { SdkMcpConnection } from './mcp-bridge';
 import type { McpServerControl, SessionEngine, SessionReloader } from './types';
 
@@ -32,6 +32,7 @@ function context(overrides: Partial<ControlContext> = {}) {
     engine: async () => engine as unknown as SessionEngine,
     defaultModel: () => 'claude-opus-5-5',
     turnRunning: () => true,
+    busyWith: () => 'a turn is running',
     interruptTurn: () => {
       events.push('interrupted');
     },
@@ -185,11 +186,11 @@ describe('control requests from the host', () => {
     const reloader: SessionReloader = {
       beforeTurn: () => {},
       skills: async (options) => {
-        calls.push(['skills', options]);
+        calls.push(['skills', options.idle()]);
         return { skills: [{ name: 'deploy', description: 'Ship it', argumentHint: '' }] };
       },
       plugins: async (options) => {
-        calls.push(['plugins', options]);
+        calls.push(['plugins', options.idle(), options.addPluginDirs]);
         return { commands: [], agents: [], plugins: [{ name: 'p', path: '/p' }], error_count: 0 };
       },
     };
@@ -210,8 +211,8 @@ describe('control requests from the host', () => {
       mcpServers: [],
     });
     expect(calls).toEqual([
-      ['skills', { now: true }],
-      ['plugins', { now: false, addPluginDirs: ['/opt/plugins/extra'] }],
+      ['skills', true],
+      ['plugins', false, ['/opt/plugins/extra']],
     ]);
     await expect(
       ask(busy.ctx, { subtype: 'reload_plugins', add_plugins: [{ type: 'local', path: 'rel/dir' }] }),
@@ -223,6 +224,64 @@ describe('control requests from the host', () => {
     await expect(ask(without, { subtype: 'reload_skills' })).rejects.toThrow(
       'This session cannot reload plugins or skills.',
     );
+  });
+
+  it('a reload asks whether the session is idle once the files are read, not when the request came', async () => {
+    let running = false;
+    const seen: boolean[] = [];
+    const reloader: SessionReloader = {
+      beforeTurn: () => {},
+      skills: async ({ idle }) => {
+        // A turn starts while the files are read: the new set must wait for the next one.
+        running = true;
+        seen.push(idle());
+        return { skills: [] };
+      },
+      plugins: async () => ({ commands: [], agents: [], plugins: [], error_count: 0 }),
+    };
+    const { ctx } = context({ turnRunning: () => running, reloader: async () => reloader });
+    await ask(ctx, { subtype: 'reload_skills' });
+    expect(seen).toEqual([false]);
+  });
+
+  it('reload_plugins with refuse_if_busy: refused with reload_plugins_busy while busy, served when idle; unset, held', async () => {
+    const calls: boolean[] = [];
+    const reloader: SessionReloader = {
+      beforeTurn: () => {},
+      skills: async () => ({ skills: [] }),
+      plugins: async ({ idle }) => {
+        calls.push(idle());
+        return { commands: [], agents: [], plugins: [], error_count: 0 };
+      },
+    };
+    const busy = context({ reloader: async () => reloader });
+    const refused = ask(busy.ctx, { subtype: 'reload_plugins', refuse_if_busy: true });
+    await expect(refused).rejects.toThrow(
+      'The session is busy (a turn is running), so nothing was reloaded (refuse_if_busy); ask again once it is idle.',
+    );
+    await expect(refused).rejects.toBeInstanceOf(CodedControlError);
+    await expect(refused).rejects.toMatchObject({ code: 'reload_plugins_busy' });
+    // Queued messages or background agents count as busy even between turns.
+    const queued = context({
+      turnRunning: () => false,
+      busyWith: () => 'a message is queued for a turn',
+      reloader: async () => reloader,
+    });
+    await expect(ask(queued.ctx, { subtype: 'reload_plugins', refuse_if_busy: true })).rejects.toThrow(
+      'The session is busy (a message is queued for a turn)',
+    );
+    await expect(ask(busy.ctx, { subtype: 'reload_plugins', refuse_if_busy: 'yes' })).rejects.toThrow(
+      'refuse_if_busy must be true or false; nothing was reloaded.',
+    );
+    expect(calls).toEqual([]);
+    const idle = context({
+      turnRunning: () => false,
+      busyWith: () => undefined,
+      reloader: async () => reloader,
+    });
+    await ask(idle.ctx, { subtype: 'reload_plugins', refuse_if_busy: true });
+    await ask(busy.ctx, { subtype: 'reload_plugins', refuse_if_busy: false });
+    expect(calls).toEqual([true, false]);
   });
 
   it('refuses every other subtype by name', async () => {

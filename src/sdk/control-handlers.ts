@@ -22,6 +22,11 @@ export type ControlContext = {
   /** The model the session started with, for `set_model` with null or 'default'. */
   defaultModel(): string | undefined;
   turnRunning(): boolean;
+  /**
+   * Why the session is busy for a `refuse_if_busy` reload (a turn running or about to, messages
+   * queued for one, background agents at work), or undefined when idle.
+   */
+  busyWith(): string | undefined;
   /** Aborts the running turn, if any. */
   interruptTurn(): void;
   /** Ids of user messages waiting for their turn; `cancel` drops them from the queue. */
@@ -35,6 +40,17 @@ export type ControlContext = {
 
 export class UnsupportedControlRequest extends Error {
   override name = 'UnsupportedControlRequest';
+}
+
+/** A refusal with the machine-readable `error_code` the SDK documents for it. */
+export class CodedControlError extends Error {
+  override name = 'CodedControlError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The success payload, and what to do once it has been written (the interrupt's abort). */
@@ -84,10 +100,12 @@ async function answer(context: ControlContext, request: JsonObject): Promise<Jso
     case 'mcp_status':
       return { mcpServers: await mcpStatuses(context) };
     case 'reload_skills':
-      return (await reloader(context)).skills({ now: !context.turnRunning() });
+      return (await reloader(context)).skills({ idle: () => !context.turnRunning() });
     case 'reload_plugins': {
       const addPluginDirs = pluginPaths(request.add_plugins);
-      const answer = await (await reloader(context)).plugins({ now: !context.turnRunning(), addPluginDirs });
+      refuseIfBusy(context, request.refuse_if_busy);
+      const idle = () => !context.turnRunning();
+      const answer = await (await reloader(context)).plugins({ idle, addPluginDirs });
       return { ...answer, mcpServers: await mcpStatuses(context) };
     }
     case 'mcp_reconnect':
@@ -110,6 +128,22 @@ async function answer(context: ControlContext, request: JsonObject): Promise<Jso
 async function mcpStatuses(context: ControlContext): Promise<JsonObject[]> {
   const configured = (await context.mcpServers())?.statuses() ?? [];
   return [...context.mcpConnections().map(mcpStatus), ...configured.map(configuredStatus)];
+}
+
+/**
+ * `refuse_if_busy: true` (the SDK's `reloadPlugins({refuseIfBusy})`, advertised as
+ * `reload_plugins_refuse_if_busy_v1`): a host whose request may arrive late would rather hear
+ * "busy" than have the reload held for the next turn. Unset, a busy session holds it (as before).
+ */
+function refuseIfBusy(context: ControlContext, refuse: unknown): void {
+  if (refuse !== undefined && typeof refuse !== 'boolean')
+    throw new Error('refuse_if_busy must be true or false; nothing was reloaded.');
+  const busy = refuse ? context.busyWith() : undefined;
+  if (busy)
+    throw new CodedControlError(
+      `The session is busy (${busy}), so nothing was reloaded (refuse_if_busy); ask again once it is idle.`,
+      'reload_plugins_busy',
+    );
 }
 
 async function reloader(context: ControlContext): Promise<SessionReloader> {

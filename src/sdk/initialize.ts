@@ -94,7 +94,8 @@ export function buildInitializeResponse(request: JsonObject, facts: InitializeAn
     yoke_version: YOKE_VERSION,
     current_permission_mode: facts.engine.permissionMode,
     session_state: 'idle',
-    capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'],
+    // reload_plugins_refuse_if_busy_v1: `reload_plugins` honours `refuse_if_busy` (control-handlers.ts).
+    capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1', 'reload_plugins_refuse_if_busy_v1'],
   };
   if (request.hooks !== undefined) {
     response.hooks_applied = true;

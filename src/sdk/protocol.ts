@@ -26,8 +26,17 @@ export function successResponse(requestId: string, payload: JsonObject = {}): Co
   };
 }
 
-export function errorResponse(requestId: string, error: string): ControlResponse {
-  return { type: 'control_response', response: { subtype: 'error', request_id: requestId, error } };
+/** `errorCode`: a machine-readable reason some refusals carry (`reload_plugins_busy`). */
+export function errorResponse(requestId: string, error: string, errorCode?: string): ControlResponse {
+  return {
+    type: 'control_response',
+    response: {
+      subtype: 'error',
+      request_id: requestId,
+      error,
+      ...(errorCode ? { error_code: errorCode } : {}),
+    },
+  };
 }
 
 /** Narrows an input line to a control request; a request without an id cannot be answered. */

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { streamTaskFrames } from '../agents/background/task-frames';
 import type { UserContentBlock } from '../model/types';
 import { ControlChannel } from './control-channel';
-import { type ControlContext, handleControlRequest } from './control-handlers';
+import { CodedControlError, type ControlContext, handleControlRequest } from './control-handlers';
 import { type EngineSetup, knownModels, setUpEngine } from './engine-setup';
 import { buildInitializeResponse, type InitializeConfig, parseInitialize } from './initialize';
 import { describeSkippedLine, type JsonObject, NdjsonWriter, readNdjson } from './ndjson';
@@ -186,7 +186,8 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
         afterAnswer?.();
       },
       (error: Error) => {
-        if (!this.withdrawn.delete(id)) this.writer.write(errorResponse(id, error.message));
+        const code = error instanceof CodedControlError ? error.code : undefined;
+        if (!this.withdrawn.delete(id)) this.writer.write(errorResponse(id, error.message, code));
       },
     );
     if (request.request.subtype === 'initialize') this.initializeAnswered ??= answered;
@@ -220,6 +221,7 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
     engine: async () => (await this.engineSetup()).engine,
     defaultModel: () => this.defaultModel,
     turnRunning: () => this.running !== undefined,
+    busyWith: () => this.busyWith(),
     interruptTurn: () => this.running?.abort.abort(),
     queuedTurns: (cancel) => {
       const engine = this.settled?.engine;
@@ -233,6 +235,16 @@ class StreamJsonSession<Options extends StreamJsonCliOptions> {
     mcpServers: async () => (await this.engineSetup()).mcp,
     reloader: async () => (await this.engineSetup()).reload,
   };
+
+  private busyWith(): string | undefined {
+    if (this.running || this.turnInProgress) return 'a turn is running';
+    const folded = this.settled?.engine.queuedPromptIds?.().length ?? 0;
+    if (!this.queue.isEmpty() || folded > 0) return 'a message is queued for a turn';
+    const agents = this.settled?.engine.sessionServices?.agentTasks.running().length ?? 0;
+    if (agents > 0)
+      return agents === 1 ? 'a background agent is running' : `${agents} background agents are running`;
+    return undefined;
+  }
 
   private async initialize(request: JsonObject): Promise<JsonObject> {
     // The first initialize configures the engine; a later one (reinitialize) only reports.

@@ -88,15 +88,16 @@ export type CreateSessionEngine<Options> = (options: Options & StreamJsonEngineE
 export type SdkPluginInfo = { name: string; path: string; version?: string };
 
 /**
- * Reloads what the session read from disk at start. `now: false` (a turn is running): the
- * session takes the new set at the start of its next turn; the answer already describes it.
+ * Reloads what the session read from disk at start. `idle()` is asked once the files are read,
+ * not when the request came (a turn may have started meanwhile): false, and the session takes
+ * the new set at the start of its next turn; the answer already describes it.
  */
 export interface SessionReloader {
   /** Takes a reload that waited for the turn to end; called before a turn starts (and its `system/init`). */
   beforeTurn(): void;
-  skills(options: { now: boolean }): Promise<{ skills: SdkCommandInfo[] }>;
+  skills(options: { idle(): boolean }): Promise<{ skills: SdkCommandInfo[] }>;
   plugins(options: {
-    now: boolean;
+    idle(): boolean;
     /** More plugin folders (absolute paths), as `--plugin-dir` would add them; they stay for later reloads. */
     addPluginDirs: readonly string[];
   }): Promise<{

@@ -1,30 +1,52 @@
 /**
- * A skill's `hooks:` join the session's hooks once the skill runs, and stay for the rest of the
- * session (the hook runner reads its settings at each event, so an added group applies from the
- * next event on). Added once per skill, and only where its author may widen what the session
- * does (session-skills.ts: not an untrusted project's skill, not when hooks are turned off).
+ * The session's hooks as the hook runner reads them, at each event: the settings' own, then the
+ * enabled plugins', then a skill's `hooks:` once the skill has run. The runner holds one object
+ * (`settings`), which is changed in place, so a change applies from the next event on.
+ *
+ * A skill's hooks are added once per skill and stay for the rest of the session, and only where
+ * its author may widen what the session does (session-skills.ts: not an untrusted project's
+ * skill, not when hooks are turned off). A plugin reload swaps the plugins' part whole: a removed
+ * plugin's hooks stop, a new one's start, and the settings' and skills' hooks keep their place.
  */
 import type { HooksSettings } from '../config/settings-schema';
 
-/** The session's hooks as the runner reads them: the settings' own, and the skills' added later. */
 export class LiveHooks {
-  readonly settings: HooksSettings;
-  private readonly added = new Set<string>();
+  readonly settings: HooksSettings = {};
+  private readonly base: HooksSettings;
+  private plugins: HooksSettings;
+  private readonly skills = new Map<string, HooksSettings>();
 
-  constructor(initial: HooksSettings | undefined) {
-    // A copy: the loaded settings stay as they were read.
-    this.settings = Object.fromEntries(
-      Object.entries(initial ?? {}).map(([event, groups]) => [event, [...groups]]),
-    );
+  constructor(settingsHooks: HooksSettings | undefined, pluginHooks?: HooksSettings) {
+    // Copies: the loaded settings stay as they were read.
+    this.base = { ...settingsHooks };
+    this.plugins = { ...pluginHooks };
+    this.rebuild();
   }
 
   /** Adds a skill's hooks unless they were added already; returns whether they were. */
   add(skill: string, hooks: HooksSettings): boolean {
-    if (this.added.has(skill)) return false;
-    this.added.add(skill);
-    for (const [event, groups] of Object.entries(hooks)) {
-      this.settings[event] = [...(this.settings[event] ?? []), ...groups];
-    }
+    if (this.skills.has(skill)) return false;
+    this.skills.set(skill, hooks);
+    this.rebuild();
     return true;
+  }
+
+  /** The plugins' hooks after a plugin reload, in place of those read before. */
+  replacePluginHooks(hooks: HooksSettings | undefined): void {
+    this.plugins = { ...hooks };
+    this.rebuild();
+  }
+
+  /** Whether any hook is configured: a session without one may run without a hook runner. */
+  get isEmpty(): boolean {
+    return Object.values(this.settings).every((groups) => groups.length === 0);
+  }
+
+  private rebuild(): void {
+    for (const event of Object.keys(this.settings)) delete this.settings[event];
+    for (const part of [this.base, this.plugins, ...this.skills.values()]) {
+      for (const [event, groups] of Object.entries(part))
+        this.settings[event] = [...(this.settings[event] ?? []), ...groups];
+    }
   }
 }

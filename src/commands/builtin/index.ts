@@ -7,6 +7,7 @@ import { mcpCommand } from './mcp';
 import { initCommand, memoryCommand } from './memory';
 import { modelCommand } from './model';
 import { permissionsCommand } from './permissions';
+import { reloadPluginsCommand } from './reload-plugins';
 import { sandboxCommand } from './sandbox';
 import { clearCommand, compactCommand, exitCommand, resumeCommand } from './session-flow';
 import { tasksCommand } from './tasks';
@@ -29,6 +30,7 @@ export function builtinCommands(): Command[] {
     doctorCommand,
     tasksCommand,
     mcpCommand,
+    reloadPluginsCommand,
     exitCommand,
   ];
 }

@@ -97,6 +97,22 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
     backgroundAgents: () => services?.agentTasks.list() ?? [],
     sandbox: () => services?.sandbox,
     mcpServers: () => setup.mcp?.statuses() ?? [],
+    async reloadPlugins() {
+      // The REPL's registry holds its own copy of the prompt commands: a reload held for the next
+      // turn would leave it behind, so a reload waits for an idle session, as /compact does.
+      if (deps.session.getStatus().running)
+        throw new Error('wait for the running turn to end (or press Esc), then run it again.');
+      const idle = () => !deps.session.getStatus().running;
+      const reload = await setup.reload.plugins({ idle, addPluginDirs: [] });
+      deps.commands.setPromptCommands(setup.commands.promptCommands);
+      return {
+        plugins: reload.plugins,
+        commands: reload.commands.length,
+        agents: reload.agents.length,
+        problems: reload.error_count,
+        mcpServers: (setup.mcp?.statuses() ?? []).filter((s) => s.source === 'plugin'),
+      };
+    },
     openInEditor: deps.openInEditor,
     settingsProblems: () => ({
       errors: setup.settings.loaded.errors.map((e) => e.message),
