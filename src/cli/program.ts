@@ -43,7 +43,7 @@ const FLAGS: FlagSpec[] = [
   ['--append-system-prompt <text>', 'append to the system prompt'],
   [
     '--allowedTools, --allowed-tools <rules>',
-    'permission rules to allow, e.g. "Bash(git log:*),Read"',
+    'permission rules to allow, e.g. "Bash(git log:*)" Read, or "Bash(git log:*),Read"',
     { repeat: true },
   ],
   [

@@ -24,10 +24,23 @@ describe('words the shell split off, instead of "too many arguments"', () => {
     );
   });
 
-  it('a list given as separate words is shown with commas', () => {
-    expect(problem(['-p', 'go', '--allowedTools', 'Read', 'Edit'])).toBe(
-      '--allowedTools takes one argument, but "Read" and "Edit" came as two. List them in one, with commas: ' +
-        '--allowedTools "Read,Edit".',
+  it('a word after a list that is not in it, with a second prompt, is shown with commas and --', () => {
+    // The = form takes one argument, as in Claude Code: "Edit" is then a second prompt.
+    expect(problem(['-p', 'go', '--allowedTools=Read', 'Edit'])).toBe(
+      '"Edit" after --allowedTools "Read" is not read as part of the list, so 2 prompts came. If it is a ' +
+        'rule, list it with commas: --allowedTools "Read,Edit"; a prompt goes before the flags or after ' +
+        '--: yoke -p --allowedTools "Read" -- "<prompt>".',
+    );
+    // A word that is no rule ends the list: it is a prompt, and so is the next.
+    expect(problem(['-p', '--disallowedTools', 'Bash', 'hello', 'world'])).toMatch(
+      /^"hello" after --disallowedTools "Bash" is not read as part of the list, so 2 prompts came\./,
+    );
+  });
+
+  it('a rule cut at a space is named even when no other prompt came', () => {
+    expect(problem(['-p', '--allowedTools', 'Read', 'Bash(npm', 'test)'])).toBe(
+      '--allowedTools "Bash(npm" is cut off at a space: the shell split the rule into words. Quote it as ' +
+        'one argument: --allowedTools "Bash(npm test)".',
     );
   });
 
