@@ -1,7 +1,8 @@
 /**
  * The session's model facts: the settings' `models`, the context length an OpenAI-compatible
  * server reports (asked in the background, only for a model nothing else describes), and the
- * once-per-model warning for a model whose cost or window Yoke does not know.
+ * once-per-model warning for a model whose cost or window Yoke does not know, and the once-per-server
+ * note naming the model a server's list chose when nothing named one (model/served-model.ts).
  */
 import { takeFirstNotices } from '../config/model-notices';
 import type { ModelDeclaration } from '../config/settings-schema';
@@ -12,7 +13,12 @@ import { errorLine } from './errors';
 
 export async function sessionModels(
   declared: Record<string, ModelDeclaration> | undefined,
-  selection: Pick<ModelSelection, 'model' | 'fallbackModel' | 'contextLookup'> & { fastModel?: string },
+  selection: Pick<
+    ModelSelection,
+    'model' | 'fallbackModel' | 'contextLookup' | 'servedModelNote' | 'endpoint'
+  > & {
+    fastModel?: string;
+  },
   env: Env,
   log: { debug(text: string): void },
 ): Promise<{ catalog: ModelCatalog; warnings: string[] }> {
@@ -38,6 +44,11 @@ export async function sessionModels(
   for (const id of fresh) {
     const warning = unknownModelWarning(id, catalog.unknowns(id), catalog.canLearn(id));
     if (warning) warnings.push(warning);
+  }
+  if (selection.servedModelNote !== undefined) {
+    const told = `${selection.model} at ${selection.endpoint.baseUrl}`;
+    const noted = await takeFirstNotices(env, [told], undefined, 'servedModelsNoted');
+    if (noted.fresh.length > 0) warnings.push(selection.servedModelNote);
   }
   return { catalog, warnings };
 }
