@@ -2,8 +2,8 @@
  * No model named, an OpenAI-compatible server set: its model list decides, asked over real HTTP
  * of the mock server (one model, several, none, a 404 and a refused port).
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../testing/closed-port';
 import { type MockServer, startMockServer } from '../testing/mock-server';
 import { ModelSelectionError, selectModel } from './select';
 
@@ -27,15 +27,6 @@ const problem = async (env: Record<string, string> = {}) => {
   expect(error).toBeInstanceOf(ModelSelectionError);
   return (error as Error).message;
 };
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const listener = createServer();
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const { port } = listener.address() as { port: number };
-  await new Promise((resolve) => listener.close(resolve));
-  return port;
-}
 
 describe('the model of an OpenAI-compatible server nothing names', () => {
   it('is the one model the server serves, with a note naming it and how to choose', async () => {
