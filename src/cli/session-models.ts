@@ -39,16 +39,18 @@ export async function sessionModels(
     const u = catalog.unknowns(id);
     return u.contextWindow || u.price;
   });
+  // Both read and update the user state file: one after the other, so neither loses the other's entry.
+  if (selection.servedModelNote !== undefined) {
+    // Said before the unknown-model warning it explains.
+    const told = `${selection.model} at ${selection.endpoint.baseUrl}`;
+    const noted = await takeFirstNotices(env, [told], undefined, 'servedModelsNoted');
+    if (noted.fresh.length > 0) warnings.push(selection.servedModelNote);
+  }
   const { fresh, problem } = await takeFirstNotices(env, unknown);
   if (problem) warnings.push(problem);
   for (const id of fresh) {
     const warning = unknownModelWarning(id, catalog.unknowns(id), catalog.canLearn(id));
     if (warning) warnings.push(warning);
-  }
-  if (selection.servedModelNote !== undefined) {
-    const told = `${selection.model} at ${selection.endpoint.baseUrl}`;
-    const noted = await takeFirstNotices(env, [told], undefined, 'servedModelsNoted');
-    if (noted.fresh.length > 0) warnings.push(selection.servedModelNote);
   }
   return { catalog, warnings };
 }

@@ -92,6 +92,13 @@ describe('the model of an OpenAI-compatible server nothing names', () => {
     );
   });
 
+  it('stops with the key line a chat request would get when the list wants a key', async () => {
+    server.reset({ requireAuth: true, models: [{ id: 'x' }], turns: [] });
+    expect(await problem()).toBe(
+      `The server at ${server.url}/v1 wants an API key (mock server: an API key is required): set OPENAI_API_KEY.`,
+    );
+  });
+
   it('stops with the connection line when nothing listens there', async () => {
     const base = `http://127.0.0.1:${await closedPort()}/v1`;
     const error = await selectModel({ env: { OPENAI_BASE_URL: base } }).catch((e: Error) => e);

@@ -25,7 +25,7 @@ export function chooseServedModel(
   fallback: string,
 ): ServedModelChoice {
   const server = `${apiName(endpoint)}${baseUrlOrigin(endpoint)}`;
-  if ('wrongAddress' in served) return { problem: served.wrongAddress };
+  if ('requestFailure' in served) return { problem: served.requestFailure };
   if ('failure' in served) {
     return {
       problem:

@@ -5,14 +5,15 @@
  * set it); any other failure is one short reason for the caller's line.
  */
 import type { Endpoint } from '../endpoint';
-import { connectionFailure, notFoundFailure, readableDetail } from '../endpoint-errors';
+import { authFailure, connectionFailure, notFoundFailure, readableDetail } from '../endpoint-errors';
 import type { FetchLike } from '../http/timed-fetch';
 
 /**
- * The ids; or why there is no list (`failure`, a short reason); or, when the address itself is
- * wrong (nothing answers, or a 404 at a base URL without /v1), the whole line a request would get.
+ * The ids; or why there is no list (`failure`, a short reason); or, when a chat request would fail
+ * the same way (nothing answers, a refused key, a 404 at a base URL without /v1), the whole line
+ * that request would get (`requestFailure`).
  */
-export type ServedModels = { ids: string[] } | { failure: string } | { wrongAddress: string };
+export type ServedModels = { ids: string[] } | { failure: string } | { requestFailure: string };
 
 export type ServedModelsOptions = {
   endpoint: Endpoint;
@@ -37,13 +38,16 @@ export async function listServedModels(options: ServedModelsOptions): Promise<Se
       },
     });
   } catch (error) {
-    return { wrongAddress: connectionFailure(error, endpoint, { midStream: false }).message };
+    return { requestFailure: connectionFailure(error, endpoint, { midStream: false }).message };
   }
   const text = await response.text().catch(() => '');
   if (!response.ok) {
     const detail = errorSentence(text) ?? readableDetail(text, false);
+    if (response.status === 401 || response.status === 403) {
+      return { requestFailure: authFailure(detail, response.status, endpoint, {}).message };
+    }
     if (response.status === 404 && !/\/v1\/*$/i.test(endpoint.baseUrl)) {
-      return { wrongAddress: notFoundFailure(detail, undefined, endpoint, {}).message };
+      return { requestFailure: notFoundFailure(detail, undefined, endpoint, {}).message };
     }
     return { failure: `it answered ${response.status}${detail ? ` (${detail})` : ''}` };
   }
