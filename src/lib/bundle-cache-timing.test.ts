@@ -25,7 +25,7 @@ function occasions() {
     exit: (l) => listeners.exit.push(l),
     flagsChange: (l) => listeners.flagsChange.push(l),
     signal: (l) => listeners.signal.push(l),
-    every: (check) => {
+    periodically: (check) => {
       listeners.checks.push(check);
       return () => {
         listeners.stopped++;

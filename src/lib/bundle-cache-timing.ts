@@ -67,7 +67,7 @@ export type Occasions = {
   /** Calls `listener` at the first ending signal. */
   signal(listener: () => void): void;
   /** Calls `check` every CHECK_INTERVAL_MS with the loop's work so far and its last interval's share; returns the stop. */
-  every(check: (workSinceStartMs: number, lastIntervalUtilization: number) => void): () => void;
+  periodically(check: (workSinceStartMs: number, lastIntervalUtilization: number) => void): () => void;
 };
 
 /**
@@ -106,7 +106,7 @@ const processOccasions: Occasions = {
   exit: (listener) => process.once('exit', listener),
   flagsChange: beforeV8FlagsChange,
   signal: onFirstEndingSignal,
-  every: everyInterval,
+  periodically: everyInterval,
 };
 
 /** From now on, bundles loaded in this process save their code cache at the occasions above. */
@@ -123,7 +123,7 @@ export function saveBundleCachesLate(on: Occasions = processOccasions): void {
   on.flagsChange(save);
   on.exit(save);
   on.signal(save);
-  stopChecks = on.every((workMs, utilization) => {
+  stopChecks = on.periodically((workMs, utilization) => {
     if (state.pending.length > 0 && checkpointDue(workMs, utilization)) save();
   });
 }
