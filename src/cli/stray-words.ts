@@ -6,6 +6,8 @@
  * list flag's further words are already in its list when they are rules: list-words.ts.)
  */
 
+import { continuesRuleList } from './list-words';
+
 /** Flags whose value is a list; the name the user most likely typed, for the message. */
 const LIST_FLAGS: Readonly<Record<string, string>> = {
   '--allowed-tools': '--allowedTools',
@@ -63,10 +65,13 @@ export function strayWordsProblem(args: readonly string[]): string | undefined {
     // argument, as in Claude Code) or a word that is no rule (list-words.ts).
     const value = previous.slice(eq + 1);
     const word = flagsPart[index] as string;
+    const why = continuesRuleList(word)
+      ? `${shown}=… takes one argument`
+      : `"${word}" names no tool Yoke knows`;
     return (
-      `"${word}" after ${shown} ${JSON.stringify(value)} is not read as part of the list, so ${prompts} ` +
-      `prompts came. If it is a rule, list it with commas: ${shown} "${value},${word}"; ` +
-      `a prompt goes before the flags or after --: yoke -p ${shown} "${value}" -- "<prompt>".`
+      `"${word}" after ${shown} "${value}" was read as a prompt (${why}), so ${prompts} prompts came. ` +
+      `If it is a rule, end the list with --: ${shown} "${value}" "${word}" -- "<prompt>", or join ` +
+      `them with commas: ${shown} "${value},${word}".`
     );
   }
   const shown = [
