@@ -10,12 +10,15 @@
  * - an unknown flag that is a near miss of a flag taking a value (`--max-turn 3`) stops the run:
  *   running on without the limit, budget or rule the user meant is worse than not running. A
  *   flag Claude Code knows is never taken for a typo — newer SDKs pass flags Yoke does not have;
+ * - a rule list flag given as a separate word takes the words after it that are rules or tool
+ *   names too, as Claude Code's variadic option does, up to the first other word (list-words.ts);
  * - everything after `--` is positional.
  */
 import type { Command } from 'commander';
 import { nearestName } from '../lib/edit-distance';
 import { CLAUDE_CODE_FLAGS } from './claude-code-flags';
 import { CliUsageError } from './errors';
+import { listWordCount, RULE_LIST_FLAGS } from './list-words';
 
 export type FlagKind = 'boolean' | 'value' | 'optional';
 export type FlagSpec = { canonical: string; kind: FlagKind };
@@ -140,6 +143,14 @@ export function prepassArgv(argv: readonly string[], table: FlagTable): PrepassR
           }
           value = next;
           i++;
+          if (RULE_LIST_FLAGS.has(spec.canonical)) {
+            // Claude Code's variadic form, `--allowedTools Read Edit`: the list's other words.
+            const more = listWordCount(argv.slice(i + 1), looksLikeFlag);
+            args.push(`${spec.canonical}=${value}`);
+            for (const word of argv.slice(i + 1, i + 1 + more)) args.push(`${spec.canonical}=${word}`);
+            i += more;
+            break;
+          }
         }
         args.push(`${spec.canonical}=${value}`);
         break;

@@ -43,7 +43,7 @@ const FLAGS: FlagSpec[] = [
   ['--append-system-prompt <text>', 'append to the system prompt'],
   [
     '--allowedTools, --allowed-tools <rules>',
-    'permission rules to allow, e.g. "Bash(git log:*),Read"',
+    'permission rules to allow, e.g. "Bash(git log:*)" Read, or "Bash(git log:*),Read"',
     { repeat: true },
   ],
   [
@@ -126,7 +126,8 @@ Environment:
   ANTHROPIC_BASE_URL                another Anthropic-compatible endpoint (a proxy or gateway)
   OPENAI_API_KEY, OPENAI_BASE_URL   OpenAI, or an OpenAI-compatible server (Ollama, vLLM, LM Studio)
   ANTHROPIC_MODEL                   the Anthropic model without --model (wins over the model setting)
-  OPENAI_MODEL                      the model --provider openai uses without --model (gpt-4.1)
+  OPENAI_MODEL                      the OpenAI-compatible model without --model (else: the one model
+                                    OPENAI_BASE_URL's server lists; gpt-4.1 on OpenAI)
   YOKE_HOME                         Yoke's settings and sessions folder (~/.yoke)
   CLAUDE_CONFIG_DIR                 Claude Code's folder, read for compatibility (~/.claude)
   YOKE_MANAGED_SETTINGS             the managed policy file (/etc/yoke/managed-settings.json)

@@ -24,10 +24,27 @@ describe('words the shell split off, instead of "too many arguments"', () => {
     );
   });
 
-  it('a list given as separate words is shown with commas', () => {
-    expect(problem(['-p', 'go', '--allowedTools', 'Read', 'Edit'])).toBe(
-      '--allowedTools takes one argument, but "Read" and "Edit" came as two. List them in one, with commas: ' +
-        '--allowedTools "Read,Edit".',
+  it('a word after a list that is not in it, with a second prompt, is shown with commas and --', () => {
+    // The = form takes one argument, as in Claude Code: "Edit" is then a second prompt.
+    expect(problem(['-p', 'go', '--allowedTools=Read', 'Edit'])).toBe(
+      '"Edit" after --allowedTools "Read" was read as a prompt (--allowedTools=… takes one argument), so 2 ' +
+        'prompts came. If it is a rule, end the list with --: --allowedTools "Read" "Edit" -- "<prompt>", or ' +
+        'join them with commas: --allowedTools "Read,Edit".',
+    );
+    // A word that is no rule ends the list: it is a prompt, and so is the next.
+    expect(problem(['-p', '--disallowedTools', 'Bash', 'Foo', 'do it'])).toBe(
+      '"Foo" after --disallowedTools "Bash" was read as a prompt ("Foo" names no tool Yoke knows), so 2 ' +
+        'prompts came. If it is a rule, end the list with --: --disallowedTools "Bash" "Foo" -- "<prompt>", ' +
+        'or join them with commas: --disallowedTools "Bash,Foo".',
+    );
+    // The fix it names works.
+    expect(problem(['-p', '--disallowedTools', 'Bash', 'Foo', '--', 'do it'])).toBeUndefined();
+  });
+
+  it('a rule cut at a space is named even when no other prompt came', () => {
+    expect(problem(['-p', '--allowedTools', 'Read', 'Bash(npm', 'test)'])).toBe(
+      '--allowedTools "Bash(npm" is cut off at a space: the shell split the rule into words. Quote it as ' +
+        'one argument: --allowedTools "Bash(npm test)".',
     );
   });
 

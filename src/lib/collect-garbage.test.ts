@@ -14,7 +14,6 @@ import { collectGarbageNow } from './collect-garbage';
 const CHILD_SOURCE = `
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
-import { bundleChildScript, type ChildScript } from '../testing/child-script';
 import { collectGarbageNow } from './collect-garbage';
 const [before, action, cacheFile] = process.argv.slice(2);
 if (before === 'collect') collectGarbageNow();
@@ -40,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  child?.dispose();
+  child?.remove();
 });
 
 /** Runs the child with a clean environment (no NODE_OPTIONS flags of the test runner). */

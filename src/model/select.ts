@@ -2,7 +2,8 @@
  * Picks the provider and model for a session from flags and environment, checks credentials up
  * front (so a missing key is one clear line at start-up, not a failed first turn) and returns the
  * provider already wrapped in the retry layer. Provider modules are imported lazily: they pull in
- * the vendor SDKs, which `--version` and `--help` must not pay for.
+ * the vendor SDKs, which `--version` and `--help` must not pay for. An OpenAI-compatible server
+ * with no model named is asked which it serves (served-model.ts).
  */
 
 import type { ContextLengthLookup } from './catalog';
@@ -15,7 +16,9 @@ import {
 import { BASE_URL_VARIABLE, type Endpoint, isLocalBaseUrl } from './endpoint';
 import type { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
+import type { ServedModels } from './openai/served-models';
 import { type RetryOptions, withRetry } from './retry';
+import { chooseServedModel } from './served-model';
 import { type ApiTimeoutSettings, type ApiTimeouts, resolveApiTimeouts } from './timeouts';
 import type { Env, Provider } from './types';
 
@@ -63,6 +66,8 @@ export type ModelSelection = {
   /** Asks the server for a model's context length (OpenAI-compatible servers only). */
   contextLookup?: ContextLengthLookup;
   fallbackModel?: string;
+  /** Set when the server's model list chose the model (served-model.ts): the line to say once. */
+  servedModelNote?: string;
 };
 
 /** A flag combination that cannot work; the message is the one line shown to the user. */
@@ -130,8 +135,8 @@ function resolveFor(providerName: SelectableProvider, name: string, from: string
   return id;
 }
 
-/** --model > the agent's > ANTHROPIC_MODEL (on Anthropic) > the setting > the provider's default. */
-function chooseModel(providerName: SelectableProvider, options: SelectModelOptions): string {
+/** --model > the agent's > ANTHROPIC_MODEL (on Anthropic) > the setting; undefined when none names one. */
+function namedModel(providerName: SelectableProvider, options: SelectModelOptions): string | undefined {
   if (has(options.model)) return resolveFor(providerName, options.model, '--model');
   const agent = options.agentModel;
   if (has(agent) && !(providerName === 'openai' && isAlias(agent))) return resolveModelAlias(agent.trim());
@@ -140,7 +145,7 @@ function chooseModel(providerName: SelectableProvider, options: SelectModelOptio
   if (has(options.settingsModel)) {
     return resolveFor(providerName, options.settingsModel, 'The "model" setting');
   }
-  return defaultModel(providerName, options.env);
+  return undefined;
 }
 
 /** Why the session is on Anthropic, for the missing-key line. */
@@ -178,6 +183,7 @@ type Built = {
   timeouts: ApiTimeouts;
   warnings: string[];
   contextLookup?: ContextLengthLookup;
+  listModels?: () => Promise<ServedModels>;
 };
 
 /** A model list or details answer is small and quick; a server that takes longer is not waited for. */
@@ -222,20 +228,33 @@ export function checkModelOptions(options: SelectModelOptions): {
   providerName: SelectableProvider;
   model: string;
   fallbackModel?: string;
+  /** Nothing named a model for an OpenAI-compatible server: its model list decides (selectModel). */
+  askServer?: true;
 } {
   // An agent file's alias does not choose the provider: the file is shared with Anthropic users.
   const agent =
     options.agentModel !== undefined && isAlias(options.agentModel) ? undefined : options.agentModel;
   const requested = [options.model, agent, options.settingsModel].find(has);
   const providerName = chooseProvider({ ...options, model: requested });
-  const model = chooseModel(providerName, options);
+  const named = namedModel(providerName, options);
+  const model = named ?? defaultModel(providerName, options.env);
+  const askServer =
+    named === undefined &&
+    providerName === 'openai' &&
+    !has(options.env.OPENAI_MODEL) &&
+    configuredBaseUrl(providerName, options.baseUrl, options.env).url !== undefined;
   const fallbackModel = has(options.fallbackModel)
     ? resolveModelAlias(options.fallbackModel.trim())
     : undefined;
   if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
   const missing = credentialsProblem(providerName, options, requested);
   if (missing) throw missing;
-  return { providerName, model, ...(fallbackModel !== undefined ? { fallbackModel } : {}) };
+  return {
+    providerName,
+    model,
+    ...(fallbackModel !== undefined ? { fallbackModel } : {}),
+    ...(askServer ? { askServer } : {}),
+  };
 }
 
 async function createProvider(
@@ -284,14 +303,26 @@ async function createProvider(
     settings: timeoutSettings,
     env,
   });
+  const lookupFetch = async () => {
+    const { createTransport } = await import('./http/transport');
+    return createTransport({
+      ...timeouts,
+      firstByteMs: Math.min(timeouts.firstByteMs, LOOKUP_FIRST_BYTE_MS),
+    });
+  };
   const contextLookup: ContextLengthLookup = async (model, signal) => {
-    const [{ fetchContextLength }, { createTransport }] = await Promise.all([
+    const [{ fetchContextLength }, fetch] = await Promise.all([
       import('./openai/context-length'),
-      import('./http/transport'),
+      lookupFetch(),
     ]);
-    const firstByteMs = Math.min(timeouts.firstByteMs, LOOKUP_FIRST_BYTE_MS);
-    const fetch = createTransport({ ...timeouts, firstByteMs });
     return fetchContextLength(model, signal, { endpoint, fetch, apiKey: options.apiKey });
+  };
+  const listModels = async () => {
+    const [{ listServedModels }, fetch] = await Promise.all([
+      import('./openai/served-models'),
+      lookupFetch(),
+    ]);
+    return listServedModels({ endpoint, fetch, apiKey: options.apiKey });
   };
   return {
     provider: new OpenAIProvider({ ...options, timeouts, endpoint }),
@@ -299,13 +330,23 @@ async function createProvider(
     timeouts,
     warnings,
     contextLookup,
+    listModels,
   };
 }
 
 /** Resolves flags and environment into a ready, retrying provider and a concrete model id. */
 export async function selectModel(options: SelectModelOptions): Promise<ModelSelection> {
-  const { providerName, model, fallbackModel } = checkModelOptions(options);
+  const checked = checkModelOptions(options);
+  const { providerName, fallbackModel } = checked;
   const built = await createProvider(providerName, options.baseUrl, options.env, options.timeouts);
+  let model = checked.model;
+  let servedModelNote: string | undefined;
+  if (checked.askServer && built.listModels) {
+    const choice = chooseServedModel(await built.listModels(), built.endpoint, model);
+    if ('problem' in choice) throw new ModelSelectionError(choice.problem);
+    model = choice.model;
+    servedModelNote = choice.note;
+  }
   const retry: RetryOptions = {
     totalMs: built.timeouts.totalMs,
     firstByteMs: built.timeouts.firstByteMs,
@@ -321,5 +362,6 @@ export async function selectModel(options: SelectModelOptions): Promise<ModelSel
   };
   if (built.contextLookup) selection.contextLookup = built.contextLookup;
   if (fallbackModel !== undefined) selection.fallbackModel = fallbackModel;
+  if (servedModelNote !== undefined) selection.servedModelNote = servedModelNote;
   return selection;
 }

@@ -17,7 +17,7 @@ import type { PermissionRule, RuleBehavior, RuleSource } from './types';
 export const ANY_TOOL = '*';
 
 /** Built-in tool names of Yoke and Claude Code (compat-surface §1), for the case check. */
-const BUILTIN_TOOL_NAMES: readonly string[] = [
+export const BUILTIN_TOOL_NAMES: readonly string[] = [
   'Agent',
   'AskUserQuestion',
   'Bash',

@@ -139,6 +139,25 @@ describe('flags that shape the request', () => {
     expect(names).not.toContain('Bash');
   });
 
+  it("Claude Code's space-separated lists, with the prompt after --, after the list, or first", async () => {
+    const prompt = () => JSON.stringify((firstBody() as { messages?: unknown }).messages);
+    answer();
+    expect((await yoke(['-p', '--tools', 'Read', 'Grep', '--', 'list the files'])).code).toBe(0);
+    expect(firstBody().tools?.map((t) => t.name)).toEqual(['Grep', 'Read']);
+    expect(prompt()).toContain('list the files');
+    answer();
+    const run = await yoke(['-p', '--disallowedTools', 'Bash', 'WebFetch', 'Write', 'read the notes']);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const names = firstBody().tools?.map((t) => t.name) ?? [];
+    expect(names).toContain('Read');
+    for (const removed of ['Bash', 'WebFetch', 'Write']) expect(names).not.toContain(removed);
+    expect(prompt()).toContain('read the notes');
+    answer();
+    await yoke(['-p', 'summarize', '--tools', 'Read', 'Glob']);
+    expect(firstBody().tools?.map((t) => t.name)).toEqual(['Glob', 'Read']);
+    expect(prompt()).toContain('summarize');
+  });
+
   it('--system-prompt and --append-system-prompt reach the system prompt', async () => {
     answer();
     await yoke(['-p', 'hi', '--system-prompt=You are a test double.', '--append-system-prompt', 'Be brief.']);
