@@ -3,6 +3,7 @@
  * host's callback hooks. The runner's module loads only when some hook can run.
  */
 import type { HooksSettings } from '../config/settings-schema';
+import { growingHooks } from '../hooks/growing-runner';
 import type { HookLifecycle, HookRunner } from '../hooks/types';
 import { noopHooks } from '../hooks/types';
 import type { Env } from './session-settings';
@@ -50,4 +51,17 @@ export async function sessionHooks(
     onMessage: report,
     onLifecycle,
   });
+}
+
+/**
+ * The session's runner in a slot that can grow: a session started without hooks runs without a
+ * runner, and a reload that brings the first plugin hooks makes the real one (`ensureRunner`).
+ */
+export async function growingSessionHooks(
+  make: (mayGrow: boolean) => Promise<HookRunner>,
+  skillsMayAddHooks: boolean,
+): Promise<{ runner: HookRunner; ensureRunner(): Promise<void> }> {
+  const start = await make(skillsMayAddHooks);
+  const slot = growingHooks(start, start !== noopHooks);
+  return { runner: slot.runner, ensureRunner: () => slot.grow(() => make(true)) };
 }

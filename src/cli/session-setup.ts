@@ -10,8 +10,6 @@ import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
 import { chooseMainAgent } from '../agents/main-agent';
 import { environmentFacts } from '../engine/environment';
-import { growingHooks } from '../hooks/growing-runner';
-import { noopHooks } from '../hooks/types';
 import { sessionEffort } from '../model/effort';
 import { chooseFastModel } from '../model/fast-model';
 import type { ToolPermissionContext } from '../permissions/types';
@@ -31,7 +29,7 @@ import {
 } from './session-engine-config';
 import { loadPluginsForSession, startAgentsLoad } from './session-extensions';
 import { startSessionGit } from './session-git';
-import { sessionHooks } from './session-hooks';
+import { growingSessionHooks, sessionHooks } from './session-hooks';
 import { startSessionMcp } from './session-mcp';
 import { sessionModels } from './session-models';
 import { loadSessionModules } from './session-modules';
@@ -212,28 +210,26 @@ export async function createSessionEngine(
   const transcript = await sessionTranscript(options, session, cwd, sessionEnv);
 
   const hookFrames = new HookFrameQueue(options.includeHookEvents);
-  const makeHooks = (mayGrow: boolean) =>
-    sessionHooks(
-      options,
-      liveHooks.settings,
-      sessionEnv,
-      cwd,
-      {
-        sessionId: session.sessionId,
-        transcriptPath: session.transcriptPath,
-        engine: () => engine,
-        agentHooks: agents.hasScopedHooks,
-      },
-      (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
-      hookFrames.push,
-      mayGrow,
-    );
   // A reload may bring the first plugin hooks: the runner everyone holds can then grow a real one.
-  const startHooks = await makeHooks(
+  const { runner: hooks, ensureRunner } = await growingSessionHooks(
+    (mayGrow) =>
+      sessionHooks(
+        options,
+        liveHooks.settings,
+        sessionEnv,
+        cwd,
+        {
+          sessionId: session.sessionId,
+          transcriptPath: session.transcriptPath,
+          engine: () => engine,
+          agentHooks: agents.hasScopedHooks,
+        },
+        (text, level) => (level === 'debug' ? log.debug(text) : log.warn(text)),
+        hookFrames.push,
+        mayGrow,
+      ),
     !hooksOff && commands.skills.specs.some((spec) => spec.hooks !== undefined),
   );
-  const hookSlot = growingHooks(startHooks, startHooks !== noopHooks);
-  const hooks = hookSlot.runner;
   const permissions = createPermissionSetup({
     // `--agent`'s mode applies unless a flag chose one.
     options:
@@ -405,7 +401,7 @@ export async function createSessionEngine(
       agents,
       plugins,
       log,
-      hooks: { live: liveHooks, ensureRunner: () => hookSlot.grow(() => makeHooks(true)) },
+      hooks: { live: liveHooks, ensureRunner },
       mcp: mcp.manager,
       init: { agents: initAgents, plugins: initPlugins, hostPlugins: options.initExtras?.plugins ?? [] },
     }),
