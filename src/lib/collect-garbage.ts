@@ -17,29 +17,28 @@ import { createContext, runInContext } from 'node:vm';
 
 type Collect = () => void;
 
-const EXPOSE_GC = /^--expose[-_]gc(=true)?$/;
-
-/** Whether this process was started with `--expose-gc` (on the command line or in NODE_OPTIONS). */
-function startedWithExposedGc(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((arg) => EXPOSE_GC.test(arg));
-}
+/** The `gc` a new context sees: there only while V8's `--expose-gc` is on. */
+const gcOfNewContext = (): unknown =>
+  runInContext('typeof gc === "function" ? gc : undefined', createContext());
 
 /** V8's collector, without leaving any V8 flag changed; undefined where that cannot be had. */
 function findCollector(): Collect | undefined {
   const exposed = (globalThis as { gc?: unknown }).gc;
   if (typeof exposed === 'function') return exposed as Collect;
-  // Started with the flag but `gc` removed from the global: toggling it off would change the
-  // flags the run started with.
-  if (startedWithExposedGc(process.execArgv, process.env.NODE_OPTIONS)) return undefined;
   const v8 = process.getBuiltinModule('node:v8');
   try {
+    // Started with the flag (and `gc` taken off the global): use it, and leave the flag as it is.
+    const already = gcOfNewContext();
+    if (typeof already === 'function') return already as Collect;
     v8.setFlagsFromString('--expose-gc');
-    const found: unknown = runInContext('typeof gc === "function" ? gc : undefined', createContext());
-    return typeof found === 'function' ? (found as Collect) : undefined;
+    try {
+      const found = gcOfNewContext();
+      return typeof found === 'function' ? (found as Collect) : undefined;
+    } finally {
+      v8.setFlagsFromString('--no-expose-gc');
+    }
   } catch {
     return undefined;
-  } finally {
-    v8.setFlagsFromString('--no-expose-gc');
   }
 }
 
