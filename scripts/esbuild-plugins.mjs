@@ -120,6 +120,13 @@ export function inkForCommonJs({ root }) {
     // measured again 20 times a second, and the garbage made the collector pause more often.
     output: [
       ['caches = new OutputCaches();', 'caches = yokeOutputCaches();'],
+      // A row's cells back to a string without the library's per-cell style diff when nothing
+      // changes between two cells (src/tui/terminal/styled-row.ts says why).
+      [
+        "import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';",
+        `import { styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';
+import { styledCharsToString } from ${JSON.stringify(join(root, 'src/tui/terminal/styled-row.ts'))};`,
+      ],
       [
         /row\.push\(\{\s*type: 'char',\s*value: ' ',\s*fullWidth: false,\s*styles: \[\],\s*\}\);/,
         'row.push(YOKE_BLANK_CELL);',
