@@ -55,6 +55,28 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     await t.waitFor('counted');
   });
 
+  it('Ctrl+O prints a cut output again in full, below; the status line says full output is on', async () => {
+    fx.server.reset([
+      { reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'seq 101 140' } }] } },
+      { reply: { content: [{ type: 'text', text: 'counted to forty' }] } },
+    ]);
+    const t = await start();
+    await t.type('count');
+    await t.press('Enter');
+    let screen = await t.waitFor('counted to forty');
+    expect(screen).toContain('… 36 earlier lines (ctrl+o to expand)');
+    expect(screen).not.toMatch(/^\s+101$/m);
+    await t.press('C-o');
+    screen = await t.waitFor((s) => /full output$/m.test(s) && /^\s+101\n\s+102$/m.test(s));
+    // The call is shown again whole, after the answer it came before.
+    const lines = screen.split('\n');
+    const again = lines.lastIndexOf('● Bash(seq 101 140)');
+    expect(again).toBeGreaterThan(lines.findIndex((line) => line.includes('counted to forty')));
+    expect(lines.slice(again + 2, again + 42).map((line) => line.trim())).toEqual(
+      Array.from({ length: 40 }, (_, i) => String(101 + i)),
+    );
+  });
+
   it('Esc interrupts a streaming answer', async () => {
     fx.server.reset({
       chunkDelayMs: 200,
