@@ -1,6 +1,7 @@
 /**
  * The REPL in a real terminal (tmux) against the mock model server: a turn with tools, Esc
- * interrupt, the permission prompt answered each way, Shift+Tab, history, resize, exit.
+ * interrupt, the permission prompt answered each way, a prompt queued while the model works, Ctrl+O,
+ * Shift+Tab, history, resize, exit.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -92,7 +93,7 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     expect(screen).toContain('> talk a lot');
   });
 
-  it('asks before a write: allow once runs it, deny does not and tells the model, always adds the rule', async () => {
+  it('asks before a write: allow once runs it, deny does not and tells the model, always adds the rule, a note reaches the model', async () => {
     const touch = (name: string) => ({
       reply: { content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: `touch ${name}` } }] },
     });
@@ -105,6 +106,8 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
       touch('always.txt'),
       done,
       touch('always.txt'),
+      done,
+      touch('noted.txt'),
       done,
     ]);
     const t = await start();
@@ -139,6 +142,42 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     // Saved for later sessions in this folder, as Claude Code saves its approvals.
     const saved = JSON.parse(await readFile(join(fx.cwd, '.yoke', 'settings.local.json'), 'utf8'));
     expect(saved.permissions.allow).toEqual(['Bash(touch always.txt)']);
+
+    // No, with a note: the model reads what to do instead.
+    await t.type('make noted');
+    await t.press('Enter');
+    await t.waitFor('touch noted.txt');
+    await t.press('4');
+    await t.waitFor('Tell the model:');
+    await t.type('write it with printf instead');
+    await t.press('Enter');
+    await t.waitFor((s) => s.split('finished.').length === 6);
+    expect(await fileExists(join(fx.cwd, 'noted.txt'))).toBe(false);
+    expect(JSON.stringify(fx.server.requests.at(-1)?.body)).toContain(
+      'The user denied this Bash call and said: write it with printf instead',
+    );
+  });
+
+  it('a prompt typed while the model works waits, shown as queued, and the model reads it at the next boundary', async () => {
+    // The tool runs until the test has seen the queued line (then the file `go-queue` ends it).
+    const command = 'until [ -f go-queue ]; do sleep 0.1; done; echo tool-finished';
+    fx.server.reset([
+      { reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command } }] } },
+      { reply: { content: [{ type: 'text', text: 'read-the-queued-prompt' }] } },
+    ]);
+    const t = await start(['--allowedTools', `Bash(${command})`]);
+    await t.type('wait for it');
+    await t.press('Enter');
+    await t.waitFor(`● Bash(${command})`);
+    await t.type('the queued one');
+    await t.press('Enter');
+    await t.waitFor('⧗ queued: the queued one');
+    expect(fx.server.requests).toHaveLength(1);
+    await writeFile(join(fx.cwd, 'go-queue'), '');
+    await t.waitFor((s) => s.includes('read-the-queued-prompt') && !s.includes('⧗ queued'));
+    // The next request, after the tool's result, carried it.
+    const sent = JSON.stringify(fx.server.requests.at(-1)?.body);
+    expect(sent).toMatch(/tool-finished.*the queued one/);
   });
 
   it('Shift+Tab cycles the permission mode in the status line', async () => {
