@@ -58,6 +58,8 @@ export type ContextBreakdown = {
   measured?: number;
   /** Memory files by size, largest first, for the detail lines. */
   memoryFiles: readonly { path: string; tokens: number }[];
+  /** The system prompt is built with the first request: before it, its size is not known. */
+  systemPromptPending: boolean;
 };
 
 export function contextBreakdown(sources: ContextSources, window: number): ContextBreakdown {
@@ -107,6 +109,7 @@ export function contextBreakdown(sources: ContextSources, window: number): Conte
     window,
     fraction: window > 0 ? total / window : 0,
     memoryFiles,
+    systemPromptPending: sources.systemPrompt.length === 0,
   };
   if (sources.lastRequestInputTokens !== undefined) breakdown.measured = sources.lastRequestInputTokens;
   return breakdown;
@@ -123,6 +126,12 @@ export function formatContextBreakdown(b: ContextBreakdown, model: string): stri
   ];
   const labelWidth = Math.max(...CONTEXT_CATEGORIES.map((c) => CATEGORY_LABELS[c].length));
   for (const category of CONTEXT_CATEGORIES) {
+    if (category === 'systemPrompt' && b.systemPromptPending) {
+      lines.push(
+        `  ${CATEGORY_LABELS[category].padEnd(labelWidth)}  not counted yet: it is built for the first request`,
+      );
+      continue;
+    }
     const n = b.tokens[category];
     const filled = b.window > 0 ? Math.min(width, Math.round((n / b.window) * width)) : 0;
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;

@@ -11,6 +11,7 @@ import {
   useEffect,
   useLayoutEffect,
   useMemo,
+  useRef,
   useState,
   useSyncExternalStore,
 } from 'react';
@@ -22,6 +23,7 @@ import { PermissionDialog } from './views/permission-dialog';
 import { statusText } from './views/status-text';
 import { useStyle } from './views/style-context';
 import { latestTodos, TodoPanel } from './views/todo-panel';
+import { showsMoreInFull } from './views/tool-summary';
 import { TranscriptItemView } from './views/transcript-item';
 
 export type AppProps = {
@@ -60,6 +62,7 @@ export function App(props: AppProps) {
   );
   const snapshot = useSyncExternalStore(subscribeTranscript, session.transcript.getSnapshot);
   const [full, setFull] = useState(false);
+  const fullRef = useRef(false);
   const [todosShown, setTodosShown] = useState(false);
   const [tick, setTick] = useState<Tick>(() => ({ now: Date.now(), tokens: 0 }));
   const [rows, setRows] = useState(stdout.rows || 24);
@@ -89,7 +92,13 @@ export function App(props: AppProps) {
       ...props.actions,
       interrupt,
       cycleMode: () => session.cyclePermissionMode(),
-      toggleFullOutput: () => setFull((f) => !f),
+      toggleFullOutput: () => {
+        // What was printed cut is in the scrollback, which is never redrawn: turning full output
+        // on prints the latest prompt's cut tool calls again, whole.
+        fullRef.current = !fullRef.current;
+        if (fullRef.current) session.transcript.reprintTools(showsMoreInFull);
+        setFull(fullRef.current);
+      },
       toggleTodos: () => setTodosShown((t) => !t),
     }),
     [props.actions, interrupt, session],

@@ -8,7 +8,7 @@ import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runYoke, tempProject, YOKE_BIN } from './helpers';
+import { mockEnv, runYoke, tempProject, YOKE_BIN } from './helpers';
 import { useWorkspace } from './workspace';
 
 const ws = useWorkspace();
@@ -17,6 +17,16 @@ const FIXTURE = resolve(import.meta.dirname, '../fixtures/mcp/fixture-server.mjs
 type BuildModules = { app: Record<string, number>; lazy: Record<string, string[]> };
 const modules = (): BuildModules =>
   JSON.parse(readFileSync(join(dirname(YOKE_BIN), '.build', 'app-modules.json'), 'utf8')) as BuildModules;
+
+/** A private copy of dist/ without code caches, so the caches a run saves show which bundles ran. */
+async function privateDist(): Promise<string> {
+  const dist = join(await tempProject('yoke-dist-'), 'dist');
+  cpSync(dirname(YOKE_BIN), dist, { recursive: true, filter: (source) => !source.endsWith('.cache') });
+  return dist;
+}
+
+const bundlesThatRan = (dist: string) =>
+  readdirSync(join(dist, '.cache')).map((name) => name.replace(/-[0-9a-f]{16}-.*$/, ''));
 
 describe('lazy bundles', () => {
   it('keep what a plain -p run never runs out of the app bundle', () => {
@@ -47,10 +57,25 @@ describe('lazy bundles', () => {
     }
   });
 
+  it('a -p run loads neither the REPL nor Ink (the caches saved name the bundles that ran)', async () => {
+    const dist = await privateDist();
+    ws.answer('headless');
+    const env = mockEnv(ws.server.url, ws.home);
+    const result = await runYoke(['-p', 'hi'], { bin: join(dist, 'yoke.js'), cwd: ws.cwd, env });
+    expect(result.stdout).toBe('headless\n');
+    const caches = bundlesThatRan(dist);
+    expect(caches).toContain('app-print');
+    expect(caches.filter((name) => /interactive|ink/.test(name))).toEqual([]);
+    // The REPL, Ink and React are in their own bundles: none of them is in the app a -p start reads.
+    expect(
+      Object.keys(modules().app).filter((path) =>
+        /^src\/tui\/|node_modules\/(ink|react|yoga-layout)\//.test(path),
+      ),
+    ).toEqual([]);
+  });
+
   it('one lazy bundle runs another one’s entry through the app: `yoke mcp list` connects with the MCP bundle', async () => {
-    // A private copy of dist/, so the caches saved show which bundles ran.
-    const dist = join(await tempProject('yoke-dist-'), 'dist');
-    cpSync(dirname(YOKE_BIN), dist, { recursive: true, filter: (source) => !source.endsWith('.cache') });
+    const dist = await privateDist();
     const cwd = await tempProject();
     await writeFile(
       join(cwd, '.mcp.json'),
@@ -64,7 +89,7 @@ describe('lazy bundles', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^fx \(project, stdio\): connected/);
     expect(result.code).toBe(0);
-    const caches = readdirSync(join(dist, '.cache')).map((name) => name.replace(/-[0-9a-f]{16}-.*$/, ''));
+    const caches = bundlesThatRan(dist);
     expect(caches.sort()).toEqual(['app-other', 'lazy-interactive', 'lazy-mcp', 'vendor-mcp']);
   });
 });

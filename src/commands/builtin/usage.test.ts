@@ -73,6 +73,18 @@ describe('/context', () => {
     expect(text).toContain('/p/AGENTS.md');
     expect(text).toMatch(/^Context: [\d,]+ of 1,000,000 tokens \([\d.]+%\) — claude-sonnet-5-5/);
   });
+
+  it('before the first request says the system prompt is not counted yet, rather than 0', async () => {
+    host.contextSources = {
+      systemPrompt: [],
+      tools: [{ name: 'Read', description: 'Reads a file.', input_schema: { type: 'object' } }],
+      memoryFiles: [],
+      messages: [],
+    };
+    const text = await textOf('/context');
+    expect(text).toMatch(/^ {2}System prompt +not counted yet: it is built for the first request$/m);
+    expect(text).toContain('no request has been made yet');
+  });
 });
 
 describe('/status', () => {

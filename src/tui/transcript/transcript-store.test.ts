@@ -78,6 +78,30 @@ describe('TranscriptStore', () => {
     expect(lastTodoCall?.input).toEqual({ todos });
   });
 
+  it("prints the latest prompt's cut tool calls again for Ctrl+O, after they were let go; an earlier prompt's stay printed", () => {
+    const store = new TranscriptStore();
+    const bash = (id: string, command: string, output: string) => {
+      store.apply(assistantFrame([{ type: 'tool_use', id, name: 'Bash', input: { command } }]));
+      store.apply(toolResultFrame(id, output));
+    };
+    store.user('first prompt');
+    bash('t1', 'seq 1 40 # earlier prompt', 'many\nlines');
+    store.user('second prompt');
+    bash('t2', 'seq 1 40', Array.from({ length: 40 }, (_, i) => String(i + 1)).join('\n'));
+    bash('t3', 'true', 'short');
+    store.releasePrinted(store.getSnapshot().committed.length);
+    const before = store.getSnapshot().committed.length;
+    const cut = (item: { input: Record<string, unknown> }) => item.input.command !== 'true';
+    expect(store.reprintTools(cut)).toBe(1);
+    const again = store.getSnapshot().committed.slice(before);
+    expect(again).toEqual([expect.objectContaining({ kind: 'tool', input: { command: 'seq 1 40' } })]);
+    expect(JSON.stringify(again)).toContain('\\n40');
+    // A new id: the view prints it as a new entry.
+    expect(again[0]?.id).not.toBe('t2');
+    store.clear();
+    expect(store.reprintTools(cut)).toBe(0);
+  });
+
   it('keeps what an interrupted answer had streamed', () => {
     const store = new TranscriptStore();
     streamText(store, 'half an ans');

@@ -43,6 +43,11 @@ export class TranscriptStore {
   /** How many committed items the view has printed (and this store has let go). */
   private printed = 0;
   private lastTodoCall: ToolItem | undefined;
+  /**
+   * The finished tool calls since the latest prompt, kept after printing: Ctrl+O prints them again
+   * in full (the scrollback cannot be redrawn). One prompt's worth, so a long session holds no more.
+   */
+  private turnTools: ToolItem[] = [];
   private live: TranscriptItem[] = [];
   private draft: Draft | undefined;
   /** Part of the streaming text block already moved to the scrollback. */
@@ -79,6 +84,7 @@ export class TranscriptStore {
   }
 
   user(text: string, past = false): void {
+    this.turnTools = [];
     this.add({ kind: 'user', id: this.newId('user'), text, ...(past ? { past } : {}) });
   }
 
@@ -94,8 +100,21 @@ export class TranscriptStore {
     this.printed = Math.max(this.printed, end);
   }
 
+  /**
+   * Ctrl+O turning full output on: the tool calls since the latest prompt that `showsMore` says were cut
+   * are printed again, below, to be seen whole. Returns how many.
+   */
+  reprintTools(showsMore: (item: ToolItem) => boolean): number {
+    const again = this.turnTools.filter(showsMore).map((item) => ({ ...item, id: this.newId('expanded') }));
+    if (again.length === 0) return 0;
+    this.committed = [...this.committed, ...again];
+    this.changed();
+    return again.length;
+  }
+
   /** Forgets what is on screen (the scrollback stays the terminal's): for /clear. */
   clear(): void {
+    this.turnTools = [];
     this.live = [];
     this.draft = undefined;
     this.changed();
@@ -342,8 +361,11 @@ export class TranscriptStore {
     while (finished < this.live.length && isFinished(this.live[finished] as TranscriptItem)) finished++;
     if (finished > 0) {
       const batch = this.live.splice(0, finished);
-      for (const item of batch)
-        if (item.kind === 'tool' && item.name === 'TodoWrite') this.lastTodoCall = item;
+      for (const item of batch) {
+        if (item.kind !== 'tool') continue;
+        if (item.name === 'TodoWrite') this.lastTodoCall = item;
+        this.turnTools.push(item);
+      }
       this.committed = [...this.committed, ...batch];
     }
     this.snapshot = this.makeSnapshot();

@@ -6,7 +6,7 @@
 import { relative } from 'node:path';
 import { countChanges, makePatch, type PatchHunk } from '../../tools/builtin/shared/diff';
 import type { ToolItem } from '../transcript/items';
-import type { Style } from './ansi';
+import { plainStyle, type Style } from './ansi';
 import { todoCounts, todoLine, todosOf } from './todo-lines';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -208,6 +208,13 @@ function bashSummary(
       ? [style.dim(`… ${lineCount(lines.length - shown.length, 'earlier')} (ctrl+o to expand)`)]
       : [];
   return { headline, detail: [...more, ...shown] };
+}
+
+/** Whether the compact view of a finished call leaves out something that full output (Ctrl+O) shows. */
+export function showsMoreInFull(item: ToolItem): boolean {
+  const compact = toolResultSummary(item, plainStyle, false);
+  const full = toolResultSummary(item, plainStyle, true);
+  return full.headline !== compact.headline || full.detail.join('\n') !== compact.detail.join('\n');
 }
 
 function backgroundTaskOf(data: unknown): string | undefined {

@@ -47,7 +47,13 @@ export function TrustDialog({
           <Box marginTop={1} flexDirection="column">
             <Text>{style.dim('Until you trust it:')}</Text>
             {withheld.map((line) => (
-              <Text key={line}>{`  • ${line}`}</Text>
+              // A long item wraps under its own text, not under the bullet.
+              <Box key={line} flexDirection="row">
+                <Box flexShrink={0} width={4}>
+                  <Text>{'  • '}</Text>
+                </Box>
+                <Text>{line}</Text>
+              </Box>
             ))}
           </Box>
         ) : null}

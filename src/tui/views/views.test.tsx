@@ -309,4 +309,19 @@ describe('status line, todo panel, trust dialog', () => {
     view.type('1');
     expect(answers).toEqual([true, false, true]);
   });
+
+  it('trust dialog wraps a long item under its own text, not under the bullet', () => {
+    const item = `its project settings' allow rules (${'Bash(make:*) '.repeat(12).trim()}) are ignored`;
+    const view = renderView(<TrustDialog folder="/p" withheld={[item]} onAnswer={() => {}} />);
+    const rows = view.frame().split('\n');
+    const first = rows.findIndex((row) => row.includes('• its project settings'));
+    expect(first).toBeGreaterThan(0);
+    const next = rows[first + 1] ?? '';
+    expect(next).toMatch(/^│ {5}\S/);
+    const words = rows
+      .slice(first, first + 3)
+      .map((row) => row.replace(/^│ +(• )?|\s*│$/g, ''))
+      .join(' ');
+    expect(words).toContain('are ignored');
+  });
 });

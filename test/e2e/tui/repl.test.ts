@@ -1,6 +1,7 @@
 /**
  * The REPL in a real terminal (tmux) against the mock model server: a turn with tools, Esc
- * interrupt, the permission prompt answered each way, Shift+Tab, history, resize, exit.
+ * interrupt, the permission prompt answered each way, a prompt queued while the model works, Ctrl+O,
+ * Shift+Tab, history, resize, exit.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -55,6 +56,28 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     await t.waitFor('counted');
   });
 
+  it('Ctrl+O prints a cut output again in full, below; the status line says full output is on', async () => {
+    fx.server.reset([
+      { reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'seq 101 140' } }] } },
+      { reply: { content: [{ type: 'text', text: 'counted to forty' }] } },
+    ]);
+    const t = await start();
+    await t.type('count');
+    await t.press('Enter');
+    let screen = await t.waitFor('counted to forty');
+    expect(screen).toContain('… 36 earlier lines (ctrl+o to expand)');
+    expect(screen).not.toMatch(/^\s+101$/m);
+    await t.press('C-o');
+    screen = await t.waitFor((s) => /full output$/m.test(s) && /^\s+101\n\s+102$/m.test(s));
+    // The call is shown again whole, after the answer it came before.
+    const lines = screen.split('\n');
+    const again = lines.lastIndexOf('● Bash(seq 101 140)');
+    expect(again).toBeGreaterThan(lines.findIndex((line) => line.includes('counted to forty')));
+    expect(lines.slice(again + 2, again + 42).map((line) => line.trim())).toEqual(
+      Array.from({ length: 40 }, (_, i) => String(101 + i)),
+    );
+  });
+
   it('Esc interrupts a streaming answer', async () => {
     fx.server.reset({
       chunkDelayMs: 200,
@@ -70,7 +93,7 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     expect(screen).toContain('> talk a lot');
   });
 
-  it('asks before a write: allow once runs it, deny does not and tells the model, always adds the rule', async () => {
+  it('asks before a write: allow once runs it, deny does not and tells the model, always adds the rule, a note reaches the model', async () => {
     const touch = (name: string) => ({
       reply: { content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: `touch ${name}` } }] },
     });
@@ -83,6 +106,8 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
       touch('always.txt'),
       done,
       touch('always.txt'),
+      done,
+      touch('noted.txt'),
       done,
     ]);
     const t = await start();
@@ -117,6 +142,42 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     // Saved for later sessions in this folder, as Claude Code saves its approvals.
     const saved = JSON.parse(await readFile(join(fx.cwd, '.yoke', 'settings.local.json'), 'utf8'));
     expect(saved.permissions.allow).toEqual(['Bash(touch always.txt)']);
+
+    // No, with a note: the model reads what to do instead.
+    await t.type('make noted');
+    await t.press('Enter');
+    await t.waitFor('touch noted.txt');
+    await t.press('4');
+    await t.waitFor('Tell the model:');
+    await t.type('write it with printf instead');
+    await t.press('Enter');
+    await t.waitFor((s) => s.split('finished.').length === 6);
+    expect(await fileExists(join(fx.cwd, 'noted.txt'))).toBe(false);
+    expect(JSON.stringify(fx.server.requests.at(-1)?.body)).toContain(
+      'The user denied this Bash call and said: write it with printf instead',
+    );
+  });
+
+  it('a prompt typed while the model works waits, shown as queued, and the model reads it at the next boundary', async () => {
+    // The tool runs until the test has seen the queued line (then the file `go-queue` ends it).
+    const command = 'until [ -f go-queue ]; do sleep 0.1; done; echo tool-finished';
+    fx.server.reset([
+      { reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command } }] } },
+      { reply: { content: [{ type: 'text', text: 'read-the-queued-prompt' }] } },
+    ]);
+    const t = await start(['--allowedTools', `Bash(${command})`]);
+    await t.type('wait for it');
+    await t.press('Enter');
+    await t.waitFor(`● Bash(${command})`);
+    await t.type('the queued one');
+    await t.press('Enter');
+    await t.waitFor('⧗ queued: the queued one');
+    expect(fx.server.requests).toHaveLength(1);
+    await writeFile(join(fx.cwd, 'go-queue'), '');
+    await t.waitFor((s) => s.includes('read-the-queued-prompt') && !s.includes('⧗ queued'));
+    // The next request, after the tool's result, carried it.
+    const sent = JSON.stringify(fx.server.requests.at(-1)?.body);
+    expect(sent).toMatch(/tool-finished.*the queued one/);
   });
 
   it('Shift+Tab cycles the permission mode in the status line', async () => {

@@ -84,6 +84,11 @@ describe.skipIf(!hasTmux)('a streamed answer in tmux', { timeout: 120_000 }, () 
     expect(bytes).not.toContain('\x1b[2J');
     expect(bytes).not.toContain('\x1b[3J');
     expect(bytes.split('earlier-answer')).toHaveLength(1);
+    // Frames that rewrite several rows come in synchronized-output marks (DEC 2026), each closed
+    // (the last one's end may still be in the pipe to the recording).
+    const opened = bytes.split('\x1b[?2026h').length - 1;
+    expect(opened).toBeGreaterThan(0);
+    expect(bytes.split('\x1b[?2026l').length - 1).toBeGreaterThanOrEqual(opened - 1);
     const lines = screen.split('\n').map((line) => line.trim());
     expect(lines.filter((line) => line.includes('earlier-answer'))).toHaveLength(1);
     const start = lines.findIndex((line) => line.startsWith('Tall begins'));
