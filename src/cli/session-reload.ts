@@ -6,12 +6,14 @@
  * under it. Taking it means: the commands, skills and agents swapped; the plugins' hooks swapped
  * in the live hook settings (the settings' own and the SDK host's callbacks stay); the plugins'
  * MCP servers reconciled (mcp/manager.ts), in a manager made then if the session had none; and
- * what `system/init` lists brought up to date.
+ * what `system/init` lists brought up to date. It does not start the session again: the
+ * SessionStart hooks it brings run at the session's next start (plugins/session-start-notice.ts).
  */
 import type { HooksSettings } from '../config/settings-schema';
 import type { PluginServerChanges } from '../mcp/manager';
 import type { McpManagerSlot } from '../mcp/manager-slot';
 import type { SessionPlugins } from '../plugins/session-plugins';
+import { newSessionStartHooks, sessionStartNotice } from '../plugins/session-start-notice';
 import type { SdkPluginInfo, SessionReloader } from '../sdk/types';
 import type { LiveHooks } from '../skills/skill-hooks';
 import type { SessionCommands } from './session-commands';
@@ -35,6 +37,8 @@ export type SessionReloadInput = {
   hooks: { live: LiveHooks; ensureRunner(): Promise<void> };
   /** The session's MCP manager, made by the first reload that brings servers to a session without. */
   mcp: McpManagerSlot;
+  /** Whether the session has started (its SessionStart hooks have run). */
+  sessionStarted(): boolean;
   /** The arrays `system/init` lists the agents and plugins from, changed in place. */
   init: { agents: string[]; plugins: SdkPluginInfo[]; hostPlugins: readonly SdkPluginInfo[] };
 };
@@ -79,6 +83,9 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
       const servers = options.bare ? [] : reloaded.mcpServers;
       const problems = [...reloaded.problems, ...agents.warnings, ...commands.problems];
       report(problems);
+      // Read now: a reload held for the next turn is taken after the session has started.
+      const unrun = newSessionStartHooks(plugins, reloaded);
+      if (unrun.length > 0 && (!idle() || input.sessionStarted())) input.log.warn(sessionStartNotice(unrun));
       // Before anything is swapped: the runner must exist when the first plugin hook does (or an
       // agent of a new plugin that brings hooks of its own).
       if (reloaded.hooks || agents.hasScopedHooks) await input.hooks.ensureRunner();

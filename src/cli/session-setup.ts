@@ -407,6 +407,7 @@ export async function createSessionEngine(
       log,
       hooks: { live: liveHooks, ensureRunner },
       mcp: mcp.slot,
+      sessionStarted: () => engine?.sessionStarted ?? false,
       init: { agents: initAgents, plugins: initPlugins, hostPlugins: options.initExtras?.plugins ?? [] },
     }),
     ...(mainAgent?.definition.initialPrompt ? { initialPrompt: mainAgent.definition.initialPrompt } : {}),
