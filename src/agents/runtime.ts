@@ -41,7 +41,8 @@ export type AgentRuntime = {
   sidechainPaths?(agentId: string): { transcript: string; meta: string };
   /**
    * The session's hooks for one worker: its id and type in every input, Stop run as SubagentStop,
-   * and the definition's own hooks added. Without it the parent's runner is used unchanged.
+   * and the definition's own hooks added; it follows the session's hooks as they change
+   * (agents/worker-hooks.ts). Without it the parent's runner is used unchanged.
    */
   hooksFor?(scope: AgentHookScope, definition: AgentDefinition): HookRunner;
   /** Starts `run_in_background` workers (src/agents/background/); absent, such calls are refused. */

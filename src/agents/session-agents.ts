@@ -16,6 +16,7 @@ import { type MainThreadAgent, mainThreadAgent } from './main-agent';
 import type { AgentRegistry } from './registry';
 import { type AgentRuntime, attachAgentRuntime } from './runtime';
 import { systemClock } from './types';
+import { workerHooks } from './worker-hooks';
 
 export type SessionAgentsInput = {
   cwd: string;
@@ -89,10 +90,9 @@ export async function loadSessionAgents(input: SessionAgentsInput): Promise<Sess
         model: definition.model ?? 'inherit',
       })),
     attach(services, { providerName, sessionId, persisted, hooks, ...runtime }) {
-      const forAgent = hooks.forAgent?.bind(hooks);
       attachAgentRuntime(services, {
         ...runtime,
-        ...(forAgent ? { hooksFor: (scope, definition) => forAgent(scope, definition.hooks) } : {}),
+        hooksFor: (scope, definition) => workerHooks(hooks, scope, definition.hooks),
         definitions: registry,
         // Aliases name Anthropic models; another provider's worker keeps the parent's model.
         resolveModel: (requested, parentModel) => {

@@ -13,7 +13,7 @@ import type { CommandHost, CommandRegistry, PromptCommand } from '../commands/ty
 import type { HooksSettings } from '../config/settings-schema';
 import type { QueryEngine, QueryEngineConfig } from '../engine/query-engine';
 import type { HookRunner } from '../hooks/types';
-import type { McpManager } from '../mcp/manager';
+import type { McpManagerSlot } from '../mcp/manager-slot';
 import type { CanUseToolFn } from '../permissions/types';
 import type { SkillOverrides } from '../skills/overrides';
 import type { SessionSkills } from '../skills/session-skills';
@@ -21,6 +21,9 @@ import type { LiveHooks } from '../skills/skill-hooks';
 import type { PluginContribution } from '../skills/types';
 import { createHeadlessCommandHost, type HeadlessHostDeps } from './headless-command-host';
 import type { Env } from './session-settings';
+
+/** What the MCP prompts read while the session has no MCP manager: no server. */
+const NO_PROMPT_SERVERS = { connectedServers: () => [], connection: () => undefined };
 
 /** What the headless host answers from, known once the engine is made. */
 export type EngineFacts = Omit<HeadlessHostDeps, 'engine' | 'commands' | 'startedAt'> & {
@@ -44,8 +47,8 @@ export type SessionCommandsInput = {
   onlySkills?: readonly string[];
   contextWindow: number;
   pipeline: () => { canUseTool: CanUseToolFn; hooks: HookRunner };
-  /** The session's MCP servers: their prompts are commands. */
-  mcp?: McpManager;
+  /** The session's MCP servers (a reload may bring the first): their prompts are commands. */
+  mcp: McpManagerSlot;
   /** Where a skill's `hooks:` go once it runs; absent when hooks are turned off. */
   liveHooks?: LiveHooks;
 };
@@ -140,7 +143,9 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
     ...(input.liveHooks
       ? { addHooks: (skill: string, hooks: HooksSettings) => input.liveHooks?.add(skill, hooks) }
       : {}),
-    ...(mcp ? { dynamicSpecs: () => mcpPromptSpecs(mcp), mcpPrompt: mcpPromptFetch(mcp) } : {}),
+    dynamicSpecs: () => (mcp.manager ? mcpPromptSpecs(mcp.manager) : []),
+    mcpPrompt: (server, prompt, args, signal) =>
+      mcpPromptFetch(mcp.manager ?? NO_PROMPT_SERVERS)(server, prompt, args, signal),
   });
   const promptCommands = specs.map((spec) => promptCommandOf(spec));
   registry.setPromptCommands(promptCommands);
@@ -181,7 +186,7 @@ export async function setUpSessionCommands(input: SessionCommandsInput): Promise
           });
           return host;
         },
-        ...(mcp ? { settleMcp: () => mcp.whenSettled() } : {}),
+        settleMcp: async () => mcp.manager?.whenSettled(),
         compact: async (instructions: string | undefined, signal: AbortSignal) => {
           const compacted = await facts.engine().compact(instructions, { signal });
           return `Compacted the conversation: ${compacted.length} messages carry it now.`;

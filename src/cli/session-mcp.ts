@@ -2,19 +2,21 @@
  * A session's MCP servers: which are configured (mcp/config-sources.ts), started at once without
  * waiting for them, and the live pool the engine reads at each turn — the session's tools with
  * whatever MCP tools are connected by then, `system/init.mcp_servers`, and the notices about
- * servers that are not there.
+ * servers that are not there. A session with no server has no manager until a plugin reload
+ * brings the first servers (mcp/manager-slot.ts); until then no MCP code is loaded.
  */
 import type { SettingsSource } from '../config/settings-merge';
 import type { InitExtras } from '../engine/init-message';
 import type { LiveToolPool } from '../engine/query-engine-config';
 import type { ConfiguredServer } from '../mcp/config-sources';
 import type { McpManager } from '../mcp/manager';
+import { McpManagerSlot } from '../mcp/manager-slot';
 import type { ToolPermissionContext } from '../permissions/types';
 import type { AnyTool } from '../tools/tool';
 import type { CliOptions } from './cli-options';
 import type { Env } from './session-settings';
 
-export type SessionMcp = { manager: McpManager | undefined; problems: string[] };
+export type SessionMcp = { slot: McpManagerSlot; problems: string[] };
 
 /** Reads the configuration and starts connecting; the MCP SDK loads only when a server is configured. */
 export async function startSessionMcp(input: {
@@ -39,11 +41,15 @@ export async function startSessionMcp(input: {
     interactive: !options.print,
     ...(input.pluginServers ? { pluginServers: input.pluginServers } : {}),
   });
-  if (configuration.servers.length === 0) return { manager: undefined, problems: configuration.problems };
-  const { McpManager, connectionOptionsFromEnv } = await import('../mcp/manager');
-  const manager = new McpManager(configuration.servers, connectionOptionsFromEnv(input.env, input.cwd));
-  manager.start();
-  return { manager, problems: configuration.problems };
+  const start = async (servers: readonly ConfiguredServer[]) => {
+    const { McpManager, connectionOptionsFromEnv } = await import('../mcp/manager');
+    const manager = new McpManager(servers, connectionOptionsFromEnv(input.env, input.cwd));
+    manager.start();
+    return manager;
+  };
+  const manager = configuration.servers.length > 0 ? await start(configuration.servers) : undefined;
+  // Made on demand with no server: the plugins' servers join it (McpManager.replacePluginServers).
+  return { slot: new McpManagerSlot(manager, () => start([])), problems: configuration.problems };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { MainThreadAgent } from '../agents/main-agent';
 import type { LiveToolPool } from '../engine/query-engine-config';
-import type { McpManager } from '../mcp/manager';
+import type { McpManagerSlot } from '../mcp/manager-slot';
 import type { ToolPermissionContext } from '../permissions/types';
 import type { AnyTool } from '../tools/tool';
 import { liveMcpPool } from './session-mcp';
@@ -20,8 +20,8 @@ export type SessionPools = {
   forMode(permissionContext: ToolPermissionContext): AnyTool[];
   /** A worker's pool: its mode's, with the MCP tools connected by the time it asks. */
   forWorker(permissionContext: ToolPermissionContext): readonly AnyTool[];
-  /** Each turn's pool when MCP servers are configured. */
-  livePool: LiveToolPool | undefined;
+  /** Each turn's pool: the mode's, with the MCP tools connected by then once there is a manager. */
+  livePool: LiveToolPool;
 };
 
 export async function createSessionPools(input: {
@@ -30,7 +30,7 @@ export async function createSessionPools(input: {
   builtins: readonly AnyTool[];
   mainAgent: MainThreadAgent | undefined;
   permissionContext: ToolPermissionContext;
-  mcp: McpManager | undefined;
+  mcp: McpManagerSlot;
   /** The session's slash commands, for `system/init` (MCP prompts join them as servers connect). */
   slashCommands: readonly string[];
 }): Promise<SessionPools> {
@@ -41,24 +41,28 @@ export async function createSessionPools(input: {
     return mainAgent ? { ...selected, tools: mainAgent.pool(selected.tools) } : selected;
   };
   const selected = assemble(input.permissionContext, extraTools);
-  const livePool = input.mcp
-    ? await liveMcpPool(
-        input.mcp,
-        (permissionContext, mcpTools) => assemble(permissionContext, [...extraTools, ...mcpTools]).tools,
-        {
-          ...options.initExtras,
-          // Read at each turn: a reload changes the session's commands in place.
-          get slash_commands() {
-            return [...input.slashCommands, ...(options.initExtras?.slash_commands ?? [])];
-          },
-        },
-      )
-    : undefined;
   const forMode = (permissionContext: ToolPermissionContext) => assemble(permissionContext, extraTools).tools;
-  return {
-    selected,
-    forMode,
-    forWorker: (permissionContext) => livePool?.tools(permissionContext) ?? forMode(permissionContext),
-    livePool,
+  // Made with the manager, at start or when a plugin reload brings the first servers.
+  let live: LiveToolPool | undefined;
+  await input.mcp.whenPresent(async (manager) => {
+    live = await liveMcpPool(
+      manager,
+      (permissionContext, mcpTools) => assemble(permissionContext, [...extraTools, ...mcpTools]).tools,
+      {
+        ...options.initExtras,
+        // Read at each turn: a reload changes the session's commands in place.
+        get slash_commands() {
+          return [...input.slashCommands, ...(options.initExtras?.slash_commands ?? [])];
+        },
+      },
+    );
+  });
+  // Without a manager it is the mode's pool and adds nothing: as if there were no live pool.
+  const livePool: LiveToolPool = {
+    tools: (permissionContext) => live?.tools(permissionContext) ?? forMode(permissionContext),
+    initExtras: () => live?.initExtras() ?? {},
+    notices: () => live?.notices() ?? [],
+    promptContext: (prompt, signal) => live?.promptContext(prompt, signal) ?? Promise.resolve([]),
   };
+  return { selected, forMode, forWorker: livePool.tools, livePool };
 }

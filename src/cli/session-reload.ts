@@ -5,11 +5,15 @@
  * start of the next turn, so a turn never sees its commands, agents, hooks or servers change
  * under it. Taking it means: the commands, skills and agents swapped; the plugins' hooks swapped
  * in the live hook settings (the settings' own and the SDK host's callbacks stay); the plugins'
- * MCP servers reconciled (mcp/manager.ts); and what `system/init` lists brought up to date.
+ * MCP servers reconciled (mcp/manager.ts), in a manager made then if the session had none; and
+ * what `system/init` lists brought up to date. It does not start the session again: the
+ * SessionStart hooks it brings run at the session's next start (plugins/session-start-notice.ts).
  */
 import type { HooksSettings } from '../config/settings-schema';
-import type { McpManager, PluginServerChanges } from '../mcp/manager';
+import type { PluginServerChanges } from '../mcp/manager';
+import type { McpManagerSlot } from '../mcp/manager-slot';
 import type { SessionPlugins } from '../plugins/session-plugins';
+import { newSessionStartHooks, sessionStartNotice } from '../plugins/session-start-notice';
 import type { SdkPluginInfo, SessionReloader } from '../sdk/types';
 import type { LiveHooks } from '../skills/skill-hooks';
 import type { SessionCommands } from './session-commands';
@@ -31,8 +35,10 @@ export type SessionReloadInput = {
    * without hooks a runner (the first plugin hooks may come with a reload).
    */
   hooks: { live: LiveHooks; ensureRunner(): Promise<void> };
-  /** The configured MCP servers; undefined when the session started with none. */
-  mcp: McpManager | undefined;
+  /** The session's MCP manager, made by the first reload that brings servers to a session without. */
+  mcp: McpManagerSlot;
+  /** Whether the session has started (its SessionStart hooks have run). */
+  sessionStarted(): boolean;
   /** The arrays `system/init` lists the agents and plugins from, changed in place. */
   init: { agents: string[]; plugins: SdkPluginInfo[]; hostPlugins: readonly SdkPluginInfo[] };
 };
@@ -75,16 +81,14 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
       ]);
       // `--bare` starts no plugin server (mcp/config-sources.ts): a reload neither.
       const servers = options.bare ? [] : reloaded.mcpServers;
-      const unserved =
-        !input.mcp && servers.length > 0
-          ? [
-              `reload: the plugins’ MCP servers (${servers.map((s) => s.name).join(', ')}) connect from the next session: this one started without MCP servers.`,
-            ]
-          : [];
-      const problems = [...reloaded.problems, ...agents.warnings, ...commands.problems, ...unserved];
+      const problems = [...reloaded.problems, ...agents.warnings, ...commands.problems];
       report(problems);
-      // Before anything is swapped: the runner must exist when the first plugin hook does.
-      if (reloaded.hooks) await input.hooks.ensureRunner();
+      // Read now: a reload held for the next turn is taken after the session has started.
+      const unrun = newSessionStartHooks(plugins, reloaded);
+      if (unrun.length > 0 && (!idle() || input.sessionStarted())) input.log.warn(sessionStartNotice(unrun));
+      // Before anything is swapped: the runner must exist when the first plugin hook does (or an
+      // agent of a new plugin that brings hooks of its own).
+      if (reloaded.hooks || agents.hasScopedHooks) await input.hooks.ensureRunner();
       await change(async () => {
         plugins = reloaded;
         addedDirs = dirs;
@@ -93,7 +97,9 @@ export function sessionReload(input: SessionReloadInput): SessionReloader {
         input.init.agents.splice(0, Infinity, ...agents.names());
         input.init.plugins.splice(0, Infinity, ...input.init.hostPlugins, ...reloaded.initPlugins);
         input.hooks.live.replacePluginHooks(reloaded.hooks);
-        if (input.mcp) describeServerChanges(await input.mcp.replacePluginServers(servers), input.log);
+        // A session without a manager needs one only when servers come; removing none needs none.
+        const manager = servers.length > 0 ? await input.mcp.ensure() : input.mcp.manager;
+        if (manager) describeServerChanges(await manager.replacePluginServers(servers), input.log);
       }, idle);
       return {
         commands: commands.commands,

@@ -10,7 +10,7 @@ import { backgroundAgentOptions } from '../agents/background/options';
 import type { SettingsSource } from '../config/settings-merge';
 import type { Settings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
-import type { McpManager } from '../mcp/manager';
+import type { McpManagerSlot } from '../mcp/manager-slot';
 import type { ModelCatalog } from '../model/catalog';
 import type { Provider } from '../model/types';
 import type { GitConfigSafety } from '../permissions/git-config-safety';
@@ -42,7 +42,7 @@ export async function createSessionServices(input: {
   trusted: boolean;
   models: ModelCatalog;
   gitConfig: GitConfigSafety;
-  mcp: McpManager | undefined;
+  mcp: McpManagerSlot;
   skills: SkillPort;
   provider: Provider;
   /** The model side calls use: the fast model, else the engine's current one. */
@@ -75,7 +75,6 @@ export async function createSessionServices(input: {
       settings: lspSettings(applied),
       confine: confineLanguageServers(sandbox.manager),
     },
-    ...(input.mcp ? { mcp: input.mcp } : {}),
     backgroundAgents: backgroundAgentOptions(applied.backgroundAgents),
     skills: input.skills,
     sideCalls: {
@@ -86,5 +85,7 @@ export async function createSessionServices(input: {
       },
     },
   });
+  // The session's close closes it, and the resource tools reach it (a reload may bring the first).
+  await input.mcp.whenPresent((manager) => services.adoptMcp(manager));
   return { services, sandbox, protectedPaths };
 }

@@ -182,7 +182,7 @@ export async function createSessionEngine(
     ...(options.onlySkills ? { onlySkills: options.onlySkills } : {}),
     contextWindow: models.catalog.contextWindow(selection.model),
     pipeline: () => ({ canUseTool: permissions.canUseTool, hooks }),
-    ...(mcp.manager ? { mcp: mcp.manager } : {}),
+    mcp: mcp.slot,
     ...(hooksOff ? {} : { liveHooks }),
   });
   const agents = await agentsLoad;
@@ -198,7 +198,7 @@ export async function createSessionEngine(
     trusted: trust.trusted,
     models: models.catalog,
     gitConfig,
-    mcp: mcp.manager,
+    mcp: mcp.slot,
     skills: commands.skills,
     provider: selection.provider,
     fastModel: () => fast.model ?? engine?.currentModel ?? selection.model,
@@ -260,7 +260,7 @@ export async function createSessionEngine(
     builtins,
     mainAgent,
     permissionContext: permissions.permissionContext,
-    mcp: mcp.manager,
+    mcp: mcp.slot,
     slashCommands: commands.initExtras.slash_commands,
   });
   const { selected, livePool } = pools;
@@ -387,7 +387,11 @@ export async function createSessionEngine(
     commands,
     selection,
     tools,
-    mcp: mcp.manager,
+    // Read when asked: a plugin reload may make the first manager.
+    get mcp() {
+      return mcp.slot.manager;
+    },
+    whenMcp: (adopt) => void mcp.slot.whenPresent(adopt),
     permissionContext: permissions.permissionContext,
     warnings: [...warnings, ...selected.availability.map(describeAvailabilityProblem)],
     toolAvailability: selected.availability,
@@ -402,7 +406,8 @@ export async function createSessionEngine(
       plugins,
       log,
       hooks: { live: liveHooks, ensureRunner },
-      mcp: mcp.manager,
+      mcp: mcp.slot,
+      sessionStarted: () => engine?.sessionStarted ?? false,
       init: { agents: initAgents, plugins: initPlugins, hostPlugins: options.initExtras?.plugins ?? [] },
     }),
     ...(mainAgent?.definition.initialPrompt ? { initialPrompt: mainAgent.definition.initialPrompt } : {}),

@@ -48,8 +48,13 @@ export type SessionSetup = {
   warnings: string[];
   /** Tools left out or limited on this machine, and why (also among `warnings`, as one line each). */
   toolAvailability: AvailabilityProblem[];
-  /** The session's MCP servers (for `mcp_status`, `/mcp`); absent when none are configured. */
-  mcp: McpManager | undefined;
+  /**
+   * The session's MCP servers (for `mcp_status`, `/mcp`); absent while none is configured. Read
+   * it when needed rather than keeping it: a plugin reload may bring the first servers.
+   */
+  readonly mcp: McpManager | undefined;
+  /** Runs `adopt` on the session's MCP manager: now, or when a plugin reload makes the first. */
+  whenMcp(adopt: (manager: McpManager) => void): void;
   /** The files whose writes always ask (the REPL's `#` memory note respects them too). */
   protectedPaths: ProtectedPaths;
   /** The settings loaded for the session, with their problems (the REPL's /doctor shows them). */

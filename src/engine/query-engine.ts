@@ -137,6 +137,11 @@ export class QueryEngine {
     return this.modes.context.mode;
   }
 
+  /** Whether the session has started (its SessionStart hooks ran, before its first turn). */
+  get sessionStarted(): boolean {
+    return this.started;
+  }
+
   /** Where tools run now: the project root, or wherever Bash last `cd`-ed inside it. */
   get currentCwd(): string {
     return this.cwd;

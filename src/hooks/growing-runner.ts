@@ -23,15 +23,8 @@ export function growingHooks(initial: HookRunner, hasHooks: boolean): GrowingHoo
   let current = initial;
   let grown = hasHooks;
   let growing: Promise<void> | undefined;
-  const runner = new Proxy({} as HookRunner, {
-    get(_, key) {
-      const value = Reflect.get(current, key);
-      return typeof value === 'function' ? value.bind(current) : value;
-    },
-    has: (_, key) => Reflect.has(current, key),
-  });
   return {
-    runner,
+    runner: followingRunner(() => current),
     get grown() {
       return grown;
     },
@@ -51,4 +44,16 @@ export function growingHooks(initial: HookRunner, hasHooks: boolean): GrowingHoo
       return growing;
     },
   };
+}
+
+/** A runner that is, at every read, whichever runner `current()` returns then. */
+export function followingRunner(current: () => HookRunner): HookRunner {
+  return new Proxy({} as HookRunner, {
+    get(_, key) {
+      const now = current();
+      const value = Reflect.get(now, key);
+      return typeof value === 'function' ? value.bind(now) : value;
+    },
+    has: (_, key) => Reflect.has(current(), key),
+  });
 }

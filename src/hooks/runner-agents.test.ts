@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HooksSettings } from '../config/settings-schema';
 import { commandGroup, createHookTestBed, type HookTestBed, never, toolInput } from './runner-test-support';
 
 let bed: HookTestBed;
@@ -89,5 +90,20 @@ describe('hooks for a subagent', () => {
     await expect(readFile(ran)).rejects.toThrow();
     const outcome = await worker.stop({ stopHookActive: false, lastAssistantText: 'x' }, never());
     expect(outcome.blockingErrors).toEqual([`[${scoped}]: Check the tests.`]);
+  });
+
+  it("a worker with hooks of its own reads the session's hooks at each event: a change made in place reaches it", async () => {
+    const log = join(bed.dir, 'ran.log');
+    const hook = async (name: string) => bed.script(`${name}.sh`, `cat > /dev/null\necho ${name} >> ${log}`);
+    const [before, after, own] = await Promise.all([hook('before'), hook('after'), hook('own')]);
+    // The object the session's runner holds, changed in place as a plugin reload does (LiveHooks).
+    const sessionHooks: HooksSettings = { PreToolUse: [commandGroup('Bash', [before])] };
+    const worker = bed.runner(sessionHooks).forAgent(scope, { PreToolUse: [commandGroup('Bash', [own])] });
+    await worker.preToolUse(toolInput(), never());
+    sessionHooks.PreToolUse = [commandGroup('Bash', [after])];
+    await worker.preToolUse(toolInput(), never());
+    const ran = (await readFile(log, 'utf8')).trim().split('\n');
+    expect(ran.slice(0, 2).sort()).toEqual(['before', 'own']);
+    expect(ran.slice(2).sort()).toEqual(['after', 'own']);
   });
 });

@@ -58,6 +58,12 @@ export type HookRunnerOptions = {
   onLifecycle?: (event: HookLifecycle) => void;
   /** The worker this runner speaks for (`forAgent`); the main thread's runner has none. */
   agent?: AgentHookScope;
+  /**
+   * The worker's own hooks (its definition's, then a nested worker's), added after
+   * `settingsHooks` at each event rather than once: the session's hooks are changed in place
+   * (a plugin reload), and a worker that runs on must see the change at its next event.
+   */
+  agentHooks?: readonly HooksSettings[];
 };
 
 export type RunHooksExtra = {
@@ -106,7 +112,7 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
     const { hooks, problems } = await planHooks(
       event,
       matchTarget,
-      options.settingsHooks,
+      (options.agentHooks ?? []).reduce(withScopedHooks, options.settingsHooks),
       options.sdkHooks?.matchers ?? [],
       toolCallOf(event, payload, extra.access ?? 'none', { cwd: base.cwd, projectRoot: projectDir }),
     );
@@ -308,7 +314,7 @@ export function createHookRunner(options: HookRunnerOptions): YokeHookRunner {
       return createHookRunner({
         ...options,
         agent: scope,
-        settingsHooks: withScopedHooks(options.settingsHooks, scopedHooks),
+        ...(scopedHooks ? { agentHooks: [...(options.agentHooks ?? []), scopedHooks] } : {}),
       });
     },
 

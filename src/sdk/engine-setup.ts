@@ -34,8 +34,11 @@ export type EngineSetup = {
   engine: SessionEngine;
   /** The host's in-process servers. */
   mcpConnections: SdkMcpConnection[];
-  /** The servers from config and `--mcp-config` (the SDK's stdio/HTTP/SSE `mcpServers`). */
-  mcp: McpServerControl | undefined;
+  /**
+   * The servers from config, `--mcp-config` and plugins (the SDK's stdio/HTTP/SSE `mcpServers`);
+   * read at each request, since a plugin reload may bring a session its first.
+   */
+  readonly mcp: McpServerControl | undefined;
   /** Every agent the session knows: built-ins, files, `--agents` and the SDK's own. */
   agents: AgentSummary[] | undefined;
   /** The session's slash commands, for the initialize reply. */
@@ -94,13 +97,26 @@ export async function setUpEngine<Options extends StreamJsonCliOptions>(
       onWaiting: deps.onPermissionWaiting,
     });
   }
-  const { engine, mcp, agents, commands, reload } = await deps.createEngine({
+  const made = await deps.createEngine({
     ...deps.cliOptions,
     ...extras,
   });
+  const { engine, agents, commands, reload } = made;
   // The configured servers' questions go to the host, whose `onElicitation` answers them.
-  mcp?.setElicitationHandler?.(hostElicitation(deps.channel));
-  return { engine, mcpConnections, mcp, agents, commands: commands?.describe() ?? [], reload };
+  const answerByHost = (servers: McpServerControl) =>
+    servers.setElicitationHandler?.(hostElicitation(deps.channel));
+  if (made.whenMcp) made.whenMcp(answerByHost);
+  else if (made.mcp) answerByHost(made.mcp);
+  return {
+    engine,
+    mcpConnections,
+    get mcp() {
+      return made.mcp;
+    },
+    agents,
+    commands: commands?.describe() ?? [],
+    reload,
+  };
 }
 
 /**

@@ -75,7 +75,10 @@ export type McpServerControl = Pick<McpManager, 'statuses' | 'reconnect' | 'setE
 
 export type CreateSessionEngine<Options> = (options: Options & StreamJsonEngineExtras) => Promise<{
   engine: SessionEngine;
-  mcp?: McpServerControl | undefined;
+  /** Read at each use: a plugin reload may bring the first servers. */
+  readonly mcp?: McpServerControl | undefined;
+  /** Runs `adopt` on the configured servers: now, or when a plugin reload brings the first. */
+  whenMcp?(adopt: (servers: McpServerControl) => void): void;
   /** Every agent the session knows, for the initialize answer. */
   agents?: AgentSummary[];
   /** The session's slash commands and skills. */

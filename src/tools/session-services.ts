@@ -116,8 +116,7 @@ export class SessionServices {
   readonly deferredTools: DeferredTools;
   /** Language servers, started on first use (the `lsp` tools, diagnostics after writes). */
   readonly lsp: LspSupervisor;
-  /** The MCP servers, for the resource tools; absent when none are configured. */
-  readonly mcp: McpManager | undefined;
+  private mcpManager: McpManager | undefined;
   readonly sandbox: SandboxManager | undefined;
   readonly skills: SkillPort | undefined;
   /** ast_edit's proposed rewrites, until resolve accepts or discards them. */
@@ -137,9 +136,23 @@ export class SessionServices {
     this.agentTasks = new AgentTasks({ ...options.backgroundAgents, sideCalls: this.sideCalls });
     this.deferredTools = new DeferredTools(this.settings.toolSearch);
     this.lsp = new LspSupervisor({ env: options.env, trusted: false, ...options.lsp });
-    this.mcp = options.mcp;
+    this.mcpManager = options.mcp;
     this.sandbox = options.sandbox;
     this.skills = options.skills;
+  }
+
+  /** The MCP servers, for the resource tools; absent until some server is configured. */
+  get mcp(): McpManager | undefined {
+    return this.mcpManager;
+  }
+
+  /**
+   * The session's MCP servers when they come after the services (a plugin reload's first ones):
+   * closed with the session, or at once when the session has ended already.
+   */
+  adoptMcp(manager: McpManager): void {
+    this.mcpManager = manager;
+    if (this.disposal) void manager.close();
   }
 
   /**

@@ -58,4 +58,31 @@ describe.skipIf(!hasTmux)('/reload-plugins in the REPL', { timeout: 120_000 }, (
     expect(body.tools.map((tool) => tool.name)).toContain('mcp__plugin_kit_fx__tool_001');
     expect((await readFile(log, 'utf8')).split('\n').filter(Boolean)).toEqual(['v1', 'v2']);
   });
+
+  it('in a session that started without MCP servers, a reloaded plugin’s server connects at once, /mcp lists it and the model gets its tools', async () => {
+    const kit = await tempProject('yoke-plugin-kit-');
+    await writeTree(kit, { '.claude-plugin/plugin.json': { name: 'kit', version: '1.0.0' } });
+    const t = await fx.openReady(['--plugin-dir', kit]);
+
+    await writeTree(kit, {
+      '.mcp.json': { mcpServers: { fx: { command: process.execPath, args: [FIXTURE] } } },
+    });
+    await t.type('/reload-plugins ');
+    await t.press('Enter');
+    const screen = await t.waitFor('Plugin MCP servers:', { timeoutMs: 45_000 });
+    expect(screen).toContain('Plugin MCP servers: plugin_kit_fx connected.');
+
+    await t.type('/mcp ');
+    await t.press('Enter');
+    await t.waitFor('MCP servers (1 of 1 connected)');
+    await t.press('Escape');
+    await t.waitFor(READY);
+
+    answer('listed');
+    await t.type('hello');
+    await t.press('Enter');
+    await t.waitFor((s) => s.includes('listed') && READY(s));
+    const body = fx.server.requests.at(-1)?.body as { tools: { name: string }[] };
+    expect(body.tools.map((tool) => tool.name)).toContain('mcp__plugin_kit_fx__echo');
+  });
 });
