@@ -156,7 +156,8 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
       startedAt: performance.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
       onStarted: ({ host, setup }) => {
-        if (setup.mcp) signInForMoreScope(setup.mcp, session, env, cwd);
+        // Also a manager a plugin reload makes later (a session that started with no MCP server).
+        setup.whenMcp((manager) => signInForMoreScope(manager, session, env, cwd));
         // Asked once per run (the answers are remembered, so a new conversation has none waiting).
         if (setup.mcp && !mcpAsked) {
           mcpAsked = true;
