@@ -41,6 +41,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
     };
   const analysis = await analyzeShellCommand(command, {
     cwd: env.roots.cwd,
+    projectRoot: env.roots.projectRoot,
     home: env.roots.home,
     paths: env.paths,
     ...(env.gitConfig ? { gitConfig: env.gitConfig } : {}),

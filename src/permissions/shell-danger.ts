@@ -78,7 +78,33 @@ function gitWarning(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-export type DangerContext = { cwd: string; tempDirs: readonly string[]; resolve: (path: string) => string };
+export type DangerContext = {
+  cwd: string;
+  tempDirs: readonly string[];
+  /**
+   * The folders the session works in (its start folder, the project root). A project may live
+   * under /tmp: only what lies outside them counts as a temp folder's scratch.
+   */
+  workspace: readonly string[];
+  resolve: (path: string) => string;
+};
+
+/** A path in a temp folder that is neither in the session's folders nor holds one of them. */
+function isScratch(abs: string, ctx: DangerContext): boolean {
+  const inTemp = ctx.tempDirs.some((dir) => abs !== dir && isWithin(abs, dir));
+  return inTemp && !ctx.workspace.some((dir) => isWithin(abs, dir) || isWithin(dir, abs));
+}
+
+/** What `rm -r` removes, by the names it was given (the first few of many). */
+function rmWarning(targets: readonly string[], unknownArgs: boolean): string {
+  if (targets.length === 0) return 'rm -r deletes files and folders recursively';
+  const shown = targets.slice(0, 3);
+  const more = targets.length - shown.length;
+  const names =
+    more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ').replace(/, ([^,]*)$/, ' and $1');
+  const what = `rm -r deletes ${names} and everything in ${targets.length > 1 ? 'them' : 'it'}`;
+  return unknownArgs ? `${what} (a variable or pattern decides which files only when it runs)` : what;
+}
 
 /**
  * A one-line warning when the command can destroy data or the system, else undefined. Dynamic or
@@ -94,14 +120,9 @@ export function destructiveWarning(
     case 'rm': {
       if (!hasFlag(args, 'rR', ['--recursive'])) return undefined;
       const targets = positional(args);
-      const inTemp =
-        !unknownArgs &&
-        targets.length > 0 &&
-        targets.every((target) => {
-          const abs = ctx.resolve(target);
-          return ctx.tempDirs.some((dir) => abs !== dir && isWithin(abs, dir));
-        });
-      return inTemp ? undefined : 'rm -r deletes files and folders recursively';
+      const scratch =
+        !unknownArgs && targets.length > 0 && targets.every((target) => isScratch(ctx.resolve(target), ctx));
+      return scratch ? undefined : rmWarning(targets, unknownArgs);
     }
     case 'git':
       return gitWarning(args);

@@ -43,6 +43,8 @@ import { settingReason, variablesSetBy } from './shell-variables';
 
 export type ShellAnalysisOptions = {
   cwd: string;
+  /** The project's root, when it is not `cwd`: no temp-folder leniency applies inside it. */
+  projectRoot?: string;
   home?: string;
   tempDirs?: readonly string[];
   /** Resolves symlinks and lists folders for globs (default: the disk). */
@@ -235,6 +237,7 @@ export class ShellUnitAnalyzer {
     const warning = destructiveWarning(warnName, values, unknownArgs, {
       cwd: here,
       tempDirs: this.tempDirs,
+      workspace: [this.options.cwd, ...(this.options.projectRoot ? [this.options.projectRoot] : [])],
       resolve: (path) => resolveUserPath(path, here, this.home),
     });
     if (warning) unit.destructive = warning;

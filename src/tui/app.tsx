@@ -130,9 +130,11 @@ export function App(props: AppProps) {
       },
       style,
     );
-  // The input box, status line and margins take about 8 rows; the streaming block gets the rest
-  // of a third of the screen, so the live region never reaches the terminal's height.
-  const maxDraftLines = Math.max(3, Math.floor(rows / 3));
+  // The input box, status line and margins take about 8 rows; the streaming block gets a quarter
+  // of the screen, so the live region stays well below the terminal's height — even when the
+  // terminal is narrowed mid-answer and rewraps each of its rows onto two, the rows above the
+  // cursor still fit on screen, where they can be redrawn (none is pushed into the scrollback).
+  const maxDraftLines = Math.max(3, Math.floor(rows / 4));
 
   return (
     <>

@@ -16,7 +16,7 @@ async function answerWith(
       input: { command: 'rm -rf build' },
       toolUseId: 't1',
       message:
-        'Allow Bash: rm -rf build? Needs approval: rm -rf build is not read-only. Warning: rm -r deletes files and folders recursively.',
+        'Allow Bash: rm -rf build? Needs approval: rm -rf build is not read-only. Warning: rm -r deletes build and everything in it.',
       suggestions: ['Bash(rm -rf build)'],
       signal: new AbortController().signal,
     } as PendingPermission['request'],
@@ -42,7 +42,7 @@ describe('askPermission (line mode)', () => {
     const { out } = await answerWith('1');
     expect(out).toContain('Permission needed: Bash command\n  rm -rf build\n');
     expect(out).toContain('  needs approval: rm -rf build is not read-only\n');
-    expect(out).toContain('  WARNING: rm -r deletes files and folders recursively\n');
+    expect(out).toContain('  WARNING: rm -r deletes build and everything in it\n');
     expect(out).toContain(
       "  2. Yes, and don't ask again for: Bash(rm -rf build) (saved in .yoke/settings.local.json)\n",
     );

@@ -6,6 +6,7 @@
  * screen and become scrollback without being drawn again (terminal/frame-writer.ts).
  */
 import { Box, Text } from 'ink';
+import { wrappedRows } from '../terminal/terminal-reflow';
 import type { TranscriptSnapshot } from '../transcript/transcript-store';
 import { renderAnswerBlock } from './markdown';
 import { Spinner } from './spinner';
@@ -30,6 +31,46 @@ function lastRows(rendered: string, rows: number): string {
   return all.length <= rows ? rendered : all.slice(-rows).join('\n');
 }
 
+/**
+ * The block being streamed, at most `maxRows` rows on screen. A paragraph is one line of the
+ * text, wrapped by the terminal's width only as Ink lays it out, so `lastRows` cannot shorten a
+ * long one: its rows are clipped to the last `maxRows` here, where Ink wraps it exactly as the
+ * settled block will be. A live region taller than the screen is what a terminal that gets
+ * narrower mid-answer rewraps into the scrollback, beyond any redraw.
+ */
+function DraftBlock({
+  text,
+  continued,
+  width,
+  maxRows,
+}: {
+  text: string;
+  continued: boolean | undefined;
+  width: number | undefined;
+  maxRows: number;
+}) {
+  // At least the rows the text wraps to: word wrapping only ever adds rows, so a block counted
+  // taller than `maxRows` is, and the fixed height never pads a short one.
+  const rows = width ? text.split('\n').reduce((sum, line) => sum + wrappedRows(line, width), 0) : 0;
+  const clip =
+    rows > maxRows
+      ? ({
+          height: maxRows,
+          overflowY: 'hidden',
+          flexDirection: 'column',
+          justifyContent: 'flex-end',
+        } as const)
+      : {};
+  return (
+    <Box marginTop={continued ? 0 : 1} paddingLeft={2} {...clip}>
+      {/* Kept its full height (not shrunk to the box), so the box's bottom shows its last rows. */}
+      <Box flexShrink={0}>
+        <Text>{text}</Text>
+      </Box>
+    </Box>
+  );
+}
+
 export function LiveRegion({
   snapshot,
   cwd,
@@ -48,9 +89,12 @@ export function LiveRegion({
         <TranscriptItemView key={item.id} item={item} cwd={cwd} full={full} now={now} />
       ))}
       {draft?.kind === 'text' && draft.text.trim() ? (
-        <Box marginTop={draft.continued ? 0 : 1} paddingLeft={2}>
-          <Text>{lastRows(renderAnswerBlock(draft.text, style, answerWidth), maxDraftLines)}</Text>
-        </Box>
+        <DraftBlock
+          text={lastRows(renderAnswerBlock(draft.text, style, answerWidth), maxDraftLines)}
+          continued={draft.continued}
+          width={answerWidth}
+          maxRows={maxDraftLines}
+        />
       ) : null}
       {draft?.kind === 'thinking' ? (
         <Box marginTop={1} paddingLeft={2}>

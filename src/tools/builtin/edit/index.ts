@@ -2,7 +2,7 @@
 import * as z from '../../../lib/zod';
 import { buildTool } from '../../tool';
 import { formatPatchSnippet, type PatchHunk } from '../shared/diff';
-import { editFile } from '../shared/edit-file';
+import { editFile, precheckEdit } from '../shared/edit-file';
 import { displayPath, resolveToolPath } from '../shared/paths';
 import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
@@ -41,6 +41,10 @@ const plainEditTool = buildTool<EditInput, EditOutput>({
     output.originalFile === null
       ? `Created ${output.filePath}.`
       : `Edited ${output.filePath}.\n${formatPatchSnippet(output.structuredPatch)}`,
+  validateInput(input, context) {
+    const path = resolveToolPath(input.file_path, context.cwd);
+    return precheckEdit(context, path, [input], (_index, message) => message);
+  },
   async call(input, context) {
     const path = resolveToolPath(input.file_path, context.cwd);
     const result = await editFile(context, path, [input], (_index, message) => message);

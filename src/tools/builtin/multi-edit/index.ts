@@ -3,7 +3,7 @@ import * as z from '../../../lib/zod';
 import { buildTool } from '../../tool';
 import type { EditSpec } from '../shared/apply-edit';
 import { formatPatchSnippet, type PatchHunk } from '../shared/diff';
-import { editFile } from '../shared/edit-file';
+import { editFile, precheckEdit } from '../shared/edit-file';
 import { displayPath, resolveToolPath } from '../shared/paths';
 import { withWriteDiagnostics } from '../shared/write-diagnostics';
 import prompt from './prompt.md';
@@ -34,6 +34,12 @@ export type MultiEditOutput = {
   userModified: boolean;
 };
 
+/** Which of the edits failed, and that none was written. */
+const describeFailure =
+  (total: number) =>
+  (index: number, message: string): string =>
+    `Edit ${index + 1} of ${total} failed: ${message} No changes were written.`;
+
 const plainMultiEditTool = buildTool<MultiEditInput, MultiEditOutput>({
   name: 'MultiEdit',
   tier: 'write',
@@ -46,15 +52,13 @@ const plainMultiEditTool = buildTool<MultiEditInput, MultiEditOutput>({
   mapResultToContent: (output) =>
     `${output.originalFile === null ? 'Created' : 'Edited'} ${output.filePath} (${output.edits.length} edits).\n` +
     formatPatchSnippet(output.structuredPatch),
+  validateInput(input, context) {
+    const path = resolveToolPath(input.file_path, context.cwd);
+    return precheckEdit(context, path, input.edits, describeFailure(input.edits.length));
+  },
   async call(input, context) {
     const path = resolveToolPath(input.file_path, context.cwd);
-    const total = input.edits.length;
-    const result = await editFile(
-      context,
-      path,
-      input.edits,
-      (index, message) => `Edit ${index + 1} of ${total} failed: ${message} No changes were written.`,
-    );
+    const result = await editFile(context, path, input.edits, describeFailure(input.edits.length));
     return {
       data: {
         filePath: path,

@@ -40,13 +40,15 @@ describe('MultiEdit', () => {
         { old_string: 'x = 1', new_string: 'x = 10' },
         { old_string: 'z = 3', new_string: 'z = 30' },
       ]),
-    ).rejects.toThrow(/^Edit 2 of 2 failed: old_string was not found .* No changes were written\.$/s);
+    ).rejects.toThrow(
+      /^invalid input: Edit 2 of 2 failed: old_string was not found .* No changes were written\.$/s,
+    );
     await expect(
       multiEdit([
         { old_string: 'x', new_string: 'x' },
         { old_string: 'y', new_string: 'w' },
       ]),
-    ).rejects.toThrow(/^Edit 1 of 2 failed: old_string and new_string are identical/);
+    ).rejects.toThrow(/^invalid input: Edit 1 of 2 failed: old_string and new_string are identical/);
     expect(await readFile(path, 'utf8')).toBe('x = 1\ny = 2\n');
     expect(await readdir(dir)).toEqual(['m.py']);
   });

@@ -2,7 +2,9 @@
 import { extname } from 'node:path';
 import { writeFileAtomic } from '../../../config/atomic-write';
 import * as z from '../../../lib/zod';
+import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
+import { precheckFileChange } from '../shared/change-precheck';
 import { loadFreshFile, recordFileState } from '../shared/freshness';
 import { describeFsError } from '../shared/fs-errors';
 import { detectNotebookStyle, notebookLanguage, parseNotebook, serializeNotebook } from '../shared/notebook';
@@ -60,6 +62,25 @@ function escapeForEncoding(json: string, encoding: TextEncodingKind): string {
   );
 }
 
+const notNotebookText = (path: string): string =>
+  `${path} is not a Jupyter notebook (.ipynb); use Edit for other files.`;
+
+/** The change worked out in memory from a fresh read of the notebook; nothing is written. */
+async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContext, path: string) {
+  if (extname(path).toLowerCase() !== '.ipynb') throw new ToolError(notNotebookText(path));
+  const fresh = await loadFreshFile(context, path);
+  const stored = fromStoredText(fresh.bytes);
+  const text = stored.text;
+  const notebook = parseNotebook(text, path);
+  const editMode = input.edit_mode ?? 'replace';
+  const change = applyNotebookEdit(
+    notebook,
+    { cellId: input.cell_id, newSource: input.new_source, cellType: input.cell_type, editMode },
+    path,
+  );
+  return { stored, text, notebook, editMode, change };
+}
+
 const plainNotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>({
   name: 'NotebookEdit',
   tier: 'write',
@@ -74,21 +95,18 @@ const plainNotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>({
       return `Inserted ${output.cell_type} cell ${output.cell_id} into ${output.notebook_path}.`;
     return `Replaced the source of cell ${output.cell_id} in ${output.notebook_path}.`;
   },
+  validateInput(input, context) {
+    const path = resolveToolPath(input.notebook_path, context.cwd);
+    if (extname(path).toLowerCase() !== '.ipynb')
+      return Promise.resolve({ ok: false, message: notNotebookText(path) });
+    return precheckFileChange(context, path, {
+      missing: async () => `${path} does not exist.`,
+      dryRun: () => planNotebookEdit(input, context, path),
+    });
+  },
   async call(input, context) {
     const path = resolveToolPath(input.notebook_path, context.cwd);
-    if (extname(path).toLowerCase() !== '.ipynb') {
-      throw new ToolError(`${path} is not a Jupyter notebook (.ipynb); use Edit for other files.`);
-    }
-    const fresh = await loadFreshFile(context, path);
-    const stored = fromStoredText(fresh.bytes);
-    const text = stored.text;
-    const notebook = parseNotebook(text, path);
-    const editMode = input.edit_mode ?? 'replace';
-    const change = applyNotebookEdit(
-      notebook,
-      { cellId: input.cell_id, newSource: input.new_source, cellType: input.cell_type, editMode },
-      path,
-    );
+    const { stored, text, notebook, editMode, change } = await planNotebookEdit(input, context, path);
     const updated = escapeForEncoding(
       serializeNotebook(change.notebook, detectNotebookStyle(text)),
       stored.format.encoding,

@@ -8,9 +8,10 @@ import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { writeFileAtomic } from '../../../config/atomic-write';
 import type { ToolUseContext } from '../../context';
-import { ToolError } from '../../tool';
+import { ToolError, type ValidationResult } from '../../tool';
 import { applyEdit, EditFailure, type EditSpec } from './apply-edit';
 import { looksBinary } from './binary';
+import { precheckFileChange } from './change-precheck';
 import { makePatch, type PatchHunk } from './diff';
 import { loadFreshFile, recordFileState } from './freshness';
 import { describeFsError, isNotFound } from './fs-errors';
@@ -26,6 +27,15 @@ export type EditFileResult = {
   replacements: number;
 };
 
+/** An edit worked out in memory: what would be written, and what the file was. */
+type PlannedEdit = {
+  original: string | null;
+  updated: string;
+  bytes: Uint8Array;
+  replacements: number;
+  partial: { offset: number; limit: number } | undefined;
+};
+
 /**
  * Applies `edits` in order; `describeFailure(index, message)` words a failed edit's error
  * (MultiEdit names which edit failed). Nothing is written unless every edit applies.
@@ -36,9 +46,38 @@ export async function editFile(
   edits: EditSpec[],
   describeFailure: (index: number, message: string) => string,
 ): Promise<EditFileResult> {
-  if (extname(path).toLowerCase() === '.ipynb') {
-    throw new ToolError(`${path} is a Jupyter notebook; change its cells with NotebookEdit.`);
+  const { original, updated, bytes, replacements, partial } = await planEdit(
+    context,
+    path,
+    edits,
+    describeFailure,
+  );
+  try {
+    await writeFileAtomic(path, bytes);
+  } catch (error) {
+    throw new ToolError(`${describeFsError(error, path)} The file was not changed.`);
   }
+  await recordFileState(context, path, bytes, partial);
+  return {
+    path,
+    originalFile: original,
+    updatedFile: updated,
+    structuredPatch: makePatch(path, original ?? '', updated),
+    replacements,
+  };
+}
+
+/**
+ * Everything editFile checks, without writing: the freshness rule, the file's kind and every
+ * replacement. Edit and MultiEdit run it before the permission question (see change-precheck).
+ */
+export async function planEdit(
+  context: ToolUseContext,
+  path: string,
+  edits: EditSpec[],
+  describeFailure: (index: number, message: string) => string,
+): Promise<PlannedEdit> {
+  if (isNotebook(path)) throw new ToolError(notebookText(path));
   const existing = await stat(path).catch((error: unknown) => {
     if (isNotFound(error)) return undefined;
     throw new ToolError(describeFsError(error, path));
@@ -47,13 +86,7 @@ export async function editFile(
   let stored: Omit<StoredText, 'text'> = NEW_FILE;
   let partial: { offset: number; limit: number } | undefined;
   if (!existing) {
-    if (edits[0]?.old_string !== '') {
-      const similar = await suggestSimilarPaths(path);
-      const hint = similar.length > 0 ? ` Did you mean ${similar.join(', ')}?` : '';
-      throw new ToolError(
-        `${path} does not exist.${hint} To create a file, use Write, or Edit with an empty old_string.`,
-      );
-    }
+    if (edits[0]?.old_string !== '') throw new ToolError(await missingFileText(path, true));
   } else {
     if (existing.isDirectory()) throw new ToolError(`${path} is a directory, not a file.`);
     // Partial reads are enough: an exact match proves the model knows the text it replaces.
@@ -80,18 +113,32 @@ export async function editFile(
     }
   }
 
-  const bytes = toStoredText(updated, stored, path);
-  try {
-    await writeFileAtomic(path, bytes);
-  } catch (error) {
-    throw new ToolError(`${describeFsError(error, path)} The file was not changed.`);
-  }
-  await recordFileState(context, path, bytes, partial);
-  return {
-    path,
-    originalFile: original,
-    updatedFile: updated,
-    structuredPatch: makePatch(path, original ?? '', updated),
-    replacements,
-  };
+  return { original, updated, bytes: toStoredText(updated, stored, path), replacements, partial };
+}
+
+/** Why an edit of a missing file failed; `suggest` names similar files in its folder. */
+async function missingFileText(path: string, suggest: boolean): Promise<string> {
+  const similar = suggest ? await suggestSimilarPaths(path) : [];
+  const hint = similar.length > 0 ? ` Did you mean ${similar.join(', ')}?` : '';
+  return `${path} does not exist.${hint} To create a file, use Write, or Edit with an empty old_string.`;
+}
+
+const isNotebook = (path: string): boolean => extname(path).toLowerCase() === '.ipynb';
+const notebookText = (path: string): string =>
+  `${path} is a Jupyter notebook; change its cells with NotebookEdit.`;
+
+/** Edit's and MultiEdit's validateInput: whether the edit would apply, before anyone is asked. */
+export async function precheckEdit(
+  context: ToolUseContext,
+  path: string,
+  edits: EditSpec[],
+  describeFailure: (index: number, message: string) => string,
+): Promise<ValidationResult> {
+  if (isNotebook(path)) return { ok: false, message: notebookText(path) };
+  return precheckFileChange(context, path, {
+    ...(edits[0]?.old_string !== ''
+      ? { missing: (listable: boolean) => missingFileText(path, listable) }
+      : {}),
+    dryRun: () => planEdit(context, path, edits, describeFailure),
+  });
 }

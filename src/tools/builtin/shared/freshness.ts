@@ -23,6 +23,18 @@ export type FreshnessOptions = {
   requireFullRead?: boolean;
 };
 
+export function notReadText(path: string): string {
+  return `${path} has not been read in this conversation. Read it first, then retry.`;
+}
+
+/** Why a file over MAX_WHOLE_FILE_BYTES cannot be changed by the file tools, and what can. */
+export function tooLargeText(path: string, size: string): string {
+  return (
+    `${path} is ${size}; Edit, MultiEdit, Write and NotebookEdit change files up to ${MAX_WHOLE_FILE_BYTES / 1024 / 1024} MB. ` +
+    "Change it with Bash instead (e.g. `sed -i 's/old/new/' FILE`)."
+  );
+}
+
 /**
  * Loads an existing regular file (up to MAX_WHOLE_FILE_BYTES) and checks it against
  * readFileState; throws ToolError when it cannot be changed or is stale.
@@ -36,13 +48,11 @@ export async function loadFreshFile(
   const { bytes, info } = await readWholeRegularFile(path, {
     purpose: 'change',
     signal: context.abortSignal,
-    tooLarge: (size) =>
-      `${path} is ${size}; Edit, MultiEdit, Write and NotebookEdit change files up to ${MAX_WHOLE_FILE_BYTES / 1024 / 1024} MB. ` +
-      "Change it with Bash instead (e.g. `sed -i 's/old/new/' FILE`).",
+    tooLarge: (size) => tooLargeText(path, size),
   });
   const entry = context.readFileState.get(path);
   if (!entry) {
-    throw new ToolError(`${path} has not been read in this conversation. Read it first, then retry.`);
+    throw new ToolError(notReadText(path));
   }
   if (options.requireFullRead && entry.partial) {
     throw new ToolError(

@@ -2,9 +2,11 @@
 import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../../../config/atomic-write';
 import * as z from '../../../lib/zod';
+import type { ToolUseContext } from '../../context';
 import { buildTool, ToolError } from '../../tool';
+import { precheckFileChange } from '../shared/change-precheck';
 import { countChanges, makePatch, type PatchHunk } from '../shared/diff';
-import { loadFreshFile, recordFileState } from '../shared/freshness';
+import { type FreshFile, loadFreshFile, recordFileState } from '../shared/freshness';
 import { describeFsError, isNotFound } from '../shared/fs-errors';
 import { displayPath, resolveToolPath } from '../shared/paths';
 import { fromStoredText, NEW_FILE, type StoredText, toStoredText } from '../shared/stored-text';
@@ -28,6 +30,17 @@ export type WriteOutput = {
   originalFile: string | null;
 };
 
+/** The file Write would replace, checked fresh and read in full; undefined when Write creates it. */
+async function loadReplaced(context: ToolUseContext, path: string): Promise<FreshFile | undefined> {
+  const existing = await stat(path).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw new ToolError(describeFsError(error, path));
+  });
+  if (!existing) return undefined;
+  if (existing.isDirectory()) throw new ToolError(`${path} is a directory; give the path of a file.`);
+  return loadFreshFile(context, path, { requireFullRead: true });
+}
+
 const plainWriteTool = buildTool<WriteInput, WriteOutput>({
   name: 'Write',
   tier: 'write',
@@ -41,18 +54,18 @@ const plainWriteTool = buildTool<WriteInput, WriteOutput>({
     const { added, removed } = countChanges(output.structuredPatch);
     return `Updated ${output.filePath} (+${added} -${removed} lines).`;
   },
+  validateInput(input, context) {
+    const path = resolveToolPath(input.file_path, context.cwd);
+    return precheckFileChange(context, path, { dryRun: () => loadReplaced(context, path) });
+  },
   async call(input, context) {
     const path = resolveToolPath(input.file_path, context.cwd);
-    const existing = await stat(path).catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
-      throw new ToolError(describeFsError(error, path));
-    });
-    if (existing?.isDirectory()) throw new ToolError(`${path} is a directory; give the path of a file.`);
+    const fresh = await loadReplaced(context, path);
+    const existing = fresh !== undefined;
 
     let originalFile: string | null = null;
     let stored: Omit<StoredText, 'text'> = NEW_FILE;
-    if (existing) {
-      const fresh = await loadFreshFile(context, path, { requireFullRead: true });
+    if (fresh) {
       const decoded = fromStoredText(fresh.bytes);
       originalFile = decoded.text;
       stored = decoded;
