@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { hasBubblewrap, type SandboxFixture, sandboxFixture, sandboxManager } from '../sandbox/test-support';
 import { documentDiagnostics } from '../services/lsp/document-diagnostics';
 import { LspSupervisor } from '../services/lsp/supervisor';
-import { pathWithServers, TS_PROJECT } from '../services/lsp/test-fixtures';
+import { fakeServerScript, pathWithServers, TS_PROJECT } from '../services/lsp/test-fixtures';
 import { confineLanguageServers } from './session-sandbox';
 
 const disposals: (() => Promise<void>)[] = [];
@@ -58,32 +58,16 @@ function recordingServer() {
   const server = join(bin, 'pyright-langserver');
   writeFileSync(
     server,
-    `#!${process.execPath}
-const { writeFileSync } = require('node:fs');
-const send = (message) => {
-  const body = JSON.stringify({ jsonrpc: '2.0', ...message });
-  process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
-};
-const seen = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
-let buffer = Buffer.alloc(0);
-process.stdin.on('data', (chunk) => {
-  buffer = Buffer.concat([buffer, chunk]);
-  for (;;) {
-    const end = buffer.indexOf('\\r\\n\\r\\n');
-    if (end < 0) return;
-    const length = Number(/Content-Length: (\\d+)/i.exec(buffer.subarray(0, end).toString())[1]);
-    if (buffer.length < end + 4 + length) return;
-    const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString());
-    buffer = buffer.subarray(end + 4 + length);
-    if (message.method === 'initialize') {
+    fakeServerScript(
+      `if (message.method === 'initialize') {
       const clientPid = Number(process.env.TEST_CLIENT_PID);
       writeFileSync(${JSON.stringify(record)}, JSON.stringify({ processId: message.params.processId, clientPidSeen: seen(clientPid) }));
       send({ id: message.id, result: { capabilities: {} } });
     } else if (message.method === 'shutdown') send({ id: message.id, result: null });
-    else if (message.method === 'exit') process.exit(0);
-  }
-});
-`,
+    else if (message.method === 'exit') process.exit(0);`,
+      `const { writeFileSync } = require('node:fs');
+const seen = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };`,
+    ),
   );
   chmodSync(server, 0o755);
   const env = { PATH: `${bin}:/usr/bin:/bin`, TEST_CLIENT_PID: String(process.pid) };

@@ -8,16 +8,12 @@
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
-import { chooseMainAgent } from '../agents/main-agent';
 import { environmentFacts } from '../engine/environment';
 import { sessionEffort } from '../model/effort';
-import { chooseFastModel } from '../model/fast-model';
 import type { ToolPermissionContext } from '../permissions/types';
 import { projectDir } from '../session/transcript-paths';
 import { describeAvailabilityProblem } from '../tools/availability';
 import type { ToolNotification } from '../tools/context';
-import { toolSearchWarnings } from '../tools/deferral/policy';
-import { ruleToolTypos } from './rule-tool-typos';
 import { applySessionSettings } from './session-applied-settings';
 import {
   apiKeySource,
@@ -31,7 +27,7 @@ import { loadPluginsForSession, startAgentsLoad } from './session-extensions';
 import { startSessionGit } from './session-git';
 import { growingSessionHooks, sessionHooks } from './session-hooks';
 import { startSessionMcp } from './session-mcp';
-import { sessionModels } from './session-models';
+import { chooseSessionModel, sessionModels } from './session-models';
 import { loadSessionModules } from './session-modules';
 import {
   checkAddDirs,
@@ -45,6 +41,7 @@ import { sandboxStartNotice } from './session-sandbox';
 import { createSessionServices } from './session-services';
 import type { Env } from './session-settings';
 import type { SessionLog, SessionSetup, SessionSetupOptions } from './session-types';
+import { sessionWarnings } from './session-warnings';
 import { startSessionWorktree } from './session-worktree-start';
 import { checkAvailableFeatures } from './unavailable';
 
@@ -115,28 +112,15 @@ export async function createSessionEngine(
   const memoryPromise = options.bare
     ? Promise.resolve([])
     : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
-  // Only `--agent` needs the agent files before the model is chosen; otherwise their reads overlap
-  // the steps below, up to the commands.
-  const main =
-    options.agent === undefined && applied.agent === undefined
-      ? { agent: undefined, warnings: [] }
-      : chooseMainAgent(await agentsLoad, options.agent, applied.agent);
+  const { main, selection, fast } = await chooseSessionModel({
+    options,
+    merged,
+    applied,
+    agents: agentsLoad,
+    selectModel,
+    env: sessionEnv,
+  });
   const mainAgent = main.agent;
-  const selection = await selectModel({
-    model: options.model,
-    agentModel: mainAgent?.model,
-    settingsModel: merged.model,
-    provider: options.provider ?? merged.provider,
-    baseUrl: applied.baseUrl,
-    fallbackModel: options.fallbackModel,
-    env: sessionEnv,
-    timeouts: merged.apiTimeouts,
-  });
-  const fast = chooseFastModel({
-    providerName: selection.providerName,
-    setting: merged.smallFastModel,
-    env: sessionEnv,
-  });
 
   const [session, memory, models] = await Promise.all([
     resolveSession({
@@ -265,30 +249,27 @@ export async function createSessionEngine(
   });
   const { selected, livePool } = pools;
   const tools = selected.tools;
-  // Said once on stderr by the caller, and in every `system/init` for an SDK host.
-  const warnings = [
-    ...settings.warnings,
-    ...trustWarnings,
-    ...selection.warnings,
-    ...fast.warnings,
-    ...models.warnings,
-    ...session.warnings,
-    ...permissions.warnings,
-    ...ruleToolTypos(permissions.permissionContext.rules, builtins),
-    ...sandbox.warnings,
-    ...(sandboxNotice ? [sandboxNotice] : []),
-    ...selected.warnings,
-    ...toolSearchWarnings(
-      applied.toolSearch,
-      sessionEnv,
-      builtins.map((tool) => tool.name),
-    ),
-    ...mcp.problems,
-    ...agents.warnings,
-    ...main.warnings,
-    ...plugins.problems,
-    ...commands.warnings,
-  ];
+  const warnings = sessionWarnings({
+    settings,
+    trust: trustWarnings,
+    selection,
+    fast,
+    models,
+    session,
+    permissions,
+    rules: permissions.permissionContext.rules,
+    builtins,
+    sandbox,
+    sandboxNotice,
+    selected,
+    toolSearch: applied.toolSearch,
+    env: sessionEnv,
+    mcpProblems: mcp.problems,
+    agents,
+    mainAgent: main,
+    pluginProblems: plugins.problems,
+    commands,
+  });
 
   // `system/init`'s lists, which a plugin reload changes in place.
   const initAgents = agents.names();

@@ -29,17 +29,45 @@ if (action === 'make') {
 }
 `;
 
+/**
+ * A child started with `--expose-gc` whose global `gc` was taken away (as a program may do to
+ * keep it from other code): what collectGarbageNow finds and what it leaves of the flag. Node 20's
+ * V8 makes the global `gc` non-configurable, so where `delete` is refused it is overwritten.
+ */
+const DELETED_GC_SOURCE = `
+import { runInNewContext } from 'node:vm';
+import { collectGarbageNow } from './collect-garbage';
+if (!Reflect.deleteProperty(globalThis, 'gc')) globalThis.gc = undefined;
+const flagBefore = runInNewContext('typeof gc');
+let target = { payload: 'x'.repeat(1000) };
+const ref = new WeakRef(target);
+target = undefined;
+// A WeakRef made in this task keeps its target until the task ends.
+await new Promise((resolve) => setImmediate(resolve));
+const collected = collectGarbageNow();
+process.stdout.write(JSON.stringify({
+  globalGc: typeof globalThis.gc,
+  flagBefore,
+  collected,
+  freed: ref.deref() === undefined,
+  flagAfter: runInNewContext('typeof gc'),
+}));
+`;
+
 let dir = '';
 let child: ChildScript | undefined;
+let deletedGcChild: ChildScript | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'yoke-collect-garbage-'));
   child = await bundleChildScript(CHILD_SOURCE, import.meta.dirname);
+  deletedGcChild = await bundleChildScript(DELETED_GC_SOURCE, import.meta.dirname);
 });
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   child?.remove();
+  deletedGcChild?.remove();
 });
 
 /** Runs the child with a clean environment (no NODE_OPTIONS flags of the test runner). */
@@ -65,6 +93,20 @@ describe('collectGarbageNow', () => {
   it('leaves gc unexposed, as it was', () => {
     collectGarbageNow();
     expect(runInNewContext('typeof gc')).toBe('undefined');
+  });
+
+  it('finds the collector through a new context when started with --expose-gc and gc deleted, leaving the flag on', () => {
+    const out = execFileSync(process.execPath, ['--expose-gc', deletedGcChild?.path ?? ''], {
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out)).toEqual({
+      globalGc: 'undefined',
+      flagBefore: 'function',
+      collected: true,
+      freed: true,
+      flagAfter: 'function',
+    });
   });
 
   it('keeps code caches fitting across runs: made before a collection and used after, and the other way round', () => {

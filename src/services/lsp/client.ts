@@ -5,9 +5,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   Diagnostic,
@@ -17,6 +15,7 @@ import type {
   ServerCapabilities,
 } from 'vscode-languageserver-protocol';
 import type { ResolvedServer } from './resolve';
+import { ServerTempDir } from './server-temp-dir';
 import { languageIdOf } from './servers';
 import type { ConfineServer } from './supervisor';
 import { fileUri } from './uri';
@@ -63,16 +62,16 @@ export class LspClient {
   static async start(server: ResolvedServer, options: ClientOptions): Promise<LspClient> {
     const rpc = await import('vscode-jsonrpc/node');
     const confined = options.confine?.(server.command, server.spec.args, server.root);
-    // A temp folder of its own, removed when it exits: typescript-language-server makes a folder in
-    // TMPDIR at every start and never removes it. (In the sandbox, the sandbox's own TMPDIR wins.)
-    const serverTmp = mkdtempSync(join(tmpdir(), 'yoke-lsp-tmp-'));
-    const removeTmp = () => rmSync(serverTmp, { recursive: true, force: true });
+    // A temp folder of its own, removed when it exits or Yoke does (server-temp-dir.ts). In the
+    // sandbox, the sandbox's own TMPDIR wins, a folder removed with the sandbox's.
+    const serverTmp = ServerTempDir.create();
     const child = spawn(confined?.file ?? server.command, confined?.args ?? [...server.spec.args], {
       cwd: server.root,
-      env: { ...options.env, TMPDIR: serverTmp } as NodeJS.ProcessEnv,
+      env: { ...options.env, TMPDIR: serverTmp.path } as NodeJS.ProcessEnv,
       // The confining wrapper (bwrap) reads its seccomp program from fd 3.
       stdio: confined?.seccomp ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
+    serverTmp.attach(child);
     if (confined) {
       const filterPipe = child.stdio[3];
       if (confined.seccomp && filterPipe && 'end' in filterPipe) filterPipe.end(confined.seccomp);
@@ -94,9 +93,9 @@ export class LspClient {
     child.stderr?.on('data', (chunk: Buffer) => {
       client.stderrTail = (client.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
-    child.once('error', removeTmp);
+    child.once('error', () => serverTmp.remove());
     child.once('exit', (code, signal) => {
-      removeTmp();
+      serverTmp.remove();
       client.exited = true;
       connection.dispose();
       if (client.running && !client.stopping)

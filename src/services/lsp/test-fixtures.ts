@@ -33,6 +33,33 @@ export function fakeBinary(name: string, script: string): string {
   return dir;
 }
 
+/**
+ * A fake language server (a node script, for `fakeBinary`): reads LSP's framed messages from
+ * stdin and runs `onMessage` on each, with `message` and `send(response)` in scope.
+ */
+export function fakeServerScript(onMessage: string, prelude = ''): string {
+  return `#!${process.execPath}
+${prelude}
+const send = (message) => {
+  const body = JSON.stringify({ jsonrpc: '2.0', ...message });
+  process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
+};
+let buffer = Buffer.alloc(0);
+process.stdin.on('data', (chunk) => {
+  buffer = Buffer.concat([buffer, chunk]);
+  for (;;) {
+    const end = buffer.indexOf('\\r\\n\\r\\n');
+    if (end < 0) return;
+    const length = Number(/Content-Length: (\\d+)/i.exec(buffer.subarray(0, end).toString())[1]);
+    if (buffer.length < end + 4 + length) return;
+    const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString());
+    buffer = buffer.subarray(end + 4 + length);
+    ${onMessage}
+  }
+});
+`;
+}
+
 export const TS_PROJECT: Record<string, string> = {
   'tsconfig.json': JSON.stringify({
     compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', noEmit: true },

@@ -17,6 +17,8 @@
  * A region taller than the terminal shows its bottom rows (see `fit`). scripts/esbuild-plugins.mjs
  * puts this writer in Ink's place in the vendor bundle (ink-output-seam.ts).
  */
+
+import { CSI, ERASE_ROWS_BELOW, HIDE_CURSOR, SHOW_CURSOR, SYNC_END, SYNC_START } from './frame-escapes';
 import {
   type CursorPosition,
   type FrameStream,
@@ -24,25 +26,11 @@ import {
   samePosition,
   splitFrame,
 } from './frame-types';
+import { rowRewrite } from './row-rewrite';
 import { terminalReflows, wrappedRows } from './terminal-reflow';
-import { cutPoints } from './text-width';
 
 export type { CursorPosition, FrameStream, FrameWriter } from './frame-types';
 export { terminalReflows } from './terminal-reflow';
-
-const CSI = '\x1b[';
-const HIDE_CURSOR = `${CSI}?25l`;
-const SHOW_CURSOR = `${CSI}?25h`;
-const SYNC_START = `${CSI}?2026h`;
-const SYNC_END = `${CSI}?2026l`;
-const ERASE_LINE = `${CSI}2K`;
-/**
- * Erases the cursor's row and every row below it. Not a bare ESC[J from the first column: at the
- * screen's top-left that clears the whole screen, which tmux (scroll-on-clear, on by default)
- * answers by moving everything on screen into the scrollback — a region as tall as the screen
- * would stay there as a stale copy. From the second column it is an ordinary erase.
- */
-const ERASE_ROWS_BELOW = `\r${CSI}2K${CSI}2G${CSI}J\r`;
 
 /** A frame that writes this many rows or more is synchronized. */
 const SYNC_ROWS = 3;
@@ -246,7 +234,8 @@ class LiveFrame {
     for (let i = 0; i < next.length; i++) {
       if (shown[i] === next[i]) continue;
       this.moveTo(i);
-      this.rewriteRow(shown[i], next[i] as string);
+      this.out += rowRewrite(shown[i], next[i] as string);
+      this.rowsWritten++;
     }
     if (shown.length > next.length) {
       this.moveTo(next.length);
@@ -293,52 +282,6 @@ class LiveFrame {
   }
 
   /**
-   * Rewrites the part of a row that differs from what is shown: from the first changed column
-   * to the last, when the rest of the row is the same text in the same columns (a key typed in
-   * the input box leaves the box's right border alone), else to the end of the row; a row that
-   * got shorter is erased and written whole.
-   */
-  private rewriteRow(shown: string | undefined, next: string): void {
-    const old = shown ?? '';
-    let same = 0;
-    const limit = Math.min(old.length, next.length);
-    while (same < limit && old.charCodeAt(same) === next.charCodeAt(same)) same++;
-    const nextCuts = cutPoints(next);
-    const oldCuts = cutPoints(old);
-    let start = 0;
-    for (const index of nextCuts.keys()) if (index <= same && index > start) start = index;
-    let sameTail = 0;
-    while (
-      sameTail < limit - start &&
-      old.charCodeAt(old.length - 1 - sameTail) === next.charCodeAt(next.length - 1 - sameTail)
-    )
-      sameTail++;
-    let end = next.length;
-    for (let index = next.length - sameTail; index < next.length; index++) {
-      const column = nextCuts.get(index);
-      if (column !== undefined && column === oldCuts.get(old.length - (next.length - index))) {
-        end = index;
-        break;
-      }
-    }
-    const oldWidth = oldCuts.get(old.length);
-    const nextWidth = nextCuts.get(next.length);
-    const erase =
-      end === next.length &&
-      (oldWidth !== undefined && nextWidth !== undefined ? oldWidth > nextWidth : old.length > start);
-    if (erase) {
-      // The whole row, after erasing all of it: tmux keeps cells erased from mid-row as spaces of
-      // the line (its copy mode and reflow see them), not so cells of a line erased whole.
-      this.out += `\r${ERASE_LINE}${next}`;
-    } else {
-      const column = nextCuts.get(start) as number;
-      this.out += `${start > 0 ? `${CSI}${column + 1}G` : '\r'}${next.slice(start, end)}`;
-    }
-    this.rowsWritten++;
-  }
-
-  /** Moves the cursor to a row of the region (counted from its top), creating rows below. */
-  /**
    * To the region's top. A terminal that got narrower and rewraps its rows has wrapped each row
    * of the region wider than the new width onto several: going up by the region's own count of
    * rows would stop inside it and leave its top rows (the input box's old border) on screen.
@@ -359,6 +302,7 @@ class LiveFrame {
     this.row = 0;
   }
 
+  /** Moves the cursor to a row of the region (counted from its top), creating rows below. */
   private moveTo(target: number): void {
     if (target < this.row) {
       const up = this.row - target;

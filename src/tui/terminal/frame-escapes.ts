@@ -1,0 +1,15 @@
+/** The terminal control sequences the frame writer draws with. */
+export const CSI = '\x1b[';
+export const HIDE_CURSOR = `${CSI}?25l`;
+export const SHOW_CURSOR = `${CSI}?25h`;
+/** Synchronized output (DEC 2026): the terminal shows what is between the marks whole. */
+export const SYNC_START = `${CSI}?2026h`;
+export const SYNC_END = `${CSI}?2026l`;
+export const ERASE_LINE = `${CSI}2K`;
+/**
+ * Erases the cursor's row and every row below it. Not a bare ESC[J from the first column: at the
+ * screen's top-left that clears the whole screen, which tmux (scroll-on-clear, on by default)
+ * answers by moving everything on screen into the scrollback — a region as tall as the screen
+ * would stay there as a stale copy. From the second column it is an ordinary erase.
+ */
+export const ERASE_ROWS_BELOW = `\r${CSI}2K${CSI}2G${CSI}J\r`;
