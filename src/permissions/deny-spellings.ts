@@ -43,13 +43,13 @@ function slotsOf(unit: ShellUnit): Slot[] {
   return slots;
 }
 
-const baseName = (word: string) => word.slice(word.lastIndexOf('/') + 1).normalize('NFKC');
+export const baseName = (word: string) => word.slice(word.lastIndexOf('/') + 1).normalize('NFKC');
 
 /** A literal word the rule's word names; the command word by any path to it, as deny names match. */
 const same = (literal: string, word: string, first: boolean) =>
   literal === word || (first && baseName(literal) === word);
 
-const literalUnit = (unit: ShellUnit, values: readonly string[]): ShellUnit => ({
+export const literalUnit = (unit: ShellUnit, values: readonly string[]): ShellUnit => ({
   ...unit,
   argv: values.map(literalWord),
   redirects: [],
@@ -207,8 +207,19 @@ export async function bashDenyVerdict(
   const named = `Denied by rule ${describeRule(rule)}: \`${unit.text}\``;
   if (denyRuleMatchesUnit(compiled, unit)) return { denied: `${named} may not run.` };
   const spelled = spelledMatch(compiled, unit);
-  if (!spelled) return undefined;
-  if (spelled.certain) return { denied: `${named} runs what it denies (${spelled.reason}).` };
+  return spelled && spelledVerdict(rule, unit, spelled);
+}
+
+/** A deny rule's word on a unit that runs (or may run) what it names by another spelling. */
+export function spelledVerdict(
+  rule: PermissionRule,
+  unit: ShellUnit,
+  spelled: SpelledMatch,
+): { denied: string } | { doubt: string } {
+  if (spelled.certain)
+    return {
+      denied: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` runs what it denies (${spelled.reason}).`,
+    };
   return { doubt: `\`${unit.text}\` may run what ${describeRule(rule)} denies: ${spelled.reason}` };
 }
 
