@@ -225,13 +225,15 @@ export function spelledVerdict(
 
 /**
  * Code no rule can be checked against — an unparsable line, a script file, a shell reading its
- * input, an environment that changes what runs — while a Bash deny or ask rule exists: that rule,
+ * input, an environment that changes what runs, and what `unreadCommands` names (unread-commands.ts)
+ * — while a Bash deny or ask rule exists: that rule,
  * and why for each unit. Without such a rule there is nothing to keep, and nothing is said.
  */
 export function hiddenCodeDoubts(
   units: readonly ShellUnit[],
   parseError: boolean,
   rules: readonly PermissionRule[],
+  unreadCommands: (unit: ShellUnit) => string | undefined = () => undefined,
 ): { rule: PermissionRule; reasons: string[] } | undefined {
   const rule =
     rules.find((r) => r.toolName === 'Bash' && r.behavior === 'deny' && r.ruleContent !== undefined) ??
@@ -240,7 +242,7 @@ export function hiddenCodeDoubts(
   const against = `so it cannot be checked against ${describeRule(rule)}`;
   const reasons = parseError ? [`the command could not be parsed reliably, ${against}`] : [];
   for (const unit of allUnits(units)) {
-    const hidden = unit.hiddenCode ?? unit.dangerousEnv;
+    const hidden = unit.hiddenCode ?? unit.dangerousEnv ?? unreadCommands(unit);
     // An assignment alone (`BASH_CMDS[ls]=…`) has no command text: its reason names it.
     if (hidden) reasons.push(`${unit.text ? `\`${unit.text}\`: ` : ''}${hidden}, ${against}`);
   }
