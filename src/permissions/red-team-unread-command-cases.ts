@@ -29,6 +29,11 @@ export const RED_TEAM_UNREAD_COMMAND_CALIBRATED: DangerCase[] = [
   { cmd: "git -c core.sshCommand='touch pwned' fetch ssh://h/r", effect: 'writes', setup: COMMITTED },
   { cmd: "git rebase -x 'touch pwned' --root", effect: 'writes', setup: COMMITTED },
   { cmd: "git fetch --upload-pack='touch pwned; git-upload-pack' .", effect: 'writes', setup: COMMITTED },
+  {
+    cmd: 'git --exec-path=. x',
+    effect: 'writes',
+    setup: "printf '#!/bin/sh\\ntouch pwned\\n' > git-x && chmod +x git-x",
+  },
 ];
 
 export const RED_TEAM_UNREAD_COMMAND_CASES: RedTeamCase[] = [
