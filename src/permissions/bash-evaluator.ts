@@ -5,8 +5,14 @@
  * runs it over one parsed command line.
  */
 import { isFileWrite } from '../services/bash-parser';
-import { allowRuleMatchesUnit, compileBashRule, denyRuleMatchesUnit, isBroad } from './bash-rule-match';
-import { bashDenyVerdict, spelledMatch } from './deny-spellings';
+import {
+  allowRuleMatchesUnit,
+  type CompiledBashRule,
+  compileBashRule,
+  denyRuleMatchesUnit,
+  isBroad,
+} from './bash-rule-match';
+import { bashDenyVerdict, spelledMatch, spelledVerdict } from './deny-spellings';
 import {
   byPrecedence,
   describeRule,
@@ -16,6 +22,8 @@ import {
   pathRules,
 } from './evaluation';
 import type { FolderWalks } from './folder-walks';
+import { gitConfigSpelling } from './git-config-spellings';
+import type { GitLineSettings } from './git-line-config';
 import { describePath, outsideReason, PathPolicy, type SpelledPath } from './path-policy';
 import { checkRecursiveReads } from './recursive-reads';
 import { checkRepositoryContent } from './repository-content';
@@ -41,6 +49,8 @@ export class BashEvaluator {
   private readonly readGuards: PermissionRule[];
   /** Why a recursive read cannot run without asking, per touched folder. */
   private recursiveProblems: ReadonlyMap<TouchedPath, string> = new Map();
+  /** git's aliases and push settings per folder and options, read once for this line. */
+  private readonly gitLines = new Map<string, Promise<GitLineSettings>>();
 
   constructor(private readonly env: EvaluationEnv) {
     this.bashRules = byPrecedence(env.rules.filter((r) => r.toolName === 'Bash'));
@@ -73,7 +83,7 @@ export class BashEvaluator {
   ): Promise<{ message: string; rule?: PermissionRule } | undefined> {
     for (const unit of allUnits(units)) {
       for (const rule of this.rules('deny')) {
-        const verdict = await bashDenyVerdict(rule, unit);
+        const verdict = (await bashDenyVerdict(rule, unit)) ?? (await this.gitConfigVerdict(rule, unit));
         if (verdict && 'denied' in verdict) return { rule, message: verdict.denied };
         if (verdict) this.mayRun(rule, verdict.doubt);
       }
@@ -112,6 +122,7 @@ export class BashEvaluator {
       for (const rule of this.rules('ask')) {
         const compiled = await compileBashRule(rule.ruleContent);
         if (denyRuleMatchesUnit(compiled, unit) || spelledMatch(compiled, unit)) return rule;
+        if (await this.gitSpelling(compiled, unit)) return rule;
       }
       for (const touched of unit.writes) {
         const rule = this.pathRule(touched, 'Edit', 'ask');
@@ -123,6 +134,29 @@ export class BashEvaluator {
       }
     }
     return undefined;
+  }
+
+  /** What git's configuration (aliases, forcing push settings) makes the unit run, against a rule. */
+  private gitSpelling(rule: CompiledBashRule, unit: ShellUnit) {
+    const gitConfig = this.env.gitConfig;
+    if (!gitConfig) return Promise.resolve(undefined);
+    return gitConfigSpelling(rule, unit, (dir, options) => {
+      const key = JSON.stringify([dir, options]);
+      let found = this.gitLines.get(key);
+      if (!found) {
+        found = gitConfig.lineConfig.read(dir, options);
+        this.gitLines.set(key, found);
+      }
+      return found;
+    });
+  }
+
+  private async gitConfigVerdict(
+    rule: PermissionRule,
+    unit: ShellUnit,
+  ): Promise<{ denied: string } | { doubt: string } | undefined> {
+    const spelled = await this.gitSpelling(await compileBashRule(rule.ruleContent), unit);
+    return spelled && spelledVerdict(rule, unit, spelled);
   }
 
   private reason(text: string): void {

@@ -18,6 +18,7 @@ import { analyzeShellCommand } from './shell-analysis';
 import type { TouchedPath } from './shell-paths';
 import { allUnits } from './shell-unit';
 import type { PermissionRule } from './types';
+import { unreadCommandReason } from './unread-commands';
 
 const touchesOnlyKnown = (paths: readonly TouchedPath[]) => paths.every((p) => p.path !== undefined);
 
@@ -49,7 +50,12 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   markPathsBehindNewLinks(analysis.units, env.paths.fs);
   const denied = await evaluator.findDeny(analysis.units);
   if (denied) return { ...result, denied };
-  const hidden = hiddenCodeDoubts(analysis.units, analysis.parseError, byPrecedence(env.rules));
+  const hidden = hiddenCodeDoubts(
+    analysis.units,
+    analysis.parseError,
+    byPrecedence(env.rules),
+    unreadCommandReason,
+  );
   if (hidden) for (const reason of hidden.reasons) evaluator.mayRun(hidden.rule, reason);
   const paths = pathDenyVerdict(analysis.units, env);
   if ('denied' in paths) return { ...result, denied: paths.denied };

@@ -66,6 +66,8 @@ const CODE_RUNNERS: ReadonlySet<string> = new Set([
   'mawk',
   'nawk',
   'busybox',
+  // A multi-call binary like busybox; some builds carry a shell (toysh).
+  'toybox',
   'gdb',
   'vim',
   'vi',

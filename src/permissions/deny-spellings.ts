@@ -43,13 +43,13 @@ function slotsOf(unit: ShellUnit): Slot[] {
   return slots;
 }
 
-const baseName = (word: string) => word.slice(word.lastIndexOf('/') + 1).normalize('NFKC');
+export const baseName = (word: string) => word.slice(word.lastIndexOf('/') + 1).normalize('NFKC');
 
 /** A literal word the rule's word names; the command word by any path to it, as deny names match. */
 const same = (literal: string, word: string, first: boolean) =>
   literal === word || (first && baseName(literal) === word);
 
-const literalUnit = (unit: ShellUnit, values: readonly string[]): ShellUnit => ({
+export const literalUnit = (unit: ShellUnit, values: readonly string[]): ShellUnit => ({
   ...unit,
   argv: values.map(literalWord),
   redirects: [],
@@ -207,20 +207,33 @@ export async function bashDenyVerdict(
   const named = `Denied by rule ${describeRule(rule)}: \`${unit.text}\``;
   if (denyRuleMatchesUnit(compiled, unit)) return { denied: `${named} may not run.` };
   const spelled = spelledMatch(compiled, unit);
-  if (!spelled) return undefined;
-  if (spelled.certain) return { denied: `${named} runs what it denies (${spelled.reason}).` };
+  return spelled && spelledVerdict(rule, unit, spelled);
+}
+
+/** A deny rule's word on a unit that runs (or may run) what it names by another spelling. */
+export function spelledVerdict(
+  rule: PermissionRule,
+  unit: ShellUnit,
+  spelled: SpelledMatch,
+): { denied: string } | { doubt: string } {
+  if (spelled.certain)
+    return {
+      denied: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` runs what it denies (${spelled.reason}).`,
+    };
   return { doubt: `\`${unit.text}\` may run what ${describeRule(rule)} denies: ${spelled.reason}` };
 }
 
 /**
  * Code no rule can be checked against — an unparsable line, a script file, a shell reading its
- * input, an environment that changes what runs — while a Bash deny or ask rule exists: that rule,
+ * input, an environment that changes what runs, and what `unreadCommands` names (unread-commands.ts)
+ * — while a Bash deny or ask rule exists: that rule,
  * and why for each unit. Without such a rule there is nothing to keep, and nothing is said.
  */
 export function hiddenCodeDoubts(
   units: readonly ShellUnit[],
   parseError: boolean,
   rules: readonly PermissionRule[],
+  unreadCommands: (unit: ShellUnit) => string | undefined = () => undefined,
 ): { rule: PermissionRule; reasons: string[] } | undefined {
   const rule =
     rules.find((r) => r.toolName === 'Bash' && r.behavior === 'deny' && r.ruleContent !== undefined) ??
@@ -229,7 +242,7 @@ export function hiddenCodeDoubts(
   const against = `so it cannot be checked against ${describeRule(rule)}`;
   const reasons = parseError ? [`the command could not be parsed reliably, ${against}`] : [];
   for (const unit of allUnits(units)) {
-    const hidden = unit.hiddenCode ?? unit.dangerousEnv;
+    const hidden = unit.hiddenCode ?? unit.dangerousEnv ?? unreadCommands(unit);
     // An assignment alone (`BASH_CMDS[ls]=…`) has no command text: its reason names it.
     if (hidden) reasons.push(`${unit.text ? `\`${unit.text}\`: ` : ''}${hidden}, ${against}`);
   }

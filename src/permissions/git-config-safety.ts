@@ -20,6 +20,7 @@ import { existsSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HOOKS_PATH_KEY, isHarmlessRepositoryKey } from './git-config-keys';
+import { GitLineConfig, keyAndValue } from './git-line-config';
 import { type GitResult, runGit, withGitConfig } from './git-neutral-env';
 import { TrackedFileLists } from './git-tracked-files';
 
@@ -127,7 +128,8 @@ function discoveryStop(directory: string, gitDir: string): string | undefined {
   return ancestors(directory).find((level) => level === gitDir || existsSync(join(level, '.git')));
 }
 
-function nearestExisting(directory: string): string {
+/** The directory, or its nearest parent that exists, on its real path. */
+export function nearestExisting(directory: string): string {
   let current = resolve(directory);
   while (!existsSync(current) && dirname(current) !== current) current = dirname(current);
   return realpathSync(current);
@@ -137,16 +139,12 @@ function nearestExisting(directory: string): string {
 function parseConfigList(output: string): ConfigEntry[] {
   const fields = output.split('\0');
   const entries: ConfigEntry[] = [];
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const pair = fields[i + 2] as string;
-    const newline = pair.indexOf('\n');
+  for (let i = 0; i + 2 < fields.length; i += 3)
     entries.push({
       scope: fields[i] as string,
       origin: fields[i + 1] as string,
-      key: newline < 0 ? pair : pair.slice(0, newline),
-      value: newline < 0 ? undefined : pair.slice(newline + 1),
+      ...keyAndValue(fields[i + 2] as string),
     });
-  }
   return entries;
 }
 
@@ -162,6 +160,8 @@ export class GitConfigSafety {
   private probeCount = 0;
   /** The tracked files per repository, for deny rules on git commands that print content. */
   readonly tracked: TrackedFileLists;
+  /** The aliases and push settings a git line would use, for deny rules on git commands. */
+  readonly lineConfig: GitLineConfig;
 
   constructor(options: GitConfigSafetyOptions = {}) {
     const env: NodeJS.ProcessEnv = {};
@@ -176,6 +176,7 @@ export class GitConfigSafety {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.changeSlackMs = options.changeSlackMs ?? DEFAULT_CHANGE_SLACK_MS;
     this.tracked = new TrackedFileLists(env, this.timeoutMs);
+    this.lineConfig = new GitLineConfig(env, this.timeoutMs);
   }
 
   /** How many times a repository was actually probed (the rest came from the cache). */

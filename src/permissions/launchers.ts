@@ -13,7 +13,8 @@
  * `strace -o /dev/null` followed by `touch FILE`, `su -c`, `sg root -c`, `script -qc` with
  * `'touch FILE'`, `watch -n1 touch FILE` (in a terminal `script` made), and bash's
  * `coproc touch FILE` and `coproc NAME { touch FILE; }`, created FILE; so did BusyBox 1.35's
- * applets (`busybox touch FILE`) and GNU parallel's command (`parallel touch ::: FILE`,
+ * applets (`busybox touch FILE`), toybox 0.8.9's the same way (`toybox touch FILE`, `toybox nice touch
+ * FILE`; Debian's build has no shell or awk applet, others may), and GNU parallel's command (`parallel touch ::: FILE`,
  * `parallel 'touch {}' ::: FILE`, `echo FILE | parallel touch`).
  */
 import type { ShellWord } from '../services/bash-parser';
@@ -38,6 +39,7 @@ export const LAUNCHERS: ReadonlySet<string> = new Set([
   'strace',
   'watch',
   'busybox',
+  'toybox',
   'parallel',
   // A bash keyword the parser reads as a command: `coproc rm x`, `coproc NAME { rm x; }`.
   'coproc',

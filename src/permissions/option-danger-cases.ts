@@ -328,6 +328,14 @@ export const DANGER_CASES: DangerCase[] = [
   },
   // git subcommands: options that write, run filters, pagers or gpg, or read outside.
   { cmd: 'git log --output=pwned', effect: 'writes', setup: GIT_REPO },
+  { cmd: 'git archive -o pwned HEAD', effect: 'writes', setup: GIT_REPO },
+  { cmd: 'git archive --output=pwned HEAD -- x', effect: 'writes', setup: GIT_REPO },
+  { cmd: 'git archive --add-file=../outside/secret.txt HEAD', effect: 'reads-outside', setup: GIT_REPO },
+  {
+    cmd: "git archive --remote=. --exec='touch ran; git-upload-archive' HEAD",
+    effect: 'runs',
+    setup: GIT_REPO,
+  },
   { cmd: 'git diff --output pwned', effect: 'writes', setup: GIT_REPO },
   { cmd: 'git show --output=pwned', effect: 'writes', setup: GIT_REPO },
   { cmd: 'git diff --textconv', effect: 'runs', setup: TEXTCONV },

@@ -117,6 +117,9 @@ export const RED_TEAM_GIT_CASES: RedTeamCase[] = [
     'git x',
     'git ls-remote',
     'git archive HEAD -o x.tar',
+    'git archive -o /tmp/x.tar HEAD',
+    'git archive --add-file=/etc/hostname HEAD',
+    'git archive --exec=x --remote=. HEAD',
     'git archive --remote=x HEAD',
     'git bundle create x HEAD',
     'git format-patch -1',
@@ -186,6 +189,12 @@ export const RED_TEAM_GIT_CASES: RedTeamCase[] = [
     'git rev-list --count HEAD',
     'git merge-base main HEAD',
     "git for-each-ref --format='%(refname)'",
+    // Tracked content to standard output, as `git show` prints it.
+    'git archive HEAD -- src',
+    'git archive HEAD',
+    'git archive --format=zip --prefix=p/ HEAD src',
+    'git archive -9 --format=tar HEAD | wc -c',
+    'git archive --list',
   ]),
   ...rows('search', 'allow', [
     'grep -rn foo src',

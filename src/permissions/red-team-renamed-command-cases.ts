@@ -2,7 +2,7 @@
  * The red-team attack set of wave 7 against Bash deny rules: a name the line makes run another
  * command — an alias (`shopt -s expand_aliases`, then `alias r=touch`: `r` runs `touch` on the
  * next line), `hash -p PROG NAME`, the `BASH_ALIASES` and `BASH_CMDS` tables — and programs that
- * run their operands as a command (BusyBox's applets, GNU parallel). An alias body or a bound
+ * run their operands as a command (BusyBox's and toybox's applets, GNU parallel). An alias body or a bound
  * program written out is checked as the command it is (denied); a table entry asks in every mode,
  * naming the rule. Each class ends with the commands that must keep running as before.
  */
@@ -29,6 +29,8 @@ export const RED_TEAM_RENAMED_COMMAND_CASES: RedTeamCase[] = [
     'deny',
     [
       'busybox touch pwned',
+      'toybox touch pwned',
+      'toybox nice touch pwned',
       'parallel touch ::: pwned',
       "parallel 'touch {}' ::: pwned",
       'echo pwned | parallel touch',
@@ -46,19 +48,22 @@ export const RED_TEAM_RENAMED_COMMAND_CASES: RedTeamCase[] = [
       'hash',
       'hash -r',
       'busybox ls',
+      'toybox ls',
       'parallel echo ::: a b',
     ],
     denyTouch,
   ),
 ];
 
-/** Each created `pwned` when run (bash 5.2, BusyBox 1.35, GNU parallel 20221122). */
+/** Each created `pwned` when run (bash 5.2, BusyBox 1.35, toybox 0.8.9, GNU parallel 20221122). */
 export const RED_TEAM_RENAMED_COMMAND_CALIBRATED: DangerCase[] = [
   { cmd: ALIASED, effect: 'writes', needs: 'bash' },
   { cmd: HASHED, effect: 'writes', needs: 'bash' },
   { cmd: CMDS_TABLE, effect: 'writes', needs: 'bash' },
   { cmd: ALIAS_TABLE, effect: 'writes', needs: 'bash' },
   { cmd: 'busybox touch pwned', effect: 'writes' },
+  { cmd: 'toybox touch pwned', effect: 'writes' },
+  { cmd: 'toybox nice touch pwned', effect: 'writes' },
   { cmd: 'parallel touch ::: pwned', effect: 'writes' },
   { cmd: "parallel 'touch {}' ::: pwned", effect: 'writes' },
   { cmd: 'echo pwned | parallel touch', effect: 'writes', needs: 'parallel' },

@@ -151,9 +151,40 @@ export function destructiveWarning(
       return undefined;
     case 'find':
       return args.includes('-delete') ? 'find -delete deletes every file it matches' : undefined;
+    // Deleting under another name (calibrated in red-team-deletion-cases.ts): each removed or
+    // emptied the files named. A deny rule names a command, not an effect, so `Bash(rm:*)` does
+    // not cover these; they ask as destructive, with the reason, in every mode that asks.
+    case 'rsync':
+      if (args.some((a) => /^--del(ete(-\w+)?)?$/.test(a)))
+        return 'rsync --delete deletes the files in the destination that the source lacks';
+      return args.includes('--remove-source-files')
+        ? 'rsync --remove-source-files deletes the files it sent'
+        : undefined;
+    case 'truncate':
+      return truncates(args) ? 'truncate cuts files to a size, destroying their content past it' : undefined;
+    case 'tar':
+      return args.includes('--remove-files') ? 'tar --remove-files deletes the files it archives' : undefined;
+    case 'zip':
+      return hasFlag(args, 'm', ['--move']) ? 'zip -m deletes the files it archives' : undefined;
+    case 'mv':
+      // As root this replaces the device file itself; for anyone the moved file is gone.
+      return positional(args).at(-1)?.startsWith('/dev/')
+        ? `mv onto a device file deletes what it moves`
+        : undefined;
     default:
       return name.startsWith('mkfs') ? 'mkfs formats a filesystem' : undefined;
   }
+}
+
+/** A size that can shrink the file (`-s 0`, `--size=-5`, `-r REF`); only `+N` grows it. */
+function truncates(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const size = arg === '-s' || arg === '--size' ? args[i + 1] : /^(-s|--size=)(.+)$/.exec(arg)?.[2];
+    if (size !== undefined && !size.startsWith('+')) return true;
+    if (arg === '-r' || arg.startsWith('--reference')) return true;
+  }
+  return false;
 }
 
 /** A function that runs itself in the background in a pipe: the classic `:(){ :|:& };:`. */

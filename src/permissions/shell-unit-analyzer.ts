@@ -251,7 +251,7 @@ export class ShellUnitAnalyzer {
       for (const use of effects.reads) unit.reads.push(...this.touched(use.word, false, cwd, use));
       if (effects.notReadOnly) unit.notReadOnly = effects.notReadOnly;
       if (effects.showsRepositoryContent) unit.showsRepositoryContent = true;
-      if (effects.runs) unit.evalLike ??= effects.runs;
+      if (effects.runs) unit.evalLike = unit.runsProgram = unit.evalLike ?? effects.runs;
       writtenValues = effects.writes.filter((use) => !use.word.dynamic).map((use) => use.word.value);
       // `grep -r` and `rg` do not follow symlinks below their folders; `grep -R` and `rg -L` do.
       this.shellPaths.markRecursive(unit.reads, warnName, args, cwd);

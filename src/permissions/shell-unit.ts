@@ -23,6 +23,8 @@ export type ShellUnit = {
    * a value evaluated as code: `[[ $x -eq 1 ]]`, `${a[$i]}`, `printf -v "$n"`).
    */
   evalLike?: string;
+  /** Why an option of the command runs a program it names (`sort --compress-program`, sed's `e`, `git -c`). */
+  runsProgram?: string;
   /**
    * Why the unit runs code no rule can be checked against: a script file, a shell reading its
    * input, a code string only known when it runs (`bash x.sh`, `echo … | sh`, `eval "$x"`).

@@ -23,6 +23,7 @@ import {
   run,
   type TableSource,
   VALUE,
+  write,
 } from './option-table';
 
 /** git reads a symlink as the text it holds (a blob), never following it. */
@@ -160,6 +161,25 @@ export const GIT_SUBCOMMANDS: Record<string, TableSource> = {
       group: VALUE,
     },
     reads(false),
+    { numeric: true },
+  ),
+  // Tracked content to standard output (calibrated: `git archive HEAD -- src | tar -t` lists src's
+  // files); `-o` writes the archive (it created the file), `--add-file` reads an untracked file
+  // into it (`/etc/hostname` was archived), and `--remote` with `--exec` runs a program (`--remote=.
+  // --exec='touch ran; git-upload-archive'` touched ran).
+  archive: gitTable(
+    'archive',
+    {
+      'format prefix add-virtual-file': VALUE,
+      'add-file': READ,
+      'o output': write('writes the archive to a file'),
+      'worktree-attributes': FLAG,
+      'v verbose': FLAG,
+      'l list': FLAG,
+      remote: run('fetches the archive from another repository, whose transport can run a program'),
+      exec: run('runs the named program to make the archive'),
+    },
+    reads(true),
     { numeric: true },
   ),
   blame: gitTable('blame', BLAME_OPTIONS, reads(false)),

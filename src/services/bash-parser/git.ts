@@ -116,6 +116,8 @@ const CAT_FILE_META = /^-[tse]$/;
  * not (`git show HEAD`, `git cat-file -p 1a2b…` may print any tracked file).
  */
 function showsRepositoryContent(sub: string, rest: readonly ShellWord[]): boolean {
+  // An archive's pathspecs are read from the tree-ish, not the work tree a folder walk would see.
+  if (COPIES_CONTENT.has(sub)) return true;
   const dashes = rest.findIndex((w) => w.value === '--');
   if (dashes >= 0 && dashes < rest.length - 1) return false;
   const values = rest.map((w) => w.value);
