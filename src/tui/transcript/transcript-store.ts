@@ -8,6 +8,7 @@ import type { SDKMessage } from '../../engine/sdk-messages';
 import type { Message } from '../../session/messages';
 import { splitSettled } from '../views/markdown-blocks';
 import { isFinished, type ToolItem, type TranscriptItem } from './items';
+import { resultText } from './tool-result-text';
 
 /** The block being streamed right now (text or thinking), before its assistant frame arrives. */
 export type Draft = {
@@ -385,17 +386,4 @@ export class TranscriptStore {
       turnTokens: this.turnTokens,
     };
   }
-}
-
-/** A tool_result's content as text: a string, or the text of its blocks. */
-export function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((block) =>
-      block && typeof block === 'object' && (block as { type?: string }).type === 'text'
-        ? String((block as { text?: unknown }).text ?? '')
-        : '[image]',
-    )
-    .join('\n');
 }
