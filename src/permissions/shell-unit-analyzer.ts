@@ -33,6 +33,7 @@ import type { GitConfigSafety } from './git-config-safety';
 import { GitReadOnlyBlocker } from './git-read-only-blocker';
 import { LAUNCHERS, launchedCommands } from './launchers';
 import { resolveUserPath } from './path-rules';
+import { isPrivilegeWrapper, wrappedCommandStart } from './privilege-wrappers';
 import { diskPathFs, RealPaths } from './real-paths';
 import { knownCwd, type ShellCwd } from './shell-cd';
 import { cwdOfSegments } from './shell-cwd';
@@ -59,8 +60,6 @@ type TouchOptions = Partial<Record<'recursive' | 'mayRecurse' | 'namesOnly' | 'f
 type EnvAssignment = { name: string; value: ShellWord };
 
 const MAX_DEPTH = 4;
-const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas', 'pkexec']);
-const SUDO_WITH_VALUE = new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U']);
 
 const defaultTempDirs = (): string[] => [...new Set(['/tmp', '/var/tmp', tmpdir()])];
 
@@ -295,11 +294,9 @@ export class ShellUnitAnalyzer {
   ): Promise<number> {
     const { argv, cwd, redirects } = unit;
     const args = argv.slice(1);
-    if (name && PRIVILEGE_WRAPPERS.has(name)) {
+    if (name && isPrivilegeWrapper(name)) {
       unit.evalLike = `${name} runs a command as another user`;
-      let i = 0;
-      while (i < args.length && (args[i] as ShellWord).value.startsWith('-'))
-        i += SUDO_WITH_VALUE.has((args[i] as ShellWord).value) ? 2 : 1;
+      const i = wrappedCommandStart(args.map((arg) => arg.value));
       if (i < args.length && depth < MAX_DEPTH)
         unit.scriptChildren.push(await this.unit('command', args.slice(i), [], [], depth + 1, cwd));
     }
