@@ -7,6 +7,7 @@
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { ConnectionClosedError, TransportDeadlineError, timerDelay } from './deadline';
+import { requestParts } from './request-parts';
 import { announceRequestSent } from './request-sent';
 import type { FetchLike } from './timed-fetch';
 
@@ -32,21 +33,15 @@ export function createNodeFetch(options: NodeFetchOptions): FetchLike {
   }
 
   return async (input, init) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
+    const { url, method, headers, body } = await requestParts(input, init);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new TypeError(`unsupported protocol ${url.protocol} in ${request.url}`);
+      throw new TypeError(`unsupported protocol ${url.protocol} in ${url.href}`);
     }
     const signal = init?.signal ?? undefined;
     if (signal?.aborted) throw abortReason(signal);
-    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
     if (body) headers['content-length'] = String(body.length);
     const { request: send, agent } = await agentFor(url.protocol);
-    const requestOptions: RequestOptions = { method: request.method, headers, agent };
+    const requestOptions: RequestOptions = { method, headers, agent };
     const connect = { ms: options.connectMs, secure: url.protocol === 'https:' };
     // A kept-alive socket the server closed at the same moment fails before any answer; Node's
     // documented remedy is to send once more on a fresh socket.
