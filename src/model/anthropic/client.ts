@@ -27,9 +27,20 @@ export type AnthropicProviderOptions = {
   timeouts?: TransportTimeouts;
   /** What set the base URL and the key, for error messages; derived from the options otherwise. */
   endpoint?: Endpoint;
+  /**
+   * The SDK's OpenTelemetry spans, off unless ANTHROPIC_OPEN_TELEMETRY=true. The SDK turns them on
+   * by default, but Yoke registers no tracer provider, so without one the user installed (e.g.
+   * preloaded with NODE_OPTIONS) each request would do the span bookkeeping — attributes, merged
+   * headers, a watched stream — for nothing; the first request of a REPL pays ~2 ms of cold code
+   * for it while the user types.
+   */
+  openTelemetry?: boolean;
 };
 
-/** Reads ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL; blank values count as unset. */
+/**
+ * Reads ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL and ANTHROPIC_OPEN_TELEMETRY;
+ * blank values count as unset.
+ */
 export function anthropicOptionsFromEnv(
   env: Record<string, string | undefined> = process.env,
 ): AnthropicProviderOptions {
@@ -40,6 +51,7 @@ export function anthropicOptionsFromEnv(
   if (apiKey) options.apiKey = apiKey;
   if (authToken) options.authToken = authToken;
   if (baseURL) options.baseURL = baseURL;
+  if (env.ANTHROPIC_OPEN_TELEMETRY?.trim().toLowerCase() === 'true') options.openTelemetry = true;
   return options;
 }
 
@@ -101,5 +113,7 @@ export function createAnthropicClient(options: AnthropicProviderOptions): YokeAn
     timeout: SDK_TIMEOUT_OFF_MS,
     // The SDK would print a garbled stream chunk raw on stderr; the typed error says it in one line.
     logLevel: 'off',
+    // Left unset when asked for, the SDK settles the rest from its ANTHROPIC_OPEN_TELEMETRY_* variables.
+    ...(options.openTelemetry ? {} : { openTelemetry: false }),
   });
 }
