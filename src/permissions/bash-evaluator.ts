@@ -4,7 +4,7 @@
  * edit), the reasons it is not, and the rule it would take. evaluateBash (bash-permission.ts)
  * runs it over one parsed command line.
  */
-import { isFileWrite } from '../services/bash-parser';
+import { GIT_READ_ONLY_SUBCOMMANDS, gitSubcommandIndex, isFileWrite } from '../services/bash-parser';
 import {
   allowRuleMatchesUnit,
   type CompiledBashRule,
@@ -30,6 +30,17 @@ import { checkRepositoryContent } from './repository-content';
 import { spelledPath, type TouchedPath } from './shell-paths';
 import { allUnits, isTransparentWrapper, type ShellUnit } from './shell-unit';
 import type { PermissionRule } from './types';
+
+/** The rule a push git's configuration forces is judged against. */
+const FORCED_PUSH = 'git push --force:*';
+
+/** git's own commands other than push that a line most often runs: never an alias, never a push. */
+const GIT_OWN_COMMANDS: ReadonlySet<string> = new Set([
+  ...GIT_READ_ONLY_SUBCOMMANDS,
+  ...['add', 'commit', 'checkout', 'switch', 'restore', 'reset', 'merge', 'rebase', 'pull', 'fetch'],
+  ...['clone', 'init', 'stash', 'branch', 'tag', 'mv', 'rm', 'cherry-pick', 'revert', 'am', 'apply'],
+  ...['remote', 'config', 'worktree', 'submodule', 'clean', 'bisect', 'notes', 'gc', 'reflog'],
+]);
 
 /**
  * How far a unit is allowed: by a rule, as a proven read, `scratch` — a proven plain file edit
@@ -137,18 +148,41 @@ export class BashEvaluator {
   }
 
   /** What git's configuration (aliases, forcing push settings) makes the unit run, against a rule. */
-  private gitSpelling(rule: CompiledBashRule, unit: ShellUnit) {
+  private gitSpelling(rule: CompiledBashRule, unit: ShellUnit, programs = true) {
     const gitConfig = this.env.gitConfig;
     if (!gitConfig) return Promise.resolve(undefined);
-    return gitConfigSpelling(rule, unit, (dir, options) => {
-      const key = JSON.stringify([dir, options]);
-      let found = this.gitLines.get(key);
-      if (!found) {
-        found = gitConfig.lineConfig.read(dir, options);
-        this.gitLines.set(key, found);
-      }
-      return found;
-    });
+    return gitConfigSpelling(
+      rule,
+      unit,
+      (dir, options) => {
+        const key = JSON.stringify([dir, options]);
+        let found = this.gitLines.get(key);
+        if (!found) {
+          found = gitConfig.lineConfig.read(dir, options);
+          this.gitLines.set(key, found);
+        }
+        return found;
+      },
+      programs,
+    );
+  }
+
+  /**
+   * A `git push` that git's configuration forces (a mirror remote, a `+` refspec, for the remote
+   * git picks when the line names none) is destructive as `git push --force` is: no broad allow
+   * rule covers it, and the question warns. An alias may spell the push, so any git subcommand
+   * that is not one of git's own is read too (git ignores an alias named like its own command).
+   */
+  async markConfigForcedPushes(units: readonly ShellUnit[]): Promise<void> {
+    if (!this.env.gitConfig) return;
+    for (const unit of allUnits(units)) {
+      if (unit.kind !== 'command' || unit.name !== 'git' || unit.destructive) continue;
+      const words = unit.argv.slice(1).map((w) => w.value);
+      const sub = words[gitSubcommandIndex(words)];
+      if (sub === undefined || (sub !== 'push' && GIT_OWN_COMMANDS.has(sub))) continue;
+      const forced = await this.gitSpelling(await compileBashRule(FORCED_PUSH), unit, false);
+      if (forced) unit.destructive = `git push may force-update the remote's refs: ${forced.reason}`;
+    }
   }
 
   private async gitConfigVerdict(

@@ -61,6 +61,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   if ('denied' in paths) return { ...result, denied: paths.denied };
   for (const doubt of paths.doubts) evaluator.mayRun(doubt.rule, doubt.reason);
   await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());
+  await evaluator.markConfigForcedPushes(analysis.units);
 
   for (const unit of allUnits(analysis.units)) {
     if (unit.destructive && !result.warnings.includes(unit.destructive))

@@ -85,7 +85,8 @@ const MAX_NAMES = 256;
 
 /** Why the unit runs code no table describes, or undefined when it runs none. */
 export function codeRunReason(unit: ShellUnit): string | undefined {
-  if (unit.hiddenCode) return unit.hiddenCode;
+  const hidden = unit.hiddenCode ?? unit.evaluation;
+  if (hidden) return hidden;
   if (unit.kind !== 'command') return undefined;
   const name = unit.name;
   if (name && (CODE_RUNNERS.has(name) || VERSIONED.test(name)))

@@ -15,6 +15,7 @@
 import { literalWord } from '../services/bash-parser';
 import { type CompiledBashRule, compileBashRule, denyRuleMatchesUnit, matchWords } from './bash-rule-match';
 import { describeRule } from './evaluation';
+import { withLongOptionsWrittenOut } from './long-option-prefixes';
 import { gitSubcommandIndex } from './shell-danger';
 import { wordShapes } from './shell-expansion';
 import { spelledPath } from './shell-paths';
@@ -177,8 +178,11 @@ function optionsMatch(rule: CompiledBashRule, words: readonly string[]): string 
   const ruleWords = rule.words;
   if (!ruleWords || (rule.form !== 'prefix' && rule.form !== 'exact') || words.length === 0) return undefined;
   if (!ruleWords.slice(1).some((w) => w.startsWith('-'))) return undefined;
-  const command = [baseName(words[0] as string), ...words.slice(1)];
-  const name = command[0] === 'git' && command[1] ? `git ${command[1]}` : (command[0] as string);
+  const base = [baseName(words[0] as string), ...words.slice(1)];
+  const name = base[0] === 'git' && base[1] ? `git ${base[1]}` : (base[0] as string);
+  // `rm --r --f`, `git push --force-w`: prefixes of long options, as the tools read them.
+  const head = name.startsWith('git ') ? 2 : 1;
+  const command = [...base.slice(0, head), ...withLongOptionsWrittenOut(name, base.slice(head))];
   const wanted = optionForm(ruleWords, name);
   const seen = optionForm(command, name);
   const samePlain =
@@ -242,7 +246,7 @@ export function hiddenCodeDoubts(
   const against = `so it cannot be checked against ${describeRule(rule)}`;
   const reasons = parseError ? [`the command could not be parsed reliably, ${against}`] : [];
   for (const unit of allUnits(units)) {
-    const hidden = unit.hiddenCode ?? unit.dangerousEnv ?? unreadCommands(unit);
+    const hidden = unit.hiddenCode ?? unit.dangerousEnv ?? unit.evaluation ?? unreadCommands(unit);
     // An assignment alone (`BASH_CMDS[ls]=…`) has no command text: its reason names it.
     if (hidden) reasons.push(`${unit.text ? `\`${unit.text}\`: ` : ''}${hidden}, ${against}`);
   }

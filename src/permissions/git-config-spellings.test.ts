@@ -6,7 +6,15 @@
  * (git refuses the plain push) and pass as before.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,15 +32,29 @@ type Row = { cmd: string; config: string[][]; expect: Verdict; forces: boolean; 
 const MIRROR = [['remote.origin.mirror', 'true']];
 const PLUS = [['remote.origin.push', '+refs/heads/main:refs/heads/main']];
 const FORCE_ALIAS = [['alias.pf', 'push --force']];
+/** A second remote `m` on the same bare repository, mirroring. */
+const OTHER_MIRROR = [
+  ['remote.m.url', 'r.git'],
+  ['remote.m.mirror', 'true'],
+];
 
 const ROWS: Row[] = [
   { cmd: 'git push origin', config: MIRROR, expect: 'deny', forces: true },
-  { cmd: 'git push', config: MIRROR, expect: 'ask', forces: true },
+  // No remote on the line: git picks `origin` (no setting names another), as the decision does.
+  { cmd: 'git push', config: MIRROR, expect: 'deny', forces: true },
   { cmd: 'git push origin', config: [['remote.origin.mirror', 'yes']], expect: 'deny', forces: true },
   { cmd: 'git -C . push origin', config: MIRROR, expect: 'deny', forces: true },
-  { cmd: 'git push', config: [['remote.pushDefault', 'origin'], ...MIRROR], expect: 'ask', forces: true },
+  { cmd: 'git push', config: [['remote.pushDefault', 'origin'], ...MIRROR], expect: 'deny', forces: true },
+  {
+    cmd: 'git push',
+    config: [['branch.main.pushRemote', 'm'], ...OTHER_MIRROR],
+    expect: 'deny',
+    forces: true,
+  },
+  { cmd: 'git push', config: [['remote.pushDefault', 'm'], ...OTHER_MIRROR], expect: 'deny', forces: true },
+  { cmd: 'git push', config: [['branch.main.remote', 'm'], ...OTHER_MIRROR], expect: 'deny', forces: true },
   { cmd: 'git push origin', config: PLUS, expect: 'deny', forces: true },
-  { cmd: 'git push', config: PLUS, expect: 'ask', forces: true },
+  { cmd: 'git push', config: PLUS, expect: 'deny', forces: true },
   { cmd: 'git push origin main', config: PLUS, expect: 'ask', forces: true },
   { cmd: 'git push origin', config: [['remote.origin.push', '+main']], expect: 'deny', forces: true },
   { cmd: 'git pf origin main', config: FORCE_ALIAS, expect: 'deny', forces: true },
@@ -53,6 +75,20 @@ const ROWS: Row[] = [
   { cmd: 'git push origin', config: [['remote.origin.push', 'main']], expect: 'allow', forces: false },
   { cmd: 'git push origin', config: [['push.default', 'matching']], expect: 'allow', forces: false },
   { cmd: 'git -c push.default=matching push', config: [], expect: 'allow', forces: false },
+  // git pushes to `origin` (or the remote the settings pick), not to the mirror remote `m`.
+  { cmd: 'git push', config: OTHER_MIRROR, expect: 'allow', forces: false },
+  {
+    cmd: 'git push',
+    config: [['remote.pushDefault', 'origin'], ...OTHER_MIRROR],
+    expect: 'allow',
+    forces: false,
+  },
+  {
+    cmd: 'git push',
+    config: [['branch.main.pushRemote', 'origin'], ['remote.pushDefault', 'm'], ...OTHER_MIRROR],
+    expect: 'allow',
+    forces: false,
+  },
   { cmd: 'git status', config: FORCE_ALIAS, expect: 'allow', forces: false },
   { cmd: 'git lg', config: [['alias.lg', 'log --oneline']], expect: 'allow', forces: false },
 ];
@@ -114,8 +150,56 @@ describe.skipIf(!hasGit)('deny rules against what git configuration makes a line
     const canUse = { projectRoot: dir, cwd: dir, gitConfig: new GitConfigSafety({ env }) };
     const c = { cmd: 'git push origin', deny: ['Bash(git push -f:*)'], mode: 'bypassPermissions' as const };
     expect((await decideCase({ ...c, expect: 'deny' }, canUse)).verdict).toBe('deny');
-    const asked = await decideCase({ ...c, cmd: 'git push', expect: 'ask' }, canUse);
+    const denied = await decideCase({ ...c, cmd: 'git push', expect: 'deny' }, canUse);
+    expect(denied.verdict).toBe('deny');
+    const allowed = {
+      ...c,
+      cmd: 'git push',
+      deny: [],
+      allow: ['Bash(git push:*)'],
+      mode: 'default' as const,
+    };
+    const asked = await decideCase({ ...allowed, expect: 'ask' }, canUse);
+    expect(asked.question).toContain(
+      "git push may force-update the remote's refs: no setting names a remote, so git pushes to `origin`, and",
+    );
     expect(asked.question).toContain(`\`remote.origin.mirror\` (in ${include})`);
+  });
+
+  it('a push the configuration forces is destructive under a broad allow rule; a plain one is not', async () => {
+    const forced = pushedThenAmended(OTHER_MIRROR.concat([['branch.main.pushRemote', 'm']]));
+    const plain = pushedThenAmended(OTHER_MIRROR);
+    const c = { cmd: 'git push', allow: ['Bash(git push:*)'], expect: 'ask' as const };
+    const at = (repo: { dir: string; env: Record<string, string> }) => ({
+      projectRoot: repo.dir,
+      cwd: repo.dir,
+      gitConfig: new GitConfigSafety({ env: repo.env }),
+    });
+    const asked = await decideCase(c, at(forced));
+    expect(asked.verdict).toBe('ask');
+    expect(asked.question).toContain('`branch.main.pushremote = m`');
+    expect((await decideCase({ ...c, expect: 'allow' }, at(plain))).verdict).toBe('allow');
+  });
+});
+
+describe.skipIf(!hasGit)('deny rules against an alias that runs a program', () => {
+  it('asks for an alias whose written-out line names a program; an alias that names none runs', async () => {
+    // Calibrated: `git x HEAD~1` with alias.x = rebase --exec=touch\ pwned created pwned.
+    const { dir, env } = pushedThenAmended([
+      ['alias.x', 'rebase --exec=touch\\ pwned'],
+      ['alias.lg', 'log -1'],
+    ]);
+    execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'second'], { cwd: dir, env });
+    const at = { projectRoot: dir, cwd: dir, gitConfig: new GitConfigSafety({ env }) };
+    const c = { deny: ['Bash(touch:*)'], mode: 'bypassPermissions' as const };
+    const asked = await decideCase({ ...c, cmd: 'git x HEAD~1', expect: 'ask' }, at);
+    expect(asked.verdict).toBe('ask');
+    expect(asked.question).toContain('`git x` is the alias `rebase --exec');
+    expect(asked.question).toContain('git rebase --exec=touch pwned runs the command it is given');
+    expect(asked.question).not.toContain('force-update');
+    expect((await decideCase({ ...c, cmd: 'git lg', expect: 'allow' }, at)).verdict).toBe('allow');
+    spawnSync('git', ['x', 'HEAD~1'], { cwd: dir, env, stdio: 'ignore' });
+    expect(existsSync(join(dir, 'pwned'))).toBe(true);
   });
 });
 

@@ -19,10 +19,16 @@
  * any value, `remote.origin.push = main`. So with a refspec on the line a `+` setting only may
  * force (asked); without one it surely does (denied).
  */
+import { gitSubcommandRuns, literalWord } from '../services/bash-parser';
 import { type CompiledBashRule, denyRuleMatchesUnit } from './bash-rule-match';
 import { baseName, literalUnit, type SpelledMatch, spelledMatch } from './deny-spellings';
 import { nearestExisting } from './git-config-safety';
-import { configChoosingOptions, type GitLineSettings, type GitSetting } from './git-line-config';
+import {
+  configChoosingOptions,
+  type GitHead,
+  type GitLineSettings,
+  type GitSetting,
+} from './git-line-config';
 import { gitSubcommandIndex } from './shell-danger';
 import type { ShellUnit } from './shell-unit';
 
@@ -118,41 +124,68 @@ function forcingSetting(
   return undefined;
 }
 
-/** Remotes git might pick for a push that names none (the branch's settings decide). */
+/**
+ * The remote a push that names none goes to, as git picks it (remote.c, pushremote_for_branch):
+ * the branch's `pushRemote`, else `remote.pushDefault`, else the branch's `remote`, else
+ * `origin`; on a detached HEAD, `remote.pushDefault` or `origin`. With what chose it, for the
+ * reason. `git config` prints a key's section and name in lower case, its subsection (the
+ * branch) as written.
+ */
+export function pushRemote(
+  settings: readonly GitSetting[],
+  branch: string | undefined,
+): { name: string; chosenBy: string } {
+  const keys = [
+    ...(branch === undefined ? [] : [`branch.${branch}.pushremote`]),
+    'remote.pushdefault',
+    ...(branch === undefined ? [] : [`branch.${branch}.remote`]),
+  ];
+  for (const key of keys) {
+    const found = lastOf(settings, key);
+    if (found?.value)
+      return { name: found.value, chosenBy: `\`${key} = ${found.value}\` (in ${found.origin})` };
+  }
+  return { name: 'origin', chosenBy: 'no setting names a remote, so git pushes to `origin`' };
+}
+
+async function pushVerdict(
+  rule: CompiledBashRule,
+  unit: ShellUnit,
+  head: readonly string[],
+  args: readonly string[],
+  found: { settings: readonly GitSetting[]; head: () => Promise<GitHead> },
+): Promise<SpelledMatch | undefined> {
+  if (!ruleTakes(rule, unit, [...head, 'push', '--force', ...args])) return undefined;
+  const { settings } = found;
+  const { remote, choosesRefs } = pushOperands(args);
+  if (remote !== undefined) return forcingSetting(settings, remote, choosesRefs);
+  // No remote on the line: git takes the one the checked-out branch's settings name.
+  const checkedOut = await found.head();
+  if ('unknown' in checkedOut) {
+    const forcing = configuredRemotes(settings).map((name) => forcingSetting(settings, name, choosesRefs))[0];
+    return forcing && { reason: `${checkedOut.unknown}, and ${forcing.reason}`, certain: false };
+  }
+  const picked = pushRemote(settings, checkedOut.branch);
+  const forcing = forcingSetting(settings, picked.name, choosesRefs);
+  return forcing && { ...forcing, reason: `${picked.chosenBy}, and ${forcing.reason}` };
+}
+
+/** Remotes with a setting that may force a push, for when git's choice among them is unknown. */
 function configuredRemotes(settings: readonly GitSetting[]): string[] {
   const names = settings.flatMap((s) => /^remote\.(.+)\.(push|mirror)$/.exec(s.key)?.[1] ?? []);
   return [...new Set(names)];
 }
 
-function pushVerdict(
-  rule: CompiledBashRule,
-  unit: ShellUnit,
-  head: readonly string[],
-  args: readonly string[],
-  settings: readonly GitSetting[],
-): SpelledMatch | undefined {
-  if (!ruleTakes(rule, unit, [...head, 'push', '--force', ...args])) return undefined;
-  const { remote, choosesRefs } = pushOperands(args);
-  if (remote !== undefined) return forcingSetting(settings, remote, choosesRefs);
-  for (const name of configuredRemotes(settings)) {
-    const forcing = forcingSetting(settings, name, choosesRefs);
-    if (forcing)
-      return {
-        reason: `git picks the remote from the branch's settings, and ${forcing.reason}`,
-        certain: false,
-      };
-  }
-  return undefined;
-}
-
 /** What git's configuration makes of the line's words after git's own options. */
-function judge(
+async function judge(
   rule: CompiledBashRule,
   unit: ShellUnit,
   head: readonly string[],
   words: readonly string[],
-  settings: readonly GitSetting[],
-): SpelledMatch | undefined {
+  found: { settings: readonly GitSetting[]; head: () => Promise<GitHead> },
+  programs: boolean,
+): Promise<SpelledMatch | undefined> {
+  const { settings } = found;
   let expanded = [...words];
   const chain: string[] = [];
   for (let depth = 0; depth < MAX_ALIAS_DEPTH; depth++) {
@@ -171,9 +204,13 @@ function judge(
   if (chain.length > 0) {
     const taken = ruleTakes(rule, unit, [...head, ...expanded]);
     if (taken) return { reason: [...chain, taken.reason].filter(Boolean).join('; '), certain: taken.certain };
+    // `alias.x = rebase --exec 'touch y'`: the program an option of the written-out line names.
+    const runs = programs ? gitSubcommandRuns(expanded.map(literalWord)) : undefined;
+    if (runs)
+      return { reason: `${chain.join('; ')}; ${runs}, which no rule can be checked against`, certain: false };
   }
   if (expanded[0] !== 'push') return undefined;
-  const forced = pushVerdict(rule, unit, head, expanded.slice(1), settings);
+  const forced = await pushVerdict(rule, unit, head, expanded.slice(1), found);
   return forced && { ...forced, reason: [...chain, forced.reason].join('; ') };
 }
 
@@ -185,6 +222,8 @@ export async function gitConfigSpelling(
   rule: CompiledBashRule,
   unit: ShellUnit,
   read: ReadLineConfig,
+  /** Whether a program an alias's options name counts (a deny rule: yes; the forced-push check: no). */
+  programs = true,
 ): Promise<SpelledMatch | undefined> {
   if (unit.kind !== 'command' || rule.form === 'any') return undefined;
   // A word only known when it runs is doubted by deny-spellings already.
@@ -220,7 +259,7 @@ export async function gitConfigSpelling(
       if (words[0] === 'push' && mayForce()) return { reason: found.unknown, certain: false };
       continue;
     }
-    const verdict = judge(rule, unit, head, words, found.settings);
+    const verdict = await judge(rule, unit, head, words, found, programs);
     if (verdict) return verdict;
   }
   return undefined;

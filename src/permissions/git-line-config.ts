@@ -6,15 +6,24 @@
  * and `--bare` are passed on, so the answer covers the repository and settings the command would
  * use, includes and the user's own files among them.
  *
- * `git config --get-regexp` reads files and runs nothing (no hook, pager or fsmonitor), so it is
- * safe against a planted repository; a planted `include.path` naming a FIFO ends at the timeout.
+ * For a push that names no remote, the branch checked out (`git symbolic-ref HEAD`) and the
+ * settings git picks the remote by (`branch.<b>.pushRemote`, `remote.pushDefault`,
+ * `branch.<b>.remote`) are read too.
+ *
+ * `git config --get-regexp` and `git symbolic-ref` read files and run nothing: no hook, no
+ * fsmonitor (neither touches the index), no pager (standard output is a pipe, and `--no-pager`),
+ * no alias (the subcommand is git's own) — proven against a repository planting each of them
+ * (git-line-config.test.ts). A planted `include.path` naming a FIFO ends at the timeout.
  */
 import { type GitResult, runGit } from './git-neutral-env';
 
 export type GitSetting = { key: string; value: string | undefined; origin: string };
-export type GitLineSettings = { settings: GitSetting[] } | { unknown: string };
+/** The branch checked out (undefined: a detached HEAD), or why it could not be read. */
+export type GitHead = { branch: string | undefined } | { unknown: string };
+export type GitLineSettings = { settings: GitSetting[]; head: () => Promise<GitHead> } | { unknown: string };
 
-const KEYS = '^(alias\\..*|remote\\..*\\.(push|mirror))$';
+const KEYS =
+  '^(alias\\..*|remote\\..*\\.(push|mirror)|remote\\.pushdefault|push\\.default|branch\\..*\\.(pushremote|remote))$';
 const MAX_OUTPUT = 4 * 1024 * 1024;
 
 /** git's own options that choose the repository or add settings, with the word each takes. */
@@ -70,12 +79,33 @@ export class GitLineConfig {
         maxBuffer: MAX_OUTPUT,
       },
     );
+    let head: Promise<GitHead> | undefined;
+    const readHead = () => {
+      head ??= this.head(directory, options);
+      return head;
+    };
     // Exit code 1: no such setting.
-    if (result.code === 1 && result.stdout === '') return { settings: [] };
+    if (result.code === 1 && result.stdout === '') return { settings: [], head: readHead };
     if (result.code !== 0)
       return {
         unknown: `git could not read the configuration it would use (${result.stderr.trim().split('\n')[0]})`,
       };
-    return { settings: parseSettings(result.stdout) };
+    return { settings: parseSettings(result.stdout), head: readHead };
+  }
+
+  /** The branch git run from `directory` with `options` has checked out. */
+  private async head(directory: string, options: readonly string[]): Promise<GitHead> {
+    const result = await runGit(['--no-pager', ...options, 'symbolic-ref', '-q', 'HEAD'], {
+      cwd: directory,
+      env: this.env,
+      timeoutMs: this.timeoutMs,
+      maxBuffer: MAX_OUTPUT,
+    });
+    const ref = result.stdout.trim();
+    if (result.code === 0 && ref.startsWith('refs/heads/'))
+      return { branch: ref.slice('refs/heads/'.length) };
+    // Exit code 1 with -q: HEAD is detached.
+    if (result.code === 1 && ref === '') return { branch: undefined };
+    return { unknown: `git could not read the branch checked out (${result.stderr.trim().split('\n')[0]})` };
   }
 }

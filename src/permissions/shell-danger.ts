@@ -3,6 +3,8 @@
  * runs, commands that destroy data (these get a warning and are never covered by a broad rule),
  * and the files a command writes (checked against Edit rules and the project boundary).
  */
+import { gitSubcommandIndex } from '../services/bash-parser';
+import { withLongOptionsWrittenOut } from './long-option-prefixes';
 import { isWithin } from './path-rules';
 
 /**
@@ -37,30 +39,13 @@ const abbreviates = (arg: string, name: string, shortest: number) =>
 
 const positional = (args: readonly string[]) => args.filter((arg) => !arg.startsWith('-'));
 
-/** git's global options that take their value as the next word (git.c, handle_options). */
-const GIT_GLOBAL_WITH_VALUE = new Set([
-  '-C',
-  '-c',
-  '--git-dir',
-  '--work-tree',
-  '--namespace',
-  '--config-env',
-  '--super-prefix',
-  '--attr-source',
-]);
-
-/** Where git's subcommand is in its arguments (after `git`): past the global options and their values. */
-export function gitSubcommandIndex(args: readonly string[]): number {
-  let i = 0;
-  while (i < args.length && (args[i] as string).startsWith('-'))
-    i += GIT_GLOBAL_WITH_VALUE.has(args[i] as string) ? 2 : 1;
-  return i;
-}
+/** Where git's subcommand is in its arguments: the parser's reading of git's global options. */
+export { gitSubcommandIndex };
 
 function gitWarning(args: readonly string[]): string | undefined {
   const i = gitSubcommandIndex(args);
   const sub = args[i];
-  const rest = args.slice(i + 1);
+  const rest = withLongOptionsWrittenOut(`git ${sub}`, args.slice(i + 1));
   if (
     sub === 'push' &&
     (hasFlag(rest, 'f', ['--force', '--force-with-lease', '--mirror', '--delete']) ||
@@ -69,7 +54,11 @@ function gitWarning(args: readonly string[]): string | undefined {
     return 'git push --force/--delete rewrites or removes history on the remote';
   if (sub === 'reset' && rest.includes('--hard')) return 'git reset --hard discards uncommitted changes';
   if (sub === 'clean' && hasFlag(rest, 'f', ['--force'])) return 'git clean -f deletes untracked files';
-  if (sub === 'branch' && hasFlag(rest, 'D'))
+  // `-D` is `--delete --force` (calibrated: `git branch -d -f side` deleted an unmerged branch).
+  if (
+    sub === 'branch' &&
+    (hasFlag(rest, 'D') || (hasFlag(rest, 'd', ['--delete']) && hasFlag(rest, 'f', ['--force'])))
+  )
     return 'git branch -D deletes a branch without checking it is merged';
   if ((sub === 'checkout' || sub === 'restore') && (rest.includes('.') || hasFlag(rest, 'f', ['--force'])))
     return `git ${sub} discards uncommitted changes`;
@@ -112,10 +101,11 @@ function rmWarning(targets: readonly string[], unknownArgs: boolean): string {
  */
 export function destructiveWarning(
   name: string,
-  args: readonly string[],
+  written: readonly string[],
   unknownArgs: boolean,
   ctx: DangerContext,
 ): string | undefined {
+  const args = withLongOptionsWrittenOut(name, written);
   switch (name) {
     case 'rm': {
       if (!hasFlag(args, 'rR', ['--recursive'])) return undefined;

@@ -13,6 +13,7 @@ import {
   type CommandEffects,
   commandBaseName,
   commandEffects,
+  commandOptionRuns,
   dangerousEnvReason,
   hasWrapperTable,
   type InputWords,
@@ -200,7 +201,7 @@ export class ShellUnitAnalyzer {
     if (risky) unit.dangerousEnv = risky;
     const evaluated =
       evaluates ?? (kind === 'command' || kind === 'declaration' ? builtinReason(argv) : undefined);
-    if (evaluated) unit.evalLike = evaluated;
+    if (evaluated) unit.evalLike = unit.evaluation = evaluated;
 
     for (const redirect of redirects) {
       if (!redirect.target || redirect.kind === 'dup' || redirect.kind === 'close') continue;
@@ -233,13 +234,12 @@ export class ShellUnitAnalyzer {
     const unknownArgs = args.some((w) => w.dynamic || w.glob);
     const warnName = name ?? unit.denyName ?? '';
     const here = 'unknown' in cwd ? this.options.cwd : (cwd.dirs[0] as string);
-    const warning = destructiveWarning(warnName, values, unknownArgs, {
+    unit.destructive = destructiveWarning(warnName, values, unknownArgs, {
       cwd: here,
       tempDirs: this.tempDirs,
       workspace: [this.options.cwd, ...(this.options.projectRoot ? [this.options.projectRoot] : [])],
       resolve: (path) => resolveUserPath(path, here, this.home),
     });
-    if (warning) unit.destructive = warning;
     // What the command does by its option table; the command as run includes any `xargs` input.
     const written = input ? argsWithInput(argv, input).slice(1) : args;
     const effectArgs = this.options.globsOnDisk ? this.shellPaths.wordsAsPassed(written, cwd) : written;
@@ -250,7 +250,6 @@ export class ShellUnitAnalyzer {
       for (const use of effects.reads) unit.reads.push(...this.touched(use.word, false, cwd, use));
       if (effects.notReadOnly) unit.notReadOnly = effects.notReadOnly;
       if (effects.showsRepositoryContent) unit.showsRepositoryContent = true;
-      if (effects.runs) unit.evalLike = unit.runsProgram = unit.evalLike ?? effects.runs;
       writtenValues = effects.writes.filter((use) => !use.word.dynamic).map((use) => use.word.value);
       // `grep -r` and `rg` do not follow symlinks below their folders; `grep -R` and `rg -L` do.
       this.shellPaths.markRecursive(unit.reads, warnName, args, cwd);
@@ -273,6 +272,9 @@ export class ShellUnitAnalyzer {
         }
       }
     }
+    // `sort --compress-program=P`, `tar --to-command=P`: no rule for the command vouches for P.
+    const runs = effects ? effects.runs : name && commandOptionRuns(name, values);
+    if (runs) unit.evalLike = unit.runsProgram = unit.evalLike ?? runs;
     // acceptEdits' plain edits (cp, mv, a text-only `sed -i`, …) and the backups they leave.
     const edit = fileEditOf(warnName, args, writtenValues);
     unit.fileWriting = edit.plainEdit;
@@ -310,9 +312,8 @@ export class ShellUnitAnalyzer {
         unit.scriptChildren.push(...(await this.units(await parseCommand(code), depth + 1, cwd)));
     }
     // `trap 'rm -rf x' EXIT`: the code runs later, but deny rules must see it now.
-    for (const code of depth < MAX_DEPTH ? builtinCodeStrings(argv) : []) {
+    for (const code of depth < MAX_DEPTH ? builtinCodeStrings(argv) : [])
       unit.scriptChildren.push(...(await this.units(await parseCommand(code), depth + 1, cwd)));
-    }
     const nestedList = name ? nestedCommands(input ? argsWithInput(argv, input) : argv, redirects) : [];
     for (const nested of nestedList) {
       if (nested.kind === 'script') {
@@ -348,15 +349,8 @@ export class ShellUnitAnalyzer {
           childCwd = { unknown: `${nested.via} runs in a folder only known at run time` };
         } else childCwd = knownCwd(dir);
       }
-      const child = await this.unit(
-        'command',
-        nested.argv,
-        nested.env,
-        [],
-        depth + 1,
-        childCwd,
-        nested.input,
-      );
+      const { argv: childArgv, env: childEnv, input: childInput } = nested;
+      const child = await this.unit('command', childArgv, childEnv, [], depth + 1, childCwd, childInput);
       if (/^(find|fd|fdfind) -/.test(nested.via)) child.reads = readsOfFoundFiles(child, unit);
       // `xargs sh -c …` and `env … sh -c` run code strings: the wrapper inherits that.
       if (child.evalLike) unit.evalLike ??= `${nested.via} runs ${child.evalLike}`;

@@ -23,6 +23,11 @@ export type ShellUnit = {
    * a value evaluated as code: `[[ $x -eq 1 ]]`, `${a[$i]}`, `printf -v "$n"`).
    */
   evalLike?: string;
+  /**
+   * Why the unit's own syntax evaluates a value as code (`$((x))`, `${x@P}`, `printf -v "$n"`):
+   * with x='a[$(cmd)]' it runs cmd, which no rule sees (evaluation-sites.ts).
+   */
+  evaluation?: string;
   /** Why an option of the command runs a program it names (`sort --compress-program`, sed's `e`, `git -c`). */
   runsProgram?: string;
   /**

@@ -14,6 +14,7 @@ import { type CommandEffects, noEffects } from './command-effects';
 import { GIT_LIST_MODES, runGitTable } from './git-list-modes';
 import { GIT_SUBCOMMANDS } from './git-subcommands';
 import { isUnknownWord } from './option-parse';
+import { GIT_PROGRAM_OPTIONS, programRunReason } from './program-options';
 import type { ShellWord } from './types';
 
 /** Global options that change nothing about what runs or which repository is read. */
@@ -129,24 +130,72 @@ function showsRepositoryContent(sub: string, rest: readonly ShellWord[]): boolea
   return false;
 }
 
+/** git's global options that take their value as the next word (git.c, handle_options). */
+const GLOBAL_WITH_VALUE: ReadonlySet<string> = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--super-prefix',
+  '--attr-source',
+]);
+
+/** Where git's subcommand is in its arguments (after `git`): past the global options and their values. */
+export function gitSubcommandIndex(args: readonly string[]): number {
+  let i = 0;
+  while (i < args.length && (args[i] as string).startsWith('-'))
+    i += GLOBAL_WITH_VALUE.has(args[i] as string) ? 2 : 1;
+  return i;
+}
+
+/**
+ * Why the subcommand of `git ARGS` runs a program its own options or operands name (`diff
+ * --textconv`, `grep -O`, `rebase --exec`), whatever global options come before it (`-c`, `-C`,
+ * `--git-dir`): from its option table's `run` effects, or from GIT_PROGRAM_OPTIONS.
+ */
+export function gitSubcommandRuns(args: readonly ShellWord[]): string | undefined {
+  const values = args.map((w) => w.value);
+  const at = gitSubcommandIndex(values);
+  const unknown = args.slice(0, at + 1).find(isUnknownWord);
+  if (unknown)
+    return `git: ${unknown.text} is only known when it runs, and may pick a subcommand or option that runs a program`;
+  const sub = values[at];
+  if (sub === undefined) return undefined;
+  const rest = args.slice(at + 1);
+  const table = GIT_SUBCOMMANDS[sub];
+  const listMode = GIT_LIST_MODES[sub];
+  if (table) return runGitTable(sub, table, rest).effects.runs;
+  if (listMode) return listMode(rest).runs;
+  const spec = GIT_PROGRAM_OPTIONS[sub];
+  return spec && programRunReason(`git ${sub}`, spec, values.slice(at + 1));
+}
+
 /** What `git ARGS` does. */
 export function gitEffects(args: readonly ShellWord[]): CommandEffects {
   const split = splitGitArgs(args);
   if ('version' in split) return noEffects();
-  if ('refused' in split)
-    return { ...noEffects(), notReadOnly: split.refused, ...(split.runs ? { runs: split.refused } : {}) };
+  if ('refused' in split) {
+    // The subcommand's own program still runs after `-c`/`-C` (`git -c color.ui=never diff --textconv`).
+    const runs = gitSubcommandRuns(args) ?? (split.runs ? split.refused : undefined);
+    return { ...noEffects(), notReadOnly: split.refused, ...(runs ? { runs } : {}) };
+  }
   const { sub, rest } = split;
   const table = GIT_SUBCOMMANDS[sub];
   const listMode = GIT_LIST_MODES[sub];
   let effects: CommandEffects;
   if (table) effects = runGitTable(sub, table, rest).effects;
   else if (listMode) effects = listMode(rest);
-  else
+  else {
+    const runs = gitSubcommandRuns(args);
     return {
       ...noEffects(),
       notReadOnly: `git ${sub} is not a read-only git command`,
+      ...(runs ? { runs } : {}),
       ...(COPIES_CONTENT.has(sub) ? { showsRepositoryContent: true as const } : {}),
     };
+  }
   if (showsRepositoryContent(sub, rest)) effects.showsRepositoryContent = true;
   return effects;
 }

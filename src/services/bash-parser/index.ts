@@ -13,9 +13,16 @@ export {
 } from './builtin-evaluation';
 export type { CommandEffects, PathUse } from './command-effects';
 export { dangerousEnvReason, isDangerousEnvVar, isSafeEnvAssignment, SAFE_ENV_VARS } from './env-vars';
-export { GIT_READ_ONLY_SUBCOMMANDS, gitEffects, isReadOnlyGit } from './git';
+export {
+  GIT_READ_ONLY_SUBCOMMANDS,
+  gitEffects,
+  gitSubcommandIndex,
+  gitSubcommandRuns,
+  isReadOnlyGit,
+} from './git';
 export { bashParserProblem, loadBashParser } from './loader';
 export { parseCommand } from './parse';
+export { commandOptionRuns, PROGRAM_OPTIONS, programRunReason } from './program-options';
 export { isReadOnlyCommand, isReadOnlyParsed } from './read-only';
 export {
   BASH_LIST_COMMANDS,
