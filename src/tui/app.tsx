@@ -3,7 +3,7 @@
  * redrawn), then the live region, the permission dialog or the input line, and the status line.
  */
 import { relative } from 'node:path';
-import { Box, Static, Text, useStdout } from 'ink';
+import { Box, Static, Text } from 'ink';
 import {
   memo,
   type ReactNode,
@@ -25,6 +25,7 @@ import { useStyle } from './views/style-context';
 import { latestTodos, TodoPanel } from './views/todo-panel';
 import { showsMoreInFull } from './views/tool-summary';
 import { TranscriptItemView } from './views/transcript-item';
+import { useTerminalSize } from './views/use-terminal-size';
 
 export type AppProps = {
   session: ReplSession;
@@ -54,7 +55,6 @@ type Tick = { now: number; tokens: number };
 export function App(props: AppProps) {
   const { session, cwd } = props;
   const style = useStyle();
-  const { stdout } = useStdout();
   const status = useSyncExternalStore(session.subscribe, session.getStatus);
   const subscribeTranscript = useMemo(
     () => throttledSubscribe(session.transcript.subscribe, TRANSCRIPT_FRAME_MS),
@@ -65,7 +65,7 @@ export function App(props: AppProps) {
   const fullRef = useRef(false);
   const [todosShown, setTodosShown] = useState(false);
   const [tick, setTick] = useState<Tick>(() => ({ now: Date.now(), tokens: 0 }));
-  const [rows, setRows] = useState(stdout.rows || 24);
+  const { rows } = useTerminalSize();
 
   const hasRunning = snapshot.live.some((item) => item.kind === 'tool');
   useEffect(() => {
@@ -77,14 +77,6 @@ export function App(props: AppProps) {
     const timer = setInterval(update, TICK_MS);
     return () => clearInterval(timer);
   }, [status.running, hasRunning, session]);
-
-  useEffect(() => {
-    const onResize = () => setRows(stdout.rows || 24);
-    stdout.on('resize', onResize);
-    return () => {
-      stdout.off('resize', onResize);
-    };
-  }, [stdout]);
 
   const interrupt = useCallback(() => session.interrupt(), [session]);
   const actions: PromptActions = useMemo(

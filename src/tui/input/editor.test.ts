@@ -9,7 +9,6 @@ import {
   expandedText,
   insert,
   moveBy,
-  moveLine,
   paste,
   replaceToken,
 } from './editor';
@@ -37,19 +36,6 @@ describe('editor', () => {
     }
     expect(moveBy(editorWith('x\n🎉'), -1).cursor).toBe(2);
     expect(moveBy({ ...editorWith('x\ny'), cursor: 1 }, 1).cursor).toBe(2);
-  });
-
-  it('keeps the cursor off the middle of an emoji when it moves between lines', () => {
-    const state = editorWith('🎉🎉\nabc');
-    expect(moveLine(state, -1)?.cursor).toBe(2);
-    expect(moveLine({ ...state, cursor: 1 + 5 }, -1)?.cursor).toBe(0);
-  });
-
-  it('moves between lines keeping the column, and says when there is no line that way', () => {
-    const state = { ...editorWith('first line\nsecond'), cursor: 15 };
-    expect(moveLine(state, -1)?.cursor).toBe(4);
-    expect(moveLine(state, 1)).toBeUndefined();
-    expect(moveLine({ ...state, cursor: 2 }, -1)).toBeUndefined();
   });
 
   it('collapses a long paste to a placeholder and expands it on submit', () => {

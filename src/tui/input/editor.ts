@@ -1,11 +1,11 @@
 /**
  * The input line's text and cursor, as an immutable value with the edits the keys map to.
- * Multi-line: the cursor is an offset into the whole text and Up/Down move between lines (and
- * report when they are already at the edge, so the caller can recall history instead).
+ * Multi-line: the cursor is an offset into the whole text (Up/Down move by the rows the input box
+ * shows: input-rows.ts).
  * Long pastes are kept aside and shown as a placeholder until the prompt is submitted.
  */
 
-import { boundaryAtOrBefore, nextBoundary, previousBoundary } from './graphemes';
+import { nextBoundary, previousBoundary } from './graphemes';
 
 export type Paste = { readonly id: number; readonly text: string };
 
@@ -93,22 +93,6 @@ export function home(state: EditorState): EditorState {
 
 export function end(state: EditorState): EditorState {
   return { ...state, cursor: lineEnd(state.text, state.cursor) };
-}
-
-/** Up/Down inside multi-line text; undefined when there is no line that way (history's turn). */
-export function moveLine(state: EditorState, direction: -1 | 1): EditorState | undefined {
-  const start = lineStart(state.text, state.cursor);
-  const column = state.cursor - start;
-  if (direction < 0) {
-    if (start === 0) return undefined;
-    const prevStart = lineStart(state.text, start - 1);
-    return { ...state, cursor: boundaryAtOrBefore(state.text, Math.min(prevStart + column, start - 1)) };
-  }
-  const endOfLine = lineEnd(state.text, state.cursor);
-  if (endOfLine >= state.text.length) return undefined;
-  const nextStart = endOfLine + 1;
-  const target = Math.min(nextStart + column, lineEnd(state.text, nextStart));
-  return { ...state, cursor: boundaryAtOrBefore(state.text, target) };
 }
 
 export function wordLeft(state: EditorState): EditorState {

@@ -186,3 +186,61 @@ describe('PromptInput', () => {
     await vi.waitFor(() => expect(view.frame()).toContain('! !ls'));
   });
 });
+
+describe('a prompt taller than a third of the terminal', () => {
+  /** 10,000 characters typed (not pasted) into an 80×24 terminal, with the keys that move the cursor. */
+  async function typedLong() {
+    const { view, submitted } = setup();
+    Object.defineProperty(view.stdout, 'columns', { value: 80 });
+    Object.defineProperty(view.stdout, 'rows', { value: 24 });
+    view.stdout.emit('resize');
+    const words = Array.from({ length: 2000 }, (_, i) => `w${String(i).padStart(3, '0')}`);
+    const text = words.join(' ');
+    for (let at = 0; at < text.length; at += 500) view.type(text.slice(at, at + 500));
+    return { view, submitted, text };
+  }
+  const rowsOf = (frame: string) => frame.split('\n');
+  // The cursor is drawn as a bar without colours; the word after it is the one it stands before.
+  const cursorWord = (frame: string) => /\|(\S*)/.exec(frame)?.[1];
+
+  it('shows a window of at most a third of the rows that holds the cursor, with what is above and below', async () => {
+    const { view, submitted, text } = await typedLong();
+    await vi.waitFor(() => expect(view.frame()).toContain('w1999|'));
+    // 8 rows: a hint row above, 6 of text, a hint row below; then the two borders.
+    expect(rowsOf(view.frame())).toHaveLength(10);
+    expect(view.frame()).toMatch(/↑ \d+ more rows above/);
+    expect(view.frame()).not.toContain('below');
+
+    view.type('\x01'); // Ctrl+A: the start of the line
+    await vi.waitFor(() => expect(view.frame()).toContain('> |w000'));
+    expect(view.frame()).toMatch(/↓ \d+ more rows below/);
+    expect(view.frame()).not.toContain('above');
+    expect(rowsOf(view.frame())).toHaveLength(10);
+
+    // Down walks the rows; the window follows once the cursor passes its last row (the 6th).
+    for (let i = 0; i < 8; i++) view.type('\x1b[B');
+    await vi.waitFor(() => expect(view.frame()).toContain('↑ 3 more rows above'));
+    expect(cursorWord(view.frame())).toMatch(/^w1\d\d$/);
+    const atRow8 = cursorWord(view.frame());
+    // Up inside the window moves the cursor, not the text.
+    view.type('\x1b[A');
+    await vi.waitFor(() => expect(cursorWord(view.frame())).not.toBe(atRow8));
+    expect(view.frame()).toContain('↑ 3 more rows above');
+
+    view.type('\x05'); // Ctrl+E: the end
+    await vi.waitFor(() => expect(view.frame()).toContain('w1999|'));
+    view.type('\x1b[1;5D\x1b[1;5D'); // Ctrl+Left twice: two words back
+    await vi.waitFor(() => expect(cursorWord(view.frame())).toBe('w1998'));
+    view.type('\x1b[H'); // Home
+    await vi.waitFor(() => expect(view.frame()).toContain('> |w000'));
+    view.type('\r');
+    expect(submitted).toEqual([text]);
+  });
+
+  it('keeps a pasted placeholder in the window with the typed text', async () => {
+    const { view } = await typedLong();
+    view.type(` \x1b[200~${'pasted line\n'.repeat(30)}\x1b[201~`);
+    await vi.waitFor(() => expect(view.frame()).toMatch(/w1999 \[Pasted text #1 \+31\s+│\n│\s+lines\]\|/));
+    expect(rowsOf(view.frame())).toHaveLength(10);
+  });
+});

@@ -7,6 +7,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useRef } from 'react';
 import { useStyle } from '../views/style-context';
+import { useTerminalSize } from '../views/use-terminal-size';
 import { applyEditKey } from './edit-keys';
 import {
   currentToken,
@@ -14,12 +15,13 @@ import {
   editorWith,
   emptyEditor,
   expandedText,
-  moveLine,
   recalledEditor,
   replaceToken,
 } from './editor';
-import { nextBoundary, withoutLastCharacter } from './graphemes';
+import { boundaryAtOrBefore, withoutLastCharacter } from './graphemes';
 import { type HistorySearch, searchHistory } from './history-search';
+import { InputBox, textColumns } from './input-box';
+import { inputRows, moveRow } from './input-rows';
 import type { KeyEvent } from './key-parser';
 import { useKeys } from './use-keys';
 import { useRefState } from './use-ref-state';
@@ -73,6 +75,8 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
   const draft = useRef<EditorState>(emptyEditor);
 
   const update = setEditor;
+  const columnsRef = useRef(80);
+  columnsRef.current = useTerminalSize().columns;
 
   // Completion follows the token at the cursor; a late answer for an older token is dropped.
   const token = currentToken(editor.current).token;
@@ -227,8 +231,14 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
           setSelected((selected + suggestions.length + direction) % suggestions.length);
           return true;
         }
-        const moved = moveLine(editor.current, direction);
-        if (moved) update(moved);
+        // By the rows the box shows: a long line wrapped onto several is walked row by row.
+        const state = editor.current;
+        const moved = moveRow(
+          inputRows(state.text, textColumns(columnsRef.current)),
+          state.cursor,
+          direction,
+        );
+        if (moved !== undefined) update({ ...state, cursor: boundaryAtOrBefore(state.text, moved) });
         else recall(direction);
         return true;
       }
@@ -248,32 +258,15 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
   const state = editor.current;
   const mode = modeOf(state.text);
   const symbol = mode.colour ? style.fg(mode.colour, mode.symbol) : style.dim(mode.symbol);
-  const before = state.text.slice(0, state.cursor);
-  // The character under the cursor, whole: half an emoji in reverse video would show as garbage.
-  const atEnd = nextBoundary(state.text, state.cursor);
-  const at = state.text.slice(state.cursor, atEnd);
-  const after = state.text.slice(atEnd);
-  const cursor = at === '' || at === '\n' ? `\x1b[7m \x1b[27m${at}` : `\x1b[7m${at}\x1b[27m`;
-  const shown = style.color || style.bold('x') !== 'x' ? before + cursor + after : `${before}|${at}${after}`;
-  const lines = shown.split('\n');
-
   return (
     <Box flexDirection="column">
-      <Box
-        borderStyle="round"
-        borderColor={style.color ? 'gray' : undefined}
-        paddingX={1}
-        flexDirection="column"
-      >
-        {search ? (
+      {search ? (
+        <Box borderStyle="round" borderColor={style.color ? 'gray' : undefined} paddingX={1}>
           <Text>{`(reverse-i-search)\`${search.query}': ${oneEntryLine(searchHistory(history, search.query, search.index)?.match ?? '')}`}</Text>
-        ) : (
-          lines.map((line, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their position
-            <Text key={index}>{`${index === 0 ? symbol : ' '} ${line}`}</Text>
-          ))
-        )}
-      </Box>
+        </Box>
+      ) : (
+        <InputBox text={state.text} cursor={state.cursor} symbol={symbol} />
+      )}
       {suggestions.length > 0 ? (
         <Box flexDirection="column" paddingLeft={2}>
           {suggestions.map((s, index) => (

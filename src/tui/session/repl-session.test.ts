@@ -31,6 +31,16 @@ function gate() {
   return state;
 }
 
+/** The permission question of Bash call `t1`, as the engine asks it. */
+const askBash = (session: ReplSession, command: string, signal: AbortSignal) =>
+  session.permissionPrompt({
+    toolName: 'Bash',
+    input: { command },
+    toolUseId: 't1',
+    message: 'Allow?',
+    signal,
+  });
+
 /** A first turn that runs until `held` opens, and a second that ends at once. */
 const heldThenDone = (held: ReturnType<typeof gate>): ScriptedTurn[] => [
   async function* () {
@@ -207,15 +217,7 @@ describe('ReplSession', () => {
     const engine = new ScriptedEngine([
       async function* (signal) {
         yield assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm -rf x' } }]);
-        decisions.push(
-          await session.permissionPrompt({
-            toolName: 'Bash',
-            input: { command: 'rm -rf x' },
-            toolUseId: 't1',
-            message: 'Allow?',
-            signal,
-          }),
-        );
+        decisions.push(await askBash(session, 'rm -rf x', signal));
         await abortable(signal);
         yield resultFrame('aborted_streaming');
       },
@@ -230,6 +232,34 @@ describe('ReplSession', () => {
     ]);
     const kinds = session.transcript.getSnapshot().committed.map((i) => i.kind);
     expect(kinds).toEqual(['user', 'tool', 'turn-end']);
+  });
+
+  it('a call waiting for its permission question has not started: its running time starts at the answer', async () => {
+    let clock = 1_000;
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    const session = new ReplSession();
+    const ran = gate();
+    const engine = new ScriptedEngine([
+      async function* (signal) {
+        yield assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]);
+        await askBash(session, 'make', signal);
+        await ran.wait();
+        yield toolResultFrame('t1', 'built', false, { stdout: 'built' });
+        yield resultFrame();
+      },
+    ]);
+    session.attach(engine);
+    session.submit('go');
+    await vi.waitFor(() => expect(session.getStatus().permission).toBeDefined());
+    const tool = () => session.transcript.getSnapshot().live.find((item) => item.kind === 'tool');
+    expect(tool()).toMatchObject({ outcome: { status: 'awaiting-permission' } });
+    // The user takes a minute to answer.
+    clock = 61_000;
+    session.getStatus().permission?.answer({ behavior: 'allow' });
+    expect(tool()).toMatchObject({ outcome: { status: 'running' }, startedAt: 61_000 });
+    ran.open();
+    await session.whenIdle();
+    now.mockRestore();
   });
 
   it('Shift+Tab cycles default → acceptEdits → plan → default', () => {

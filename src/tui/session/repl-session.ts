@@ -206,6 +206,7 @@ export class ReplSession {
           if (index < 0) return;
           this.permissions.splice(index, 1);
           request.signal.removeEventListener('abort', onAbort);
+          this.transcript.permissionAnswered(request.toolUseId);
           this.changed();
           resolve(decision);
         },
@@ -214,6 +215,7 @@ export class ReplSession {
         pending.answer({ behavior: 'deny', message: 'The turn was interrupted.', interrupt: true });
       request.signal.addEventListener('abort', onAbort, { once: true });
       this.permissions.push(pending);
+      this.transcript.permissionAsked(request.toolUseId);
       this.changed();
       this.events.onPermissionWaiting?.();
     });

@@ -13,3 +13,11 @@ export const ERASE_LINE = `${CSI}2K`;
  * would stay there as a stale copy. From the second column it is an ordinary erase.
  */
 export const ERASE_ROWS_BELOW = `\r${CSI}2K${CSI}2G${CSI}J\r`;
+/**
+ * Auto-wrap (DECAWM) off and on again. The live region's rows are written with it off: a frame
+ * still in flight when the terminal gets narrower (laid out for the old width) then cuts its rows
+ * at the new right margin instead of wrapping them onto rows the region never counted, which
+ * would push its top out of reach. Scrollback lines keep it on: cut, their text would be lost.
+ */
+export const WRAP_OFF = `${CSI}?7l`;
+export const WRAP_ON = `${CSI}?7h`;

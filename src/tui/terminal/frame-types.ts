@@ -8,6 +8,11 @@ export type FrameStream = {
   rows?: number;
   /** The terminal's width: after it shrinks, a reflowing terminal has wrapped the rows on screen. */
   columns?: number;
+  /**
+   * The terminal's size as the kernel has it now ([columns, rows]; a TTY's getWindowSize). It
+   * changes before `columns` does: that waits for the resize signal to be handled.
+   */
+  getWindowSize?(): [number, number];
   on?(event: 'resize', listener: () => void): unknown;
   off?(event: 'resize', listener: () => void): unknown;
 };

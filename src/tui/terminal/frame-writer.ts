@@ -14,11 +14,25 @@
  * Frames that rewrite several rows are wrapped in synchronized-output marks (DEC 2026), so the
  * terminal shows them whole; terminals without it ignore the marks.
  *
+ * A terminal that gets narrower rewraps the rows on screen before the resize signal arrives: a
+ * frame laid out for the old width is not drawn once the kernel reports the new one, and a
+ * synchronized frame's rows go out with auto-wrap off, so one already on its way is cut at the new
+ * margin rather than wrapped onto rows that would push the region's top out of reach.
+ *
  * A region taller than the terminal shows its bottom rows (see `fit`). scripts/esbuild-plugins.mjs
  * puts this writer in Ink's place in the vendor bundle (ink-output-seam.ts).
  */
 
-import { CSI, ERASE_ROWS_BELOW, HIDE_CURSOR, SHOW_CURSOR, SYNC_END, SYNC_START } from './frame-escapes';
+import {
+  CSI,
+  ERASE_ROWS_BELOW,
+  HIDE_CURSOR,
+  SHOW_CURSOR,
+  SYNC_END,
+  SYNC_START,
+  WRAP_OFF,
+  WRAP_ON,
+} from './frame-escapes';
 import {
   type CursorPosition,
   type FrameStream,
@@ -56,6 +70,8 @@ class LiveFrame {
   private cursorHidden = false;
   private out = '';
   private rowsWritten = 0;
+  /** The frame writes lines for the scrollback, which must wrap (see WRAP_OFF). */
+  private writesScrollback = false;
   /** The width the rows on screen were drawn at. */
   private drawnColumns: number | undefined;
   private readonly onResize = () => {
@@ -75,6 +91,9 @@ class LiveFrame {
     const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
     this.cursorDirty = false;
     if (text === this.text && !this.stale && samePosition(cursor, this.shownCursor)) return false;
+    // Laid out for a width the terminal no longer has: drawn now, its rows would wrap and move
+    // the region's top where no count of rows can find it. Ink draws again on the resize event.
+    if (this.narrowedUnseen()) return false;
     this.begin();
     this.draw(text);
     this.placeCursor(cursor);
@@ -113,7 +132,10 @@ class LiveFrame {
   writeAbove(scrollback: string, frame: string): void {
     const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
     this.cursorDirty = false;
+    // The scrollback cannot wait for the resize event: it is written below the region's real top.
+    this.narrowedUnseen();
     this.begin();
+    this.writesScrollback = true;
     const above = splitFrame(scrollback).rows;
     const next = splitFrame(text);
     const height = this.stream.rows ?? 0;
@@ -207,6 +229,7 @@ class LiveFrame {
     this.out = '';
     this.cleared = false;
     this.rowsWritten = 0;
+    this.writesScrollback = false;
     if ((!this.showCursor && !this.cursorHidden) || this.shownCursor) {
       this.out += HIDE_CURSOR;
       this.cursorHidden = !this.showCursor;
@@ -216,7 +239,9 @@ class LiveFrame {
   private flush(): void {
     if (!this.out) return;
     const sync = this.stream.isTTY === true && this.rowsWritten >= SYNC_ROWS;
-    this.stream.write(sync ? SYNC_START + this.out + SYNC_END : this.out);
+    // Rows of the region only: cut rather than wrapped should the terminal be narrower by now.
+    const body = sync && !this.writesScrollback ? WRAP_OFF + this.out + WRAP_ON : this.out;
+    this.stream.write(sync ? SYNC_START + body + SYNC_END : body);
     this.out = '';
   }
 
@@ -281,13 +306,34 @@ class LiveFrame {
     return [...before.slice(0, at - removed), ...before.slice(at)];
   }
 
+  /** The width the terminal has now (the kernel's, which the resize event follows later). */
+  private columnsNow(): number | undefined {
+    try {
+      return this.stream.getWindowSize?.()[0] ?? this.stream.columns;
+    } catch {
+      return this.stream.columns;
+    }
+  }
+
+  /**
+   * Whether the terminal got narrower than the rows on screen were drawn for, before the resize
+   * event said so (a frame rendered in between is laid out for the old width); the region is then
+   * drawn afresh from its rewrapped top.
+   */
+  private narrowedUnseen(): boolean {
+    const now = this.columnsNow();
+    if (this.stale || !now || !this.drawnColumns || now >= this.drawnColumns) return false;
+    this.stale = true;
+    return true;
+  }
+
   /**
    * To the region's top. A terminal that got narrower and rewraps its rows has wrapped each row
    * of the region wider than the new width onto several: going up by the region's own count of
    * rows would stop inside it and leave its top rows (the input box's old border) on screen.
    */
   private moveToTopAfterResize(): void {
-    const now = this.stream.columns;
+    const now = this.columnsNow();
     const before = this.drawnColumns;
     if (!this.reflows || !now || !before || now >= before || this.row === 0) {
       this.moveTo(0);

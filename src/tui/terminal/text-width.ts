@@ -21,7 +21,7 @@ function isSingleWidth(code: number): boolean {
 }
 
 /** The SGR code that closes what `code` opens (bold and dim share 22, colours 39 and 49). */
-function closerOf(code: number): number | undefined {
+export function closerOf(code: number): number | undefined {
   if (code === 1 || code === 2) return 22;
   if (code >= 3 && code <= 9) return code + 20;
   if ((code >= 30 && code <= 38) || (code >= 90 && code <= 97)) return 39;

@@ -10,6 +10,8 @@ export class VirtualScreen {
   private grid: string[][];
   private row = 0;
   private col = 0;
+  /** DECAWM: a character past the last column starts the next row (off: it overwrites the last). */
+  private autoWrap = true;
 
   constructor(
     public columns: number,
@@ -77,7 +79,8 @@ export class VirtualScreen {
       } else {
         const code = data.codePointAt(i) as number;
         const text = String.fromCodePoint(code);
-        if (this.col >= this.columns) {
+        if (this.col >= this.columns && !this.autoWrap) this.col = this.columns - 1;
+        else if (this.col >= this.columns) {
           this.col = 0;
           this.lineFeed();
         }
@@ -100,7 +103,8 @@ export class VirtualScreen {
   }
 
   private control(params: string, final: string): void {
-    if (params.startsWith('?')) return; // private modes: cursor visibility, paste, sync
+    if (params === '?7') this.autoWrap = final === 'h';
+    if (params.startsWith('?')) return; // private modes: cursor visibility, paste, sync, auto-wrap
     const n = params === '' ? 1 : Number(params.split(';')[0]);
     switch (final) {
       case 'm':

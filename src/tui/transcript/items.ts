@@ -6,6 +6,8 @@
  */
 
 export type ToolOutcome =
+  /** The call waits for the user's answer to its permission question: it has not started. */
+  | { status: 'awaiting-permission' }
   | { status: 'running' }
   | { status: 'done'; text: string; data?: unknown }
   | { status: 'error'; text: string }
@@ -23,6 +25,7 @@ export type TranscriptItem =
       name: string;
       input: Record<string, unknown>;
       outcome: ToolOutcome;
+      /** When the call started running (after its permission question, if it had one). */
       startedAt: number;
       endedAt?: number;
       /** Latest line a long tool printed, while it runs. */
@@ -39,5 +42,10 @@ export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
 /** Whether an item can no longer change, so it may go to the scrollback. */
 export function isFinished(item: TranscriptItem): boolean {
-  return item.kind !== 'tool' || item.outcome.status !== 'running';
+  return item.kind !== 'tool' || !isPending(item.outcome);
+}
+
+/** A tool call without its result yet: running, or waiting to be allowed. */
+export function isPending(outcome: ToolOutcome): boolean {
+  return outcome.status === 'running' || outcome.status === 'awaiting-permission';
 }

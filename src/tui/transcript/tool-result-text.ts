@@ -1,3 +1,5 @@
+import { isPending, type ToolOutcome } from './items';
+
 /** A tool_result's content as text: a string, or the text of its blocks. */
 export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -9,4 +11,23 @@ export function resultText(content: unknown): string {
         : '[image]',
     )
     .join('\n');
+}
+
+export type ToolResultBlock = {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: unknown;
+  is_error?: boolean;
+};
+
+/** What a tool_result says of its call, which was `before` until the result came. */
+export function toolOutcome(block: ToolResultBlock, data: unknown, before: ToolOutcome): ToolOutcome {
+  const text = resultText(block.content);
+  if (!block.is_error) return { status: 'done', text, ...(data !== undefined ? { data } : {}) };
+  // A tool that ran hands back its output as data, even when it failed: "Permission denied"
+  // printed by a command is that command's failure, not the user's refusal.
+  const ran = typeof data === 'object' && data !== null;
+  return !ran && /permission|denied|rejected/i.test(text) && isPending(before)
+    ? { status: 'denied', text }
+    : { status: 'error', text };
 }

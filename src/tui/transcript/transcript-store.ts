@@ -7,8 +7,8 @@
 import type { SDKMessage } from '../../engine/sdk-messages';
 import type { Message } from '../../session/messages';
 import { splitSettled } from '../views/markdown-blocks';
-import { isFinished, type ToolItem, type TranscriptItem } from './items';
-import { resultText } from './tool-result-text';
+import { isFinished, isPending, type ToolItem, type TranscriptItem } from './items';
+import { type ToolResultBlock, toolOutcome } from './tool-result-text';
 
 /** The block being streamed right now (text or thinking), before its assistant frame arrives. */
 export type Draft = {
@@ -37,8 +37,6 @@ export type TranscriptSnapshot = {
 /** What a printed item leaves behind in the committed list. */
 const PRINTED: TranscriptItem = Object.freeze({ kind: 'notice', id: 'printed', level: 'info', text: '' });
 
-type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content?: unknown; is_error?: boolean };
-
 export class TranscriptStore {
   private committed: TranscriptItem[] = [];
   /** How many committed items the view has printed (and this store has let go). */
@@ -53,6 +51,8 @@ export class TranscriptStore {
   private draft: Draft | undefined;
   /** Part of the streaming text block already moved to the scrollback. */
   private draftSettledLength = 0;
+  /** Calls whose permission question is open (it can open before the call's item arrives). */
+  private readonly awaitingPermission = new Set<string>();
   private turnTokens = 0;
   private snapshot: TranscriptSnapshot;
   private readonly listeners = new Set<() => void>();
@@ -128,6 +128,22 @@ export class TranscriptStore {
     this.replace(tool, { ...tool, progress: line });
   }
 
+  /** A call's permission question opened: until it is answered, the call has not started. */
+  permissionAsked(toolUseId: string): void {
+    this.awaitingPermission.add(toolUseId);
+    const tool = this.findTool(toolUseId);
+    if (tool?.outcome.status === 'running')
+      this.replace(tool, { ...tool, outcome: { status: 'awaiting-permission' } });
+  }
+
+  /** The question was answered: an allowed call starts running now (a denied one ends at once). */
+  permissionAnswered(toolUseId: string): void {
+    this.awaitingPermission.delete(toolUseId);
+    const tool = this.findTool(toolUseId);
+    if (tool?.outcome.status === 'awaiting-permission')
+      this.replace(tool, { ...tool, outcome: { status: 'running' }, startedAt: Date.now() });
+  }
+
   turnStarted(): void {
     this.turnTokens = 0;
     this.changed();
@@ -148,8 +164,9 @@ export class TranscriptStore {
     }
     this.draft = undefined;
     this.draftSettledLength = 0;
+    this.awaitingPermission.clear();
     for (const item of this.live) {
-      if (item.kind === 'tool' && item.outcome.status === 'running') {
+      if (item.kind === 'tool' && isPending(item.outcome)) {
         this.replace(item, {
           ...item,
           outcome: { status: 'error', text: 'Interrupted' },
@@ -296,7 +313,9 @@ export class TranscriptStore {
           id: String(block.id),
           name: String(block.name),
           input: (block.input ?? {}) as Record<string, unknown>,
-          outcome: { status: 'running' },
+          outcome: this.awaitingPermission.has(String(block.id))
+            ? { status: 'awaiting-permission' }
+            : { status: 'running' },
           startedAt: Date.now(),
         });
       }
@@ -310,15 +329,7 @@ export class TranscriptStore {
       if (block?.type !== 'tool_result') continue;
       const tool = this.findTool(block.tool_use_id);
       if (!tool) continue;
-      const text = resultText(block.content);
-      // A tool that ran hands back its output as data, even when it failed: "Permission denied"
-      // printed by a command is that command's failure, not the user's refusal.
-      const ran = typeof data === 'object' && data !== null;
-      const outcome: ToolItem['outcome'] = block.is_error
-        ? !ran && /permission|denied|rejected/i.test(text) && tool.outcome.status === 'running'
-          ? { status: 'denied', text }
-          : { status: 'error', text }
-        : { status: 'done', text, ...(data !== undefined ? { data } : {}) };
+      const outcome = toolOutcome(block, data, tool.outcome);
       const { progress: _progress, ...rest } = tool;
       this.replace(tool, { ...rest, outcome, endedAt: Date.now() });
     }

@@ -4,6 +4,7 @@ import { restoreCi } from '../testing/hide-ci';
 import { renderView } from '../testing/render-view';
 import type { TranscriptSnapshot } from '../transcript/transcript-store';
 import { LiveRegion } from './live-region';
+import { TranscriptItemView } from './transcript-item';
 
 afterAll(restoreCi);
 
@@ -52,4 +53,36 @@ describe('the block being streamed', () => {
     ).toEqual(['  Just a few words.']);
     view.unmount();
   });
+});
+
+describe('an answer line exactly as wide as the answer area', () => {
+  // 98 columns beside the indent: a word that ends in the last column, then the rest of the line.
+  const cases = [
+    { name: 'w-1', first: 'a'.repeat(97) },
+    { name: 'w', first: 'a'.repeat(98) },
+    { name: 'w, wide characters', first: '中'.repeat(49) },
+    { name: 'w+1 (the word itself is cut)', first: 'a'.repeat(99) },
+  ];
+  for (const { name, first } of cases)
+    it(`starts the next row at the indent, streaming and settled (${name})`, () => {
+      const text = `${first} next words`;
+      const settled = renderView(
+        <TranscriptItemView
+          item={{ kind: 'assistant', id: 'a1', text, continued: false }}
+          cwd="/p"
+          full={false}
+        />,
+      );
+      const streamingView = renderView(region(text, 5));
+      for (const view of [settled, streamingView]) {
+        const rows = view
+          .frame()
+          .split('\n')
+          .filter((row) => row.trim() !== '');
+        expect(rows).toHaveLength(2);
+        expect(rows[1]).toMatch(/^ {2}\S/);
+        expect(rows[1]).toMatch(/next words$/);
+        view.unmount();
+      }
+    });
 });

@@ -6,6 +6,7 @@
 import type { Style } from './ansi';
 import { highlightLine } from './highlight';
 import { isTableRow, isTableStart, renderTable } from './markdown-table';
+import { wrapText } from './wrap-rows';
 
 function inline(text: string, style: Style): string {
   // Code spans first, so the emphasis rules do not reach into them.
@@ -24,10 +25,12 @@ function inline(text: string, style: Style): string {
 /**
  * A block of an answer, settled or still streaming: a final newline ends its last line rather than
  * starting an empty one, so a block cut after its blank line renders as exactly the rows it had
- * while it streamed.
+ * while it streamed. Given a width, the rows come wrapped to it (see wrap-rows.ts for why Ink's
+ * own wrapping is not used).
  */
 export function renderAnswerBlock(text: string, style: Style, width?: number): string {
-  return renderMarkdown(text.endsWith('\n') ? text.slice(0, -1) : text, style, width);
+  const rendered = renderMarkdown(text.endsWith('\n') ? text.slice(0, -1) : text, style, width);
+  return width ? wrapText(rendered, width) : rendered;
 }
 
 /** `width`: the columns the text may take (a table wider than that is laid out another way). */

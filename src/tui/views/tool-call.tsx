@@ -22,8 +22,23 @@ export function ToolCallView({
   const summary = toolInputSummary(item.name, item.input, cwd);
   const status = item.outcome.status;
   const dot =
-    status === 'running' ? style.dim('●') : status === 'done' ? style.fg('green', '●') : style.fg('red', '●');
+    status === 'running' || status === 'awaiting-permission'
+      ? style.dim('●')
+      : status === 'done'
+        ? style.fg('green', '●')
+        : style.fg('red', '●');
   const head = `${dot} ${style.bold(item.name)}${summary ? `(${summary})` : ''}`;
+  if (status === 'awaiting-permission') {
+    // Not started: the time the question waits is the user's, not the tool's.
+    return (
+      <Box marginTop={1} flexDirection="column">
+        <Text>{head}</Text>
+        <Box paddingLeft={2}>
+          <Text>{style.fg('yellow', '⎿ Waiting for permission…')}</Text>
+        </Box>
+      </Box>
+    );
+  }
   if (status === 'running') {
     const elapsed = now - item.startedAt;
     const long = elapsed >= LONG_TOOL_MS;

@@ -112,7 +112,8 @@ export type ResultSummary = { headline: string; detail: string[] };
 /** The outcome in one headline and a few detail lines (all of them when `full`). */
 export function toolResultSummary(item: ToolItem, style: Style, full: boolean): ResultSummary {
   const outcome = item.outcome;
-  if (outcome.status === 'running') return { headline: '', detail: [] };
+  if (outcome.status === 'running' || outcome.status === 'awaiting-permission')
+    return { headline: '', detail: [] };
   if (outcome.status === 'denied')
     return { headline: style.fg('red', oneLine(outcome.text, 100)), detail: [] };
   if (item.name === 'Bash' && (outcome.status === 'done' || outcome.status === 'error')) {

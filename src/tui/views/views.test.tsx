@@ -45,6 +45,15 @@ function pending(
 }
 
 describe('tool call view', () => {
+  it('says a call waiting for permission waits, without a running time', () => {
+    const item = tool({ outcome: { status: 'awaiting-permission' }, startedAt: 0 });
+    const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} now={90_000} />);
+    expect(view.frame()).toContain('● Bash(npm test)');
+    expect(view.frame()).toContain('⎿ Waiting for permission…');
+    expect(view.frame()).not.toContain('Running');
+    expect(view.frame()).not.toMatch(/\d+s/);
+  });
+
   it('shows a Bash call with its exit status and last lines', () => {
     const item = tool({
       outcome: { status: 'error', text: 'one\ntwo\nthree\nfour\nfive\nExit code 2' },
