@@ -73,7 +73,7 @@ async function statusText(host: CommandHost): Promise<string> {
     `Session:          ${host.sessionId}`,
     `Transcript:       ${host.transcriptPath ?? '(not written yet)'}`,
     `Working folder:   ${host.cwd}`,
-    `Project root:     ${host.projectRoot}${trusted ? '' : ' (not trusted: project allow rules and hooks are ignored)'}`,
+    `Project root:     ${host.projectRoot}${trusted ? '' : ' (not trusted: project allow rules are ignored, and in the interactive UI its hooks too)'}`,
     `Model:            ${model}`,
     `Permission mode:  ${host.permissionMode()}`,
     `Context:          ${tokens(breakdown.total)} of ${tokens(breakdown.window)} tokens (${Math.round(breakdown.fraction * 100)}%)`,
