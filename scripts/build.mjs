@@ -334,6 +334,9 @@ await build({
   ...common,
   entryPoints: { yoke: 'src/cli/main.ts' },
   outdir: 'dist',
+  // Old enough for the Node.js of an old distribution (Ubuntu 22.04's is 12) to parse the entry and
+  // print its line asking for a newer Node (src/lib/node-version.ts), instead of a SyntaxError.
+  target: 'node12',
   define: {
     YOKE_VERSION: JSON.stringify(pkg.version),
     YOKE_BUILD_ID: JSON.stringify(sha(readFileSync(join(dist, 'app.js')))),

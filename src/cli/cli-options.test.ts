@@ -142,7 +142,7 @@ describe('parseCliArgs', () => {
     [['--json-schema=[1]'], '--json-schema must be a JSON object (got an array).'],
     [
       ['--json-schema={"type":"object",}'],
-      '--json-schema is not valid JSON: column 18: expected a property name in double quotes, found \'}\' (at "}").',
+      '--json-schema is not valid JSON: column 18: a comma before \'}\' (JSON allows no comma after the last item; remove it) (at "}").',
     ],
     [
       ['--json-schema={"type": obj}'],

@@ -24,6 +24,7 @@ describe('ruleToolTypos', () => {
           rule('Bsah', { ruleContent: 'npm test' }),
           rule('Raed', { behavior: 'deny', source: 'userSettings' }),
           rule('WebFecth', { behavior: 'ask', source: 'projectSettings', ruleContent: 'domain:x.org' }),
+          rule('Raed', { behavior: 'deny', source: 'flagSettings' }),
         ],
         BUILTINS,
       ),
@@ -31,6 +32,7 @@ describe('ruleToolTypos', () => {
       '--allowedTools: allow rule "Bsah(npm test)" names no tool Yoke has (did you mean Bash?); it allows nothing',
       'user settings: deny rule "Raed" names no tool Yoke has (did you mean Read?); it denies nothing',
       'project settings: ask rule "WebFecth(domain:x.org)" names no tool Yoke has (did you mean WebFetch?); it asks about nothing',
+      '--settings: deny rule "Raed" names no tool Yoke has (did you mean Read?); it denies nothing',
     ]);
   });
 

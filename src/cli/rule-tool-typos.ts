@@ -14,6 +14,7 @@ const WHERE: Readonly<Record<RuleSource, string>> = {
   userSettings: 'user settings',
   projectSettings: 'project settings',
   localSettings: 'local project settings',
+  flagSettings: '--settings',
   cliArg: '',
   session: 'this session',
 };

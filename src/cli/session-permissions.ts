@@ -55,6 +55,37 @@ export function checkAddDirs(addDirs: readonly string[], cwd: string): void {
   }
 }
 
+/**
+ * A settings file's `additionalDirectories` that name no folder: one warning each. Not an error
+ * like `--add-dir` (a shared file may name a sibling checkout some users lack), but said, since
+ * tools would otherwise ask or refuse there with nothing explaining why.
+ */
+export function missingSettingsDirectories(
+  settingsSources: readonly SettingsSource[],
+  applied: readonly string[],
+  cwd: string,
+): string[] {
+  const lines: string[] = [];
+  for (const { path, settings } of settingsSources) {
+    for (const dir of settings.permissions?.additionalDirectories ?? []) {
+      const full = resolve(cwd, dir);
+      if (!applied.includes(full) || isFolder(full)) continue;
+      lines.push(
+        `settings ${path ?? '--settings'}: permissions.additionalDirectories "${dir}" is not a folder (${full}); tools cannot use it`,
+      );
+    }
+  }
+  return lines;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The mode the flags ask for; undefined lets the settings' `defaultMode` decide. */
 export function requestedPermissionMode(options: PermissionOptions): PermissionMode | undefined {
   return options.dangerouslySkipPermissions ? 'bypassPermissions' : options.permissionMode;
@@ -131,6 +162,9 @@ export function createPermissionSetup(input: {
     onRuleProblem: (problem) => warnings.push(problem),
     projectTrusted: input.projectTrusted,
   });
+  warnings.push(
+    ...missingSettingsDirectories(input.settingsSources, permissionContext.additionalDirectories, cwd),
+  );
   const requested = requestedPermissionMode(options);
   const refusal = requested && modeRefusal(permissionContext.disabledModes, requested);
   if (refusal) warnings.push(`${refusal} Using ${permissionContext.mode}.`);

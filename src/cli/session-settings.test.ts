@@ -78,7 +78,7 @@ describe('a settings file whose restrictions cannot be read stops the session', 
     });
     expect(refusal).toThrow(CliUsageError);
     expect(refusal).toThrow(
-      `Invalid JSON in settings ${join(project, '.claude/settings.json')} at line 3, column 29: unexpected ']'; its deny rules, ask rules and hooks cannot be read, so nothing was run without them: fix the file, or leave the project settings out with --setting-sources=user,local.`,
+      `Invalid JSON in settings ${join(project, '.claude/settings.json')} at line 3, column 29: a comma before ']' (JSON allows no comma after the last item; remove it); its deny rules, ask rules and hooks cannot be read, so nothing was run without them: fix the file, or leave the project settings out with --setting-sources=user,local.`,
     );
   });
 

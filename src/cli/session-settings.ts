@@ -53,7 +53,7 @@ export function requireFlagSettings(
   cwd: string,
 ): void {
   const given = options.settings;
-  if (given === undefined || loaded.sources.some((source) => source.source === 'cliArg')) return;
+  if (given === undefined || loaded.sources.some((source) => source.source === 'flagSettings')) return;
   // Inline JSON is labelled with the flag, a file with its path (as load-settings.ts reads it).
   const files = new Set(['--settings', resolve(cwd, given)]);
   const problem = loaded.errors.find((error) => files.has(error.file));

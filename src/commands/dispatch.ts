@@ -12,15 +12,21 @@ export function looksLikePath(line: string, name: string): boolean {
   return name.includes('.') || line.trim().slice(1).includes('/');
 }
 
-/** `Unknown command /x.` with the nearest names, for a typo. */
+/**
+ * `Unknown command /x.` with the nearest names, for a typo. A command in a folder or a plugin has
+ * its namespace in its name (`frontend:lint`, `formatter:fmt`): typed without it, the commands
+ * whose last part it is come first — `/lint` means `/frontend:lint` far more often than `/init`.
+ */
 export function unknownCommandText(name: string, commands: CommandRegistry): string {
   const names = commands.list().flatMap((c) => [c.name, ...(c.aliases ?? [])]);
-  const near = names
-    .map((n) => ({ n, d: editDistance(name.toLowerCase(), n) }))
-    .filter((x) => x.d <= 2)
+  const typed = name.toLowerCase();
+  const namespaced = names.filter((n) => n.toLowerCase().endsWith(`:${typed}`));
+  const typos = names
+    .map((n) => ({ n, d: editDistance(typed, n) }))
+    .filter((x) => x.d <= 2 && !namespaced.includes(x.n))
     .sort((a, b) => a.d - b.d)
-    .slice(0, 3)
-    .map((x) => `/${x.n}`);
+    .map((x) => x.n);
+  const near = [...namespaced, ...typos].slice(0, 3).map((n) => `/${n}`);
   const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : ' /help lists the commands.';
   return `Unknown command /${name}.${hint}`;
 }

@@ -15,6 +15,20 @@ describe('locateJsonError', () => {
     expect(() => JSON.parse(text)).toThrow(SyntaxError);
   });
 
+  it('names a trailing comma as such, at the closing bracket', () => {
+    expect(locateJsonError('{\n  "allow": ["Bash(ls)",]\n}')).toEqual({
+      line: 2,
+      column: 24,
+      message: "a comma before ']' (JSON allows no comma after the last item; remove it)",
+    });
+    expect(locateJsonError('{"a": 1,\n}')).toMatchObject({
+      line: 2,
+      column: 1,
+      message: expect.stringContaining("before '}'"),
+    });
+    expect(locateJsonError('[,]')).toMatchObject({ column: 2, message: "unexpected ','" });
+  });
+
   it('accepts valid JSON', () => {
     expect(locateJsonError('{"a": [1, -2.5e3, true, null, "\\u00e9\\n"], "b": {}}')).toBeUndefined();
   });

@@ -77,6 +77,7 @@ class Scanner {
     }
     for (;;) {
       this.skipSpace();
+      if (this.text[this.pos] === '}') this.failTrailingComma('}');
       if (this.text[this.pos] !== '"')
         this.fail(`expected a property name in double quotes, found ${this.here()}`);
       this.string();
@@ -104,6 +105,9 @@ class Scanner {
       return;
     }
     for (;;) {
+      this.skipSpace();
+      // Only reached after a comma: the empty array returned above.
+      if (this.text[this.pos] === ']') this.failTrailingComma(']');
       this.value();
       this.skipSpace();
       const ch = this.text[this.pos];
@@ -144,6 +148,11 @@ class Scanner {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.pos));
     if (!match) this.fail('invalid number');
     this.pos += match[0].length;
+  }
+
+  /** The slip editors and JavaScript forgive and JSON does not: `[1, 2,]`, `{"a": 1,}`. */
+  private failTrailingComma(close: string): never {
+    this.fail(`a comma before '${close}' (JSON allows no comma after the last item; remove it)`);
   }
 
   private here(): string {

@@ -85,7 +85,7 @@ describe('loadSettings precedence', () => {
       'userSettings',
       'projectSettings',
       'localSettings',
-      'cliArg',
+      'flagSettings',
       'policySettings',
     ]);
   });
@@ -121,7 +121,7 @@ describe('loadSettings precedence', () => {
     await put(join(cwd, 'extra.json'), { model: 'from-file' });
     const loaded = await loadSettings({ cwd, env, cliSettings: 'extra.json' });
     expect(loaded.merged.model).toBe('from-file');
-    expect(loaded.sources[0]).toMatchObject({ source: 'cliArg', path: join(cwd, 'extra.json') });
+    expect(loaded.sources[0]).toMatchObject({ source: 'flagSettings', path: join(cwd, 'extra.json') });
   });
 
   it('reports a --settings path that does not exist', async () => {

@@ -82,7 +82,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     );
   });
   const notices = settingsNotices(
-    sources.map((s) => ({ label: labelOf(s), settings: s.settings, source: s.source })),
+    sources.map((s) => ({ label: settingsSourceLabel(s), settings: s.settings, source: s.source })),
   );
   warnings.push(...notices.warnings);
   errors.push(...notices.errors);
@@ -98,21 +98,21 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
 const MANAGED_FLAG = '--managed-settings';
 
 /** How messages name a source: its file, or the flag that carried it inline. */
-function labelOf(source: SettingsSource): string {
+export function settingsSourceLabel(source: SettingsSource): string {
   return source.path ?? (source.source === 'policySettings' ? MANAGED_FLAG : '--settings');
 }
 
 /** Inline JSON when it looks like an object, otherwise a path; a named file must exist. */
 function cliSource(value: string, cwd: string): Pending {
   if (value.trim().startsWith('{')) {
-    return { source: 'cliArg', read: Promise.resolve(parseSettingsText(value, '--settings')) };
+    return { source: 'flagSettings', read: Promise.resolve(parseSettingsText(value, '--settings')) };
   }
   const path = resolve(cwd, value);
   const read = readSettingsFile(path).then((result): ParsedSettings => {
     if (result.settings || result.errors) return result;
     return { errors: [{ file: path, message: `Settings file given with --settings not found: ${path}` }] };
   });
-  return { source: 'cliArg', path, read };
+  return { source: 'flagSettings', path, read };
 }
 
 /** `managed-settings.json`, then the `managed-settings.d/*.json` drop-ins in name order. */

@@ -100,7 +100,7 @@ function commandVerdict(
   if (run.exitCode !== 0) {
     const line = firstLine(run.stderr) || firstLine(run.stdout);
     const how = run.exitCode === null ? 'was killed' : `failed with exit code ${run.exitCode}`;
-    return { hookName, error: `${who} ${how}${line ? `: ${line}` : ''}` };
+    return { hookName, error: `${who} ${how}${line ? `: ${line}` : ''}${shellHint(run.exitCode)}` };
   }
   if (run.stdoutTruncated) {
     return unreadable(
@@ -143,6 +143,18 @@ export function interpretJson(event: string, label: string, hookName: string, va
     };
   }
   return { hookName, json };
+}
+
+/**
+ * The shell's own codes for a command it could not run: a script copied without its executable
+ * bit (126) or a path that does not lead to it (127) — the usual first-hook slips, which the
+ * shell's line alone ("Permission denied", "not found") does not say how to fix.
+ */
+function shellHint(exitCode: number | null): string {
+  if (exitCode === 126) return ' (the shell could not execute it: is the script executable? chmod +x it)';
+  if (exitCode === 127)
+    return ' (the shell did not find it: a relative path starts in the session\'s folder; "$CLAUDE_PROJECT_DIR"/… names the project\'s files from anywhere)';
+  return '';
 }
 
 function firstLine(text: string): string {

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandGroup, createHookTestBed, type HookTestBed, never, toolInput } from './runner-test-support';
@@ -95,6 +95,26 @@ describe('PreToolUse command hooks', () => {
     expect(outcome).toEqual({});
     expect(bed.messages).toEqual([
       { level: 'warning', text: `PreToolUse:Bash hook "${hook}" failed with exit code 1: first problem` },
+    ]);
+  });
+
+  it('says how to fix a hook script the shell cannot run: not executable, or not where the path leads', async () => {
+    // Calibration: a script copied without `chmod +x` makes /bin/sh exit 126 ("Permission denied",
+    // root included: exec needs an x bit); a wrong path makes it exit 127 ("not found").
+    const copied = join(bed.dir, 'copied.sh');
+    await writeFile(copied, '#!/bin/sh\nexit 2\n', { mode: 0o644 });
+    const missing = join(bed.dir, 'hooks', 'missing.sh');
+    const outcome = await bed
+      .runner({ PreToolUse: [commandGroup('Bash', [copied, missing])] })
+      .preToolUse(toolInput(), never());
+    expect(outcome).toEqual({});
+    expect(bed.messages.map((m) => m.text).sort()).toEqual([
+      expect.stringMatching(
+        /^PreToolUse:Bash hook ".*copied\.sh" failed with exit code 126: .*Permission denied \(the shell could not execute it: is the script executable\? chmod \+x it\)$/,
+      ),
+      expect.stringMatching(
+        /^PreToolUse:Bash hook ".*missing\.sh" failed with exit code 127: .*not found \(the shell did not find it: a relative path starts in the session's folder; "\$CLAUDE_PROJECT_DIR"\/… names the project's files from anywhere\)$/,
+      ),
     ]);
   });
 

@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import type { Env } from '../config/paths';
+import { compareVersions, MIN_NODE_VERSION } from '../lib/node-version';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import { locateRipgrep } from '../tools/builtin/shared/ripgrep';
 import type { ProviderProbe } from './provider-probe';
@@ -14,7 +15,8 @@ export type DoctorStatus = 'ok' | 'warning' | 'error';
 export type DoctorCheck = { name: string; status: DoctorStatus; detail: string };
 
 /** package.json's `engines.node`; a unit test keeps the two in step. */
-export const MIN_NODE_VERSION = '20.16.0';
+export { MIN_NODE_VERSION };
+
 const PROGRAM_DEADLINE_MS = 5_000;
 
 export type DoctorInputs = {
@@ -38,16 +40,6 @@ export async function runDoctorChecks(inputs: DoctorInputs): Promise<DoctorCheck
     sandboxCheck(inputs),
   ]);
   return checks;
-}
-
-function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map((n) => Number.parseInt(n, 10) || 0);
-  const pb = b.split('.').map((n) => Number.parseInt(n, 10) || 0);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 export function nodeCheck(version: string): DoctorCheck {

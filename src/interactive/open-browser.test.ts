@@ -17,7 +17,12 @@ describe('openInBrowser', () => {
   it('runs $BROWSER with the address as one argument (no shell sees it)', async () => {
     const seen = join(dir, 'seen');
     const browser = join(dir, 'browser.sh');
-    await writeFile(browser, `#!/bin/sh\nprintf '%s|%s' "$#" "$1" > '${seen}'\n`);
+    // The browser runs detached, so the test cannot wait for its exit: it writes beside the file
+    // and renames it into place, so the file exists only once its whole content is written.
+    await writeFile(
+      browser,
+      `#!/bin/sh\nprintf '%s|%s' "$#" "$1" > '${seen}.part' && mv '${seen}.part' '${seen}'\n`,
+    );
     await chmod(browser, 0o755);
     const url = new URL('https://auth.example/authorize?a=1&b=$(touch pwned)');
     expect(openInBrowser(url, { BROWSER: browser, PATH: process.env.PATH })).toEqual({

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectDir } from '../session/transcript-paths';
+import { commandHeader } from '../skills/expand';
 import {
   describePickerSession,
   filterPickerSessions,
@@ -49,10 +50,13 @@ describe('resume picker list', () => {
     );
     await session(2, [user([{ type: 'text', text: 'add a   --json\nflag' }])], 2000);
     await session(3, [user('current session')], 3000);
+    // Only a command typed: labelled by it rather than left without a label.
+    await session(4, [user([{ type: 'text', text: commandHeader({ name: 'review' }, 'main') }])], 500);
     const list = await listPickerSessions({ env, cwd, excludeSessionId: id(3) });
     expect(list.map((s) => [s.sessionId, s.label, s.gitBranch])).toEqual([
       [id(2), 'add a --json flag', 'main'],
       [id(1), 'fix the flaky test', 'main'],
+      [id(4), '/review main', 'main'],
     ]);
     expect(list[0]?.size).toBeGreaterThan(0);
     expect(describePickerSession(list[0] as never, 2000 * 1000 + 3 * 3600_000)).toMatch(

@@ -8,7 +8,13 @@ import { open } from 'node:fs/promises';
 import type { Env } from '../config/paths';
 import { parseJsonObject } from '../lib/json-object';
 import { mapLimited } from '../lib/map-limited';
-import { formatAge, projectSessionFiles, promptText, type SessionFile } from '../session/session-list';
+import {
+  formatAge,
+  projectSessionFiles,
+  promptText,
+  type SessionFile,
+  typedCommand,
+} from '../session/session-list';
 
 const HEAD_BYTES = 32 * 1024;
 const TAIL_BYTES = 8 * 1024;
@@ -75,6 +81,7 @@ export async function readPickerSession(file: SessionFile): Promise<PickerSessio
   const headLines = wholeLines(head, false, file.size > HEAD_BYTES && !head.endsWith('\n'));
   const tailLines = tail === '' ? [] : wholeLines(tail, true, false);
   let title: string | undefined;
+  let firstCommand: string | undefined;
   for (const text of [...headLines, ...tailLines]) {
     const line = parseJsonObject(text);
     if (!line) continue;
@@ -86,8 +93,10 @@ export async function readPickerSession(file: SessionFile): Promise<PickerSessio
     else if (session.firstPrompt === undefined && line.type === 'user' && line.isSidechain !== true) {
       const prompt = promptText(line);
       if (prompt !== undefined) session.firstPrompt = prompt.slice(0, 200);
+      else firstCommand ??= typedCommand(line)?.slice(0, 200);
     }
   }
+  if (session.firstPrompt === undefined && firstCommand !== undefined) session.firstPrompt = firstCommand;
   if (title !== undefined) session.title = title;
   const label = session.title ?? session.firstPrompt;
   if (label !== undefined) session.label = label;

@@ -15,11 +15,17 @@ export const PERMISSION_MODES = [
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export type RuleBehavior = 'allow' | 'deny' | 'ask';
+/**
+ * Where a rule or setting came from, in Claude Code's names: `flagSettings` is the `--settings`
+ * file or JSON (the SDK's `settings` option), `cliArg` the rule flags (`--allowedTools`,
+ * `--disallowedTools`), `session` an answer given in this session.
+ */
 export type RuleSource =
   | 'policySettings'
   | 'userSettings'
   | 'projectSettings'
   | 'localSettings'
+  | 'flagSettings'
   | 'cliArg'
   | 'session';
 /** The settings files an approval can be saved in ("don't ask again"), named as the SDK names them. */

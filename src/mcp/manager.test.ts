@@ -5,7 +5,9 @@
  * hangs at start and one that crashes mid-call and is restarted.
  */
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,6 +109,24 @@ describe('MCP manager', () => {
       expect.stringContaining('MCP server "unset" is not available: unset variable YOKE_TEST_UNSET_DIR'),
     ]);
     expect(m.promptCommands()).toEqual(['mcp__fx__greet']);
+  });
+
+  it('says in words why an HTTP server could not be reached', async () => {
+    // A port that was free a moment ago: nothing listens there, so the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    const m = start([
+      server('docs', { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } as McpServerConfig),
+    ]);
+    await m.whenSettled();
+    // Before: "could not reach the server: ECONNREFUSED".
+    expect(m.statuses()[0]).toMatchObject({
+      status: 'failed',
+      error:
+        'could not reach the server: connection refused (ECONNREFUSED): is the server running, on that port?',
+    });
   });
 
   it('maps annotations: readOnlyHint → read tier and concurrent; destructiveHint → destructive; else exec', async () => {

@@ -369,6 +369,15 @@ async function isUnauthorized(error: unknown): Promise<boolean> {
   return /\b401\b/.test(String((error as Error)?.message));
 }
 
+/** The network error codes a first `url` typo or a stopped server gives, in words with the fix. */
+function unreachable(cause: { code?: string; message?: string; hostname?: string }): string {
+  if (cause.code === 'ECONNREFUSED')
+    return 'connection refused (ECONNREFUSED): is the server running, on that port?';
+  if (cause.code === 'ENOTFOUND')
+    return `no such host${cause.hostname ? ` ${cause.hostname}` : ''} (ENOTFOUND): check the url`;
+  return cause.code ?? cause.message ?? 'unknown network error';
+}
+
 /** One line: what went wrong, with the server's own last words when it wrote any. */
 function failureReason(error: unknown, stderrTail: string): string {
   const err = error as NodeJS.ErrnoException;
@@ -376,9 +385,8 @@ function failureReason(error: unknown, stderrTail: string): string {
   if (err?.code === 'ENOENT' && 'path' in err) reason = `command not found: ${String(err.path)}`;
   if (/Connection closed/i.test(reason)) reason = 'the server exited before it finished starting';
   // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND, a TLS problem).
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  if (reason === 'fetch failed' && cause)
-    reason = `could not reach the server: ${cause.code ?? cause.message}`;
+  const cause = (err as { cause?: { code?: string; message?: string; hostname?: string } })?.cause;
+  if (reason === 'fetch failed' && cause) reason = `could not reach the server: ${unreachable(cause)}`;
   const lastLine = stderrTail.split('\n').at(-1);
   return lastLine ? `${reason} (stderr: ${lastLine.slice(0, 300)})` : reason;
 }

@@ -66,3 +66,22 @@ export function isLocalBaseUrl(baseUrl: string): boolean {
     (a === 169 && b === 254)
   );
 }
+
+/**
+ * Why a configured base URL cannot be used, or undefined when it is an http(s) address. The
+ * usual slip is leaving out the scheme (`localhost:11434/v1`), which URL parsing reads as a scheme
+ * called `localhost:` or rejects: left to the request, that surfaced as "Invalid URL" or as a
+ * missing key (an address that does not parse is not known to be local).
+ */
+export function baseUrlProblem(url: string, source: string): string | undefined {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url)
+    ? url.slice(0, url.indexOf(':')).toLowerCase()
+    : undefined;
+  if ((scheme === 'http' || scheme === 'https') && URL.canParse(url)) return undefined;
+  const named = source.startsWith('the ') ? `${source} (${JSON.stringify(url)})` : `${source}=${url}`;
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https')
+    return `${named} is not an http(s) address: the ${scheme}: scheme is not supported.`;
+  const guess = `${isLocalBaseUrl(`http://${url}`) ? 'http' : 'https'}://${url}`;
+  const example = URL.canParse(guess) ? guess : 'http://localhost:11434/v1';
+  return `${named} is not an http(s) address: write it with its scheme, e.g. ${example}.`;
+}

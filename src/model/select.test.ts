@@ -258,6 +258,27 @@ describe('selectModel', () => {
     expect(built.openai).toEqual([]);
   });
 
+  it('refuses a base URL without its http(s) scheme, naming where it was set and the fix', async () => {
+    // `new URL('localhost:11434/v1')` reads `localhost:` as the scheme; before this check the run
+    // went on to say a key was missing (the address was not known to be local) or "Invalid URL".
+    await expect(selectModel({ env: { OPENAI_BASE_URL: 'localhost:11434/v1' } })).rejects.toThrow(
+      'OPENAI_BASE_URL=localhost:11434/v1 is not an http(s) address: write it with its scheme, e.g. http://localhost:11434/v1.',
+    );
+    await expect(
+      selectModel({ env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'gateway.example.com/anthropic' } }),
+    ).rejects.toThrow('e.g. https://gateway.example.com/anthropic.');
+    await expect(
+      selectModel({ provider: 'openai', baseUrl: 'ftp://10.0.0.5/v1', env: { OPENAI_API_KEY: 'k' } }),
+    ).rejects.toThrow(
+      'the "baseUrl" setting ("ftp://10.0.0.5/v1") is not an http(s) address: the ftp: scheme is not supported.',
+    );
+    await expect(selectModel({ env: { OPENAI_BASE_URL: 'http://' } })).rejects.toBeInstanceOf(
+      ModelSelectionError,
+    );
+    expect(built.openai).toEqual([]);
+    expect(built.anthropic).toEqual([]);
+  });
+
   it('says an alias is an Anthropic model before asking an OpenAI-compatible server for it', async () => {
     const env = { OPENAI_BASE_URL: 'http://localhost:11434/v1' };
     await expect(selectModel({ provider: 'openai', model: 'sonnet', env })).rejects.toThrow(

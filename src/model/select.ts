@@ -13,7 +13,7 @@ import {
   missingAnthropicKey,
   missingOpenAIKey,
 } from './credentials';
-import { BASE_URL_VARIABLE, type Endpoint, isLocalBaseUrl } from './endpoint';
+import { BASE_URL_VARIABLE, baseUrlProblem, type Endpoint, isLocalBaseUrl } from './endpoint';
 import type { MissingCredentialsError } from './errors';
 import { DEFAULT_ANTHROPIC_MODEL, getModelInfo, MODEL_ALIASES, resolveModelAlias } from './models';
 import type { ServedModels } from './openai/served-models';
@@ -247,6 +247,9 @@ export function checkModelOptions(options: SelectModelOptions): {
     ? resolveModelAlias(options.fallbackModel.trim())
     : undefined;
   if (fallbackModel !== undefined) checkFallback(providerName, model, fallbackModel);
+  const base = configuredBaseUrl(providerName, options.baseUrl, options.env);
+  const badBase = base.url !== undefined && baseUrlProblem(base.url, base.source ?? 'the base URL');
+  if (badBase) throw new ModelSelectionError(badBase);
   const missing = credentialsProblem(providerName, options, requested);
   if (missing) throw missing;
   return {

@@ -65,7 +65,7 @@ const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
 /** Where a settings rule was written, for its problems: the file, or `--settings` for inline JSON. */
 function fileOf(source: RuleSource, path: string | undefined): { file?: string } {
   if (path !== undefined) return { file: path };
-  return source === 'cliArg' ? { file: '--settings' } : {};
+  return source === 'flagSettings' ? { file: '--settings' } : {};
 }
 
 /** Whether a rule of this behaviour (or `additionalDirectories`, an allow) applies, given trust. */

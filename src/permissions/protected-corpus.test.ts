@@ -113,6 +113,7 @@ const TOOL_CASES: CorpusCase[] = [
     expect: 'allow',
   }),
   write('.git/hooks/pre-commit', { allow: ['Edit(.git/**)'], source: 'cliArg', expect: 'allow' }),
+  write('.git/hooks/pre-commit', { allow: ['Edit(.git/**)'], source: 'flagSettings', expect: 'allow' }),
   write('/home/u/.bashrc', {
     mode: 'default',
     allow: ['Edit(~/.bashrc)'],

@@ -5,9 +5,9 @@
  * commit, a `core.fsmonitor` in `.git/config` on the next `git status`, a hook script on the next
  * tool call. Each entry below was checked for real in a scratch folder (see the corpus test).
  *
- * Who may lift the protection: a rule the model cannot have written. User settings and managed
- * policy (their files are on the list, so writing them asks), `--allowedTools` (typed by the user or
- * the SDK host) and session rules (an "always allow" the person answered, for exactly what was
+ * Who may lift the protection: a rule the model cannot have written. User settings, managed
+ * policy and the `--settings` file (their files are on the list, so writing them asks),
+ * `--allowedTools` (typed by the user or the SDK host) and session rules (an "always allow" the person answered, for exactly what was
  * shown) lift it; project and local settings do not — both live in the folder the model edits and
  * a repository may ship them. The rule must name the file: `Edit(//abs/path)`, `Edit(~/.bashrc)`,
  * or an exact `Bash(…)` rule that spells out the command that writes it. A bare `Edit` or a prefix
@@ -46,6 +46,7 @@ const SETTINGS_WHY = "settings decide Yoke's permission rules and hooks";
 const LIFTING_SOURCES: ReadonlySet<RuleSource> = new Set([
   'policySettings',
   'userSettings',
+  'flagSettings',
   'cliArg',
   'session',
 ]);

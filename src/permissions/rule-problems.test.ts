@@ -69,9 +69,9 @@ describe('buildPermissionContext with malformed rules', () => {
           settings: { permissions: { deny: ['Bash(echo:*'] } },
         },
         { source: 'projectSettings', path: FILE, settings: { permissions: { allow: ['bash(ls)', 'Read'] } } },
-        // `--settings` is a command-line source, but its rules are named by their file, not a flag.
-        { source: 'cliArg', path: '/tmp/extra.json', settings: { permissions: { ask: ['Edit(x'] } } },
-        { source: 'cliArg', settings: { permissions: { deny: ['Read(.env'] } } },
+        // `--settings` rules are named by their file, or by the flag for inline JSON.
+        { source: 'flagSettings', path: '/tmp/extra.json', settings: { permissions: { ask: ['Edit(x'] } } },
+        { source: 'flagSettings', settings: { permissions: { deny: ['Read(.env'] } } },
       ],
       cliDisallowed: ['Write(/etc/x'],
       onRuleProblem: (problem) => problems.push(problem),

@@ -107,7 +107,6 @@ function effect(behavior: RuleBehavior, toolName: string | undefined): string {
 }
 
 function where(origin: RuleOrigin, behavior: RuleBehavior): string {
-  // `--settings` is a command-line source too, but its rules come from its file (or JSON).
   if (origin.file !== undefined) return `settings ${origin.file}`;
   if (origin.source === 'cliArg') return behavior === 'allow' ? '--allowedTools' : '--disallowedTools';
   return `settings (${origin.source})`;

@@ -79,6 +79,7 @@ export async function summarizeSession(file: SessionFile): Promise<SessionSummar
   const summary: SessionSummary = { ...file, turns: 0, costUsd: 0 };
   let customTitle: string | undefined;
   let aiTitle: string | undefined;
+  let firstCommand: string | undefined;
   await forEachLine(file.path, (text) => {
     const needHead = summary.createdAt === undefined || summary.cwd === undefined;
     if (!needHead && !SUMMARY_TYPES.test(text)) return;
@@ -98,11 +99,18 @@ export async function summarizeSession(file: SessionFile): Promise<SessionSummar
     else if (line.type === 'ai-title' && typeof line.aiTitle === 'string') aiTitle = line.aiTitle;
     else if (line.type === 'user' && line.isSidechain !== true) {
       const prompt = promptText(line);
+      const command = prompt === undefined ? typedCommand(line) : undefined;
+      if (command !== undefined) {
+        summary.turns++;
+        firstCommand ??= command.slice(0, 200);
+      }
       if (prompt === undefined) return;
       summary.turns++;
       summary.firstPrompt ??= prompt.slice(0, 200);
     }
   });
+  // A session of commands alone (`yoke -p "/review"`) is named by the first one, not "(no prompt)".
+  if (firstCommand !== undefined) summary.firstPrompt ??= firstCommand;
   const title = customTitle ?? aiTitle;
   if (title !== undefined) summary.title = title;
   return summary;
@@ -128,6 +136,23 @@ export function promptText(line: Record<string, unknown>): string | undefined {
   const bang = /^<bash-input>(.*?)<\/bash-input>/.exec(text);
   if (bang) return `!${bang[1]}`;
   return text;
+}
+
+const COMMAND_LINE =
+  /^<command-message>[^<]*<\/command-message>\s*<command-name>(\/[^<]+)<\/command-name>\s*<command-args>([^<]*)<\/command-args>/;
+
+/**
+ * The `/name args` a user typed, from the wrapper a prompt command's expansion starts with
+ * (skills/expand.ts), or undefined for any other line. Listings prefer a typed prompt to it.
+ */
+export function typedCommand(line: Record<string, unknown>): string | undefined {
+  if (line.isMeta === true || line.toolUseResult !== undefined) return undefined;
+  const content = (line.message as { content?: unknown } | undefined)?.content;
+  const first = Array.isArray(content) ? (content[0] as { type?: unknown; text?: unknown }) : undefined;
+  const text = typeof content === 'string' ? content : first?.type === 'text' ? String(first.text) : '';
+  const match = COMMAND_LINE.exec(text);
+  if (!match) return undefined;
+  return `${match[1]} ${match[2]}`.replace(/\s+/g, ' ').trim();
 }
 
 /** "just now", "5m ago", "3h ago", "2d ago". */

@@ -53,7 +53,7 @@ describe('a settings file whose deny rules cannot be read', () => {
     expect({ code, stdout, stderr }).toEqual({
       code: 1,
       stdout: '',
-      stderr: `yoke: Invalid JSON in settings ${settingsFile} at line 3, column 30: unexpected ']'; its deny rules, ask rules and hooks cannot be read, so nothing was run without them: fix the file, or leave the local settings out with --setting-sources=user,project.\n`,
+      stderr: `yoke: Invalid JSON in settings ${settingsFile} at line 3, column 30: a comma before ']' (JSON allows no comma after the last item; remove it); its deny rules, ask rules and hooks cannot be read, so nothing was run without them: fix the file, or leave the local settings out with --setting-sources=user,project.\n`,
     });
     expect(server.requests).toHaveLength(0);
     expect(await fileExists(join(cwd, 'marker'))).toBe(false);

@@ -110,7 +110,7 @@ describe('messages that say where and what', () => {
     const { code, stderr } = await yoke(['-p', 'hi', '--json-schema', '{"type":"object",}']);
     expect(code).toBe(1);
     expect(stderr).toBe(
-      'yoke: --json-schema is not valid JSON: column 18: expected a property name in double quotes, found \'}\' (at "}").\n',
+      'yoke: --json-schema is not valid JSON: column 18: a comma before \'}\' (JSON allows no comma after the last item; remove it) (at "}").\n',
     );
   });
 

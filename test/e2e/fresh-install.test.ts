@@ -132,3 +132,28 @@ describe('a fresh install', () => {
     ]);
   });
 });
+
+describe('a Node.js older than Yoke needs', () => {
+  // Calibration: run for real with Node 18.20.4 and 12.22.12 (the official builds), `yoke -p hi`
+  // printed this line and exited 1; before, Node 18 crashed in the app with a TypeError after a
+  // screenful of minified code. Here the running Node is made to report an old version instead.
+  it('gets one line naming both versions and exit 1, before the app loads', async () => {
+    ws.server.reset([]);
+    const dir = await tempProject('yoke-old-node-');
+    const preload = join(dir, 'old-node.cjs');
+    writeFileSync(
+      preload,
+      "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.4' } });\n",
+    );
+    const { code, stdout, stderr } = await runYoke(['-p', 'hi'], {
+      cwd: dir,
+      env: { ...mockEnv(ws.server.url, dir), NODE_OPTIONS: `--require ${preload}` },
+    });
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toBe(
+      `yoke: Yoke needs Node.js 20.16.0 or later, and this is Node.js 18.20.4 (${process.execPath}). ` +
+        'Install a newer Node.js (from nodejs.org, or with your version manager, e.g. "nvm install 22") and run yoke again.\n',
+    );
+    expect(ws.server.requests).toHaveLength(0);
+  });
+});

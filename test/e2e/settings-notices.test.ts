@@ -73,6 +73,19 @@ describe('settings problems', () => {
     ]);
   });
 
+  it('names an additional directory that is not there, and still runs', async () => {
+    const { cwd, env, file } = await project({
+      permissions: { additionalDirectories: ['../shared-lib-that-is-not-there', '.'] },
+    });
+    answer();
+    // Before, the missing folder was taken silently: tools asked or refused there, unexplained.
+    const { code, stdout, stderr } = await runYoke(['-p', 'hi', '--trust'], { cwd, env });
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'ok\n' });
+    expect(lines(stderr)).toEqual([
+      `yoke: warning: settings ${file}: permissions.additionalDirectories "../shared-lib-that-is-not-there" is not a folder (${join(cwd, '..', 'shared-lib-that-is-not-there')}); tools cannot use it`,
+    ]);
+  });
+
   /** A PATH with git but no bubblewrap: the sandbox cannot start, as on a machine without it. */
   async function pathWithoutBwrap(): Promise<string> {
     const bin = await tempProject('yoke-bin-');

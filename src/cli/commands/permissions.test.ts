@@ -68,4 +68,15 @@ describe('yoke permissions', () => {
     );
     await expect(runPermissionsRemove({ cwd, env, rule: 'Bash(' })).rejects.toThrow(/not a permission rule/);
   });
+
+  it('names the file it could not read instead of saying the rule is nowhere, and leaves it as it was', async () => {
+    const path = join(cwd, '.yoke', 'settings.local.json');
+    const broken = '{\n  "permissions": {"allow": ["Bash(ls)",]}\n}\n';
+    await writeFile(path, broken);
+    // Before: `"Bash(ls)" is not in any settings file`, while the rule sat in the broken file.
+    await expect(runPermissionsRemove({ cwd, env, rule: 'Bash(ls)' })).rejects.toThrow(
+      `"Bash(ls)" is not in any settings file Yoke could read, and nothing was changed: Invalid JSON in settings ${path} at line 2, column 40: a comma before ']'`,
+    );
+    expect(await readFile(path, 'utf8')).toBe(broken);
+  });
 });

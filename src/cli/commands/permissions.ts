@@ -67,6 +67,12 @@ export async function runPermissionsRemove(options: PermissionsRemoveOptions): P
   if (local.length === 0) {
     const shown = formatRule(target);
     if (matches.length === 0) {
+      // The rule may well be in a file that could not be read: say so rather than "not there".
+      const unread = loaded.errors.map((error) => error.message.replace(/; file ignored$/, ''));
+      if (unread.length > 0)
+        throw new CliUsageError(
+          `"${shown}" is not in any settings file Yoke could read, and nothing was changed: ${unread.join('; ')}. Fix that first.`,
+        );
       throw new CliUsageError(
         `"${shown}" is not in any settings file; run "yoke permissions list" to see the rules.`,
       );

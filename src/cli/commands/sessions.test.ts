@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createUserMessage } from '../../session/messages';
 import { conversation, tempHome, writeSession } from '../../session/transcript-test-support';
 import { TranscriptWriter } from '../../session/transcript-writer';
+import { commandHeader } from '../../skills/expand';
 import { sessionsListCommand } from './sessions';
 
 async function list(options: Parameters<typeof sessionsListCommand>[0]): Promise<string> {
@@ -45,6 +46,29 @@ describe('yoke sessions list', () => {
     expect(all).toContain('FOLDER');
     expect(all).toContain(`${cwd}/other`);
     expect(all.trimEnd().split('\n')).toHaveLength(4);
+  });
+
+  it('names a session of commands alone by the first command typed, and counts commands as turns', async () => {
+    const { env, cwd } = tempHome();
+    const command = (name: string, args: string, body: string) =>
+      createUserMessage([
+        { type: 'text', text: commandHeader({ name }, args) },
+        { type: 'text', text: body },
+      ]);
+    // Before, such a session was listed with 0 turns and "(no prompt)".
+    const alone = writeSession(env, cwd, [command('formatter:fmt', 'src  lib', 'Format the code.')]);
+    const mixed = writeSession(env, cwd, [
+      command('init', '', 'Write AGENTS.md'),
+      createUserMessage('fix the test'),
+    ]);
+    const rows = (await list({ cwd, env })).trimEnd().split('\n');
+    expect(rows).toContainEqual(
+      expect.stringMatching(new RegExp(`^${alone.sessionId}\\s.*\\s1\\s+\\$0\\s+/formatter:fmt src lib$`)),
+    );
+    // A typed prompt still names the session before any command does.
+    expect(rows).toContainEqual(
+      expect.stringMatching(new RegExp(`^${mixed.sessionId}\\s.*\\s2\\s+\\$0\\s+fix the test$`)),
+    );
   });
 
   it('says where it looked when there is nothing', async () => {

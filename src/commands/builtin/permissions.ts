@@ -19,6 +19,7 @@ const USAGE =
 
 const SOURCE_ORDER: readonly RuleSource[] = [
   'policySettings',
+  'flagSettings',
   'cliArg',
   'localSettings',
   'projectSettings',
@@ -27,6 +28,7 @@ const SOURCE_ORDER: readonly RuleSource[] = [
 ];
 const SOURCE_LABEL: Readonly<Record<RuleSource, string>> = {
   policySettings: 'Managed policy',
+  flagSettings: 'Settings flag (--settings)',
   cliArg: 'Command line (--allowedTools / --disallowedTools)',
   localSettings: 'Local settings (yours, this project)',
   projectSettings: 'Project settings (shared)',

@@ -79,6 +79,20 @@ describe('/help and unknown commands', () => {
     expect(await runCommandLine('plain prompt', host)).toBeUndefined();
   });
 
+  it('a command typed without its folder or plugin name gets the namespaced ones first', async () => {
+    for (const name of ['frontend:lint', 'formatter:fmt'])
+      host.commands.register({ kind: 'local', name, description: name, run: async () => ({ kind: 'none' }) });
+    // Before, `/lint` got only `/init`, one edit away, and `/fmt` only the /help hint.
+    expect(await runCommandLine('/lint', host)).toEqual({
+      kind: 'text',
+      text: 'Unknown command /lint. Did you mean /frontend:lint, /init?',
+    });
+    expect(await runCommandLine('/fmt', host)).toEqual({
+      kind: 'text',
+      text: 'Unknown command /fmt. Did you mean /formatter:fmt?',
+    });
+  });
+
   it('a command that throws becomes one line for the user', async () => {
     host.commands.register({
       name: 'broken',

@@ -94,7 +94,9 @@ describe('/status', () => {
     const text = await textOf('/status');
     expect(text).toContain(`Session:          ${host.sessionId}`);
     expect(text).toContain('Permission mode:  acceptEdits');
-    expect(text).toContain('(not trusted: project allow rules and hooks are ignored)');
+    expect(text).toContain(
+      '(not trusted: project allow rules are ignored, and in the interactive UI its hooks too)',
+    );
     expect(text).toContain('error: settings /x/.yoke/settings.json: "permissions.allow" must be a list');
   });
 });

@@ -3,6 +3,7 @@
  * window) and /status (who and where the session is). Figures come from the host's snapshots, the
  * same ones the status line shows.
  */
+import { settingsSourceLabel } from '../../config/load-settings';
 import { contextBreakdown, formatContextBreakdown } from '../../interactive/context-breakdown';
 import type { CommandHost, CostSnapshot, LocalCommand } from '../types';
 
@@ -66,13 +67,13 @@ async function statusText(host: CommandHost): Promise<string> {
   const shells = host.backgroundShells();
   const running = shells.filter((s) => s.status === 'running').length;
   const memory = host.context().memoryFiles.map((f) => f.path);
-  const files = settings.sources.map((s) => (s.path ? `${s.path} (${s.source})` : s.source));
+  const files = settings.sources.map((s) => `${settingsSourceLabel(s)} (${s.source})`);
   const lines = [
     `Yoke ${YOKE_VERSION}`,
     `Session:          ${host.sessionId}`,
     `Transcript:       ${host.transcriptPath ?? '(not written yet)'}`,
     `Working folder:   ${host.cwd}`,
-    `Project root:     ${host.projectRoot}${trusted ? '' : ' (not trusted: project allow rules and hooks are ignored)'}`,
+    `Project root:     ${host.projectRoot}${trusted ? '' : ' (not trusted: project allow rules are ignored, and in the interactive UI its hooks too)'}`,
     `Model:            ${model}`,
     `Permission mode:  ${host.permissionMode()}`,
     `Context:          ${tokens(breakdown.total)} of ${tokens(breakdown.window)} tokens (${Math.round(breakdown.fraction * 100)}%)`,

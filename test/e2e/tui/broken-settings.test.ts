@@ -18,7 +18,7 @@ const fx = useTuiFixture('yoke-broken-settings-', async (cwd) => {
 });
 
 const REFUSAL =
-  "at line 1, column 45: unexpected ']'; its deny rules, ask rules and hooks cannot be read, so nothing was run without them: fix the file, or leave the project settings out with --setting-sources=user,local.";
+  "at line 1, column 45: a comma before ']' (JSON allows no comma after the last item; remove it); its deny rules, ask rules and hooks cannot be read, so nothing was run without them: fix the file, or leave the project settings out with --setting-sources=user,local.";
 
 function touchTurn() {
   fx.server.reset([
