@@ -52,7 +52,7 @@ function headerRecord(headers: RequestInit['headers']): Record<string, string> {
     record[key] = record[key] === undefined ? trimmed : `${record[key]}, ${trimmed}`;
   };
   if (!headers) return record;
-  if (headers instanceof Headers) headers.forEach((value, name) => add(name, value));
+  if (headers instanceof Headers) for (const [name, value] of headers) add(name, value);
   else if (Array.isArray(headers)) for (const [name, value] of headers) add(name as string, value as string);
   else
     for (const [name, value] of Object.entries(headers)) {
