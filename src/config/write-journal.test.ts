@@ -60,7 +60,8 @@ function killMidWrite(journal: string, target: string): Promise<string> {
       if (out.endsWith('\n')) child.kill('SIGKILL');
     });
     child.on('error', reject);
-    child.on('exit', (_code, signal) =>
+    // 'close', not 'exit': Node may report the exit before the child's output is read.
+    child.on('close', (_code, signal) =>
       signal === 'SIGKILL' ? resolve(out.trim()) : reject(new Error(`child ended by itself: ${_code}`)),
     );
   });
@@ -92,7 +93,7 @@ function exitMidWrite(journal: string, target: string): Promise<string> {
       out += d.toString();
     });
     child.on('error', reject);
-    child.on('exit', (code) =>
+    child.on('close', (code) =>
       code === 3 ? resolve(out.trim()) : reject(new Error(`child exited ${code}`)),
     );
   });

@@ -33,6 +33,17 @@ describe('prompt history', () => {
     expect(await h.recall()).toEqual(['npm test', 'fix it']);
   });
 
+  it('recalls the prompt typed last first, even when the clock was set back in between', async () => {
+    // The machine's clock jumped back between two prompts: the newer one has the smaller stamp.
+    await history().add('before the jump', Date.UTC(2026, 11, 1));
+    await history().add('after the jump', Date.UTC(2020, 0, 1));
+    expect(await history().recall()).toEqual(['after the jump', 'before the jump']);
+    expect((await history().load()).map((entry) => entry.timestamp)).toEqual([
+      Date.UTC(2020, 0, 1),
+      Date.UTC(2026, 11, 1),
+    ]);
+  });
+
   it('keeps neither empty nor oversized prompts', async () => {
     const h = history();
     expect(await h.add('   ')).toBe(false);

@@ -78,11 +78,10 @@ export class PromptHistory {
   /** Every prompt, newest first, re-read from disk (other processes may have added some). */
   async load(): Promise<readonly HistoryEntry[]> {
     const [older, current] = await Promise.all([readEntries(this.older), readEntries(this.file)]);
-    const all = [...older, ...current];
-    // Appends from several processes land in arrival order; the stamp decides, ties keep file order.
-    const indexed = all.map((entry, i) => ({ entry, i }));
-    indexed.sort((a, b) => b.entry.timestamp - a.entry.timestamp || b.i - a.i);
-    this.cache = indexed.map((x) => x.entry);
+    // Newest first by arrival: appends from several processes land in the order they were typed.
+    // The stamps are not the order: a clock set back (NTP, a VM resumed) stamps a new prompt
+    // before older ones, and ↑ would recall a stale prompt first.
+    this.cache = [...older, ...current].reverse();
     return this.cache;
   }
 

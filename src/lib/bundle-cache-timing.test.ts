@@ -131,7 +131,8 @@ function runChild(mode: 'own' | 'alone', sendAt: string[]): Promise<{ out: strin
         if (!before.includes(`${line}\n`) && out.includes(`${line}\n`)) running.kill('SIGTERM');
     });
     running.on('error', reject);
-    running.on('exit', (_code, signal) => resolve({ out, signal }));
+    // 'close', not 'exit': Node may report the exit before the last lines are read.
+    running.on('close', (_code, signal) => resolve({ out, signal }));
   });
 }
 

@@ -21,7 +21,10 @@ const require = createRequire(import.meta.url);
 const SUITE = join(require.resolve('@modelcontextprotocol/conformance/package.json'), '..', 'dist/index.js');
 const CLIENT = join(import.meta.dirname, '../conformance/yoke-client.mjs');
 
-describe('MCP conformance, client scenarios over streamable HTTP', () => {
+// Each scenario starts four Node processes or more (the suite, the client, the Agent SDK's Yoke,
+// `yoke mcp login`): ~3 s alone, but up to 26 s was measured on the 2-core machine with other
+// builds running, too near vitest's 30 s.
+describe('MCP conformance, client scenarios over streamable HTTP', { timeout: 120_000 }, () => {
   it.each([
     'initialize',
     'tools_call',

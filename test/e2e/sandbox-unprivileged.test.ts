@@ -12,6 +12,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -41,9 +42,16 @@ function canDropPrivileges(): boolean {
   }
 }
 
+/**
+ * The folders `nobodyFolders` made: /var/tmp is outside the per-file TMPDIR the test setup
+ * removes, so the file removes them itself (they piled up in /var/tmp run after run).
+ */
+const madeRoots: string[] = [];
+
 /** A project and home owned by nobody, in /var/tmp (a /tmp folder would be private inside). */
 function nobodyFolders(): { cwd: string; home: string; outside: string } {
   const root = mkdtempSync('/var/tmp/yoke-e2e-sandbox-');
+  madeRoots.push(root);
   chmodSync(root, 0o755);
   const cwd = join(root, 'project');
   const home = join(root, 'home');
@@ -91,6 +99,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+  for (const root of madeRoots) rmSync(root, { recursive: true, force: true });
 });
 
 describe.skipIf(!canDropPrivileges() || !existsSync('/var/tmp'))(

@@ -4,11 +4,18 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { documentDiagnostics } from './document-diagnostics';
 import { LspSupervisor, LspUnavailableError } from './supervisor';
-import { fakeBinary, pathWithServers, SERVER_BIN, TS_PROJECT, writeProject } from './test-fixtures';
+import {
+  fakeBinary,
+  pathWithServers,
+  REAL_SERVER_SUITE,
+  SERVER_BIN,
+  TS_PROJECT,
+  writeProject,
+} from './test-fixtures';
 
 const onlyNode = () => `${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin`;
 
-describe('which server may start', () => {
+describe('which server may start', REAL_SERVER_SUITE, () => {
   test('a root marker without the binary starts nothing, and says the binary is missing', async () => {
     const root = writeProject(TS_PROJECT);
     const supervisor = new LspSupervisor({ env: { PATH: onlyNode() }, trusted: true });

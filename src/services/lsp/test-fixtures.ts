@@ -9,6 +9,13 @@ import { dirname, join, resolve } from 'node:path';
 /** This repository's node_modules/.bin, where the devDependency servers live. */
 export const SERVER_BIN = resolve(import.meta.dirname, '../../../node_modules/.bin');
 
+/**
+ * The options of a suite that asks a real language server: the server starts and indexes the
+ * project in the suite's first test, 1-3 s alone but up to 16 s measured on the 2-core machine
+ * with other builds running, too near vitest's 30 s.
+ */
+export const REAL_SERVER_SUITE = { timeout: 90_000 };
+
 /** PATH with the servers first (and the rest of the machine's PATH for node itself). */
 export function pathWithServers(env: NodeJS.ProcessEnv = process.env): string {
   return `${SERVER_BIN}:${env.PATH ?? ''}`;

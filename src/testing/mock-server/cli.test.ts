@@ -57,12 +57,13 @@ function runCli(args: string[]) {
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': Node may report the exit before stdout and stderr are read.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const firstLine = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
       if (stdout.includes('\n')) resolve(stdout.split('\n')[0] ?? '');
     });
-    child.on('exit', () => reject(new Error(`exited before printing: ${stderr}`)));
+    child.on('close', () => reject(new Error(`exited before printing: ${stderr}`)));
   });
   // A test that expects an early exit never awaits the line; keep that from being unhandled.
   firstLine.catch(() => undefined);

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseRule } from '../../../permissions/rule-string';
 import { emptyPermissionContext, type ToolPermissionContext } from '../../../permissions/types';
-import { PY_PROJECT, pathWithServers, TS_PROJECT, writeProject } from '../../../services/lsp/test-fixtures';
+import {
+  PY_PROJECT,
+  pathWithServers,
+  REAL_SERVER_SUITE,
+  TS_PROJECT,
+  writeProject,
+} from '../../../services/lsp/test-fixtures';
 import type { ToolUseContext } from '../../context';
 import { SessionServices } from '../../session-services';
 import { readTool } from '../read';
@@ -30,7 +36,7 @@ const read = (context: ToolUseContext, file: string) => readFileSync(join(contex
 const rename = async (context: ToolUseContext, input: Record<string, unknown>) =>
   resultText(lspRenameTool, await callTool(lspRenameTool, input, context));
 
-describe('lsp_rename on a real typescript-language-server', () => {
+describe('lsp_rename on a real typescript-language-server', REAL_SERVER_SUITE, () => {
   test('renames a class across three files, and nothing else', async () => {
     const context = projectContext(TS_PROJECT);
     try {
@@ -120,7 +126,7 @@ describe('lsp_rename on a real typescript-language-server', () => {
   });
 });
 
-describe('lsp_rename on a real pyright', () => {
+describe('lsp_rename on a real pyright', REAL_SERVER_SUITE, () => {
   test('renames a method at its definition and its uses', async () => {
     const context = projectContext(PY_PROJECT);
     try {

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseRule } from '../../../permissions/rule-string';
 import { emptyPermissionContext } from '../../../permissions/types';
-import { PY_PROJECT, pathWithServers, TS_PROJECT, writeProject } from '../../../services/lsp/test-fixtures';
+import {
+  PY_PROJECT,
+  pathWithServers,
+  REAL_SERVER_SUITE,
+  TS_PROJECT,
+  writeProject,
+} from '../../../services/lsp/test-fixtures';
 import type { ToolUseContext } from '../../context';
 import { SessionServices } from '../../session-services';
 import { callTool, makeTestContext, resultText } from '../shared/test-context';
@@ -27,7 +33,7 @@ function projectContext(
   });
 }
 
-describe('lsp on a real typescript-language-server', () => {
+describe('lsp on a real typescript-language-server', REAL_SERVER_SUITE, () => {
   let context: ToolUseContext;
   beforeAll(() => {
     context = projectContext(TS_PROJECT);
@@ -191,7 +197,7 @@ describe('lsp and Read deny rules', () => {
   });
 });
 
-describe('lsp on a real pyright', () => {
+describe('lsp on a real pyright', REAL_SERVER_SUITE, () => {
   let context: ToolUseContext;
   beforeAll(() => {
     context = projectContext(PY_PROJECT);

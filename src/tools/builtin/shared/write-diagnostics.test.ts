@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PY_PROJECT, pathWithServers, TS_PROJECT, writeProject } from '../../../services/lsp/test-fixtures';
+import {
+  PY_PROJECT,
+  pathWithServers,
+  REAL_SERVER_SUITE,
+  TS_PROJECT,
+  writeProject,
+} from '../../../services/lsp/test-fixtures';
 import type { ToolUseContext } from '../../context';
 import { SessionServices } from '../../session-services';
 import { editTool } from '../edit';
@@ -30,7 +36,9 @@ async function edit(context: ToolUseContext, file: string, old_string: string, n
 
 const TYPE_ERROR = "src/main.ts:5: error TS2322: Type 'number' is not assignable to type 'string'.";
 
-describe('diagnostics on write, typescript-language-server', () => {
+// The tests are the steps of one editing session on one server, each starting from the file the
+// step before left: run in their order even under --sequence.shuffle (shuffled, 3 of them failed).
+describe('diagnostics on write, typescript-language-server', { ...REAL_SERVER_SUITE, shuffle: false }, () => {
   let context: ToolUseContext;
   beforeAll(() => {
     context = projectContext(TS_PROJECT);
@@ -107,7 +115,7 @@ describe('diagnostics on write, typescript-language-server', () => {
   });
 });
 
-describe('diagnostics on write, pyright', () => {
+describe('diagnostics on write, pyright', REAL_SERVER_SUITE, () => {
   test('a Write that breaks a type reports it; a file no server handles gets nothing appended', async () => {
     const context = projectContext(PY_PROJECT);
     try {
