@@ -124,6 +124,7 @@ ${subcommandsHelp()}
 Environment:
   ANTHROPIC_API_KEY                 Anthropic API key (ANTHROPIC_AUTH_TOKEN: a bearer token instead)
   ANTHROPIC_BASE_URL                another Anthropic-compatible endpoint (a proxy or gateway)
+  ANTHROPIC_OPEN_TELEMETRY          true: the Anthropic SDK's OpenTelemetry spans (off by default)
   OPENAI_API_KEY, OPENAI_BASE_URL   OpenAI, or an OpenAI-compatible server (Ollama, vLLM, LM Studio)
   ANTHROPIC_MODEL                   the Anthropic model without --model (wins over the model setting)
   OPENAI_MODEL                      the OpenAI-compatible model without --model (else: the one model
