@@ -14,6 +14,7 @@ import { lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isWithin } from '../../lib/path-within';
 import type { Env } from '../../model/types';
+import { oneAtATimeIn } from './one-at-a-time';
 import {
   type Git,
   gitIn,
@@ -120,11 +121,13 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
   }
   const settings = options.settings ?? {};
   const baseCommit = await baseCommitFor(git, options.cwd, settings);
-  await gitOrThrow(
-    git,
-    ['worktree', 'add', ...addOptions(settings), '-b', branch, path, baseCommit],
-    repoRoot,
-    `Cannot make the worktree ${options.name}`,
+  await oneAtATimeIn(repoRoot, () =>
+    gitOrThrow(
+      git,
+      ['worktree', 'add', ...addOptions(settings), '-b', branch, path, baseCommit],
+      repoRoot,
+      `Cannot make the worktree ${options.name}`,
+    ),
   );
   const worktree: Worktree = { path, branch, repoRoot, baseCommit, createdHere: true };
   try {
@@ -149,11 +152,8 @@ export async function openWorktree(options: { cwd: string; path: string; env: En
 }
 
 async function reopen(git: Git, repoRoot: string, path: string): Promise<Worktree> {
-  const listed = await gitOrThrow(
-    git,
-    ['worktree', 'list', '--porcelain', '-z'],
-    repoRoot,
-    'Cannot list worktrees',
+  const listed = await oneAtATimeIn(repoRoot, () =>
+    gitOrThrow(git, ['worktree', 'list', '--porcelain', '-z'], repoRoot, 'Cannot list worktrees'),
   );
   let real: string;
   try {
@@ -221,7 +221,7 @@ export async function finishWorktree(
   }
   const git = gitIn(env);
   const removeArgs = ['worktree', 'remove', ...(options.discard ? ['--force'] : []), path];
-  const removed = await git(removeArgs, worktree.repoRoot);
+  const removed = await oneAtATimeIn(worktree.repoRoot, () => git(removeArgs, worktree.repoRoot));
   if (removed.code !== 0) {
     // Git refuses a worktree that changed since the check: keep it, as the rule says.
     const now = await worktreeChanges(worktree, env).catch(() => changes);
@@ -237,6 +237,7 @@ export async function finishWorktree(
   const onlyHere = options.discard
     ? 0
     : await unmergedCommits(git, worktree.repoRoot, branch, { withHead: false }).catch(() => 1);
-  if (onlyHere === 0 && branch !== '') await git(['branch', '-D', branch], worktree.repoRoot);
+  if (onlyHere === 0 && branch !== '')
+    await oneAtATimeIn(worktree.repoRoot, () => git(['branch', '-D', branch], worktree.repoRoot));
   return { kind: 'removed', path, branch };
 }
