@@ -74,12 +74,16 @@ def type_and_time(count):
         if waited is None:
             break
         times.append((time.monotonic() - t0) * 1000)
+        if KEY_LOG is not None:
+            KEY_LOG.append([round(t0 * 1000, 2), round(times[-1], 2)])
     os.write(fd, b"\x15")  # Ctrl+U clears the line
     read_for(0.2)
     return times
 
 
 DEBUG = os.environ.get("BENCH_DEBUG") == "1"
+# BENCH_TUI_RAW: each key's send time (CLOCK_MONOTONIC ms, the clock of a --cpu-prof profile) and echo.
+KEY_LOG = [] if os.environ.get("BENCH_TUI_RAW") else None
 
 def note(text):
     if DEBUG:
@@ -146,4 +150,6 @@ try:
     os.waitpid(pid, 0)
 except ChildProcessError:
     pass
+if KEY_LOG is not None:
+    result["key_log"] = KEY_LOG
 print(json.dumps(result))

@@ -135,6 +135,8 @@ if (process.env.BENCH_TUI_RAW)
       streaming: r.streaming_echo_ms,
       tool: r.tool_echo_ms,
       long: r.long_session_echo_ms,
+      // [sent at (CLOCK_MONOTONIC ms, as a --cpu-prof profile's startTime / 1000), echo ms] per key
+      keyLog: r.key_log,
     }),
   );
 const p99 = (values) =>
