@@ -120,6 +120,9 @@ export async function createSessionEngine(
     selectModel,
     env: sessionEnv,
   });
+  // The first request's connection (DNS, TCP, TLS) opens now, beside the rest of the set-up and,
+  // in the REPL, while the user types the first prompt.
+  selection.provider.preconnect?.();
   const mainAgent = main.agent;
 
   const [session, memory, models] = await Promise.all([

@@ -319,6 +319,7 @@ export function withRetry(provider: Provider, options: RetryOptions = {}): Retry
     stream,
     withRetryOptions: (overrides) => withRetry(provider, { ...options, ...overrides }),
   };
+  if (provider.preconnect) wrapped.preconnect = () => provider.preconnect?.();
   const countTokens = provider.countTokens?.bind(provider);
   if (countTokens) {
     wrapped.countTokens = async (request, signal) => {

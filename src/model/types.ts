@@ -185,6 +185,11 @@ export interface Provider {
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent>;
   /** Exact input token count from the API where it offers one. */
   countTokens?(request: ModelRequest, signal?: AbortSignal): Promise<number>;
+  /**
+   * Opens the connection the first request will use (DNS, TCP, TLS) without sending anything, so
+   * that request does not wait for it. Failures are left for the request to report.
+   */
+  preconnect?(): void;
 }
 
 export type ProviderName = 'anthropic' | 'openai' | 'fake';

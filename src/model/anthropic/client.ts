@@ -7,7 +7,7 @@ import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Endpoint } from '../endpoint';
 import type { TransportTimeouts } from '../http/deadline';
-import { createTransport, SDK_TIMEOUT_OFF_MS } from '../http/transport';
+import { createTransport, SDK_TIMEOUT_OFF_MS, type Transport } from '../http/transport';
 import { resolveApiTimeouts } from '../timeouts';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -96,11 +96,26 @@ export function anthropicEndpoint(options: AnthropicProviderOptions): Endpoint {
   };
 }
 
-export function createAnthropicClient(options: AnthropicProviderOptions): YokeAnthropicClient {
+/** The base URL requests go to. */
+export const anthropicBaseUrl = (options: AnthropicProviderOptions) =>
+  options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL;
+
+/** The transport with the options' deadlines (the defaults for the base URL otherwise). */
+export function anthropicTransport(options: AnthropicProviderOptions): Transport {
+  const baseUrl = anthropicBaseUrl(options);
+  return createTransport(
+    options.timeouts ?? resolveApiTimeouts({ baseUrl, env: {} }).timeouts,
+    options.fetch,
+  );
+}
+
+export function createAnthropicClient(
+  options: AnthropicProviderOptions,
+  transport: Transport = anthropicTransport(options),
+): YokeAnthropicClient {
   const headers: Record<string, string> = { ...options.defaultHeaders };
   if (options.apiKey) headers['x-api-key'] = options.apiKey;
-  const baseURL = options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL;
-  const timeouts = options.timeouts ?? resolveApiTimeouts({ baseUrl: baseURL, env: {} }).timeouts;
+  const baseURL = anthropicBaseUrl(options);
   return new YokeAnthropicClient({
     // `null` (not undefined) keeps the SDK from reading ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN
     // itself; the key goes in a header because the SDK would send it as a Bearer token.
@@ -109,7 +124,7 @@ export function createAnthropicClient(options: AnthropicProviderOptions): YokeAn
     baseURL,
     defaultHeaders: headers,
     maxRetries: 0,
-    fetch: createTransport(timeouts, options.fetch),
+    fetch: transport,
     timeout: SDK_TIMEOUT_OFF_MS,
     // The SDK would print a garbled stream chunk raw on stderr; the typed error says it in one line.
     logLevel: 'off',

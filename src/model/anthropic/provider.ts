@@ -6,12 +6,15 @@
 import { apiName, type Endpoint } from '../endpoint';
 import { assertEventStream } from '../endpoint-errors';
 import { AbortedError, ConnectionError, MissingCredentialsError } from '../errors';
+import type { Transport } from '../http/transport';
 import type { ModelRequest, Provider, StreamEvent } from '../types';
 import { classifyAnthropicError } from './classify-error';
 import type { YokeAnthropicClient } from './client';
 import {
   type AnthropicProviderOptions,
+  anthropicBaseUrl,
   anthropicEndpoint,
+  anthropicTransport,
   createAnthropicClient,
   hasAnthropicCredentials,
 } from './client';
@@ -25,11 +28,20 @@ export class AnthropicProvider implements Provider {
   private readonly client: YokeAnthropicClient;
   private readonly hasCredentials: boolean;
   private readonly endpoint: Endpoint;
+  private readonly transport: Transport;
+  private readonly baseUrl: string;
 
   constructor(options: AnthropicProviderOptions = {}) {
-    this.client = createAnthropicClient(options);
+    this.transport = anthropicTransport(options);
+    this.client = createAnthropicClient(options, this.transport);
     this.hasCredentials = hasAnthropicCredentials(options);
     this.endpoint = anthropicEndpoint(options);
+    this.baseUrl = anthropicBaseUrl(options);
+  }
+
+  /** Without a credential the request fails before it is sent: nothing to connect for. */
+  preconnect(): void {
+    if (this.hasCredentials) this.transport.preconnect(this.baseUrl);
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {

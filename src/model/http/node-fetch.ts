@@ -5,8 +5,9 @@
  * and a streamed body — and nothing more: no redirects (an API base URL that redirects is a
  * configuration error the caller reports), no cookies, no proxies (Node's fetch has none either).
  */
-import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { ConnectionClosedError, TransportDeadlineError, timerDelay } from './deadline';
+import { type PreparedAgent, preparedAgent } from './prepared-sockets';
 import { requestParts } from './request-parts';
 import { announceRequestSent } from './request-sent';
 import type { FetchLike } from './timed-fetch';
@@ -15,8 +16,11 @@ type Protocol = 'http:' | 'https:';
 
 export type NodeFetchOptions = { connectMs: number };
 
-export function createNodeFetch(options: NodeFetchOptions): FetchLike {
-  const agents = new Map<Protocol, Agent>();
+/** The fetch, and a way to open the connection its next request to an origin will use. */
+export type NodeFetch = FetchLike & { preconnect(url: URL): void };
+
+export function createNodeFetch(options: NodeFetchOptions): NodeFetch {
+  const agents = new Map<Protocol, PreparedAgent>();
   const modules = {
     'http:': () => import('node:http'),
     'https:': () => import('node:https'),
@@ -26,13 +30,22 @@ export function createNodeFetch(options: NodeFetchOptions): FetchLike {
     const mod = await modules[protocol]();
     let agent = agents.get(protocol);
     if (!agent) {
-      agent = new mod.Agent({ keepAlive: true });
+      agent = preparedAgent(mod.Agent);
       agents.set(protocol, agent);
     }
     return { request: mod.request, agent };
   }
 
-  return async (input, init) => {
+  const preconnect = (url: URL) => {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    const protocol: Protocol = url.protocol;
+    // As node:http names the host: an IPv6 literal without its brackets.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(url.port) || (protocol === 'https:' ? 443 : 80);
+    void agentFor(protocol).then(({ agent }) => agent.prepare(host, port));
+  };
+
+  const fetch: FetchLike = async (input, init) => {
     const { url, method, headers, body } = await requestParts(input, init);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new TypeError(`unsupported protocol ${url.protocol} in ${url.href}`);
@@ -42,7 +55,7 @@ export function createNodeFetch(options: NodeFetchOptions): FetchLike {
     if (body) headers['content-length'] = String(body.length);
     const { request: send, agent } = await agentFor(url.protocol);
     const requestOptions: RequestOptions = { method, headers, agent };
-    const connect = { ms: options.connectMs, secure: url.protocol === 'https:' };
+    const connect = { ms: options.connectMs, secure: url.protocol === 'https:', agent };
     // A kept-alive socket the server closed at the same moment fails before any answer; Node's
     // documented remedy is to send once more on a fresh socket.
     try {
@@ -52,6 +65,7 @@ export function createNodeFetch(options: NodeFetchOptions): FetchLike {
       return exchange(() => send(url, requestOptions), body, signal, connect);
     }
   };
+  return Object.assign(fetch, { preconnect });
 }
 
 class StaleSocketError extends Error {}
@@ -60,7 +74,7 @@ function exchange(
   open: () => ClientRequest,
   body: Buffer | undefined,
   signal: AbortSignal | undefined,
-  connect: { ms: number; secure: boolean },
+  connect: { ms: number; secure: boolean; agent: PreparedAgent },
 ): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     // The signal may have fired while the body was read or the module loaded.
@@ -88,7 +102,9 @@ function exchange(
     });
     req.once('error', (error) => {
       cleanup();
-      reject(req.reusedSocket && isReset(error) ? new StaleSocketError(error.message) : error);
+      // A prepared socket idle since the start is as stale as a kept-alive one.
+      const wasIdle = req.reusedSocket || connect.agent.wasPrepared(req.socket);
+      reject(wasIdle && isReset(error) ? new StaleSocketError(error.message) : error);
     });
     req.once('response', (res) => {
       clearTimeout(connectTimer);

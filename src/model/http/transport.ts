@@ -15,6 +15,22 @@ export type { FetchLike };
  */
 export const SDK_TIMEOUT_OFF_MS = MAX_TIMER_MS;
 
-export function createTransport(timeouts: TransportTimeouts, base?: FetchLike): FetchLike {
-  return withDeadlines(base ?? createNodeFetch({ connectMs: timeouts.connectMs }), timeouts);
+/** The SDKs' fetch, and `preconnect` (see prepared-sockets.ts). */
+export type Transport = FetchLike & {
+  /** Opens the connection the next request to `baseUrl`'s origin will use; a no-op over a test's fetch. */
+  preconnect(baseUrl: string): void;
+};
+
+export function createTransport(timeouts: TransportTimeouts, base?: FetchLike): Transport {
+  const node = base ? undefined : createNodeFetch({ connectMs: timeouts.connectMs });
+  const preconnect = (baseUrl: string) => {
+    let url: URL;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      return; // The request reports the malformed URL.
+    }
+    node?.preconnect(url);
+  };
+  return Object.assign(withDeadlines(base ?? (node as FetchLike), timeouts), { preconnect });
 }

@@ -7,7 +7,7 @@ import type { Endpoint } from '../endpoint';
 import { assertEventStream } from '../endpoint-errors';
 import { AbortedError, MissingCredentialsError } from '../errors';
 import type { TransportTimeouts } from '../http/deadline';
-import { createTransport, type FetchLike, SDK_TIMEOUT_OFF_MS } from '../http/transport';
+import { createTransport, type FetchLike, SDK_TIMEOUT_OFF_MS, type Transport } from '../http/transport';
 import { resolveApiTimeouts } from '../timeouts';
 import type { ModelRequest, Provider, StreamEvent } from '../types';
 import { classifyOpenAIError } from './classify-error';
@@ -46,12 +46,14 @@ export class OpenAIProvider implements Provider {
   private readonly missingKey: boolean;
   private readonly endpoint: Endpoint;
   private generatedIds = 0;
+  private readonly transport: Transport;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.baseURL = options.baseURL ?? OPENAI_DEFAULT_BASE_URL;
     this.missingKey = !options.apiKey && isOpenAIPlatform(this.baseURL);
     this.endpoint = openAIEndpoint(options);
     const timeouts = options.timeouts ?? resolveApiTimeouts({ baseUrl: this.baseURL, env: {} }).timeouts;
+    this.transport = createTransport(timeouts, options.fetch);
     this.client = new OpenAI({
       // Explicit values so the SDK never falls back to its own environment lookups.
       apiKey: options.apiKey || 'none',
@@ -59,12 +61,17 @@ export class OpenAIProvider implements Provider {
       // Yoke's retry layer owns retries, stream resets and fallback.
       maxRetries: 0,
       timeout: SDK_TIMEOUT_OFF_MS,
-      fetch: createTransport(timeouts, options.fetch),
+      fetch: this.transport,
       // The SDK would print a garbled stream chunk raw on stderr; the typed error says it in one line.
       logLevel: 'off',
       // Without a key, send no Authorization header at all rather than a made-up one.
       defaultHeaders: { ...(options.apiKey ? {} : { Authorization: null }), ...options.defaultHeaders },
     });
+  }
+
+  /** A platform request without a key fails before it is sent: nothing to connect for. */
+  preconnect(): void {
+    if (!this.missingKey) this.transport.preconnect(this.baseURL);
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
