@@ -167,6 +167,20 @@ export default class Output {`,
       pluginBuild.onResolve({ filter: /^\.\/(log-update|write-synchronized)\.js$/ }, (args) =>
         /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: seam } : undefined,
       );
+      // Yoga's Emscripten loader fetches its own WebAssembly, embedded as a data: URL, with
+      // `fetch` when the global exists — and reading Node's global `fetch` loads all of undici
+      // (~15 ms at launch, more on a slow machine) for nothing. It decodes the embedded bytes
+      // itself without fetch, as in any runtime that has none.
+      pluginBuild.onLoad(
+        { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+        async (args) => {
+          const contents = await readFile(args.path, 'utf8');
+          const fetchesBinary = /return (\w+)\|\|"function"!=typeof fetch\?Promise\.resolve\(\)/;
+          if (!fetchesBinary.test(contents))
+            throw new Error(`ink-for-commonjs: ${args.path} no longer reads its binary as expected`);
+          return { contents: contents.replace(fetchesBinary, 'return true?Promise.resolve()'), loader: 'js' };
+        },
+      );
       pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink|output)\.js$/ }, async (args) => {
         let contents = await readFile(args.path, 'utf8');
         const file = /(reconciler|ink|output)\.js$/.exec(args.path)[1];

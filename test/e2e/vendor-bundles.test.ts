@@ -121,4 +121,20 @@ describe('vendor bundles in the built CLI', () => {
     expect(toolResult).not.toContain('"is_error":true');
     expect(toolResult).toContain('one\\ntwo');
   });
+  it("ink: Yoga's layout engine starts without loading Node's fetch (undici, ~15 ms of the REPL's launch)", async () => {
+    const script = `
+      const bundle = require(${JSON.stringify(join(YOKE_BIN, '..', 'vendor', 'ink.js'))}).default;
+      Promise.resolve(bundle['yoga-layout'].yogaReady).then(() => {
+        const node = bundle['yoga-layout'].default.Node.create();
+        node.calculateLayout(80, 24);
+        console.log(JSON.stringify({ layout: node.getComputedWidth(), undici: process.moduleLoadList.filter((m) => m.includes('undici')) }));
+      });`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    await once(child, 'close');
+    expect(JSON.parse(out)).toEqual({ layout: 80, undici: [] });
+  });
 });

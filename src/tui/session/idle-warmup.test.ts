@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from '../../lib/zod';
 import { type AnyTool, buildTool } from '../../tools/tool';
-import { collectStartupGarbage, warmToolSchemas } from './idle-warmup';
+import { collectStartupGarbage, loadFetchClasses, warmToolSchemas } from './idle-warmup';
 
 /** A tool whose JSON Schema conversion is recorded in `log` when it happens. */
 function loggedTool(name: string, log: string[], fails = false, during?: () => void): AnyTool {
@@ -71,5 +71,23 @@ describe('collectStartupGarbage', () => {
 
     stop.abort();
     expect(await collectStartupGarbage(() => true, stop.signal)).toBe(false);
+  });
+});
+
+describe('loadFetchClasses', () => {
+  it('lets input queued meanwhile run first, then has the fetch classes ready', async () => {
+    const log: string[] = [];
+    const loading = loadFetchClasses(new AbortController().signal).then((ready) =>
+      log.push(`loaded ${ready}`),
+    );
+    setImmediate(() => log.push('key'));
+    await loading;
+    expect(log).toEqual(['key', 'loaded true']);
+  });
+
+  it('does nothing once the session is closing', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    expect(await loadFetchClasses(stop.signal)).toBe(false);
   });
 });

@@ -31,6 +31,18 @@ export async function warmToolSchemas(tools: readonly AnyTool[], signal: AbortSi
 }
 
 /**
+ * Node's WHATWG fetch classes (`Headers`, `Response`: undici, which Node loads on first use). The
+ * SDKs build the first request's headers with them, so their first use would add undici's whole
+ * start (~15 ms, more on a slow machine) to the moment the user has pressed Enter and types on.
+ * Loaded here instead, on a turn of the event loop of its own.
+ */
+export async function loadFetchClasses(signal: AbortSignal): Promise<boolean> {
+  await yieldToInput();
+  if (signal.aborted) return false;
+  return typeof globalThis.Headers === 'function';
+}
+
+/**
  * The start-up's garbage, collected before the user types (lib/collect-garbage.ts says why):
  * one full collection, on its own turn of the event loop, unless a turn already runs (a prompt
  * given on the command line) — then V8 collects when it would have.

@@ -11,7 +11,7 @@ import type { CommandRegistry, EditorResult } from '../../commands/types';
 import { findGitRoot } from '../../config/git-root';
 import { yieldToInput } from '../../lib/yield-to-input';
 import { createCommandHost } from './command-host';
-import { collectStartupGarbage, warmToolSchemas } from './idle-warmup';
+import { collectStartupGarbage, loadFetchClasses, warmToolSchemas } from './idle-warmup';
 import type { ReadySession } from './prompt-router';
 import type { ReplSession } from './repl-session';
 
@@ -87,9 +87,9 @@ export class SessionStarter {
     deps.session.attach(setup.engine);
     deps.onStarted?.(this.current);
     const idle = () => !deps.session.getStatus().running;
-    void warmToolSchemas(setup.tools, this.stop.signal).then(() =>
-      previous ? false : collectStartupGarbage(idle, this.stop.signal),
-    );
+    void warmToolSchemas(setup.tools, this.stop.signal)
+      .then(() => loadFetchClasses(this.stop.signal))
+      .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)));
   }
 
   /** /clear (no id) and /resume <id>: a new engine, once no turn runs; says what happened. */
