@@ -52,6 +52,7 @@ export async function chooseSessionModel(input: {
     fallbackModel: options.fallbackModel,
     env,
     timeouts: merged.apiTimeouts,
+    ...(options.letInputIn ? { beforeSend: options.letInputIn } : {}),
   });
   const fast = chooseFastModel({ providerName: selection.providerName, setting: merged.smallFastModel, env });
   return { main, selection, fast };

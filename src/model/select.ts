@@ -50,6 +50,8 @@ export type SelectModelOptions = {
   /** The settings' `apiTimeouts`; `API_TIMEOUT_MS` in `env` sets the first-byte wait. */
   timeouts?: ApiTimeoutSettings;
   retry?: RetryOptions;
+  /** Awaited before each model request is sent: the REPL's pause for typed input (NodeFetchOptions). */
+  beforeSend?: () => Promise<void>;
 };
 
 export type ModelSelection = {
@@ -265,7 +267,9 @@ async function createProvider(
   baseUrl: string | undefined,
   env: Env,
   timeoutSettings: ApiTimeoutSettings | undefined,
+  beforeSend: (() => Promise<void>) | undefined,
 ): Promise<Built> {
+  const hooks = beforeSend ? { beforeSend } : {};
   const { url: fromConfig, source: baseUrlSource } = configuredBaseUrl(providerName, baseUrl, env);
   const fromSetting = has(baseUrl) ? fromConfig : undefined;
   if (providerName === 'anthropic') {
@@ -286,7 +290,7 @@ async function createProvider(
       env,
     });
     return {
-      provider: new AnthropicProvider({ ...options, timeouts, endpoint }),
+      provider: new AnthropicProvider({ ...options, timeouts, endpoint, ...hooks }),
       endpoint,
       timeouts,
       warnings,
@@ -328,7 +332,7 @@ async function createProvider(
     return listServedModels({ endpoint, fetch, apiKey: options.apiKey });
   };
   return {
-    provider: new OpenAIProvider({ ...options, timeouts, endpoint }),
+    provider: new OpenAIProvider({ ...options, timeouts, endpoint, ...hooks }),
     endpoint,
     timeouts,
     warnings,
@@ -341,7 +345,13 @@ async function createProvider(
 export async function selectModel(options: SelectModelOptions): Promise<ModelSelection> {
   const checked = checkModelOptions(options);
   const { providerName, fallbackModel } = checked;
-  const built = await createProvider(providerName, options.baseUrl, options.env, options.timeouts);
+  const built = await createProvider(
+    providerName,
+    options.baseUrl,
+    options.env,
+    options.timeouts,
+    options.beforeSend,
+  );
   let model = checked.model;
   let servedModelNote: string | undefined;
   if (checked.askServer && built.listModels) {

@@ -35,6 +35,8 @@ export type AnthropicProviderOptions = {
    * for it while the user types.
    */
   openTelemetry?: boolean;
+  /** Awaited before each request is sent (NodeFetchOptions.beforeSend; the REPL's pause for input). */
+  beforeSend?: () => Promise<void>;
 };
 
 /**
@@ -103,9 +105,11 @@ export const anthropicBaseUrl = (options: AnthropicProviderOptions) =>
 /** The transport with the options' deadlines (the defaults for the base URL otherwise). */
 export function anthropicTransport(options: AnthropicProviderOptions): Transport {
   const baseUrl = anthropicBaseUrl(options);
+  const timeouts = options.timeouts ?? resolveApiTimeouts({ baseUrl, env: {} }).timeouts;
   return createTransport(
-    options.timeouts ?? resolveApiTimeouts({ baseUrl, env: {} }).timeouts,
+    timeouts,
     options.fetch,
+    options.beforeSend ? { beforeSend: options.beforeSend } : {},
   );
 }
 

@@ -14,7 +14,15 @@ import type { FetchLike } from './timed-fetch';
 
 type Protocol = 'http:' | 'https:';
 
-export type NodeFetchOptions = { connectMs: number };
+export type NodeFetchOptions = {
+  connectMs: number;
+  /**
+   * Awaited before each request is sent (the REPL lets typed keys in here): the SDK builds a
+   * request and the transport sends it in one stretch of main-thread work, and the first of a
+   * process, cold, is long enough for a keystroke waiting behind it to echo late.
+   */
+  beforeSend?: () => Promise<void>;
+};
 
 /** The fetch, and a way to open the connection its next request to an origin will use. */
 export type NodeFetch = FetchLike & { preconnect(url: URL): void };
@@ -46,6 +54,7 @@ export function createNodeFetch(options: NodeFetchOptions): NodeFetch {
   };
 
   const fetch: FetchLike = async (input, init) => {
+    await options.beforeSend?.();
     const { url, method, headers, body } = await requestParts(input, init);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new TypeError(`unsupported protocol ${url.protocol} in ${url.href}`);

@@ -4,7 +4,7 @@
  * deadlines around it.
  */
 import { MAX_TIMER_MS, type TransportTimeouts } from './deadline';
-import { createNodeFetch } from './node-fetch';
+import { createNodeFetch, type NodeFetchOptions } from './node-fetch';
 import { type FetchLike, withDeadlines } from './timed-fetch';
 
 export type { FetchLike };
@@ -21,8 +21,12 @@ export type Transport = FetchLike & {
   preconnect(baseUrl: string): void;
 };
 
-export function createTransport(timeouts: TransportTimeouts, base?: FetchLike): Transport {
-  const node = base ? undefined : createNodeFetch({ connectMs: timeouts.connectMs });
+export function createTransport(
+  timeouts: TransportTimeouts,
+  base?: FetchLike,
+  hooks: Pick<NodeFetchOptions, 'beforeSend'> = {},
+): Transport {
+  const node = base ? undefined : createNodeFetch({ connectMs: timeouts.connectMs, ...hooks });
   const preconnect = (baseUrl: string) => {
     let url: URL;
     try {

@@ -27,6 +27,8 @@ export type OpenAIProviderOptions = {
   timeouts?: TransportTimeouts;
   /** What set the base URL and the key, for error messages; derived from the options otherwise. */
   endpoint?: Endpoint;
+  /** Awaited before each request is sent (NodeFetchOptions.beforeSend; the REPL's pause for input). */
+  beforeSend?: () => Promise<void>;
 };
 
 /** Reads OPENAI_API_KEY and OPENAI_BASE_URL; empty values count as unset. */
@@ -53,7 +55,11 @@ export class OpenAIProvider implements Provider {
     this.missingKey = !options.apiKey && isOpenAIPlatform(this.baseURL);
     this.endpoint = openAIEndpoint(options);
     const timeouts = options.timeouts ?? resolveApiTimeouts({ baseUrl: this.baseURL, env: {} }).timeouts;
-    this.transport = createTransport(timeouts, options.fetch);
+    this.transport = createTransport(
+      timeouts,
+      options.fetch,
+      options.beforeSend ? { beforeSend: options.beforeSend } : {},
+    );
     this.client = new OpenAI({
       // Explicit values so the SDK never falls back to its own environment lookups.
       apiKey: options.apiKey || 'none',
