@@ -268,7 +268,7 @@ export const DANGER_CASES: DangerCase[] = [
     needs: '/usr/bin/time',
   },
   { cmd: '/usr/bin/time --output=pwned ls', effect: 'writes' },
-  { cmd: 'timeout 5 cat ../outside/secret.txt', effect: 'reads-outside' },
+  { cmd: 'timeout 60 cat ../outside/secret.txt', effect: 'reads-outside' },
   { cmd: 'nice -n 5 cat ../outside/secret.txt', effect: 'reads-outside' },
   // printf -v with a subscript evaluates it.
   { cmd: "printf -v 'a[$(touch ran)]' x", effect: 'runs' },

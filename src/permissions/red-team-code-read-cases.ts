@@ -27,7 +27,7 @@ export const NAMING_CODE = [
   "python3 <<'EOF'\nprint(open('.env').read())\nEOF",
   `python3 - <<< 'print(open(".env").read())'`,
   `cd src && python3 -c 'print(open("../.env").read())'`,
-  `timeout 5 python3 -c 'print(open(".env").read())'`,
+  `timeout 60 python3 -c 'print(open(".env").read())'`, // a long limit: python starts in seconds on a loaded machine
 ];
 
 /** Code that may read `.env` but does not name it as written. */
