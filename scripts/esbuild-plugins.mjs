@@ -88,6 +88,9 @@ export function vendorPlugin({ root, bundles, used, vendors }) {
  * than this one, so it is dropped). A live region as tall as the terminal is the writer's too
  * (it shows the region's bottom rows): Ink's clear-the-screen-and-reprint-everything path for it
  * is turned off, and Ink no longer keeps a copy of everything printed for that reprint.
+ *
+ * Ink's `widest-line` (every text node measured on every frame) is src/tui/terminal/widest-line.ts,
+ * the same function with each line's width remembered.
  */
 export function inkForCommonJs({ root }) {
   const edits = {
@@ -147,6 +150,7 @@ export default class Output {`,
     ],
   };
   const seam = join(root, 'src/tui/terminal/ink-output-seam.ts');
+  const widestLine = join(root, 'src/tui/terminal/widest-line.ts');
   return {
     name: 'ink-for-commonjs',
     setup(pluginBuild) {
@@ -166,6 +170,9 @@ export default class Output {`,
       }));
       pluginBuild.onResolve({ filter: /^\.\/(log-update|write-synchronized)\.js$/ }, (args) =>
         /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: seam } : undefined,
+      );
+      pluginBuild.onResolve({ filter: /^widest-line$/ }, (args) =>
+        /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: widestLine } : undefined,
       );
       pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink|output)\.js$/ }, async (args) => {
         let contents = await readFile(args.path, 'utf8');
