@@ -88,6 +88,11 @@ export function vendorPlugin({ root, bundles, used, vendors }) {
  * than this one, so it is dropped). A live region as tall as the terminal is the writer's too
  * (it shows the region's bottom rows): Ink's clear-the-screen-and-reprint-everything path for it
  * is turned off, and Ink no longer keeps a copy of everything printed for that reprint.
+ *
+ * Ink's `widest-line` (every text node measured on every frame) is src/tui/terminal/widest-line.ts,
+ * the same function with each line's width remembered; its `output.js` (the frame as a string,
+ * from the renderer's writes) is src/tui/terminal/row-output.ts, which makes again only the rows
+ * whose writes changed.
  */
 export function inkForCommonJs({ root }) {
   const edits = {
@@ -114,39 +119,10 @@ export function inkForCommonJs({ root }) {
         'this.fullStaticOutput ||= staticOutput;$1',
       ],
     ],
-    // Each frame built its screen from new objects: a cell object per column of every row, and
-    // caches of each row's styled characters and widths that died with the frame, so every
-    // unchanged row (the input box, the status line, the answer's earlier rows) was tokenized and
-    // measured again 20 times a second, and the garbage made the collector pause more often.
-    output: [
-      ['caches = new OutputCaches();', 'caches = yokeOutputCaches();'],
-      // A row's cells back to a string without the library's per-cell style diff when nothing
-      // changes between two cells (src/tui/terminal/styled-row.ts says why).
-      [
-        "import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';",
-        `import { styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';
-import { styledCharsToString } from ${JSON.stringify(join(root, 'src/tui/terminal/styled-row.ts'))};`,
-      ],
-      [
-        /row\.push\(\{\s*type: 'char',\s*value: ' ',\s*fullWidth: false,\s*styles: \[\],\s*\}\);/,
-        'row.push(YOKE_BLANK_CELL);',
-      ],
-      [
-        'export default class Output {',
-        `// Yoke: cells are only ever replaced, never changed, so one blank serves every empty cell; the
-// caches (a memo of pure functions of a row's text) live across frames, renewed when they grow.
-const YOKE_BLANK_CELL = { type: 'char', value: ' ', fullWidth: false, styles: [] };
-let yokeCaches;
-function yokeOutputCaches() {
-    if (!yokeCaches || yokeCaches.styledChars.size > 400 || yokeCaches.widths.size > 4000 || yokeCaches.blockWidths.size > 400)
-        yokeCaches = new OutputCaches();
-    return yokeCaches;
-}
-export default class Output {`,
-      ],
-    ],
   };
   const seam = join(root, 'src/tui/terminal/ink-output-seam.ts');
+  const widestLine = join(root, 'src/tui/terminal/widest-line.ts');
+  const rowOutput = join(root, 'src/tui/terminal/row-output.ts');
   return {
     name: 'ink-for-commonjs',
     setup(pluginBuild) {
@@ -181,9 +157,15 @@ export default class Output {`,
           return { contents: contents.replace(fetchesBinary, 'return true?Promise.resolve()'), loader: 'js' };
         },
       );
-      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink|output)\.js$/ }, async (args) => {
+      pluginBuild.onResolve({ filter: /^widest-line$/ }, (args) =>
+        /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: widestLine } : undefined,
+      );
+      pluginBuild.onResolve({ filter: /^\.\/output\.js$/ }, (args) =>
+        /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: rowOutput } : undefined,
+      );
+      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink)\.js$/ }, async (args) => {
         let contents = await readFile(args.path, 'utf8');
-        const file = /(reconciler|ink|output)\.js$/.exec(args.path)[1];
+        const file = /(reconciler|ink)\.js$/.exec(args.path)[1];
         for (const [from, to] of edits[file]) {
           const found = typeof from === 'string' ? contents.includes(from) : from.test(contents);
           if (!found) throw new Error(`ink-for-commonjs: ${args.path} no longer contains ${from}`);

@@ -45,19 +45,42 @@ function applySgr(params: string, open: Set<number>): void {
   }
 }
 
+/** An SGR sequence where the scan stands; one of at most 32 characters is read as one. */
+const SGR_AT = /\x1b\[([0-9;]*)m/y;
+const MAX_SGR_LENGTH = 32;
+
+/**
+ * Cut points by line. Every row the frame writer redraws is measured as the row shown and as the
+ * row coming, and a row coming is the row shown of the next frame (and while an answer streams,
+ * each of its rows moves up a row per line); the cut points are a pure function of the line, so
+ * they are remembered (bounded: started again when full).
+ */
+let remembered = new Map<string, ReadonlyMap<number, number>>();
+
 /**
  * The places `line` can be cut (UTF-16 index → columns before it): where no attribute is open
  * and everything before is measurable. Index 0 always is one.
  */
-export function cutPoints(line: string): Map<number, number> {
+export function cutPoints(line: string): ReadonlyMap<number, number> {
+  let cuts = remembered.get(line);
+  if (cuts === undefined) {
+    cuts = measureCuts(line);
+    if (remembered.size >= 1000) remembered = new Map();
+    remembered.set(line, cuts);
+  }
+  return cuts;
+}
+
+function measureCuts(line: string): Map<number, number> {
   const cuts = new Map<number, number>([[0, 0]]);
   const open = new Set<number>();
   let index = 0;
   let width = 0;
   while (index < line.length) {
     if (line.charCodeAt(index) === 0x1b) {
-      const sgr = /^\x1b\[([0-9;]*)m/.exec(line.slice(index, index + 32));
-      if (!sgr) break;
+      SGR_AT.lastIndex = index;
+      const sgr = SGR_AT.exec(line);
+      if (!sgr || sgr[0].length > MAX_SGR_LENGTH) break;
       applySgr(sgr[1] as string, open);
       index += sgr[0].length;
     } else {

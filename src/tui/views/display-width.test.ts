@@ -12,5 +12,9 @@ describe('displayWidth', () => {
     expect(displayWidth('👍🏽')).toBe(2);
     expect(displayWidth('e\u0301')).toBe(1);
     expect(displayWidth('©')).toBe(1);
+    // Every printable ASCII character is one column, alone or next to a wide one.
+    const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+    expect(displayWidth(ascii)).toBe(95);
+    expect(displayWidth(`${ascii}中`)).toBe(97);
   });
 });

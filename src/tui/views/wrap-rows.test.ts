@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { colourStyle, stripAnsi } from './ansi';
 import { displayWidth } from './display-width';
 import { renderAnswerBlock } from './markdown';
-import { wrapRows } from './wrap-rows';
+import { wrapRows, wrapText } from './wrap-rows';
 
 const W = 20;
 const word = (width: number, char = 'a') => char.repeat(width);
@@ -49,5 +49,21 @@ describe('renderAnswerBlock with a width', () => {
       word(10, '中'),
       'after',
     ]);
+  });
+});
+
+describe('wrapText', () => {
+  it('wraps each line, the same when a line was wrapped before and again at another width', () => {
+    const text = `${word(12)} ${word(12)}\n\x1b[31m${word(8)} 中文 ${word(8)}\x1b[39m\n`;
+    const expected = (width: number) =>
+      text
+        .split('\n')
+        .flatMap((line) => wrapRows(line, width))
+        .join('\n');
+    for (let pass = 0; pass < 2; pass++) {
+      expect(wrapText(text, W)).toBe(expected(W));
+      expect(wrapText(text, 10)).toBe(expected(10));
+    }
+    expect(wrapText(text, W)).not.toBe(wrapText(text, 10));
   });
 });

@@ -129,10 +129,28 @@ export function wrapRows(line: string, width: number): string[] {
   return rows;
 }
 
+/**
+ * Lines already wrapped, by width and line. A streaming answer is wrapped whole on every frame,
+ * though only its last line grows; a line's rows are a pure function of the line and the width,
+ * so they are remembered (bounded: started again when full).
+ */
+let wrapped = new Map<string, readonly string[]>();
+
+function wrappedLine(line: string, width: number): readonly string[] {
+  const key = `${width}\n${line}`;
+  let rows = wrapped.get(key);
+  if (rows === undefined) {
+    rows = wrapRows(line, width);
+    if (wrapped.size >= 2000) wrapped = new Map();
+    wrapped.set(key, rows);
+  }
+  return rows;
+}
+
 /** Every line of `text` wrapped to `width` columns. */
 export function wrapText(text: string, width: number): string {
   return text
     .split('\n')
-    .flatMap((line) => wrapRows(line, width))
+    .flatMap((line) => wrappedLine(line, width))
     .join('\n');
 }
