@@ -61,6 +61,8 @@ const PROTECTED_FILES = [
   '.idea/runConfigurations/app.xml',
   '.devcontainer/devcontainer.json',
   '.pre-commit-config.yaml',
+  '.claude/agents/reviewer.md',
+  '.yoke/agents/team/lead.md',
 ];
 
 const USER_FILES = [
@@ -87,12 +89,13 @@ const TOOL_CASES: CorpusCase[] = [
   write('.git/hooks/pre-commit', { mode: 'bypassPermissions', expect: 'allow' }),
   write('.git/hooks/pre-commit', { mode: 'plan', expect: 'deny' }),
   write('.git/hooks/pre-commit', { mode: 'dontAsk', expect: 'deny' }),
-  // Controls: ordinary edits, memory files and Claude's command/agent/skill folders are not protected.
+  // Controls: ordinary edits, memory files and Claude's command and skill folders are not protected
+  // (what their files grant waits for trust); a folder named agents elsewhere is no agent folder.
   write('src/app.ts', { expect: 'allow' }),
   write('AGENTS.md', { expect: 'allow' }),
   write('CLAUDE.md', { expect: 'allow' }),
   write('.claude/commands/x.md', { expect: 'allow' }),
-  write('.claude/agents/reviewer.md', { expect: 'allow' }),
+  write('src/agents/reviewer.ts', { expect: 'allow' }),
   write('.claude/skills/pdf/SKILL.md', { expect: 'allow' }),
   write('.gitignore', { expect: 'allow' }),
   write('src/git/config.ts', { expect: 'allow' }),
@@ -202,6 +205,9 @@ const BASH_CASES: CorpusCase[] = [
     source: 'userSettings',
     expect: 'allow',
   },
+  // Agent files name hooks and MCP servers that run when the agent starts.
+  { cmd: 'echo x > .claude/agents/x.md', mode: 'acceptEdits', expect: 'ask' },
+  { cmd: 'cp notes.md .yoke/agents/', mode: 'acceptEdits', expect: 'ask' },
   // Controls: ordinary writes keep going through without a prompt.
   { cmd: 'echo hi > src/out.txt', mode: 'acceptEdits', expect: 'allow' },
   { cmd: 'mkdir -p src/{a,b}', mode: 'acceptEdits', expect: 'allow' },

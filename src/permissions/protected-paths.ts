@@ -134,6 +134,7 @@ const FIXED_NAMES = [
   '.claude',
   'settings.json',
   'settings.local.json',
+  'agents',
   '.mcp.json',
   '.gitattributes',
   '.gitmodules',
@@ -155,6 +156,18 @@ const FIXED_NAMES = [
 const describe = (rule: PermissionRule) =>
   `${rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`}`;
 
+/**
+ * Under an `agents` folder of `.yoke` or `.claude`: agent files carry `hooks` and `mcpServers`
+ * (commands that run when the agent starts, headless even in a folder not trusted) as settings do.
+ * Command and skill files stay writable: what they grant waits for a trusted folder.
+ */
+function isAgentFile(parts: readonly string[]): boolean {
+  return parts.some(
+    (part, i) =>
+      (part === '.yoke' || part === '.claude') && parts[i + 1] === 'agents' && i + 2 < parts.length,
+  );
+}
+
 /** Why the folder-independent names are protected: any `.git`, settings, hooks of other tools. */
 function projectNameReason(parts: readonly string[]): string | undefined {
   const name = parts.at(-1) ?? '';
@@ -162,6 +175,8 @@ function projectNameReason(parts: readonly string[]): string | undefined {
   if (parts.includes('.git')) return 'git runs the hooks and config kept under .git';
   if ((parent === '.yoke' || parent === '.claude') && /^settings.*\.json$/.test(name)) return SETTINGS_WHY;
   if (name === '.mcp.json') return 'it names the MCP servers Yoke starts';
+  if (isAgentFile(parts))
+    return 'an agent file names hooks and MCP servers that run when the agent starts, and its permission mode';
   if (name === '.gitattributes') return 'it chooses git filters and diff drivers, which run programs';
   if (name === '.gitmodules') return 'it decides which repositories git fetches into the tree';
   if (name === '.envrc') return 'direnv runs it when a shell enters the folder';

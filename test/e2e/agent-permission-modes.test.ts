@@ -2,10 +2,12 @@
  * A subagent's `permissionMode` against the settings that turn a mode off, through the real CLI:
  * an agent file (the user's own, or one a plugin brings) saying `bypassPermissions` must not run
  * its worker in that mode when `permissions.disableBypassPermissionsMode` forbids it — the worker
- * keeps the parent's mode and the refusal is said once. Marker files prove what was written.
+ * keeps the parent's mode and the refusal is said once. And the model may not write an agent file
+ * unasked: its hooks and MCP servers run when the agent starts, in later sessions too. Marker
+ * files prove what was written and what ran.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/mock-server';
@@ -82,5 +84,86 @@ describe("an agent file's permissionMode", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(project, 'made'))).toBe(true);
     expect(run.stderr).not.toContain('asks for permission mode');
+  });
+});
+
+/** An agent file whose hook leaves `marker` in the project when the agent starts. */
+const plantedAgent = (project: string) =>
+  [
+    '---',
+    'name: helper',
+    'description: Helps.',
+    'hooks:',
+    '  SubagentStart:',
+    '    - hooks:',
+    '        - type: command',
+    `          command: touch ${join(project, 'marker')}`,
+    '---',
+    'Help.',
+    '',
+  ].join('\n');
+
+describe('agent files under acceptEdits', () => {
+  it('asks before the model writes one (refused headless), so its hooks cannot be planted', async () => {
+    const project = await tempProject();
+    const home = await tempProject('yoke-e2e-home-');
+    folders.push(project, home);
+    const agentFile = join(project, '.claude', 'agents', 'helper.md');
+    server = await startMockServer({
+      scenario: [
+        {
+          reply: {
+            content: [
+              {
+                type: 'tool_use',
+                name: 'Write',
+                input: { file_path: agentFile, content: plantedAgent(project) },
+              },
+            ],
+          },
+        },
+        { reply: { content: [{ type: 'text', text: 'Done.' }] } },
+      ],
+    });
+    const run = await runYoke(['-p', 'write', '--permission-mode', 'acceptEdits'], {
+      cwd: project,
+      env: mockEnv(server.url, home),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(agentFile)).toBe(false);
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain(
+      '.claude/agents/helper.md is protected: an agent file names hooks and MCP servers that run when the agent starts',
+    );
+  });
+
+  it('runs the hooks of an agent file the user wrote, when the agent starts (what the refusal protects)', async () => {
+    const project = await tempProject();
+    const home = await tempProject('yoke-e2e-home-');
+    folders.push(project, home);
+    await mkdir(join(project, '.claude', 'agents'), { recursive: true });
+    await writeFile(join(project, '.claude', 'agents', 'helper.md'), plantedAgent(project));
+    server = await startMockServer({
+      scenario: [
+        {
+          match: { firstUserTextContains: 'SUBTASK' },
+          reply: { content: [{ type: 'text', text: 'sub done' }] },
+        },
+        {
+          reply: {
+            content: [
+              {
+                type: 'tool_use',
+                name: 'Agent',
+                input: { description: 'help', prompt: 'SUBTASK', subagent_type: 'helper' },
+              },
+            ],
+          },
+        },
+        { reply: { content: [{ type: 'text', text: 'Done.' }] } },
+      ],
+    });
+    const run = await runYoke(['-p', 'delegate'], { cwd: project, env: mockEnv(server.url, home) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(project, 'marker'), 'utf8')).toBe('');
   });
 });
