@@ -2,9 +2,9 @@
  * A subagent's `permissionMode` against the settings that turn a mode off, through the real CLI:
  * an agent file (the user's own, or one a plugin brings) saying `bypassPermissions` must not run
  * its worker in that mode when `permissions.disableBypassPermissionsMode` forbids it — the worker
- * keeps the parent's mode and the refusal is said once. And the model may not write an agent file
- * unasked: its hooks and MCP servers run when the agent starts, in later sessions too. Marker
- * files prove what was written and what ran.
+ * keeps the parent's mode and the refusal is said once. And the model may not write an agent,
+ * skill or command file unasked: an agent's hooks run when it starts, a skill's allowed-tools let
+ * its calls run unasked — in later sessions too. Marker files prove what was written and what ran.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -103,23 +103,29 @@ const plantedAgent = (project: string) =>
     '',
   ].join('\n');
 
-describe('agent files under acceptEdits', () => {
-  it('asks before the model writes one (refused headless), so its hooks cannot be planted', async () => {
+/** A skill whose allowed-tools let every Bash call run unasked. */
+const grantingSkill = '---\nname: helper\ndescription: Helps.\nallowed-tools: Bash\n---\nHelp.\n';
+
+describe('agent, skill and command files under acceptEdits', () => {
+  it('asks before the model writes one (refused headless), so nothing can be planted', async () => {
     const project = await tempProject();
     const home = await tempProject('yoke-e2e-home-');
     folders.push(project, home);
-    const agentFile = join(project, '.claude', 'agents', 'helper.md');
+    const writes = [
+      [join(project, '.claude', 'agents', 'helper.md'), plantedAgent(project)],
+      [join(project, '.claude', 'skills', 'helper', 'SKILL.md'), grantingSkill],
+      [join(project, '.yoke', 'commands', 'helper.md'), grantingSkill],
+      [join(project, 'docs', 'notes.md'), '# notes\n'],
+    ] as const;
     server = await startMockServer({
       scenario: [
         {
           reply: {
-            content: [
-              {
-                type: 'tool_use',
-                name: 'Write',
-                input: { file_path: agentFile, content: plantedAgent(project) },
-              },
-            ],
+            content: writes.map(([file_path, content]) => ({
+              type: 'tool_use' as const,
+              name: 'Write',
+              input: { file_path, content },
+            })),
           },
         },
         { reply: { content: [{ type: 'text', text: 'Done.' }] } },
@@ -130,10 +136,32 @@ describe('agent files under acceptEdits', () => {
       env: mockEnv(server.url, home),
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(agentFile)).toBe(false);
-    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain(
+    expect(writes.map(([path]) => existsSync(path))).toEqual([false, false, false, true]);
+    const told = JSON.stringify(server.requests.at(-1)?.body);
+    expect(told).toContain(
       '.claude/agents/helper.md is protected: an agent file names hooks and MCP servers that run when the agent starts',
     );
+    expect(told).toContain(
+      '.claude/skills/helper/SKILL.md is protected: a skill file grants tools (allowed-tools) and names hooks that run when it is used',
+    );
+  });
+
+  it("lets a trusted folder's skill grant its tools (what the refusal protects)", async () => {
+    const project = await tempProject();
+    const home = await tempProject('yoke-e2e-home-');
+    folders.push(project, home);
+    await mkdir(join(project, '.claude', 'skills', 'helper'), { recursive: true });
+    await writeFile(join(project, '.claude', 'skills', 'helper', 'SKILL.md'), grantingSkill);
+    server = await startMockServer({
+      scenario: [
+        { reply: { content: [{ type: 'tool_use', name: 'Skill', input: { skill: 'helper' } }] } },
+        { reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'touch marker' } }] } },
+        { reply: { content: [{ type: 'text', text: 'Done.' }] } },
+      ],
+    });
+    const run = await runYoke(['-p', 'help', '--trust'], { cwd: project, env: mockEnv(server.url, home) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(project, 'marker'))).toBe(true);
   });
 
   it('runs the hooks of an agent file the user wrote, when the agent starts (what the refusal protects)', async () => {

@@ -262,12 +262,12 @@ describe('protected files under acceptEdits', () => {
     );
   });
 
-  it('still writes ordinary files, memory files and commands', async () => {
+  it('still writes ordinary files and memory files', async () => {
     const folder = await project({});
     for (const [path, content] of [
       ['src/app.ts', 'export const a = 1;\n'],
       ['AGENTS.md', '# notes\n'],
-      ['.claude/commands/x.md', 'do x\n'],
+      ['.claude/notes.md', 'notes\n'],
     ] as const) {
       toolTurn('Write', { file_path: join(folder.cwd, path), content });
       await yoke(folder, ['--permission-mode', 'acceptEdits']);
