@@ -121,6 +121,48 @@ const TOOL_CASES: CorpusCase[] = [
   { tool: 'mcp__db__drop', input: {}, allow: ['mcp__db__query'], expect: 'ask' },
   { tool: 'mcp__dbx__query', input: {}, allow: ['mcp__db'], expect: 'ask' },
   { tool: 'mcp__db__drop', input: {}, allow: ['mcp__db__drop'], deny: ['mcp__db'], expect: 'deny' },
+  // An MCP call that may write and names a protected file asks, whatever allows the server.
+  {
+    tool: 'mcp__fs__write_file',
+    input: { path: '.git/hooks/pre-commit' },
+    allow: ['mcp__fs'],
+    expect: 'ask',
+  },
+  {
+    tool: 'mcp__fs__write_file',
+    input: { path: '/home/u/proj/.git/config', content: 'x' },
+    allow: ['mcp__fs'],
+    mode: 'acceptEdits',
+    expect: 'ask',
+  },
+  {
+    tool: 'mcp__fs__write_file',
+    input: { paths: ['src/a.ts', '.husky/pre-commit'] },
+    allow: ['mcp__fs'],
+    expect: 'ask',
+  },
+  { tool: 'mcp__fs__write_file', input: { to: { path: '~/.bashrc' } }, allow: ['mcp__fs'], expect: 'ask' },
+  {
+    tool: 'mcp__fs__write_file',
+    input: { path: '.git/hooks/pre-commit' },
+    allow: ['mcp__fs', 'Edit(//home/u/proj/.git/hooks/pre-commit)'],
+    source: 'userSettings',
+    expect: 'allow',
+  },
+  {
+    tool: 'mcp__fs__write_file',
+    input: { path: '.git/hooks/pre-commit' },
+    mode: 'bypassPermissions',
+    expect: 'allow',
+  },
+  // Controls: ordinary files, file contents and calls that only read.
+  {
+    tool: 'mcp__fs__write_file',
+    input: { path: 'src/a.ts', content: 'see .git/config\nand .envrc' },
+    allow: ['mcp__fs'],
+    expect: 'allow',
+  },
+  { tool: 'mcp__db__query', input: { sql: '.git/config' }, allow: ['mcp__db'], expect: 'allow' },
   { tool: 'Agent', input: { subagent_type: 'Explore' }, allow: ['Task(Explore)'], expect: 'allow' },
   { tool: 'Agent', input: { subagent_type: 'Coder' }, allow: ['Agent(Explore)'], expect: 'ask' },
   { tool: 'TaskStop', input: {}, allow: ['KillShell'], expect: 'allow' },

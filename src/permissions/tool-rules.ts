@@ -13,6 +13,7 @@ import {
   emptyEvaluation,
 } from './evaluation';
 import { splitPatternBase } from './glob-base';
+import { mcpProtectedWrites } from './mcp-path-arguments';
 import { outsideReason, PathPolicy, type SpelledPath } from './path-policy';
 import { isWithin, resolveUserPath } from './path-rules';
 import { markProtected, protectedFileWrite } from './protected-writes';
@@ -183,6 +184,19 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
     markProtected(result, [guarded]);
     // Absolute, so the rule means the same file in user settings and on the command line.
     result.suggestions.push(`Edit(/${path})`);
+    return result;
+  }
+  // An MCP call that may write names its files in arguments of any name (mcp-path-arguments.ts).
+  const mcpWrites =
+    facts.isMcp && !facts.isReadOnly
+      ? mcpProtectedWrites(facts.toolName, facts.input, env, (p) => env.paths.of(p))
+      : [];
+  if (mcpWrites.length > 0) {
+    markProtected(
+      result,
+      mcpWrites.map((found) => found.write),
+    );
+    for (const found of mcpWrites) if (found.path) result.suggestions.push(`Edit(/${found.path})`);
   } else if (!result.allowed) result.suggestions.push(suggestionFor(facts, path, env));
   return result;
 }
