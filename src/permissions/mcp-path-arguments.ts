@@ -4,6 +4,7 @@
  * `paths`) points: so every short one-line string in the arguments of a call that may write is
  * taken as a path from the working directory, and one that names a protected file makes the call
  * ask as Write would — a server-wide allow rule (`mcp__fs`) names no file, so it does not lift it.
+ * The same strings meet the Read and Edit deny rules (tool-rules.ts).
  */
 import type { EvaluationEnv } from './evaluation';
 import { resolveUserPath } from './path-rules';
@@ -17,7 +18,7 @@ const MAX_DEPTH = 6;
 const MAX_PATH_LENGTH = 4096;
 
 /** The strings of `value` that could be paths (one line, not too long); undefined past the bounds. */
-function pathLikeStrings(value: unknown, depth = 0, out: string[] = []): string[] | undefined {
+export function pathLikeStrings(value: unknown, depth = 0, out: string[] = []): string[] | undefined {
   if (typeof value === 'string') {
     if (value !== '' && value.length <= MAX_PATH_LENGTH && !/[\n\r\0]/.test(value)) out.push(value);
     return out.length > MAX_STRINGS ? undefined : out;

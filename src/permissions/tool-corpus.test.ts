@@ -155,6 +155,51 @@ const TOOL_CASES: CorpusCase[] = [
     mode: 'bypassPermissions',
     expect: 'allow',
   },
+  // Read and Edit deny rules name files: they hold against an MCP call whose argument names one.
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: '/home/u/proj/sec/key.env' },
+    allow: ['mcp__fs'],
+    deny: ['Read(./sec/**)'],
+    expect: 'deny',
+  },
+  {
+    tool: 'mcp__fs__write_file',
+    input: { path: 'sec/key.env' },
+    allow: ['mcp__fs'],
+    deny: ['Read(./sec/**)'],
+    expect: 'deny',
+  },
+  {
+    tool: 'mcp__fs__write_file',
+    input: { path: 'locked/a.ts' },
+    allow: ['mcp__fs'],
+    deny: ['Edit(./locked/**)'],
+    expect: 'deny',
+  },
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: 'sec/key.env', padding: Array.from({ length: 300 }, (_, i) => `p${i}`) },
+    allow: ['mcp__fs'],
+    deny: ['Read(./sec/**)'],
+    mode: 'bypassPermissions',
+    expect: 'ask',
+  },
+  // Controls: an Edit deny does not stop a read; other files pass.
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: 'locked/a.ts' },
+    allow: ['mcp__fs'],
+    deny: ['Edit(./locked/**)'],
+    expect: 'allow',
+  },
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: 'src/a.ts' },
+    allow: ['mcp__fs'],
+    deny: ['Read(./sec/**)'],
+    expect: 'allow',
+  },
   // Controls: ordinary files, file contents and calls that only read.
   {
     tool: 'mcp__fs__write_file',
