@@ -15,7 +15,8 @@ import { buildSystemPrompt } from '../engine/system-prompt';
 import type { HookRunner } from '../hooks/types';
 import { type EffortLevel, withEffortOverride } from '../model/effort';
 import type { UserContentBlock } from '../model/types';
-import type { PermissionMode, ToolPermissionContext } from '../permissions/types';
+import { modeRefusal } from '../permissions/permission-context';
+import type { ToolPermissionContext } from '../permissions/types';
 import { createUserMessage, type Message } from '../session/messages';
 import { TranscriptWriter } from '../session/transcript-writer';
 import { initialAppState, type ToolUseContext } from '../tools/context';
@@ -86,10 +87,22 @@ export function newAgentId(): string {
 /**
  * The worker's mode: its definition's, unless the parent bypasses permissions or plans. A worker
  * started in plan mode plans too: no definition lets it write while the user is only planning.
+ * A mode the settings turned off (`disableBypassPermissionsMode`, `disableAutoMode`) is refused
+ * here as everywhere else: the worker keeps the parent's mode, and `refusal` says why.
  */
-function workerPermissionContext(parent: ToolPermissionContext, mode: PermissionMode | undefined) {
-  if (!mode || parent.mode === 'bypassPermissions' || parent.mode === 'plan') return parent;
-  return { ...parent, mode };
+function workerPermissionContext(
+  parent: ToolPermissionContext,
+  definition: AgentDefinition,
+): { context: ToolPermissionContext; refusal?: string } {
+  const mode = definition.permissionMode;
+  if (!mode || parent.mode === 'bypassPermissions' || parent.mode === 'plan') return { context: parent };
+  const refused = modeRefusal(parent.disabledModes, mode);
+  if (refused)
+    return {
+      context: parent,
+      refusal: `Agent ${definition.agentType} asks for permission mode ${mode}: ${refused} It runs in ${parent.mode} mode.`,
+    };
+  return { context: { ...parent, mode } };
 }
 
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
@@ -103,7 +116,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   const cwd = options.cwd ?? parent.cwd;
   const projectRoot = options.cwd ?? parent.projectRoot;
 
-  let permissionContext = workerPermissionContext(parent.getPermissionContext(), definition.permissionMode);
+  const workerMode = workerPermissionContext(parent.getPermissionContext(), definition);
+  if (workerMode.refusal) parent.notify({ level: 'warning', message: workerMode.refusal });
+  let permissionContext = workerMode.context;
   const memory = await memoryOf(definition, parent);
   if (memory) {
     const scratch = [...(permissionContext.scratchpadDirectories ?? []), memory.folder];

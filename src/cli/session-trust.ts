@@ -84,6 +84,7 @@ export function ignoredProjectSettings(input: {
   const dirsIgnored: string[] = [];
   let modeIgnored: { mode: string; path?: string } | undefined;
   let neverMode: { mode: string; path?: string } | undefined;
+  let localMode: { mode: string; path?: string } | undefined;
   const codeIgnored: Map<string, string[]> = new Map();
   const hostsIgnored: string[] = [];
   for (const { source, path, settings } of sources) {
@@ -108,7 +109,9 @@ export function ignoredProjectSettings(input: {
     if (settingsModeApplies(source, mode, trusted)) {
       modeIgnored = undefined;
       neverMode = undefined;
-    } else if (mode === 'acceptEdits') modeIgnored = { mode, ...(path ? { path } : {}) };
+      localMode = undefined;
+    } else if (source === 'localSettings') localMode = { mode, ...(path ? { path } : {}) };
+    else if (mode === 'acceptEdits') modeIgnored = { mode, ...(path ? { path } : {}) };
     else neverMode = { mode, ...(path ? { path } : {}) };
   }
   if (allowIgnored.length > 0) parts.push(`allow rules (${allowIgnored.join('; ')})`);
@@ -125,6 +128,11 @@ export function ignoredProjectSettings(input: {
   if (neverMode) {
     lines.push(
       `defaultMode ${neverMode.mode} in ${shown(neverMode.path, cwd)} is ignored: project settings never choose ${neverMode.mode}; pass --permission-mode ${neverMode.mode} to choose it yourself`,
+    );
+  }
+  if (localMode) {
+    lines.push(
+      `defaultMode ${localMode.mode} in ${shown(localMode.path, cwd)} is ignored until this folder is trusted: a local settings file can come with the folder (an archive, a script it ran); run "yoke trust" to trust ${cwd}, or pass --permission-mode ${localMode.mode}`,
     );
   }
   return lines;

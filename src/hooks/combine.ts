@@ -96,6 +96,11 @@ export function combineVerdicts(event: string, label: string, verdicts: HookVerd
       own = decision;
       const reason = specific.permissionDecisionReason;
       decide(withReason({ behavior: decision, hookName }, typeof reason === 'string' ? reason : json.reason));
+    } else if (decision !== undefined && decision !== 'defer' && PERMISSION_EVENTS.has(event)) {
+      // A verdict we cannot read may be a misspelt deny ("Deny", "block"): refuse, and say why.
+      own = 'deny';
+      const text = `[${hookName}]: permissionDecision ${JSON.stringify(decision)} is not allow, deny, ask or defer, so the call is refused; fix the hook's output`;
+      decide({ behavior: 'deny', reason: text, hookName });
     }
     const updated = specific.updatedInput;
     if (isJsonObject(updated) && own !== 'deny' && own !== 'ask') result.updatedInput = updated;

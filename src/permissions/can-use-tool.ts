@@ -11,6 +11,7 @@
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { SavedRuleDestination } from '../lib/permission-vocabulary';
 import { lastUserPromptText } from '../session/messages';
 import {
@@ -316,9 +317,36 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     };
   }
 
+  /**
+   * An allow that brings its own input (a person's edit, a PermissionRequest hook's or the SDK
+   * host's `updatedInput`) runs that input, not the one decided on: deny rules win over every
+   * allow, so they judge the rewrite too.
+   */
+  async function refusedRewrite(
+    decision: Allow,
+    request: CanUseToolRequest,
+  ): Promise<PermissionDecision | undefined> {
+    const rewritten = decision.updatedInput;
+    if (!rewritten || isDeepStrictEqual(rewritten, request.input)) return undefined;
+    const evaluation = await evaluate({
+      ...request,
+      input: rewritten,
+      isReadOnly: false,
+      isDestructive: false,
+    });
+    if (!evaluation.denied) return undefined;
+    const { rule, message } = evaluation.denied;
+    const { tool } = request;
+    return deny(
+      `The answer that allowed ${callLabel(tool, request.input)} rewrote it to ${callLabel(tool, rewritten)}, which is refused: ${message}`,
+      rule ? { type: 'rule', rule } : { type: 'other', reason: message },
+    );
+  }
+
   const canUseTool: CanUseToolFn = async (request) => {
     const decision = await decide(request);
-    return decision.behavior === 'allow' ? withToolRewrite(decision, request) : decision;
+    if (decision.behavior !== 'allow') return decision;
+    return (await refusedRewrite(decision, request)) ?? withToolRewrite(decision, request);
   };
 
   canUseTool.startSpeculativeClassification = ({ tool, input, context, signal }) => {

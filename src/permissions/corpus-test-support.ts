@@ -72,6 +72,8 @@ export const CORPUS_TOOLS: PermissionTool[] = [
   tool('mcp__db__query', 'read', 'none'),
   tool('mcp__db__drop', 'write', 'none'),
   tool('mcp__dbx__query', 'read', 'none'),
+  tool('mcp__fs__write_file', 'write', 'none'),
+  tool('mcp__fs__read_text_file', 'read', 'none'),
 ];
 
 export function corpusTool(name: string): PermissionTool {

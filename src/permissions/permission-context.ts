@@ -72,8 +72,13 @@ function fileOf(source: RuleSource, path: string | undefined): { file?: string }
 export const settingsRuleApplies = (source: RuleSource, behavior: RuleBehavior, trusted: boolean): boolean =>
   source !== 'projectSettings' || behavior !== 'allow' || trusted;
 
-/** Whether a `defaultMode` from this source applies, given the folder's trust. */
+/**
+ * Whether a `defaultMode` from this source applies, given the folder's trust. A local settings
+ * file is the user's own, but one git does not track can still have come with the folder (an
+ * archive, a script the repository ran): the modes that ask nothing wait for trust there.
+ */
 export function settingsModeApplies(source: RuleSource, mode: PermissionMode, trusted: boolean): boolean {
+  if (source === 'localSettings') return trusted || !NEVER_FROM_PROJECT.has(mode);
   if (source !== 'projectSettings') return true;
   if (NEVER_FROM_PROJECT.has(mode)) return false;
   return mode !== 'acceptEdits' || trusted;

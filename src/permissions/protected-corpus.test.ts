@@ -61,6 +61,12 @@ const PROTECTED_FILES = [
   '.idea/runConfigurations/app.xml',
   '.devcontainer/devcontainer.json',
   '.pre-commit-config.yaml',
+  '.claude/agents/reviewer.md',
+  '.yoke/agents/team/lead.md',
+  '.claude/commands/x.md',
+  '.yoke/commands/frontend/lint.md',
+  '.claude/skills/pdf/SKILL.md',
+  '.claude/skills/pdf/scripts/fill.py',
 ];
 
 const USER_FILES = [
@@ -87,13 +93,14 @@ const TOOL_CASES: CorpusCase[] = [
   write('.git/hooks/pre-commit', { mode: 'bypassPermissions', expect: 'allow' }),
   write('.git/hooks/pre-commit', { mode: 'plan', expect: 'deny' }),
   write('.git/hooks/pre-commit', { mode: 'dontAsk', expect: 'deny' }),
-  // Controls: ordinary edits, memory files and Claude's command/agent/skill folders are not protected.
+  // Controls: ordinary edits and memory files are not protected; folders named agents, commands
+  // or skills elsewhere are no extension folders.
   write('src/app.ts', { expect: 'allow' }),
   write('AGENTS.md', { expect: 'allow' }),
   write('CLAUDE.md', { expect: 'allow' }),
-  write('.claude/commands/x.md', { expect: 'allow' }),
-  write('.claude/agents/reviewer.md', { expect: 'allow' }),
-  write('.claude/skills/pdf/SKILL.md', { expect: 'allow' }),
+  write('src/agents/reviewer.ts', { expect: 'allow' }),
+  write('src/commands/x.md', { expect: 'allow' }),
+  write('docs/skills/pdf.md', { expect: 'allow' }),
   write('.gitignore', { expect: 'allow' }),
   write('src/git/config.ts', { expect: 'allow' }),
   write('.yoke/notes.json', { expect: 'allow' }),
@@ -202,12 +209,20 @@ const BASH_CASES: CorpusCase[] = [
     source: 'userSettings',
     expect: 'allow',
   },
+  // Agent, command and skill files name hooks that run and grant tools.
+  { cmd: 'echo x > .claude/agents/x.md', mode: 'acceptEdits', expect: 'ask' },
+  { cmd: 'cp notes.md .yoke/agents/', mode: 'acceptEdits', expect: 'ask' },
+  { cmd: 'echo x > .claude/commands/x.md', mode: 'acceptEdits', expect: 'ask' },
+  {
+    cmd: 'mkdir -p .claude/skills/x && tee .claude/skills/x/SKILL.md < notes.md',
+    mode: 'acceptEdits',
+    expect: 'ask',
+  },
   // Controls: ordinary writes keep going through without a prompt.
   { cmd: 'echo hi > src/out.txt', mode: 'acceptEdits', expect: 'allow' },
   { cmd: 'mkdir -p src/{a,b}', mode: 'acceptEdits', expect: 'allow' },
   { cmd: 'cp src/a.ts src/b.ts', mode: 'acceptEdits', expect: 'allow' },
   { cmd: 'echo "# notes" >> AGENTS.md', mode: 'acceptEdits', expect: 'allow' },
-  { cmd: 'echo x > .claude/commands/x.md', mode: 'acceptEdits', expect: 'allow' },
   { cmd: 'echo x > src/vscode/settings.json', mode: 'acceptEdits', expect: 'allow' },
   { cmd: 'echo x > .github/workflows/ci.yml', mode: 'acceptEdits', expect: 'allow' },
   { cmd: 'cp README.md docs/', mode: 'acceptEdits', expect: 'allow' },

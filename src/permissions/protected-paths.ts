@@ -134,6 +134,9 @@ const FIXED_NAMES = [
   '.claude',
   'settings.json',
   'settings.local.json',
+  'agents',
+  'commands',
+  'skills',
   '.mcp.json',
   '.gitattributes',
   '.gitmodules',
@@ -155,6 +158,21 @@ const FIXED_NAMES = [
 const describe = (rule: PermissionRule) =>
   `${rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`}`;
 
+/**
+ * The folder of Yoke's and Claude Code's extensions a path lies in (`.claude/agents/…`,
+ * `.yoke/skills/…`), if any. Their files decide what runs later as settings do: an agent's
+ * `hooks` and `mcpServers` run when it starts (headless even in a folder not trusted), a command's
+ * or skill's `allowed-tools` let its calls run unasked and its `hooks` run when it is used.
+ */
+function extensionFolder(parts: readonly string[]): 'agents' | 'commands' | 'skills' | undefined {
+  for (let i = 0; i + 2 < parts.length; i++) {
+    const folder = parts[i + 1];
+    if (parts[i] !== '.yoke' && parts[i] !== '.claude') continue;
+    if (folder === 'agents' || folder === 'commands' || folder === 'skills') return folder;
+  }
+  return undefined;
+}
+
 /** Why the folder-independent names are protected: any `.git`, settings, hooks of other tools. */
 function projectNameReason(parts: readonly string[]): string | undefined {
   const name = parts.at(-1) ?? '';
@@ -162,6 +180,11 @@ function projectNameReason(parts: readonly string[]): string | undefined {
   if (parts.includes('.git')) return 'git runs the hooks and config kept under .git';
   if ((parent === '.yoke' || parent === '.claude') && /^settings.*\.json$/.test(name)) return SETTINGS_WHY;
   if (name === '.mcp.json') return 'it names the MCP servers Yoke starts';
+  const extension = extensionFolder(parts);
+  if (extension === 'agents')
+    return 'an agent file names hooks and MCP servers that run when the agent starts, and its permission mode';
+  if (extension)
+    return `a ${extension === 'skills' ? 'skill' : 'command'} file grants tools (allowed-tools) and names hooks that run when it is used`;
   if (name === '.gitattributes') return 'it chooses git filters and diff drivers, which run programs';
   if (name === '.gitmodules') return 'it decides which repositories git fetches into the tree';
   if (name === '.envrc') return 'direnv runs it when a shell enters the folder';

@@ -13,6 +13,7 @@ import {
   emptyEvaluation,
 } from './evaluation';
 import { splitPatternBase } from './glob-base';
+import { mcpProtectedWrites, pathLikeStrings } from './mcp-path-arguments';
 import { outsideReason, PathPolicy, type SpelledPath } from './path-policy';
 import { isWithin, resolveUserPath } from './path-rules';
 import { markProtected, protectedFileWrite } from './protected-writes';
@@ -137,6 +138,37 @@ function suggestionFor(facts: ToolFacts, path: string | undefined, env: Evaluati
   return facts.toolName;
 }
 
+const UNCHECKED_ARGUMENTS = (toolName: string) =>
+  `${toolName}'s arguments are too many or too deep to check against the Read and Edit deny rules`;
+
+/**
+ * The Read or Edit deny rule that names a file an MCP call's arguments name (every one-line string
+ * taken as a path, mcp-path-arguments.ts): a Read deny holds against any call, an Edit deny
+ * against one that may write. A server-wide allow rule names no file, so it cannot outweigh them.
+ */
+function mcpDeniedPath(
+  facts: ToolFacts,
+  rules: readonly PermissionRule[],
+  env: EvaluationEnv,
+  policy: PathPolicy,
+): { rule: PermissionRule; text: string } | { unchecked: PermissionRule } | undefined {
+  const pathRules = rules.filter((rule) => {
+    if (rule.behavior !== 'deny' || rule.ruleContent === undefined) return false;
+    const name = canonicalToolName(rule.toolName);
+    return READ_RULE_NAMES.has(name) || (!facts.isReadOnly && EDIT_RULE_NAMES.has(name));
+  });
+  const [firstRule] = pathRules;
+  if (!firstRule) return undefined;
+  const strings = pathLikeStrings(facts.input);
+  if (strings === undefined) return { unchecked: firstRule };
+  for (const text of new Set(strings)) {
+    const spelled = policy.spell(resolveUserPath(text, env.roots.cwd, env.roots.home));
+    const rule = pathRules.find((r) => policy.coversAnySpelling(r, spelled));
+    if (rule) return { rule, text };
+  }
+  return undefined;
+}
+
 export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
   const result = emptyEvaluation();
   const rules = byPrecedence(env.rules);
@@ -152,6 +184,20 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
       denied: {
         rule: deny,
         message: `Denied by rule ${describeRule(deny)}.`,
+      },
+    };
+  const mcpDenied = facts.isMcp ? mcpDeniedPath(facts, rules, env, policy) : undefined;
+  // Arguments too many to check against the deny rules: a deny rule may cover them, so it asks.
+  if (mcpDenied && 'unchecked' in mcpDenied) {
+    result.askRule = mcpDenied.unchecked;
+    result.hardReasons.push(UNCHECKED_ARGUMENTS(facts.toolName));
+    result.reasons.push(UNCHECKED_ARGUMENTS(facts.toolName));
+  } else if (mcpDenied)
+    return {
+      ...result,
+      denied: {
+        rule: mcpDenied.rule,
+        message: `Denied by rule ${describeRule(mcpDenied.rule)}: ${facts.toolName} names ${mcpDenied.text}.`,
       },
     };
   const ask = first('ask');
@@ -183,6 +229,19 @@ export function evaluateTool(facts: ToolFacts, env: EvaluationEnv): Evaluation {
     markProtected(result, [guarded]);
     // Absolute, so the rule means the same file in user settings and on the command line.
     result.suggestions.push(`Edit(/${path})`);
+    return result;
+  }
+  // An MCP call that may write names its files in arguments of any name (mcp-path-arguments.ts).
+  const mcpWrites =
+    facts.isMcp && !facts.isReadOnly
+      ? mcpProtectedWrites(facts.toolName, facts.input, env, (p) => env.paths.of(p))
+      : [];
+  if (mcpWrites.length > 0) {
+    markProtected(
+      result,
+      mcpWrites.map((found) => found.write),
+    );
+    for (const found of mcpWrites) if (found.path) result.suggestions.push(`Edit(/${found.path})`);
   } else if (!result.allowed) result.suggestions.push(suggestionFor(facts, path, env));
   return result;
 }

@@ -88,6 +88,38 @@ printf '"}}'`,
   });
 });
 
+describe('a PreToolUse permissionDecision that is none of the known answers', () => {
+  // The project's hook runs headless; the allow rule comes from the command line.
+  const decidingHook = (decision: string) =>
+    hookProject(
+      `cat > /dev/null\nprintf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"${decision}","permissionDecisionReason":"not here"}}'`,
+      (path) => ({
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: path }] }] },
+      }),
+    );
+
+  it('refuses the call, naming the hook and the value, rather than ignore a misspelt deny', async () => {
+    const { cwd, hook, env } = await decidingHook('Deny');
+    bashTurn('touch marker');
+    const { code } = await runYoke(['-p', 'go', '--allowedTools', 'Bash(touch:*)'], { cwd, env });
+    expect(code).toBe(0);
+    expect(await fileExists(join(cwd, 'marker'))).toBe(false);
+    const result = lastToolResult();
+    expect(result).toContain('"is_error":true');
+    expect(result).toContain(
+      `[${hook}]: permissionDecision \\"Deny\\" is not allow, deny, ask or defer, so the call is refused`,
+    );
+  });
+
+  it('lets defer leave the decision to the rules (control)', async () => {
+    const { cwd, env } = await decidingHook('defer');
+    bashTurn('touch marker');
+    const { code } = await runYoke(['-p', 'go', '--allowedTools', 'Bash(touch:*)'], { cwd, env });
+    expect(code).toBe(0);
+    expect(await fileExists(join(cwd, 'marker'))).toBe(true);
+  });
+});
+
 describe('a Stop hook that always blocks', () => {
   it('ends the turn after stopHookBlockCap blocks, with stop_hook_active after the first', async () => {
     const { cwd, env } = await hookProject(

@@ -118,6 +118,28 @@ describe('project allow rules and trust', () => {
     expect(await exists(join(folder.cwd, 'marker'))).toBe(true);
   });
 
+  it('takes bypassPermissions from an untracked local settings file only in a trusted folder', async () => {
+    // An archive, or a script the repository ran, can leave a settings.local.json git does not track.
+    const folder = await project(
+      { permissions: { defaultMode: 'bypassPermissions' } },
+      '.claude/settings.local.json',
+    );
+    toolTurn('Bash', { command: 'touch marker' });
+    const untrusted = await yoke(folder, ['--output-format', 'stream-json', '--verbose']);
+    expect(initFrame(untrusted.stdout)?.permissionMode).toBe('default');
+    expect(await exists(join(folder.cwd, 'marker'))).toBe(false);
+    expect(untrusted.stderr).toContain(
+      'defaultMode bypassPermissions in .claude/settings.local.json is ignored until this folder is trusted',
+    );
+
+    await runYoke(['trust'], { cwd: folder.cwd, env: mockEnv(server.url, folder.home) });
+    toolTurn('Bash', { command: 'touch marker' });
+    const trusted = await yoke(folder, ['--output-format', 'stream-json', '--verbose']);
+    expect(initFrame(trusted.stdout)?.permissionMode).toBe('bypassPermissions');
+    expect(trusted.stderr).toBe('');
+    expect(await exists(join(folder.cwd, 'marker'))).toBe(true);
+  });
+
   it('treats a local settings file the repository tracks as project settings', async () => {
     const folder = await project(
       { permissions: { allow: ['Bash(touch:*)'], defaultMode: 'bypassPermissions' } },
@@ -240,12 +262,12 @@ describe('protected files under acceptEdits', () => {
     );
   });
 
-  it('still writes ordinary files, memory files and commands', async () => {
+  it('still writes ordinary files and memory files', async () => {
     const folder = await project({});
     for (const [path, content] of [
       ['src/app.ts', 'export const a = 1;\n'],
       ['AGENTS.md', '# notes\n'],
-      ['.claude/commands/x.md', 'do x\n'],
+      ['.claude/notes.md', 'notes\n'],
     ] as const) {
       toolTurn('Write', { file_path: join(folder.cwd, path), content });
       await yoke(folder, ['--permission-mode', 'acceptEdits']);
