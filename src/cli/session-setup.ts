@@ -342,6 +342,7 @@ export async function createSessionEngine(
     contextManagement: contextManagement(context, commands.essentials),
     onNotification: notify,
     letInputIn: options.letInputIn,
+    toolStartFrames: options.toolStartFrames,
   });
   agents.attach(services, {
     provider: selection.provider,
