@@ -345,6 +345,7 @@ export async function createSessionEngine(
     contextManagement: contextManagement(context, commands.essentials),
     onNotification: notify,
     letInputIn: options.letInputIn,
+    toolStartFrames: options.toolStartFrames,
   });
   agents.attach(services, {
     provider: selection.provider,

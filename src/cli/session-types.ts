@@ -36,6 +36,8 @@ export type SessionSetupOptions = CliOptions & {
   onlySkills?: readonly string[];
   /** The REPL's pause for typed input inside a turn's start (QueryEngineConfig.letInputIn). */
   letInputIn?: () => Promise<void>;
+  /** Each tool call's start as a frame, for the REPL (QueryEngineConfig.toolStartFrames). */
+  toolStartFrames?: boolean;
 };
 
 export type SessionSetup = {

@@ -83,7 +83,13 @@ export async function* runEngineTurn(
   // Read again at each request: a mode switched mid-turn (ExitPlanMode) or an MCP server that
   // connected or dropped meanwhile changes the offer.
   const { initial: tools, refresh: refreshTools } = host.modes.turnTools(turnTools);
-  const converter = new TurnConverter(host.sessionId, config.includePartialMessages ?? false);
+  const converter = new TurnConverter(
+    host.sessionId,
+    config.includePartialMessages ?? false,
+    null,
+    undefined,
+    config.toolStartFrames ?? false,
+  );
   const costAtStart = host.costTracker.total();
 
   yield host.description.initMessage(tools, config.livePool?.initExtras());

@@ -102,6 +102,12 @@ export type QueryEngineConfig = {
    */
   contextManagement?: ContextManagementConfig;
   includePartialMessages?: boolean;
+  /**
+   * Send a `tool_progress` frame at 0 seconds the moment each tool call really starts (after its
+   * hooks and permission question, and after any call it waited behind): the REPL starts a call's
+   * clock there. Off for -p and the SDK, whose frames stay Claude Code's.
+   */
+  toolStartFrames?: boolean;
   /** Where the hook runner's lifecycle events wait to be written as stream-json hook frames. */
   hookFrames?: HookFrameQueue;
   /** Extra facts for `system/init` (MCP servers, slash commands, agents…) from higher layers. */

@@ -267,6 +267,7 @@ export type SDKTaskMessage = Envelope &
 /**
  * A tool still running (agent-sdk-protocol §5.7's `tool_progress`, sent with partial messages on):
  * how long it has run, and — Yoke's addition, for the interactive UI — its latest output line.
+ * With `toolStartFrames` (the REPL's), every call sends one at 0 seconds when it really starts.
  */
 export type SDKToolProgressMessage = Envelope & {
   type: 'tool_progress';

@@ -87,4 +87,21 @@ describe('TurnConverter and subagents', () => {
       },
     ]);
   });
+
+  it("turns a call's start into a tool_progress frame at 0 seconds, for the REPL only", () => {
+    const start: QueryEvent = { type: 'tool_started', toolUseId: 'toolu_sh', toolName: 'Bash' };
+    // -p and the SDK send Claude Code's frames: none for a start, partial messages or not.
+    expect([...new TurnConverter('session', true).convert(start)]).toEqual([]);
+    expect([...new TurnConverter('session', true, null, undefined, true).convert(start)]).toEqual([
+      {
+        type: 'tool_progress',
+        tool_use_id: 'toolu_sh',
+        tool_name: 'Bash',
+        parent_tool_use_id: null,
+        elapsed_time_seconds: 0,
+        uuid: expect.any(String),
+        session_id: 'session',
+      },
+    ]);
+  });
 });

@@ -50,6 +50,8 @@ export class TurnConverter {
     private readonly includePartialMessages: boolean,
     private readonly parentToolUseId: string | null = null,
     private readonly agentId: string | undefined = undefined,
+    /** Send each call's start as a tool_progress frame at 0 seconds (QueryEngineConfig.toolStartFrames). */
+    private readonly toolStartFrames = false,
   ) {
     this.tasks = new ForegroundTaskFrames(sessionId);
   }
@@ -116,6 +118,10 @@ export class TurnConverter {
         yield* this.tasks.message(id, data.event.message, Date.now());
         return;
       }
+      case 'tool_started':
+        // A tool_progress frame at 0 seconds: the call runs from now (a view starts its clock here).
+        if (this.toolStartFrames) yield this.started(event.toolUseId, event.toolName);
+        return;
       case 'permission_denied': {
         const frame: SDKSystemNoticeMessage = {
           type: 'system',
@@ -147,6 +153,18 @@ export class TurnConverter {
       parent_tool_use_id: this.parentToolUseId,
       elapsed_time_seconds: typeof data.elapsedSeconds === 'number' ? data.elapsedSeconds : 0,
       output_line: data.line as string,
+      uuid: newUuid(),
+      session_id: this.sessionId,
+    };
+  }
+
+  private started(toolUseId: string, toolName: string): SDKToolProgressMessage {
+    return {
+      type: 'tool_progress',
+      tool_use_id: toolUseId,
+      tool_name: toolName,
+      parent_tool_use_id: this.parentToolUseId,
+      elapsed_time_seconds: 0,
       uuid: newUuid(),
       session_id: this.sessionId,
     };

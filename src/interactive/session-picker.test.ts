@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordSessionUse } from '../session/session-use-order';
 import { projectDir } from '../session/transcript-paths';
 import { commandHeader } from '../skills/expand';
 import {
@@ -62,6 +63,22 @@ describe('resume picker list', () => {
     expect(describePickerSession(list[0] as never, 2000 * 1000 + 3 * 3600_000)).toMatch(
       /^3h ago\s+\d+ B {2}add a --json flag {2}\[main\]$/,
     );
+  });
+
+  it('lists the sessions in the order they were used, whatever the clock stamped, and says when an age is unknown', async () => {
+    const now = Date.now() / 1000;
+    await session(1, [user('used first')], now - 7200);
+    // Used after session 1, while the clock was six years behind.
+    await session(2, [user('used second')], now - 6 * 365 * 86_400);
+    await session(3, [user('used last')], now - 60);
+    for (const n of [1, 2, 3]) recordSessionUse(projectDir(env, cwd), id(n));
+    const list = await listPickerSessions({ env, cwd });
+    expect(list.map((s) => s.label)).toEqual(['used last', 'used second', 'used first']);
+    expect(list.map((s) => describePickerSession(s).split(/\s{2,}/)[0])).toEqual([
+      '1m ago',
+      'unknown',
+      '2h ago',
+    ]);
   });
 
   it('skips tool results and meta lines, and shows a title set at the end of a long transcript', async () => {

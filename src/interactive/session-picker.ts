@@ -9,10 +9,10 @@ import type { Env } from '../config/paths';
 import { parseJsonObject } from '../lib/json-object';
 import { mapLimited } from '../lib/map-limited';
 import {
-  formatAge,
   projectSessionFiles,
   promptText,
   type SessionFile,
+  sessionAge,
   typedCommand,
 } from '../session/session-list';
 
@@ -30,6 +30,8 @@ export type PickerSession = {
   gitBranch?: string;
   modifiedMs: number;
   size: number;
+  /** Its mtime contradicts the use order (SessionFile.ageUnknown). */
+  ageUnknown?: boolean;
 };
 
 export type ListOptions = {
@@ -61,6 +63,7 @@ export async function readPickerSession(file: SessionFile): Promise<PickerSessio
     path: file.path,
     modifiedMs: file.modifiedMs,
     size: file.size,
+    ...(file.ageUnknown ? { ageUnknown: true } : {}),
   };
   const handle = await open(file.path, 'r');
   let head: string;
@@ -122,5 +125,5 @@ export function formatSize(bytes: number): string {
 export function describePickerSession(session: PickerSession, nowMs = Date.now()): string {
   const label = session.label ?? '(no prompt)';
   const branch = session.gitBranch ? `  [${session.gitBranch}]` : '';
-  return `${formatAge(session.modifiedMs, nowMs).padEnd(8)}  ${formatSize(session.size).padStart(7)}  ${label}${branch}`;
+  return `${sessionAge(session, nowMs).padEnd(8)}  ${formatSize(session.size).padStart(7)}  ${label}${branch}`;
 }

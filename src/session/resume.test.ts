@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, utimesSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSystemMessage, createUserMessage, type Message } from './messages';
 import { resolveSession, SessionResolveError } from './resume';
+import { USE_ORDER_FILE } from './session-use-order';
 import { loadTranscript } from './transcript-loader';
-import { transcriptPath } from './transcript-paths';
+import { projectDir, transcriptPath } from './transcript-paths';
 import { INTERRUPTED_TOOL_RESULT } from './transcript-repair';
 import { assistant, conversation, TEST_MODEL, tempHome, writeSession } from './transcript-test-support';
 import { TranscriptWriter } from './transcript-writer';
@@ -130,6 +132,26 @@ describe('resolveSession', () => {
     age(recent.path, 30);
     age(other.path, 0);
     expect((await resolveSession({ cwd, env, model, continue: true })).sessionId).toBe(recent.sessionId);
+  });
+
+  it('--continue picks the session used last, even when the clock was set back while it was used', async () => {
+    const { env, cwd } = tempHome();
+    const earlier = writeSession(env, cwd, conversation(1));
+    const last = writeSession(env, cwd, conversation(1));
+    // The clock was six years behind when `last` was written: its mtime is older than `earlier`'s.
+    age(last.path, 6 * 365 * 86_400);
+    age(earlier.path, 60);
+    expect((await resolveSession({ cwd, env, model, continue: true })).sessionId).toBe(last.sessionId);
+  });
+
+  it('--continue falls back to the newest mtime among sessions that predate the use order', async () => {
+    const { env, cwd } = tempHome();
+    const older = writeSession(env, cwd, conversation(1));
+    const newer = writeSession(env, cwd, conversation(1));
+    rmSync(join(projectDir(env, cwd), USE_ORDER_FILE));
+    age(older.path, 30);
+    age(newer.path, 60);
+    expect((await resolveSession({ cwd, env, model, continue: true })).sessionId).toBe(older.sessionId);
   });
 
   it('--fork-session writes a new file that starts with the history and leaves the old one untouched', async () => {

@@ -7,6 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../config/paths';
 import { mapLimited } from '../lib/map-limited';
+import { agesUnknown, byLastUse, readUseOrder } from './session-use-order';
 import { forEachLine } from './transcript-loader';
 import { isSessionId, projectDir, projectsRoot } from './transcript-paths';
 
@@ -16,6 +17,8 @@ export type SessionFile = {
   projectDir: string;
   modifiedMs: number;
   size: number;
+  /** Its mtime contradicts the order the sessions were used in: the clock was set back then. */
+  ageUnknown?: boolean;
 };
 
 export type SessionSummary = SessionFile & {
@@ -57,8 +60,12 @@ export function sessionFiles(dir: string): SessionFile[] {
   return files.sort((a, b) => b.modifiedMs - a.modifiedMs);
 }
 
+/** One project's session files, the one the user last used first (session-use-order.ts). */
 export function projectSessionFiles(env: Env, cwd: string): SessionFile[] {
-  return sessionFiles(projectDir(env, cwd));
+  const dir = projectDir(env, cwd);
+  const files = byLastUse(sessionFiles(dir), readUseOrder(dir));
+  const unknown = agesUnknown(files, Date.now());
+  return files.map((file) => (unknown.has(file.sessionId) ? { ...file, ageUnknown: true } : file));
 }
 
 /** Every project's session files, newest first. */
@@ -155,13 +162,22 @@ export function typedCommand(line: Record<string, unknown>): string | undefined 
   return `${match[1]} ${match[2]}`.replace(/\s+/g, ' ').trim();
 }
 
-/** "just now", "5m ago", "3h ago", "2d ago". */
+/** A clock this far behind a file's mtime was set back since: the file's age cannot be told. */
+const CLOCK_SKEW_MS = 60_000;
+
+/** "just now", "5m ago", "3h ago", "2d ago"; "unknown" for an mtime in the future. */
 export function formatAge(modifiedMs: number, nowMs = Date.now()): string {
+  if (modifiedMs > nowMs + CLOCK_SKEW_MS) return 'unknown';
   const seconds = Math.max(0, Math.round((nowMs - modifiedMs) / 1000));
   if (seconds < 60) return 'just now';
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
   return `${Math.floor(seconds / 86_400)}d ago`;
+}
+
+/** A session's age from its mtime, unless the use order says that mtime is wrong. */
+export function sessionAge(file: Pick<SessionFile, 'modifiedMs' | 'ageUnknown'>, nowMs = Date.now()): string {
+  return file.ageUnknown ? 'unknown' : formatAge(file.modifiedMs, nowMs);
 }
 
 /** Summaries in the order given, a few files at a time so a large history cannot exhaust fds. */

@@ -6,10 +6,10 @@ import type { Env } from '../config/paths';
 import { editDistance } from '../lib/edit-distance';
 import {
   allSessionFiles,
-  formatAge,
   projectSessionFiles,
   type SessionFile,
   type SessionSummary,
+  sessionAge,
   summarizeSession,
   summarizeSessions,
 } from './session-list';
@@ -33,7 +33,7 @@ export function describeSession(s: SessionSummary, withCwd: boolean): string {
   const prompt = s.title ?? s.firstPrompt ?? '(no prompt)';
   const cut = prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt;
   const where = withCwd && s.cwd ? `  [${s.cwd}]` : '';
-  return `  ${s.sessionId}  ${formatAge(s.modifiedMs)}  "${cut}"${where}`;
+  return `  ${s.sessionId}  ${sessionAge(s)}  "${cut}"${where}`;
 }
 
 async function suggestionLines(files: SessionFile[], localDir: string): Promise<string[]> {

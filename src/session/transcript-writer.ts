@@ -18,6 +18,7 @@ import {
 import { dirname } from 'node:path';
 import type { ToolResultContent, Usage, UserContentBlock } from '../model/types';
 import type { Message } from './messages';
+import { recordSessionUse } from './session-use-order';
 import {
   type ContentReplacement,
   type ContentReplacementLine,
@@ -209,6 +210,9 @@ export class TranscriptWriter implements TranscriptSink {
     this.writeLine(line);
     this.written.add(message.uuid);
     this.parentUuid = message.uuid;
+    // A prompt the user typed makes this the project's last used session (a worker's never does).
+    if (!this.envelope.isSidechain && isTypedPrompt(message))
+      recordSessionUse(dirname(this.path), this.sessionId);
     if (message.type === 'user' && typeof message.message.content !== 'string') {
       this.rememberResults(message.message.content);
       if (hasOwnMedia(message.message.content)) this.mediaMessages.set(message.uuid, message.message.content);
@@ -245,6 +249,12 @@ export class TranscriptWriter implements TranscriptSink {
     }
     return fd;
   }
+}
+
+function isTypedPrompt(message: Message): boolean {
+  if (message.type !== 'user' || message.isMeta || message.toolUseResult !== undefined) return false;
+  const content = message.message.content;
+  return typeof content === 'string' || !content.some((block) => block.type === 'tool_result');
 }
 
 /** An image or document directly in a user message (not inside a tool result). */

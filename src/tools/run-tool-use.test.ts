@@ -213,6 +213,8 @@ describe('runToolUse: hooks and permissions', () => {
     const { events, result, text } = await run([readTool()], undefined, { canUseTool });
     expect(result.is_error).toBe(true);
     expect(text).toBe('Permission to use Read was denied.');
+    // A refused call never started.
+    expect(events.map((e) => e.type)).toEqual(['permission_denied', 'message']);
     expect(events[0]).toEqual({
       type: 'permission_denied',
       toolName: 'Read',
@@ -298,7 +300,7 @@ describe('runToolUse: hooks and permissions', () => {
 });
 
 describe('runToolUse: the call', () => {
-  it('streams progress events before the result', async () => {
+  it('says the call started, then streams its progress events before the result', async () => {
     const tool = readTool({
       call: async (_input: unknown, _ctx: ToolUseContext, onProgress: (p: ToolProgress) => void) => {
         onProgress({ toolUseId: '', data: { step: 1 } });
@@ -307,8 +309,9 @@ describe('runToolUse: the call', () => {
       },
     });
     const { events } = await run([tool]);
-    expect(events.map((e) => e.type)).toEqual(['tool_progress', 'tool_progress', 'message']);
-    expect(events[1]).toEqual({
+    expect(events.map((e) => e.type)).toEqual(['tool_started', 'tool_progress', 'tool_progress', 'message']);
+    expect(events[0]).toEqual({ type: 'tool_started', toolUseId: 'toolu_Read', toolName: 'Read' });
+    expect(events[2]).toEqual({
       type: 'tool_progress',
       toolName: 'Read',
       progress: { toolUseId: 'toolu_Read', data: { step: 2 } },

@@ -181,6 +181,7 @@ async function* settle(params: RunToolUseParams): AsyncGenerator<ToolEvent, Sett
   if (beforeCall.aborted) return failed(abortText(beforeCall), notes, { preventContinuation });
 
   const callContext: ToolUseContext = { ...context, abortSignal: signal, toolUseId: block.id };
+  yield { type: 'tool_started', toolUseId: block.id, toolName: tool.name };
   const calling = callWithProgress<ToolResult<unknown>>(
     (onProgress) => tool.call(input, callContext, (p) => onProgress({ ...p, toolUseId: block.id })),
     signal,

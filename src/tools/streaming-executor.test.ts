@@ -17,9 +17,10 @@ describe('StreamingToolExecutor: scheduling', () => {
     expect(h.started).toEqual(['g1']);
     h.release('g1');
     // The model is still streaming: nothing else was added, yet g1's result is ready.
-    const early = await take(executor, 2);
+    const early = await take(executor, 3);
     expect(ids(early)).toEqual(['g1']);
-    expect(early[0]).toMatchObject({ type: 'tool_progress', toolName: 'Grep' });
+    expect(early[0]).toEqual({ type: 'tool_started', toolUseId: 'g1', toolName: 'Grep' });
+    expect(early[1]).toMatchObject({ type: 'tool_progress', toolName: 'Grep' });
     expect(executor.hasPending).toBe(false);
 
     add('Grep', 'g2');
@@ -47,6 +48,26 @@ describe('StreamingToolExecutor: scheduling', () => {
     h.release('g2');
     expect(ids(await drain(executor))).toEqual(['g1', 'e1', 'g2']);
     expect(h.maxRunning).toBe(1);
+  });
+
+  it("reports a queued call's start when it starts, after the call it waited for ended", async () => {
+    const h = harness();
+    const { executor, add } = executorFor([h.make('Grep', { safe: true }), h.make('Edit')]);
+    add('Grep', 'g1');
+    add('Edit', 'e1');
+    await h.whenStarted('g1');
+    // What is out now: g1's start and progress; e1 waits and says nothing of a start.
+    const sofar = await take(executor, 2);
+    expect(sofar.map((event) => event.type)).toEqual(['tool_started', 'tool_progress']);
+    h.release('g1');
+    await h.whenStarted('e1');
+    h.release('e1');
+    const rest = await drain(executor);
+    const started = (id: string) =>
+      rest.findIndex((event) => event.type === 'tool_started' && event.toolUseId === id);
+    const resultOf = (id: string) => rest.findIndex((event) => ids([event])[0] === id);
+    expect(started('e1')).toBeGreaterThan(resultOf('g1'));
+    expect(started('e1')).toBeLessThan(resultOf('e1'));
   });
 
   it('runs [Grep, Grep, Write, Read, Read] as three batches: reads together, the write alone', async () => {
@@ -124,8 +145,10 @@ describe('StreamingToolExecutor: scheduling', () => {
     h.release('second');
     await settle();
 
-    const sofar = await take(executor, 2);
-    expect(sofar.every((event) => event.type === 'tool_progress')).toBe(true);
+    const sofar = await take(executor, 4);
+    expect(sofar.every((event) => event.type === 'tool_progress' || event.type === 'tool_started')).toBe(
+      true,
+    );
     const reader = executor.results[Symbol.asyncIterator]();
     let third: IteratorResult<ToolEvent> | undefined;
     const reading = reader.next().then((step) => {

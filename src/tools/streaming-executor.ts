@@ -49,7 +49,7 @@ type TrackedCall = {
 
 export class StreamingToolExecutor {
   private readonly calls: TrackedCall[] = [];
-  /** Progress as it arrives, and each call's results once every earlier call's are in. */
+  /** Progress and starts as they happen, and each call's results once every earlier call's are in. */
   private readonly output = new Channel<ToolEvent>();
   private readonly canUseTool: CanUseToolFn;
   private readonly hooks: HookRunner;
@@ -83,7 +83,7 @@ export class StreamingToolExecutor {
   }
 
   /**
-   * What the calls report, in order: progress as it comes, each call's results (permission
+   * What the calls report, in order: progress and each call's start as they come, each call's results (permission
    * denials, the tool_result, messages the tool adds) in the model's order. It ends once `end()`
    * was called and every call's results are in, or at `discard()`. One reader at a time.
    */
@@ -186,7 +186,9 @@ export class StreamingToolExecutor {
       });
       let step = await events.next();
       while (!step.done) {
-        if (step.value.type === 'tool_progress') this.output.push(step.value);
+        // Progress and the start are news now; everything else waits for the model's order.
+        if (step.value.type === 'tool_progress' || step.value.type === 'tool_started')
+          this.output.push(step.value);
         else call.results.push(step.value);
         step = await events.next();
       }

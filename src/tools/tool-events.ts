@@ -10,6 +10,12 @@ export type ToolEvent =
   /** A finished message: a tool result, or a message a tool added after it. */
   | { type: 'message'; message: Message }
   | { type: 'tool_progress'; progress: ToolProgress; toolName: string }
+  /**
+   * The call passed its hooks and its permission check and the tool itself starts now. Until
+   * then a call waits (behind an earlier call, a hook or a permission question): a view that
+   * shows a running clock starts it here, not when the model asked for the call.
+   */
+  | { type: 'tool_started'; toolUseId: string; toolName: string }
   /** A tool call the permission pipeline refused (for `permission_denials`). */
   | {
       type: 'permission_denied';

@@ -81,7 +81,11 @@ export async function runRepl(options: CliOptions, context: ReplContext): Promis
               folder={cwd}
               withheld={withheld}
               onAnswer={(answer) => {
-                // Unmounted once answered, so the REPL's own render starts on a clean line.
+                // The dialog is live-region, not scrollback: Ink leaves its last frame on screen
+                // at unmount, so that frame is made empty (a frame still in Ink's throttle is then
+                // empty too) and erased, and the REPL starts where the dialog stood.
+                instance.rerender(wrap(null));
+                instance.clear();
                 instance.unmount();
                 resolve(answer);
               }}

@@ -6,9 +6,9 @@
 import type { Env } from '../../config/paths';
 import {
   allSessionFiles,
-  formatAge,
   projectSessionFiles,
   type SessionSummary,
+  sessionAge,
   summarizeSessions,
 } from '../../session/session-list';
 
@@ -41,7 +41,7 @@ export function formatSessionTable(
   const header = ['ID', 'AGE', 'TURNS', 'COST', ...(all ? ['FOLDER'] : []), 'FIRST PROMPT'];
   const rows = sessions.map((s) => [
     s.sessionId,
-    formatAge(s.modifiedMs, nowMs),
+    sessionAge(s, nowMs),
     String(s.turns),
     formatCost(s.costUsd),
     ...(all ? [s.cwd ?? '?'] : []),

@@ -6,6 +6,7 @@ import {
   ScriptedEngine,
   type ScriptedTurn,
   toolResultFrame,
+  toolStartFrame,
 } from './scripted-engine';
 
 const abortable = (signal: AbortSignal) =>
@@ -234,15 +235,18 @@ describe('ReplSession', () => {
     expect(kinds).toEqual(['user', 'tool', 'turn-end']);
   });
 
-  it('a call waiting for its permission question has not started: its running time starts at the answer', async () => {
+  it('a call waiting for its permission question has not started: its running time starts when the engine starts it', async () => {
     let clock = 1_000;
     const now = vi.spyOn(Date, 'now').mockImplementation(() => clock);
     const session = new ReplSession();
+    const started = gate();
     const ran = gate();
     const engine = new ScriptedEngine([
       async function* (signal) {
         yield assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]);
         await askBash(session, 'make', signal);
+        await started.wait();
+        yield toolStartFrame('t1');
         await ran.wait();
         yield toolResultFrame('t1', 'built', false, { stdout: 'built' });
         yield resultFrame();
@@ -256,7 +260,13 @@ describe('ReplSession', () => {
     // The user takes a minute to answer.
     clock = 61_000;
     session.getStatus().permission?.answer({ behavior: 'allow' });
-    expect(tool()).toMatchObject({ outcome: { status: 'running' }, startedAt: 61_000 });
+    // Allowed, but not started yet: no clock runs.
+    expect(tool()).toMatchObject({ outcome: { status: 'waiting' } });
+    clock = 62_000;
+    started.open();
+    await vi.waitFor(() =>
+      expect(tool()).toMatchObject({ outcome: { status: 'running', startedAt: 62_000 } }),
+    );
     ran.open();
     await session.whenIdle();
     now.mockRestore();

@@ -110,6 +110,18 @@ export function toolResultFrame(
   } as SDKMessage;
 }
 
+/** The engine's word that a call starts running now (a tool_progress frame at 0 seconds). */
+export function toolStartFrame(toolUseId: string, toolName = 'Bash'): SDKMessage {
+  return {
+    ...envelope,
+    type: 'tool_progress',
+    tool_use_id: toolUseId,
+    tool_name: toolName,
+    parent_tool_use_id: null,
+    elapsed_time_seconds: 0,
+  };
+}
+
 export function streamFrame(event: Record<string, unknown>): SDKMessage {
   return { ...envelope, type: 'stream_event', parent_tool_use_id: null, event };
 }

@@ -55,6 +55,8 @@ export class SessionStarter {
       {
         ...options,
         includePartialMessages: true,
+        // A tool call's clock starts when it really starts, not when the model asked for it.
+        toolStartFrames: true,
         permissionPrompt: deps.session.permissionPrompt,
         letInputIn: yieldToInput,
       },

@@ -93,7 +93,7 @@ class LiveFrame {
     if (text === this.text && !this.stale && samePosition(cursor, this.shownCursor)) return false;
     // Laid out for a width the terminal no longer has: drawn now, its rows would wrap and move
     // the region's top where no count of rows can find it. Ink draws again on the resize event.
-    if (this.narrowedUnseen()) return false;
+    if (this.markStaleIfNarrowed()) return false;
     this.begin();
     this.draw(text);
     this.placeCursor(cursor);
@@ -133,7 +133,7 @@ class LiveFrame {
     const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
     this.cursorDirty = false;
     // The scrollback cannot wait for the resize event: it is written below the region's real top.
-    this.narrowedUnseen();
+    this.markStaleIfNarrowed();
     this.begin();
     this.writesScrollback = true;
     const above = splitFrame(scrollback).rows;
@@ -316,13 +316,17 @@ class LiveFrame {
   }
 
   /**
-   * Whether the terminal got narrower than the rows on screen were drawn for, before the resize
-   * event said so (a frame rendered in between is laid out for the old width); the region is then
-   * drawn afresh from its rewrapped top.
+   * Whether the terminal got narrower than the rows on screen were drawn for, and the resize
+   * event has not said so yet (a frame rendered in between is laid out for the old width).
    */
   private narrowedUnseen(): boolean {
     const now = this.columnsNow();
-    if (this.stale || !now || !this.drawnColumns || now >= this.drawnColumns) return false;
+    return !this.stale && !!now && !!this.drawnColumns && now < this.drawnColumns;
+  }
+
+  /** Marks the region stale (drawn afresh from its rewrapped top) if it narrowed unseen; says whether. */
+  private markStaleIfNarrowed(): boolean {
+    if (!this.narrowedUnseen()) return false;
     this.stale = true;
     return true;
   }

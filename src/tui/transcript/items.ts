@@ -6,9 +6,12 @@
  */
 
 export type ToolOutcome =
+  /** The call has not started: it waits behind an earlier call, or for its hooks and checks. */
+  | { status: 'waiting' }
   /** The call waits for the user's answer to its permission question: it has not started. */
   | { status: 'awaiting-permission' }
-  | { status: 'running' }
+  /** The tool runs: the engine said it started, at `startedAt`. */
+  | { status: 'running'; startedAt: number }
   | { status: 'done'; text: string; data?: unknown }
   | { status: 'error'; text: string }
   | { status: 'denied'; text: string };
@@ -25,8 +28,6 @@ export type TranscriptItem =
       name: string;
       input: Record<string, unknown>;
       outcome: ToolOutcome;
-      /** When the call started running (after its permission question, if it had one). */
-      startedAt: number;
       endedAt?: number;
       /** Latest line a long tool printed, while it runs. */
       progress?: string;
@@ -45,7 +46,11 @@ export function isFinished(item: TranscriptItem): boolean {
   return item.kind !== 'tool' || !isPending(item.outcome);
 }
 
-/** A tool call without its result yet: running, or waiting to be allowed. */
-export function isPending(outcome: ToolOutcome): boolean {
-  return outcome.status === 'running' || outcome.status === 'awaiting-permission';
+/** A tool call without its result yet: waiting, waiting to be allowed, or running. */
+export function isPending(
+  outcome: ToolOutcome,
+): outcome is Extract<ToolOutcome, { status: 'waiting' | 'awaiting-permission' | 'running' }> {
+  return (
+    outcome.status === 'waiting' || outcome.status === 'awaiting-permission' || outcome.status === 'running'
+  );
 }

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type AssistantContentBlock, emptyUsage } from '../../model/types';
 import { createToolResultMessage, createUserMessage, type Message } from '../../session/messages';
-import { assistantFrame, streamFrame, toolResultFrame } from '../session/scripted-engine';
+import { assistantFrame, streamFrame, toolResultFrame, toolStartFrame } from '../session/scripted-engine';
+import type { ToolItem } from './items';
 import { TranscriptStore } from './transcript-store';
 
 /** A text block of a streaming answer, begun and given `text`. */
@@ -36,6 +37,45 @@ describe('TranscriptStore', () => {
     store.apply(toolResultFrame('t1', 'a\nb'));
     expect(store.getSnapshot().committed.map((i) => i.kind)).toEqual(['tool', 'notice']);
     expect(store.getSnapshot().live).toHaveLength(0);
+  });
+
+  it('shows a call queued behind another as waiting, and starts its clock when the engine starts it', () => {
+    let clock = 1_000;
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    const store = new TranscriptStore();
+    // The first call's start can arrive before its assistant frame (the executor runs it at once).
+    store.apply(toolStartFrame('t1'));
+    store.apply(
+      assistantFrame([
+        { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } },
+        { type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'make test' } },
+      ]),
+    );
+    const outcomes = () => store.getSnapshot().live.map((item) => item.kind === 'tool' && item.outcome);
+    expect(outcomes()).toEqual([{ status: 'running', startedAt: 1_000 }, { status: 'waiting' }]);
+    clock = 31_000;
+    store.apply(toolResultFrame('t1', 'built'));
+    expect(outcomes()).toEqual([{ status: 'waiting' }]);
+    clock = 32_000;
+    store.apply(toolStartFrame('t2'));
+    expect(outcomes()).toEqual([{ status: 'running', startedAt: 32_000 }]);
+    // A later frame of the same call does not restart its clock.
+    clock = 40_000;
+    store.apply(toolStartFrame('t2'));
+    expect(outcomes()).toEqual([{ status: 'running', startedAt: 32_000 }]);
+    now.mockRestore();
+  });
+
+  it('a call whose permission question is answered waits until the engine starts it', () => {
+    const store = new TranscriptStore();
+    store.apply(assistantFrame([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]));
+    const outcome = () => (store.getSnapshot().live[0] as ToolItem).outcome.status;
+    store.permissionAsked('t1');
+    expect(outcome()).toBe('awaiting-permission');
+    store.permissionAnswered('t1');
+    expect(outcome()).toBe('waiting');
+    store.apply(toolStartFrame('t1'));
+    expect(outcome()).toBe('running');
   });
 
   it("shows a running tool's latest output line from its tool_progress frames", () => {

@@ -7,7 +7,9 @@
 import type { SDKMessage } from '../../engine/sdk-messages';
 import type { Message } from '../../session/messages';
 import { splitSettled } from '../views/markdown-blocks';
+import { COMPACTED_NOTICE, systemNotice, turnEnd } from './frame-lines';
 import { isFinished, isPending, type ToolItem, type TranscriptItem } from './items';
+import { ToolCallStates } from './tool-call-states';
 import { type ToolResultBlock, toolOutcome } from './tool-result-text';
 
 /** The block being streamed right now (text or thinking), before its assistant frame arrives. */
@@ -51,8 +53,7 @@ export class TranscriptStore {
   private draft: Draft | undefined;
   /** Part of the streaming text block already moved to the scrollback. */
   private draftSettledLength = 0;
-  /** Calls whose permission question is open (it can open before the call's item arrives). */
-  private readonly awaitingPermission = new Set<string>();
+  private readonly toolCalls = new ToolCallStates();
   private turnTokens = 0;
   private snapshot: TranscriptSnapshot;
   private readonly listeners = new Set<() => void>();
@@ -130,18 +131,29 @@ export class TranscriptStore {
 
   /** A call's permission question opened: until it is answered, the call has not started. */
   permissionAsked(toolUseId: string): void {
-    this.awaitingPermission.add(toolUseId);
+    this.toolCalls.asked(toolUseId);
     const tool = this.findTool(toolUseId);
-    if (tool?.outcome.status === 'running')
+    if (tool?.outcome.status === 'waiting')
       this.replace(tool, { ...tool, outcome: { status: 'awaiting-permission' } });
   }
 
-  /** The question was answered: an allowed call starts running now (a denied one ends at once). */
+  /**
+   * The question was answered: the call waits again until the engine starts it (an allowed one
+   * at once, a denied one never: its result ends it).
+   */
   permissionAnswered(toolUseId: string): void {
-    this.awaitingPermission.delete(toolUseId);
+    this.toolCalls.answered(toolUseId);
     const tool = this.findTool(toolUseId);
     if (tool?.outcome.status === 'awaiting-permission')
-      this.replace(tool, { ...tool, outcome: { status: 'running' }, startedAt: Date.now() });
+      this.replace(tool, { ...tool, outcome: { status: 'waiting' } });
+  }
+
+  /** The engine started the call: its running clock starts now. */
+  toolStarted(toolUseId: string): void {
+    const startedAt = this.toolCalls.start(toolUseId, Date.now());
+    const tool = this.findTool(toolUseId);
+    if (startedAt !== undefined && tool && isPending(tool.outcome))
+      this.replace(tool, { ...tool, outcome: { status: 'running', startedAt } });
   }
 
   turnStarted(): void {
@@ -164,7 +176,7 @@ export class TranscriptStore {
     }
     this.draft = undefined;
     this.draftSettledLength = 0;
-    this.awaitingPermission.clear();
+    this.toolCalls.clear();
     for (const item of this.live) {
       if (item.kind === 'tool' && isPending(item.outcome)) {
         this.replace(item, {
@@ -190,26 +202,19 @@ export class TranscriptStore {
         if (message.isReplay) return;
         this.applyToolResults(message.message.content, message.tool_use_result);
         return;
-      case 'system':
-        if (message.subtype === 'informational' || message.subtype === 'model_fallback') {
-          const content = typeof message.content === 'string' ? message.content : '';
-          if (content) this.notice(message.level === 'error' ? 'error' : 'info', content);
-        } else if (message.subtype === 'compact_boundary') {
-          this.notice('info', 'Conversation compacted: earlier messages were summarised.');
-        } else if (message.subtype === 'api_retry' && 'attempt' in message) {
-          const seconds = Math.round(Number(message.retry_delay_ms) / 100) / 10;
-          this.notice(
-            'warning',
-            `API error (${message.error}); retrying in ${seconds}s, attempt ${message.attempt}`,
-          );
-        }
+      case 'system': {
+        const notice = systemNotice(message);
+        if (notice) this.notice(notice.level, notice.text);
         return;
+      }
       case 'result':
         this.applyResult(message);
         return;
       case 'tool_progress':
-        if (message.parent_tool_use_id === null && message.output_line)
-          this.toolProgress(message.tool_use_id, message.output_line);
+        // Any progress of a call means it runs; the first comes the moment it starts.
+        if (message.parent_tool_use_id !== null) return;
+        this.toolStarted(message.tool_use_id);
+        if (message.output_line) this.toolProgress(message.tool_use_id, message.output_line);
         return;
       default:
         return;
@@ -229,8 +234,7 @@ export class TranscriptStore {
 
   private showPastMessage(message: Message): void {
     if (message.type === 'system') {
-      if (message.subtype === 'compact_boundary')
-        this.notice('info', 'Conversation compacted: earlier messages were summarised.');
+      if (message.subtype === 'compact_boundary') this.notice('info', COMPACTED_NOTICE);
       return;
     }
     if (message.type === 'assistant') {
@@ -308,15 +312,13 @@ export class TranscriptStore {
         const text = String(block.thinking ?? '');
         if (text.trim()) this.live.push({ kind: 'thinking', id: this.newId('thinking'), text });
       } else if (block.type === 'tool_use') {
+        const id = String(block.id);
         this.live.push({
           kind: 'tool',
-          id: String(block.id),
+          id,
           name: String(block.name),
           input: (block.input ?? {}) as Record<string, unknown>,
-          outcome: this.awaitingPermission.has(String(block.id))
-            ? { status: 'awaiting-permission' }
-            : { status: 'running' },
-          startedAt: Date.now(),
+          outcome: this.toolCalls.initial(id),
         });
       }
     }
@@ -338,23 +340,8 @@ export class TranscriptStore {
 
   private applyResult(message: Extract<SDKMessage, { type: 'result' }>): void {
     this.turnTokens = message.usage.output_tokens;
-    if (message.terminal_reason === 'aborted_streaming' || message.terminal_reason === 'aborted_tools') {
-      this.add({
-        kind: 'turn-end',
-        id: this.newId('end'),
-        text: 'Interrupted · tell the model what to do instead',
-        isError: false,
-      });
-      return;
-    }
-    if (message.subtype !== 'success') {
-      const why = message.errors.join('; ') || message.subtype;
-      this.add({ kind: 'turn-end', id: this.newId('end'), text: why, isError: true });
-      return;
-    }
-    if (message.is_error && message.result) {
-      this.add({ kind: 'turn-end', id: this.newId('end'), text: message.result, isError: true });
-    }
+    const end = turnEnd(message);
+    if (end) this.add({ kind: 'turn-end', id: this.newId('end'), ...end });
   }
 
   private findTool(id: string): ToolItem | undefined {

@@ -53,7 +53,7 @@ function readSmallFile(path: string): string | undefined {
 }
 
 export function proposedHunks(toolName: string, input: Record<string, unknown>): PatchHunk[] | undefined {
-  const fallback = () => toolHunks({ name: toolName, input, outcome: { status: 'running' } });
+  const fallback = () => toolHunks({ name: toolName, input, outcome: { status: 'waiting' } });
   const path = str(input.file_path);
   if (!path) return fallback();
   if (toolName === 'Write') {

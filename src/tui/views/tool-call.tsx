@@ -1,6 +1,6 @@
 /** A tool call: `● Name(summary)`, then `⎿ result` and a few detail lines (all with Ctrl+O). */
 import { Box, Text } from 'ink';
-import type { ToolItem } from '../transcript/items';
+import { isPending, type ToolItem } from '../transcript/items';
 import { useStyle } from './style-context';
 import { formatElapsed, toolInputSummary, toolResultSummary } from './tool-summary';
 
@@ -21,12 +21,11 @@ export function ToolCallView({
   const style = useStyle();
   const summary = toolInputSummary(item.name, item.input, cwd);
   const status = item.outcome.status;
-  const dot =
-    status === 'running' || status === 'awaiting-permission'
-      ? style.dim('●')
-      : status === 'done'
-        ? style.fg('green', '●')
-        : style.fg('red', '●');
+  const dot = isPending(item.outcome)
+    ? style.dim('●')
+    : status === 'done'
+      ? style.fg('green', '●')
+      : style.fg('red', '●');
   const head = `${dot} ${style.bold(item.name)}${summary ? `(${summary})` : ''}`;
   if (status === 'awaiting-permission') {
     // Not started: the time the question waits is the user's, not the tool's.
@@ -39,8 +38,19 @@ export function ToolCallView({
       </Box>
     );
   }
-  if (status === 'running') {
-    const elapsed = now - item.startedAt;
+  if (status === 'waiting') {
+    // Queued behind an earlier call, or in its hooks and checks: no clock runs yet.
+    return (
+      <Box marginTop={1} flexDirection="column">
+        <Text>{head}</Text>
+        <Box paddingLeft={2}>
+          <Text>{style.dim('⎿ Waiting…')}</Text>
+        </Box>
+      </Box>
+    );
+  }
+  if (item.outcome.status === 'running') {
+    const elapsed = now - item.outcome.startedAt;
     const long = elapsed >= LONG_TOOL_MS;
     return (
       <Box marginTop={1} flexDirection="column">

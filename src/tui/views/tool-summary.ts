@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import { countChanges, makePatch, type PatchHunk } from '../../tools/builtin/shared/diff';
-import type { ToolItem } from '../transcript/items';
+import { isPending, type ToolItem } from '../transcript/items';
 import { plainStyle, type Style } from './ansi';
 import { todoCounts, todoLine, todosOf } from './todo-lines';
 
@@ -112,8 +112,7 @@ export type ResultSummary = { headline: string; detail: string[] };
 /** The outcome in one headline and a few detail lines (all of them when `full`). */
 export function toolResultSummary(item: ToolItem, style: Style, full: boolean): ResultSummary {
   const outcome = item.outcome;
-  if (outcome.status === 'running' || outcome.status === 'awaiting-permission')
-    return { headline: '', detail: [] };
+  if (isPending(outcome)) return { headline: '', detail: [] };
   if (outcome.status === 'denied')
     return { headline: style.fg('red', oneLine(outcome.text, 100)), detail: [] };
   if (item.name === 'Bash' && (outcome.status === 'done' || outcome.status === 'error')) {

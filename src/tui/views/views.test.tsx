@@ -19,8 +19,7 @@ const tool = (over: Partial<ToolItem>): ToolItem => ({
   id: 't1',
   name: 'Bash',
   input: { command: 'npm test' },
-  outcome: { status: 'running' },
-  startedAt: 0,
+  outcome: { status: 'running', startedAt: 0 },
   ...over,
 });
 
@@ -46,10 +45,19 @@ function pending(
 
 describe('tool call view', () => {
   it('says a call waiting for permission waits, without a running time', () => {
-    const item = tool({ outcome: { status: 'awaiting-permission' }, startedAt: 0 });
+    const item = tool({ outcome: { status: 'awaiting-permission' } });
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} now={90_000} />);
     expect(view.frame()).toContain('● Bash(npm test)');
     expect(view.frame()).toContain('⎿ Waiting for permission…');
+    expect(view.frame()).not.toContain('Running');
+    expect(view.frame()).not.toMatch(/\d+s/);
+  });
+
+  it('says a call queued behind another waits, without a running time', () => {
+    const item = tool({ outcome: { status: 'waiting' } });
+    const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} now={90_000} />);
+    expect(view.frame()).toContain('● Bash(npm test)');
+    expect(view.frame()).toContain('⎿ Waiting…');
     expect(view.frame()).not.toContain('Running');
     expect(view.frame()).not.toMatch(/\d+s/);
   });
@@ -185,7 +193,7 @@ describe('tool call view', () => {
   });
 
   it('shows a long-running tool with its elapsed time and latest line', () => {
-    const item = tool({ startedAt: 0, progress: 'compiling 42/100' });
+    const item = tool({ outcome: { status: 'running', startedAt: 0 }, progress: 'compiling 42/100' });
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} now={65_000} />);
     expect(view.frame()).toContain('Running… 1m 5s');
     expect(view.frame()).toContain('compiling 42/100');
