@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from '../../lib/zod';
 import { type AnyTool, buildTool } from '../../tools/tool';
-import { collectStartupGarbage, loadFetchClasses, warmToolSchemas } from './idle-warmup';
+import { collectStartupGarbage, loadFetchClasses, loadSegmenter, warmToolSchemas } from './idle-warmup';
 
 /** A tool whose JSON Schema conversion is recorded in `log` when it happens. */
 function loggedTool(name: string, log: string[], fails = false, during?: () => void): AnyTool {
@@ -89,5 +89,15 @@ describe('loadFetchClasses', () => {
     const stop = new AbortController();
     stop.abort();
     expect(await loadFetchClasses(stop.signal)).toBe(false);
+  });
+});
+
+describe('loadSegmenter', () => {
+  it('lets input queued meanwhile run first, then measures an emoji with the segmenter', async () => {
+    const log: string[] = [];
+    const loading = loadSegmenter(new AbortController().signal).then((ready) => log.push(`loaded ${ready}`));
+    setImmediate(() => log.push('key'));
+    await loading;
+    expect(log).toEqual(['key', 'loaded true']);
   });
 });

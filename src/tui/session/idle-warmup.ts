@@ -15,6 +15,7 @@ import { collectGarbageNow } from '../../lib/collect-garbage';
 import { yieldToInput } from '../../lib/yield-to-input';
 import { toolSchemas } from '../../tools/registry';
 import type { AnyTool } from '../../tools/tool';
+import { displayWidth } from '../views/display-width';
 
 export async function warmToolSchemas(tools: readonly AnyTool[], signal: AbortSignal): Promise<number> {
   let warmed = 0;
@@ -40,6 +41,17 @@ export async function loadFetchClasses(signal: AbortSignal): Promise<boolean> {
   await yieldToInput();
   if (signal.aborted) return false;
   return typeof globalThis.Headers === 'function';
+}
+
+/**
+ * The grapheme segmenter, whose first use loads ICU's break data (~10 ms on a small machine): the
+ * first frames measure their rows without it (terminal/single-width.ts), so it would otherwise load
+ * at the first emoji or CJK character of an answer, while the user types. Loaded here instead.
+ */
+export async function loadSegmenter(signal: AbortSignal): Promise<boolean> {
+  await yieldToInput();
+  if (signal.aborted) return false;
+  return displayWidth('\u{1F44D}\u{1F3FD}') === 2;
 }
 
 /**

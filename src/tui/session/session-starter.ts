@@ -11,7 +11,7 @@ import type { CommandRegistry, EditorResult } from '../../commands/types';
 import { findGitRoot } from '../../config/git-root';
 import { yieldToInput } from '../../lib/yield-to-input';
 import { createCommandHost } from './command-host';
-import { collectStartupGarbage, loadFetchClasses, warmToolSchemas } from './idle-warmup';
+import { collectStartupGarbage, loadFetchClasses, loadSegmenter, warmToolSchemas } from './idle-warmup';
 import type { ReadySession } from './prompt-router';
 import type { ReplSession } from './repl-session';
 
@@ -91,6 +91,7 @@ export class SessionStarter {
     const idle = () => !deps.session.getStatus().running;
     void warmToolSchemas(setup.tools, this.stop.signal)
       .then(() => loadFetchClasses(this.stop.signal))
+      .then(() => loadSegmenter(this.stop.signal))
       .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)));
   }
 

@@ -12,7 +12,7 @@
  */
 import { type StyledChar, styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
-import stringWidth from 'string-width';
+import stringWidth from './fast-string-width';
 import { styledCharsToString } from './styled-row';
 
 type Transformer = (line: string, index: number) => string;

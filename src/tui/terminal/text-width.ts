@@ -8,17 +8,7 @@
  * measurable part: the caller then rewrites from an earlier cut, at worst the whole line.
  */
 
-function isSingleWidth(code: number): boolean {
-  if (code >= 0x20 && code < 0x7f) return true;
-  if (code >= 0xa0 && code < 0x300) return code !== 0xad; // Latin; not the soft hyphen
-  if (code >= 0x370 && code < 0x530) return true; // Greek, Cyrillic
-  return (
-    (code >= 0x2010 && code <= 0x2027) || // dashes, quotes, bullet, ellipsis
-    (code >= 0x2190 && code <= 0x21ff) || // arrows
-    (code >= 0x2500 && code <= 0x259f) || // box drawing, block elements
-    (code >= 0x2800 && code <= 0x28ff) // braille (the spinner)
-  );
-}
+import { isSingleWidth } from './single-width';
 
 /** The SGR code that closes what `code` opens (bold and dim share 22, colours 39 and 49). */
 export function closerOf(code: number): number | undefined {

@@ -7,7 +7,7 @@
  * function of the line, so a memo changes nothing on screen; it is renewed when it grows large, as
  * Ink's own per-frame caches are (src/tui/terminal/ink-output-seam.ts's neighbours).
  */
-import stringWidth from 'string-width';
+import stringWidth from './fast-string-width';
 
 const MAX_REMEMBERED = 4000;
 

@@ -4,6 +4,7 @@
  * join others, one for the rest — counted per user-perceived character, so a family emoji made of
  * several joined ones is two columns, not eight.
  */
+import { simpleWidth } from '../terminal/single-width';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -16,6 +17,9 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 export function displayWidth(text: string): number {
   // Most words of an answer; the segmenter was most of a streamed frame's wrapping time.
   if (PRINTABLE_ASCII.test(text)) return text.length;
+  // Borders, bullets, arrows, accented letters: one column each, no segmenting either.
+  const simple = simpleWidth(text);
+  if (simple !== undefined) return simple;
   let width = 0;
   for (const { segment } of segmenter.segment(text)) {
     if (segment.length === 1 && segment.charCodeAt(0) >= 0x20 && segment.charCodeAt(0) < 0x7f) width += 1;
