@@ -93,6 +93,10 @@ export async function* runEngineTurn(
   const costAtStart = host.costTracker.total();
 
   yield host.description.initMessage(tools, config.livePool?.initExtras());
+  // The turn's start is several ms of cold work before the query's own pauses (the REPL lets
+  // typed keys in at each): the tool offer and init frame, the system prompt and the input, then
+  // the opening messages recorded to the transcript.
+  await config.letInputIn?.();
 
   // Recorded before the input is processed, so a `/context` that is this turn's input counts it.
   host.noteSystemPrompt(await host.description.systemPrompt(tools));
@@ -132,6 +136,7 @@ export async function* runEngineTurn(
   const openingContext = await openingMessages(opened, opening, sources, signal);
   host.clearSessionContext();
   for (const message of openingContext) host.record(message);
+  await config.letInputIn?.();
   const turnModel = opened.input?.model ?? host.model();
 
   // Again: the input may have changed what it is built from (a command that switched the model).
