@@ -2,36 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { noopHooks } from '../hooks/types';
 import { OverloadedError, ServerError } from '../model/errors';
 import { withRetry } from '../model/retry';
-import type { Provider } from '../model/types';
-import { allowAll } from '../permissions/types';
-import { FakeProvider, type FakeScript } from '../testing/fake-provider';
+import { FakeProvider } from '../testing/fake-provider';
 import type { ToolNotification } from '../tools/context';
-import { QueryEngine, type QueryEngineConfig } from './query-engine';
-import { callTool, echoTool, text } from './query-test-support';
+import type { QueryEngine } from './query-engine';
+import { engine } from './query-engine-test-support';
+import { callTool, text } from './query-test-support';
 import type { SDKMessage, SDKResultMessage } from './sdk-messages';
-
-const environment = {
-  cwd: '/project',
-  platform: 'linux',
-  date: '2026-11-29',
-  isGitRepo: false,
-  model: 'claude-opus-5-5',
-};
-
-function engine(script: FakeScript | Provider, overrides: Partial<QueryEngineConfig> = {}) {
-  const provider = Array.isArray(script) || typeof script === 'function' ? new FakeProvider(script) : script;
-  const e = new QueryEngine({
-    cwd: '/project',
-    provider,
-    model: 'claude-opus-5-5',
-    tools: [echoTool()],
-    canUseTool: allowAll,
-    hooks: noopHooks,
-    environment,
-    ...overrides,
-  });
-  return { engine: e, provider: provider as FakeProvider };
-}
 
 async function turn(e: QueryEngine, prompt = 'hello'): Promise<SDKMessage[]> {
   const out: SDKMessage[] = [];
@@ -46,25 +22,6 @@ const resultOf = (messages: SDKMessage[]) => {
 };
 
 describe('QueryEngine.submitMessage', () => {
-  it("lets typed input in during the turn's start, before the query's own pauses", async () => {
-    const steps: string[] = [];
-    const provider = new FakeProvider([text('Hi.')]);
-    const stream = provider.stream.bind(provider);
-    provider.stream = (request, signal) => {
-      steps.push('request');
-      return stream(request, signal);
-    };
-    const { engine: e } = engine(provider, {
-      letInputIn: async () => {
-        steps.push('pause');
-      },
-    });
-    for await (const m of e.submitMessage('hello'))
-      if (m.type === 'system' && m.subtype === 'init') steps.push('init');
-    // Two at the turn's start (after the init frame, after the opening is recorded), three in the query.
-    expect(steps).toEqual(['init', 'pause', 'pause', 'pause', 'pause', 'pause', 'request']);
-  });
-
   it('yields init, one assistant frame per block, tool results, and exactly one result', async () => {
     const { engine: e } = engine([
       {
