@@ -7,16 +7,20 @@
  */
 import type { Env } from '../../config/paths';
 import { openInBrowser } from '../../interactive/open-browser';
-import { expandServerConfig } from '../../mcp/expand-env';
 import type { McpManager } from '../../mcp/manager';
 import type { McpRemoteServerConfig } from '../../mcp/server-config';
 import type { McpViewActions } from '../views/mcp-view';
 import type { ReplSession } from './repl-session';
 
-/** The server's config with its variables expanded, if it is one a user can sign in to. */
-function signInConfig(manager: McpManager, name: string, env: Env): McpRemoteServerConfig {
+/**
+ * The server's config with its variables expanded, if it is one a user can sign in to. The
+ * expansion lives in the MCP bundle, loaded here on first use: the REPL sets these actions up
+ * before its first frame, which should not wait for that bundle.
+ */
+async function signInConfig(manager: McpManager, name: string, env: Env): Promise<McpRemoteServerConfig> {
   const connection = manager.connection(name);
   if (!connection) throw new Error(`there is no MCP server named "${name}" in this session`);
+  const { expandServerConfig } = await import('../../mcp/expand-env');
   const expanded = expandServerConfig(connection.server.config, env);
   if (!expanded.ok) throw new Error(`unset variables ${expanded.missing.join(', ')}`);
   if (expanded.config.type === 'stdio')
@@ -27,7 +31,7 @@ function signInConfig(manager: McpManager, name: string, env: Env): McpRemoteSer
 export function mcpViewActions(manager: McpManager, env: Env, cwd: string): McpViewActions {
   return {
     async signIn(name, onUrl, signal) {
-      const config = signInConfig(manager, name, env);
+      const config = await signInConfig(manager, name, env);
       const { signInToServer } = await import('../../mcp/oauth-login');
       const outcome = await signInToServer(name, config, {
         env,
@@ -53,7 +57,7 @@ export function signInForMoreScope(
   cwd: string,
 ): void {
   manager.setSignInHandler(async (name, signal) => {
-    const config = signInConfig(manager, name, env);
+    const config = await signInConfig(manager, name, env);
     const { signInToServer } = await import('../../mcp/oauth-login');
     await signInToServer(name, config, {
       env,

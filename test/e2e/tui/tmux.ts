@@ -34,6 +34,8 @@ export type TerminalOptions = {
   term?: string;
   /** Runs yoke from an interactive shell with job control (Ctrl+Z stops it, `fg` goes on). */
   shell?: boolean;
+  /** The built entry to run (dist/yoke.js unless given: a private copy of dist/, say). */
+  bin?: string;
 };
 
 export class Terminal {
@@ -56,7 +58,9 @@ export class Terminal {
       value === undefined ? [] : [`${name}=${shellQuote(value)}`],
     );
     const environment = ['env', ...unsets, ...sets, `TERM=${options.term ?? 'xterm-256color'}`];
-    const yoke = [process.execPath, YOKE_BIN, ...(options.args ?? []).map(shellQuote)].join(' ');
+    const yoke = [process.execPath, options.bin ?? YOKE_BIN, ...(options.args ?? []).map(shellQuote)].join(
+      ' ',
+    );
     const command = `${environment.join(' ')} ${yoke}`;
     // The pane stays after yoke exits (remain-on-exit), so a test can read what it printed last.
     const script = options.shell
