@@ -14,15 +14,16 @@ export type Ink = typeof InkModule;
 export async function loadInk(env: NodeJS.ProcessEnv = process.env): Promise<Ink> {
   const saved = CI_VARIABLES.map((name) => [name, env[name]] as const);
   for (const name of CI_VARIABLES) env[name] = '0';
+  let ink: Ink;
   try {
-    const ink = await import('ink');
-    const yoga = (await import('yoga-layout')) as unknown as { yogaReady?: Promise<void> };
-    await yoga.yogaReady;
-    return ink;
+    ink = await import('ink');
   } finally {
     for (const [name, value] of saved) {
       if (value === undefined) delete env[name];
       else env[name] = value;
     }
   }
+  const yoga = (await import('yoga-layout')) as unknown as { yogaReady?: Promise<void> };
+  await yoga.yogaReady;
+  return ink;
 }

@@ -18,7 +18,7 @@ import { PromptHistory } from '../interactive/prompt-history';
 import { TaskBoard } from '../interactive/task-board';
 import { TerminalNotifier } from '../interactive/terminal-notifier';
 import { contextWindowFor } from '../model/models';
-import { loadInk } from './ink-runtime';
+import { type Ink, loadInk } from './ink-runtime';
 import { KeyParser } from './input/key-parser';
 import { Keyboard } from './input/keyboard';
 import { mentionQuery, mentionSuggestion } from './input/mention-completion';
@@ -45,11 +45,15 @@ import { TrustDialog } from './views/trust-dialog';
 
 export type ReplContext = { env: Env; cwd: string; log: DebugLog };
 
-export async function runRepl(options: CliOptions, context: ReplContext): Promise<number> {
+export async function runRepl(
+  options: CliOptions,
+  context: ReplContext,
+  inkLoading: Promise<Ink> = loadInk(context.env),
+): Promise<number> {
   const { env, cwd, log } = context;
   const stdin = process.stdin;
   const stdout = process.stdout;
-  const ink = await loadInk();
+  const ink = await inkLoading;
   const style = styleFor(env);
   const keyboard = new Keyboard();
   const parser = new KeyParser();

@@ -6,6 +6,7 @@
 import type { CliOptions } from '../cli/cli-options';
 import type { DebugLog } from '../cli/debug-log';
 import type { Env } from '../cli/session-setup';
+import { loadInk } from './ink-runtime';
 
 /** TERM=dumb, or no TERM at all. */
 export function isLineModeTerminal(env: Readonly<Record<string, string | undefined>>): boolean {
@@ -21,6 +22,10 @@ export async function startInteractive(
     const { runLineRepl } = await import('./line-mode/run-line-repl');
     return runLineRepl(options, context);
   }
+  // Loading Ink starts its layout engine's WebAssembly compiling in the background: begun before
+  // the REPL's own modules initialise, it is ready by the time the first frame needs it.
+  const ink = loadInk(context.env);
+  ink.catch(() => {}); // runRepl awaits it and reports the failure
   const { runRepl } = await import('./run-repl');
-  return runRepl(options, context);
+  return runRepl(options, context, ink);
 }
