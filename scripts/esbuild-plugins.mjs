@@ -1,6 +1,7 @@
 // esbuild plugins for scripts/build.mjs.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { graphemeFastPath, LAZY_INTL_FILES, lazyIntl } from './lazy-intl.mjs';
 
 /**
  * Built-ins that dependencies import at load time but use only on paths a start never takes
@@ -123,6 +124,7 @@ export function inkForCommonJs({ root }) {
   const seam = join(root, 'src/tui/terminal/ink-output-seam.ts');
   const widestLine = join(root, 'src/tui/terminal/widest-line.ts');
   const rowOutput = join(root, 'src/tui/terminal/row-output.ts');
+  const singleWidth = join(root, 'src/tui/terminal/single-width.ts');
   return {
     name: 'ink-for-commonjs',
     setup(pluginBuild) {
@@ -157,6 +159,17 @@ export function inkForCommonJs({ root }) {
           return { contents: contents.replace(fetchesBinary, 'return true?Promise.resolve()'), loader: 'js' };
         },
       );
+      // Their Intl.Segmenter and emoji expression are made on first use (scripts/lazy-intl.mjs).
+      for (const expected of LAZY_INTL_FILES) {
+        pluginBuild.onLoad({ filter: expected.file }, async (args) => {
+          const contents = lazyIntl(await readFile(args.path, 'utf8'), args.path, expected);
+          return {
+            contents: expected.fastPath ? graphemeFastPath(contents, args.path, singleWidth) : contents,
+            loader: 'js',
+            resolveDir: dirname(args.path),
+          };
+        });
+      }
       pluginBuild.onResolve({ filter: /^widest-line$/ }, (args) =>
         /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: widestLine } : undefined,
       );

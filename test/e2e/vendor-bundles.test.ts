@@ -137,4 +137,43 @@ describe('vendor bundles in the built CLI', () => {
     await once(child, 'close');
     expect(JSON.parse(out)).toEqual({ layout: 80, undici: [] });
   });
+  it("ink: a frame of ASCII, borders and Latin makes no Intl object (ICU's start-up, ~20-30 ms of the REPL's launch); the first emoji does", async () => {
+    // The text packages' segmenters and string-width's RGI_Emoji expression are made on first
+    // use (scripts/lazy-intl.mjs), and rows of characters that stand alone skip the segmenter.
+    const script = `
+      const made = { segmenters: 0, rgi: 0 };
+      Intl.Segmenter = new Proxy(Intl.Segmenter, { construct(t, a) { made.segmenters++; return Reflect.construct(t, a); } });
+      globalThis.RegExp = new Proxy(RegExp, { construct(t, a) { if (String(a[0]).includes('RGI_Emoji')) made.rgi++; return Reflect.construct(t, a); } });
+      const { PassThrough } = require('node:stream');
+      const bundle = require(${JSON.stringify(join(YOKE_BIN, '..', 'vendor', 'ink.js'))}).default;
+      const { render, Box, Text } = bundle.ink;
+      const h = bundle.react.createElement;
+      const stdout = Object.assign(new PassThrough(), { columns: 60, rows: 20, isTTY: true });
+      let written = '';
+      stdout.on('data', (chunk) => { written += chunk; });
+      const view = (text) => h(Box, { borderStyle: 'round' }, h(Text, { color: 'green' }, text));
+      const frame = (text) => new Promise((resolve) => {
+        const poll = () => (written.includes(text) ? resolve() : setTimeout(poll, 5));
+        poll();
+      });
+      Promise.resolve(bundle['yoga-layout'].yogaReady).then(async () => {
+        const app = render(view('hello ─ world → café'), { stdout, stdin: new PassThrough(), patchConsole: false, exitOnCtrlC: false });
+        await frame('café');
+        const plain = { ...made };
+        app.rerender(view('thumbs 👍🏽'));
+        await frame('👍🏽');
+        app.unmount();
+        console.log(JSON.stringify({ plain, emoji: made }));
+      });`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    await once(child, 'close');
+    const { plain, emoji } = JSON.parse(out) as Record<string, { segmenters: number; rgi: number }>;
+    expect(plain).toEqual({ segmenters: 0, rgi: 0 });
+    expect(emoji?.segmenters).toBeGreaterThan(0);
+    expect(emoji?.rgi).toBe(1);
+  });
 });

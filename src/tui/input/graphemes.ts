@@ -5,8 +5,7 @@
  * API refuse the request as invalid JSON — in every later turn too, since the transcript keeps it.
  * Only the line around the cursor is segmented, so a key costs the same in a long text.
  */
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+import { graphemeSegments } from '../views/grapheme-segments';
 
 function lineBounds(text: string, index: number): { start: number; end: number } {
   const start = text.lastIndexOf('\n', index - 1) + 1;
@@ -20,7 +19,7 @@ export function boundaryAtOrBefore(text: string, index: number): number {
   if (index >= text.length) return text.length;
   const { start, end } = lineBounds(text, index);
   let at = start;
-  for (const { index: offset } of segmenter.segment(text.slice(start, end))) {
+  for (const { index: offset } of graphemeSegments(text.slice(start, end))) {
     if (start + offset > index) break;
     at = start + offset;
   }
@@ -39,7 +38,7 @@ export function nextBoundary(text: string, index: number): number {
   if (index >= text.length) return text.length;
   if (text[index] === '\n') return index + 1;
   const { end } = lineBounds(text, index);
-  const first = segmenter.segment(text.slice(index, end))[Symbol.iterator]().next();
+  const first = graphemeSegments(text.slice(index, end))[Symbol.iterator]().next();
   return first.done ? end : index + first.value.segment.length;
 }
 

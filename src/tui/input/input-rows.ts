@@ -7,12 +7,12 @@
  * Only a line with characters that join others (marks, emoji sequences) is cut into graphemes;
  * any other is measured a character at a time, so a key costs one quick scan of a long prompt.
  */
+
 import { displayWidth } from '../views/display-width';
+import { graphemeSegments } from '../views/grapheme-segments';
 
 /** One row: text[start, end), without the newline; `last` when it ends its line of the text. */
 export type InputRow = { readonly start: number; readonly end: number; readonly last: boolean };
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 type Unit = { index: number; length: number; width: number; space: boolean };
 
@@ -38,7 +38,7 @@ function* units(line: string, widths: Map<string, number>): Generator<Unit> {
     }
     return;
   }
-  for (const { segment, index } of segmenter.segment(line))
+  for (const { segment, index } of graphemeSegments(line))
     yield { index, length: segment.length, width: displayWidth(segment), space: segment === ' ' };
 }
 

@@ -44,9 +44,10 @@ export async function loadFetchClasses(signal: AbortSignal): Promise<boolean> {
 }
 
 /**
- * The grapheme segmenter, whose first use loads ICU's break data (~10 ms on a small machine): the
- * first frames measure their rows without it (terminal/single-width.ts), so it would otherwise load
- * at the first emoji or CJK character of an answer, while the user types. Loaded here instead.
+ * The grapheme segmenter, the process's first Intl object, whose making starts ICU (~20–30 ms on
+ * a small machine): the first frames measure and paint their rows without it
+ * (terminal/single-width.ts, scripts/lazy-intl.mjs), so it would otherwise start at the first
+ * emoji or CJK character of an answer, while the user types. Made here instead.
  */
 export async function loadSegmenter(signal: AbortSignal): Promise<boolean> {
   await yieldToInput();

@@ -6,9 +6,10 @@
  * single-width.test.ts checks every code point listed here against string-width, the width Ink
  * lays text out by.
  *
- * Why it matters: the first use of Intl.Segmenter loads ICU's break data and string-width's
- * emoji expressions compile (~15–20 ms on a small machine), and the REPL's first frame has
- * non-ASCII rows (the input box's border) — that cost sat on the launch's critical path.
+ * Why it matters: making the first Intl.Segmenter starts ICU and string-width's emoji
+ * expressions compile (~20–30 ms on a small machine), and the REPL's first frame has non-ASCII
+ * rows (the input box's border) — that cost sat on the launch's critical path. The Ink bundle's
+ * ansi-tokenize walks such rows without segmenting too (scripts/lazy-intl.mjs).
  */
 
 /** Signs the views use outside the ranges below. */

@@ -7,10 +7,10 @@
  * that no longer fits moves to the next row whole), and colours open at a break are closed at
  * the row's end and opened again on the next row, since Ink styles each row on its own.
  */
+
 import { closerOf } from '../terminal/text-width';
 import { displayWidth } from './display-width';
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+import { graphemeSegments } from './grapheme-segments';
 
 /** An SGR sequence, or a run of spaces, or a run of other text. */
 const TOKEN = /\x1b\[[0-9;]*m|[ ]+|[^ \x1b]+|\x1b/g;
@@ -108,7 +108,7 @@ export function wrapRows(line: string, width: number): string[] {
         append(piece, 0);
         continue;
       }
-      for (const { segment } of segmenter.segment(piece)) {
+      for (const { segment } of graphemeSegments(piece)) {
         const charWidth = displayWidth(segment);
         if (rowWidth > 0 && rowWidth + charWidth > width) breakRow();
         append(segment, charWidth);

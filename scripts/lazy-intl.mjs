@@ -1,0 +1,95 @@
+// Ink's text packages make their Intl.Segmenter (and string-width its RGI_Emoji expression) when
+// their modules load. The first Intl object of a process initialises ICU — ~20–30 ms and some 560
+// fresh memory pages on a small machine — and compiling that expression ~5–10 ms more: all of it
+// on the REPL's launch path, although the first frame segments nothing (its rows are measured by
+// src/tui/terminal/single-width.ts). Each is made on first use instead. Every use in these files
+// is a `.segment(…)` or `.test(…)` call, which the build checks, so a stand-in with that one
+// method behaves the same; the build fails if a package no longer reads as expected.
+
+/**
+ * The modules, and how many segmenters (and RGI expressions) each makes at load. The first match
+ * wins (esbuild's filters have no look-behind), so wrap-ansi's own string-width comes first.
+ */
+export const LAZY_INTL_FILES = [
+  { file: /[\\/]wrap-ansi[\\/]node_modules[\\/]string-width[\\/]index\.js$/, segmenters: 1, rgiEmoji: 0 },
+  { file: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/, segmenters: 1, rgiEmoji: 1 },
+  { file: /[\\/]slice-ansi[\\/]tokenize-ansi\.js$/, segmenters: 1, rgiEmoji: 0 },
+  {
+    file: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
+    segmenters: 1,
+    rgiEmoji: 0,
+    fastPath: true,
+  },
+];
+
+const SEGMENTER = /const (\w+) = new Intl\.Segmenter\(([^)]*)\);/g;
+const RGI_EMOJI = /const (\w+) = (\/\^\\p\{RGI_Emoji\}\$\/v);/g;
+
+/** `const name = {member(text) {…}}`, making the real object on the first call. */
+const standIn = (name, make, member) =>
+  `const ${name} = (() => { let made; return { ${member}: (text) => (made ??= ${make}).${member}(text) }; })();`;
+
+/** The source without its comments (roughly: enough to count where a name is used). */
+const withoutComments = (contents) =>
+  contents.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+
+/** Every mention of `name` but its declaration must be a call of `member`. */
+function checkUses(source, name, member, path) {
+  const contents = withoutComments(source);
+  const mentions = contents.match(new RegExp(`\\b${name}\\b`, 'g'))?.length ?? 0;
+  const calls = contents.match(new RegExp(`\\b${name}\\.${member}\\(`, 'g'))?.length ?? 0;
+  if (mentions !== calls + 1)
+    throw new Error(
+      `lazy-intl: ${path} uses ${name} other than through .${member}(); it can no longer be made lazily`,
+    );
+}
+
+export function lazyIntl(contents, path, expected) {
+  let segmenters = 0;
+  let rgiEmoji = 0;
+  let out = contents.replace(SEGMENTER, (_, name, args) => {
+    checkUses(contents, name, 'segment', path);
+    segmenters++;
+    return standIn(name, `new Intl.Segmenter(${args})`, 'segment');
+  });
+  out = out.replace(RGI_EMOJI, (_, name, literal) => {
+    checkUses(contents, name, 'test', path);
+    rgiEmoji++;
+    return standIn(name, literal, 'test');
+  });
+  if (segmenters !== expected.segmenters || rgiEmoji !== expected.rgiEmoji)
+    throw new Error(
+      `lazy-intl: ${path} made ${segmenters} segmenters and ${rgiEmoji} RGI_Emoji expressions at load, ` +
+        `not ${expected.segmenters} and ${expected.rgiEmoji}: its source changed`,
+    );
+  if (/new Intl\.Segmenter/.test(out.replace(/made \?\?= new Intl\.Segmenter/g, '')))
+    throw new Error(`lazy-intl: ${path} still makes a segmenter at load`);
+  return out;
+}
+
+/**
+ * Ink paints each row through @alcalzone/ansi-tokenize's `tokenize`, which walks the row by
+ * graphemes — so even made lazily, its segmenter (and ICU with it) would come with the first
+ * frame. A row whose characters each stand alone needs no segmenting: ASCII (escape sequences
+ * included) but a carriage return (CR LF is one grapheme), and the characters
+ * src/tui/terminal/single-width.ts lists, none of which joins a neighbour. Such a row is walked
+ * one code unit at a time, which gives the same segments; any other row is segmented as before.
+ * src/tui/terminal/tokenize-fast-path.test.ts compares the two on real and random rows.
+ */
+export function graphemeFastPath(contents, path, singleWidthModule) {
+  const loop = 'for (const { segment, index } of segmenter.segment(str)) {';
+  if (contents.split(loop).length !== 2)
+    throw new Error(`lazy-intl: ${path} no longer walks a row as expected`);
+  const helpers = [
+    `import { isSingleWidth as __yokeSingleWidth } from ${JSON.stringify(singleWidthModule)};`,
+    'function* __yokeUnits(str) { for (let index = 0; index < str.length; index++) yield { segment: str[index], index }; }',
+    'function __yokeGraphemes(str) {',
+    '  for (let i = 0; i < str.length; i++) {',
+    '    const c = str.charCodeAt(i);',
+    '    if (c < 0x80 ? c === 13 : !__yokeSingleWidth(c)) return segmenter.segment(str);',
+    '  }',
+    '  return __yokeUnits(str);',
+    '}',
+  ].join('\n');
+  return `${helpers}\n${contents.replace(loop, 'for (const { segment, index } of __yokeGraphemes(str)) {')}`;
+}

@@ -1,0 +1,118 @@
+/**
+ * The Ink bundle's ansi-tokenize walks a row one code unit at a time when each of its characters
+ * stands alone, and makes its segmenter on first use (scripts/lazy-intl.mjs). Built here with the
+ * same edits, it must tokenize every row as the package's own `tokenize` does: rows the fast path
+ * takes (ASCII with escape sequences, box drawing, Latin), rows it must leave to the segmenter
+ * (CR LF, combining marks, emoji, wide characters), and random rows of both.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { tokenize as packageTokenize } from '@alcalzone/ansi-tokenize';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphemeFastPath, LAZY_INTL_FILES, lazyIntl } from '../../../scripts/lazy-intl.mjs';
+
+const root = join(import.meta.dirname, '../../..');
+type Tokenize = typeof packageTokenize;
+let edited: Tokenize;
+let builtFile = '';
+
+beforeAll(async () => {
+  const expected = LAZY_INTL_FILES.find((entry) => entry.fastPath);
+  if (!expected) throw new Error('no file takes the fast path');
+  const result = await build({
+    absWorkingDir: root,
+    stdin: { contents: "export { tokenize } from '@alcalzone/ansi-tokenize';", resolveDir: root },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'lazy-intl-under-test',
+        setup(pluginBuild) {
+          pluginBuild.onLoad({ filter: expected.file }, async (args) => ({
+            contents: graphemeFastPath(
+              lazyIntl(await readFile(args.path, 'utf8'), args.path, expected),
+              args.path,
+              join(root, 'src/tui/terminal/single-width.ts'),
+            ),
+            loader: 'js',
+            resolveDir: dirname(args.path),
+          }));
+        },
+      },
+    ],
+  });
+  builtFile = join(tmpdir(), `yoke-tokenize-${process.pid}.cjs`);
+  writeFileSync(builtFile, result.outputFiles[0]?.text ?? '');
+  edited = ((await import(builtFile)) as { tokenize: Tokenize }).tokenize;
+});
+
+afterAll(() => {
+  if (builtFile) rmSync(builtFile, { force: true });
+});
+
+const ROWS = [
+  '',
+  'plain ascii row',
+  '\x1b[1mbold\x1b[22m and \x1b[38;5;208morange\x1b[39m',
+  '\x1b[48;2;10;20;30mtruecolor\x1b[0m',
+  '\x1b]8;;https://example.com\x07link\x1b]8;;\x07',
+  '╭──────╮ │ > │ ╰──────╯ ⠋ Thinking… · default mode · $0.0000',
+  'café naïve ÀÉÎ Ωμέγα Привет → ← • — “quotes”',
+  'line\r\nnext',
+  'cr\ralone',
+  'tab\there',
+  'e\u0301 combining',
+  '界 漢字 wide',
+  '🙂 👨‍👩‍👧 👍🏽 ❤️ 🇩🇪 1️⃣',
+  'Ωmega\u0308 then ascii',
+  '\x07\x1b[?25l\x1b[2K',
+];
+
+const PIECES = [
+  ...ROWS.slice(1),
+  'a',
+  ' ',
+  '─',
+  '│',
+  'é',
+  '\u0301',
+  '\u200d',
+  '\ufe0f',
+  '\r',
+  '\n',
+  '\x1b[',
+  'm',
+  ';',
+];
+
+function randomRow(seed: number): string {
+  let state = seed;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state;
+  };
+  return Array.from({ length: next() % 12 }, () => PIECES[next() % PIECES.length]).join('');
+}
+
+describe('ansi-tokenize with the fast path', () => {
+  it.each(ROWS)('tokenizes %j as the package does', (row) => {
+    expect(edited(row)).toEqual(packageTokenize(row));
+  });
+
+  it('tokenizes 3,000 random rows as the package does', () => {
+    for (let seed = 1; seed <= 3000; seed++) {
+      const row = randomRow(seed);
+      expect(edited(row), `seed ${seed}: ${JSON.stringify(row)}`).toEqual(packageTokenize(row));
+    }
+  });
+
+  it('stops at the same visible width when given one', () => {
+    for (const row of ROWS) expect(edited(row, 5)).toEqual(packageTokenize(row, 5));
+  });
+});
