@@ -134,21 +134,22 @@ export async function runRepl(
     releaseStderr = captureStderr(process.stderr, (line) => session.transcript.notice(line.level, line.text));
     const projectRoot = findGitRoot(cwd) ?? cwd;
     const history = new PromptHistory({ env, projectRoot });
-    // Oldest first, for the input line's Up/Down. Loaded in the background; a prompt sent now joins
-    // it at once, so Up finds it however long the file write takes.
+    // Oldest first, for the input line's Up/Down. Loaded in the background once the first frame is
+    // out; a prompt sent now joins it at once, so Up finds it however long the file write takes.
     let recalled: string[] = [];
     const remember = (text: string) => {
       recalled = [...recalled.filter((entry) => entry !== text), text];
     };
-    void history.recall().then(
-      (entries) => {
-        const sent = recalled;
-        recalled = [];
-        for (const entry of [...entries].reverse()) remember(entry);
-        for (const entry of sent) remember(entry);
-      },
-      () => {},
-    );
+    const recallHistory = () =>
+      void history.recall().then(
+        (entries) => {
+          const sent = recalled;
+          recalled = [];
+          for (const entry of [...entries].reverse()) remember(entry);
+          for (const entry of sent) remember(entry);
+        },
+        () => {},
+      );
     const commands = createSessionCommands();
     const extras = new ScreenExtras();
     const handOver = { before: () => modes.disable(), after: () => modes.enable() };
@@ -288,6 +289,7 @@ export async function runRepl(
       ),
       renderOptions,
     );
+    recallHistory();
     for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.once(signal, () => exit());
 
     const begin = (change?: { resume?: string }) =>
