@@ -12,11 +12,12 @@
  *
  * Bundled into the entry too, so it imports cheap Node built-ins only.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { readTransient, readWrappedSource } from './bundle-reads';
 import { v8FlagsTag } from './v8-flags';
 
 /**
@@ -58,7 +59,7 @@ export function codeCacheFileName(identity: ScriptIdentity, kind: 'final' | 'war
 function readCache(dirs: readonly string[], name: string): { data: Buffer; dir: string } | undefined {
   for (const dir of dirs) {
     try {
-      return { data: readFileSync(join(dir, name)), dir };
+      return { data: readTransient(join(dir, name)), dir };
     } catch {
       // Not there (or unreadable): try the next place.
     }
@@ -121,14 +122,15 @@ export function runCachedScript<Exports>(
   const flags = v8FlagsTag();
   const identity = flags ? { ...scriptIdentity, name: `${scriptIdentity.name}-${flags}` } : scriptIdentity;
   // Bundles are ASCII (esbuild escapes the rest), so latin1 reads them without UTF-8 decoding.
-  const source = readFileSync(scriptPath, 'latin1');
+  const wrapped = readWrappedSource(scriptPath);
   const enabled = env.YOKE_CODE_CACHE !== 'off';
   const warmingUp = env.YOKE_CODE_CACHE === 'warm';
   const dirs = enabled ? codeCacheDirs(distDir, env) : [];
   const final = enabled ? readCache(dirs, codeCacheFileName(identity)) : undefined;
   const warm = enabled && !final ? readCache(dirs, codeCacheFileName(identity, 'warm')) : undefined;
   const cached = final ?? warm;
-  const script = new vm.Script(Module.wrap(source), { filename: scriptPath, cachedData: cached?.data });
+  // The cache's bytes are the shared read buffer's (lib/bundle-reads.ts): read last, used here only.
+  const script = new vm.Script(wrapped, { filename: scriptPath, cachedData: cached?.data });
   const module = { exports: {} as Exports };
   const wrapper = script.runInThisContext() as (
     exports: unknown,
