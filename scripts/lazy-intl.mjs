@@ -25,6 +25,16 @@ export const LAZY_INTL_FILES = [
 const SEGMENTER = /const (\w+) = new Intl\.Segmenter\(([^)]*)\);/g;
 const RGI_EMOJI = /const (\w+) = (\/\^\\p\{RGI_Emoji\}\$\/v);/g;
 
+/**
+ * What every RGI emoji sequence contains (UTS #51: a non-ASCII Emoji code point — a basic emoji,
+ * a modifier base, a regional indicator, a tag sequence's flag, a ZWJ sequence's parts — or the
+ * keycap mark U+20E3). Compiling the RGI_Emoji expression itself takes ~40-100 ms on a small
+ * machine at its first test; this check, made in a fraction of a millisecond, keeps CJK, Latin
+ * and other text that is no emoji from ever paying that (src/tui/terminal/lazy-intl.test.ts checks it
+ * against the expression on every code point, alone and with U+FE0F).
+ */
+export const MAYBE_EMOJI = '/[\\p{Emoji}--\\p{ASCII}]|\\u20E3/v';
+
 /** `const name = {member(text) {…}}`, making the real object on the first call. */
 const standIn = (name, make, member) =>
   `const ${name} = (() => { let made; return { ${member}: (text) => (made ??= ${make}).${member}(text) }; })();`;
@@ -55,7 +65,7 @@ export function lazyIntl(contents, path, expected) {
   out = out.replace(RGI_EMOJI, (_, name, literal) => {
     checkUses(contents, name, 'test', path);
     rgiEmoji++;
-    return standIn(name, literal, 'test');
+    return `const ${name} = (() => { const maybe = ${MAYBE_EMOJI}; let made; return { test: (text) => maybe.test(text) && (made ??= ${literal}).test(text) }; })();`;
   });
   if (segmenters !== expected.segmenters || rgiEmoji !== expected.rgiEmoji)
     throw new Error(
@@ -74,7 +84,7 @@ export function lazyIntl(contents, path, expected) {
  * included) but a carriage return (CR LF is one grapheme), and the characters
  * src/tui/terminal/single-width.ts lists, none of which joins a neighbour. Such a row is walked
  * one code unit at a time, which gives the same segments; any other row is segmented as before.
- * src/tui/terminal/tokenize-fast-path.test.ts compares the two on real and random rows.
+ * src/tui/terminal/lazy-intl.test.ts compares the two on real and random rows.
  */
 export function graphemeFastPath(contents, path, singleWidthModule) {
   const loop = 'for (const { segment, index } of segmenter.segment(str)) {';

@@ -1,0 +1,173 @@
+/**
+ * The Ink bundle's text packages, built with scripts/lazy-intl.mjs's edits, must answer as the
+ * packages do. ansi-tokenize walks a row one code unit at a time when each of its characters
+ * stands alone: it must tokenize every row as the package's own `tokenize` — rows the fast path
+ * takes (ASCII with escape sequences, box drawing, Latin), rows it must leave to the segmenter
+ * (CR LF, combining marks, emoji, wide characters), and random rows of both. string-width tests
+ * its RGI_Emoji expression only where a cheap check says an emoji may be: the check must hold for
+ * every RGI emoji, and the widths must be the package's.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { tokenize as packageTokenize } from '@alcalzone/ansi-tokenize';
+import { build } from 'esbuild';
+import packageStringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphemeFastPath, LAZY_INTL_FILES, lazyIntl, MAYBE_EMOJI } from '../../../scripts/lazy-intl.mjs';
+
+const root = join(import.meta.dirname, '../../..');
+type Tokenize = typeof packageTokenize;
+let edited: Tokenize;
+let editedStringWidth: typeof packageStringWidth;
+const builtFiles: string[] = [];
+
+/** The package's module built as the Ink bundle builds it, loaded from a temporary file. */
+async function buildEdited<Exports>(
+  entry: string,
+  fileOf: (entry: (typeof LAZY_INTL_FILES)[number]) => boolean,
+) {
+  const expected = LAZY_INTL_FILES.find(fileOf);
+  if (!expected) throw new Error(`no lazy-intl entry for ${entry}`);
+  const result = await build({
+    absWorkingDir: root,
+    stdin: { contents: entry, resolveDir: root },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'lazy-intl-under-test',
+        setup(pluginBuild) {
+          pluginBuild.onLoad({ filter: expected.file }, async (args) => {
+            const contents = lazyIntl(await readFile(args.path, 'utf8'), args.path, expected);
+            return {
+              contents: expected.fastPath
+                ? graphemeFastPath(contents, args.path, join(root, 'src/tui/terminal/single-width.ts'))
+                : contents,
+              loader: 'js',
+              resolveDir: dirname(args.path),
+            };
+          });
+        },
+      },
+    ],
+  });
+  const file = join(tmpdir(), `yoke-lazy-intl-${process.pid}-${builtFiles.length}.cjs`);
+  builtFiles.push(file);
+  writeFileSync(file, result.outputFiles[0]?.text ?? '');
+  return (await import(file)) as Exports;
+}
+
+beforeAll(async () => {
+  edited = (
+    await buildEdited<{ tokenize: Tokenize }>(
+      "export { tokenize } from '@alcalzone/ansi-tokenize';",
+      (entry) => entry.fastPath === true,
+    )
+  ).tokenize;
+  editedStringWidth = (
+    await buildEdited<{ stringWidth: typeof packageStringWidth }>(
+      "import stringWidth from 'string-width';\nexport { stringWidth };",
+      (entry) => entry.rgiEmoji > 0,
+    )
+  ).stringWidth;
+});
+
+afterAll(() => {
+  for (const file of builtFiles) rmSync(file, { force: true });
+});
+
+const ROWS = [
+  '',
+  'plain ascii row',
+  '\x1b[1mbold\x1b[22m and \x1b[38;5;208morange\x1b[39m',
+  '\x1b[48;2;10;20;30mtruecolor\x1b[0m',
+  '\x1b]8;;https://example.com\x07link\x1b]8;;\x07',
+  '╭──────╮ │ > │ ╰──────╯ ⠋ Thinking… · default mode · $0.0000',
+  'café naïve ÀÉÎ Ωμέγα Привет → ← • — “quotes”',
+  'line\r\nnext',
+  'cr\ralone',
+  'tab\there',
+  'e\u0301 combining',
+  '界 漢字 wide',
+  '🙂 👨‍👩‍👧 👍🏽 ❤️ 🇩🇪 1️⃣',
+  'Ωmega\u0308 then ascii',
+  '\x07\x1b[?25l\x1b[2K',
+];
+
+const PIECES = [
+  ...ROWS.slice(1),
+  'a',
+  ' ',
+  '─',
+  '│',
+  'é',
+  '\u0301',
+  '\u200d',
+  '\ufe0f',
+  '\r',
+  '\n',
+  '\x1b[',
+  'm',
+  ';',
+];
+
+function randomRow(seed: number): string {
+  let state = seed;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state;
+  };
+  return Array.from({ length: next() % 12 }, () => PIECES[next() % PIECES.length]).join('');
+}
+
+describe('ansi-tokenize with the fast path', () => {
+  it.each(ROWS)('tokenizes %j as the package does', (row) => {
+    expect(edited(row)).toEqual(packageTokenize(row));
+  });
+
+  it('tokenizes 3,000 random rows as the package does', () => {
+    for (let seed = 1; seed <= 3000; seed++) {
+      const row = randomRow(seed);
+      expect(edited(row), `seed ${seed}: ${JSON.stringify(row)}`).toEqual(packageTokenize(row));
+    }
+  });
+
+  it('stops at the same visible width when given one', () => {
+    for (const row of ROWS) expect(edited(row, 5)).toEqual(packageTokenize(row, 5));
+  });
+});
+
+describe('string-width with its RGI_Emoji expression behind a cheap check', () => {
+  it('the check holds for every code point the expression matches, alone and with U+FE0F', () => {
+    const maybe = new RegExp(MAYBE_EMOJI.slice(1, -2), 'v');
+    const rgiSource = String.raw`^\p{RGI_Emoji}$`;
+    const rgi = new RegExp(rgiSource, 'v');
+    const missed: string[] = [];
+    for (let code = 0x80; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const alone = String.fromCodePoint(code);
+      for (const text of [alone, `${alone}\ufe0f`])
+        if (!maybe.test(text) && rgi.test(text)) missed.push(code.toString(16));
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it.each([
+    '界 漢字 wide',
+    'café naïve',
+    '🙂 👨‍👩‍👧 👍🏽 ❤️ 🇩🇪 1️⃣ #⃣ 🏴󠁧󠁢󠁥󠁮󠁧󠁿',
+    '한국어 ｶﾞ ﾞ',
+    'e\u0301 \u200d \ufe0f ©️ ® ™',
+    '\x1b[31m界🙂\x1b[39m',
+  ])('measures %j as the package does', (text) => {
+    expect(editedStringWidth(text)).toBe(packageStringWidth(text));
+    expect(editedStringWidth(text, { ambiguousIsNarrow: false })).toBe(
+      packageStringWidth(text, { ambiguousIsNarrow: false }),
+    );
+  });
+});
