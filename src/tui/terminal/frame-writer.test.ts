@@ -218,6 +218,18 @@ describe('frame writer', () => {
     expect(screen.all()).toEqual(['one', 'two']);
   });
 
+  it("takes no row for Ink's frame of nothing: what comes next starts where the region did", () => {
+    const { screen, writer, frame } = setUp();
+    screen.write('before\n');
+    writer(frame(['a dialog', 'its question']));
+    writer.clear();
+    // Ink's last frame at unmount, of a tree rendered empty: its empty output plus a newline.
+    writer('\n');
+    writer.done();
+    expect(screen.all()).toEqual(['before']);
+    expect(screen.cursor).toEqual({ row: 1, col: 0 });
+  });
+
   it('ends below the region and shows the cursor when done', () => {
     const { screen, writer, frame, last } = setUp();
     writer(frame(['one', 'two']));

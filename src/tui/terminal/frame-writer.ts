@@ -49,6 +49,7 @@ import {
   type CursorPosition,
   type FrameStream,
   type FrameWriter,
+  regionRows,
   samePosition,
   splitFrame,
 } from './frame-types';
@@ -134,7 +135,7 @@ class LiveFrame {
     this.begin();
     this.cutFrom = undefined;
     const above = splitFrame(scrollback).rows;
-    const next = splitFrame(text);
+    const next = regionRows(text);
     const height = this.stream.rows ?? 0;
     if (!this.stale && !this.resized.mayBeUnseen() && above.length + next.rows.length < height) {
       // Drawn as one frame, the new scrollback lines on top: the rows the region already shows
@@ -176,7 +177,7 @@ class LiveFrame {
   /** Ink wrote `text` itself (after clearing the screen): take it as what is shown. */
   sync(frame: string): void {
     const { text } = fitFrame(frame, undefined, this.stream.rows);
-    const { rows, trailing } = splitFrame(text);
+    const { rows, trailing } = regionRows(text);
     this.cursorDirty = false;
     this.text = text;
     if (this.cleared) {
@@ -251,7 +252,7 @@ class LiveFrame {
   }
 
   private draw(text: string): void {
-    const { rows: next, trailing } = splitFrame(text);
+    const { rows: next, trailing } = regionRows(text);
     if (this.stale) {
       // Whatever is on screen from the region's top down is not known: erase it and draw all.
       this.moveToTopAfterResize();
