@@ -4,7 +4,9 @@
  * at once but tells the program a second resize up to 250 ms later, so two quick narrowings
  * leave frames drawn for the old width on a screen already rewrapped. Read with the scrollback
  * (capture-pane -J joins the rows a width wrapped), every word of the answer shows exactly once
- * and nothing of the live region (spinner, input box, prompt) stays behind.
+ * and nothing of the live region (spinner, input box, prompt) stays behind. Known gap (see
+ * docs/ARCHITECTURE.md, the frame writer): on a heavily loaded machine tmux can rewrap a first
+ * resize a frame before it sets the pty's size, and a paragraph settling in that frame is garbled.
  */
 import { describe, expect, it } from 'vitest';
 import { useTuiFixture } from './fixture';
