@@ -37,6 +37,15 @@ export function splitFrame(text: string): { rows: string[]; trailing: boolean } 
   return { rows, trailing };
 }
 
+/**
+ * A live region's rows: as splitFrame, except that Ink's frame of nothing (its empty output plus
+ * the newline it adds to every frame) has none — drawn as a blank row, it would leave the cursor a
+ * row below where the region started (a dialog unmounted empty, then the REPL a row lower).
+ */
+export function regionRows(text: string): { rows: string[]; trailing: boolean } {
+  return text === '\n' ? { rows: [], trailing: true } : splitFrame(text);
+}
+
 export function samePosition(a: CursorPosition | undefined, b: CursorPosition | undefined): boolean {
   return a?.x === b?.x && a?.y === b?.y;
 }

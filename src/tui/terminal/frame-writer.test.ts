@@ -32,8 +32,9 @@ describe('frame writer', () => {
     expect(last()).not.toContain('The answer');
     expect(last()).not.toContain('model');
     expect(screen.all()).toEqual(['', '  The answer grows', '', ...BOX]);
-    // The cursor rests below the region, where Ink and the next frame expect it.
-    expect(screen.cursor).toEqual({ row: 7, col: 0 });
+    // Between frames the cursor rests at the region's top-left: a terminal that rewraps keeps it
+    // there, so the next frame finds the top whatever width wrapped the rows below.
+    expect(screen.cursor).toEqual({ row: 0, col: 0 });
   });
 
   it('erases a row that got shorter whole, leaving no old characters behind', () => {
@@ -215,6 +216,18 @@ describe('frame writer', () => {
     expect(screen.all()).toEqual([]);
     writer(frame(['one', 'two']));
     expect(screen.all()).toEqual(['one', 'two']);
+  });
+
+  it("takes no row for Ink's frame of nothing: what comes next starts where the region did", () => {
+    const { screen, writer, frame } = setUp();
+    screen.write('before\n');
+    writer(frame(['a dialog', 'its question']));
+    writer.clear();
+    // Ink's last frame at unmount, of a tree rendered empty: its empty output plus a newline.
+    writer('\n');
+    writer.done();
+    expect(screen.all()).toEqual(['before']);
+    expect(screen.cursor).toEqual({ row: 1, col: 0 });
   });
 
   it('ends below the region and shows the cursor when done', () => {

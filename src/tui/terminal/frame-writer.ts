@@ -14,12 +14,23 @@
  * Frames that rewrite several rows are wrapped in synchronized-output marks (DEC 2026), so the
  * terminal shows them whole; terminals without it ignore the marks.
  *
- * A terminal that gets narrower rewraps the rows on screen before the resize signal arrives: a
- * frame laid out for the old width is not drawn once the kernel reports the new one, and a
- * synchronized frame's rows go out with auto-wrap off, so one already on its way is cut at the new
- * margin rather than wrapped onto rows that would push the region's top out of reach.
+ * A terminal that gets narrower rewraps the rows on screen before the resize signal arrives —
+ * tmux up to a quarter of a second before, when it resized the pane shortly before (it applies a
+ * pane's resizes to the pty at most every 250 ms, but rewraps its screen at once). Frames written
+ * in between are laid out for the old width and counted in rows the screen no longer has, so no
+ * count of rows leads back to the region's top. The top is found without counting instead:
+ * - between frames the cursor rests at the region's top-left cell, and a rewrapping terminal keeps
+ *   the cursor on the cell of text it was on: after any rewrap it is still at the top. A frame
+ *   moves down from there and back up by the same rows, so it ends at the top even when the
+ *   rewrap came before it (what it drew in between is garbled, and redrawn on the resize event);
+ * - new scrollback lines move the top down past them. For a second after a resize event (a second
+ *   resize may be on screen already) they are not diffed into the rows on screen but written out
+ *   in full below the erased region, so the cursor ends after them whatever width wrapped them;
+ * - a frame laid out for a width the kernel says is gone is not drawn, and the region's rows of a
+ *   synchronized frame, and of every frame for that second, go out with auto-wrap off: a row too
+ *   wide for the screen is cut, not wrapped onto the next (which would leave the cursor lower).
  *
- * A region taller than the terminal shows its bottom rows (see `fit`). scripts/esbuild-plugins.mjs
+ * A region taller than the terminal shows its bottom rows (frame-fit.ts). scripts/esbuild-plugins.mjs
  * puts this writer in Ink's place in the vendor bundle (ink-output-seam.ts).
  */
 
@@ -33,15 +44,17 @@ import {
   WRAP_OFF,
   WRAP_ON,
 } from './frame-escapes';
+import { fitFrame } from './frame-fit';
 import {
   type CursorPosition,
   type FrameStream,
   type FrameWriter,
+  regionRows,
   samePosition,
   splitFrame,
 } from './frame-types';
 import { rowRewrite } from './row-rewrite';
-import { terminalReflows, wrappedRows } from './terminal-reflow';
+import { kernelColumns, RecentResize, terminalReflows, wrappedRows } from './terminal-reflow';
 
 export type { CursorPosition, FrameStream, FrameWriter } from './frame-types';
 export { terminalReflows } from './terminal-reflow';
@@ -56,7 +69,7 @@ class LiveFrame {
   private text = '';
   /** The text ended with a newline: the cursor rests on the row below the region. */
   private trailing = true;
-  /** The cursor's row, counted from the region's top. */
+  /** The cursor's row, counted from the region's top (0 between frames, unless a cursor is shown). */
   private row = 0;
   /** Rows from the region's top known to exist on screen (below them the terminal may scroll). */
   private existing = 1;
@@ -70,12 +83,17 @@ class LiveFrame {
   private cursorHidden = false;
   private out = '';
   private rowsWritten = 0;
-  /** The frame writes lines for the scrollback, which must wrap (see WRAP_OFF). */
-  private writesScrollback = false;
+  /**
+   * Where in `out` the rows of the region start, which may go out with auto-wrap off (see
+   * WRAP_OFF); none when the frame diffs lines for the scrollback in with them (they must wrap).
+   */
+  private cutFrom: number | undefined = 0;
   /** The width the rows on screen were drawn at. */
   private drawnColumns: number | undefined;
+  private readonly resized: RecentResize;
   private readonly onResize = () => {
     this.stale = true;
+    this.resized.mark();
   };
 
   constructor(
@@ -83,12 +101,15 @@ class LiveFrame {
     private readonly showCursor: boolean,
     /** Whether the terminal rewraps its rows when it gets narrower (tmux, most terminals; not xterm). */
     private readonly reflows: boolean,
+    /** Monotonic milliseconds (performance.now; a test's own clock). */
+    clock: () => number,
   ) {
+    this.resized = new RecentResize(clock);
     stream.on?.('resize', this.onResize);
   }
 
   render(frame: string): boolean {
-    const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
+    const { text, cursor } = fitFrame(frame, this.cursorDirty ? this.cursor : undefined, this.stream.rows);
     this.cursorDirty = false;
     if (text === this.text && !this.stale && samePosition(cursor, this.shownCursor)) return false;
     // Laid out for a width the terminal no longer has: drawn now, its rows would wrap and move
@@ -102,56 +123,36 @@ class LiveFrame {
   }
 
   willRender(frame: string): boolean {
-    const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
+    const { text, cursor } = fitFrame(frame, this.cursorDirty ? this.cursor : undefined, this.stream.rows);
     return text !== this.text || this.stale || !samePosition(cursor, this.shownCursor);
   }
 
-  /**
-   * The part of a frame the screen can hold. A region taller than the screen shows its bottom
-   * rows (the newest lines, the input box): rows above the screen's top could not be reached to
-   * redraw them, and Ink's own answer, clearing the screen and printing the whole history again
-   * on every frame, is turned off (scripts/esbuild-plugins.mjs). The rows left out are not lost
-   * for good: a finished paragraph reaches the scrollback whole through writeAbove.
-   */
-  private fit(
-    frame: string,
-    cursor: CursorPosition | undefined,
-  ): { text: string; cursor: CursorPosition | undefined } {
-    const height = this.stream.rows ?? 0;
-    if (height <= 1) return { text: frame, cursor };
-    const { rows, trailing } = splitFrame(frame);
-    // With a trailing newline the cursor rests on a row of its own below the region.
-    const room = trailing ? height - 1 : height;
-    if (rows.length <= room) return { text: frame, cursor };
-    const hidden = rows.length - room;
-    const text = rows.slice(hidden).join('\n') + (trailing ? '\n' : '');
-    const y = cursor ? cursor.y - hidden : -1;
-    return { text, cursor: cursor && y >= 0 ? { x: cursor.x, y } : undefined };
-  }
-
   writeAbove(scrollback: string, frame: string): void {
-    const { text, cursor } = this.fit(frame, this.cursorDirty ? this.cursor : undefined);
+    const { text, cursor } = fitFrame(frame, this.cursorDirty ? this.cursor : undefined, this.stream.rows);
     this.cursorDirty = false;
     // The scrollback cannot wait for the resize event: it is written below the region's real top.
     this.markStaleIfNarrowed();
     this.begin();
-    this.writesScrollback = true;
+    this.cutFrom = undefined;
     const above = splitFrame(scrollback).rows;
-    const next = splitFrame(text);
+    const next = regionRows(text);
     const height = this.stream.rows ?? 0;
-    if (!this.stale && above.length + next.rows.length < height) {
+    if (!this.stale && !this.resized.mayBeUnseen() && above.length + next.rows.length < height) {
       // Drawn as one frame, the new scrollback lines on top: the rows the region already shows
       // (a settled paragraph it was streaming) are kept or finished in place, not printed again.
       this.draw([...above, ...next.rows].join('\n') + (next.trailing ? '\n' : ''));
+      // The region's top is now the row below them (the cursor may still be among them).
       this.rows = this.rows.slice(above.length);
       this.row -= above.length;
       this.existing -= above.length;
       this.text = text;
     } else {
-      // Taller than the screen: the cursor could not go back up to the top of it.
+      // Taller than the screen (the cursor could not go back up to the top of it), or the screen
+      // may have rewrapped unannounced: the lines written whole leave the cursor right below them.
       if (this.stale) this.moveToTopAfterResize();
       else this.moveTo(0);
       this.out += `${ERASE_ROWS_BELOW}${scrollback}`;
+      this.cutFrom = this.out.length;
       this.rowsWritten += above.length;
       this.rows = [];
       this.row = 0;
@@ -175,8 +176,8 @@ class LiveFrame {
 
   /** Ink wrote `text` itself (after clearing the screen): take it as what is shown. */
   sync(frame: string): void {
-    const { text } = this.fit(frame, undefined);
-    const { rows, trailing } = splitFrame(text);
+    const { text } = fitFrame(frame, undefined, this.stream.rows);
+    const { rows, trailing } = regionRows(text);
     this.cursorDirty = false;
     this.text = text;
     if (this.cleared) {
@@ -229,7 +230,7 @@ class LiveFrame {
     this.out = '';
     this.cleared = false;
     this.rowsWritten = 0;
-    this.writesScrollback = false;
+    this.cutFrom = 0;
     if ((!this.showCursor && !this.cursorHidden) || this.shownCursor) {
       this.out += HIDE_CURSOR;
       this.cursorHidden = !this.showCursor;
@@ -239,14 +240,19 @@ class LiveFrame {
   private flush(): void {
     if (!this.out) return;
     const sync = this.stream.isTTY === true && this.rowsWritten >= SYNC_ROWS;
-    // Rows of the region only: cut rather than wrapped should the terminal be narrower by now.
-    const body = sync && !this.writesScrollback ? WRAP_OFF + this.out + WRAP_ON : this.out;
+    // Rows of the region only: cut rather than wrapped should the terminal be narrower by now (a
+    // row wrapped unseen would also leave the cursor a row lower than the writer counts).
+    const from = this.cutFrom;
+    const body =
+      from !== undefined && (sync || this.resized.mayBeUnseen())
+        ? this.out.slice(0, from) + WRAP_OFF + this.out.slice(from) + WRAP_ON
+        : this.out;
     this.stream.write(sync ? SYNC_START + body + SYNC_END : body);
     this.out = '';
   }
 
   private draw(text: string): void {
-    const { rows: next, trailing } = splitFrame(text);
+    const { rows: next, trailing } = regionRows(text);
     if (this.stale) {
       // Whatever is on screen from the region's top down is not known: erase it and draw all.
       this.moveToTopAfterResize();
@@ -266,8 +272,9 @@ class LiveFrame {
       this.moveTo(next.length);
       this.out += ERASE_ROWS_BELOW;
     }
-    this.moveTo(trailing ? next.length : Math.max(0, next.length - 1));
-    if (trailing) this.out += '\r';
+    // The row the cursor ends on once the region is done must exist (a newline makes it).
+    const bottom = trailing ? next.length : Math.max(0, next.length - 1);
+    if (bottom >= this.existing) this.moveTo(bottom);
     this.rows = next;
     this.text = text;
     this.trailing = trailing;
@@ -306,21 +313,12 @@ class LiveFrame {
     return [...before.slice(0, at - removed), ...before.slice(at)];
   }
 
-  /** The width the terminal has now (the kernel's, which the resize event follows later). */
-  private columnsNow(): number | undefined {
-    try {
-      return this.stream.getWindowSize?.()[0] ?? this.stream.columns;
-    } catch {
-      return this.stream.columns;
-    }
-  }
-
   /**
    * Whether the terminal got narrower than the rows on screen were drawn for, and the resize
    * event has not said so yet (a frame rendered in between is laid out for the old width).
    */
   private narrowedUnseen(): boolean {
-    const now = this.columnsNow();
+    const now = kernelColumns(this.stream);
     return !this.stale && !!now && !!this.drawnColumns && now < this.drawnColumns;
   }
 
@@ -337,7 +335,7 @@ class LiveFrame {
    * rows would stop inside it and leave its top rows (the input box's old border) on screen.
    */
   private moveToTopAfterResize(): void {
-    const now = this.columnsNow();
+    const now = kernelColumns(this.stream);
     const before = this.drawnColumns;
     if (!this.reflows || !now || !before || now >= before || this.row === 0) {
       this.moveTo(0);
@@ -368,10 +366,14 @@ class LiveFrame {
     this.row = target;
   }
 
+  /** Shows the cursor where Ink asked, or leaves it at the region's top-left (see the header). */
   private placeCursor(cursor: CursorPosition | undefined): void {
     if (cursor) {
       this.moveTo(cursor.y);
       this.out += `${CSI}${cursor.x + 1}G${SHOW_CURSOR}`;
+    } else if (this.row !== 0 || this.rowsWritten > 0) {
+      this.moveTo(0);
+      this.out += '\r';
     }
     this.shownCursor = cursor ? { ...cursor } : undefined;
   }
@@ -382,9 +384,10 @@ export function createFrameWriter(
   {
     showCursor = false,
     reflows = terminalReflows(process.env),
-  }: { showCursor?: boolean; reflows?: boolean } = {},
+    clock = () => performance.now(),
+  }: { showCursor?: boolean; reflows?: boolean; clock?: () => number } = {},
 ): FrameWriter {
-  const frame = new LiveFrame(stream, showCursor, reflows);
+  const frame = new LiveFrame(stream, showCursor, reflows, clock);
   return Object.assign((text: string) => frame.render(text), {
     clear: () => frame.clear(),
     done: () => frame.done(),

@@ -1,4 +1,5 @@
 /** How a terminal that gets narrower treats the rows on screen (see the frame writer's resize). */
+import type { FrameStream } from './frame-types';
 import { displayWidth } from './text-width';
 
 /** How many rows `line` takes once a terminal `columns` wide has rewrapped it (at least one). */
@@ -14,4 +15,36 @@ export function wrappedRows(line: string, columns: number): number {
 export function terminalReflows(env: NodeJS.ProcessEnv): boolean {
   if (env.TMUX) return true;
   return !env.XTERM_VERSION && env.TERM !== 'linux';
+}
+
+/** The width the terminal has now (the kernel's, which the resize event follows later). */
+export function kernelColumns(stream: FrameStream): number | undefined {
+  try {
+    return stream.getWindowSize?.()[0] ?? stream.columns;
+  } catch {
+    return stream.columns;
+  }
+}
+
+/**
+ * How long after a resize event another resize may be on screen unannounced: tmux rewraps a pane
+ * at once but tells the program its new size at most every 250 ms (its resize timer); the rest is
+ * room for a loaded machine.
+ */
+const UNSEEN_RESIZE_MS = 1000;
+
+/** When the last resize event came, on a monotonic clock. */
+export class RecentResize {
+  private at = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly clock: () => number) {}
+
+  mark(): void {
+    this.at = this.clock();
+  }
+
+  /** Whether the terminal may have been resized again and not said so yet. */
+  mayBeUnseen(): boolean {
+    return this.clock() - this.at < UNSEEN_RESIZE_MS;
+  }
 }

@@ -22,9 +22,10 @@ export class VirtualScreen {
 
   /**
    * The terminal gets narrower. `reflow`, as tmux does it: every row longer than the new width is
-   * wrapped onto as many rows as it needs, and the cursor keeps its row on screen — the rows the
-   * wrapping adds above it push the top of the screen into the scrollback. Without it (xterm):
-   * rows are cut at the new width.
+   * wrapped onto as many rows as it needs, the cursor stays on the character it was on, and the
+   * screen keeps its bottom row (blank or not) at the bottom — the rows the wrapping adds push the
+   * top of the screen into the scrollback, the cursor with them if it was near the top. Without
+   * it (xterm): rows are cut at the new width.
    */
   narrow(columns: number, { reflow }: { reflow: boolean }): void {
     const rows: string[][] = [];
@@ -46,12 +47,13 @@ export class VirtualScreen {
         rows.push(row);
       }
     });
-    const pushed = cursorRow - this.row;
+    const pushed = rows.length - this.rows;
     this.scrollback.push(...rows.slice(0, pushed).map((cells) => this.rowText(cells)));
     this.columns = columns;
-    this.grid = rows.slice(pushed, pushed + this.rows);
-    while (this.grid.length < this.rows) this.grid.push(this.blankRow());
-    this.col = cursorCol;
+    this.grid = rows.slice(pushed);
+    // A cursor pushed off the top goes to the screen's top-left, as in tmux.
+    this.row = cursorRow < pushed ? 0 : cursorRow - pushed;
+    this.col = cursorRow < pushed ? 0 : cursorCol;
   }
 
   private blankRow(): string[] {

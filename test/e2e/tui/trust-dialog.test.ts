@@ -1,6 +1,6 @@
 /**
  * The trust dialog is a live-region dialog (tmux): once answered "yes", its rows are gone — from
- * the screen and from the scrollback — and the REPL starts below what was there before.
+ * the screen and from the scrollback — and the REPL starts where the dialog stood.
  */
 import { describe, expect, it } from 'vitest';
 import { tempProject } from '../helpers';
@@ -31,6 +31,13 @@ describe.skipIf(!hasTmux)('the trust dialog', { timeout: 120_000 }, () => {
         expect(screen).not.toContain(row);
       // One input box: the dialog's frame left no border either.
       expect(screen.split('\n').filter((line) => line.startsWith('╭')).length).toBe(1);
+      // The REPL starts where the dialog stood: on the rows it takes in a folder trusted already.
+      const header = (shown: string) => shown.split('\n').findIndex((line) => line.startsWith('Yoke '));
+      const afterDialog = header(await t.screen());
+      await t.close();
+      const trusted = await fx.openReady([], { cwd: folder, ...size });
+      expect(afterDialog).toBe(header(await trusted.screen()));
+      expect(afterDialog).toBeGreaterThanOrEqual(0);
     });
   }
 });
