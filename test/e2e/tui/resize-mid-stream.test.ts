@@ -50,7 +50,10 @@ const finished = (last: string) => (s: string) => s.includes(last) && !s.include
 const REGION = { '╭': 1, 'claude-sonnet': 1, 'esc to interrupt': 0 };
 
 describe.skipIf(!hasTmux)('resizing while the live region changes', { timeout: 120_000 }, () => {
-  it('narrowing twice while an answer streams', async () => {
+  // The known gap (header): under heavy load a settle can land in the frame tmux drew before it
+  // set the pty's size, and that one run garbles a paragraph. A regression fails every try; the
+  // gap, seen in about 1 run in 7 at load 8-12, fails three tries in a row far more rarely.
+  it('narrowing twice while an answer streams', { retry: 2 }, async () => {
     fx.server.reset({
       chunkDelayMs: 3,
       turns: [{ reply: { content: [{ type: 'text', text: `${answer(1, 16)}\n\nall-done` }] } }],
@@ -66,7 +69,7 @@ describe.skipIf(!hasTmux)('resizing while the live region changes', { timeout: 1
     await expectOnce(t, 1, 16, { ...REGION, 'tell me a long story': 1, 'all-done': 1 });
   });
 
-  it('narrowing then widening while an answer streams', async () => {
+  it('narrowing then widening while an answer streams', { retry: 2 }, async () => {
     fx.server.reset({
       chunkDelayMs: 3,
       turns: [{ reply: { content: [{ type: 'text', text: `${answer(1, 16)}\n\nall-done` }] } }],
