@@ -57,6 +57,9 @@ beforeAll(async () => {
   symlinkSync('src', join(project, 'src-alias'));
   symlinkSync(join(top, 'outside/created.txt'), join(project, 'dangling'));
   symlinkSync(join(top, 'outside'), join(project, 'docs/ext'));
+  // A link inside the project into a folder a deny rule may cover.
+  mkdirSync(join(project, 'notes'));
+  symlinkSync('../config', join(project, 'notes/cfg'));
   write(join(project, 'credentials.json'), `{"token":"${ENV_SECRET}"}\n`);
   // A link to a protected file: writing through it writes the file that makes git run code.
   write(join(project, '.git/config'), '[core]\n');
@@ -151,6 +154,9 @@ const SHELL_CASES: PathCase[] = [
   { cmd: 'grep -rl x big', root: 'bigproj', deny: ['Read(.env)'], expect: 'ask' },
   { cmd: 'grep -R OUTSIDE_SECRET docs', expect: 'ask', reveals: OUTSIDE_SECRET },
   { cmd: 'rg -L OUTSIDE_SECRET docs', expect: 'ask', reveals: OUTSIDE_SECRET },
+  // A search that follows links reads a denied folder under a link's name.
+  { cmd: 'grep -R ENV_SECRET notes', deny: ['Read(./config/**)'], expect: 'ask', reveals: ENV_SECRET },
+  { cmd: 'rg -L --hidden ENV_SECRET notes', deny: ['Read(./config/**)'], expect: 'ask', reveals: ENV_SECRET },
   // File names from input: xargs may be handed a denied file.
   { cmd: 'ls -a | grep env | xargs cat', deny: ['Read(.env)'], expect: 'ask', reveals: ENV_SECRET },
   { cmd: 'ls src | xargs echo', expect: 'allow' },
@@ -174,6 +180,8 @@ const SHELL_CASES: PathCase[] = [
   { cmd: 'rg foo src', deny: ['Read(.env)'], expect: 'allow' },
   { cmd: 'grep -rl x big', root: 'bigproj', expect: 'allow' },
   { cmd: 'grep -r OUTSIDE_SECRET docs', expect: 'allow' },
+  { cmd: 'grep -r ENV_SECRET notes', deny: ['Read(./config/**)'], expect: 'allow' },
+  { cmd: 'grep -R ENV_SECRET notes', deny: ['Read(./src/**)'], expect: 'allow' },
   { cmd: 'echo x > src/new.txt', mode: 'acceptEdits', expect: 'allow' },
   // Protected files are judged where a write really lands.
   { cmd: 'echo x >> cfg-link', mode: 'acceptEdits', expect: 'ask' },
