@@ -24,6 +24,7 @@ import {
 import type { Evaluation, EvaluationEnv } from './evaluation';
 import { FolderWalks } from './folder-walks';
 import { GitConfigSafety } from './git-config-safety';
+import { checkMcpFolderReads } from './mcp-folder-reads';
 import { askMessage, callLabel, destructiveWarning, headlessDenyMessage, planModeMessage } from './messages';
 import { defaultProtectedPaths, type ProtectedPaths } from './protected-paths';
 import { diskPathFs, type PathFs, RealPaths } from './real-paths';
@@ -136,6 +137,8 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
             },
             env,
           );
+    // A folder an MCP call names may hold files a Read deny rule hides (mcp-folder-reads.ts).
+    if (tool.isMcp) await checkMcpFolderReads(tool.name, input, env, evaluation);
     // No "always allow" to offer: managed policy keeps allow rules to itself.
     if (permissionContext.managedRulesOnly) evaluation.suggestions = [];
     if (request.isDestructive) {

@@ -209,6 +209,21 @@ const TOOL_CASES: PathCase[] = [
   { tool: 'Glob', input: { pattern: '../../x/**' }, expect: 'ask' },
   { tool: 'Grep', input: { pattern: 'x', path: 'out-link' }, expect: 'ask' },
   { tool: 'Grep', input: { pattern: 'x', path: 'secret-link' }, expect: 'ask' },
+  // An MCP server's listing of a folder holding a denied file, under a link's name too.
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: 'notes' },
+    allow: ['mcp__fs'],
+    deny: ['Read(./config/**)'],
+    expect: 'ask',
+  },
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: '.' },
+    allow: ['mcp__fs'],
+    deny: ['Read(.env)'],
+    expect: 'ask',
+  },
   // Controls.
   { tool: 'Read', input: at('src-alias/a.ts'), expect: 'allow' },
   { tool: 'Read', input: at('src-alias/a.ts'), deny: ['Read(.env)'], expect: 'allow' },
@@ -216,6 +231,13 @@ const TOOL_CASES: PathCase[] = [
   { tool: 'Edit', input: at('src-alias/a.ts'), mode: 'acceptEdits', expect: 'allow' },
   { tool: 'Glob', input: { pattern: 'src/*.ts' }, expect: 'allow' },
   { tool: 'Grep', input: { pattern: 'x' }, deny: ['Read(.env)'], expect: 'allow' },
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: 'src' },
+    allow: ['mcp__fs'],
+    deny: ['Read(.env)'],
+    expect: 'allow',
+  },
   // The project opened through a symlinked folder: its real paths are inside too.
   { tool: 'Read', input: at('README.md'), root: 'proj-link', expect: 'allow' },
   { tool: 'Read', input: at('.env'), root: 'proj-link', deny: ['Read(./.env)'], expect: 'deny' },

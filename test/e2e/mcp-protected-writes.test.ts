@@ -120,3 +120,35 @@ describe("Read and Edit deny rules against an MCP filesystem server's calls", ()
     expect(told).toContain('open text');
   });
 });
+
+describe("Read deny rules against an MCP filesystem server's folder arguments", () => {
+  it('ask before listing, walking or searching a folder holding a denied file (refused headless); other folders pass', async () => {
+    const { project, home } = await repository({ permissions: { deny: ['Read(./sec/**)'] } });
+    await mkdir(join(project, 'sec'));
+    await writeFile(join(project, 'sec', 'launch-codes-4711.env'), 'TOKEN=hunter2\n');
+    await mkdir(join(project, 'src'));
+    await writeFile(join(project, 'src', 'open-module.ts'), 'export {};\n');
+    server = await startMockServer({
+      scenario: scenario([
+        ['mcp__fs__list_directory', { path: project }],
+        ['mcp__fs__directory_tree', { path: '.' }],
+        ['mcp__fs__search_files', { path: project, pattern: 'launch' }],
+        ['mcp__fs__list_directory', { path: join(project, 'src') }],
+      ]),
+    });
+    const run = await runYoke(['-p', 'list', '--allowedTools', 'mcp__fs,Bash(sleep:*)'], {
+      cwd: project,
+      env: mockEnv(server.url, home),
+      timeoutMs: 60_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const told = JSON.stringify(server.requests.map((request) => request.body));
+    expect(told).not.toContain('launch-codes-4711');
+    expect(told).toContain(
+      `mcp__fs__list_directory names ${project}, a folder holding files Read(./sec/**) (userSettings) denies`,
+    );
+    expect(told).toContain('mcp__fs__directory_tree names ., a folder holding files');
+    expect(told).toContain('mcp__fs__search_files names');
+    expect(told).toContain('open-module.ts');
+  });
+});
