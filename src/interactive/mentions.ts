@@ -15,6 +15,7 @@ import type { UserContentBlock } from '../model/types';
 import { describeRule } from '../permissions/evaluation';
 import { diskPathFs } from '../permissions/real-paths';
 import { searchExclusions } from '../permissions/search-exclusions';
+import { withWorktreeCopies } from '../permissions/worktree-copies';
 import { createUserMessage, type UserMessage } from '../session/messages';
 import { readTool } from '../tools/builtin/read';
 import { resolveToolPath } from '../tools/builtin/shared/paths';
@@ -61,9 +62,14 @@ export type MentionExpansion = {
 
 /** Why a Read deny rule keeps `path` out, or undefined. */
 function deniedBecause(path: string, context: ToolUseContext): string | undefined {
+  const home = homedir();
   const exclusions = searchExclusions({
-    rules: context.getPermissionContext().rules,
-    roots: { projectRoot: context.projectRoot, cwd: context.cwd, home: homedir() },
+    // In a git worktree, absolute deny rules hold for its copies too.
+    rules: withWorktreeCopies(context.getPermissionContext().rules, {
+      projectRoot: context.projectRoot,
+      home,
+    }),
+    roots: { projectRoot: context.projectRoot, cwd: context.cwd, home },
     root: dirname(path),
     searchPath: '.',
     fs: diskPathFs,

@@ -42,6 +42,7 @@ import type {
   PermissionTool,
   ShellSandboxJudge,
 } from './types';
+import { withWorktreeCopies } from './worktree-copies';
 
 export type CreateCanUseToolOptions = {
   home?: string;
@@ -106,9 +107,15 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     // A call that may write can change the walked folders before the next search.
     if (!request.isReadOnly) walks.forget();
     // Rules added later (an "always allow", the SDK) are held to managed policy's switch too.
-    const rules = [...permissionContext.rules, ...sessionRules].filter(
-      (rule) =>
-        !permissionContext.managedRulesOnly || rule.behavior !== 'allow' || rule.source === 'policySettings',
+    // In a git worktree, absolute deny and ask rules hold for its copies too (worktree-copies.ts).
+    const rules = withWorktreeCopies(
+      [...permissionContext.rules, ...sessionRules].filter(
+        (rule) =>
+          !permissionContext.managedRulesOnly ||
+          rule.behavior !== 'allow' ||
+          rule.source === 'policySettings',
+      ),
+      { projectRoot, home },
     );
     const env: EvaluationEnv = {
       rules,
