@@ -7,6 +7,7 @@
  * The user named the file, so a path outside the project is read without asking — but a
  * `Read(...)` deny rule still holds: it is policy, and the mention is refused with the rule.
  */
+import { realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, relative } from 'node:path';
@@ -60,22 +61,37 @@ export type MentionExpansion = {
   problems: string[];
 };
 
-/** Why a Read deny rule keeps `path` out, or undefined. */
+/**
+ * Why a Read deny rule keeps `path` out, or undefined: judged on the path as written and on where
+ * it really leads (`@env-link` with `env-link -> .env` is `.env`), as the Read tool's rules are.
+ */
 function deniedBecause(path: string, context: ToolUseContext): string | undefined {
   const home = homedir();
-  const exclusions = searchExclusions({
-    // In a git worktree, absolute deny rules hold for its copies too.
-    rules: withWorktreeCopies(context.getPermissionContext().rules, {
-      projectRoot: context.projectRoot,
-      home,
-    }),
-    roots: { projectRoot: context.projectRoot, cwd: context.cwd, home },
-    root: dirname(path),
-    searchPath: '.',
-    fs: diskPathFs,
+  // In a git worktree, absolute deny rules hold for its copies too.
+  const rules = withWorktreeCopies(context.getPermissionContext().rules, {
+    projectRoot: context.projectRoot,
+    home,
   });
-  const rule = exclusions.everything ?? exclusions.deniedBy(basename(path));
-  return rule ? describeRule(rule) : undefined;
+  for (const spelling of new Set([path, realOrSelf(path)])) {
+    const exclusions = searchExclusions({
+      rules,
+      roots: { projectRoot: context.projectRoot, cwd: context.cwd, home },
+      root: dirname(spelling),
+      searchPath: '.',
+      fs: diskPathFs,
+    });
+    const rule = exclusions.everything ?? exclusions.deniedBy(basename(spelling));
+    if (rule) return describeRule(rule);
+  }
+  return undefined;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function shown(path: string, context: ToolUseContext): string {
