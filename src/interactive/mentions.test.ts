@@ -18,6 +18,13 @@ beforeEach(async () => {
 });
 afterEach(() => rm(project, { recursive: true, force: true }));
 
+const ENV_DENY: PermissionRule = {
+  toolName: 'Read',
+  ruleContent: './.env',
+  behavior: 'deny',
+  source: 'projectSettings',
+};
+
 const context = (rules: PermissionRule[] = []) =>
   makeContext([], {
     cwd: project,
@@ -71,13 +78,7 @@ describe('expandMentions', () => {
   });
 
   it('refuses a file a Read deny rule covers, naming the rule; the control without the rule attaches it', async () => {
-    const deny: PermissionRule = {
-      toolName: 'Read',
-      ruleContent: './.env',
-      behavior: 'deny',
-      source: 'projectSettings',
-    };
-    const denied = await expandMentions('use @.env', context([deny]));
+    const denied = await expandMentions('use @.env', context([ENV_DENY]));
     expect(denied.messages).toEqual([]);
     expect(denied.problems).toEqual([
       `@.env was not attached: the deny rule Read(./.env) (projectSettings) covers ${join(project, '.env')}.`,
@@ -91,13 +92,7 @@ describe('expandMentions', () => {
     await symlink('src/app.ts', join(project, 'app-link'));
     await mkdir(join(project, 'docs'));
     await symlink('../.env', join(project, 'docs', 'settings'));
-    const deny: PermissionRule = {
-      toolName: 'Read',
-      ruleContent: './.env',
-      behavior: 'deny',
-      source: 'projectSettings',
-    };
-    const denied = await expandMentions('use @env-link and @docs/ and @app-link', context([deny]));
+    const denied = await expandMentions('use @env-link and @docs/ and @app-link', context([ENV_DENY]));
     const told = denied.messages.map((m) => textOf(m as never)).join('\n');
     expect(told).not.toContain('API_KEY=secret');
     expect(denied.problems[0]).toContain(

@@ -59,6 +59,17 @@ function scenario(calls: readonly [string, Record<string, unknown>][]): Scenario
   ];
 }
 
+/** Runs `yoke -p prompt` in `project` with the server allowed server-wide; what the model was told. */
+async function toldUnder(prompt: string, project: string, home: string, mock: MockServer): Promise<string> {
+  const run = await runYoke(['-p', prompt, '--allowedTools', 'mcp__fs,Bash(sleep:*)'], {
+    cwd: project,
+    env: mockEnv(mock.url, home),
+    timeoutMs: 60_000,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.stringify(mock.requests.map((request) => request.body));
+}
+
 describe('an MCP filesystem server allowed server-wide', () => {
   it('asks before it writes .git/hooks or .git/config (refused headless), and still writes other files', async () => {
     const { project, home } = await repository();
@@ -104,13 +115,7 @@ describe("Read and Edit deny rules against an MCP filesystem server's calls", ()
         ['mcp__fs__read_text_file', { path: 'open.txt' }],
       ]),
     });
-    const run = await runYoke(['-p', 'read', '--allowedTools', 'mcp__fs,Bash(sleep:*)'], {
-      cwd: project,
-      env: mockEnv(server.url, home),
-      timeoutMs: 60_000,
-    });
-    expect(run.code, run.stderr).toBe(0);
-    const told = JSON.stringify(server.requests.map((request) => request.body));
+    const told = await toldUnder('read', project, home, server);
     expect(told).not.toContain('hunter2');
     expect(told).toContain('Denied by rule Read(./sec/**) (userSettings): mcp__fs__read_text_file names');
     expect(existsSync(join(project, 'locked', 'x.txt'))).toBe(false);
@@ -136,13 +141,7 @@ describe("Read deny rules against an MCP filesystem server's folder arguments", 
         ['mcp__fs__list_directory', { path: join(project, 'src') }],
       ]),
     });
-    const run = await runYoke(['-p', 'list', '--allowedTools', 'mcp__fs,Bash(sleep:*)'], {
-      cwd: project,
-      env: mockEnv(server.url, home),
-      timeoutMs: 60_000,
-    });
-    expect(run.code, run.stderr).toBe(0);
-    const told = JSON.stringify(server.requests.map((request) => request.body));
+    const told = await toldUnder('list', project, home, server);
     expect(told).not.toContain('launch-codes-4711');
     expect(told).toContain(
       `mcp__fs__list_directory names ${project}, a folder holding files Read(./sec/**) (userSettings) denies`,
