@@ -102,9 +102,7 @@ describe('PromptInput', () => {
 
   it("shows a repository's file name and command description with their control characters as pictures", async () => {
     const { view } = setup([], {
-      suggestions: [
-        { value: '@x ', label: '@notes\x1b[8m.md', description: 'lists\x1b]0;pwned\x07 things' },
-      ],
+      suggestions: [{ value: '@x ', label: '@notes\x1b[8m.md', description: 'lists\x1b]0;pwned\x07 things' }],
     });
     view.type('@no');
     await vi.waitFor(() => expect(view.frame()).toContain('@notes␛[8m.md'));
