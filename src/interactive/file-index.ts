@@ -9,6 +9,7 @@ import type { PermissionRule } from '../lib/permission-vocabulary';
 import { isSubsequence } from '../lib/subsequence';
 import { diskPathFs } from '../permissions/real-paths';
 import { searchExclusions } from '../permissions/search-exclusions';
+import { withWorktreeCopies } from '../permissions/worktree-copies';
 import { runRipgrep } from '../tools/builtin/shared/ripgrep';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -48,9 +49,11 @@ export class FileIndex {
 
   private async list(signal: AbortSignal): Promise<void> {
     const { projectRoot, env } = this.options;
+    const home = this.options.home ?? homedir();
     const exclusions = searchExclusions({
-      rules: this.options.rules(),
-      roots: { projectRoot, cwd: projectRoot, home: this.options.home ?? homedir() },
+      // In a git worktree, absolute deny rules hold for its copies too.
+      rules: withWorktreeCopies(this.options.rules(), { projectRoot, home }),
+      roots: { projectRoot, cwd: projectRoot, home },
       root: projectRoot,
       searchPath: '.',
       fs: diskPathFs,

@@ -1,5 +1,5 @@
 /** @path mentions on real files, through the Read tool, with Read deny rules. */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,6 +17,13 @@ beforeEach(async () => {
   await writeFile(join(project, '.env'), 'API_KEY=secret\n');
 });
 afterEach(() => rm(project, { recursive: true, force: true }));
+
+const ENV_DENY: PermissionRule = {
+  toolName: 'Read',
+  ruleContent: './.env',
+  behavior: 'deny',
+  source: 'projectSettings',
+};
 
 const context = (rules: PermissionRule[] = []) =>
   makeContext([], {
@@ -71,19 +78,28 @@ describe('expandMentions', () => {
   });
 
   it('refuses a file a Read deny rule covers, naming the rule; the control without the rule attaches it', async () => {
-    const deny: PermissionRule = {
-      toolName: 'Read',
-      ruleContent: './.env',
-      behavior: 'deny',
-      source: 'projectSettings',
-    };
-    const denied = await expandMentions('use @.env', context([deny]));
+    const denied = await expandMentions('use @.env', context([ENV_DENY]));
     expect(denied.messages).toEqual([]);
     expect(denied.problems).toEqual([
       `@.env was not attached: the deny rule Read(./.env) (projectSettings) covers ${join(project, '.env')}.`,
     ]);
     const allowed = await expandMentions('use @.env', context());
     expect(textOf(allowed.messages[0] as never)).toContain('API_KEY=secret');
+  });
+
+  it('refuses a symlink to a denied file and a folder listing through it; a link to an open file attaches', async () => {
+    await symlink('.env', join(project, 'env-link'));
+    await symlink('src/app.ts', join(project, 'app-link'));
+    await mkdir(join(project, 'docs'));
+    await symlink('../.env', join(project, 'docs', 'settings'));
+    const denied = await expandMentions('use @env-link and @docs/ and @app-link', context([ENV_DENY]));
+    const told = denied.messages.map((m) => textOf(m as never)).join('\n');
+    expect(told).not.toContain('API_KEY=secret');
+    expect(denied.problems[0]).toContain(
+      '@env-link was not attached: the deny rule Read(./.env) (projectSettings) covers',
+    );
+    expect(told).not.toMatch(/^settings$/m);
+    expect(told).toContain('const a = 1;');
   });
 
   it('says when a path does not exist, and ignores a bare @handle', async () => {

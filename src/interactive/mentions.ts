@@ -7,6 +7,7 @@
  * The user named the file, so a path outside the project is read without asking — but a
  * `Read(...)` deny rule still holds: it is policy, and the mention is refused with the rule.
  */
+import { realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, relative } from 'node:path';
@@ -15,6 +16,7 @@ import type { UserContentBlock } from '../model/types';
 import { describeRule } from '../permissions/evaluation';
 import { diskPathFs } from '../permissions/real-paths';
 import { searchExclusions } from '../permissions/search-exclusions';
+import { withWorktreeCopies } from '../permissions/worktree-copies';
 import { createUserMessage, type UserMessage } from '../session/messages';
 import { readTool } from '../tools/builtin/read';
 import { resolveToolPath } from '../tools/builtin/shared/paths';
@@ -59,17 +61,37 @@ export type MentionExpansion = {
   problems: string[];
 };
 
-/** Why a Read deny rule keeps `path` out, or undefined. */
+/**
+ * Why a Read deny rule keeps `path` out, or undefined: judged on the path as written and on where
+ * it really leads (`@env-link` with `env-link -> .env` is `.env`), as the Read tool's rules are.
+ */
 function deniedBecause(path: string, context: ToolUseContext): string | undefined {
-  const exclusions = searchExclusions({
-    rules: context.getPermissionContext().rules,
-    roots: { projectRoot: context.projectRoot, cwd: context.cwd, home: homedir() },
-    root: dirname(path),
-    searchPath: '.',
-    fs: diskPathFs,
+  const home = homedir();
+  // In a git worktree, absolute deny rules hold for its copies too.
+  const rules = withWorktreeCopies(context.getPermissionContext().rules, {
+    projectRoot: context.projectRoot,
+    home,
   });
-  const rule = exclusions.everything ?? exclusions.deniedBy(basename(path));
-  return rule ? describeRule(rule) : undefined;
+  for (const spelling of new Set([path, realOrSelf(path)])) {
+    const exclusions = searchExclusions({
+      rules,
+      roots: { projectRoot: context.projectRoot, cwd: context.cwd, home },
+      root: dirname(spelling),
+      searchPath: '.',
+      fs: diskPathFs,
+    });
+    const rule = exclusions.everything ?? exclusions.deniedBy(basename(spelling));
+    if (rule) return describeRule(rule);
+  }
+  return undefined;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function shown(path: string, context: ToolUseContext): string {

@@ -42,4 +42,9 @@ export type PermissionRule = {
    * (rule-problems.ts); `toolName` is then `*` when not even the tool name could be read.
    */
   malformed?: { text: string; problem: string; file?: string };
+  /**
+   * Set when this rule is an absolute rule mapped onto a git worktree's copy of the files it names
+   * (permissions/worktree-copies.ts): the rule as written, and the worktree.
+   */
+  copyOf?: { ruleContent: string; worktree: string };
 };

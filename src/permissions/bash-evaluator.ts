@@ -30,6 +30,7 @@ import { checkRepositoryContent } from './repository-content';
 import { spelledPath, type TouchedPath } from './shell-paths';
 import { allUnits, isTransparentWrapper, type ShellUnit } from './shell-unit';
 import type { PermissionRule } from './types';
+import { takesUnshownInput } from './unshown-input';
 
 /** The rule a push git's configuration forces is judged against. */
 const FORCED_PUSH = 'git push --force:*';
@@ -356,6 +357,8 @@ export class BashEvaluator {
 
   suggestionFor(unit: ShellUnit): string | undefined {
     if (unit.kind !== 'command' || unit.dangerousEnv || unit.nonAsciiName) return undefined;
+    // Its rule would allow any input the unit runs or takes as arguments (unshown-input.ts).
+    if (takesUnshownInput(unit)) return undefined;
     const redirects = unit.redirects.filter((r) => isFileWrite(r) && !r.inherited).map((r) => r.text);
     return `Bash(${[unit.text, ...redirects].join(' ')})`;
   }

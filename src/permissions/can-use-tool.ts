@@ -24,6 +24,7 @@ import {
 import type { Evaluation, EvaluationEnv } from './evaluation';
 import { FolderWalks } from './folder-walks';
 import { GitConfigSafety } from './git-config-safety';
+import { checkMcpFolderReads } from './mcp-folder-reads';
 import { askMessage, callLabel, destructiveWarning, headlessDenyMessage, planModeMessage } from './messages';
 import { defaultProtectedPaths, type ProtectedPaths } from './protected-paths';
 import { diskPathFs, type PathFs, RealPaths } from './real-paths';
@@ -41,6 +42,7 @@ import type {
   PermissionTool,
   ShellSandboxJudge,
 } from './types';
+import { withWorktreeCopies } from './worktree-copies';
 
 export type CreateCanUseToolOptions = {
   home?: string;
@@ -105,9 +107,15 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
     // A call that may write can change the walked folders before the next search.
     if (!request.isReadOnly) walks.forget();
     // Rules added later (an "always allow", the SDK) are held to managed policy's switch too.
-    const rules = [...permissionContext.rules, ...sessionRules].filter(
-      (rule) =>
-        !permissionContext.managedRulesOnly || rule.behavior !== 'allow' || rule.source === 'policySettings',
+    // In a git worktree, absolute deny and ask rules hold for its copies too (worktree-copies.ts).
+    const rules = withWorktreeCopies(
+      [...permissionContext.rules, ...sessionRules].filter(
+        (rule) =>
+          !permissionContext.managedRulesOnly ||
+          rule.behavior !== 'allow' ||
+          rule.source === 'policySettings',
+      ),
+      { projectRoot, home },
     );
     const env: EvaluationEnv = {
       rules,
@@ -136,6 +144,8 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
             },
             env,
           );
+    // A folder an MCP call names may hold files a Read deny rule hides (mcp-folder-reads.ts).
+    if (tool.isMcp) await checkMcpFolderReads(tool.name, input, env, evaluation);
     // No "always allow" to offer: managed policy keeps allow rules to itself.
     if (permissionContext.managedRulesOnly) evaluation.suggestions = [];
     if (request.isDestructive) {

@@ -91,5 +91,8 @@ export function describeRule(rule: PermissionRule): string {
     const verb = rule.behavior === 'deny' ? 'denies' : 'asks before';
     return `${JSON.stringify(malformed.text)} (${origin}), which is malformed (${malformed.problem}) and so ${verb} ${scope} until it is fixed`;
   }
+  const { copyOf } = rule;
+  if (copyOf)
+    return `${rule.toolName}(${copyOf.ruleContent}) (${rule.source}, applied to its copy in the worktree ${copyOf.worktree})`;
   return `${rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`} (${rule.source})`;
 }

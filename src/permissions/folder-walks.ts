@@ -4,7 +4,11 @@
  * MAX_WALK_ENTRIES entries (the caller then asks), and its listing is kept for the rest of the
  * turn in a `FolderWalks` owned by the session's permission pipeline — never in a module.
  */
+import { join } from 'node:path';
+import { describeRule } from './evaluation';
+import type { PathPolicy, SpelledPath } from './path-policy';
 import type { EntryKind, RealPaths } from './real-paths';
+import type { PermissionRule } from './types';
 
 export const MAX_WALK_ENTRIES = 10_000;
 /** Entries listed between two yields to the event loop. */
@@ -87,4 +91,42 @@ export class FolderWalks {
     }
     return listing;
   }
+}
+
+/**
+ * The first file below `folder` a rule covers. The answer is kept on the listing for the rest of
+ * the turn: the same search again costs a lookup, not a pass over 10 000 entries.
+ */
+export function firstGuarded(
+  listing: FolderListing,
+  folder: SpelledPath,
+  guards: readonly PermissionRule[],
+  policy: PathPolicy,
+): { rel: string; rule: PermissionRule } | undefined {
+  if (guards.length === 0) return undefined;
+  const key = `${folder.path}\0${guards.map(describeRule).join('\0')}`;
+  const known = listing.verdicts.get(key) as { rel: string; index: number } | null | undefined;
+  if (known !== undefined)
+    return known ? { rel: known.rel, rule: guards[known.index] as PermissionRule } : undefined;
+  const real = folder.resolved?.real ?? folder.path;
+  const testers = guards.map((rule) => policy.belowTester(rule, folder));
+  let found: { rel: string; index: number } | null = null;
+  for (const entry of listing.entries) {
+    // Below a followed link the real path is elsewhere: the full check takes every spelling.
+    const plain = entry.real === join(real, entry.rel);
+    const index = plain
+      ? testers.findIndex((test) => test(entry.rel))
+      : guards.findIndex((rule) =>
+          policy.coversAnySpelling(rule, {
+            path: join(folder.path, entry.rel),
+            resolved: { real: entry.real, links: [] },
+          }),
+        );
+    if (index >= 0) {
+      found = { rel: entry.rel, index };
+      break;
+    }
+  }
+  listing.verdicts.set(key, found);
+  return found ? { rel: found.rel, rule: guards[found.index] as PermissionRule } : undefined;
 }

@@ -57,6 +57,9 @@ beforeAll(async () => {
   symlinkSync('src', join(project, 'src-alias'));
   symlinkSync(join(top, 'outside/created.txt'), join(project, 'dangling'));
   symlinkSync(join(top, 'outside'), join(project, 'docs/ext'));
+  // A link inside the project into a folder a deny rule may cover.
+  mkdirSync(join(project, 'notes'));
+  symlinkSync('../config', join(project, 'notes/cfg'));
   write(join(project, 'credentials.json'), `{"token":"${ENV_SECRET}"}\n`);
   // A link to a protected file: writing through it writes the file that makes git run code.
   write(join(project, '.git/config'), '[core]\n');
@@ -151,6 +154,9 @@ const SHELL_CASES: PathCase[] = [
   { cmd: 'grep -rl x big', root: 'bigproj', deny: ['Read(.env)'], expect: 'ask' },
   { cmd: 'grep -R OUTSIDE_SECRET docs', expect: 'ask', reveals: OUTSIDE_SECRET },
   { cmd: 'rg -L OUTSIDE_SECRET docs', expect: 'ask', reveals: OUTSIDE_SECRET },
+  // A search that follows links reads a denied folder under a link's name.
+  { cmd: 'grep -R ENV_SECRET notes', deny: ['Read(./config/**)'], expect: 'ask', reveals: ENV_SECRET },
+  { cmd: 'rg -L --hidden ENV_SECRET notes', deny: ['Read(./config/**)'], expect: 'ask', reveals: ENV_SECRET },
   // File names from input: xargs may be handed a denied file.
   { cmd: 'ls -a | grep env | xargs cat', deny: ['Read(.env)'], expect: 'ask', reveals: ENV_SECRET },
   { cmd: 'ls src | xargs echo', expect: 'allow' },
@@ -174,6 +180,8 @@ const SHELL_CASES: PathCase[] = [
   { cmd: 'rg foo src', deny: ['Read(.env)'], expect: 'allow' },
   { cmd: 'grep -rl x big', root: 'bigproj', expect: 'allow' },
   { cmd: 'grep -r OUTSIDE_SECRET docs', expect: 'allow' },
+  { cmd: 'grep -r ENV_SECRET notes', deny: ['Read(./config/**)'], expect: 'allow' },
+  { cmd: 'grep -R ENV_SECRET notes', deny: ['Read(./src/**)'], expect: 'allow' },
   { cmd: 'echo x > src/new.txt', mode: 'acceptEdits', expect: 'allow' },
   // Protected files are judged where a write really lands.
   { cmd: 'echo x >> cfg-link', mode: 'acceptEdits', expect: 'ask' },
@@ -201,6 +209,21 @@ const TOOL_CASES: PathCase[] = [
   { tool: 'Glob', input: { pattern: '../../x/**' }, expect: 'ask' },
   { tool: 'Grep', input: { pattern: 'x', path: 'out-link' }, expect: 'ask' },
   { tool: 'Grep', input: { pattern: 'x', path: 'secret-link' }, expect: 'ask' },
+  // An MCP server's listing of a folder holding a denied file, under a link's name too.
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: 'notes' },
+    allow: ['mcp__fs'],
+    deny: ['Read(./config/**)'],
+    expect: 'ask',
+  },
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: '.' },
+    allow: ['mcp__fs'],
+    deny: ['Read(.env)'],
+    expect: 'ask',
+  },
   // Controls.
   { tool: 'Read', input: at('src-alias/a.ts'), expect: 'allow' },
   { tool: 'Read', input: at('src-alias/a.ts'), deny: ['Read(.env)'], expect: 'allow' },
@@ -208,6 +231,13 @@ const TOOL_CASES: PathCase[] = [
   { tool: 'Edit', input: at('src-alias/a.ts'), mode: 'acceptEdits', expect: 'allow' },
   { tool: 'Glob', input: { pattern: 'src/*.ts' }, expect: 'allow' },
   { tool: 'Grep', input: { pattern: 'x' }, deny: ['Read(.env)'], expect: 'allow' },
+  {
+    tool: 'mcp__fs__read_text_file',
+    input: { path: 'src' },
+    allow: ['mcp__fs'],
+    deny: ['Read(.env)'],
+    expect: 'allow',
+  },
   // The project opened through a symlinked folder: its real paths are inside too.
   { tool: 'Read', input: at('README.md'), root: 'proj-link', expect: 'allow' },
   { tool: 'Read', input: at('.env'), root: 'proj-link', deny: ['Read(./.env)'], expect: 'deny' },

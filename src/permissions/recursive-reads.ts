@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { describeRule } from './evaluation';
-import { type FolderListing, type FolderWalks, MAX_WALK_ENTRIES } from './folder-walks';
-import type { PathPolicy, SpelledPath } from './path-policy';
+import { type FolderWalks, firstGuarded, MAX_WALK_ENTRIES } from './folder-walks';
+import type { PathPolicy } from './path-policy';
 import type { TouchedPath } from './shell-paths';
 import { spelledPath } from './shell-paths';
 import { allUnits, type ShellUnit } from './shell-unit';
@@ -29,44 +29,6 @@ export type RecursiveCheck = {
   walks: FolderWalks;
 };
 
-/**
- * The first file below `folder` a rule covers. The answer is kept on the listing for the rest of
- * the turn: the same search again costs a lookup, not a pass over 10 000 entries.
- */
-function firstGuarded(
-  listing: FolderListing,
-  folder: SpelledPath,
-  guards: readonly PermissionRule[],
-  policy: PathPolicy,
-): { rel: string; rule: PermissionRule } | undefined {
-  if (guards.length === 0) return undefined;
-  const key = `${folder.path}\0${guards.map(describeRule).join('\0')}`;
-  const known = listing.verdicts.get(key) as { rel: string; index: number } | null | undefined;
-  if (known !== undefined)
-    return known ? { rel: known.rel, rule: guards[known.index] as PermissionRule } : undefined;
-  const real = folder.resolved?.real ?? folder.path;
-  const testers = guards.map((rule) => policy.belowTester(rule, folder));
-  let found: { rel: string; index: number } | null = null;
-  for (const entry of listing.entries) {
-    // Below a followed link the real path is elsewhere: the full check takes every spelling.
-    const plain = entry.real === join(real, entry.rel);
-    const index = plain
-      ? testers.findIndex((test) => test(entry.rel))
-      : guards.findIndex((rule) =>
-          policy.coversAnySpelling(rule, {
-            path: join(folder.path, entry.rel),
-            resolved: { real: entry.real, links: [] },
-          }),
-        );
-    if (index >= 0) {
-      found = { rel: entry.rel, index };
-      break;
-    }
-  }
-  listing.verdicts.set(key, found);
-  return found ? { rel: found.rel, rule: guards[found.index] as PermissionRule } : undefined;
-}
-
 export async function checkRecursiveReads(
   units: readonly ShellUnit[],
   check: RecursiveCheck,
@@ -79,11 +41,14 @@ export async function checkRecursiveReads(
       if (!touched.recursive || !spelled?.resolved) continue;
       const follows = touched.followsLinks !== false;
       // Listing a denied file's name is no read of it (as `ls` of its folder is not).
-      const guards = touched.namesOnly
+      const near = touched.namesOnly
         ? []
         : check.guards.filter((rule) => policy.mayCoverBelow(rule, spelled));
-      if (guards.length === 0 && (!follows || touched.mayRecurse)) continue;
+      if (near.length === 0 && (!follows || touched.mayRecurse)) continue;
       const listing = await check.walks.list(spelled.resolved.real, follows, policy.paths);
+      // Through a followed link any rule may cover what is read under the link's name
+      // (`grep -R KEY docs` with `docs/cfg -> ../config`).
+      const guards = listing.links.length > 0 && !touched.namesOnly ? check.guards : near;
       const shown = (rel: string) => join(touched.text, rel);
       // A guarded file found before the bound is named even when the walk could not finish.
       const guarded = firstGuarded(listing, spelled, guards, policy);

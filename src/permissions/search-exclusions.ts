@@ -35,7 +35,7 @@ const literalBraces = (pattern: string) => pattern.replace(/(?<!\\)[{}]/g, '\\$&
  * The suffixes of an anchored `pattern` that can apply below `sub` (a folder path relative to
  * the pattern's base), as pattern segment indices; `-1` when the pattern already covers `sub`.
  */
-function residuals(pattern: string, sub: readonly string[]): number[] {
+export function residuals(pattern: string, sub: readonly string[]): number[] {
   const parts = pattern.split('/');
   const closure = (states: Set<number>) => {
     for (const j of [...states]) {

@@ -59,6 +59,17 @@ function scenario(calls: readonly [string, Record<string, unknown>][]): Scenario
   ];
 }
 
+/** Runs `yoke -p prompt` in `project` with the server allowed server-wide; what the model was told. */
+async function toldUnder(prompt: string, project: string, home: string, mock: MockServer): Promise<string> {
+  const run = await runYoke(['-p', prompt, '--allowedTools', 'mcp__fs,Bash(sleep:*)'], {
+    cwd: project,
+    env: mockEnv(mock.url, home),
+    timeoutMs: 60_000,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.stringify(mock.requests.map((request) => request.body));
+}
+
 describe('an MCP filesystem server allowed server-wide', () => {
   it('asks before it writes .git/hooks or .git/config (refused headless), and still writes other files', async () => {
     const { project, home } = await repository();
@@ -104,13 +115,7 @@ describe("Read and Edit deny rules against an MCP filesystem server's calls", ()
         ['mcp__fs__read_text_file', { path: 'open.txt' }],
       ]),
     });
-    const run = await runYoke(['-p', 'read', '--allowedTools', 'mcp__fs,Bash(sleep:*)'], {
-      cwd: project,
-      env: mockEnv(server.url, home),
-      timeoutMs: 60_000,
-    });
-    expect(run.code, run.stderr).toBe(0);
-    const told = JSON.stringify(server.requests.map((request) => request.body));
+    const told = await toldUnder('read', project, home, server);
     expect(told).not.toContain('hunter2');
     expect(told).toContain('Denied by rule Read(./sec/**) (userSettings): mcp__fs__read_text_file names');
     expect(existsSync(join(project, 'locked', 'x.txt'))).toBe(false);
@@ -118,5 +123,31 @@ describe("Read and Edit deny rules against an MCP filesystem server's calls", ()
       'Denied by rule Edit(./locked/**) (userSettings): mcp__fs__write_file names locked/x.txt',
     );
     expect(told).toContain('open text');
+  });
+});
+
+describe("Read deny rules against an MCP filesystem server's folder arguments", () => {
+  it('ask before listing, walking or searching a folder holding a denied file (refused headless); other folders pass', async () => {
+    const { project, home } = await repository({ permissions: { deny: ['Read(./sec/**)'] } });
+    await mkdir(join(project, 'sec'));
+    await writeFile(join(project, 'sec', 'launch-codes-4711.env'), 'TOKEN=hunter2\n');
+    await mkdir(join(project, 'src'));
+    await writeFile(join(project, 'src', 'open-module.ts'), 'export {};\n');
+    server = await startMockServer({
+      scenario: scenario([
+        ['mcp__fs__list_directory', { path: project }],
+        ['mcp__fs__directory_tree', { path: '.' }],
+        ['mcp__fs__search_files', { path: project, pattern: 'launch' }],
+        ['mcp__fs__list_directory', { path: join(project, 'src') }],
+      ]),
+    });
+    const told = await toldUnder('list', project, home, server);
+    expect(told).not.toContain('launch-codes-4711');
+    expect(told).toContain(
+      `mcp__fs__list_directory names ${project}, a folder holding files Read(./sec/**) (userSettings) denies`,
+    );
+    expect(told).toContain('mcp__fs__directory_tree names ., a folder holding files');
+    expect(told).toContain('mcp__fs__search_files names');
+    expect(told).toContain('open-module.ts');
   });
 });

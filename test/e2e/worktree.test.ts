@@ -219,3 +219,88 @@ describe('isolation: worktree on an Agent call', () => {
     expect(git('branch', '--format=%(refname:short)').trim().split('\n')).toHaveLength(2);
   });
 });
+
+/** A repository with a committed secret, denied in user settings by absolute Read and Edit rules. */
+async function secretRepo(): Promise<{ repo: string; home: string }> {
+  const { repo, home, git } = await repoProject();
+  execFileSync('mkdir', ['-p', join(repo, 'sec')]);
+  writeFileSync(join(repo, 'sec', 'key.env'), 'TOKEN=WT_SECRET_5d1e\n');
+  writeFileSync(join(repo, 'open.txt'), 'OPEN_TEXT_77\n');
+  git('add', '.');
+  git('commit', '-qm', 'secret');
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({ permissions: { deny: [`Read(/${repo}/sec/**)`, `Edit(/${repo}/sec/**)`] } }),
+  );
+  return { repo, home };
+}
+
+const call = (name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, name, input });
+
+describe('absolute deny rules in a worktree copy', () => {
+  it("hold for a worker's copy of the files they name; its other files stay readable", async () => {
+    const { repo, home } = await secretRepo();
+    const scenario: ScenarioInput = [
+      {
+        match: { firstUserTextContains: 'delegate' },
+        reply: {
+          content: [call('Agent', { description: 'look', prompt: 'TASK-S: look', isolation: 'worktree' })],
+        },
+      },
+      { match: { firstUserTextContains: 'delegate' }, reply: { content: [{ type: 'text', text: 'back' }] } },
+      {
+        match: { firstUserTextContains: 'TASK-S' },
+        reply: {
+          content: [
+            call('Read', { file_path: 'sec/key.env' }),
+            call('Bash', { command: 'cat sec/key.env' }),
+            call('Grep', { pattern: 'WT_SECRET', path: '.', output_mode: 'content' }),
+            call('Bash', { command: 'echo TOKEN=planted >> sec/key.env' }),
+            call('Bash', { command: 'cat open.txt' }),
+          ],
+        },
+      },
+      { match: { firstUserTextContains: 'TASK-S' }, reply: { content: [{ type: 'text', text: 'seen' }] } },
+    ];
+    server = await startMockServer({ scenario });
+    const result = await runYoke(['-p', '--permission-mode', 'acceptEdits', 'delegate the look'], {
+      cwd: repo,
+      env: mockEnv(server.url, home),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const told = JSON.stringify(server.requests.map((request) => request.body));
+    expect(told).not.toContain('WT_SECRET_5d1e');
+    expect(told).toContain(
+      `Denied by rule Read(/${repo}/sec/**) (userSettings, applied to its copy in the worktree ${repo}/.yoke/worktrees/agent-`,
+    );
+    expect(told).toContain(
+      `Denied by rule Edit(/${repo}/sec/**) (userSettings, applied to its copy in the worktree ${repo}/.yoke/worktrees/agent-`,
+    );
+    // The worker's other files are still read.
+    expect(told).toContain('OPEN_TEXT_77');
+  });
+
+  it('hold after EnterWorktree moves the session into a worktree', async () => {
+    const { repo, home } = await secretRepo();
+    const scenario: ScenarioInput = [
+      {
+        match: { lastUserTextContains: 'isolated' },
+        reply: { content: [call('EnterWorktree', { name: 'iso' })] },
+      },
+      {
+        match: { lastToolResultContains: 'Created and entered' },
+        reply: {
+          content: [call('Bash', { command: 'cat sec/key.env' }), call('Bash', { command: 'cat open.txt' })],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: 'looked' }] } },
+    ];
+    server = await startMockServer({ scenario });
+    const result = await runYoke(['-p', 'look isolated'], { cwd: repo, env: mockEnv(server.url, home) });
+    expect(result.code, result.stderr).toBe(0);
+    const told = JSON.stringify(server.requests.map((request) => request.body));
+    expect(told).not.toContain('WT_SECRET_5d1e');
+    expect(told).toContain(`applied to its copy in the worktree ${repo}/.yoke/worktrees/iso`);
+    expect(told).toContain('OPEN_TEXT_77');
+  });
+});

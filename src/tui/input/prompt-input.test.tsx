@@ -100,6 +100,15 @@ describe('PromptInput', () => {
     expect(rows[compact + 1]).toContain('/context');
   });
 
+  it("shows a repository's file name and command description with their control characters as pictures", async () => {
+    const { view } = setup([], {
+      suggestions: [{ value: '@x ', label: '@notes\x1b[8m.md', description: 'lists\x1b]0;pwned\x07 things' }],
+    });
+    view.type('@no');
+    await vi.waitFor(() => expect(view.frame()).toContain('@notes␛[8m.md'));
+    expect(view.frame()).toContain('lists␛]0;pwned␇ things');
+  });
+
   it('completes a half-typed mention with Enter without sending it', async () => {
     const { view, submitted } = setup([], { suggestions: [{ value: '@src/a.ts ', label: '@src/a.ts' }] });
     view.type('read @src/a');

@@ -6,6 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import { useEffect, useRef } from 'react';
+import { printable } from '../terminal/terminal-text';
 import { useStyle } from '../views/style-context';
 import { useTerminalSize } from '../views/use-terminal-size';
 import { applyEditKey } from './edit-keys';
@@ -270,10 +271,11 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       {suggestions.length > 0 ? (
         <Box flexDirection="column" paddingLeft={2}>
           {suggestions.map((s, index) => (
-            // One row each: a long description is cut, not wrapped under the next command.
+            // One row each: a long description is cut, not wrapped under the next command. File
+            // names and command descriptions come from the repository: shown, never obeyed.
             <Text key={s.value} wrap="truncate-end">
-              {index === selected ? style.fg('cyan', s.label) : s.label}
-              {s.description ? style.dim(`  ${s.description}`) : ''}
+              {index === selected ? style.fg('cyan', printable(s.label)) : printable(s.label)}
+              {s.description ? style.dim(`  ${printable(s.description)}`) : ''}
             </Text>
           ))}
         </Box>

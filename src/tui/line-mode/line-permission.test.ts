@@ -7,13 +7,20 @@ import { askPermission } from './line-permission';
 async function answerWith(
   ...lines: (string | undefined)[]
 ): Promise<{ decision?: PermissionDecision; out: string }> {
+  return answerFor('rm -rf build', ...lines);
+}
+
+async function answerFor(
+  command: string,
+  ...lines: (string | undefined)[]
+): Promise<{ decision?: PermissionDecision; out: string }> {
   let decision: PermissionDecision | undefined;
   let out = '';
   const pending: PendingPermission = {
     id: 1,
     request: {
       toolName: 'Bash',
-      input: { command: 'rm -rf build' },
+      input: { command },
       toolUseId: 't1',
       message:
         'Allow Bash: rm -rf build? Needs approval: rm -rf build is not read-only. Warning: rm -r deletes build and everything in it.',
@@ -38,6 +45,12 @@ async function answerWith(
 }
 
 describe('askPermission (line mode)', () => {
+  it("shows the command's control characters as pictures", async () => {
+    const { out } = await answerFor('echo ok\rrm -rf ~\x1b]0;t\x07', '3');
+    expect(out).toContain('  echo ok␍rm -rf ~␛]0;t␇\n');
+    expect(out).not.toMatch(/[\r\x1b\x07]/);
+  });
+
   it('shows the command, why, the warning and the numbered choices', async () => {
     const { out } = await answerWith('1');
     expect(out).toContain('Permission needed: Bash command\n  rm -rf build\n');

@@ -6,6 +6,7 @@
  */
 import { permissionChoices } from '../session/permission-choices';
 import type { PendingPermission } from '../session/repl-session';
+import { printable } from '../terminal/terminal-text';
 import { splitPermissionMessage } from '../views/permission-message';
 import { toolInputSummary } from '../views/tool-summary';
 import type { LineInput } from './line-input';
@@ -30,7 +31,8 @@ export async function askPermission(
     parts.question || `Allow ${request.toolName}?`,
     ...choices.map((choice, i) => `  ${i + 1}. ${choice.label}${choice.detail ? ` (${choice.detail})` : ''}`),
   ];
-  write(`${lines.join('\n')}\n`);
+  // The question quotes the model's call: its control characters are shown, never obeyed.
+  write(`${printable(lines.join('\n'))}\n`);
   const answer =
     (await input.ask(`Answer 1-${choices.length}, or type what the model should do instead: `))?.trim() ?? '';
   const deny = choices[choices.length - 2];

@@ -6,6 +6,7 @@
  * that same text are not printed a second time.
  */
 import type { SDKMessage } from '../../engine/sdk-messages';
+import { printable } from '../terminal/terminal-text';
 import type { TranscriptItem } from '../transcript/items';
 import type { TranscriptStore } from '../transcript/transcript-store';
 import { plainStyle } from '../views/ansi';
@@ -70,7 +71,8 @@ export class LinePrinter {
     if (message.type !== 'stream_event' || message.parent_tool_use_id !== null) return;
     const event = message.event as { type?: string; delta?: { type?: string; text?: string } };
     if (event.type !== 'content_block_delta' || event.delta?.type !== 'text_delta') return;
-    const text = event.delta.text ?? '';
+    // The model's text: its control characters are shown, never obeyed (terminal-text.ts).
+    const text = printable(event.delta.text ?? '');
     if (text === '') return;
     if (!this.midLine) this.write(this.streamed === '' ? '\n  ' : '  ');
     this.write(text.replace(/\n(?!$)/g, '\n  '));
@@ -83,12 +85,12 @@ export class LinePrinter {
     const { committed } = this.store.getSnapshot();
     for (; this.printed < committed.length; this.printed++) {
       const item = committed[this.printed] as TranscriptItem;
-      if (item.kind === 'assistant' && this.alreadyStreamed(item.text)) continue;
+      if (item.kind === 'assistant' && this.alreadyStreamed(printable(item.text))) continue;
       // The terminal echoed what the user typed, in its own line editing.
       if (item.kind === 'user' && !item.past) continue;
       this.endLine();
       const text = lineText(item, this.cwd());
-      if (text !== '') this.write(`\n${text}\n`);
+      if (text !== '') this.write(`\n${printable(text)}\n`);
     }
   }
 

@@ -3,6 +3,7 @@
  * deny, deny with a note to the model — as decisions. The dialog and the line mode offer the same.
  */
 import type { PermissionDecision } from '../../permissions/types';
+import { printable } from '../terminal/terminal-text';
 import type { PendingPermission } from './repl-session';
 
 export type PermissionChoice = {
@@ -24,7 +25,8 @@ export function permissionChoices(pending: PendingPermission): PermissionChoice[
   if (rules.length > 0) {
     // Saved in the folder's local settings, as Claude Code saves its approvals: later sessions here do not ask.
     choices.push({
-      label: `Yes, and don't ask again for: ${rules.join(', ')}`,
+      // A rule quotes the model's command: its control characters are shown, never obeyed.
+      label: `Yes, and don't ask again for: ${rules.map(printable).join(', ')}`,
       detail: `saved in ${LOCAL_SETTINGS}`,
       decide: () => ({
         behavior: 'allow',

@@ -1,3 +1,5 @@
+import { frameSafe } from './terminal-text';
+
 /** What the frame writer draws on, and what it offers Ink in place of log-update. */
 export type CursorPosition = { x: number; y: number };
 
@@ -29,9 +31,12 @@ export type FrameWriter = {
   writeAbove(scrollback: string, text: string): void;
 };
 
-/** A frame's rows, and whether it ends with a newline (the cursor then rests below them). */
+/**
+ * A frame's rows, and whether it ends with a newline (the cursor then rests below them). No row
+ * carries a control character other than Yoke's own SGR styling (terminal-text.ts).
+ */
 export function splitFrame(text: string): { rows: string[]; trailing: boolean } {
-  const rows = text.split('\n');
+  const rows = frameSafe(text).split('\n');
   const trailing = text.endsWith('\n');
   if (trailing) rows.pop();
   return { rows, trailing };

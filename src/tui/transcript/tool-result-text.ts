@@ -1,16 +1,21 @@
+import { printable } from '../terminal/terminal-text';
 import { isPending, type ToolOutcome } from './items';
 
-/** A tool_result's content as text: a string, or the text of its blocks. */
+/**
+ * A tool_result's content as text: a string, or the text of its blocks. What a tool read or a
+ * program printed is shown with its control characters as pictures, never obeyed (terminal-text.ts).
+ */
 export function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
+  if (typeof content === 'string') return printable(content);
   if (!Array.isArray(content)) return '';
-  return content
+  const text = content
     .map((block) =>
       block && typeof block === 'object' && (block as { type?: string }).type === 'text'
         ? String((block as { text?: unknown }).text ?? '')
         : '[image]',
     )
     .join('\n');
+  return printable(text);
 }
 
 export type ToolResultBlock = {

@@ -3,6 +3,8 @@
  * a gutter) and the inline styles. Line-oriented, so a half-streamed answer renders as well as a
  * finished one; what it does not know it shows verbatim, never dropped.
  */
+
+import { printable } from '../terminal/terminal-text';
 import type { Style } from './ansi';
 import { highlightLine } from './highlight';
 import { isTableRow, isTableStart, renderTable } from './markdown-table';
@@ -37,7 +39,8 @@ export function renderAnswerBlock(text: string, style: Style, width?: number): s
 export function renderMarkdown(text: string, style: Style, width?: number): string {
   const out: string[] = [];
   let fence: { marker: string; tag: string } | undefined;
-  const lines = text.split('\n');
+  // The model's text: its control characters are shown, never obeyed (terminal-text.ts).
+  const lines = printable(text).split('\n');
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] as string;
     const fenceMatch = /^\s{0,3}(```+|~~~+)\s*([\w+#.-]*)/.exec(line);

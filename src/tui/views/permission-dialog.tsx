@@ -11,6 +11,7 @@ import { useKeys } from '../input/use-keys';
 import { useRefState } from '../input/use-ref-state';
 import { type PermissionChoice as Choice, permissionChoices } from '../session/permission-choices';
 import type { PendingPermission } from '../session/repl-session';
+import { printable } from '../terminal/terminal-text';
 import { ChoiceList, DialogFrame } from './dialog-frame';
 import { splitPermissionMessage } from './permission-message';
 import { proposedHunks } from './proposed-diff';
@@ -65,8 +66,10 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
 
   const note = noteRef.current;
   const selected = selectedRef.current;
-  const parts = splitPermissionMessage(request.message);
-  const command = typeof request.input.command === 'string' ? request.input.command : undefined;
+  // The question quotes the call the model wrote: shown, never obeyed.
+  const parts = splitPermissionMessage(printable(request.message));
+  // The command as it will run, its control characters shown as pictures (terminal-text.ts).
+  const command = typeof request.input.command === 'string' ? printable(request.input.command) : undefined;
   // Read once per question: the file as it is now against what the call would make of it.
   const hunks = useMemo(
     () =>

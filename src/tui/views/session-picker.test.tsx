@@ -27,6 +27,15 @@ const sessions: PickerSession[] = [
     modifiedMs: now - 3 * 3_600_000,
     size: 3 * 1024 * 1024,
   },
+  {
+    sessionId: 'cccc-3',
+    path: '/s/c.jsonl',
+    // A title the model made, with an escape sequence that would set the terminal's title.
+    label: 'tidy up\x1b]0;pwned\x07 imports',
+    firstPrompt: 'tidy up',
+    modifiedMs: now - 4 * 3_600_000,
+    size: 1024,
+  },
 ];
 
 /** The picker over `sessions`; `picked` records what Enter picked and 'cancelled' for Esc. */
@@ -51,6 +60,7 @@ describe('the resume picker', () => {
     const frame = view.frame();
     expect(frame).toMatch(/❯ 5m ago\s+2\.0 KB {2}fix the parser bug {2}\[main\]/);
     expect(frame).toMatch(/3h ago\s+3\.0 MB {2}write the release notes {2}\[docs\]/);
+    expect(frame).toContain('tidy up␛]0;pwned␇ imports');
     view.type('release');
     await vi.waitFor(() => expect(view.frame()).not.toContain('parser'));
     expect(view.frame()).toContain('filter: release');

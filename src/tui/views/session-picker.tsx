@@ -10,6 +10,7 @@ import {
   filterPickerSessions,
   type PickerSession,
 } from '../../interactive/session-picker';
+import { printable } from '../terminal/terminal-text';
 import { SelectList } from './select-list';
 import { useStyle } from './style-context';
 
@@ -54,7 +55,8 @@ export function SessionPicker(props: SessionPickerProps) {
       title="Resume a session"
       items={sessions}
       keyOf={(s) => s.sessionId}
-      row={(s) => describePickerSession(s, props.now)}
+      // Titles and first prompts come from transcripts (a model-made title among them): shown, never obeyed.
+      row={(s) => printable(describePickerSession(s, props.now))}
       filter={filterPickerSessions}
       onPick={props.onPick}
       onClose={props.onCancel}

@@ -5,6 +5,7 @@
  */
 import { relative } from 'node:path';
 import { countChanges, makePatch, type PatchHunk } from '../../tools/builtin/shared/diff';
+import { printable } from '../terminal/terminal-text';
 import { isPending, type ToolItem } from '../transcript/items';
 import { plainStyle, type Style } from './ansi';
 import { todoCounts, todoLine, todosOf } from './todo-lines';
@@ -21,13 +22,20 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** `Read(src/app.ts)`, `Bash(npm test)`, `Grep("TODO" in src)`: the call as the user reads it. */
+/**
+ * `Read(src/app.ts)`, `Bash(npm test)`, `Grep("TODO" in src)`: the call as the user reads it. The
+ * model wrote the input: its control characters are shown as pictures (terminal-text.ts).
+ */
 export function toolInputSummary(
   name: string,
   input: Record<string, unknown>,
   cwd: string,
   max = 80,
 ): string {
+  return printable(inputSummary(name, input, cwd, max));
+}
+
+function inputSummary(name: string, input: Record<string, unknown>, cwd: string, max: number): string {
   const path = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
   switch (name) {
     case 'Bash':
@@ -97,7 +105,7 @@ export function renderHunks(
       if (line.startsWith('\\')) continue;
       total++;
       if (out.length >= maxLines) continue;
-      const body = line.replace(/\t/g, '  ');
+      const body = printable(line.replace(/\t/g, '  '));
       if (line.startsWith('+')) out.push(style.fg('green', body));
       else if (line.startsWith('-')) out.push(style.fg('red', body));
       else out.push(style.dim(body));

@@ -9,6 +9,7 @@ import type { Evaluation, EvaluationEnv } from '../../../permissions/evaluation'
 import { defaultProtectedPaths } from '../../../permissions/protected-paths';
 import { diskPathFs, RealPaths } from '../../../permissions/real-paths';
 import { evaluateTool } from '../../../permissions/tool-rules';
+import { withWorktreeCopies } from '../../../permissions/worktree-copies';
 import type { ToolUseContext } from '../../context';
 
 export type FileRules = {
@@ -22,7 +23,8 @@ export function fileRules(context: ToolUseContext): FileRules {
   const permissions = context.getPermissionContext();
   const home = homedir();
   const env: EvaluationEnv = {
-    rules: permissions.rules,
+    // In a git worktree, absolute deny rules hold for its copies too.
+    rules: withWorktreeCopies(permissions.rules, { projectRoot: context.projectRoot, home }),
     roots: { projectRoot: context.projectRoot, cwd: context.cwd, home },
     workingDirs: [
       context.projectRoot,

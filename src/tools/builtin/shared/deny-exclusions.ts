@@ -7,14 +7,20 @@ import { homedir } from 'node:os';
 import { describeRule } from '../../../permissions/evaluation';
 import { diskPathFs } from '../../../permissions/real-paths';
 import { type SearchExclusions, searchExclusions } from '../../../permissions/search-exclusions';
+import { withWorktreeCopies } from '../../../permissions/worktree-copies';
 import type { ToolUseContext } from '../../context';
 import { ToolError } from '../../tool';
 
 /** The exclusions for searching `root`, given to ripgrep as `searchPath`. */
 export function denyExclusions(context: ToolUseContext, root: string, searchPath: string): SearchExclusions {
+  const home = homedir();
   const exclusions = searchExclusions({
-    rules: context.getPermissionContext().rules,
-    roots: { projectRoot: context.projectRoot, cwd: context.cwd, home: homedir() },
+    // In a git worktree, absolute deny rules leave out its copies too.
+    rules: withWorktreeCopies(context.getPermissionContext().rules, {
+      projectRoot: context.projectRoot,
+      home,
+    }),
+    roots: { projectRoot: context.projectRoot, cwd: context.cwd, home },
     root,
     searchPath,
     fs: diskPathFs,

@@ -1,0 +1,145 @@
+/**
+ * Absolute deny rules in a real git worktree: calibrated in test/e2e/worktree.test.ts, where a
+ * worker with `isolation: worktree` read `sec/key.env` through its copy although
+ * `Read(//<repo>/sec/**)` denied it (the secret reached the model).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CorpusCase, decideCase } from './corpus-test-support';
+import { diskPathFs } from './real-paths';
+import { parseRule } from './rule-string';
+import { mainWorkingCopyOf, withWorktreeCopies } from './worktree-copies';
+
+let top: string;
+let repo: string;
+let copy: string;
+const home = '/home/u';
+
+beforeAll(() => {
+  top = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-wt-copies-')));
+  repo = join(top, 'repo');
+  copy = join(top, 'repo/.yoke/worktrees/agent-1');
+  mkdirSync(join(repo, 'sec'), { recursive: true });
+  writeFileSync(join(repo, 'sec/key.env'), 'k');
+  writeFileSync(join(repo, 'README.md'), 'r');
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=a@b.invalid', '-c', 'user.name=n', ...args], {
+      cwd: repo,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: top },
+    });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  git('worktree', 'add', '-q', '-b', 'agent-1', copy);
+  // A folder that claims to be a worktree of the repository, without git's link back.
+  mkdirSync(join(top, 'planted'));
+  writeFileSync(join(top, 'planted/.git'), `gitdir: ${repo}/.git/worktrees/agent-1\n`);
+});
+afterAll(() => rmSync(top, { recursive: true, force: true }));
+
+const rule = (
+  text: string,
+  behavior: 'deny' | 'ask' | 'allow' = 'deny',
+  source = 'userSettings' as const,
+) => {
+  const parsed = parseRule(text, behavior, source);
+  if (!parsed) throw new Error(text);
+  return parsed;
+};
+const twins = (text: string, behavior?: 'deny' | 'ask' | 'allow') =>
+  withWorktreeCopies([rule(text, behavior)], { projectRoot: copy, home })
+    .slice(1)
+    .map((r) => r.ruleContent);
+
+describe('mainWorkingCopyOf', () => {
+  it("finds a linked worktree's main working copy from git's files, both ways", () => {
+    expect(mainWorkingCopyOf(copy)).toBe(repo);
+    expect(mainWorkingCopyOf(repo)).toBeUndefined();
+    expect(mainWorkingCopyOf(join(top, 'planted'))).toBeUndefined();
+    expect(mainWorkingCopyOf(join(top, 'nowhere'))).toBeUndefined();
+  });
+});
+
+describe('withWorktreeCopies', () => {
+  it('maps absolute Read and Edit deny and ask rules onto the worktree', () => {
+    expect(twins(`Read(/${repo}/sec/**)`)).toEqual([`/${copy}/sec/**`]);
+    // A literal path keeps its folder-covering form: `key.env/**` is `key.env` and what is below.
+    expect(twins(`Edit(/${repo}/sec/key.env)`)).toEqual([`/${copy}/sec/key.env/**`]);
+    expect(twins(`Read(/${repo}/**/*.env)`, 'ask')).toEqual([`/${copy}/**/*.env`]);
+    // A rule above the repository keeps what applies below it.
+    expect(twins(`Read(/${top}/*/sec/**)`)).toEqual([`/${copy}/sec/**`]);
+    expect(twins(`Read(/${top}/**)`)).toEqual([`/${copy}/**`]);
+  });
+
+  it('leaves alone rules that follow the worktree already, allow rules, and rules elsewhere', () => {
+    expect(twins('Read(./sec/**)')).toEqual([]);
+    expect(twins('Read(.env)')).toEqual([]);
+    expect(twins(`Read(/${repo}/sec/**)`, 'allow')).toEqual([]);
+    expect(twins('Read(//etc/**)')).toEqual([]);
+    expect(twins(`Read(/${top}/other/**)`)).toEqual([]);
+    expect(
+      withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], { projectRoot: join(top, 'planted'), home }),
+    ).toHaveLength(1);
+  });
+});
+
+describe('decisions in the worktree', () => {
+  const decide = (c: CorpusCase) =>
+    decideCase({ source: 'userSettings', ...c }, { fs: diskPathFs, projectRoot: copy, cwd: copy, home });
+
+  it("deny the worktree's copy of what an absolute rule denies, naming the rule as written", async () => {
+    expect(
+      (
+        await decide({
+          tool: 'Read',
+          input: { file_path: join(copy, 'sec/key.env') },
+          deny: [`Read(/${repo}/sec/**)`],
+          expect: 'deny',
+        })
+      ).verdict,
+    ).toBe('deny');
+    expect(
+      (await decide({ cmd: 'cat sec/key.env', deny: [`Read(/${repo}/sec/**)`], expect: 'deny' })).verdict,
+    ).toBe('deny');
+    expect(
+      (
+        await decide({
+          cmd: 'echo x >> sec/key.env',
+          deny: [`Edit(/${repo}/sec/**)`],
+          mode: 'acceptEdits',
+          expect: 'deny',
+        })
+      ).verdict,
+    ).toBe('deny');
+  });
+
+  it('controls: other files of the worktree, and the same name outside it', async () => {
+    expect(
+      (await decide({ cmd: 'cat README.md', deny: [`Read(/${repo}/sec/**)`], expect: 'allow' })).verdict,
+    ).toBe('allow');
+    expect(
+      (
+        await decide({
+          tool: 'Read',
+          input: { file_path: join(copy, 'README.md') },
+          deny: [`Read(/${repo}/sec/**)`],
+          expect: 'allow',
+        })
+      ).verdict,
+    ).toBe('allow');
+    expect(
+      (
+        await decide({
+          tool: 'Read',
+          input: { file_path: join(top, 'elsewhere/sec/key.env') },
+          deny: [`Read(/${repo}/sec/**)`],
+          allow: [`Read(/${top}/**)`],
+          expect: 'allow',
+        })
+      ).verdict,
+    ).toBe('allow');
+  });
+});
