@@ -39,6 +39,7 @@ import { withheldUntilTrusted } from './session/trust-check';
 import { editInEditor, openFileInEditor } from './terminal/external-editor';
 import { captureStderr } from './terminal/stderr-capture';
 import { TerminalModes } from './terminal/terminal-modes';
+import { sizeUnsizedTerminal } from './terminal/unsized-terminal';
 import { styleFor } from './views/ansi';
 import { StyleContext } from './views/style-context';
 import { TrustDialog } from './views/trust-dialog';
@@ -53,6 +54,7 @@ export async function runRepl(
   const { env, cwd, log } = context;
   const stdin = process.stdin;
   const stdout = process.stdout;
+  sizeUnsizedTerminal(stdout);
   const ink = await inkLoading;
   const style = styleFor(env);
   const keyboard = new Keyboard();
