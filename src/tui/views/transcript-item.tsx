@@ -20,8 +20,13 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
   switch (item.kind) {
     case 'user':
       return (
+        // The text in a column of its own: a prompt wider than the terminal wraps under its first
+        // word, as its own later lines do, not back under the `>`.
         <Box marginTop={1}>
-          <Text>{`${style.dim('>')} ${item.text.replace(/\n/g, '\n  ')}`}</Text>
+          <Text>{`${style.dim('>')} `}</Text>
+          <Box flexShrink={1}>
+            <Text>{item.text}</Text>
+          </Box>
         </Box>
       );
     case 'assistant':

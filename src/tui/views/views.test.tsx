@@ -119,6 +119,19 @@ describe('tool call view', () => {
     expect(view.frame()).toContain('> first line\n  second line');
   });
 
+  it('wraps a prompt wider than the terminal under its text, not under the >', () => {
+    const text = `explain ${'every script in the package file '.repeat(5)}please`;
+    const item = { kind: 'user' as const, id: 'u1', text };
+    const rows = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />)
+      .frame()
+      .split('\n')
+      .filter((row) => row.trim() !== '');
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows[0]).toMatch(/^> explain /);
+    for (const row of rows.slice(1)) expect(row).toMatch(/^ {2}\S/);
+    expect(rows.map((row) => row.slice(2).trim()).join(' ')).toBe(text);
+  });
+
   it('shows all of the output with full output on', () => {
     const item = tool({ outcome: { status: 'done', text: 'one\ntwo\nthree\nfour\nfive' }, endedAt: 1 });
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={true} />);
