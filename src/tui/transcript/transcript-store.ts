@@ -196,6 +196,8 @@ export class TranscriptStore {
         return;
       case 'assistant':
         if (message.parent_tool_use_id !== null) return;
+        // A failed turn's error message: the result that follows says the same as the turn's end.
+        if (message.error !== undefined) return;
         this.applyAssistant(message.message.content);
         return;
       case 'user':

@@ -88,11 +88,17 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
           <Text>{item.text}</Text>
         </Box>
       );
-    case 'turn-end':
+    case 'turn-end': {
+      const paint = (text: string) => (item.isError ? style.fg('red', text) : style.dim(text));
+      // A long error wraps under its own text, beside the ⎿.
       return (
         <Box paddingLeft={2}>
-          <Text>{item.isError ? style.fg('red', `⎿ ${item.text}`) : style.dim(`⎿ ${item.text}`)}</Text>
+          <Text>{paint('⎿ ')}</Text>
+          <Box flexShrink={1}>
+            <Text>{paint(item.text)}</Text>
+          </Box>
         </Box>
       );
+    }
   }
 }

@@ -132,6 +132,17 @@ describe('tool call view', () => {
     expect(rows.map((row) => row.slice(2).trim()).join(' ')).toBe(text);
   });
 
+  it('wraps a long end-of-turn error under its text, beside the ⎿', () => {
+    const text = `Cannot reach the Anthropic API: no such host (getaddrinfo ENOTFOUND api.anthropic.com). ${'Check your network connection. '.repeat(2).trim()}`;
+    const item = { kind: 'turn-end' as const, id: 'e1', text, isError: true };
+    const rows = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />)
+      .frame()
+      .split('\n');
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows[0]).toMatch(/^ {2}⎿ Cannot reach/);
+    for (const row of rows.slice(1)) expect(row).toMatch(/^ {4}\S/);
+  });
+
   it('shows all of the output with full output on', () => {
     const item = tool({ outcome: { status: 'done', text: 'one\ntwo\nthree\nfour\nfive' }, endedAt: 1 });
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={true} />);
