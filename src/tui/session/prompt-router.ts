@@ -2,7 +2,7 @@
  * Where a submitted line goes: `!command` runs in the shell (shown, and read by the model with
  * the next prompt), `#note` is added to the project memory file, `/command` runs on the session's
  * registry and its outcome is carried out, anything else is a prompt for the model. Every line
- * joins the project's prompt history.
+ * joins the project's prompt history, and shows in the transcript as typed above what it did.
  */
 import { runCommandLine } from '../../commands/dispatch';
 import type { CommandHost, CommandOutcome } from '../../commands/types';
@@ -85,6 +85,7 @@ export class PromptRouter {
       return;
     }
     if (first === '#' && ready) {
+      session.transcript.typed(text.trim());
       const outcome = await appendMemory(text.trimStart(), {
         projectRoot: ready.projectRoot,
         protection: ready.protectedPaths,
@@ -102,6 +103,8 @@ export class PromptRouter {
       }
       const outcome = await runCommandLine(text.trim(), ready.host);
       if (outcome) {
+        // What it answers is shown under the command; a prompt it makes is shown as that prompt.
+        if (outcome.kind !== 'prompt') session.transcript.typed(text.trim());
         await this.carryOut(outcome);
         return;
       }

@@ -85,6 +85,14 @@ export class TranscriptStore {
     this.add({ kind: 'notice', id: this.newId('notice'), level, text });
   }
 
+  /**
+   * A line the user typed that is not a prompt for the model (a command, a note), shown as typed
+   * above what it answers: the latest prompt's tool calls stay the ones Ctrl+O prints again.
+   */
+  typed(text: string): void {
+    this.add({ kind: 'user', id: this.newId('user'), text });
+  }
+
   user(text: string, past = false): void {
     this.turnTools = [];
     this.add({ kind: 'user', id: this.newId('user'), text, ...(past ? { past } : {}) });
