@@ -1,10 +1,24 @@
-/** /help: the session's commands (built-in and, later, the user's) and the input prefixes. */
+/** /help: the session's commands (built-in and, later, the user's), the input prefixes and the keys. */
 import type { Command, LocalCommand } from '../types';
 
 const INPUT_HINTS = [
   '!command   run a shell command; its output joins the conversation',
   '#text      add a line to the project memory file (AGENTS.md or CLAUDE.md)',
   '@path      attach a file to the prompt (Tab completes paths)',
+];
+
+/** The interactive UI's keys, as the README's interactive section lists them. */
+const KEY_HINTS = [
+  'Enter         send; \\+Enter, Ctrl+J, Shift+Enter or Alt+Enter: a new line',
+  'Esc           interrupt the running turn',
+  'Ctrl+C        clear the line; twice on an empty line: quit (Ctrl+D quits too)',
+  'Up/Down       move through the prompt, then earlier prompts; Ctrl+R searches them',
+  'Tab           complete an @path or a /command',
+  'Shift+Tab     cycle the mode: default, accept edits, plan',
+  'Ctrl+O        show tool output in full',
+  'Ctrl+T        show the todo list',
+  'Ctrl+G        edit the prompt in $VISUAL or $EDITOR',
+  'Ctrl+Z        suspend (fg brings Yoke back)',
 ];
 
 /** The widest usage that shares its line with the description. */
@@ -35,6 +49,7 @@ export const helpCommand: LocalCommand = {
       else lines.push(`  ${shown}`, `  ${' '.repeat(width)}  ${command.description}`);
     }
     lines.push('', 'Input:', ...INPUT_HINTS.map((h) => `  ${h}`));
+    lines.push('', 'Keys:', ...KEY_HINTS.map((h) => `  ${h}`));
     return { kind: 'text', text: lines.join('\n') };
   },
 };

@@ -1,5 +1,5 @@
 /** /clear, /compact, /exit, /resume and /help through the dispatcher, on a test host with real session files. */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectDir, transcriptPath } from '../../session/transcript-paths';
 import { runCommandLine } from '../dispatch';
@@ -63,6 +63,20 @@ describe('/help and unknown commands', () => {
     expect(helpLine?.indexOf('List the commands')).toBeLessThanOrEqual(30);
     const long = outcome.text.split('\n').findIndex((line) => line.startsWith('  /permissions ['));
     expect(outcome.text.split('\n')[long + 1]).toMatch(/^ {20,30}\S/);
+  });
+
+  it("/help lists every key the README's interactive section names", async () => {
+    const outcome = await runCommandLine('/help', host);
+    if (outcome?.kind !== 'text') throw new Error('expected text');
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const keys = readme.slice(
+      readme.indexOf('Keys: Enter sends'),
+      readme.indexOf('A prompt typed while the model works'),
+    );
+    const named = new Set(keys.match(/(?:Ctrl|Shift|Alt)\+\w+|\bEsc\b|Up\/Down|\bTab\b/g));
+    expect(named.size).toBeGreaterThan(10);
+    const listed = outcome.text.slice(outcome.text.indexOf('Keys:'));
+    for (const key of named) expect(listed).toContain(key);
   });
 
   it('/help <command> describes one command with its aliases', async () => {
