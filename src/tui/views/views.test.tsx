@@ -261,6 +261,10 @@ describe('permission dialog', () => {
     const view = renderView(<PermissionDialog pending={pending({}, answers)} cwd="/p" />);
     view.type('4');
     await vi.waitFor(() => expect(view.frame()).toContain('Tell the model:'));
+    // The cursor is on the choice being written, and the way back is named.
+    expect(view.frame()).toContain('❯ 4. No, and tell the model');
+    expect(view.frame()).not.toContain('❯ 1.');
+    expect(view.frame()).toContain('Esc to go back to the choices');
     view.type('use make clean\r');
     expect(answers).toEqual([
       expect.objectContaining({ behavior: 'deny', message: expect.stringContaining('said: use make clean') }),
@@ -279,6 +283,8 @@ describe('permission dialog', () => {
     expect(frame).toContain('+new');
     expect(frame).toContain('• the file is outside the project');
     expect(frame).not.toContain("don't ask again");
+    // Three choices, and the hint says so.
+    expect(frame).toContain('1-3 to choose');
   });
 
   it('keeps the whole question on a 24-row screen: a long diff is cut to the room left', () => {
