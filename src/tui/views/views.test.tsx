@@ -329,14 +329,14 @@ describe('status line, todo panel, trust dialog', () => {
     );
   });
 
-  it('todo panel marks done, in-progress and pending items', () => {
+  it('todo panel: a heading that says how to hide it, then done, in-progress and pending items', () => {
     const todos = [
       { content: 'write tests', status: 'completed' },
       { content: 'fix bug', status: 'in_progress', activeForm: 'Fixing the bug' },
       { content: 'ship', status: 'pending' },
     ];
     expect(renderView(<TodoPanel todos={todos} />).frame()).toBe(
-      '  ☒ write tests\n  ◐ Fixing the bug\n  ☐ ship',
+      '\n  Todos · ctrl+t to hide\n  ☒ write tests\n  ◐ Fixing the bug\n  ☐ ship',
     );
   });
 
