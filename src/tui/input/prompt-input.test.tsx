@@ -240,7 +240,7 @@ describe('a prompt taller than a third of the terminal', () => {
   it('keeps a pasted placeholder in the window with the typed text', async () => {
     const { view } = await typedLong();
     view.type(` \x1b[200~${'pasted line\n'.repeat(30)}\x1b[201~`);
-    await vi.waitFor(() => expect(view.frame()).toMatch(/w1999 \[Pasted text #1 \+31\s+│\n│\s+lines\]\|/));
+    await vi.waitFor(() => expect(view.frame()).toMatch(/w1999 \[Pasted text #1 \+30\s+│\n│\s+lines\]\|/));
     expect(rowsOf(view.frame())).toHaveLength(10);
   });
 });
