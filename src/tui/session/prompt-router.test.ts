@@ -1,13 +1,14 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCommandRegistry } from '../../commands/registry';
 import type { CommandHost } from '../../commands/types';
 import type { QueryEngine } from '../../engine/query-engine';
 import type { ProtectedPaths } from '../../permissions/protected-paths';
 import { PromptRouter } from './prompt-router';
 import { ReplSession } from './repl-session';
+import { resultFrame, ScriptedEngine } from './scripted-engine';
 
 /** A router on a real session and command registry; the engine is not reached by these lines. */
 async function routerWith(projectRoot: string) {
@@ -36,7 +37,7 @@ async function routerWith(projectRoot: string) {
     session.transcript
       .getSnapshot()
       .committed.map((item) => ('text' in item ? `${item.kind}: ${item.text}` : item.kind));
-  return { router, shown };
+  return { router, shown, session };
 }
 
 describe('PromptRouter', () => {
@@ -61,5 +62,22 @@ describe('PromptRouter', () => {
       `notice: Noted in ${join(root, 'AGENTS.md')} (new file).`,
     ]);
     expect(await readFile(join(root, 'AGENTS.md'), 'utf8')).toContain('- run npm test before a commit');
+  });
+
+  it('tells the model a #note with the next prompt (its system prompt has the file as it was)', async () => {
+    const { router, session } = await routerWith(await mkdtemp(join(tmpdir(), 'yoke-router-')));
+    const engine = new ScriptedEngine([
+      async function* () {
+        yield resultFrame();
+      },
+    ]);
+    session.attach(engine);
+    await router.route('#run npm test before a commit');
+    await router.route('go on');
+    await vi.waitFor(() =>
+      expect(engine.prompts).toEqual([
+        '<user-memory-input>run npm test before a commit</user-memory-input>\n\ngo on',
+      ]),
+    );
   });
 });

@@ -8,7 +8,7 @@ import { runCommandLine } from '../../commands/dispatch';
 import type { CommandHost, CommandOutcome } from '../../commands/types';
 import type { QueryEngine } from '../../engine/query-engine';
 import { runBangCommand } from '../../interactive/bang-command';
-import { appendMemory } from '../../interactive/memory-append';
+import { appendMemory, memoryNoteContext } from '../../interactive/memory-append';
 import type { PromptHistory } from '../../interactive/prompt-history';
 import type { ProtectedPaths } from '../../permissions/protected-paths';
 import type { ReplSession } from './repl-session';
@@ -91,9 +91,11 @@ export class PromptRouter {
         protection: ready.protectedPaths,
         rules: ready.engine.permissionRules,
       });
-      if (outcome.ok)
+      if (outcome.ok) {
         session.transcript.notice('info', `Noted in ${outcome.path}${outcome.created ? ' (new file)' : ''}.`);
-      else session.transcript.notice('warning', outcome.reason);
+        // The model reads it with the next prompt, as it reads a `!command`.
+        session.addContext(memoryNoteContext(text.trimStart().replace(/^#/, '').trim()));
+      } else session.transcript.notice('warning', outcome.reason);
       return;
     }
     if (first === '/') {
