@@ -180,10 +180,15 @@ describe('PromptInput', () => {
     expect(submitted).toEqual(['read @src/app.ts now']);
   });
 
-  it('shows the shell and memory modes by their prefix', async () => {
-    const { view } = setup();
+  it('shows the shell and memory modes by their prefix, drawn once, and sends the line whole', async () => {
+    const { view, submitted } = setup();
     view.type('!ls');
-    await vi.waitFor(() => expect(view.frame()).toContain('! !ls'));
+    await vi.waitFor(() => expect(view.frame()).toContain('! ls|'));
+    expect(view.frame()).not.toContain('!ls');
+    view.type('\r#use pnpm');
+    await vi.waitFor(() => expect(view.frame()).toContain('# use pnpm|'));
+    view.type('\r');
+    expect(submitted).toEqual(['!ls', '#use pnpm']);
   });
 });
 

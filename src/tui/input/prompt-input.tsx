@@ -265,7 +265,12 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
           <Text>{`(reverse-i-search)\`${search.query}': ${oneEntryLine(searchHistory(history, search.query, search.index)?.match ?? '')}`}</Text>
         </Box>
       ) : (
-        <InputBox text={state.text} cursor={state.cursor} symbol={symbol} />
+        // In the ! and # modes the symbol is the line's first character: it is not drawn twice.
+        <InputBox
+          text={mode.colour ? state.text.slice(1) : state.text}
+          cursor={mode.colour ? Math.max(0, state.cursor - 1) : state.cursor}
+          symbol={symbol}
+        />
       )}
       {suggestions.length > 0 ? (
         <Box flexDirection="column" paddingLeft={2}>
