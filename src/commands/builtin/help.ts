@@ -7,19 +7,19 @@ const INPUT_HINTS = [
   '@path      attach a file to the prompt (Tab completes paths)',
 ];
 
-/** The interactive UI's keys, as the README's interactive section lists them. */
+/** The interactive UI's keys, as the README's interactive section lists them; each fits 80 columns. */
 const KEY_HINTS = [
-  'Enter         send; \\+Enter, Ctrl+J, Shift+Enter or Alt+Enter: a new line',
-  'Esc           interrupt the running turn',
-  'Ctrl+C        clear the line; twice on an empty line: quit (Ctrl+D quits too)',
-  'Up/Down       move through the prompt, then earlier prompts; Ctrl+R searches them',
-  'Tab           complete an @path or a /command',
-  'Shift+Tab     cycle the mode: default, accept edits, plan',
-  'Ctrl+O        show tool output in full',
-  'Ctrl+T        show the todo list',
-  'Ctrl+G        edit the prompt in $VISUAL or $EDITOR',
-  'Ctrl+Z        suspend (fg brings Yoke back)',
-];
+  ['Enter', 'send; \\+Enter, Ctrl+J, Shift+Enter or Alt+Enter: a new line'],
+  ['Esc', 'interrupt the running turn'],
+  ['Ctrl+C', 'clear the line; on an empty line twice: quit (so does Ctrl+D)'],
+  ['Up/Down', 'move in the prompt, then through earlier ones (Ctrl+R searches)'],
+  ['Tab', 'complete an @path or a /command'],
+  ['Shift+Tab', 'cycle the mode: default, accept edits, plan'],
+  ['Ctrl+O', 'show tool output in full'],
+  ['Ctrl+T', 'show the todo list'],
+  ['Ctrl+G', 'edit the prompt in $VISUAL or $EDITOR'],
+  ['Ctrl+Z', 'suspend (fg brings Yoke back)'],
+].map(([key, what]) => `${(key as string).padEnd(11)}${what}`);
 
 /** The widest usage that shares its line with the description. */
 const USAGE_COLUMN = 24;

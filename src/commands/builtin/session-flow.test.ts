@@ -77,6 +77,8 @@ describe('/help and unknown commands', () => {
     expect(named.size).toBeGreaterThan(10);
     const listed = outcome.text.slice(outcome.text.indexOf('Keys:'));
     for (const key of named) expect(listed).toContain(key);
+    // Shown indented by 2 in an 80-column terminal, a key's line does not wrap.
+    for (const line of listed.split('\n')) expect(line.length).toBeLessThanOrEqual(78);
   });
 
   it('/help <command> describes one command with its aliases', async () => {
