@@ -27,7 +27,7 @@ const USAGE_COLUMN = 24;
 export const helpCommand: LocalCommand = {
   kind: 'local',
   name: 'help',
-  description: 'List the commands and input shortcuts',
+  description: 'List the commands, input shortcuts and keys',
   async run(args, host) {
     const wanted = args.replace(/^\//, '');
     if (wanted !== '') {
@@ -42,11 +42,20 @@ export const helpCommand: LocalCommand = {
     // One long usage (/permissions has many arguments) must not push every description off to the
     // right, where an 80-column terminal wraps each of them: such a usage gets a line of its own.
     const width = Math.min(USAGE_COLUMN, Math.max(...commands.map((c) => usage(c).length)));
+    // In a terminal, a description wider than its room wraps under itself, not under the names.
+    const columns = host.textColumns?.() ?? Number.POSITIVE_INFINITY;
+    const room = columns - width - 4;
+    const under = ' '.repeat(width + 4);
     const lines = ['Commands:'];
     for (const command of commands) {
       const shown = usage(command);
-      if (shown.length <= width) lines.push(`  ${shown.padEnd(width)}  ${command.description}`);
-      else lines.push(`  ${shown}`, `  ${' '.repeat(width)}  ${command.description}`);
+      const [first = '', ...rest] = wrapWords(command.description, Math.max(room, 20));
+      if (shown.length <= width) lines.push(`  ${shown.padEnd(width)}  ${first}`);
+      else {
+        const [usageFirst, ...usageRest] = wrapWords(shown, Math.max(columns - 4, 20));
+        lines.push(`  ${usageFirst}`, ...usageRest.map((line) => `    ${line}`), `${under}${first}`);
+      }
+      for (const line of rest) lines.push(`${under}${line}`);
     }
     lines.push('', 'Input:', ...INPUT_HINTS.map((h) => `  ${h}`));
     lines.push('', 'Keys:', ...KEY_HINTS.map((h) => `  ${h}`));
@@ -56,4 +65,17 @@ export const helpCommand: LocalCommand = {
 
 function usage(command: Command): string {
   return command.argumentHint ? `/${command.name} ${command.argumentHint}` : `/${command.name}`;
+}
+
+/** Plain words in lines of at most `width` columns (a longer word has a line of its own). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
 }

@@ -65,6 +65,18 @@ describe('/help and unknown commands', () => {
     expect(outcome.text.split('\n')[long + 1]).toMatch(/^ {20,30}\S/);
   });
 
+  it('/help in an 80-column terminal wraps a description under itself, not under the names', async () => {
+    const outcome = await runCommandLine('/help', { ...host, textColumns: () => 78 });
+    if (outcome?.kind !== 'text') throw new Error('expected text');
+    const lines = outcome.text.split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(78);
+    const compact = lines.findIndex((line) => line.startsWith('  /compact '));
+    const column = (lines[compact] as string).indexOf('Summarize');
+    expect(column).toBeGreaterThan(10);
+    // Its description's next line starts where its first did.
+    expect(lines[compact + 1]).toMatch(new RegExp(`^ {${column}}\\S`));
+  });
+
   it("/help lists every key the README's interactive section names", async () => {
     const outcome = await runCommandLine('/help', host);
     if (outcome?.kind !== 'text') throw new Error('expected text');
