@@ -164,8 +164,11 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       if (isCtrl('c')) {
         if (editor.current.text) update(emptyEditor);
         else if (running && actions.interrupt()) setHint(undefined);
-        else if (hint === 'exit-pending') actions.exit();
-        else setHint('exit-pending');
+        else if (hint === 'exit-pending') {
+          // The frame left on screen at exit is drawn first: it no longer asks for a second Ctrl+C.
+          setHint(undefined);
+          actions.exit();
+        } else setHint('exit-pending');
         return true;
       }
       if (isCtrl('d')) {

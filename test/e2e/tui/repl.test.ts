@@ -226,6 +226,16 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     await t.waitFor('│ > half a thought and more');
   });
 
+  it('quits on a second Ctrl+C, leaving no "press Ctrl+C again" behind', async () => {
+    const t = await start();
+    await t.press('C-c');
+    await t.waitFor('Press Ctrl+C again to exit');
+    await t.press('C-c');
+    const screen = await t.waitFor('Resume it with: yoke --resume');
+    expect(await t.exitCode()).toBe(0);
+    expect(screen).not.toContain('Press Ctrl+C again to exit');
+  });
+
   it('quits on Ctrl+D and prints the session id and how to resume it', async () => {
     fx.server.reset([{ reply: { content: [{ type: 'text', text: 'hi there' }] } }]);
     const t = await start();
