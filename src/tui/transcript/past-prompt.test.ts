@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runBangCommand } from '../../interactive/bang-command';
 import { memoryNoteContext } from '../../interactive/memory-append';
 import { createUserMessage } from '../../session/messages';
+import { commandHeader } from '../../skills/expand';
 import { makeContext } from '../../tools/test-support';
 import { TranscriptStore } from './transcript-store';
 
@@ -33,6 +34,15 @@ describe('a resumed prompt', () => {
       }),
       expect.objectContaining({ kind: 'user', text: '#run npm test first', past: true }),
       expect.objectContaining({ kind: 'user', text: 'and now?', past: true }),
+    ]);
+  });
+
+  it("shows a command's expansion as the command typed, not its header and body", () => {
+    const store = new TranscriptStore();
+    const expansion = `${commandHeader({ name: 'review' }, 'main')}\nReview the code changes described below…`;
+    store.showPast([createUserMessage(expansion)]);
+    expect(store.getSnapshot().committed).toEqual([
+      expect.objectContaining({ kind: 'user', text: '/review main', past: true }),
     ]);
   });
 

@@ -2,9 +2,10 @@
  * A prompt of a resumed conversation, split into what the user did ahead of it. The REPL sends
  * the `!command`s run and the `#notes` written since the last turn before the prompt, in the
  * tags Claude Code keeps them in (`<bash-input>`… and `<user-memory-input>`); a resume shows them
- * as they were shown when they happened, not as tags.
+ * as they were shown when they happened, not as tags — and a command's expansion as the command.
  */
 
+import { typedCommand } from '../../session/session-list';
 import type { TranscriptItem } from './items';
 
 /** bang-command.ts's `conversationText`: the command, its output, and its errors with the exit code. */
@@ -39,6 +40,8 @@ export function pastPromptItems(text: string, newId: (prefix: string) => string)
       rest = rest.slice(note[0].length);
     } else break;
   }
-  if (rest.trim()) items.push({ kind: 'user', id: newId('user'), text: rest, past: true });
+  // A command's expansion (a skill's body under its header) shows as the `/name args` typed.
+  const typed = typedCommand({ message: { content: rest } });
+  if (rest.trim()) items.push({ kind: 'user', id: newId('user'), text: typed ?? rest, past: true });
   return items;
 }
