@@ -23,10 +23,15 @@ describe('/memory', () => {
       text: [
         'No editor: set $VISUAL or $EDITOR to edit files from Yoke.',
         'Memory files:',
-        `  1. ${join(host.projectRoot, 'AGENTS.md')}`,
-        `  2. ${join(host.env.YOKE_HOME, 'AGENTS.md')}`,
+        `  1. ${join(host.projectRoot, 'AGENTS.md')} (not created yet)`,
+        `  2. ${join(host.env.YOKE_HOME, 'AGENTS.md')} (not created yet)`,
         '  3. /elsewhere/CLAUDE.md',
       ].join('\n'),
+    });
+    await writeFile(join(host.projectRoot, 'AGENTS.md'), '# Notes\n');
+    const after = await runCommandLine('/memory', host);
+    expect(after).toMatchObject({
+      text: expect.stringContaining(`  1. ${join(host.projectRoot, 'AGENTS.md')}\n`),
     });
   });
 
