@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { yokeHome } from '../../config/paths';
 import { projectMemoryFile } from '../../interactive/memory-append';
+import { commandHeader } from '../../skills/expand';
 import type { CommandHost, LocalCommand, UiCommand } from '../types';
 
 /** The files /memory offers: the project's file, the user's own, and every file the session loaded. */
@@ -75,7 +76,8 @@ export const initCommand: LocalCommand = {
     const file = projectMemoryFile(host.projectRoot);
     return {
       kind: 'prompt',
-      prompt: initPrompt(file),
+      // Under the header a prompt command's expansion has: a resume and the picker show it as /init.
+      prompt: `${commandHeader({ name: 'init' }, '')}\n${initPrompt(file)}`,
       display: file.exists ? `/init (update ${file.name})` : '/init (write AGENTS.md)',
     };
   },
