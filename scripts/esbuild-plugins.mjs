@@ -93,7 +93,9 @@ export function vendorPlugin({ root, bundles, used, vendors }) {
  * Ink's `widest-line` (every text node measured on every frame) is src/tui/terminal/widest-line.ts,
  * the same function with each line's width remembered; its `output.js` (the frame as a string,
  * from the renderer's writes) is src/tui/terminal/row-output.ts, which makes again only the rows
- * whose writes changed.
+ * whose writes changed. Its `wrap-text.js` wraps with src/tui/views/wrap-rows.ts, as the views
+ * that wrap their own text do: Ink's wrap keeps every space, so the space where a row breaks
+ * began the next row, one column right of the rows around it (a dialog's paragraph, a notice).
  */
 export function inkForCommonJs({ root }) {
   const edits = {
@@ -118,6 +120,16 @@ export function inkForCommonJs({ root }) {
       [
         /this\.fullStaticOutput \+= staticOutput;(\s*\}\s*\/\/ Detect fullscreen)/,
         'this.fullStaticOutput ||= staticOutput;$1',
+      ],
+    ],
+    'wrap-text': [
+      [
+        /wrappedText = wrapAnsi\(text, maxWidth, \{\s*trim: false,\s*hard: true,\s*\}\);/,
+        'wrappedText = yokeWrapText(text, maxWidth);',
+      ],
+      [
+        "import wrapAnsi from 'wrap-ansi';",
+        `import { wrapText as yokeWrapText } from ${JSON.stringify(join(root, 'src/tui/views/wrap-rows.ts'))};`,
       ],
     ],
   };
@@ -176,16 +188,19 @@ export function inkForCommonJs({ root }) {
       pluginBuild.onResolve({ filter: /^\.\/output\.js$/ }, (args) =>
         /[\\/]ink[\\/]build$/.test(args.resolveDir) ? { path: rowOutput } : undefined,
       );
-      pluginBuild.onLoad({ filter: /[\\/]ink[\\/]build[\\/](reconciler|ink)\.js$/ }, async (args) => {
-        let contents = await readFile(args.path, 'utf8');
-        const file = /(reconciler|ink)\.js$/.exec(args.path)[1];
-        for (const [from, to] of edits[file]) {
-          const found = typeof from === 'string' ? contents.includes(from) : from.test(contents);
-          if (!found) throw new Error(`ink-for-commonjs: ${args.path} no longer contains ${from}`);
-          contents = contents.replace(from, to);
-        }
-        return { contents, loader: 'js' };
-      });
+      pluginBuild.onLoad(
+        { filter: /[\\/]ink[\\/]build[\\/](reconciler|ink|wrap-text)\.js$/ },
+        async (args) => {
+          let contents = await readFile(args.path, 'utf8');
+          const file = /(reconciler|ink|wrap-text)\.js$/.exec(args.path)[1];
+          for (const [from, to] of edits[file]) {
+            const found = typeof from === 'string' ? contents.includes(from) : from.test(contents);
+            if (!found) throw new Error(`ink-for-commonjs: ${args.path} no longer contains ${from}`);
+            contents = contents.replace(from, to);
+          }
+          return { contents, loader: 'js' };
+        },
+      );
     },
   };
 }

@@ -3,6 +3,7 @@
  * run's limits and thinking, the context management switches, the transcript, the nested memory
  * files and what `system/init.apiKeySource` says.
  */
+import { currentGitBranch } from '../config/git-branch';
 import type { Settings } from '../config/settings-schema';
 import type { QueryEngineConfig } from '../engine/query-engine-config';
 import type { ModelSelection } from '../model/select';
@@ -106,5 +107,6 @@ export async function sessionTranscript(
     cwd,
     parentUuid: session.parentUuid,
     entrypoint: env.CLAUDE_CODE_ENTRYPOINT ? 'sdk-cli' : 'cli',
+    gitBranch: currentGitBranch(cwd),
   });
 }

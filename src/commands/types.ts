@@ -138,6 +138,11 @@ export interface CommandHost {
   /** The session's MCP servers with their status (absent where the host has none). */
   mcpServers?(): readonly McpServerReport[];
   /**
+   * The columns a command's text is shown in (the REPL's terminal, less the output's indent), for
+   * a table that wraps its cells under their column; absent headless, where text is not wrapped.
+   */
+  textColumns?(): number | undefined;
+  /**
    * Reads the plugins again and rewires them (/reload-plugins, cli/session-reload.ts); throws,
    * with the reason, when it cannot now. Absent where the host cannot reload.
    */

@@ -22,6 +22,12 @@ export function projectMemoryFile(projectRoot: string): ProjectMemoryFile {
   return { path: join(projectRoot, 'AGENTS.md'), name: 'AGENTS.md', exists: false };
 }
 
+/**
+ * The note as the model reads it with the next prompt (its system prompt carries the memory files
+ * as the session began), in the tag Claude Code keeps it in; a resume and the picker read it back.
+ */
+export const memoryNoteContext = (note: string) => `<user-memory-input>${note}</user-memory-input>`;
+
 export type MemoryAppendResult = { ok: true; path: string; created: boolean } | { ok: false; reason: string };
 
 export type MemoryAppendOptions = {

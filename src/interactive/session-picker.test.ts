@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordSessionUse } from '../session/session-use-order';
 import { projectDir } from '../session/transcript-paths';
 import { commandHeader } from '../skills/expand';
+import { memoryNoteContext } from './memory-append';
 import {
   describePickerSession,
   filterPickerSessions,
@@ -120,6 +121,12 @@ describe('resume picker list', () => {
     );
     const [only] = await listPickerSessions({ env, cwd });
     expect(only?.label).toBe('!ls -la');
+  });
+
+  it('shows a session that began with a #note as the note typed', async () => {
+    await session(1, [user(`${memoryNoteContext('run npm test first')}\n\nfix the build`)], 1000);
+    const [only] = await listPickerSessions({ env, cwd });
+    expect(only?.label).toBe('#run npm test first');
   });
 
   it('lists a thousand sessions, a few files open at a time', async () => {

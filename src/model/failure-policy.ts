@@ -11,6 +11,7 @@
  * | refused, no such host, unreachable (before any event)       | UnreachableError      | no      |
  * | reset, dropped, a transport deadline, a known socket error  | ConnectionError       | yes     |
  * | a stream chunk that is not JSON (a corrupted transfer)      | ConnectionError       | yes     |
+ * | 408: the server gave up waiting for the request             | ConnectionError       | yes     |
  * | 401, 403, `authentication_error`, `permission_error`        | AuthError             | no      |
  * | 3xx (the transport never follows redirects)                 | InvalidRequestError   | no      |
  * | a 4xx web page (a proxy's, a firewall's), but 404/413/429    | InvalidResponseError  | no      |
@@ -171,6 +172,15 @@ export function classifyApiFailure(api: ApiFailure, context: FailureContext, cau
     if (status !== 404 && status !== 413 && status !== 429) return webPageFailure(page, endpoint, options);
   }
 
+  // A server that waited too long for the request: on a connection Yoke opened ahead and that
+  // then sat idle (Node's headersTimeout answers so), or over a slow network. Sent again.
+  if (status === 408) {
+    return new ConnectionError(
+      `${capitalize(apiName(endpoint))} timed out waiting for the request: ${detail}`,
+      false,
+      options,
+    );
+  }
   if (status === 401 || status === 403 || has('authentication_error', 'permission_error')) {
     return authFailure(detail, status, endpoint, options);
   }

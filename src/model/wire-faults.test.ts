@@ -90,6 +90,9 @@ const CASES: Case[] = [
     error: 'InvalidRequestError',
     retried: false,
   },
+  // A server that timed out waiting for the request (Node's headersTimeout on a connection opened
+  // ahead, then idle): as both SDKs' own retry policies do, tried again.
+  { name: 'HTTP 408', fault: 408, error: 'ConnectionError', retried: true },
   { name: 'HTTP 500', fault: 500, error: 'ServerError', retried: true },
   {
     name: 'HTTP 503 saying it is overloaded',

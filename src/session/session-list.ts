@@ -142,6 +142,9 @@ export function promptText(line: Record<string, unknown>): string | undefined {
   // A `!command` the user ran is kept as Claude Code keeps it (its input and output in tags): shown as typed.
   const bang = /^<bash-input>(.*?)<\/bash-input>/.exec(text);
   if (bang) return `!${bang[1]}`;
+  // So is a `#note` the user wrote to the memory file (the model reads it with the next prompt).
+  const note = /^<user-memory-input>(.*?)<\/user-memory-input>/.exec(text);
+  if (note) return `#${note[1]}`;
   return text;
 }
 

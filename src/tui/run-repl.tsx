@@ -166,6 +166,7 @@ export async function runRepl(
       commands,
       startedAt: performance.now(),
       openInEditor: async (path) => openFileInEditor(path, env, handOver),
+      columns: () => stdout.columns,
       onStarted: ({ host, setup }) => {
         // Also a manager a plugin reload makes later (a session that started with no MCP server).
         setup.whenMcp((manager) => signInForMoreScope(manager, session, env, cwd));

@@ -2,11 +2,12 @@
  * Sessions through the real CLI: transcripts on disk, --continue, --resume (by prefix), --fork-session,
  * `yoke sessions list`, memory files in the prompt, and resume after the process is killed mid-turn.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describePickerSession, listPickerSessions } from '../../src/interactive/session-picker';
 import { createUserMessage } from '../../src/session/messages';
 import { transcriptPath } from '../../src/session/transcript-paths';
 import { assistant } from '../../src/session/transcript-test-support';
@@ -102,6 +103,17 @@ describe('sessions', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(first.result.session_id);
     expect(stderr).toContain('a first prompt');
+  });
+
+  it('records the branch a session began on, which the resume picker shows', async () => {
+    const cwd = await tempProject();
+    const home = await tempProject('yoke-home-');
+    execFileSync('git', ['init', '-q', '-b', 'feature/login'], { cwd });
+    server.reset([reply('hello')]);
+    await runJson(['a prompt on a branch'], cwd, home);
+    const [session] = await listPickerSessions({ env: mockEnv(server.url, home), cwd });
+    expect(session?.gitBranch).toBe('feature/login');
+    expect(session && describePickerSession(session)).toContain('a prompt on a branch  [feature/login]');
   });
 
   it('puts AGENTS.md and CLAUDE.md into the system prompt with their paths', async () => {

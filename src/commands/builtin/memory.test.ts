@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { typedCommand } from '../../session/session-list';
 import { runCommandLine } from '../dispatch';
 import { createTestHost, type TestHost } from '../test-host';
 
@@ -23,10 +24,15 @@ describe('/memory', () => {
       text: [
         'No editor: set $VISUAL or $EDITOR to edit files from Yoke.',
         'Memory files:',
-        `  1. ${join(host.projectRoot, 'AGENTS.md')}`,
-        `  2. ${join(host.env.YOKE_HOME, 'AGENTS.md')}`,
+        `  1. ${join(host.projectRoot, 'AGENTS.md')} (not created yet)`,
+        `  2. ${join(host.env.YOKE_HOME, 'AGENTS.md')} (not created yet)`,
         '  3. /elsewhere/CLAUDE.md',
       ].join('\n'),
+    });
+    await writeFile(join(host.projectRoot, 'AGENTS.md'), '# Notes\n');
+    const after = await runCommandLine('/memory', host);
+    expect(after).toMatchObject({
+      text: expect.stringContaining(`  1. ${join(host.projectRoot, 'AGENTS.md')}\n`),
     });
   });
 
@@ -56,8 +62,10 @@ describe('/init', () => {
     const outcome = await runCommandLine('/init', host);
     if (outcome?.kind !== 'prompt') throw new Error('expected a prompt');
     expect(outcome.display).toBe('/init (write AGENTS.md)');
-    expect(outcome.prompt).toMatch(/^Create AGENTS\.md in the project root\./);
+    expect(outcome.prompt).toMatch(/\nCreate AGENTS\.md in the project root\./);
     expect(outcome.prompt).toContain('build, test');
+    // What a resume and the session picker show of it: the command, not its instructions.
+    expect(typedCommand({ message: { content: outcome.prompt } })).toBe('/init');
   });
 
   it('asks to update CLAUDE.md when that is the file the project has, and AGENTS.md when both exist', async () => {
@@ -65,7 +73,7 @@ describe('/init', () => {
     const claude = await runCommandLine('/init', host);
     expect(claude).toMatchObject({ kind: 'prompt', display: '/init (update CLAUDE.md)' });
     expect(claude?.kind === 'prompt' && claude.prompt).toMatch(
-      /^Read CLAUDE\.md in the project root and update it/,
+      /\nRead CLAUDE\.md in the project root and update it/,
     );
     await writeFile(join(host.projectRoot, 'AGENTS.md'), '# agents\n');
     expect(await runCommandLine('/init', host)).toMatchObject({ display: '/init (update AGENTS.md)' });

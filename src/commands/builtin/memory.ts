@@ -2,9 +2,11 @@
  * /memory opens the memory files in the user's editor; /init asks the model to write the
  * project's memory file. Both work on the file `#` appends to (interactive/memory-append.ts).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { yokeHome } from '../../config/paths';
 import { projectMemoryFile } from '../../interactive/memory-append';
+import { commandHeader } from '../../skills/expand';
 import type { CommandHost, LocalCommand, UiCommand } from '../types';
 
 /** The files /memory offers: the project's file, the user's own, and every file the session loaded. */
@@ -15,6 +17,14 @@ function memoryChoices(host: CommandHost): string[] {
   return [...new Set([project, user, ...loaded])];
 }
 
+/** The numbered list; the project's or the user's file that does not exist yet says so. */
+function listing(host: CommandHost, choices: readonly string[]): string[] {
+  const loaded = new Set(host.context().memoryFiles.map((f) => f.path));
+  return choices.map(
+    (path, i) => `  ${i + 1}. ${path}${loaded.has(path) || existsSync(path) ? '' : ' (not created yet)'}`,
+  );
+}
+
 // Opens an editor on the terminal: it needs the screen.
 export const memoryCommand: UiCommand = {
   kind: 'ui',
@@ -23,13 +33,13 @@ export const memoryCommand: UiCommand = {
   argumentHint: '[project | user | number]',
   async run(args, host) {
     const choices = memoryChoices(host);
-    const listing = choices.map((path, i) => `  ${i + 1}. ${path}`);
+    const files = listing(host, choices);
     let path: string | undefined;
     if (args === '' || args === 'project') path = choices[0];
     else if (args === 'user') path = choices[1];
     else if (/^\d+$/.test(args)) path = choices[Number(args) - 1];
     if (path === undefined)
-      return { kind: 'text', text: [`No memory file "${args}". The files:`, ...listing].join('\n') };
+      return { kind: 'text', text: [`No memory file "${args}". The files:`, ...files].join('\n') };
     const result = await host.openInEditor(path);
     if (result.opened) {
       return {
@@ -39,7 +49,7 @@ export const memoryCommand: UiCommand = {
     }
     return {
       kind: 'text',
-      text: [`${result.reason}`, 'Memory files:', ...listing].join('\n'),
+      text: [`${result.reason}`, 'Memory files:', ...files].join('\n'),
     };
   },
 };
@@ -66,7 +76,8 @@ export const initCommand: LocalCommand = {
     const file = projectMemoryFile(host.projectRoot);
     return {
       kind: 'prompt',
-      prompt: initPrompt(file),
+      // Under the header a prompt command's expansion has: a resume and the picker show it as /init.
+      prompt: `${commandHeader({ name: 'init' }, '')}\n${initPrompt(file)}`,
       display: file.exists ? `/init (update ${file.name})` : '/init (write AGENTS.md)',
     };
   },

@@ -32,6 +32,11 @@ describe('/model', () => {
     );
     expect(host.model()).toBe('claude-sonnet-5-5');
     expect(await textOf('/model qqqqqqqqqqqqqq')).toContain('/model lists the models.');
+    // A misspelt family, typed without its version.
+    expect(await textOf('/model claude-sonet')).toContain(
+      'Did you mean claude-sonnet-4-5, claude-sonnet-5-5?',
+    );
+    expect(await textOf('/model claude-hiaku')).toContain('Did you mean claude-haiku-4-5, claude-haiku-5-5?');
   });
 
   it('accepts a model the settings declare, and suggests it for a typo', async () => {

@@ -60,8 +60,14 @@ function describeModels(host: CommandHost, declared: readonly string[]): string 
 export function unknownModelText(typed: string, declared: readonly string[]): string {
   const wanted = typed.toLowerCase();
   const budget = Math.max(2, typoBudget(wanted));
+  // A misspelt family without its version (`claude-sonet`) is as close as the family's start.
+  const distance = (id: string) =>
+    Math.min(
+      editDistance(wanted, id),
+      ...[0, 1].map((longer) => editDistance(wanted, id.slice(0, wanted.length + longer))),
+    );
   const close = candidateIds(declared)
-    .map((id) => ({ id, d: id.includes(wanted) ? 0 : editDistance(wanted, id.toLowerCase()) }))
+    .map((id) => ({ id, d: id.includes(wanted) ? 0 : distance(id.toLowerCase()) }))
     .filter((c) => c.d <= budget)
     .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
     .slice(0, 3)

@@ -1,5 +1,5 @@
 /** /clear, /compact, /exit, /resume and /help through the dispatcher, on a test host with real session files. */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectDir, transcriptPath } from '../../session/transcript-paths';
 import { runCommandLine } from '../dispatch';
@@ -63,6 +63,34 @@ describe('/help and unknown commands', () => {
     expect(helpLine?.indexOf('List the commands')).toBeLessThanOrEqual(30);
     const long = outcome.text.split('\n').findIndex((line) => line.startsWith('  /permissions ['));
     expect(outcome.text.split('\n')[long + 1]).toMatch(/^ {20,30}\S/);
+  });
+
+  it('/help in an 80-column terminal wraps a description under itself, not under the names', async () => {
+    const outcome = await runCommandLine('/help', { ...host, textColumns: () => 78 });
+    if (outcome?.kind !== 'text') throw new Error('expected text');
+    const lines = outcome.text.split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(78);
+    const compact = lines.findIndex((line) => line.startsWith('  /compact '));
+    const column = (lines[compact] as string).indexOf('Summarize');
+    expect(column).toBeGreaterThan(10);
+    // Its description's next line starts where its first did.
+    expect(lines[compact + 1]).toMatch(new RegExp(`^ {${column}}\\S`));
+  });
+
+  it("/help lists every key the README's interactive section names", async () => {
+    const outcome = await runCommandLine('/help', host);
+    if (outcome?.kind !== 'text') throw new Error('expected text');
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const keys = readme.slice(
+      readme.indexOf('Keys: Enter sends'),
+      readme.indexOf('A prompt typed while the model works'),
+    );
+    const named = new Set(keys.match(/(?:Ctrl|Shift|Alt)\+\w+|\bEsc\b|Up\/Down|\bTab\b/g));
+    expect(named.size).toBeGreaterThan(10);
+    const listed = outcome.text.slice(outcome.text.indexOf('Keys:'));
+    for (const key of named) expect(listed).toContain(key);
+    // Shown indented by 2 in an 80-column terminal, a key's line does not wrap.
+    for (const line of listed.split('\n')) expect(line.length).toBeLessThanOrEqual(78);
   });
 
   it('/help <command> describes one command with its aliases', async () => {

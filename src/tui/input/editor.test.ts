@@ -46,6 +46,11 @@ describe('editor', () => {
     expect(paste(emptyEditor, 'short').text).toBe('short');
   });
 
+  it('counts the lines a paste holds: the newline that ends a copied block starts none', () => {
+    const copied = Array.from({ length: 60 }, (_, i) => `line ${i + 1}\n`).join('');
+    expect(paste(emptyEditor, copied).text).toBe('[Pasted text #1 +60 lines]');
+  });
+
   it('finds and replaces the token at the cursor (for completion)', () => {
     const state = editorWith('read @src/ap');
     expect(currentToken(state)).toEqual({ token: '@src/ap', start: 5 });

@@ -31,7 +31,9 @@ export function insert(state: EditorState, piece: string): EditorState {
   return { ...state, text, cursor: state.cursor + clean.length };
 }
 
-const placeholder = (paste: Paste) => `[Pasted text #${paste.id} +${paste.text.split('\n').length} lines]`;
+/** The lines the paste holds: a copied block usually ends with a newline, which starts no line. */
+const lineCount = (text: string) => text.replace(/\n$/, '').split('\n').length;
+const placeholder = (paste: Paste) => `[Pasted text #${paste.id} +${lineCount(paste.text)} lines]`;
 
 /** Pasted text: inserted as is when short, as a placeholder when long. */
 export function paste(state: EditorState, text: string): EditorState {

@@ -189,10 +189,15 @@ describe('PromptInput', () => {
     expect(submitted).toEqual(['read @src/app.ts now']);
   });
 
-  it('shows the shell and memory modes by their prefix', async () => {
-    const { view } = setup();
+  it('shows the shell and memory modes by their prefix, drawn once, and sends the line whole', async () => {
+    const { view, submitted } = setup();
     view.type('!ls');
-    await vi.waitFor(() => expect(view.frame()).toContain('! !ls'));
+    await vi.waitFor(() => expect(view.frame()).toContain('! ls|'));
+    expect(view.frame()).not.toContain('!ls');
+    view.type('\r#use pnpm');
+    await vi.waitFor(() => expect(view.frame()).toContain('# use pnpm|'));
+    view.type('\r');
+    expect(submitted).toEqual(['!ls', '#use pnpm']);
   });
 });
 
@@ -249,7 +254,7 @@ describe('a prompt taller than a third of the terminal', () => {
   it('keeps a pasted placeholder in the window with the typed text', async () => {
     const { view } = await typedLong();
     view.type(` \x1b[200~${'pasted line\n'.repeat(30)}\x1b[201~`);
-    await vi.waitFor(() => expect(view.frame()).toMatch(/w1999 \[Pasted text #1 \+31\s+│\n│\s+lines\]\|/));
+    await vi.waitFor(() => expect(view.frame()).toMatch(/w1999 \[Pasted text #1 \+30\s+│\n│\s+lines\]\|/));
     expect(rowsOf(view.frame())).toHaveLength(10);
   });
 });

@@ -165,8 +165,11 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
       if (isCtrl('c')) {
         if (editor.current.text) update(emptyEditor);
         else if (running && actions.interrupt()) setHint(undefined);
-        else if (hint === 'exit-pending') actions.exit();
-        else setHint('exit-pending');
+        else if (hint === 'exit-pending') {
+          // The frame left on screen at exit is drawn first: it no longer asks for a second Ctrl+C.
+          setHint(undefined);
+          actions.exit();
+        } else setHint('exit-pending');
         return true;
       }
       if (isCtrl('d')) {
@@ -266,7 +269,12 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
           <Text>{`(reverse-i-search)\`${search.query}': ${oneEntryLine(searchHistory(history, search.query, search.index)?.match ?? '')}`}</Text>
         </Box>
       ) : (
-        <InputBox text={state.text} cursor={state.cursor} symbol={symbol} />
+        // In the ! and # modes the symbol is the line's first character: it is not drawn twice.
+        <InputBox
+          text={mode.colour ? state.text.slice(1) : state.text}
+          cursor={mode.colour ? Math.max(0, state.cursor - 1) : state.cursor}
+          symbol={symbol}
+        />
       )}
       {suggestions.length > 0 ? (
         <Box flexDirection="column" paddingLeft={2}>

@@ -78,6 +78,8 @@ export async function runLineRepl(options: CliOptions, context: LineReplContext)
         opened: false,
         reason: 'the line mode cannot hand the terminal to an editor',
       }),
+      // Printed indented by 2, as in the full UI: the same room for a command's table.
+      columns: () => process.stdout.columns,
     });
     const attachMentions = mentionAttacher(starter.ready);
 

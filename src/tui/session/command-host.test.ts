@@ -24,6 +24,7 @@ describe('the REPL command host', () => {
       commands: createCommandRegistry(),
       session: new ReplSession(),
       openInEditor: async () => ({ opened: false, reason: 'none' }),
+      columns: () => 80,
       signal: new AbortController().signal,
       startedAt: performance.now(),
     });

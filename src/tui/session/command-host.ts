@@ -22,6 +22,8 @@ export type CommandHostDeps = {
   commands: CommandRegistry;
   session: ReplSession;
   openInEditor(path: string): Promise<EditorResult>;
+  /** The terminal's width now. */
+  columns(): number | undefined;
   /** Aborted when the user cancels a running command (Esc) or the session ends. */
   signal: AbortSignal;
   /**
@@ -40,6 +42,11 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
     ...sessionHostPlace(options, env, cwd, engine.sessionId),
     commands: deps.commands,
     signal: deps.signal,
+    // Command output is drawn 2 columns in (views/transcript-item.tsx).
+    textColumns: () => {
+      const columns = deps.columns();
+      return columns === undefined ? undefined : columns - 2;
+    },
     model: () => engine.currentModel,
     setModel: (id) => deps.session.setModel(id),
     models: services?.models ?? new ModelCatalog(),

@@ -2,13 +2,13 @@
  * Where a submitted line goes: `!command` runs in the shell (shown, and read by the model with
  * the next prompt), `#note` is added to the project memory file, `/command` runs on the session's
  * registry and its outcome is carried out, anything else is a prompt for the model. Every line
- * joins the project's prompt history.
+ * joins the project's prompt history, and shows in the transcript as typed above what it did.
  */
 import { runCommandLine } from '../../commands/dispatch';
 import type { CommandHost, CommandOutcome } from '../../commands/types';
 import type { QueryEngine } from '../../engine/query-engine';
 import { runBangCommand } from '../../interactive/bang-command';
-import { appendMemory } from '../../interactive/memory-append';
+import { appendMemory, memoryNoteContext } from '../../interactive/memory-append';
 import type { PromptHistory } from '../../interactive/prompt-history';
 import type { ProtectedPaths } from '../../permissions/protected-paths';
 import type { ReplSession } from './repl-session';
@@ -85,14 +85,17 @@ export class PromptRouter {
       return;
     }
     if (first === '#' && ready) {
+      session.transcript.typed(text.trim());
       const outcome = await appendMemory(text.trimStart(), {
         projectRoot: ready.projectRoot,
         protection: ready.protectedPaths,
         rules: ready.engine.permissionRules,
       });
-      if (outcome.ok)
+      if (outcome.ok) {
         session.transcript.notice('info', `Noted in ${outcome.path}${outcome.created ? ' (new file)' : ''}.`);
-      else session.transcript.notice('warning', outcome.reason);
+        // The model reads it with the next prompt, as it reads a `!command`.
+        session.addContext(memoryNoteContext(text.trimStart().replace(/^#/, '').trim()));
+      } else session.transcript.notice('warning', outcome.reason);
       return;
     }
     if (first === '/') {
@@ -102,6 +105,8 @@ export class PromptRouter {
       }
       const outcome = await runCommandLine(text.trim(), ready.host);
       if (outcome) {
+        // What it answers is shown under the command; a prompt it makes is shown as that prompt.
+        if (outcome.kind !== 'prompt') session.transcript.typed(text.trim());
         await this.carryOut(outcome);
         return;
       }

@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createSystemMessage, createUserMessage } from '../../session/messages';
+import { assistant } from '../../session/transcript-test-support';
 import { nextMode, ReplSession } from './repl-session';
 import {
   assistantFrame,
@@ -54,6 +56,19 @@ const heldThenDone = (held: ReturnType<typeof gate>): ScriptedTurn[] => [
 ];
 
 describe('ReplSession', () => {
+  it('shows what a resumed conversation last filled of the window before its first turn, unknown after a compaction', () => {
+    const history = [createUserMessage('hi'), assistant([{ type: 'text', text: 'hello' }])];
+    const resumed = new ReplSession();
+    resumed.attach(new ScriptedEngine([], history));
+    // The last request's reported input, cache and output tokens (transcript-test-support's usage).
+    expect(resumed.getStatus().contextTokens).toBe(100 + 5 + 1 + 20);
+    const compacted = new ReplSession();
+    compacted.attach(
+      new ScriptedEngine([], [...history, createSystemMessage('compact_boundary', 'Conversation compacted')]),
+    );
+    expect(compacted.getStatus().contextTokens).toBe(0);
+  });
+
   it('sends what a prompt mentions after it, and says what was attached and what was not', async () => {
     const engine = new ScriptedEngine([
       async function* () {

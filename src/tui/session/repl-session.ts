@@ -11,6 +11,7 @@ import type { PermissionDecision, PermissionMode, PermissionPrompt } from '../..
 import { TranscriptStore } from '../transcript/transcript-store';
 import { promptText, withBlocks } from './prompt-content';
 import type { ReplEngine } from './repl-engine';
+import { resumedContextTokens } from './resumed-context';
 
 /** What the REPL needs of the QueryEngine (a narrow view, so tests can script one). */
 export type PermissionRequest = Parameters<PermissionPrompt>[0];
@@ -103,8 +104,8 @@ export class ReplSession {
   /** The engine arrives after the first render (its set-up runs while the prompt is usable). */
   attach(engine: ReplEngine): void {
     this.engine = engine;
-    // A new conversation (/clear, /resume) has filled nothing of the window yet that is known.
-    this.contextTokens = 0;
+    // A new conversation (/clear) has filled none of the window; a resumed one what it last filled.
+    this.contextTokens = resumedContextTokens(engine.messages);
     this.transcript.showPast(engine.messages);
     if (this.earlyMode) engine.setPermissionMode(this.earlyMode);
     this.earlyMode = undefined;

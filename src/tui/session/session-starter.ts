@@ -23,6 +23,8 @@ export type StarterDeps = {
   session: ReplSession;
   commands: CommandRegistry;
   openInEditor(path: string): Promise<EditorResult>;
+  /** The terminal's width now. */
+  columns(): number | undefined;
   /** performance.now() when the session started. */
   startedAt: number;
   /** After each engine start (the first, /clear, /resume): what hangs off the engine restarts. */
@@ -75,6 +77,7 @@ export class SessionStarter {
       commands: deps.commands,
       session: deps.session,
       openInEditor: deps.openInEditor,
+      columns: deps.columns,
       signal: this.stop.signal,
       startedAt: deps.startedAt,
     });

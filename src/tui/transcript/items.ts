@@ -41,6 +41,16 @@ export type TranscriptItem =
 
 export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
+/** The block being streamed right now (text or thinking), before its assistant frame arrives. */
+export type Draft = {
+  kind: 'text' | 'thinking' | 'tool_input';
+  /** What is not in the scrollback yet (a text block's settled blocks went there already). */
+  text: string;
+  toolName?: string;
+  /** A text block whose first blocks are in the scrollback: `text` continues the last of them. */
+  continued?: boolean;
+};
+
 /** Whether an item can no longer change, so it may go to the scrollback. */
 export function isFinished(item: TranscriptItem): boolean {
   return item.kind !== 'tool' || !isPending(item.outcome);

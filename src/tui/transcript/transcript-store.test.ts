@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { apiErrorMessage } from '../../engine/recovery';
+import { toSdkAssistant } from '../../engine/sdk-convert';
+import type { SDKMessage } from '../../engine/sdk-messages';
 import { type AssistantContentBlock, emptyUsage } from '../../model/types';
+import { failedTurnResult } from '../../sdk/session-frames';
 import { createToolResultMessage, createUserMessage, type Message } from '../../session/messages';
 import { assistantFrame, streamFrame, toolResultFrame, toolStartFrame } from '../session/scripted-engine';
 import type { ToolItem } from './items';
@@ -148,6 +152,15 @@ describe('TranscriptStore', () => {
     store.turnEnded();
     const texts = store.getSnapshot().committed.map((i) => (i.kind === 'assistant' ? i.text : i.kind));
     expect(texts).toEqual(['half an ans']);
+  });
+
+  it("says a failed turn's error once, as the turn's end, not also as an answer", () => {
+    const store = new TranscriptStore();
+    const text = 'Cannot reach the Anthropic API: no such host. Check your network connection.';
+    store.apply(toSdkAssistant(apiErrorMessage(text, 'claude-test'), 'session-1'));
+    store.apply(failedTurnResult('session-1', text, Date.now()) as unknown as SDKMessage);
+    const shown = store.getSnapshot().committed.map((item) => ('text' in item ? [item.kind, item.text] : []));
+    expect(shown).toEqual([['turn-end', text]]);
   });
 
   it('marks tools still running when the turn ends as interrupted', () => {

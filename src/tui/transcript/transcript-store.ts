@@ -8,19 +8,10 @@ import type { SDKMessage } from '../../engine/sdk-messages';
 import type { Message } from '../../session/messages';
 import { splitSettled } from '../views/markdown-blocks';
 import { COMPACTED_NOTICE, systemNotice, turnEnd } from './frame-lines';
-import { isFinished, isPending, type ToolItem, type TranscriptItem } from './items';
+import { type Draft, isFinished, isPending, type ToolItem, type TranscriptItem } from './items';
+import { pastPromptItems } from './past-prompt';
 import { ToolCallStates } from './tool-call-states';
 import { type ToolResultBlock, toolOutcome } from './tool-result-text';
-
-/** The block being streamed right now (text or thinking), before its assistant frame arrives. */
-export type Draft = {
-  kind: 'text' | 'thinking' | 'tool_input';
-  /** What is not in the scrollback yet (a text block's settled blocks went there already). */
-  text: string;
-  toolName?: string;
-  /** A text block whose first blocks are in the scrollback: `text` continues the last of them. */
-  continued?: boolean;
-};
 
 export type TranscriptSnapshot = {
   /**
@@ -83,6 +74,11 @@ export class TranscriptStore {
 
   notice(level: 'info' | 'warning' | 'error', text: string): void {
     this.add({ kind: 'notice', id: this.newId('notice'), level, text });
+  }
+
+  /** A typed command or note, shown as typed: the latest prompt's tool calls stay Ctrl+O's. */
+  typed(text: string): void {
+    this.add({ kind: 'user', id: this.newId('user'), text });
   }
 
   user(text: string, past = false): void {
@@ -196,6 +192,8 @@ export class TranscriptStore {
         return;
       case 'assistant':
         if (message.parent_tool_use_id !== null) return;
+        // A failed turn's error message: the result that follows says the same as the turn's end.
+        if (message.error !== undefined) return;
         this.applyAssistant(message.message.content);
         return;
       case 'user':
@@ -245,15 +243,22 @@ export class TranscriptStore {
     if (message.isMeta) return;
     const content = message.message.content;
     if (typeof content === 'string') {
-      if (content.trim()) this.user(content, true);
+      this.showPastPrompt(content);
       return;
     }
     const said = content.flatMap((block) =>
       block.type === 'text' ? [block.text] : block.type === 'image' ? ['[image]'] : [],
     );
-    if (said.join('').trim()) this.user(said.join('\n'), true);
+    this.showPastPrompt(said.join('\n'));
     if (content.some((block) => block.type === 'tool_result'))
       this.applyToolResults(content, message.toolUseResult);
+  }
+
+  /** A past prompt, after the `!command`s and `#notes` that went ahead of it, each as it was shown. */
+  private showPastPrompt(text: string): void {
+    for (const item of pastPromptItems(text, (prefix) => this.newId(prefix)))
+      if (item.kind === 'user') this.user(item.text, true);
+      else this.add(item);
   }
 
   private applyStreamEvent(event: Record<string, unknown>): void {

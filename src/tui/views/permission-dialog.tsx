@@ -47,8 +47,11 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
     }
     if (event.type === 'text' && /^[1-9]$/.test(event.text)) {
       const choice = choices[Number(event.text) - 1];
-      if (choice?.needsNote) setNote('');
-      else if (choice) pending.answer(choice.decide());
+      if (choice?.needsNote) {
+        // The list shows the choice being written, not the one the cursor was on.
+        setSelected(Number(event.text) - 1);
+        setNote('');
+      } else if (choice) pending.answer(choice.decide());
       return true;
     }
     if (event.type !== 'key') return true;
@@ -117,9 +120,12 @@ export function PermissionDialog({ pending, cwd }: { pending: PendingPermission;
         />
       </Box>
       {note !== undefined ? (
-        <Text>{`${style.dim('Tell the model:')} ${note}█`}</Text>
+        <>
+          <Text>{`${style.dim('Tell the model:')} ${note}█`}</Text>
+          <Text>{style.dim('Enter to send · Esc to go back to the choices')}</Text>
+        </>
       ) : (
-        <Text>{style.dim('Enter to confirm · Esc to deny · 1-4 to choose')}</Text>
+        <Text>{style.dim(`Enter to confirm · Esc to deny · 1-${choices.length} to choose`)}</Text>
       )}
     </DialogFrame>
   );

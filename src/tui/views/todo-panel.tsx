@@ -21,10 +21,16 @@ export function latestTodos(
 export function TodoPanel({ todos }: { todos: readonly Todo[] | undefined }) {
   const style = useStyle();
   if (!todos || todos.length === 0) {
-    return <Text>{style.dim('  No todos yet · ctrl+t to hide')}</Text>;
+    return (
+      <Box marginTop={1}>
+        <Text>{style.dim('  No todos yet · ctrl+t to hide')}</Text>
+      </Box>
+    );
   }
+  // A heading apart from the answer above: the list is not more of what the model said.
   return (
-    <Box flexDirection="column" paddingLeft={2}>
+    <Box flexDirection="column" paddingLeft={2} marginTop={1}>
+      <Text>{style.dim('Todos · ctrl+t to hide')}</Text>
       {todos.map((todo, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: todos may repeat their text
         <Text key={index}>{todoLine(todo, style)}</Text>

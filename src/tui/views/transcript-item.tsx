@@ -20,8 +20,14 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
   switch (item.kind) {
     case 'user':
       return (
+        // The text in a column of its own: a prompt wider than the terminal wraps under its first
+        // word, as its own later lines do, not back under the `>`. The column's width is given:
+        // in <Static> a row's children are laid out at the terminal's full width, not shrunk.
         <Box marginTop={1}>
-          <Text>{`${style.dim('>')} ${item.text.replace(/\n/g, '\n  ')}`}</Text>
+          <Text>{`${style.dim('>')} `}</Text>
+          <Box width={answerWidth}>
+            <Text>{item.text}</Text>
+          </Box>
         </Box>
       );
     case 'assistant':
@@ -83,11 +89,17 @@ export function TranscriptItemView({ item, cwd, full, now }: ItemViewProps) {
           <Text>{item.text}</Text>
         </Box>
       );
-    case 'turn-end':
+    case 'turn-end': {
+      const paint = (text: string) => (item.isError ? style.fg('red', text) : style.dim(text));
+      // A long error wraps under its own text, beside the ⎿ (in a column of a given width, as a prompt's).
       return (
         <Box paddingLeft={2}>
-          <Text>{item.isError ? style.fg('red', `⎿ ${item.text}`) : style.dim(`⎿ ${item.text}`)}</Text>
+          <Text>{paint('⎿ ')}</Text>
+          <Box width={answerWidth === undefined ? undefined : answerWidth - 2}>
+            <Text>{paint(item.text)}</Text>
+          </Box>
         </Box>
       );
+    }
   }
 }

@@ -1,10 +1,11 @@
 import '../testing/hide-ci';
+import { Static } from 'ink';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { PermissionDecision } from '../../permissions/types';
 import type { PendingPermission } from '../session/repl-session';
 import { restoreCi } from '../testing/hide-ci';
 import { renderView } from '../testing/render-view';
-import type { ToolItem } from '../transcript/items';
+import type { ToolItem, TranscriptItem } from '../transcript/items';
 import { colourStyle, plainStyle, stripAnsi } from './ansi';
 import { PermissionDialog } from './permission-dialog';
 import { statusText } from './status-text';
@@ -13,6 +14,20 @@ import { TranscriptItemView } from './transcript-item';
 import { TrustDialog } from './trust-dialog';
 
 afterAll(restoreCi);
+
+/** The rows an item prints to the scrollback, through <Static> as the REPL prints it (100 columns). */
+function printedRows(item: TranscriptItem): string[] {
+  const items = [item];
+  const view = renderView(
+    <Static items={items}>
+      {(each) => <TranscriptItemView key={each.id} item={each} cwd="/p" full={false} />}
+    </Static>,
+  );
+  return view
+    .frame()
+    .split('\n')
+    .filter((row) => row.trim() !== '');
+}
 
 const tool = (over: Partial<ToolItem>): ToolItem => ({
   kind: 'tool',
@@ -117,6 +132,26 @@ describe('tool call view', () => {
     const item = { kind: 'user' as const, id: 'u1', text: 'first line\nsecond line' };
     const view = renderView(<TranscriptItemView item={item} cwd="/p" full={false} />);
     expect(view.frame()).toContain('> first line\n  second line');
+  });
+
+  it('wraps a prompt wider than the terminal under its text, not under the >, within the width', () => {
+    const text = `explain what is wrong, why it matters, and the concrete fix; end with whether the change is ready, ${'and every script in the package file '.repeat(3)}please`;
+    const rows = printedRows({ kind: 'user', id: 'u1', text });
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows[0]).toMatch(/^> explain /);
+    // Ink's own wrap (here; the bundle's is wrap-rows.ts) may leave the break's space on a row.
+    for (const row of rows.slice(1)) expect(row).toMatch(/^ {2,3}\S/);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(100);
+    expect(rows.map((row) => row.slice(2).trim()).join(' ')).toBe(text);
+  });
+
+  it('wraps a long end-of-turn error under its text, beside the ⎿, within the width', () => {
+    const text = `Cannot reach the Anthropic API: no such host (getaddrinfo ENOTFOUND api.anthropic.com). ${'Check your network connection. '.repeat(2).trim()}`;
+    const rows = printedRows({ kind: 'turn-end', id: 'e1', text, isError: true });
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows[0]).toMatch(/^ {2}⎿ Cannot reach/);
+    for (const row of rows.slice(1)) expect(row).toMatch(/^ {4,5}\S/);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(100);
   });
 
   it('shows all of the output with full output on', () => {
@@ -237,6 +272,10 @@ describe('permission dialog', () => {
     const view = renderView(<PermissionDialog pending={pending({}, answers)} cwd="/p" />);
     view.type('4');
     await vi.waitFor(() => expect(view.frame()).toContain('Tell the model:'));
+    // The cursor is on the choice being written, and the way back is named.
+    expect(view.frame()).toContain('❯ 4. No, and tell the model');
+    expect(view.frame()).not.toContain('❯ 1.');
+    expect(view.frame()).toContain('Esc to go back to the choices');
     view.type('use make clean\r');
     expect(answers).toEqual([
       expect.objectContaining({ behavior: 'deny', message: expect.stringContaining('said: use make clean') }),
@@ -255,6 +294,8 @@ describe('permission dialog', () => {
     expect(frame).toContain('+new');
     expect(frame).toContain('• the file is outside the project');
     expect(frame).not.toContain("don't ask again");
+    // Three choices, and the hint says so.
+    expect(frame).toContain('1-3 to choose');
   });
 
   it('keeps the whole question on a 24-row screen: a long diff is cut to the room left', () => {
@@ -299,14 +340,14 @@ describe('status line, todo panel, trust dialog', () => {
     );
   });
 
-  it('todo panel marks done, in-progress and pending items', () => {
+  it('todo panel: a heading that says how to hide it, then done, in-progress and pending items', () => {
     const todos = [
       { content: 'write tests', status: 'completed' },
       { content: 'fix bug', status: 'in_progress', activeForm: 'Fixing the bug' },
       { content: 'ship', status: 'pending' },
     ];
     expect(renderView(<TodoPanel todos={todos} />).frame()).toBe(
-      '  ☒ write tests\n  ◐ Fixing the bug\n  ☐ ship',
+      '\n  Todos · ctrl+t to hide\n  ☒ write tests\n  ◐ Fixing the bug\n  ☐ ship',
     );
   });
 

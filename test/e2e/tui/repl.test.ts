@@ -226,6 +226,37 @@ describe.skipIf(!hasTmux)('the REPL in tmux', { timeout: 120_000 }, () => {
     await t.waitFor('│ > half a thought and more');
   });
 
+  it('wraps a prompt wider than an 80-column terminal under its text, within the width', async () => {
+    fx.server.reset([{ reply: { content: [{ type: 'text', text: 'noted' }] } }]);
+    const t = await start([], { width: 80, height: 24 });
+    const prompt =
+      'Report: a list of findings, most serious first. For each: the file and line, what is wrong, why it matters, and the concrete fix. End with one line: whether the change is ready, ready after the listed fixes, or needs rework.';
+    await t.type(prompt);
+    await t.press('Enter');
+    // Rows the terminal itself wrapped come back joined (capture -J): each row must fit.
+    const screen = await t.waitFor('noted');
+    const rows = screen.split('\n');
+    const first = rows.findIndex((row) => row.startsWith('> Report: a list'));
+    const mine = rows.slice(
+      first,
+      rows.findIndex((row, i) => i > first && row.trim() === ''),
+    );
+    expect(mine.length).toBeGreaterThan(2);
+    for (const row of mine) expect(row.length).toBeLessThanOrEqual(80);
+    for (const row of mine.slice(1)) expect(row).toMatch(/^ {2}\S/);
+    expect(mine.map((row) => row.slice(2).trim()).join(' ')).toBe(prompt);
+  });
+
+  it('quits on a second Ctrl+C, leaving no "press Ctrl+C again" behind', async () => {
+    const t = await start();
+    await t.press('C-c');
+    await t.waitFor('Press Ctrl+C again to exit');
+    await t.press('C-c');
+    const screen = await t.waitFor('Resume it with: yoke --resume');
+    expect(await t.exitCode()).toBe(0);
+    expect(screen).not.toContain('Press Ctrl+C again to exit');
+  });
+
   it('quits on Ctrl+D and prints the session id and how to resume it', async () => {
     fx.server.reset([{ reply: { content: [{ type: 'text', text: 'hi there' }] } }]);
     const t = await start();

@@ -40,4 +40,14 @@ describe.skipIf(!hasTmux)('the trust dialog', { timeout: 120_000 }, () => {
       expect(afterDialog).toBeGreaterThanOrEqual(0);
     });
   }
+
+  it('wraps its paragraph with no space left at the start of a row (100×30)', async () => {
+    const folder = await tempProject('yoke-untrusted-');
+    const t = await fx.open([], { cwd: folder, width: 100, height: 30 });
+    const screen = await t.waitFor('Enter to confirm');
+    const paragraph = screen.split('\n').filter((row) => /^│ \S/.test(row) || /^│ {2}\S/.test(row));
+    expect(paragraph.join('\n')).toContain('Trust only folders');
+    // Ink's own wrap kept the space where a row broke, at the start of the next row.
+    expect(paragraph.filter((row) => /^│ {2}\S/.test(row))).toEqual([]);
+  });
 });
