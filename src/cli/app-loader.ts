@@ -5,6 +5,7 @@
  * the Agent SDK drives over stream-json, and the other commands. Each of those ways of starting
  * keeps its own cache, so whichever comes first does not decide for the others.
  */
+import { holdBundleCachesForStartup } from '../lib/bundle-cache-timing';
 import { runCachedScript } from '../lib/cached-script';
 import { beforeV8FlagsChange } from '../lib/v8-flags';
 
@@ -28,8 +29,9 @@ export function startKind(argv: readonly string[]): StartKind {
 
 /**
  * Loads and runs the app; resolves to the exit code. A `-p` run or an SDK session saves its
- * cache once the first reply is out (what it compiled by then is its start); the other commands
- * are short, and save theirs as the process exits.
+ * cache once the first reply is out (what it compiled by then is its start), and so do the lazy
+ * bundles it loaded by then (the engine's); the other commands are short, and save theirs as the
+ * process exits.
  */
 export function startApp(
   appPath: string,
@@ -40,6 +42,8 @@ export function startApp(
   const kind = startKind(argv);
   const app = runCachedScript<AppExports>(appPath, { name: `app-${kind}`, id: buildId }, env);
   if (kind === 'other') process.once('exit', () => app.saveCodeCache());
+  const releaseBundleCaches =
+    kind === 'print' || kind === 'stream-json' ? holdBundleCachesForStartup() : () => {};
   // A run switches V8 flags before its first connection (lib/v8-flags.ts); a cache saved after
   // that would not fit the next start, so it is saved then, with what the start compiled so far.
   beforeV8FlagsChange(() => app.saveCodeCache());
@@ -49,7 +53,10 @@ export function startApp(
     startupComplete: () => {
       if (startupOver) return;
       startupOver = true;
-      setImmediate(() => app.saveCodeCache());
+      setImmediate(() => {
+        app.saveCodeCache();
+        releaseBundleCaches();
+      });
     },
   });
 }
