@@ -48,6 +48,6 @@ it('a REPL session without MCP servers or mentions never loads the MCP bundle', 
   expect(await t.exitCode()).toBe(0);
   const ran = readdirSync(join(dist, '.cache')).map((name) => name.replace(/-[0-9a-f]{16}-.*$/, ''));
   // The control: the caches do name the bundles that ran.
-  expect(ran).toEqual(expect.arrayContaining(['app-other', 'lazy-engine', 'lazy-interactive', 'vendor-ink']));
+  expect(ran).toEqual(expect.arrayContaining(['app-repl', 'lazy-engine', 'lazy-interactive', 'vendor-ink']));
   expect(ran).not.toContain('lazy-mcp');
 });
