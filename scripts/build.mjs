@@ -48,16 +48,32 @@ const VENDORS = {
  * does not would be two copies: see SERVES.
  */
 const LAZY = {
+  // The engine: the model clients, tools, permissions, hooks' and sessions' plumbing — what runs a
+  // conversation. A `-p` run loads it at once; the REPL after its first frame, which needs only
+  // the CLI, the settings and the trust check (and the REPL's own bundle).
+  engine: [
+    'src/cli/print.ts',
+    'src/cli/session-setup.ts',
+    'src/tui/session/command-host.ts',
+    // The REPL's `!command` (the Bash tool) and `@path` mentions (the Read tool).
+    'src/interactive/bang-command.ts',
+    'src/interactive/mentions.ts',
+    // The model clients (src/model/select.ts, which the REPL's start checks use, loads them).
+    'src/model/anthropic/index.ts',
+    'src/model/http/transport.ts',
+    // Subcommands that work with the engine's parts.
+    'src/cli/commands/doctor.ts',
+    'src/cli/commands/sandbox.ts',
+    'src/cli/commands/permissions.ts',
+  ],
   // The interactive UI with its commands and views, and the subcommands (`yoke mcp`, `yoke
-  // sessions`, `yoke trust`, `yoke permissions`, `yoke sandbox`), which share some of them.
+  // sessions`, `yoke trust`, `yoke plugin`), which share some of them.
   interactive: [
     'src/tui/start.ts',
     'src/cli/commands/mcp.ts',
     'src/cli/commands/mcp-login.ts',
     'src/cli/commands/mcp-serve.ts',
-    'src/cli/commands/permissions.ts',
     'src/cli/commands/plugin.ts',
-    'src/cli/commands/sandbox.ts',
     'src/cli/commands/sessions.ts',
     'src/cli/commands/trust.ts',
   ],
@@ -99,7 +115,13 @@ const LAZY = {
  * becomes an entry of the bundle, which they load for it (`yoke mcp list`, in `interactive`, runs
  * the `mcp` bundle's client). Any other module two bundles use goes into the app.
  */
-const SERVES = { mcp: ['interactive'], plugins: ['interactive'] };
+const SERVES = {
+  mcp: ['interactive'],
+  plugins: ['interactive'],
+  // Not the REPL: what it shares with the engine stays in the app, since the REPL's first frame
+  // must not wait for the engine's bundle.
+  engine: Object.keys(LAZY).filter((bundle) => bundle !== 'engine' && bundle !== 'interactive'),
+};
 const homeOf = (owners) =>
   owners.find((home) => owners.every((o) => o === home || SERVES[home]?.includes(o)));
 
@@ -143,25 +165,33 @@ writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs' }
 // app and the lazy bundles import?
 const recording = { write: false, minify: false, metafile: true };
 const used = {};
-const appRecord = await build({
-  ...common,
-  entryPoints: { app: 'src/cli/run.ts' },
-  outdir: 'dist',
-  ...recording,
-  plugins: [
-    lazyBuiltins,
-    vendorPlugin({ root, bundles: VENDORS, used }),
-    lazyEntriesPlugin({ root, entries: lazyEntries }),
-  ],
-});
-const inApp = new Set(Object.keys(appRecord.metafile.inputs));
-for (const entry of Object.keys(lazyEntries)) {
+// The app is run.ts with what it imports, plus the modules two lazy bundles share that no bundle
+// can lend the other (`toApp`), each with everything it imports.
+const toApp = new Set();
+const recordApp = async () => {
+  const record = await build({
+    ...common,
+    entryPoints: ['src/cli/run.ts', ...toApp],
+    outdir: 'dist',
+    ...recording,
+    plugins: [
+      lazyBuiltins,
+      vendorPlugin({ root, bundles: VENDORS, used }),
+      lazyEntriesPlugin({ root, entries: lazyEntries }),
+    ],
+  });
+  const modules = new Set(Object.keys(record.metafile.inputs));
+  // Recording leaves the vendor imports unresolved; built, they go through lib/vendor.ts, which
+  // must be the app's own so that each vendor bundle loads once.
+  modules.add('src/lib/vendor.ts');
+  return modules;
+};
+const chosenEntries = new Set(Object.keys(lazyEntries));
+let inApp = await recordApp();
+for (const entry of chosenEntries) {
   if (inApp.has(entry))
     throw new Error(`build: ${entry} is meant to load lazily, but the app imports it statically.`);
 }
-// Recording leaves the vendor imports unresolved; built, they go through lib/vendor.ts, which
-// must be the app's own so that each vendor bundle loads once.
-inApp.add('src/lib/vendor.ts');
 
 const lazyEntryScript = (entries) => ({
   contents: `module.exports = {\n${entries.map((e) => `  ${JSON.stringify(e)}: () => require(${JSON.stringify(`./${e}`)}),`).join('\n')}\n};`,
@@ -215,14 +245,26 @@ for (let round = 0; ; round++) {
   }
   if (twice.size === 0) break;
   if (round === 10) throw new Error(`build: lazy bundles keep sharing ${[...twice.keys()].join(', ')}`);
+  const appBefore = toApp.size;
   for (const [input, owners] of twice) {
     const home = homeOf(owners);
     if (home === undefined) {
-      inApp.add(input);
+      toApp.add(input);
       continue;
     }
     LAZY[home].push(input);
     lazyEntries[input] = home;
+  }
+  if (toApp.size === appBefore) continue;
+  // What the app now holds, with the modules those import: a module a bundle was made to lend
+  // that the app now holds is the app's (one copy: the app's).
+  inApp = await recordApp();
+  for (const entry of chosenEntries) {
+    if (inApp.has(entry)) throw new Error(`build: ${entry} is meant to load lazily, but the app needs it.`);
+  }
+  for (const [bundle, entries] of Object.entries(LAZY)) {
+    LAZY[bundle] = entries.filter((entry) => !inApp.has(entry));
+    for (const entry of entries) if (inApp.has(entry)) delete lazyEntries[entry];
   }
 }
 
@@ -276,11 +318,18 @@ rmSync(schemaScript);
 
 // 4. The lazy bundles, then the app, with vendored imports going to the vendor bundles and lazy
 // entries to theirs.
+// Wherever the built-in tools' module lands (the engine's bundle, today).
+const withToolSchemas = {
+  ...common.define,
+  YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas.schemas),
+  YOKE_BUILTIN_SCHEMA_TOKENS: JSON.stringify(toolSchemas.tokens),
+};
 const lazyBuilt = {};
 for (const [bundle, entries] of Object.entries(LAZY)) {
   const outfile = join(dist, `lazy-${bundle}.js`);
   await build({
     ...common,
+    define: withToolSchemas,
     stdin: { ...lazyEntryScript(entries), sourcefile: `lazy-${bundle}.js` },
     outfile,
     plugins: [
@@ -300,11 +349,7 @@ const appBuilt = await build({
   metafile: true,
   entryPoints: { app: 'src/cli/run.ts' },
   outdir: 'dist',
-  define: {
-    ...common.define,
-    YOKE_BUILTIN_TOOL_SCHEMAS: JSON.stringify(toolSchemas.schemas),
-    YOKE_BUILTIN_SCHEMA_TOKENS: JSON.stringify(toolSchemas.tokens),
-  },
+  define: withToolSchemas,
   plugins: [
     lazyBuiltins,
     vendorPlugin({ root, bundles: VENDORS, used: {}, vendors }),

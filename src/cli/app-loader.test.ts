@@ -10,6 +10,14 @@ describe('startKind', () => {
     expect(startKind(['-p', 'hello'])).toBe('print');
     expect(startKind(['--print', '--input-format', 'text'])).toBe('print');
     expect(startKind(['sessions', 'list'])).toBe('other');
-    expect(startKind([])).toBe('other');
+    expect(startKind(['mock-server', '--port', '0'])).toBe('other');
+    expect(startKind(['--help'])).toBe('other');
+    expect(startKind(['--version', '--debug'])).toBe('other');
+  });
+
+  it('tells a REPL from the subcommands, so that its cache is its own', () => {
+    expect(startKind([])).toBe('repl');
+    expect(startKind(['fix the failing test'])).toBe('repl');
+    expect(startKind(['--model', 'opus', '--resume'])).toBe('repl');
   });
 });

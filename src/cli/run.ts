@@ -13,6 +13,7 @@ import { reportCliError } from './errors';
 import { parseCliArgs } from './parse-args';
 import { buildProgram } from './program';
 import { stderr } from './std-streams';
+import { MOCK_SERVER_COMMAND } from './subcommand-names';
 import { runSubcommand, SUBCOMMANDS, subcommandTypo } from './subcommands';
 import { checkAvailableFeatures } from './unavailable';
 
@@ -34,6 +35,8 @@ export type RunHooks = {
   codeCache?: CodeCacheState;
   /** Called on every reply written to the user; the first one ends the start (later calls are no-ops). */
   startupComplete?: () => void;
+  /** Called as the REPL starts, once its bundles save their caches late: the app's is saved with them. */
+  replStarting?: () => void;
 };
 
 /** Without -p or stream-json, and without a terminal to talk to: say how to run headless. */
@@ -44,7 +47,7 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
   const debugRequested = argv.some((a) => a === '--debug' || a === '-d' || a.startsWith('--debug='));
   let options: CliOptions;
   try {
-    if (argv[0] === 'mock-server') return await runMockServer(argv);
+    if (argv[0] === MOCK_SERVER_COMMAND) return await runMockServer(argv);
     if ((SUBCOMMANDS as readonly string[]).includes(argv[0] ?? '')) {
       return await runSubcommand(argv, { cwd: process.cwd(), env: process.env });
     }
@@ -79,6 +82,7 @@ export async function run(argv: string[], hooks: RunHooks = {}): Promise<number>
       }
       // The REPL's bundles keep what typing and streaming compiled (lib/bundle-cache-timing.ts).
       saveBundleCachesLate();
+      hooks.replStarting?.();
       const { startInteractive } = await import('../tui/start');
       return await startInteractive(options, { env: process.env, cwd: process.cwd(), log });
     }

@@ -8,16 +8,10 @@
 import { nearestName, typoBudget } from '../lib/edit-distance';
 import { CliUsageError } from './errors';
 import { stdout } from './std-streams';
+import { SUBCOMMANDS } from './subcommand-names';
 
-export const SUBCOMMANDS = [
-  'permissions',
-  'sessions',
-  'trust',
-  'mcp',
-  'plugin',
-  'sandbox',
-  'doctor',
-] as const;
+export { SUBCOMMANDS };
+
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const isSubcommand = (word: string | undefined): word is Subcommand =>

@@ -12,7 +12,7 @@
 import type { InputProcessor, ProcessedInput } from '../engine/user-input';
 import { resolveModelAlias } from '../model/models';
 import type { UserContentBlock } from '../model/types';
-import { commandHeader } from '../skills/expand';
+import { commandHeader } from '../skills/command-header';
 import type { SessionSkills } from '../skills/session-skills';
 import type { PromptCommandSpec } from '../skills/types';
 import { looksLikePath, unknownCommandText } from './dispatch';

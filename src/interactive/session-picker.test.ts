@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordSessionUse } from '../session/session-use-order';
 import { projectDir } from '../session/transcript-paths';
-import { commandHeader } from '../skills/expand';
+import { commandHeader } from '../skills/command-header';
 import { memoryNoteContext } from './memory-append';
 import {
   describePickerSession,

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { bundleChildScript, type ChildScript } from '../testing/child-script';
 import {
   checkpointDue,
+  holdBundleCachesForStartup,
   type Occasions,
   saveBundleCachesAtOnce,
   saveBundleCachesLate,
@@ -47,6 +48,33 @@ describe('when a bundle saves its code cache', () => {
   it('at once in a short run', () => {
     const save = vi.fn();
     scheduleCodeCacheSave(save);
+    expect(save).toHaveBeenCalledTimes(1);
+  });
+
+  it('in a -p run, with the app at its first reply: what loaded before then waits, what loads after does not', () => {
+    const saveEngine = vi.fn();
+    const release = holdBundleCachesForStartup(() => {});
+    scheduleCodeCacheSave(saveEngine);
+    expect(saveEngine).not.toHaveBeenCalled();
+    release();
+    expect(saveEngine).toHaveBeenCalledTimes(1);
+    const saveLater = vi.fn();
+    scheduleCodeCacheSave(saveLater);
+    expect(saveLater).toHaveBeenCalledTimes(1);
+    release();
+    expect(saveEngine).toHaveBeenCalledTimes(1);
+  });
+
+  it('in a -p run, before V8 flags change, if that comes before the first reply', () => {
+    let flagsChange = () => {};
+    const release = holdBundleCachesForStartup((listener) => {
+      flagsChange = listener;
+    });
+    const save = vi.fn();
+    scheduleCodeCacheSave(save);
+    flagsChange();
+    expect(save).toHaveBeenCalledTimes(1);
+    release();
     expect(save).toHaveBeenCalledTimes(1);
   });
 

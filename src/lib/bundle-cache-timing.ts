@@ -128,6 +128,28 @@ export function saveBundleCachesLate(on: Occasions = processOccasions): void {
   });
 }
 
+/**
+ * A `-p` run or an SDK session: the bundles it loads before its first reply (the engine's, at
+ * once) save their caches when the app saves its own (cli/app-loader.ts) — after that reply, so
+ * they hold what the start compiled and not only their top level — or before V8's flags change.
+ * Returns the release, which saves what is held; bundles loaded after it save at once.
+ */
+export function holdBundleCachesForStartup(
+  flagsChange: Occasions['flagsChange'] = beforeV8FlagsChange,
+): () => void {
+  const state = timing();
+  state.late = true;
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    state.late = false;
+    saveBundleCachesNow();
+  };
+  flagsChange(release);
+  return release;
+}
+
 /** Saves now, or — in a long-lived run — at the first occasion above. */
 export function scheduleCodeCacheSave(save: () => void): void {
   const state = timing();

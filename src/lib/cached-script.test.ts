@@ -130,4 +130,32 @@ describe('runCachedScript', () => {
     firstRun.saveCodeCache();
     expect(cacheFiles(dir)).toEqual([codeCacheFileName({ name: 'app', id: 'b' })]);
   });
+
+  it("serves a REPL's first launch from a stand-in's cache until it saves its own, which leaves the stand-in's", async () => {
+    const { appPath, root } = fakeApp();
+    const dir = join(root, '.cache');
+    const other = codeCacheFileName({ name: 'app-other', id: 'b' });
+    const repl = codeCacheFileName({ name: 'app-repl', id: 'b' });
+    runCachedScript(appPath, { name: 'app-other', id: 'b' }, env(root)).saveCodeCache();
+    expect(cacheFiles(dir)).toEqual([other]);
+
+    const loadRepl = () =>
+      runCachedScript<{ run(argv: string[]): Promise<number> }>(
+        appPath,
+        { name: 'app-repl', id: 'b', standIn: 'app-other' },
+        env(root),
+      );
+    const first = loadRepl();
+    expect(first.codeCache).toBe('warm');
+    expect(await first.exports.run([])).toBe(1 + 'app.js'.length);
+    first.saveCodeCache();
+    expect(cacheFiles(dir).sort()).toEqual([other, repl].sort());
+    expect(loadRepl().codeCache).toBe('used');
+  });
+
+  it('without a stand-in of its own kind, a cache of another name is not used', () => {
+    const { appPath, root } = fakeApp();
+    runCachedScript(appPath, { name: 'app-other', id: 'b' }, env(root)).saveCodeCache();
+    expect(runCachedScript(appPath, { name: 'app-repl', id: 'b' }, env(root)).codeCache).toBe('missing');
+  });
 });

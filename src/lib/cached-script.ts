@@ -36,8 +36,12 @@ export type CachedScript<Exports> = {
   saveCodeCache(): void;
 };
 
-/** `name` prefixes the cache file (stale ones of the same name are removed); `id` is the build's. */
-export type ScriptIdentity = { name: string; id: string };
+/**
+ * `name` prefixes the cache file (stale ones of the same name are removed); `id` is the build's.
+ * `standIn` names another cache of the same script that serves, as a warm-up's does, until this
+ * one is saved (a REPL's first launch: the build cannot warm a REPL, which needs a terminal).
+ */
+export type ScriptIdentity = { name: string; id: string; standIn?: string };
 
 type CacheEnv = Readonly<Record<string, string | undefined>>;
 
@@ -120,14 +124,23 @@ export function runCachedScript<Exports>(
   scriptRequire: NodeJS.Require = createRequire(scriptPath),
 ): CachedScript<Exports> {
   const flags = v8FlagsTag();
-  const identity = flags ? { ...scriptIdentity, name: `${scriptIdentity.name}-${flags}` } : scriptIdentity;
+  const tagged = (name: string) => (flags ? `${name}-${flags}` : name);
+  const identity = { ...scriptIdentity, name: tagged(scriptIdentity.name) };
   // Bundles are ASCII (esbuild escapes the rest), so latin1 reads them without UTF-8 decoding.
   const wrapped = readWrappedSource(scriptPath);
   const enabled = env.YOKE_CODE_CACHE !== 'off';
   const warmingUp = env.YOKE_CODE_CACHE === 'warm';
   const dirs = enabled ? codeCacheDirs(distDir, env) : [];
   const final = enabled ? readCache(dirs, codeCacheFileName(identity)) : undefined;
-  const warm = enabled && !final ? readCache(dirs, codeCacheFileName(identity, 'warm')) : undefined;
+  const standIn = identity.standIn ? { ...identity, name: tagged(identity.standIn) } : undefined;
+  const warm =
+    enabled && !final
+      ? (readCache(dirs, codeCacheFileName(identity, 'warm')) ??
+        (standIn
+          ? (readCache(dirs, codeCacheFileName(standIn)) ??
+            readCache(dirs, codeCacheFileName(standIn, 'warm')))
+          : undefined))
+      : undefined;
   const cached = final ?? warm;
   // The cache's bytes are the shared read buffer's (lib/bundle-reads.ts): read last, used here only.
   const script = new vm.Script(wrapped, { filename: scriptPath, cachedData: cached?.data });

@@ -17,6 +17,7 @@ import type { UserContentBlock } from '../model/types';
 import { resolveToolPath } from '../tools/builtin/shared/paths';
 import type { ToolUseContext } from '../tools/context';
 import { substituteArguments } from './arguments';
+import { commandHeader } from './command-header';
 import { ExpansionError } from './expansion-error';
 import { readBody } from './frontmatter';
 import { expandShellCommands, type ShellRun } from './shell-expansion';
@@ -48,10 +49,6 @@ export type Expansion = {
 
 const writtenByRepository = (spec: PromptCommandSpec) =>
   spec.source === 'project' || spec.source === 'plugin';
-
-export function commandHeader(spec: Pick<PromptCommandSpec, 'name'>, args: string): string {
-  return `<command-message>${spec.name}</command-message>\n<command-name>/${spec.name}</command-name>\n<command-args>${args}</command-args>`;
-}
 
 function realOrSelf(path: string): string {
   try {

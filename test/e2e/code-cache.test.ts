@@ -46,11 +46,11 @@ describe('the code cache', () => {
     const first = await run();
     expect(first.stdout).toBe('cached hello\n');
     expect(first.stderr).toContain('code cache: missing');
-    // Only the app bundle ran: the vendor bundles (OpenAI and MCP SDKs, turndown, …) and the lazy
-    // ones (the interactive UI, the subcommands, the OpenAI provider) stay unloaded.
-    const [file, ...others] = cacheFiles(cacheDir);
+    // Only the app and the engine ran: the vendor bundles (OpenAI and MCP SDKs, turndown, …) and
+    // the other lazy ones (the interactive UI, the subcommands, the OpenAI provider) stay unloaded.
+    const [file, ...others] = cacheFiles(cacheDir).sort();
     expect(file).toMatch(/^app-print-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8cache$/);
-    expect(others).toEqual([]);
+    expect(others).toEqual([expect.stringMatching(/^lazy-engine-[0-9a-f]{16}-/)]);
 
     const second = await run();
     expect(second.code).toBe(0);
@@ -77,10 +77,11 @@ describe('the code cache', () => {
     const first = await runYoke(args, { bin, cwd: await tempProject(), env });
     expect(first.stdout).toBe('cached hello\n');
     const names = cacheFiles(cacheDir).sort();
-    expect(names).toHaveLength(3);
+    expect(names).toHaveLength(4);
     expect(names[0]).toMatch(/^app-print-/);
-    expect(names[1]).toMatch(/^lazy-openai-[0-9a-f]{16}-/);
-    expect(names[2]).toMatch(/^vendor-openai-[0-9a-f]{16}-/);
+    expect(names[1]).toMatch(/^lazy-engine-[0-9a-f]{16}-/);
+    expect(names[2]).toMatch(/^lazy-openai-[0-9a-f]{16}-/);
+    expect(names[3]).toMatch(/^vendor-openai-[0-9a-f]{16}-/);
     const second = await runYoke([...args, '--debug'], { bin, cwd: await tempProject(), env });
     expect(second.stdout).toBe('cached hello\n');
     expect(second.stderr).toContain('code cache: used');
@@ -96,10 +97,11 @@ describe('the code cache', () => {
     await runYoke(['-p', 'hi'], { bin, cwd: await tempProject(), env });
     // The session itself is the `stream-json` lazy bundle, which a `-p` run never loads.
     const names = cacheFiles(cacheDir).sort();
-    expect(names).toHaveLength(3);
+    expect(names).toHaveLength(4);
     expect(names[0]).toMatch(/^app-print-/);
     expect(names[1]).toMatch(/^app-stream-json-/);
-    expect(names[2]).toMatch(/^lazy-stream-json-[0-9a-f]{16}-/);
+    expect(names[2]).toMatch(/^lazy-engine-[0-9a-f]{16}-/);
+    expect(names[3]).toMatch(/^lazy-stream-json-[0-9a-f]{16}-/);
   });
 
   it('saves the cache of another command as it exits', async () => {

@@ -46,6 +46,16 @@ describe('lazy bundles', () => {
       ]),
     );
     expect(inApp.filter((path) => entries.includes(path))).toEqual([]);
+    // The engine is a bundle of its own, which the REPL loads after its first frame: the query
+    // loop, the tools, the permission checks and the Anthropic SDK are not in the app.
+    expect(lazy.engine).toEqual(expect.arrayContaining(['src/cli/print.ts', 'src/cli/session-setup.ts']));
+    expect(
+      inApp.filter((path) =>
+        /^(src\/engine\/query-engine|src\/cli\/session-builtins|src\/tools\/builtin\/(bash|read|edit)\/index|src\/permissions\/can-use-tool)\.ts$|^node_modules\/@anthropic-ai\/sdk\//.test(
+          path,
+        ),
+      ),
+    ).toEqual([]);
     // Their own code, with what only they use, went along (a sample of each).
     for (const moved of [
       'src/sdk/control-handlers.ts',

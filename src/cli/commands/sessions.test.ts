@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createUserMessage } from '../../session/messages';
 import { conversation, tempHome, writeSession } from '../../session/transcript-test-support';
 import { TranscriptWriter } from '../../session/transcript-writer';
-import { commandHeader } from '../../skills/expand';
+import { commandHeader } from '../../skills/command-header';
 import { sessionsListCommand } from './sessions';
 
 async function list(options: Parameters<typeof sessionsListCommand>[0]): Promise<string> {

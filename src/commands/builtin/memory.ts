@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { yokeHome } from '../../config/paths';
 import { projectMemoryFile } from '../../interactive/memory-append';
-import { commandHeader } from '../../skills/expand';
+import { commandHeader } from '../../skills/command-header';
 import type { CommandHost, LocalCommand, UiCommand } from '../types';
 
 /** The files /memory offers: the project's file, the user's own, and every file the session loaded. */

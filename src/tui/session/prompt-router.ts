@@ -7,7 +7,6 @@
 import { runCommandLine } from '../../commands/dispatch';
 import type { CommandHost, CommandOutcome } from '../../commands/types';
 import type { QueryEngine } from '../../engine/query-engine';
-import { runBangCommand } from '../../interactive/bang-command';
 import { appendMemory, memoryNoteContext } from '../../interactive/memory-append';
 import type { PromptHistory } from '../../interactive/prompt-history';
 import type { ProtectedPaths } from '../../permissions/protected-paths';
@@ -67,6 +66,8 @@ export class PromptRouter {
       }
     }
     if (first === '!' && ready) {
+      // The Bash tool is the engine's (its bundle is loaded once `ready`).
+      const { runBangCommand } = await import('../../interactive/bang-command');
       const result = await runBangCommand(
         text.trimStart(),
         ready.engine.userToolContext(this.commandAbort.signal),

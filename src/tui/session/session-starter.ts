@@ -6,11 +6,10 @@
 
 import type { CliOptions } from '../../cli/cli-options';
 import type { DebugLog } from '../../cli/debug-log';
-import { createSessionEngine, type Env, type SessionSetup } from '../../cli/session-setup';
+import type { Env, SessionSetup } from '../../cli/session-setup';
 import type { CommandRegistry, EditorResult } from '../../commands/types';
 import { findGitRoot } from '../../config/git-root';
 import { yieldToInput } from '../../lib/yield-to-input';
-import { createCommandHost } from './command-host';
 import { collectStartupGarbage, loadFetchClasses, loadSegmenter, warmToolSchemas } from './idle-warmup';
 import type { ReadySession } from './prompt-router';
 import type { ReplSession } from './repl-session';
@@ -50,6 +49,11 @@ export class SessionStarter {
       ? { ...deps.options, resume: change.resume, continue: false, forkSession: false, sessionId: undefined }
       : deps.options;
     const previous = this.current;
+    // The engine's bundle loads here, after the first frame (scripts/build.mjs: `engine`).
+    const [{ createSessionEngine }, { createCommandHost }] = await Promise.all([
+      import('../../cli/session-setup'),
+      import('./command-host'),
+    ]);
     const setup = await createSessionEngine(
       // The REPL shows an answer as it streams: it needs the engine's stream events (which -p
       // prints only with --include-partial-messages).

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runBangCommand } from '../../interactive/bang-command';
 import { memoryNoteContext } from '../../interactive/memory-append';
 import { createUserMessage } from '../../session/messages';
-import { commandHeader } from '../../skills/expand';
+import { commandHeader } from '../../skills/command-header';
 import { makeContext } from '../../tools/test-support';
 import { TranscriptStore } from './transcript-store';
 
