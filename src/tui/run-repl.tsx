@@ -32,7 +32,7 @@ import { openMcpView, openResumePicker, openTasksView } from './session/overlays
 import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
 import { ScreenExtras } from './session/screen-extras';
-import { SessionStarter } from './session/session-starter';
+import { resumeNotice, SessionStarter } from './session/session-starter';
 import { startStatusLineFeed } from './session/status-line-feed';
 import { sessionTaskSources } from './session/task-sources';
 import { withheldUntilTrusted } from './session/trust-check';
@@ -298,7 +298,8 @@ export async function runRepl(
     const begin = (change?: { resume?: string }) =>
       starter.start(change).then(
         () => {
-          if (change?.resume) session.transcript.notice('info', `Resumed session ${change.resume}.`);
+          const resumed = resumeNotice(change, options, session.sessionId);
+          if (resumed) session.transcript.notice('info', resumed);
           const first = firstReplTurn(
             starter.setup?.initialPrompt,
             options.prompt,
