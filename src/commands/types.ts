@@ -13,7 +13,7 @@ import type { ProviderProbe } from '../interactive/provider-probe';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import type { McpServerReport } from '../mcp/manager';
 import type { ModelCatalog } from '../model/catalog';
-import type { CostTotal, ModelUsage } from '../model/cost';
+import type { CostTotal, EarlierSpend, ModelUsage } from '../model/cost';
 import type { SandboxManager } from '../sandbox/manager';
 import type { AvailabilityProblem } from '../tools/availability';
 import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
@@ -80,7 +80,10 @@ export type CommandOutcome =
   | { kind: 'view'; view: 'tasks' | 'mcp'; text: string }
   | { kind: 'none' };
 
+/** This run's spend (`CostTotal`'s fields); `earlier` a resumed session's earlier runs. */
 export type CostSnapshot = CostTotal & {
+  /** What the earlier runs of a resumed session spent, from its transcript. */
+  earlier?: EarlierSpend;
   /** Per model, as the SDK result's `modelUsage`. */
   byModel: Readonly<Record<string, ModelUsage>>;
   /** Wall time since the session started. */

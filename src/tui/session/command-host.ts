@@ -84,6 +84,7 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
       return {
         ...total,
         byModel: services?.costs.byModel() ?? {},
+        ...(setup.earlierSpend ? { earlier: setup.earlierSpend } : {}),
         sessionDurationMs: performance.now() - deps.startedAt,
       } as ReturnType<CommandHost['cost']>;
     },
