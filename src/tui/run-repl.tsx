@@ -156,6 +156,7 @@ export async function runRepl(
     const extras = new ScreenExtras();
     const handOver = { before: () => modes.disable(), after: () => modes.enable() };
     let stopStatusLine: () => void = () => {};
+    let stopShellCount: () => void = () => {};
     let mcpAsked = false;
     const starter: SessionStarter = new SessionStarter({
       options,
@@ -175,6 +176,16 @@ export async function runRepl(
           mcpAsked = true;
           askProjectServers({ extras, manager: setup.mcp, session, env, cwd });
         }
+        // The status line's shell count follows the shells as they start and end, not only when
+        // something else redraws the screen (a shell that ended while the user read said "running").
+        stopShellCount();
+        const shells = setup.engine.sessionServices?.shells;
+        const countShells = () =>
+          extras.setBackgroundShells(
+            shells?.list().filter((shell) => shell.status === 'running').length ?? 0,
+          );
+        countShells();
+        stopShellCount = shells?.subscribe(countShells) ?? (() => {});
         stopStatusLine();
         stopStatusLine = () => {};
         void startStatusLineFeed({
@@ -282,12 +293,6 @@ export async function runRepl(
           actions={actions}
           history={() => recalled}
           contextWindow={(model) => contextWindowFor(model)}
-          backgroundShells={() =>
-            starter
-              .ready()
-              ?.engine.sessionServices?.shells.list()
-              .filter((s) => s.status === 'running').length ?? 0
-          }
         />,
       ),
       renderOptions,
@@ -326,6 +331,7 @@ export async function runRepl(
     modes.disable();
     starter.close();
     stopStatusLine();
+    stopShellCount();
     stopping.abort();
     await session.close();
     const id = session.sessionId;
