@@ -14,6 +14,7 @@ import type { PermissionMode, PermissionRule } from '../lib/permission-vocabular
 import type { McpServerReport } from '../mcp/manager';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTotal, EarlierSpend, ModelUsage } from '../model/cost';
+import type { SelectableProvider } from '../model/select';
 import type { SandboxManager } from '../sandbox/manager';
 import type { AvailabilityProblem } from '../tools/availability';
 import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
@@ -158,6 +159,8 @@ export interface CommandHost {
   settingsProblems(): { errors: readonly string[]; warnings: readonly string[] };
   /** The tools that cannot work, or work only in part, on this machine. */
   toolAvailability(): readonly AvailabilityProblem[];
+  /** Which API the session talks to: /model offers and accepts only that provider's models. */
+  providerName(): SelectableProvider;
   /** A cheap request to the configured provider with a short deadline. */
   probeProvider(signal: AbortSignal): Promise<ProviderProbe>;
   /** The session's shell sandbox (for /sandbox); undefined when the session has none. */
