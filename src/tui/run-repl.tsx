@@ -154,7 +154,19 @@ export async function runRepl(
       );
     const commands = createSessionCommands();
     const extras = new ScreenExtras();
-    const handOver = { before: () => modes.disable(), after: () => modes.enable() };
+    // The editor gets the terminal as a shell would after Ctrl+Z: the frame is erased while the
+    // frame writer knows where it is, and drawn afresh where the editor left the cursor — an
+    // editor that printed a line and failed (`$EDITOR` not found) had moved the box under it.
+    const handOver = {
+      before: () => {
+        instance.clear();
+        modes.disable();
+      },
+      after: () => {
+        modes.enable();
+        stdout.emit('resize');
+      },
+    };
     let stopStatusLine: () => void = () => {};
     let stopShellCount: () => void = () => {};
     let mcpAsked = false;
