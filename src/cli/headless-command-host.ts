@@ -21,7 +21,7 @@ export type HeadlessHostDeps = {
   cwd: string;
   engine: QueryEngine;
   commands: CommandRegistry;
-  selection: Pick<ModelSelection, 'provider'>;
+  selection: Pick<ModelSelection, 'provider' | 'providerName'>;
   settingsErrors: readonly string[];
   warnings: readonly string[];
   toolAvailability: readonly AvailabilityProblem[];
@@ -53,6 +53,7 @@ export function createHeadlessCommandHost(deps: HeadlessHostDeps): CommandHost {
     commands: deps.commands,
     signal: new AbortController().signal,
     model: () => engine.currentModel,
+    providerName: () => deps.selection.providerName,
     setModel: (id) => engine.setModel(id),
     models: services?.models ?? new ModelCatalog(),
     permissionMode: () => engine.permissionMode,

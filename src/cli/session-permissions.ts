@@ -5,9 +5,8 @@
  * belongs to the whole session (protected files, whom to ask, the classifier).
  */
 import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { claudeHome, managedSettingsPath, yokeHome } from '../config/paths';
+import { claudeHome, homeDir, managedSettingsPath, yokeHome } from '../config/paths';
 import type { SettingsSource } from '../config/settings-merge';
 import type { SideCallClient } from '../model/side-call';
 import { type CreateCanUseToolOptions, createCanUseTool } from '../permissions/can-use-tool';
@@ -103,7 +102,7 @@ export async function sessionProtectedPaths(input: {
   env: Record<string, string | undefined>;
 }): Promise<ProtectedPaths> {
   const { env, cwd } = input;
-  const home = env.HOME || homedir();
+  const home = homeDir(env);
   const hooks: HookCommand[] = [];
   for (const { settings } of input.settingsSources) {
     for (const groups of Object.values(settings.hooks ?? {})) {
@@ -169,7 +168,7 @@ export function createPermissionSetup(input: {
   const refusal = requested && modeRefusal(permissionContext.disabledModes, requested);
   if (refusal) warnings.push(`${refusal} Using ${permissionContext.mode}.`);
   const canUseTool = createCanUseTool({
-    home: input.env.HOME || homedir(),
+    home: homeDir(input.env),
     ...(input.protectedPaths ? { protectedPaths: input.protectedPaths } : {}),
     prompt: input.permissionPrompt,
     permissionRequestHook: input.permissionRequestHook,

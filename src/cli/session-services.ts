@@ -4,9 +4,10 @@
  * MCP, skills, and one side-call client on the session's provider. Owned by the engine once it
  * exists: its close() disposes them.
  */
-import { homedir } from 'node:os';
+
 import { resolve } from 'node:path';
 import { backgroundAgentOptions } from '../agents/background/options';
+import { homeDir } from '../config/paths';
 import type { SettingsSource } from '../config/settings-merge';
 import type { Settings } from '../config/settings-schema';
 import { sideCallRetryNotices } from '../engine/api-notices';
@@ -57,7 +58,7 @@ export async function createSessionServices(input: {
     settingsSources: input.settingsSources,
     flag: input.sandboxFlag,
     projectRoot: cwd,
-    home: sessionEnv.HOME || homedir(),
+    home: homeDir(sessionEnv),
     additionalDirs: () =>
       (input.permissionContext()?.additionalDirectories ?? []).map((dir) => resolve(cwd, dir)),
     rules: () => input.permissionContext()?.rules ?? [],

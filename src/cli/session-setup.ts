@@ -396,5 +396,6 @@ export async function createSessionEngine(
       init: { agents: initAgents, plugins: initPlugins, hostPlugins: options.initExtras?.plugins ?? [] },
     }),
     ...(mainAgent?.definition.initialPrompt ? { initialPrompt: mainAgent.definition.initialPrompt } : {}),
+    ...(session.earlierSpend ? { earlierSpend: session.earlierSpend } : {}),
   };
 }

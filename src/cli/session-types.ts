@@ -5,6 +5,7 @@
 
 import type { HookCallbackInvoker, SdkHookMatcher } from '../hooks/types';
 import type { McpManager } from '../mcp/manager';
+import type { EarlierSpend } from '../model/cost';
 import type { ModelSelection } from '../model/select';
 import type { ProtectedPaths } from '../permissions/protected-paths';
 import type { PermissionPrompt, ToolPermissionContext } from '../permissions/types';
@@ -69,6 +70,8 @@ export type SessionSetup = {
   commands: SessionCommands;
   /** Reads plugins, commands, skills and agents again (the SDK's reload requests). */
   reload: SessionReloader;
+  /** A resumed session's spend in its earlier runs (its transcript's cost lines), for /cost. */
+  earlierSpend?: EarlierSpend;
   /** `--agent`'s `initialPrompt`: the first user turn, before any prompt given (agents/main-agent.ts). */
   initialPrompt?: string;
 };

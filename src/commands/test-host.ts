@@ -12,6 +12,7 @@ import { projectTrust } from '../config/project-trust';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import type { McpServerReport } from '../mcp/manager';
 import { ModelCatalog } from '../model/catalog';
+import type { SelectableProvider } from '../model/select';
 import { emptyUsage } from '../model/types';
 import type { SandboxManager } from '../sandbox/manager';
 import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
@@ -33,6 +34,7 @@ export type TestHost = CommandHost & {
   agents: AgentTaskInfo[];
   mcp: McpServerReport[];
   probe: (signal: AbortSignal) => Promise<ProviderProbe>;
+  provider: SelectableProvider;
   problems: { errors: string[]; warnings: string[] };
   /** What `sandbox()` answers. */
   sandboxManager: SandboxManager | undefined;
@@ -86,6 +88,8 @@ export async function createTestHost(): Promise<TestHost> {
     problems: { errors: [], warnings: [] },
     probe: async () => ({ ok: true, provider: 'fake', model, latencyMs: 1 }),
     model: () => model,
+    provider: 'anthropic',
+    providerName: () => host.provider,
     setModel: (id) => {
       model = id;
     },

@@ -13,7 +13,8 @@ import type { ProviderProbe } from '../interactive/provider-probe';
 import type { PermissionMode, PermissionRule } from '../lib/permission-vocabulary';
 import type { McpServerReport } from '../mcp/manager';
 import type { ModelCatalog } from '../model/catalog';
-import type { CostTotal, ModelUsage } from '../model/cost';
+import type { CostTotal, EarlierSpend, ModelUsage } from '../model/cost';
+import type { SelectableProvider } from '../model/select';
 import type { SandboxManager } from '../sandbox/manager';
 import type { AvailabilityProblem } from '../tools/availability';
 import type { BackgroundShellInfo } from '../tools/builtin/bash/shells';
@@ -80,7 +81,10 @@ export type CommandOutcome =
   | { kind: 'view'; view: 'tasks' | 'mcp'; text: string }
   | { kind: 'none' };
 
+/** This run's spend (`CostTotal`'s fields); `earlier` a resumed session's earlier runs. */
 export type CostSnapshot = CostTotal & {
+  /** What the earlier runs of a resumed session spent, from its transcript. */
+  earlier?: EarlierSpend;
   /** Per model, as the SDK result's `modelUsage`. */
   byModel: Readonly<Record<string, ModelUsage>>;
   /** Wall time since the session started. */
@@ -155,6 +159,8 @@ export interface CommandHost {
   settingsProblems(): { errors: readonly string[]; warnings: readonly string[] };
   /** The tools that cannot work, or work only in part, on this machine. */
   toolAvailability(): readonly AvailabilityProblem[];
+  /** Which API the session talks to: /model offers and accepts only that provider's models. */
+  providerName(): SelectableProvider;
   /** A cheap request to the configured provider with a short deadline. */
   probeProvider(signal: AbortSignal): Promise<ProviderProbe>;
   /** The session's shell sandbox (for /sandbox); undefined when the session has none. */

@@ -2,8 +2,8 @@
  * Where configuration lives. Yoke reads its own folders and, for compatibility, Claude Code's;
  * every location can be moved by an environment variable so tests never touch the real home.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import type { Env } from '../model/types';
 
 export type { Env };
@@ -51,9 +51,30 @@ export function yokeSettingsFile(source: SettingsFileSource, cwd: string, env: E
   return settingsFilePaths(source, cwd, env).at(-1) as string;
 }
 
-/** `HOME` from the given env first, so a test's env fully decides where `~` is. */
-export function homeDir(env: Env): string {
-  return nonEmpty(env.HOME) ?? homedir();
+/**
+ * `HOME` from the given env first, so a test's env fully decides where `~` is. An empty or relative
+ * `HOME` (as `env HOME= yoke` or a service manager leaves it) is not a home: it made the project
+ * folder the home folder (which trust refuses) and `~/.yoke` a folder in the project. The user's
+ * entry in the password database is the fallback (`os.homedir()` returns an empty HOME as is);
+ * without one, an error says what to set.
+ */
+export function homeDir(env: Env, accountHome: () => string | undefined = passwordDatabaseHome): string {
+  const home = nonEmpty(env.HOME);
+  if (home !== undefined && isAbsolute(home)) return home;
+  const fallback = accountHome();
+  if (fallback !== undefined && isAbsolute(fallback)) return fallback;
+  throw new Error(
+    `Yoke cannot tell your home folder: HOME is ${home === undefined ? 'empty' : `"${home}", not an absolute path`} and your account has no home folder. Set HOME to it.`,
+  );
+}
+
+function passwordDatabaseHome(): string | undefined {
+  try {
+    return nonEmpty(userInfo().homedir);
+  } catch {
+    // No entry for this uid (a container run as an arbitrary user).
+    return undefined;
+  }
 }
 
 export function nonEmpty(value: string | undefined): string | undefined {

@@ -221,6 +221,14 @@ describe('statusLine setting', () => {
     });
   });
 
+  it('names inline --settings as the flag, not by its internal source name', () => {
+    const inline = {
+      source: 'flagSettings',
+      settings: { statusLine: { type: 'command', command: 'x' } } as never,
+    };
+    expect(statusLineSetting({ sources: [inline as never] }, true).config?.source).toBe('--settings');
+  });
+
   it('names a malformed setting', () => {
     expect(
       statusLineSetting({ sources: [source('userSettings', { type: 'static', text: 'x' })] }, true),

@@ -10,7 +10,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import type { LoadedSettings } from '../config/load-settings';
+import { type LoadedSettings, settingsSourceLabel } from '../config/load-settings';
 import type { Env } from '../config/paths';
 import { isJsonObject } from '../lib/json-object';
 import { trackGroup } from '../tools/builtin/bash/process-groups';
@@ -36,7 +36,8 @@ export function statusLineSetting(
   for (const source of [...loaded.sources].reverse()) {
     const value = (source.settings as Record<string, unknown>).statusLine;
     if (value === undefined) continue;
-    const where = source.path ?? source.source;
+    // A file's path, or the flag that gave the settings (never the internal source name).
+    const where = settingsSourceLabel(source);
     if (source.source === 'projectSettings' && !trusted) {
       problem ??= `the statusLine of ${where} does not run: this folder is not trusted (run "yoke trust")`;
       continue;

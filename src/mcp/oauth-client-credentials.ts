@@ -7,9 +7,9 @@
  * never are. A server that refuses for want of scope gets a new token for the union of the scopes
  * it named, automatically, since no one needs to consent.
  */
+
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { AddClientAuthentication, OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
@@ -17,6 +17,7 @@ import type {
   OAuthClientMetadata,
   OAuthMetadata,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { homeDir } from '../config/paths';
 import type { McpClientCredentialsConfig } from './oauth-config';
 import {
   MAX_STEP_UPS_PER_CALL,
@@ -58,7 +59,7 @@ export async function loadSigningKey(
   algorithm: string | undefined,
   env: Env,
 ): Promise<{ pem: string; algorithm: string }> {
-  const home = env.HOME ?? homedir();
+  const home = homeDir(env);
   const path = file === '~' ? home : file.startsWith('~/') ? join(home, file.slice(2)) : file;
   if (!isAbsolute(path))
     throw new Error(`"oauth.privateKeyFile" must be an absolute path (or start with ~/), not ${file}`);

@@ -53,6 +53,12 @@ export type CostTotal = {
   requests: number;
 };
 
+/**
+ * What a resumed session's earlier runs spent, summed from its transcript's cost lines: the REPL
+ * adds it to this run's tracker so the status line and /cost show the session's total.
+ */
+export type EarlierSpend = Omit<CostTotal, 'apiDurationMs'>;
+
 /** The model facts a tracker needs; a session's ModelCatalog, or the built-in table alone. */
 export type ModelFacts = Pick<ModelCatalog, 'price' | 'contextWindow' | 'maxOutputTokens'>;
 

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../config/paths';
+import type { EarlierSpend } from '../model/cost';
 import type { Message } from './messages';
 import { allSessionFiles, projectSessionFiles, type SessionFile } from './session-list';
 import { findSessionFile, SessionResolveError } from './session-match';
@@ -51,6 +52,8 @@ export type ResolvedSession = {
   parentUuid: string | null;
   /** The session a fork copied its history from. */
   forkedFrom?: { sessionId: string; transcriptPath: string };
+  /** What the resumed session's earlier runs spent (not for a new session or a fork: a new id). */
+  earlierSpend?: EarlierSpend;
   /** Damaged lines skipped while loading, synthetic tool results added, and similar notes. */
   warnings: string[];
 };
@@ -105,6 +108,7 @@ export async function resolveSession(options: ResolveSessionOptions): Promise<Re
       messages,
       transcriptPath: source.path,
       parentUuid: loaded.leafUuid,
+      earlierSpend: loaded.spent,
       warnings,
     };
   }

@@ -5,10 +5,11 @@
  * damaged line is bridged to the previous message instead of dropping everything before it.
  */
 import { createReadStream } from 'node:fs';
-import type { ToolResultContent, UserContentBlock } from '../model/types';
+import type { EarlierSpend } from '../model/cost';
+import { addUsage, emptyUsage, type ToolResultContent, type UserContentBlock } from '../model/types';
 import { applyContextEdits } from './context-edits';
 import type { Message } from './messages';
-import { lineToMessage, parentOf } from './transcript-format';
+import { fromWireUsage, lineToMessage, parentOf } from './transcript-format';
 
 export class TranscriptError extends Error {
   override name = 'TranscriptError';
@@ -38,6 +39,8 @@ export type LoadedTranscript = {
   messageLines: number;
   /** tool_use ids whose repair an earlier resume already reported (`tool-repair` lines). */
   reportedRepairs: Set<string>;
+  /** What the session's earlier runs spent: the sum of its `cost` lines (one per API request). */
+  spent: EarlierSpend;
   warnings: string[];
 };
 
@@ -79,6 +82,7 @@ export async function loadTranscript(
   const byUuid = new Map<string, Entry>();
   const replacements: Replacements = { results: new Map(), messages: new Map() };
   const reportedRepairs = new Set<string>();
+  const spent: EarlierSpend = { costUsd: 0, requests: 0, usage: emptyUsage() };
   let sessionId: string | undefined;
   let cwd: string | undefined;
 
@@ -105,6 +109,12 @@ export async function loadTranscript(
       if (cwd === undefined && typeof record.cwd === 'string') cwd = record.cwd;
       if (record.type === 'content-replacement') {
         collectReplacements(record.replacements, replacements);
+        return;
+      }
+      if (record.type === 'cost') {
+        if (typeof record.costUSD === 'number') spent.costUsd += record.costUSD;
+        spent.requests++;
+        spent.usage = addUsage(spent.usage, fromWireUsage(record.usage));
         return;
       }
       if (record.type === 'tool-repair') {
@@ -158,6 +168,7 @@ export async function loadTranscript(
     ...(boundary >= 0 ? { compactBoundaryUuid: (chain[boundary] as Message).uuid } : {}),
     messageLines: entries.length,
     reportedRepairs,
+    spent,
     warnings,
   };
 }

@@ -61,6 +61,28 @@ describe('TranscriptWriter + loadTranscript', () => {
     expect(loaded.sessionId).toBe(sessionId);
   });
 
+  it("sums the earlier runs' cost lines, so a resumed REPL shows the session's spend", async () => {
+    const { env, cwd } = tempHome();
+    const { sessionId, path } = writeSession(env, cwd, conversation(1));
+    const writer = new TranscriptWriter({ path, sessionId, cwd });
+    const usage = {
+      inputTokens: 1000,
+      outputTokens: 50,
+      cacheReadInputTokens: 200,
+      cacheCreationInputTokens: 0,
+    };
+    writer.recordUsage({ model: 'claude-sonnet-4-5', usage, costUsd: 0.25 });
+    writer.recordUsage({ model: 'claude-haiku-4-5', usage, costUsd: 0.5 });
+    writer.close();
+    const loaded = await loadTranscript(path);
+    expect(loaded.spent).toEqual({
+      costUsd: 0.75,
+      requests: 2,
+      usage: { inputTokens: 2000, outputTokens: 100, cacheReadInputTokens: 400, cacheCreationInputTokens: 0 },
+    });
+    expect(loaded.messages).toHaveLength(conversation(1).length);
+  });
+
   it('writes compact_boundary with compactMetadata and resumes from the last boundary', async () => {
     const { env, cwd } = tempHome();
     const before = conversation(2);

@@ -41,4 +41,26 @@ describe('App', () => {
     view.type('\x14');
     await vi.waitFor(() => expect(view.frame()).toContain('write the parser'));
   });
+
+  it('Ctrl+O with no cut tool output says full output is on and that nothing was cut', async () => {
+    const session = new ReplSession();
+    session.transcript.apply(assistantFrame([{ type: 'text', text: 'just words' }]));
+    const view = renderView(
+      <App
+        session={session}
+        cwd="/project"
+        actions={actions}
+        history={() => []}
+        contextWindow={() => 200_000}
+        backgroundShells={() => 0}
+      />,
+    );
+    view.type('\x0f');
+    await vi.waitFor(() =>
+      expect(view.frame()).toContain(
+        'nothing since the last prompt was cut; later tool output is shown whole',
+      ),
+    );
+    expect(view.frame()).toMatch(/full output$/m);
+  });
 });

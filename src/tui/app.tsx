@@ -88,7 +88,13 @@ export function App(props: AppProps) {
         // What was printed cut is in the scrollback, which is never redrawn: turning full output
         // on prints the latest prompt's cut tool calls again, whole.
         fullRef.current = !fullRef.current;
-        if (fullRef.current) session.transcript.reprintTools(showsMoreInFull);
+        // With nothing to print again, a line says so: the status line's label alone looked like
+        // a key that did nothing.
+        if (fullRef.current && session.transcript.reprintTools(showsMoreInFull) === 0)
+          session.transcript.notice(
+            'info',
+            'Full output on: nothing since the last prompt was cut; later tool output is shown whole.',
+          );
         setFull(fullRef.current);
       },
       toggleTodos: () => setTodosShown((t) => !t),

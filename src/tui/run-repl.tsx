@@ -32,7 +32,7 @@ import { openMcpView, openResumePicker, openTasksView } from './session/overlays
 import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
 import { ScreenExtras } from './session/screen-extras';
-import { SessionStarter } from './session/session-starter';
+import { resumeNotice, SessionStarter } from './session/session-starter';
 import { startStatusLineFeed } from './session/status-line-feed';
 import { sessionTaskSources } from './session/task-sources';
 import { withheldUntilTrusted } from './session/trust-check';
@@ -154,8 +154,21 @@ export async function runRepl(
       );
     const commands = createSessionCommands();
     const extras = new ScreenExtras();
-    const handOver = { before: () => modes.disable(), after: () => modes.enable() };
+    // The editor gets the terminal as a shell would after Ctrl+Z: the frame is erased while the
+    // frame writer knows where it is, and drawn afresh where the editor left the cursor — an
+    // editor that printed a line and failed (`$EDITOR` not found) had moved the box under it.
+    const handOver = {
+      before: () => {
+        instance.clear();
+        modes.disable();
+      },
+      after: () => {
+        modes.enable();
+        stdout.emit('resize');
+      },
+    };
     let stopStatusLine: () => void = () => {};
+    let stopShellCount: () => void = () => {};
     let mcpAsked = false;
     const starter: SessionStarter = new SessionStarter({
       options,
@@ -175,6 +188,16 @@ export async function runRepl(
           mcpAsked = true;
           askProjectServers({ extras, manager: setup.mcp, session, env, cwd });
         }
+        // The status line's shell count follows the shells as they start and end, not only when
+        // something else redraws the screen (a shell that ended while the user read said "running").
+        stopShellCount();
+        const shells = setup.engine.sessionServices?.shells;
+        const countShells = () =>
+          extras.setBackgroundShells(
+            shells?.list().filter((shell) => shell.status === 'running').length ?? 0,
+          );
+        countShells();
+        stopShellCount = shells?.subscribe(countShells) ?? (() => {});
         stopStatusLine();
         stopStatusLine = () => {};
         void startStatusLineFeed({
@@ -282,12 +305,6 @@ export async function runRepl(
           actions={actions}
           history={() => recalled}
           contextWindow={(model) => contextWindowFor(model)}
-          backgroundShells={() =>
-            starter
-              .ready()
-              ?.engine.sessionServices?.shells.list()
-              .filter((s) => s.status === 'running').length ?? 0
-          }
         />,
       ),
       renderOptions,
@@ -298,7 +315,8 @@ export async function runRepl(
     const begin = (change?: { resume?: string }) =>
       starter.start(change).then(
         () => {
-          if (change?.resume) session.transcript.notice('info', `Resumed session ${change.resume}.`);
+          const resumed = resumeNotice(change, options, session.sessionId);
+          if (resumed) session.transcript.notice('info', resumed);
           const first = firstReplTurn(
             starter.setup?.initialPrompt,
             options.prompt,
@@ -325,6 +343,7 @@ export async function runRepl(
     modes.disable();
     starter.close();
     stopStatusLine();
+    stopShellCount();
     stopping.abort();
     await session.close();
     const id = session.sessionId;

@@ -100,6 +100,19 @@ describe('project allow rules and trust', () => {
     expect(await exists(join(folder.cwd, 'sub', 'marker'))).toBe(true);
   });
 
+  it("with an empty HOME, trusts the project (the account's home folder is the home, not the working folder)", async () => {
+    const folder = await project({});
+    const trust = await runYoke(['trust'], {
+      cwd: folder.cwd,
+      env: { ...mockEnv(server.url, folder.home), HOME: '' },
+    });
+    expect(trust.stderr).toBe('');
+    expect(trust.stdout).toContain(`Trusted ${folder.cwd}`);
+    expect(trust.code).toBe(0);
+    // Nothing of the user's went into the project as if it were the home folder.
+    expect(await exists(join(folder.cwd, '.yoke', 'state.json'))).toBe(false);
+  });
+
   it('--trust applies the rule for one run and records nothing', async () => {
     const folder = await project({ permissions: { allow: ['Bash(touch:*)'] } });
     toolTurn('Bash', { command: 'touch marker' });

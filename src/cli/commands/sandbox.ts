@@ -4,11 +4,13 @@
  * it off) and proves each confinement with a real command rather than reading switches: a write
  * outside the project, a Unix socket, the network, and a process left behind.
  */
+
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSettings } from '../../config/load-settings';
+import { homeDir } from '../../config/paths';
 import { describeConfinement, SandboxManager } from '../../sandbox/manager';
 import { resolveSandboxConfig } from '../../sandbox/settings';
 import { runCommand } from '../../tools/builtin/bash/run-command';
@@ -58,7 +60,7 @@ export async function runSandboxCheck(context: CheckContext): Promise<number> {
     `settings: the sandbox is ${config.enabled ? 'on' : 'off'} for this folder${config.enabled ? '' : ' (checked as if on)'}`,
   );
   for (const line of ignored) print(`settings: ${line}`);
-  const home = env.HOME || homedir();
+  const home = homeDir(env);
   const manager = new SandboxManager({
     config: { ...config, enabled: true },
     projectRoot: cwd,

@@ -48,4 +48,35 @@ describe('/model', () => {
     expect(await textOf('/model qwen3-coder')).toMatch(/^Model set to qwen3-coder/);
     expect(host.model()).toBe('qwen3-coder');
   });
+
+  it("lists only the session provider's models, and the one in use when the table lacks it", async () => {
+    expect(await textOf('/model')).not.toContain('gpt-4o');
+    host.provider = 'openai';
+    await textOf('/model gpt-4.1');
+    let text = await textOf('/model');
+    expect(text).toContain('Available on the OpenAI-compatible API:');
+    expect(text).toContain('* gpt-4.1');
+    expect(text).not.toContain('claude-');
+    await writeJson(join(host.cwd, '.yoke', 'settings.json'), {
+      models: { 'qwen-local': { contextWindow: 32768 } },
+    });
+    await textOf('/model qwen-local');
+    text = await textOf('/model');
+    expect(text).toContain('* qwen-local  (declared in settings)');
+    host.setModel('served-by-the-server');
+    expect(await textOf('/model')).toContain('* served-by-the-server  (in use)');
+  });
+
+  it("refuses a model of the other provider (an alias too): the session's server would not serve it", async () => {
+    expect(await textOf('/model gpt-4o')).toBe(
+      "gpt-4o is a model of the OpenAI-compatible API, and this session talks to the Anthropic one. Start Yoke with --model gpt-4o (and that API's key) to use it.",
+    );
+    expect(host.model()).toBe('claude-sonnet-5-5');
+    host.provider = 'openai';
+    host.setModel('qwen-local');
+    expect(await textOf('/model sonnet')).toMatch(
+      /^claude-sonnet-5-5 is a model of the Anthropic API, and this session talks to the OpenAI-compatible one\./,
+    );
+    expect(host.model()).toBe('qwen-local');
+  });
 });

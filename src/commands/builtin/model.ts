@@ -5,6 +5,7 @@
  */
 import { editDistance, typoBudget } from '../../lib/edit-distance';
 import { listKnownModels, MODEL_ALIASES, resolveModelAlias } from '../../model/models';
+import { providerForModel, type SelectableProvider } from '../../model/select';
 import type { CommandHost, LocalCommand } from '../types';
 
 export const modelCommand: LocalCommand = {
@@ -17,6 +18,8 @@ export const modelCommand: LocalCommand = {
     const declared = await declaredModels(host);
     if (args === '') return { kind: 'text', text: describeModels(host, declared) };
     const id = resolveModelAlias(args);
+    const elsewhere = otherProviderText(args, id, host.providerName());
+    if (elsewhere) return { kind: 'text', text: elsewhere };
     const unknowns = host.models.unknowns(id);
     const known = !unknowns.contextWindow || declared.includes(args) || declared.includes(id);
     if (!known) return { kind: 'text', text: unknownModelText(args, declared) };
@@ -37,20 +40,43 @@ function candidateIds(declared: readonly string[]): string[] {
   return [...new Set([...Object.keys(MODEL_ALIASES), ...listKnownModels().map((m) => m.id), ...declared])];
 }
 
+const PROVIDER_LABEL: Record<SelectableProvider, string> = {
+  anthropic: 'Anthropic',
+  openai: 'OpenAI-compatible',
+};
+
+/**
+ * The refusal for a model of the other provider: the session's client, key and base URL stay, so
+ * the next request would have gone to a server that does not serve it (a Claude id to vLLM).
+ */
+function otherProviderText(typed: string, id: string, session: SelectableProvider): string | undefined {
+  const wanted = providerForModel(typed) ?? providerForModel(id);
+  if (wanted === undefined || wanted === session) return undefined;
+  return (
+    `${id} is a model of the ${PROVIDER_LABEL[wanted]} API, and this session talks to the ` +
+    `${PROVIDER_LABEL[session]} one. Start Yoke with --model ${id} (and that API's key) to use it.`
+  );
+}
+
 function describeModels(host: CommandHost, declared: readonly string[]): string {
   const current = host.model();
+  const provider = host.providerName();
   const lines = [
     `Model: ${current} (context window ${host.models.contextWindow(current).toLocaleString('en-US')} tokens)`,
   ];
-  lines.push('Available:');
+  lines.push(`Available on the ${PROVIDER_LABEL[provider]} API:`);
   const aliasOf = new Map(Object.entries(MODEL_ALIASES).map(([alias, id]) => [id, alias]));
-  for (const model of listKnownModels()) {
+  // Only this provider's models: the other's would fail at the next request.
+  const known = listKnownModels().filter((model) => providerForModel(model.id) === provider);
+  const listed = new Set([...known.map((model) => model.id), ...declared]);
+  if (!listed.has(current)) lines.push(`  * ${current}  (in use)`);
+  for (const model of known) {
     const alias = aliasOf.get(model.id);
     const price = `$${model.price.input}/$${model.price.output} per Mtok`;
     lines.push(`  ${model.id === current ? '*' : ' '} ${model.id}${alias ? ` (${alias})` : ''}  ${price}`);
   }
   for (const id of declared) {
-    if (listKnownModels().some((m) => m.id === id)) continue;
+    if (known.some((m) => m.id === id)) continue;
     lines.push(`  ${id === current ? '*' : ' '} ${id}  (declared in settings)`);
   }
   lines.push('Switch with /model <id or alias>.');

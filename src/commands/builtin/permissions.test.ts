@@ -92,6 +92,16 @@ describe('/permissions add', () => {
     );
   });
 
+  it('adding the same rule with another behaviour says both count and which wins; removing names both', async () => {
+    const text = await textOf('/permissions add deny Bash(npm test)');
+    expect(text).toBe(
+      `Added deny Bash(npm test) to ${localFile}.\nAlso in your settings: allow Bash(npm test) (${localFile}); deny wins over ask, and ask over allow.`,
+    );
+    expect(await textOf('/permissions remove Bash(npm test)')).toBe(
+      `Removed allow and deny Bash(npm test) from ${localFile}.`,
+    );
+  });
+
   it('refuses to rewrite a settings file it cannot parse, leaving it as it was', async () => {
     await writeFile(localFile, '{ "permissions": ');
     expect(await textOf('/permissions add allow Read')).toMatch(
@@ -103,7 +113,9 @@ describe('/permissions add', () => {
 
 describe('/permissions remove', () => {
   it('removes the rule from the files that hold it', async () => {
-    expect(await textOf('/permissions remove Bash(rm:*)')).toBe(`Removed Bash(rm:*) from ${projectFile}.`);
+    expect(await textOf('/permissions remove Bash(rm:*)')).toBe(
+      `Removed deny Bash(rm:*) from ${projectFile}.`,
+    );
     expect((await json(projectFile)).permissions).toEqual({ deny: [], allow: ['Bash(make)'] });
     expect(host.reloads).toBe(1);
   });
@@ -122,7 +134,7 @@ describe('/permissions remove', () => {
     await writeJson(userFile, { permissions: { deny: ['Bash(rm:*)'] } });
     await writeFile(projectFile, '{"permissions": {"deny": ["Bash(rm:*)"]}');
     const text = await textOf('/permissions remove Bash(rm:*)');
-    expect(text).toBe(`Removed Bash(rm:*) from ${userFile}.`);
+    expect(text).toBe(`Removed deny Bash(rm:*) from ${userFile}.`);
     expect(await readFile(projectFile, 'utf8')).toBe('{"permissions": {"deny": ["Bash(rm:*)"]}');
   });
 

@@ -138,6 +138,15 @@ async function addRule(words: readonly string[], host: CommandHost): Promise<str
   }
   await host.reloadPermissionRules();
   const lines = [`Added ${behavior} ${shown} to ${file}.`];
+  // The same rule with another behaviour still counts: say which one wins.
+  const others = loaded.rules.filter((r) => {
+    const p = parseRuleValue(r.rule);
+    return r.behavior !== behavior && p !== undefined && sameRuleValue(p, target);
+  });
+  if (others.length > 0)
+    lines.push(
+      `Also in your settings: ${others.map((r) => `${r.behavior} ${shown}${r.path ? ` (${r.path})` : ''}`).join(', ')}; deny wins over ask, and ask over allow.`,
+    );
   if (!settingsRuleApplies(SCOPE_SOURCE[scope], behavior, await host.projectTrusted()))
     lines.push(
       'It has no effect until this folder is trusted: project settings cannot allow in an untrusted folder.',
@@ -176,7 +185,10 @@ async function removeRule(words: readonly string[], host: CommandHost): Promise<
   for (const file of files) {
     try {
       await editSettingsFile(file, (json) => withoutRule(json, target));
-      lines.push(`Removed ${shown} from ${file}.`);
+      // Every list of the file loses it: say which (the same rule may be both allowed and denied).
+      const held = new Set(matches.filter((r) => r.path === file).map((r) => r.behavior));
+      const kinds = (['allow', 'ask', 'deny'] as const).filter((kind) => held.has(kind));
+      lines.push(`Removed ${kinds.join(' and ')} ${shown} from ${file}.`);
     } catch (error) {
       lines.push(`Not removed from ${file}: ${(error as Error).message}`);
     }

@@ -43,6 +43,30 @@ describe('/cost', () => {
     expect(text).toContain('1,200 in, 340 out, 5,000 cache read, 0 cache write');
     expect(text).toContain('claude-sonnet-5-5: $0.0123');
   });
+
+  it("after a resume, totals the session with its earlier runs and labels this run's lines", async () => {
+    host.costSnapshot = {
+      ...host.costSnapshot,
+      costUsd: 0.01,
+      requests: 1,
+      sessionDurationMs: 3000,
+      earlier: {
+        costUsd: 0.25,
+        requests: 2,
+        usage: { inputTokens: 900, outputTokens: 80, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+      },
+    };
+    expect(await textOf('/cost')).toBe(
+      [
+        'Total cost:        $0.2600 for the whole session',
+        '  earlier runs:    $0.2500 — 2 API requests; 900 in, 80 out, 0 cache read, 0 cache write',
+        '  this run:        $0.0100',
+        'API requests:      1 this run (0s waiting for the API)',
+        'Session duration:  3s this run',
+        'Tokens:            0 in, 0 out, 0 cache read, 0 cache write this run',
+      ].join('\n'),
+    );
+  });
 });
 
 describe('/context', () => {

@@ -17,25 +17,40 @@ function duration(ms: number): string {
   return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
+/** The whole session's dollars: this run's plus, after a resume, its earlier runs'. */
+export function sessionCostUsd(cost: Pick<CostSnapshot, 'costUsd' | 'earlier'>): number {
+  return cost.costUsd + (cost.earlier?.costUsd ?? 0);
+}
+
+const tokenCounts = (usage: CostSnapshot['usage']) =>
+  `${tokens(usage.inputTokens)} in, ${tokens(usage.outputTokens)} out, ` +
+  `${tokens(usage.cacheReadInputTokens)} cache read, ${tokens(usage.cacheCreationInputTokens)} cache write`;
+
 export function formatCost(cost: CostSnapshot): string {
-  const lines = [
-    `Total cost:        ${usd(cost.costUsd)}`,
-    `API requests:      ${cost.requests} (${duration(cost.apiDurationMs)} waiting for the API)`,
-    `Session duration:  ${duration(cost.sessionDurationMs)}`,
-    `Tokens:            ${tokens(cost.usage.inputTokens)} in, ${tokens(cost.usage.outputTokens)} out, ` +
-      `${tokens(cost.usage.cacheReadInputTokens)} cache read, ${tokens(cost.usage.cacheCreationInputTokens)} cache write`,
-  ];
+  // A resumed session's total counts its earlier runs (their transcript's cost lines); the lines
+  // below it are this run's, and say so.
+  const earlier = cost.earlier && cost.earlier.requests > 0 ? cost.earlier : undefined;
+  const lines = earlier
+    ? [
+        `Total cost:        ${usd(sessionCostUsd(cost))} for the whole session`,
+        `  earlier runs:    ${usd(earlier.costUsd)} — ${earlier.requests} API request${earlier.requests === 1 ? '' : 's'}; ${tokenCounts(earlier.usage)}`,
+        `  this run:        ${usd(cost.costUsd)}`,
+      ]
+    : [`Total cost:        ${usd(cost.costUsd)}`];
+  const thisRun = earlier ? ' this run' : '';
+  lines.push(
+    `API requests:      ${cost.requests}${thisRun} (${duration(cost.apiDurationMs)} waiting for the API)`,
+    `Session duration:  ${duration(cost.sessionDurationMs)}${thisRun}`,
+    `Tokens:            ${tokenCounts(cost.usage)}${thisRun}`,
+  );
   const models = Object.entries(cost.byModel);
   if (models.length > 1 || (models.length === 1 && cost.requests > 0)) {
-    lines.push('By model:');
+    lines.push(`By model${thisRun}:`);
     for (const [model, u] of models) {
-      lines.push(
-        `  ${model}: ${usd(u.costUSD)} — ${tokens(u.inputTokens)} in, ${tokens(u.outputTokens)} out, ` +
-          `${tokens(u.cacheReadInputTokens)} cache read, ${tokens(u.cacheCreationInputTokens)} cache write`,
-      );
+      lines.push(`  ${model}: ${usd(u.costUSD)} — ${tokenCounts(u)}`);
     }
   }
-  if (cost.requests > 0 && cost.costUsd === 0)
+  if (cost.requests + (earlier?.requests ?? 0) > 0 && sessionCostUsd(cost) === 0)
     lines.push('A model without known prices counts as $0; declare its prices under "models" in settings.');
   return lines.join('\n');
 }

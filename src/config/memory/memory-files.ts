@@ -4,12 +4,12 @@
  * files before its `*.local.md` ones, each file followed by its `@path` imports. All candidate
  * paths are read in one parallel batch; a missing file costs one existsSync, nothing more.
  */
-import { homedir } from 'node:os';
 import { dirname, join, parse, resolve } from 'node:path';
 import { findGitRoot } from '../git-root';
 import {
   claudeHome,
   type Env,
+  homeDir,
   PROJECT_CLAUDE_DIR,
   PROJECT_YOKE_DIR,
   type SettingsFileSource,
@@ -40,7 +40,7 @@ export function userMemoryPaths(env: Env): { path: string; kind: 'user' }[] {
 }
 
 export function homeOf(env: Env): string {
-  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  return homeDir(env);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { ConnectionClosedError, TransportDeadlineError, timerDelay } from './deadline';
-import { type PreparedAgent, preparedAgent } from './prepared-sockets';
+import { type PreparedAgent, type PreparedSocketTimes, preparedAgent } from './prepared-sockets';
 import { requestParts } from './request-parts';
 import { announceRequestSent } from './request-sent';
 import type { FetchLike } from './timed-fetch';
@@ -22,6 +22,8 @@ export type NodeFetchOptions = {
    * process, cold, is long enough for a keystroke waiting behind it to echo late.
    */
   beforeSend?: () => Promise<void>;
+  /** How long a preconnected socket may wait, and how often it is renewed (tests shorten them). */
+  preparedSockets?: PreparedSocketTimes;
 };
 
 /** The fetch, and a way to open the connection its next request to an origin will use. */
@@ -38,7 +40,7 @@ export function createNodeFetch(options: NodeFetchOptions): NodeFetch {
     const mod = await modules[protocol]();
     let agent = agents.get(protocol);
     if (!agent) {
-      agent = preparedAgent(mod.Agent);
+      agent = preparedAgent(mod.Agent, options.preparedSockets);
       agents.set(protocol, agent);
     }
     return { request: mod.request, agent };

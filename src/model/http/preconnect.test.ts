@@ -3,7 +3,13 @@
  * it; a prepared connection that failed, or that the server closed while it waited, never costs
  * the request anything but its own attempt.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch } from './node-fetch';
@@ -26,12 +32,13 @@ type Log = { connections: number; requests: Array<{ connection: number; connecte
 async function server(
   answer: (req: IncomingMessage, res: ServerResponse, connection: number) => void = (_req, res) =>
     res.end('ok'),
+  options: ServerOptions = {},
 ): Promise<{ url: URL; log: Log; fetchCalled(): void }> {
   const log: Log = { connections: 0, requests: [] };
   let fetchCalledAt = Number.POSITIVE_INFINITY;
   const connectedAt = new Map<Socket, { n: number; order: number }>();
   let order = 0;
-  const s = createServer((req, res) => {
+  const s = createServer(options, (req, res) => {
     const info = connectedAt.get(req.socket);
     log.requests.push({ connection: info?.n ?? 0, connectedBeforeFetch: (info?.order ?? 0) < fetchCalledAt });
     answer(req, res, info?.n ?? 0);
@@ -119,6 +126,53 @@ describe('preconnect', () => {
     const response = await fetch(url, { method: 'POST', body: '{}' });
     expect(await response.text()).toBe('ok');
     expect(log.requests.map((r) => r.connection)).toEqual([1, 2]);
+  });
+
+  // Node's server answers a connection that sent no request within its headers timeout with
+  // "408 Request Timeout" (60 s by default; shortened here). That unread answer was taken for the
+  // first request's response: a failed attempt the SDK then retried.
+  const impatient = { headersTimeout: 300, requestTimeout: 300, connectionsCheckingInterval: 50 };
+
+  it("drops a prepared connection the server answered 408 while it waited: the request gets the server's answer", async () => {
+    const { url, log } = await server(undefined, impatient);
+    const fetch = createNodeFetch({ connectMs: 5_000, preparedSockets: { maxIdleMs: 60_000, refreshes: 0 } });
+    fetch.preconnect(url);
+    await until(() => log.connections === 1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const response = await fetch(url, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('ok');
+    expect(log.requests.map((r) => r.connection)).toEqual([2]);
+  });
+
+  it('replaces a prepared connection before the server tires of it, so the first request after idling uses a fresh one', async () => {
+    const { url, log, fetchCalled } = await server(undefined, {
+      ...impatient,
+      headersTimeout: 1000,
+      requestTimeout: 1000,
+    });
+    const fetch = createNodeFetch({ connectMs: 5_000, preparedSockets: { maxIdleMs: 150, refreshes: 20 } });
+    fetch.preconnect(url);
+    // Past the server's timeout: the first prepared socket would have been answered 408 by now.
+    await until(() => log.connections >= 8);
+    fetchCalled();
+    const response = await fetch(url, { method: 'POST', body: '{}' });
+    expect(await response.text()).toBe('ok');
+    // Sent on a connection opened before the fetch (a renewed prepared one), the only request.
+    expect(log.requests).toHaveLength(1);
+    expect(log.requests[0]?.connectedBeforeFetch).toBe(true);
+  });
+
+  it('stops renewing after its refreshes: an idle session holds no connection for ever', async () => {
+    const { url, log } = await server();
+    const fetch = createNodeFetch({ connectMs: 5_000, preparedSockets: { maxIdleMs: 30, refreshes: 2 } });
+    fetch.preconnect(url);
+    await until(() => log.connections === 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(log.connections).toBe(3);
+    const response = await fetch(url, { method: 'POST', body: '{}' });
+    expect(await response.text()).toBe('ok');
+    expect(log.requests.map((r) => r.connection)).toEqual([4]);
   });
 
   it('ignores what it cannot connect to', () => {

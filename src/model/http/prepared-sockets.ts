@@ -10,6 +10,13 @@
  * any other (kept alive after the answer, reused). A prepared socket is never sent on twice: it
  * leaves the set when taken, when it closes, and when its connect fails (the request then opens
  * its own and reports that failure itself).
+ *
+ * A prepared socket waits while the user reads or types, and servers close connections that send
+ * nothing: Node's answers "408 Request Timeout" after its 60 s headers timeout, and that answer,
+ * unread in the socket's buffer, was taken for the first request's response (a failed attempt and
+ * a retry). So a socket the server writes to or closes before any request is dropped, and one
+ * that has waited `maxIdleMs` is replaced by a fresh one, for a bounded while (`refreshes` times:
+ * an idle REPL does not hold a connection open forever; after that the request connects itself).
  */
 import type { Agent } from 'node:http';
 import type { Socket } from 'node:net';
@@ -26,14 +33,28 @@ export type PreparedAgent = Agent & {
   wasPrepared(socket: Socket | null | undefined): boolean;
 };
 
-export function preparedAgent(AgentBase: AgentClass): PreparedAgent {
-  const waiting = new Map<string, Socket>();
+export type PreparedSocketTimes = {
+  /** How long a prepared socket waits before it is replaced: well inside servers' idle timeouts. */
+  maxIdleMs: number;
+  /** How many times a waiting socket is replaced before the agent stops preparing one. */
+  refreshes: number;
+};
+
+const DEFAULT_TIMES: PreparedSocketTimes = { maxIdleMs: 30_000, refreshes: 10 };
+
+type Waiting = { socket: Socket; release(): void };
+
+export function preparedAgent(
+  AgentBase: AgentClass,
+  times: PreparedSocketTimes = DEFAULT_TIMES,
+): PreparedAgent {
+  const waiting = new Map<string, Waiting>();
   const handedOut = new WeakSet<Socket>();
   const keyOf = (host: string | null | undefined, port: number | string | null | undefined) =>
     `${host ?? 'localhost'}:${port ?? ''}`;
 
   class Prepared extends AgentBase {
-    prepare(host: string, port: number): void {
+    prepare(host: string, port: number, refreshesLeft = times.refreshes): void {
       const key = keyOf(host, port);
       if (waiting.has(key) || this.hasSocketFor(key)) return;
       // The options the agent itself would connect with (Agent#createSocket), TLS server name included.
@@ -54,13 +75,26 @@ export function preparedAgent(AgentBase: AgentClass): PreparedAgent {
       }
       // Not a reason to keep the process alive: a run that ends before it is used just ends.
       socket.unref();
-      const forget = () => {
-        if (waiting.get(key) === socket) waiting.delete(key);
+      const release = () => {
+        clearTimeout(timer);
+        socket.off('readable', drop);
+        if (waiting.get(key)?.socket === socket) waiting.delete(key);
       };
       // A failed connect is the request's to report, on its own attempt; here it is only forgotten.
-      socket.on('error', forget);
-      socket.once('close', forget);
-      waiting.set(key, socket);
+      // Anything the server writes before a request (a 408, a close) means the socket is done for.
+      function drop() {
+        release();
+        socket.destroy();
+      }
+      const timer = setTimeout(() => {
+        drop();
+        if (refreshesLeft > 0) this.prepare(host, port, refreshesLeft - 1);
+      }, times.maxIdleMs);
+      timer.unref();
+      socket.on('error', release);
+      socket.once('close', release);
+      socket.on('readable', drop);
+      waiting.set(key, { socket, release });
     }
 
     wasPrepared(socket: Socket | null | undefined): boolean {
@@ -70,14 +104,17 @@ export function preparedAgent(AgentBase: AgentClass): PreparedAgent {
     override createConnection(...args: unknown[]): Socket {
       const options = (args[0] ?? {}) as ConnectionOptions;
       const key = keyOf(options.host, options.port);
-      const ready = waiting.get(key);
-      if (ready) {
-        waiting.delete(key);
-        if (!ready.destroyed && ready.writable) {
+      const prepared = waiting.get(key);
+      if (prepared) {
+        // Its listeners go: the request's parser reads it from here on.
+        prepared.release();
+        const ready = prepared.socket;
+        if (!ready.destroyed && ready.writable && ready.readableLength === 0) {
           ready.ref();
           handedOut.add(ready);
           return ready;
         }
+        ready.destroy();
       }
       const connect = super.createConnection as unknown as (...a: unknown[]) => Socket;
       return connect.apply(this, args);

@@ -1,5 +1,10 @@
-/** Registers a component's key handler with the session's Keyboard while `active`. */
-import { createContext, useContext, useEffect, useRef } from 'react';
+/**
+ * Registers a component's key handler with the session's Keyboard while `active`. In a layout
+ * effect, so the handler comes and goes with the commit that shows or removes the component: a
+ * passive effect's clean-up runs later, and a key typed in between (`k` just after Esc closed a
+ * task's output) went to a view no longer on screen, which swallowed it.
+ */
+import { createContext, useContext, useLayoutEffect, useRef } from 'react';
 import type { Keyboard, KeyHandler } from './keyboard';
 
 export const KeyboardContext = createContext<Keyboard | undefined>(undefined);
@@ -8,7 +13,7 @@ export function useKeys(handler: KeyHandler, active = true): void {
   const keyboard = useContext(KeyboardContext);
   const ref = useRef(handler);
   ref.current = handler;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!keyboard || !active) return;
     return keyboard.register(ref);
   }, [keyboard, active]);

@@ -48,6 +48,7 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
       return columns === undefined ? undefined : columns - 2;
     },
     model: () => engine.currentModel,
+    providerName: () => setup.selection.providerName,
     setModel: (id) => deps.session.setModel(id),
     models: services?.models ?? new ModelCatalog(),
     permissionMode: () => engine.permissionMode,
@@ -84,6 +85,7 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
       return {
         ...total,
         byModel: services?.costs.byModel() ?? {},
+        ...(setup.earlierSpend ? { earlier: setup.earlierSpend } : {}),
         sessionDurationMs: performance.now() - deps.startedAt,
       } as ReturnType<CommandHost['cost']>;
     },

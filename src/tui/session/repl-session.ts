@@ -86,6 +86,7 @@ export class ReplSession {
   private permissions: PendingPermission[] = [];
   private lastPermissionId = 0;
   private contextTokens = 0;
+  private earlierCostUsd = 0;
   /** The mode chosen with Shift+Tab before the engine was ready; applied when it attaches. */
   private earlyMode: PermissionMode | undefined;
   private status: SessionStatus;
@@ -101,9 +102,14 @@ export class ReplSession {
     this.status = this.makeStatus();
   }
 
-  /** The engine arrives after the first render (its set-up runs while the prompt is usable). */
-  attach(engine: ReplEngine): void {
+  /**
+   * The engine arrives after the first render (its set-up runs while the prompt is usable).
+   * `earlierCostUsd` is what a resumed session spent before this run: the status line shows the
+   * session's cost, not this process's.
+   */
+  attach(engine: ReplEngine, earlierCostUsd = 0): void {
     this.engine = engine;
+    this.earlierCostUsd = earlierCostUsd;
     // A new conversation (/clear) has filled none of the window; a resumed one what it last filled.
     this.contextTokens = resumedContextTokens(engine.messages);
     this.transcript.showPast(engine.messages);
@@ -375,7 +381,7 @@ export class ReplSession {
       startFailed: this.startFailure !== undefined,
       cwd: this.engine?.currentCwd ?? '',
       mode: this.engine?.permissionMode ?? this.earlyMode ?? 'default',
-      costUsd: this.engine?.totalCostUsd ?? 0,
+      costUsd: this.earlierCostUsd + (this.engine?.totalCostUsd ?? 0),
       contextTokens: this.contextTokens,
       running: this.running !== undefined,
       turnStartedAt: this.turnStartedAt,

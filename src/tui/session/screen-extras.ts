@@ -1,6 +1,7 @@
 /**
  * What the REPL's screen shows besides the conversation: an overlay that owns the keys (the resume
- * picker, /tasks, /mcp, the MCP approval question) and the custom status line's latest text.
+ * picker, /tasks, /mcp, the MCP approval question), the custom status line's latest text and the
+ * count of running background shells.
  * A small store the root view subscribes to; the session code (plain TypeScript) sets it.
  */
 import type { ReactNode } from 'react';
@@ -9,10 +10,12 @@ export type ScreenExtrasSnapshot = {
   readonly overlay: ReactNode | undefined;
   /** The `statusLine` command's latest line; undefined shows the built-in line. */
   readonly statusLine: string | undefined;
+  /** How many background shells run: the built-in status line counts them, redrawn as they end. */
+  readonly backgroundShells: number;
 };
 
 export class ScreenExtras {
-  private snapshot: ScreenExtrasSnapshot = { overlay: undefined, statusLine: undefined };
+  private snapshot: ScreenExtrasSnapshot = { overlay: undefined, statusLine: undefined, backgroundShells: 0 };
   private readonly listeners = new Set<() => void>();
 
   subscribe = (listener: () => void): (() => void) => {
@@ -37,6 +40,10 @@ export class ScreenExtras {
 
   setStatusLine(line: string | undefined): void {
     if (line !== this.snapshot.statusLine) this.set({ statusLine: line });
+  }
+
+  setBackgroundShells(count: number): void {
+    if (count !== this.snapshot.backgroundShells) this.set({ backgroundShells: count });
   }
 
   private set(change: Partial<ScreenExtrasSnapshot>): void {

@@ -30,6 +30,22 @@ export type StarterDeps = {
   onStarted?(ready: ReadySession & { setup: SessionSetup }): void;
 };
 
+/**
+ * The line a resumed conversation opens with, whichever way it was resumed: the picker or /resume
+ * (`change`), `--resume <id>` or `--continue` (the options). None for a new conversation.
+ */
+export function resumeNotice(
+  change: { resume?: string } | undefined,
+  options: Pick<CliOptions, 'resume' | 'continue' | 'forkSession'>,
+  sessionId: string | undefined,
+): string | undefined {
+  if (change) return change.resume ? `Resumed session ${change.resume}.` : undefined;
+  if (options.resume === undefined && !options.continue) return undefined;
+  return options.forkSession
+    ? `Forked the session into a new one, ${sessionId}.`
+    : `Resumed session ${sessionId}.`;
+}
+
 export class SessionStarter {
   private current: (ReadySession & { setup: SessionSetup }) | undefined;
   private readonly stop = new AbortController();
@@ -93,7 +109,7 @@ export class SessionStarter {
       projectRoot: findGitRoot(deps.cwd) ?? deps.cwd,
     };
     for (const warning of setup.warnings) deps.session.transcript.notice('warning', warning);
-    deps.session.attach(setup.engine);
+    deps.session.attach(setup.engine, setup.earlierSpend?.costUsd);
     deps.onStarted?.(this.current);
     const idle = () => !deps.session.getStatus().running;
     void warmToolSchemas(setup.tools, this.stop.signal)

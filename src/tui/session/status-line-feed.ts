@@ -5,6 +5,7 @@
  * Its line replaces the built-in one; a failure is said once in the transcript and the built-in
  * line comes back until the command works again. One feed per engine (/clear and /resume make a new one).
  */
+import { sessionCostUsd } from '../../commands/builtin/usage';
 import type { CommandHost } from '../../commands/types';
 import type { LoadedSettings } from '../../config/load-settings';
 import type { Env } from '../../config/paths';
@@ -52,7 +53,7 @@ export async function startStatusLineFeed(deps: StatusLineFeedDeps): Promise<() 
         model: status.model,
         permissionMode: status.mode,
         cost: {
-          costUsd: cost.costUsd,
+          costUsd: sessionCostUsd(cost),
           apiDurationMs: cost.apiDurationMs,
           sessionDurationMs: cost.sessionDurationMs,
           inputTokens:

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { TaskBoard, type TaskSnapshot, type TaskSource } from '../../interactive/task-board';
 import { restoreCi } from '../testing/hide-ci';
 import { renderView } from '../testing/render-view';
-import { TasksView } from './tasks-view';
+import { TasksView, taskRowText } from './tasks-view';
 
 afterAll(restoreCi);
 
@@ -69,6 +69,27 @@ describe('the /tasks view', () => {
     expect(view.frame()).toMatch(
       /bash_2 {2}shell {2}build · completed with exit code 0 · 5s {2}built 3 files/,
     );
+  });
+
+  it("shortens a long title (a shell's command) so the status, time and latest line fit the row", () => {
+    const row = {
+      id: 'bash_1',
+      kind: 'shell',
+      title: 'for i in 1 2 3 4 5 6 7 8 9 10; do echo tick $i; sleep 2; ...',
+      status: 'completed' as const,
+      statusText: 'completed with exit code 0',
+      startedAt: 0,
+      endedAt: 20_000,
+      outputPath: '/dev/null',
+      latest: 'tick 10',
+    };
+    const text = taskRowText(row, 20_000, 100);
+    expect(text.length).toBeLessThanOrEqual(100 - 6);
+    expect(text).toMatch(
+      /^bash_1 {2}shell {2}for i in 1 2 .*… · completed with exit code 0 · 20s {2}tick 10$/,
+    );
+    // With room to spare the title stays whole.
+    expect(taskRowText(row, 20_000, 200)).toContain(row.title);
   });
 
   it('Enter shows the output, Esc goes back; k stops the selected task; Esc closes', async () => {

@@ -10,17 +10,47 @@ import { lastOutputLines } from '../../interactive/shell-tail';
 import { formatTaskElapsed, type TaskBoard, type TaskRow } from '../../interactive/task-board';
 import { useKeys } from '../input/use-keys';
 import { DialogFrame } from './dialog-frame';
+import { displayWidth } from './display-width';
 import { SelectList } from './select-list';
 import { useStyle } from './style-context';
+import { useTerminalSize } from './use-terminal-size';
 
 /** Lines of output the detail view shows (the end of the file). */
 const OUTPUT_LINES = 15;
 const OUTPUT_WINDOW_BYTES = 64 * 1024;
 
-export function taskRowText(row: TaskRow, now: number): string {
+/** Columns the list takes around a row: the frame's borders and padding, and the `❯ ` marker. */
+const ROW_CHROME = 6;
+/** The latest line keeps at least this much room; the title gives way first, down to its minimum. */
+const LATEST_ROOM = 30;
+const TITLE_MIN = 12;
+
+/**
+ * One task's row, fitted to `columns`: the status, running time and latest line are what the view
+ * is for, so a long title (a shell's command) is shortened before they are cut.
+ */
+export function taskRowText(row: TaskRow, now: number, columns = Number.POSITIVE_INFINITY): string {
   const elapsed = formatTaskElapsed((row.endedAt ?? now) - row.startedAt);
   const latest = row.latest === '' ? '' : `  ${row.latest}`;
-  return `${row.id}  ${row.kind}  ${row.title} · ${row.statusText} · ${elapsed}${latest}`;
+  const head = `${row.id}  ${row.kind}  `;
+  const tail = ` · ${row.statusText} · ${elapsed}`;
+  const room =
+    columns -
+    ROW_CHROME -
+    displayWidth(head) -
+    displayWidth(tail) -
+    Math.min(displayWidth(latest), LATEST_ROOM);
+  return `${head}${shortened(row.title, Math.max(TITLE_MIN, room))}${tail}${latest}`;
+}
+
+function shortened(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = '';
+  for (const char of Array.from(text)) {
+    if (displayWidth(`${out}${char}…`) > width) break;
+    out += char;
+  }
+  return `${out.trimEnd()}…`;
 }
 
 export function TasksView({ board, onClose }: { board: TaskBoard; onClose(): void }) {
@@ -29,6 +59,7 @@ export function TasksView({ board, onClose }: { board: TaskBoard; onClose(): voi
   const [open, setOpen] = useState<string | undefined>(undefined);
   const [note, setNote] = useState('');
   const [now, setNow] = useState(Date.now());
+  const { columns } = useTerminalSize();
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
@@ -44,7 +75,7 @@ export function TasksView({ board, onClose }: { board: TaskBoard; onClose(): voi
         title={`Background tasks (${running} running)`}
         items={rows}
         keyOf={(row) => row.id}
-        row={(row) => taskRowText(row, now)}
+        row={(row) => taskRowText(row, now, columns)}
         onPick={(row) => setOpen(row.id)}
         onClose={onClose}
         onKey={(event, row) => {

@@ -3,7 +3,7 @@
  * picker (`yoke --resume` without an id, and `/resume`), `!cd` moving the session's folder, the
  * `statusLine` command, and `@path` mentions attaching files.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScenarioInput } from '../../../src/testing/mock-server';
@@ -17,6 +17,20 @@ const fx = useTuiFixture('yoke-features-', async (cwd) => {
   await writeFile(join(cwd, 'src', 'marker-file.txt'), 'x\n');
 });
 const open = (args: string[] = []) => fx.open(args);
+
+/** The dollars a session's transcript records (its cost lines), as `yoke sessions` sums them. */
+async function transcriptCostUsd(id: string): Promise<number> {
+  const folders = await readdir(join(fx.home, 'projects'));
+  for (const folder of folders) {
+    const text = await readFile(join(fx.home, 'projects', folder, `${id}.jsonl`), 'utf8').catch(() => '');
+    if (text === '') continue;
+    return text
+      .split('\n')
+      .filter((line) => line.includes('"type":"cost"'))
+      .reduce((sum, line) => sum + (JSON.parse(line) as { costUSD: number }).costUSD, 0);
+  }
+  throw new Error(`no transcript of ${id} under ${fx.home}`);
+}
 
 /** A finished -p session whose first prompt is `prompt` (answered by `turns`); returns its id. */
 async function pastSession(
@@ -66,9 +80,29 @@ describe.skipIf(!hasTmux)('session features in tmux', { timeout: 120_000 }, () =
       { reply: { content: [{ type: 'text', text: 'It says hello.' }] } },
     ]);
     const t = await open(['--resume', id]);
-    const screen = await t.waitFor((s) => s.includes('It says hello.') && READY(s), { timeoutMs: 45_000 });
+    let screen = await t.waitFor((s) => s.includes('It says hello.') && READY(s), { timeoutMs: 45_000 });
     expect(screen).toContain('> what is in the marker?');
     expect(screen).toMatch(/● Bash\(echo marker-said-hello\)\n\s+⎿ exit 0\n\s+marker-said-hello/);
+    expect(screen).toContain(`Resumed session ${id}.`);
+    // The status line shows what the session cost, its earlier run included (the transcript's
+    // cost lines), and /cost says which part was earlier.
+    const earlier = await transcriptCostUsd(id);
+    expect(earlier).toBeGreaterThan(0);
+    expect(screen).toContain(`default mode · context 1% · $${earlier.toFixed(4)}`);
+    await t.type('/cost ');
+    await t.press('Enter');
+    screen = await t.waitFor('earlier runs:');
+    expect(screen).toContain(`Total cost:        $${earlier.toFixed(4)} for the whole session`);
+    expect(screen).toMatch(new RegExp(`earlier runs: +\\$${earlier.toFixed(4)} — 2 API requests`));
+  });
+
+  it('yoke --continue says which session it resumed', async () => {
+    const id = await pastSession('the one to continue');
+    const t = await open(['--continue']);
+    const screen = await t.waitFor((s) => s.includes('answer to the one to continue') && READY(s), {
+      timeoutMs: 45_000,
+    });
+    expect(screen).toContain(`Resumed session ${id}.`);
   });
 
   it('/resume opens the picker without the running session; Esc goes back to the prompt', async () => {

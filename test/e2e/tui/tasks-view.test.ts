@@ -60,4 +60,28 @@ describe.skipIf(!hasTmux)('/tasks in tmux', { timeout: 120_000 }, () => {
     expect(screen).not.toContain('yoke: warning');
     expect(screen.split('\n').filter((row) => row.startsWith('╭'))).toHaveLength(1);
   });
+
+  it('the status line stops counting a background shell when it ends, with no key pressed', async () => {
+    fx.server.reset([
+      {
+        reply: {
+          content: [
+            {
+              type: 'tool_use',
+              name: 'Bash',
+              input: { command: 'sleep 2; echo short-job-done', run_in_background: true },
+            },
+          ],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: 'started the short job' }] } },
+    ]);
+    const t = await fx.openReady(['--allowedTools', 'Bash']);
+    await t.type('start the short job');
+    await t.press('Enter');
+    await t.waitFor((s) => s.includes('started the short job') && s.includes('1 shell running'));
+    // Nothing else redraws the screen now: the shell's end alone must take the count away.
+    const screen = await t.waitFor((s) => READY(s) && !s.includes('shell running'), { timeoutMs: 20_000 });
+    expect(screen).toMatch(/default mode · context \d+% · \$\d+\.\d{4}\s*$/);
+  });
 });
