@@ -9,12 +9,13 @@ import type { Keyboard, KeyHandler } from './keyboard';
 
 export const KeyboardContext = createContext<Keyboard | undefined>(undefined);
 
-export function useKeys(handler: KeyHandler, active = true): void {
+/** `typing`: the handler edits text, so a burst of typing may go on to it (input/keyboard.ts). */
+export function useKeys(handler: KeyHandler, active = true, typing = false): void {
   const keyboard = useContext(KeyboardContext);
   const ref = useRef(handler);
   ref.current = handler;
   useLayoutEffect(() => {
     if (!keyboard || !active) return;
-    return keyboard.register(ref);
-  }, [keyboard, active]);
+    return keyboard.register(ref, { typing });
+  }, [keyboard, active, typing]);
 }
