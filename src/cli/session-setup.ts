@@ -234,6 +234,7 @@ export async function createSessionEngine(
       hooks.permissionRequest({ ...call, toolInput: input }, signal),
     sideCalls: services.sideCalls,
     gitConfig,
+    copies: services.copies,
     report: (line) => log.warn(line),
   });
   // Coordinator mode: the scratchpad in the permission context, the main loop's pool and prompt.

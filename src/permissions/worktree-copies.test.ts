@@ -4,14 +4,14 @@
  * `Read(//<repo>/sec/**)` denied it (the secret reached the model).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CorpusCase, decideCase } from './corpus-test-support';
 import { diskPathFs } from './real-paths';
 import { parseRule } from './rule-string';
-import { mainWorkingCopyOf, withWorktreeCopies } from './worktree-copies';
+import { KnownCopies, mainWorkingCopyOf, withWorktreeCopies } from './worktree-copies';
 
 let top: string;
 let repo: string;
@@ -37,6 +37,7 @@ beforeAll(() => {
   // A folder that claims to be a worktree of the repository, without git's link back.
   mkdirSync(join(top, 'planted'));
   writeFileSync(join(top, 'planted/.git'), `gitdir: ${repo}/.git/worktrees/agent-1\n`);
+  symlinkSync(repo, join(top, 'link'));
 });
 afterAll(() => rmSync(top, { recursive: true, force: true }));
 
@@ -83,6 +84,38 @@ describe('withWorktreeCopies', () => {
     expect(
       withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], { projectRoot: join(top, 'planted'), home }),
     ).toHaveLength(1);
+  });
+});
+
+describe('other spellings and other copies', () => {
+  it('maps a rule written through a symlinked spelling of the repository', () => {
+    expect(twins(`Read(/${top}/link/sec/**)`)).toEqual([`/${copy}/sec/**`]);
+    // Control: a symlinked spelling of a folder outside the repository maps nothing.
+    expect(twins(`Read(/${top}/link/../other/**)`)).toEqual([]);
+  });
+
+  it("maps onto a known copy (a WorktreeCreate hook's folder), and only onto it", () => {
+    const copies = new KnownCopies();
+    const hookCopy = join(top, 'planted');
+    expect(copies.add(hookCopy, repo)).toBe(true);
+    const mapped = withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], {
+      projectRoot: hookCopy,
+      home,
+      copies,
+    });
+    expect(mapped.slice(1).map((r) => r.ruleContent)).toEqual([`/${hookCopy}/sec/**`]);
+    copies.remove(hookCopy);
+    expect(
+      withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], { projectRoot: hookCopy, home, copies }),
+    ).toHaveLength(1);
+  });
+
+  it('refuses a "copy" that is the project or holds it: twins there would cover its neighbours', () => {
+    const copies = new KnownCopies();
+    expect(copies.add(repo, repo)).toBe(false);
+    expect(copies.add(top, repo)).toBe(false);
+    expect(copies.add('/', repo)).toBe(false);
+    expect(copies.entries()).toEqual([]);
   });
 });
 

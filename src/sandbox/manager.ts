@@ -7,8 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, unlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PermissionRule } from '../lib/permission-vocabulary';
-import { isWithin } from '../permissions/path-rules';
+import { isWithin, type ResolvedPattern } from '../permissions/path-rules';
 import type { ShellSandboxJudge } from '../permissions/types';
+import { copiesOfProject, type KnownCopies, patternOnCopy } from '../permissions/worktree-copies';
 import { probeSandbox, type SandboxAvailability } from './availability';
 import { bwrapPlan, type Placeholder, SECCOMP_FD } from './bwrap-args';
 import { DenyMasks } from './deny-masks';
@@ -35,6 +36,8 @@ export type SandboxManagerOptions = {
   home: string;
   rules: readonly PermissionRule[];
   protectedPaths: readonly PolicyPath[];
+  /** The session's known copies of the project (a WorktreeCreate hook's folders). */
+  copies?: KnownCopies;
   /** Replaces the bubblewrap probe (tests of the unavailable path). */
   probe?: () => Promise<SandboxAvailability>;
   /**
@@ -192,7 +195,7 @@ export class SandboxManager {
     const state = this.state;
     if (state.kind !== 'active' || !this.controlDir) throw new Error('The sandbox is not active.');
     const { policy } = state;
-    const masks = this.masks.resolve(policy.hidden);
+    const masks = this.masks.resolve([...policy.hidden, ...this.hiddenInCopies(policy)]);
     const proxySocket = policy.network.kind === 'proxy' ? policy.network.socketPath : undefined;
     // With allowed sockets the filter would make them useless; with the relay it goes on the
     // nested bwrap instead.
@@ -240,6 +243,19 @@ export class SandboxManager {
     };
     if (filter) spawn.seccomp = filter;
     return spawn;
+  }
+
+  /**
+   * The masked patterns mapped onto each copy of the project that exists now (an agent's linked
+   * worktree, a hook's copy), as the permission layer's twins map its rules (worktree-copies.ts):
+   * a secret the rules deny in the project is masked in its copies too. Looked at per command,
+   * since worktrees come and go during a session.
+   */
+  private hiddenInCopies(policy: SandboxPolicy): ResolvedPattern[] {
+    const copies = copiesOfProject(this.options.projectRoot, this.options.copies);
+    return copies.flatMap(({ original, copy }) =>
+      policy.hidden.flatMap((pattern) => patternOnCopy(pattern, original, copy)),
+    );
   }
 
   /** The seccomp program, built once per session. */

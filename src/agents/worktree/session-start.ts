@@ -59,6 +59,8 @@ export async function sessionWorktree(
 ): Promise<SessionWorktreeStart> {
   const attach = (made: MadeWorktree | undefined) => (services: SessionServices) => {
     const worktrees = attachSessionWorktrees(services, env, (outcome) => log.warn(describeOutcome(outcome)));
+    // A hook's folder is a copy of the project Yoke cannot tell from git's files.
+    if (made?.madeBy === 'hook') services.copies.add(made.worktree.path, cwd);
     if (made)
       worktrees.enter(FLAG_WORKTREE, { ...made, origin: 'flag', originalCwd: cwd, originalProjectRoot: cwd });
   };

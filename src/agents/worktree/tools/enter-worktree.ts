@@ -112,6 +112,8 @@ async function makeOrOpen(input: EnterWorktreeInput, context: ToolUseContext): P
     const byHook = await context.hooks.worktreeCreate?.({ name }, context.abortSignal);
     if (byHook?.handled) {
       if ('error' in byHook) throw new ToolError(`No worktree is made: ${byHook.error}.`);
+      // The hook's folder is a copy of the project: its deny rules hold there too.
+      context.services.copies.add(byHook.path, context.projectRoot);
       return { madeBy: 'hook', worktree: { path: byHook.path, name, hooks: context.hooks } };
     }
     const settings = agentRuntimeOf(context.services)?.worktree;
