@@ -14,6 +14,7 @@
  */
 import type { HookRunner } from '../../hooks/types';
 import type { Env } from '../../model/types';
+import { GitConfigSafety } from '../../permissions/git-config-safety';
 import type { SessionServices } from '../../tools/session-services';
 import {
   attachSessionWorktrees,
@@ -98,6 +99,13 @@ async function gitWorktree(
   reuseExisting: boolean,
   settings: WorktreeSettings | undefined,
 ): Promise<MadeWorktree> {
+  // As for isolated agents and EnterWorktree: checking files out (and the status check at the
+  // end) would run the filters and drivers the repository's own configuration names.
+  const verdict = await new GitConfigSafety({ env }).check(cwd);
+  if (!verdict.harmless)
+    throw new WorktreeFlagError(
+      `--worktree: no worktree is made: checking files out would run what this repository's git configuration names (${verdict.reason}).`,
+    );
   try {
     const worktree = await createWorktree({
       cwd,
