@@ -82,11 +82,13 @@ export function nestedMemory(
   cwd: string,
   env: Env,
   loaded: readonly { path: string }[],
+  trusted: boolean,
 ): QueryEngineConfig['nestedMemory'] {
   if (options.bare) return undefined;
   return {
     projectRoot: cwd,
     env,
+    trusted,
     alreadyLoaded: loaded.map((file) => file.path),
     sources: options.settingSources,
   };

@@ -111,7 +111,13 @@ export async function createSessionEngine(
   const memorySources = options.settingSources;
   const memoryPromise = options.bare
     ? Promise.resolve([])
-    : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
+    : memoryFiles.loadMemoryFiles({
+        cwd,
+        env: sessionEnv,
+        sources: memorySources,
+        trusted: trust.trusted,
+        refused: (line) => log.warn(line),
+      });
   const { main, selection, fast } = await chooseSessionModel({
     options,
     merged,
@@ -315,7 +321,7 @@ export async function createSessionEngine(
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
     environment,
-    nestedMemory: nestedMemory(options, cwd, sessionEnv, memory),
+    nestedMemory: nestedMemory(options, cwd, sessionEnv, memory, trust.trusted),
     ...runLimits(options, merged),
     ...(effort ? { effort } : {}),
     hookFrames,
