@@ -82,13 +82,13 @@ export function nestedMemory(
   cwd: string,
   env: Env,
   loaded: readonly { path: string }[],
-  trusted: boolean,
+  imports: { trusted: boolean; denied: (path: string) => string | undefined },
 ): QueryEngineConfig['nestedMemory'] {
   if (options.bare) return undefined;
   return {
     projectRoot: cwd,
     env,
-    trusted,
+    ...imports,
     alreadyLoaded: loaded.map((file) => file.path),
     sources: options.settingSources,
   };

@@ -5,6 +5,7 @@
  * system prompt, JSON schema, agents from `initialize`). Each step's details live in a
  * `session-*.ts` helper; this file keeps their order, which is what makes the first request early.
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
@@ -27,6 +28,7 @@ import { loadPluginsForSession, startAgentsLoad } from './session-extensions';
 import { startSessionGit } from './session-git';
 import { growingSessionHooks, sessionHooks } from './session-hooks';
 import { startSessionMcp } from './session-mcp';
+import { memoryReadDenial } from './session-memory-denials';
 import { chooseSessionModel, sessionModels } from './session-models';
 import { loadSessionModules } from './session-modules';
 import {
@@ -109,6 +111,12 @@ export async function createSessionEngine(
     await modules;
   // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
   const memorySources = options.settingSources;
+  const memoryDenied = memoryReadDenial({
+    settingsRules: settings.loaded.rules,
+    cliDisallowed: options.disallowedTools ?? [],
+    cwd,
+    home: sessionEnv.HOME || homedir(),
+  });
   const memoryPromise = options.bare
     ? Promise.resolve([])
     : memoryFiles.loadMemoryFiles({
@@ -117,6 +125,7 @@ export async function createSessionEngine(
         sources: memorySources,
         trusted: trust.trusted,
         refused: (line) => log.warn(line),
+        denied: memoryDenied,
       });
   const { main, selection, fast } = await chooseSessionModel({
     options,
@@ -321,7 +330,10 @@ export async function createSessionEngine(
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
     environment,
-    nestedMemory: nestedMemory(options, cwd, sessionEnv, memory, trust.trusted),
+    nestedMemory: nestedMemory(options, cwd, sessionEnv, memory, {
+      trusted: trust.trusted,
+      denied: memoryDenied,
+    }),
     ...runLimits(options, merged),
     ...(effort ? { effort } : {}),
     hookFrames,

@@ -46,4 +46,27 @@ describe("a project's memory imports", () => {
     expect(sent).not.toContain('OUTSIDE_TEXT_2217');
     expect(result.stderr).toContain('~/.ssh/id_ed25519');
   });
+
+  it('leave out a file a Read deny rule covers, inside the project too', async () => {
+    const home = await tempProject('yoke-mem-home-');
+    const project = await tempProject('yoke-mem-project-');
+    writeFileSync(join(project, '.env'), 'DOTENV_SECRET_4410\n');
+    writeFileSync(join(project, 'style.md'), 'STYLE_OK_3001\n');
+    writeFileSync(join(project, 'CLAUDE.md'), 'Notes.\n@./.env\n@style.md\n');
+    mkdirSync(join(home, '.claude'));
+    writeFileSync(
+      join(home, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { deny: ['Read(./.env)'] } }),
+    );
+    ws.answer('ok');
+    const result = await runYoke(['-p', 'hi'], {
+      cwd: project,
+      env: { ...mockEnv(ws.server.url, home), HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude') },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const sent = JSON.stringify(ws.server.requests.at(-1)?.body);
+    expect(sent).toContain('STYLE_OK_3001');
+    expect(sent).not.toContain('DOTENV_SECRET_4410');
+    expect(result.stderr).toContain('Read(./.env)');
+  });
 });

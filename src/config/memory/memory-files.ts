@@ -110,6 +110,8 @@ export async function loadMemoryFiles(options: {
   trusted: boolean;
   /** Hears one line for each import left out. */
   refused?: (line: string) => void;
+  /** The Read deny rule that covers a path, described (imports of such a file are left out). */
+  denied?: (path: string) => string | undefined;
 }): Promise<MemoryFile[]> {
   const { cwd, env, sources } = options;
   const folders = await memoryFolders(cwd, env);
@@ -121,6 +123,7 @@ export async function loadMemoryFiles(options: {
     project: [projectFolder(cwd)],
     outside: options.trusted,
     ...(options.refused ? { refused: options.refused } : {}),
+    ...(options.denied ? { denied: options.denied } : {}),
   };
   return readMemoryCandidates(candidates, scope, new Set());
 }

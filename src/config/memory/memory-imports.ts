@@ -7,7 +7,8 @@
  * prompt before anyone is asked: `@~/.ssh/id_ed25519` in a cloned repository's CLAUDE.md would
  * send the key to the model. So an import from a file that is not the user's own loads only when
  * its real path (symlinks followed) lies inside the project, unless the folder is trusted — as
- * Claude Code asks before it loads such an import (reference/compat-surface.md, Imports).
+ * Claude Code asks before it loads such an import (reference/compat-surface.md, Imports). And
+ * since the prompt is the model's view, a file a Read deny rule covers is never imported.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -23,6 +24,8 @@ export type ImportScope = {
   project: readonly string[];
   outside: boolean;
   refused?: (line: string) => void;
+  /** The Read deny rule that keeps `path` from the model, described; undefined when none does. */
+  denied?: (path: string) => string | undefined;
 };
 
 function realOr(path: string): string {
@@ -124,6 +127,11 @@ export async function withImports(
       scope.refused?.(
         `${file.path} imports ${written}, which lies outside the project: not loaded, since a project's memory file may import only its own files until the folder is trusted (run "yoke trust")`,
       );
+      continue;
+    }
+    const rule = existsSync(path) ? scope.denied?.(path) : undefined;
+    if (rule) {
+      scope.refused?.(`${file.path} imports ${written}: not loaded, the deny rule ${rule} covers it`);
       continue;
     }
     targets.push(path);

@@ -26,6 +26,8 @@ export type NestedMemoryOptions = {
   sources?: readonly SettingsFileSource[];
   /** The folder is trusted: its memory files may import from outside it (memory-imports.ts). */
   trusted: boolean;
+  /** The Read deny rule that covers a path, described (imports of such a file are left out). */
+  denied?: (path: string) => string | undefined;
 };
 
 export class NestedMemoryTracker {
@@ -36,7 +38,12 @@ export class NestedMemoryTracker {
 
   constructor(options: NestedMemoryOptions) {
     this.root = resolve(options.projectRoot);
-    this.scope = { home: homeOf(options.env), project: [projectFolder(this.root)], outside: options.trusted };
+    this.scope = {
+      home: homeOf(options.env),
+      project: [projectFolder(this.root)],
+      outside: options.trusted,
+      ...(options.denied ? { denied: options.denied } : {}),
+    };
     this.sources = options.sources;
     for (const path of options.alreadyLoaded ?? []) this.loaded.add(resolve(path));
   }
