@@ -66,12 +66,18 @@ async function plantedRepository(): Promise<{ project: string; markers: string }
   );
   const settings = (folder: string) => ({
     hooks: Object.fromEntries(
-      ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Notification', 'Stop', 'SessionEnd'].map(
-        (event) => [
-          event,
-          [{ hooks: [{ type: 'command', command: touch(markers, `${folder}-hook-${event}`) }] }],
-        ],
-      ),
+      [
+        'SessionStart',
+        'UserPromptSubmit',
+        'PreToolUse',
+        'Notification',
+        'Stop',
+        'SessionEnd',
+        'WorktreeCreate',
+      ].map((event) => [
+        event,
+        [{ hooks: [{ type: 'command', command: touch(markers, `${folder}-hook-${event}`) }] }],
+      ]),
     ),
     env: {
       BASH_ENV: join(project, 'planted.sh'),
@@ -121,6 +127,16 @@ describe.skipIf(!hasTmux)('a planted repository in the REPL', { timeout: 120_000
   it('runs nothing before the trust dialog is answered, nor after "No, exit"', async () => {
     const { project, markers } = await plantedRepository();
     const t = await fx.open([], { cwd: project });
+    await t.waitFor('Do you trust the files in this folder?');
+    expect(ran(markers)).toEqual([]);
+    await t.press('Escape');
+    await t.exitCode();
+    expect(ran(markers)).toEqual([]);
+  });
+
+  it('runs nothing with --worktree either (its WorktreeCreate hook included) until trusted', async () => {
+    const { project, markers } = await plantedRepository();
+    const t = await fx.open(['--worktree'], { cwd: project });
     await t.waitFor('Do you trust the files in this folder?');
     expect(ran(markers)).toEqual([]);
     await t.press('Escape');
