@@ -94,20 +94,20 @@ describe('other spellings and other copies', () => {
     expect(twins(`Read(/${top}/link/../other/**)`)).toEqual([]);
   });
 
-  it("maps onto a known copy (a WorktreeCreate hook's folder), and only onto it", () => {
+  it("maps onto a known copy (a WorktreeCreate hook's folder) and the project's linked worktrees", () => {
     const copies = new KnownCopies();
     const hookCopy = join(top, 'planted');
     expect(copies.add(hookCopy, repo)).toBe(true);
-    const mapped = withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], {
-      projectRoot: hookCopy,
-      home,
-      copies,
-    });
-    expect(mapped.slice(1).map((r) => r.ruleContent)).toEqual([`/${hookCopy}/sec/**`]);
+    const mapped = (projectRoot: string) =>
+      withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], { projectRoot, home, copies })
+        .slice(1)
+        .map((r) => r.ruleContent);
+    expect(mapped(hookCopy)).toEqual([`/${copy}/sec/**`, `/${hookCopy}/sec/**`]);
+    // From the main working copy too: a call there reaches the copies' files.
+    expect(mapped(repo)).toEqual([`/${copy}/sec/**`, `/${hookCopy}/sec/**`]);
     copies.remove(hookCopy);
-    expect(
-      withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], { projectRoot: hookCopy, home, copies }),
-    ).toHaveLength(1);
+    // The folder is no copy then; `planted` names no worktree git links back.
+    expect(mapped(hookCopy)).toEqual([]);
   });
 
   it('refuses a "copy" that is the project or holds it: twins there would cover its neighbours', () => {
@@ -116,6 +116,43 @@ describe('other spellings and other copies', () => {
     expect(copies.add(top, repo)).toBe(false);
     expect(copies.add('/', repo)).toBe(false);
     expect(copies.entries()).toEqual([]);
+  });
+});
+
+describe('decisions in the main working copy', () => {
+  it("deny a linked worktree's copy reached from the main working copy (a kept agent worktree)", async () => {
+    const decide = (c: CorpusCase) =>
+      decideCase({ source: 'userSettings', ...c }, { fs: diskPathFs, projectRoot: repo, cwd: repo, home });
+    const inCopy = join(copy, 'sec/key.env');
+    expect(
+      (
+        await decide({
+          tool: 'Read',
+          input: { file_path: inCopy },
+          deny: [`Read(/${repo}/sec/**)`],
+          expect: 'deny',
+        })
+      ).verdict,
+    ).toBe('deny');
+    expect(
+      (
+        await decide({
+          cmd: 'cat .yoke/worktrees/agent-1/sec/key.env',
+          deny: [`Read(/${repo}/sec/**)`],
+          expect: 'deny',
+        })
+      ).verdict,
+    ).toBe('deny');
+    // Control: the copy's other files stay readable.
+    expect(
+      (
+        await decide({
+          cmd: 'cat .yoke/worktrees/agent-1/README.md',
+          deny: [`Read(/${repo}/sec/**)`],
+          expect: 'allow',
+        })
+      ).verdict,
+    ).toBe('allow');
   });
 });
 

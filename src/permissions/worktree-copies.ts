@@ -157,8 +157,10 @@ export function originalOf(root: string, copies?: KnownCopies): string | undefin
 }
 
 /**
- * `rules` and, when `roots.projectRoot` is a linked git worktree or a known copy of the project,
- * the twins of its absolute Read and Edit deny and ask rules mapped onto it.
+ * `rules` and the twins of their absolute Read and Edit deny and ask rules mapped onto each copy
+ * of the project: `roots.projectRoot` itself when it is a linked git worktree or a known copy,
+ * and the other linked worktrees and known copies of the same project, whose files a call made
+ * from here reaches too (a kept agent worktree below `.yoke/worktrees`).
  */
 export function withWorktreeCopies(
   rules: readonly PermissionRule[],
@@ -169,10 +171,14 @@ export function withWorktreeCopies(
       rule.behavior !== 'allow' && rule.ruleContent !== undefined && PATH_RULE_NAMES.has(rule.toolName),
   );
   if (guards.length === 0) return [...rules];
-  const original = originalOf(roots.projectRoot, roots.copies);
-  if (original === undefined) return [...rules];
-  const copy = realOrUndefined(roots.projectRoot) ?? roots.projectRoot;
-  return [...rules, ...guards.flatMap((rule) => twins(rule, original, copy, roots.home))];
+  const pairs = copiesOfProject(roots.projectRoot, roots.copies);
+  if (pairs.length === 0) return [...rules];
+  return [
+    ...rules,
+    ...pairs.flatMap(({ original, copy }) =>
+      guards.flatMap((rule) => twins(rule, original, copy, roots.home)),
+    ),
+  ];
 }
 
 /**
