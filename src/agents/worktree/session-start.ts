@@ -24,7 +24,7 @@ import {
 } from './session-worktrees';
 import { parseWorktreeName, randomWorktreeName, type WorktreeName } from './worktree-name';
 import type { WorktreeSettings } from './worktree-settings';
-import { createWorktree, WorktreeError } from './worktrees';
+import { createWorktree, type Worktree, WorktreeError } from './worktrees';
 
 export class WorktreeFlagError extends Error {
   override name = 'WorktreeFlagError';
@@ -101,22 +101,33 @@ async function gitWorktree(
 ): Promise<MadeWorktree> {
   // As for isolated agents and EnterWorktree: checking files out (and the status check at the
   // end) would run the filters and drivers the repository's own configuration names.
-  const verdict = await new GitConfigSafety({ env }).check(cwd);
+  const safety = new GitConfigSafety({ env });
+  const verdict = await safety.check(cwd);
   if (!verdict.harmless)
     throw new WorktreeFlagError(
       `--worktree: no worktree is made: checking files out would run what this repository's git configuration names (${verdict.reason}).`,
     );
+  let worktree: Worktree;
   try {
-    const worktree = await createWorktree({
+    worktree = await createWorktree({
       cwd,
       name,
       env,
       reuseExisting,
       ...(settings ? { settings } : {}),
     });
-    return { madeBy: 'git', worktree };
   } catch (error) {
     if (error instanceof WorktreeError) throw new WorktreeFlagError(`--worktree: ${error.message}`);
     throw error;
   }
+  // A kept worktree may have a configuration of its own (`config.worktree`); reopening it ran
+  // nothing yet, and it stays as it was.
+  if (!worktree.createdHere) {
+    const own = await safety.check(worktree.path);
+    if (!own.harmless)
+      throw new WorktreeFlagError(
+        `--worktree: the worktree ${worktree.path} is not reopened: git there would run what its configuration names (${own.reason}).`,
+      );
+  }
+  return { madeBy: 'git', worktree };
 }
