@@ -10,9 +10,19 @@
  * command cannot see at all would prove nothing.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PermissionRule } from '../lib/permission-vocabulary';
 import { KnownCopies } from '../permissions/worktree-copies';
 import { runCommand } from '../tools/builtin/bash/run-command';
 import { SandboxManager } from './manager';
@@ -58,21 +68,30 @@ afterAll(() => {
   if (top) rmSync(top, { recursive: true, force: true });
 });
 
-function manager(rule: string, copies?: KnownCopies, projectRoot = repo): SandboxManager {
+function manager(
+  rule: string,
+  copies?: KnownCopies,
+  projectRoot = repo,
+  rules: PermissionRule[] = [denyRead(rule)],
+): SandboxManager {
   return new SandboxManager({
     config: { ...defaultSandboxConfig(), enabled: true },
     projectRoot,
     additionalDirs: [],
     home: join(top, 'home'),
-    rules: [denyRead(rule)],
+    rules,
     protectedPaths: [],
     ...(copies ? { copies } : {}),
   });
 }
 
 async function catIn(sandbox: SandboxManager, cwd: string, file: string): Promise<string> {
+  return runIn(sandbox, cwd, `cat ${file} 2>&1; true`);
+}
+
+async function runIn(sandbox: SandboxManager, cwd: string, command: string): Promise<string> {
   const result = await runCommand({
-    command: `cat ${file} 2>&1; true`,
+    command,
     cwd,
     env: process.env,
     timeoutMs: 20_000,
@@ -135,6 +154,24 @@ describe.skipIf(!hasBubblewrap() || !existsSync('/var/tmp'))(
         expect(await catIn(sandbox, hookCopy, 'README.md')).toContain('readme');
         expect(await catIn(sandbox, stranger, 'sec/key.env')).toContain(SECRET);
       });
+    });
+
+    it("keeps a linked worktree's copy of an Edit-denied file read-only; the copy's other files stay writable", async () => {
+      const editDeny: PermissionRule = {
+        toolName: 'Edit',
+        ruleContent: `/${repo}/sec/key.env`,
+        behavior: 'deny',
+        source: 'userSettings',
+      };
+      // The session runs in the worktree (an agent's, --worktree): the worktree is writable there.
+      await withSandbox(manager('', undefined, worktree, [editDeny]), async (sandbox) => {
+        // Through a shell's own redirect, which no permission check reads here.
+        await runIn(sandbox, worktree, 'sh -c "echo planted >> sec/key.env" 2>&1; true');
+        await runIn(sandbox, worktree, 'sh -c "echo more >> README.md" 2>&1; true');
+      });
+      expect(readFileSync(join(worktree, 'sec/key.env'), 'utf8')).toBe(`${SECRET}\n`);
+      expect(readFileSync(join(worktree, 'README.md'), 'utf8')).toBe('readme\nmore\n');
+      execFileSync('git', ['checkout', '--', 'README.md'], { cwd: worktree });
     });
   },
 );
