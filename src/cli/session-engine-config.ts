@@ -82,11 +82,13 @@ export function nestedMemory(
   cwd: string,
   env: Env,
   loaded: readonly { path: string }[],
+  imports: { trusted: boolean; denied: (path: string) => string | undefined },
 ): QueryEngineConfig['nestedMemory'] {
   if (options.bare) return undefined;
   return {
     projectRoot: cwd,
     env,
+    ...imports,
     alreadyLoaded: loaded.map((file) => file.path),
     sources: options.settingSources,
   };

@@ -146,6 +146,8 @@ export function createPermissionSetup(input: {
   gitConfig?: CreateCanUseToolOptions['gitConfig'];
   /** The session's shell sandbox, whose verdicts the decision uses for Bash calls. */
   sandbox?: SandboxManager;
+  /** The session's known copies of the project (its services own them). */
+  copies?: CreateCanUseToolOptions['copies'];
   /** Where a problem saving a "don't ask again" rule is said. */
   report?: (line: string) => void;
 }): PermissionSetup {
@@ -176,6 +178,7 @@ export function createPermissionSetup(input: {
     classifier: createModelClassifier({ sideCalls: input.sideCalls }),
     ...(input.gitConfig ? { gitConfig: input.gitConfig } : {}),
     ...(input.sandbox ? { sandbox: sandboxJudge(input.sandbox) } : {}),
+    ...(input.copies ? { copies: input.copies } : {}),
     saveRules: ruleSaver(cwd, input.env, input.report ?? (() => {})),
   });
   return { permissionContext, canUseTool, warnings };

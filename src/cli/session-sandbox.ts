@@ -10,6 +10,7 @@ import { dirname, sep } from 'node:path';
 import type { SettingsSource } from '../config/settings-merge';
 import type { PermissionRule } from '../lib/permission-vocabulary';
 import type { ProtectedPaths } from '../permissions/protected-paths';
+import type { KnownCopies } from '../permissions/worktree-copies';
 import { SandboxManager } from '../sandbox/manager';
 import { resolveSandboxConfig } from '../sandbox/settings';
 import type { ConfineServer } from '../services/lsp/supervisor';
@@ -25,6 +26,7 @@ export function createSessionSandbox(input: {
   additionalDirs: () => readonly string[];
   rules: () => readonly PermissionRule[];
   protectedPaths: ProtectedPaths;
+  copies: KnownCopies;
 }): SessionSandbox {
   const { config, ignored } = resolveSandboxConfig(
     input.settingsSources.map(({ source, path, settings }) => ({
@@ -45,6 +47,7 @@ export function createSessionSandbox(input: {
       return input.rules();
     },
     protectedPaths: input.protectedPaths.listed(),
+    copies: input.copies,
   });
   return { manager, warnings: ignored };
 }

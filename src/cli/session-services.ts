@@ -17,6 +17,7 @@ import type { Provider } from '../model/types';
 import type { GitConfigSafety } from '../permissions/git-config-safety';
 import type { ProtectedPaths } from '../permissions/protected-paths';
 import type { ToolPermissionContext } from '../permissions/types';
+import { KnownCopies } from '../permissions/worktree-copies';
 import { lspSettings } from '../services/lsp/settings';
 import type { ToolNotification } from '../tools/context';
 import type { SessionServices } from '../tools/session-services';
@@ -54,6 +55,8 @@ export async function createSessionServices(input: {
 }): Promise<SessionServicesSetup> {
   const { cwd, sessionEnv, applied } = input;
   const protectedPaths = await input.protectedPaths;
+  // Filled when a WorktreeCreate hook makes a copy of the project; the sandbox masks in it too.
+  const copies = new KnownCopies();
   const sandbox = createSessionSandbox({
     settingsSources: input.settingsSources,
     flag: input.sandboxFlag,
@@ -63,11 +66,13 @@ export async function createSessionServices(input: {
       (input.permissionContext()?.additionalDirectories ?? []).map((dir) => resolve(cwd, dir)),
     rules: () => input.permissionContext()?.rules ?? [],
     protectedPaths,
+    copies,
   });
   const { SessionServices, toolSettings } = await import('../tools/session-services');
   const services = new SessionServices({
     env: sessionEnv,
     sandbox: sandbox.manager,
+    copies,
     settings: toolSettings(applied, sessionEnv),
     models: input.models,
     gitConfig: input.gitConfig,

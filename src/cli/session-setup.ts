@@ -5,6 +5,7 @@
  * system prompt, JSON schema, agents from `initialize`). Each step's details live in a
  * `session-*.ts` helper; this file keeps their order, which is what makes the first request early.
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
@@ -27,6 +28,7 @@ import { loadPluginsForSession, startAgentsLoad } from './session-extensions';
 import { startSessionGit } from './session-git';
 import { growingSessionHooks, sessionHooks } from './session-hooks';
 import { startSessionMcp } from './session-mcp';
+import { memoryReadDenial } from './session-memory-denials';
 import { chooseSessionModel, sessionModels } from './session-models';
 import { loadSessionModules } from './session-modules';
 import {
@@ -109,9 +111,22 @@ export async function createSessionEngine(
     await modules;
   // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
   const memorySources = options.settingSources;
+  const memoryDenied = memoryReadDenial({
+    settingsRules: settings.loaded.rules,
+    cliDisallowed: options.disallowedTools ?? [],
+    cwd,
+    home: sessionEnv.HOME || homedir(),
+  });
   const memoryPromise = options.bare
     ? Promise.resolve([])
-    : memoryFiles.loadMemoryFiles({ cwd, env: sessionEnv, sources: memorySources });
+    : memoryFiles.loadMemoryFiles({
+        cwd,
+        env: sessionEnv,
+        sources: memorySources,
+        trusted: trust.trusted,
+        refused: (line) => log.warn(line),
+        denied: memoryDenied,
+      });
   const { main, selection, fast } = await chooseSessionModel({
     options,
     merged,
@@ -234,6 +249,7 @@ export async function createSessionEngine(
       hooks.permissionRequest({ ...call, toolInput: input }, signal),
     sideCalls: services.sideCalls,
     gitConfig,
+    copies: services.copies,
     report: (line) => log.warn(line),
   });
   // Coordinator mode: the scratchpad in the permission context, the main loop's pool and prompt.
@@ -314,7 +330,10 @@ export async function createSessionEngine(
     appendSystemPrompt: options.appendSystemPrompt,
     memory,
     environment,
-    nestedMemory: nestedMemory(options, cwd, sessionEnv, memory),
+    nestedMemory: nestedMemory(options, cwd, sessionEnv, memory, {
+      trusted: trust.trusted,
+      denied: memoryDenied,
+    }),
     ...runLimits(options, merged),
     ...(effort ? { effort } : {}),
     hookFrames,

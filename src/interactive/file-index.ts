@@ -9,7 +9,7 @@ import type { PermissionRule } from '../lib/permission-vocabulary';
 import { isSubsequence } from '../lib/subsequence';
 import { diskPathFs } from '../permissions/real-paths';
 import { searchExclusions } from '../permissions/search-exclusions';
-import { withWorktreeCopies } from '../permissions/worktree-copies';
+import { type KnownCopies, withWorktreeCopies } from '../permissions/worktree-copies';
 import { runRipgrep } from '../tools/builtin/shared/ripgrep';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -27,6 +27,8 @@ export type FileIndexOptions = {
   /** The session's rules in force; Read deny rules keep files out of the list. */
   rules: () => readonly PermissionRule[];
   home?: string;
+  /** The session's known copies of the project (a WorktreeCreate hook's), for the rules' twins. */
+  copies?: () => KnownCopies | undefined;
 };
 
 export class FileIndex {
@@ -52,7 +54,7 @@ export class FileIndex {
     const home = this.options.home ?? homedir();
     const exclusions = searchExclusions({
       // In a git worktree, absolute deny rules hold for its copies too.
-      rules: withWorktreeCopies(this.options.rules(), { projectRoot, home }),
+      rules: withWorktreeCopies(this.options.rules(), { projectRoot, home, copies: this.options.copies?.() }),
       roots: { projectRoot, cwd: projectRoot, home },
       root: projectRoot,
       searchPath: '.',

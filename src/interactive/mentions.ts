@@ -71,6 +71,7 @@ function deniedBecause(path: string, context: ToolUseContext): string | undefine
   const rules = withWorktreeCopies(context.getPermissionContext().rules, {
     projectRoot: context.projectRoot,
     home,
+    copies: context.services.copies,
   });
   for (const spelling of new Set([path, realOrSelf(path)])) {
     const exclusions = searchExclusions({

@@ -42,7 +42,7 @@ import type {
   PermissionTool,
   ShellSandboxJudge,
 } from './types';
-import { withWorktreeCopies } from './worktree-copies';
+import { type KnownCopies, withWorktreeCopies } from './worktree-copies';
 
 export type CreateCanUseToolOptions = {
   home?: string;
@@ -68,6 +68,8 @@ export type CreateCanUseToolOptions = {
   gitConfig?: GitConfigSafety;
   /** The session's shell sandbox: sandboxed calls may skip the prompt, leaving it always asks. */
   sandbox?: ShellSandboxJudge;
+  /** The session's known copies of the project (a WorktreeCreate hook's), for the rules' twins. */
+  copies?: KnownCopies;
 };
 
 type Allow = Extract<PermissionDecision, { behavior: 'allow' }>;
@@ -115,7 +117,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions = {}): CanUseT
           rule.behavior !== 'allow' ||
           rule.source === 'policySettings',
       ),
-      { projectRoot, home },
+      { projectRoot, home, ...(options.copies ? { copies: options.copies } : {}) },
     );
     const env: EvaluationEnv = {
       rules,

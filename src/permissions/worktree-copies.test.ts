@@ -4,14 +4,14 @@
  * `Read(//<repo>/sec/**)` denied it (the secret reached the model).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CorpusCase, decideCase } from './corpus-test-support';
 import { diskPathFs } from './real-paths';
 import { parseRule } from './rule-string';
-import { mainWorkingCopyOf, withWorktreeCopies } from './worktree-copies';
+import { KnownCopies, mainWorkingCopyOf, withWorktreeCopies } from './worktree-copies';
 
 let top: string;
 let repo: string;
@@ -37,6 +37,7 @@ beforeAll(() => {
   // A folder that claims to be a worktree of the repository, without git's link back.
   mkdirSync(join(top, 'planted'));
   writeFileSync(join(top, 'planted/.git'), `gitdir: ${repo}/.git/worktrees/agent-1\n`);
+  symlinkSync(repo, join(top, 'link'));
 });
 afterAll(() => rmSync(top, { recursive: true, force: true }));
 
@@ -83,6 +84,75 @@ describe('withWorktreeCopies', () => {
     expect(
       withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], { projectRoot: join(top, 'planted'), home }),
     ).toHaveLength(1);
+  });
+});
+
+describe('other spellings and other copies', () => {
+  it('maps a rule written through a symlinked spelling of the repository', () => {
+    expect(twins(`Read(/${top}/link/sec/**)`)).toEqual([`/${copy}/sec/**`]);
+    // Control: a symlinked spelling of a folder outside the repository maps nothing.
+    expect(twins(`Read(/${top}/link/../other/**)`)).toEqual([]);
+  });
+
+  it("maps onto a known copy (a WorktreeCreate hook's folder) and the project's linked worktrees", () => {
+    const copies = new KnownCopies();
+    const hookCopy = join(top, 'planted');
+    expect(copies.add(hookCopy, repo)).toBe(true);
+    const mapped = (projectRoot: string) =>
+      withWorktreeCopies([rule(`Read(/${repo}/sec/**)`)], { projectRoot, home, copies })
+        .slice(1)
+        .map((r) => r.ruleContent);
+    expect(mapped(hookCopy)).toEqual([`/${copy}/sec/**`, `/${hookCopy}/sec/**`]);
+    // From the main working copy too: a call there reaches the copies' files.
+    expect(mapped(repo)).toEqual([`/${copy}/sec/**`, `/${hookCopy}/sec/**`]);
+    copies.remove(hookCopy);
+    // The folder is no copy then; `planted` names no worktree git links back.
+    expect(mapped(hookCopy)).toEqual([]);
+  });
+
+  it('refuses a "copy" that is the project or holds it: twins there would cover its neighbours', () => {
+    const copies = new KnownCopies();
+    expect(copies.add(repo, repo)).toBe(false);
+    expect(copies.add(top, repo)).toBe(false);
+    expect(copies.add('/', repo)).toBe(false);
+    expect(copies.entries()).toEqual([]);
+  });
+});
+
+describe('decisions in the main working copy', () => {
+  it("deny a linked worktree's copy reached from the main working copy (a kept agent worktree)", async () => {
+    const decide = (c: CorpusCase) =>
+      decideCase({ source: 'userSettings', ...c }, { fs: diskPathFs, projectRoot: repo, cwd: repo, home });
+    const inCopy = join(copy, 'sec/key.env');
+    expect(
+      (
+        await decide({
+          tool: 'Read',
+          input: { file_path: inCopy },
+          deny: [`Read(/${repo}/sec/**)`],
+          expect: 'deny',
+        })
+      ).verdict,
+    ).toBe('deny');
+    expect(
+      (
+        await decide({
+          cmd: 'cat .yoke/worktrees/agent-1/sec/key.env',
+          deny: [`Read(/${repo}/sec/**)`],
+          expect: 'deny',
+        })
+      ).verdict,
+    ).toBe('deny');
+    // Control: the copy's other files stay readable.
+    expect(
+      (
+        await decide({
+          cmd: 'cat .yoke/worktrees/agent-1/README.md',
+          deny: [`Read(/${repo}/sec/**)`],
+          expect: 'allow',
+        })
+      ).verdict,
+    ).toBe('allow');
   });
 });
 

@@ -9,9 +9,16 @@
  * anchored at the worktree root. The twin covers only paths inside the worktree, so nothing
  * elsewhere is denied that was not before; allow rules are never mapped.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { isWithin, type PathRoots, resolvePathPattern, withLiteralBase } from './path-rules';
+import {
+  isWithin,
+  type PathRoots,
+  type ResolvedPattern,
+  resolvePathPattern,
+  withLiteralBase,
+} from './path-rules';
+import { diskPathFs, RealPaths } from './real-paths';
 import { residuals } from './search-exclusions';
 import type { PermissionRule } from './types';
 
@@ -61,6 +68,39 @@ export function mainWorkingCopyOf(root: string): string | undefined {
   return main === rootReal ? undefined : main;
 }
 
+/** Where `path` really leads; a missing tail is kept as written below its real parent. */
+function realSpelling(path: string): string {
+  return new RealPaths(diskPathFs).of(path)?.real ?? path;
+}
+
+/**
+ * A resolved pattern's part below `original` (a real path), anchored at `copy` instead. The
+ * pattern's literal folders are taken as their real path first, so a rule written through a
+ * symlinked spelling of the repository (`//tmp/link/sec/**` for `/real/proj`) maps as well.
+ * Empty when the pattern names nothing inside `original`; the result covers only paths inside
+ * `copy`, so nothing elsewhere is covered that was not before.
+ */
+export function patternOnCopy(resolved: ResolvedPattern, original: string, copy: string): ResolvedPattern[] {
+  const literal = withLiteralBase(resolved);
+  const base = realSpelling(literal.base);
+  const { pattern, anchored } = literal;
+  if (isWithin(base, original)) {
+    const below = relative(original, base).split('\\').join('/');
+    if (!anchored) return [{ base: below === '' ? copy : join(copy, below), pattern, anchored }];
+    return [{ base: copy, pattern: below === '' ? pattern : `${below}/${pattern}`, anchored }];
+  }
+  if (!isWithin(original, base)) return [];
+  // A pattern without a slash matches at any depth, so below `original` as it is.
+  if (!anchored) return [{ base: copy, pattern, anchored }];
+  const parts = pattern.split('/');
+  const sub = relative(base, original).split('\\').join('/').split('/');
+  return residuals(pattern, sub).map((j) => ({
+    base: copy,
+    pattern: j === -1 ? '**' : parts.slice(j).join('/'),
+    anchored: true,
+  }));
+}
+
 /** The rule's twins below `copy`, for the part of its absolute pattern below `original`. */
 function twins(rule: PermissionRule, original: string, copy: string, home: string): PermissionRule[] {
   const content = rule.ruleContent as string;
@@ -69,38 +109,102 @@ function twins(rule: PermissionRule, original: string, copy: string, home: strin
   const fromCopy = withLiteralBase(resolvePathPattern(content, rule.source, at(copy)));
   // A rule relative to the project or the working directory already follows the worktree.
   if (!fromOriginal.anchored || fromOriginal.base !== fromCopy.base) return [];
-  const { base, pattern } = fromOriginal;
-  let patterns: string[];
-  if (isWithin(base, original)) {
-    const below = relative(original, base).split('\\').join('/');
-    patterns = [below === '' ? pattern : `${below}/${pattern}`];
-  } else if (isWithin(original, base)) {
-    const parts = pattern.split('/');
-    const sub = relative(base, original).split('\\').join('/').split('/');
-    patterns = residuals(pattern, sub).map((j) => (j === -1 ? '**' : parts.slice(j).join('/')));
-  } else return [];
-  return patterns.map((rest) => ({
+  return patternOnCopy(fromOriginal, original, copy).map((twin) => ({
     ...rule,
-    ruleContent: `/${copy}/${rest}`,
+    ruleContent: `/${twin.base}/${twin.pattern}`,
     copyOf: rule.copyOf ?? { ruleContent: content, worktree: copy },
   }));
 }
 
 /**
- * `rules` and, when `roots.projectRoot` is a linked git worktree, the twins of its absolute
- * Read and Edit deny and ask rules mapped onto it.
+ * The copies of the project Yoke learnt of from other data than git's: a WorktreeCreate hook's
+ * folder (its output names the path, and Yoke knows which project it was made for). One per
+ * session, on SessionServices; paths are kept as real paths.
+ */
+export class KnownCopies {
+  private readonly originals = new Map<string, string>();
+
+  /**
+   * Records `copy` as a copy of the project at `original` (of its main working copy when that is
+   * a linked worktree itself). A folder that is the project or holds it is no copy of it: mapping
+   * onto it would cover the original's own neighbours, so it is refused.
+   */
+  add(copy: string, original: string): boolean {
+    const realCopy = realSpelling(copy);
+    const realOriginal = mainWorkingCopyOf(original) ?? realSpelling(original);
+    if (isWithin(realOriginal, realCopy)) return false;
+    this.originals.set(realCopy, realOriginal);
+    return true;
+  }
+
+  remove(copy: string): void {
+    this.originals.delete(realSpelling(copy));
+  }
+
+  /** The project `root` is a known copy of. */
+  originalOf(root: string): string | undefined {
+    return this.originals.get(realSpelling(root));
+  }
+
+  entries(): Array<{ original: string; copy: string }> {
+    return [...this.originals].map(([copy, original]) => ({ copy, original }));
+  }
+}
+
+/** What `root` is a copy of: a known copy's project, or a linked worktree's main working copy. */
+export function originalOf(root: string, copies?: KnownCopies): string | undefined {
+  return copies?.originalOf(root) ?? mainWorkingCopyOf(root);
+}
+
+/**
+ * `rules` and the twins of their absolute Read and Edit deny and ask rules mapped onto each copy
+ * of the project: `roots.projectRoot` itself when it is a linked git worktree or a known copy,
+ * and the other linked worktrees and known copies of the same project, whose files a call made
+ * from here reaches too (a kept agent worktree below `.yoke/worktrees`).
  */
 export function withWorktreeCopies(
   rules: readonly PermissionRule[],
-  roots: { projectRoot: string; home: string },
+  roots: { projectRoot: string; home: string; copies?: KnownCopies },
 ): PermissionRule[] {
   const guards = rules.filter(
     (rule) =>
       rule.behavior !== 'allow' && rule.ruleContent !== undefined && PATH_RULE_NAMES.has(rule.toolName),
   );
   if (guards.length === 0) return [...rules];
-  const original = mainWorkingCopyOf(roots.projectRoot);
-  if (original === undefined) return [...rules];
-  const copy = realOrUndefined(roots.projectRoot) ?? roots.projectRoot;
-  return [...rules, ...guards.flatMap((rule) => twins(rule, original, copy, roots.home))];
+  const pairs = copiesOfProject(roots.projectRoot, roots.copies);
+  if (pairs.length === 0) return [...rules];
+  return [
+    ...rules,
+    ...pairs.flatMap(({ original, copy }) =>
+      guards.flatMap((rule) => twins(rule, original, copy, roots.home)),
+    ),
+  ];
+}
+
+/**
+ * Every copy of the project at `projectRoot` whose files a command may reach: the linked
+ * worktrees of its repository, as git's own files list them (each proven by its link back, as
+ * `mainWorkingCopyOf` does), and the known copies. When `projectRoot` is itself a linked worktree,
+ * the main working copy is the original of all of them.
+ */
+export function copiesOfProject(
+  projectRoot: string,
+  copies?: KnownCopies,
+): Array<{ original: string; copy: string }> {
+  const main = originalOf(projectRoot, copies) ?? realOrUndefined(projectRoot) ?? projectRoot;
+  const found = new Map<string, string>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(main, '.git', 'worktrees'));
+  } catch {
+    // No linked worktrees (or no repository).
+  }
+  for (const name of names) {
+    const back = readText(join(main, '.git', 'worktrees', name, 'gitdir'));
+    if (!back) continue;
+    const root = dirname(resolve(join(main, '.git', 'worktrees', name), back));
+    if (mainWorkingCopyOf(root) === main) found.set(realOrUndefined(root) ?? root, main);
+  }
+  for (const entry of copies?.entries() ?? []) found.set(entry.copy, entry.original);
+  return [...found].map(([copy, original]) => ({ copy, original }));
 }

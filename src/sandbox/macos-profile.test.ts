@@ -10,6 +10,7 @@ const policy: SandboxPolicy = {
   ],
   readOnly: [{ path: '/Users/u/proj/.git/hooks', why: 'git runs its hooks', whenMissing: 'block' }],
   repositories: ['/Users/u/proj'],
+  editDenied: [],
   hidden: [
     { base: '/Users/u/.ssh', pattern: '**', anchored: true, why: 'the deny rule Read(~/.ssh)' },
     { base: '/Users/u/proj', pattern: '.env', anchored: false, why: 'the deny rule Read(**/.env)' },

@@ -5,16 +5,17 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { PermissionRule } from '../lib/permission-vocabulary';
-import { isWithin } from '../permissions/path-rules';
+import { isWithin, type ResolvedPattern } from '../permissions/path-rules';
 import type { ShellSandboxJudge } from '../permissions/types';
+import { copiesOfProject, type KnownCopies, patternOnCopy } from '../permissions/worktree-copies';
 import { probeSandbox, type SandboxAvailability } from './availability';
 import { bwrapPlan, type Placeholder, SECCOMP_FD } from './bwrap-args';
 import { DenyMasks } from './deny-masks';
 import { GitConfigReader } from './git-protection';
 import { proxyEnvironment, relayedCommand } from './network-relay';
-import { buildPolicy, type PolicyPath, type SandboxPolicy } from './policy';
+import { buildPolicy, type PolicyPath, type ReadOnlyPath, type SandboxPolicy } from './policy';
 import { FilteringProxy } from './proxy';
 import { unixSocketFilter } from './seccomp';
 import type { SandboxConfig } from './settings';
@@ -35,6 +36,8 @@ export type SandboxManagerOptions = {
   home: string;
   rules: readonly PermissionRule[];
   protectedPaths: readonly PolicyPath[];
+  /** The session's known copies of the project (a WorktreeCreate hook's folders). */
+  copies?: KnownCopies;
   /** Replaces the bubblewrap probe (tests of the unavailable path). */
   probe?: () => Promise<SandboxAvailability>;
   /**
@@ -192,12 +195,16 @@ export class SandboxManager {
     const state = this.state;
     if (state.kind !== 'active' || !this.controlDir) throw new Error('The sandbox is not active.');
     const { policy } = state;
-    const masks = this.masks.resolve(policy.hidden);
+    const copies = copiesOfProject(this.options.projectRoot, this.options.copies);
+    const masks = this.masks.resolve([...policy.hidden, ...hiddenInCopies(policy, copies)]);
     const proxySocket = policy.network.kind === 'proxy' ? policy.network.socketPath : undefined;
     // With allowed sockets the filter would make them useless; with the relay it goes on the
     // nested bwrap instead.
     const filter = policy.unixSockets.length === 0 ? this.filter() : undefined;
-    const extraReadOnly = policy.repositories.flatMap((root) => this.gitConfig.derived(root));
+    const extraReadOnly = [
+      ...policy.repositories.flatMap((root) => this.gitConfig.derived(root)),
+      ...readOnlyInCopies(policy, copies),
+    ];
     clearTimeout(this.removalTimer);
     const plan = bwrapPlan(policy, masks, {
       cwd: params.cwd,
@@ -332,4 +339,35 @@ export function describeConfinement(policy: SandboxPolicy): string {
   const network =
     policy.network.kind === 'none' ? 'no network' : 'network only to the allowed hosts, through the proxy';
   return `writes only to ${policy.writable.map((root) => root.path).join(', ')} (protected files read-only), ${network}`;
+}
+
+type ProjectCopy = { original: string; copy: string };
+
+/**
+ * The masked patterns mapped onto each copy of the project that exists now (an agent's linked
+ * worktree, a hook's copy), as the permission layer's twins map its rules (worktree-copies.ts):
+ * a secret the rules deny in the project is masked in its copies too. Looked at per command,
+ * since worktrees come and go during a session.
+ */
+function hiddenInCopies(policy: SandboxPolicy, copies: readonly ProjectCopy[]): ResolvedPattern[] {
+  return copies.flatMap(({ original, copy }) =>
+    policy.hidden.flatMap((pattern) => patternOnCopy(pattern, original, copy)),
+  );
+}
+
+/**
+ * The files Edit deny rules name, at their places in each copy, read-only where the copy is
+ * writable (no placeholder is made there: a missing copy of the file is not planted).
+ */
+function readOnlyInCopies(policy: SandboxPolicy, copies: readonly ProjectCopy[]): ReadOnlyPath[] {
+  return copies.flatMap(({ original, copy }) =>
+    policy.editDenied
+      .filter((entry) => isWithin(entry.path, original) && !isWithin(entry.path, copy))
+      .map((entry) => ({
+        path: join(copy, relative(original, entry.path)),
+        why: `${entry.why}, in its copy ${copy}`,
+        whenMissing: 'nothing' as const,
+      }))
+      .filter((entry) => policy.writable.some((root) => isWithin(entry.path, root.path))),
+  );
 }

@@ -39,6 +39,8 @@ export type SandboxPolicy = {
   readOnly: readonly ReadOnlyPath[];
   /** The writable folders that may be repositories (the project, added folders): their `.git`. */
   repositories: readonly string[];
+  /** The literal paths Edit deny rules name, writable or not: their copies' twins are read-only. */
+  editDenied: readonly PolicyPath[];
   /** Patterns whose matches are masked (empty folder or empty file). */
   hidden: readonly (ResolvedPattern & { why: string })[];
   /** Inside a masked folder, readable again (`sandbox.filesystem.allowRead`). */
@@ -130,15 +132,17 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   for (const { path, why } of input.protectedPaths) addReadOnly(realOrLexical(path), why);
   for (const entry of config.denyWrite)
     addReadOnly(settingsPath(entry, projectRoot, home), 'sandbox.filesystem.denyWrite');
+  const editDenied: PolicyPath[] = [];
   for (const rule of input.rules) {
     if (rule.behavior !== 'deny' || rule.toolName !== 'Edit' || !rule.ruleContent) continue;
     const resolved = resolvePathPattern(rule.ruleContent, rule.source, roots);
     // Only literal paths can be bound; a glob deny on edits stays with the permission rules.
-    if (resolved.anchored && !/[*?[]/.test(resolved.pattern))
-      addReadOnly(
-        realOrLexical(join(resolved.base, resolved.pattern)),
-        `the deny rule Edit(${rule.ruleContent})`,
-      );
+    if (resolved.anchored && !/[*?[]/.test(resolved.pattern)) {
+      const path = realOrLexical(join(resolved.base, resolved.pattern));
+      const why = `the deny rule Edit(${rule.ruleContent})`;
+      editDenied.push({ path, why });
+      addReadOnly(path, why);
+    }
   }
 
   const hidden: SandboxPolicy['hidden'][number][] = [];
@@ -165,6 +169,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     writable,
     readOnly,
     repositories,
+    editDenied,
     hidden,
     readableAgain: config.allowRead.map((entry) => settingsPath(entry, projectRoot, home)),
     unixSockets: config.allowUnixSockets.map((path) =>

@@ -21,6 +21,7 @@ import {
 } from '../model/side-call';
 import type { Env, Provider } from '../model/types';
 import { GitConfigSafety } from '../permissions/git-config-safety';
+import { KnownCopies } from '../permissions/worktree-copies';
 import type { SandboxManager } from '../sandbox/manager';
 import { LspSupervisor, type LspSupervisorOptions } from '../services/lsp/supervisor';
 import { StagedEdits } from './builtin/ast/staged-edits';
@@ -95,6 +96,8 @@ export type SessionServicesOptions = {
   backgroundAgents?: Omit<AgentTasksOptions, 'sideCalls'>;
   /** The session's skills, for the Skill tool (src/skills/ fills it). */
   skills?: SkillPort;
+  /** The session's known copies of the project; made here when the composition root gives none. */
+  copies?: KnownCopies;
 };
 
 export class SessionServices {
@@ -121,6 +124,8 @@ export class SessionServices {
   readonly skills: SkillPort | undefined;
   /** ast_edit's proposed rewrites, until resolve accepts or discards them. */
   readonly stagedEdits = new StagedEdits();
+  /** Folders WorktreeCreate hooks made as copies of the project: deny rules hold in them too. */
+  readonly copies: KnownCopies;
   private disposal: Promise<void> | undefined;
   private readonly endings: Array<() => Promise<void>> = [];
 
@@ -139,6 +144,7 @@ export class SessionServices {
     this.mcpManager = options.mcp;
     this.sandbox = options.sandbox;
     this.skills = options.skills;
+    this.copies = options.copies ?? new KnownCopies();
   }
 
   /** The MCP servers, for the resource tools; absent until some server is configured. */

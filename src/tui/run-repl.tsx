@@ -219,6 +219,7 @@ export async function runRepl(
       projectRoot,
       env,
       rules: () => starter.ready()?.engine.permissionRules ?? [],
+      copies: () => starter.ready()?.engine.sessionServices?.copies,
       ...(env.HOME ? { home: env.HOME } : {}),
     });
     // Listed after the first render, in the background; completion uses what is there.

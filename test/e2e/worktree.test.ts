@@ -104,6 +104,36 @@ describe('--worktree', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('refuses a repository whose git configuration would run a program on checkout (a planted smudge filter ran before)', async () => {
+    const { repo, home, git } = await repoProject();
+    const marker = join(await tempProject('yoke-e2e-markers-'), 'filter-ran');
+    writeFileSync(join(repo, '.gitattributes'), '* filter=planted\n');
+    git('add', '.');
+    git('commit', '-qm', 'attributes');
+    git('config', 'filter.planted.smudge', `touch ${marker}; cat`);
+    git('config', 'filter.planted.clean', `touch ${marker}; cat`);
+    server = await startMockServer({ scenario: [] });
+    const result = await runYoke(['-p', '--worktree=feat', 'x'], {
+      cwd: repo,
+      env: mockEnv(server.url, home),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(
+      /^yoke: --worktree: no worktree is made: checking files out would run what this repository's git configuration names \(.*filter\.planted/,
+    );
+    expect(existsSync(marker)).toBe(false);
+    expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(server.requests).toHaveLength(0);
+    // Control: the same repository without the filter gets its worktree.
+    git('config', '--remove-section', 'filter.planted');
+    server.reset([{ reply: { content: [{ type: 'text', text: 'done' }] } }]);
+    const control = await runYoke(['-p', '--worktree=feat', 'x'], {
+      cwd: repo,
+      env: mockEnv(server.url, home),
+    });
+    expect(control.code, control.stderr).toBe(0);
+  });
+
   it('leaves uncommitted work on disk when the session is killed mid-way', async () => {
     const { repo, home } = await repoProject();
     const fifo = join(home, 'ready.fifo');

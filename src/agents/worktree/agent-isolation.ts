@@ -26,7 +26,7 @@ const nameFor = (agentId: string): WorktreeName =>
   `agent-${agentId.replace(/[^0-9a-f]/g, '').slice(0, 12)}` as WorktreeName;
 
 export async function runInWorktree<T>(
-  parent: Pick<ToolUseContext, 'cwd' | 'env' | 'services' | 'hooks' | 'abortSignal'>,
+  parent: Pick<ToolUseContext, 'cwd' | 'projectRoot' | 'env' | 'services' | 'hooks' | 'abortSignal'>,
   agentId: string,
   run: (cwd: string) => Promise<T>,
 ): Promise<IsolatedRun<T>> {
@@ -36,7 +36,14 @@ export async function runInWorktree<T>(
   if (made?.handled) {
     if ('error' in made)
       throw new ToolError(`No worktree is made for the agent: ${made.error}. Call Agent without isolation.`);
-    const finish = () => finishHookWorktree(made.path, parent.hooks, parent.env, parent.abortSignal);
+    // The hook's folder is a copy of the parent's project: its deny rules hold there too.
+    const { copies } = parent.services;
+    copies.add(made.path, parent.projectRoot);
+    const finish = async () => {
+      const outcome = await finishHookWorktree(made.path, parent.hooks, parent.env, parent.abortSignal);
+      if (outcome.kind === 'removed') copies.remove(made.path);
+      return outcome;
+    };
     return runThenFinish(() => run(made.path), finish);
   }
   const verdict = await parent.services.gitConfig.check(parent.cwd);

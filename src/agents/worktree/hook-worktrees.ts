@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { HookRunner } from '../../hooks/types';
 import type { Env } from '../../model/types';
+import { GitConfigSafety } from '../../permissions/git-config-safety';
 import { gitIn, uncommittedFiles, unmergedCommits } from './worktree-git';
 import { describeChanges, hasChanges, type WorktreeChanges, type WorktreeOutcome } from './worktrees';
 
@@ -17,6 +18,18 @@ import { describeChanges, hasChanges, type WorktreeChanges, type WorktreeOutcome
 export type HookWorktree = { path: string; name: string; hooks: HookRunner };
 
 const NO_CHANGES: WorktreeChanges = { uncommittedFiles: [], unmergedCommits: 0 };
+
+/**
+ * Why asking git about the folder would run a program, or undefined. A hook that copies the
+ * repository whole copies its git configuration too, and `git status` runs the clean filters and
+ * fsmonitor a planted one names; such a folder is never asked (nor handed to a remover).
+ */
+export async function gitStatusRisk(path: string, env: Env): Promise<string | undefined> {
+  const verdict = await new GitConfigSafety({ env }).check(path);
+  return verdict.harmless
+    ? undefined
+    : `its git configuration would run a program on git status (${verdict.reason})`;
+}
 
 /** What the folder holds, when git can tell; undefined for a folder git does not manage. */
 export async function hookWorktreeChanges(path: string, env: Env): Promise<WorktreeChanges | undefined> {
@@ -63,6 +76,8 @@ export async function finishHookWorktree(
     changes,
     reason,
   });
+  const risk = await gitStatusRisk(path, env);
+  if (risk) return kept(`${risk}, so it was not checked for changes`);
   const changes = await hookWorktreeChanges(path, env).catch(() => undefined);
   if (changes && hasChanges(changes)) return kept(describeChanges(changes), changes);
   const removal = await removeHookWorktree(path, hooks, signal);

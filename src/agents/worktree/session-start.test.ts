@@ -119,6 +119,29 @@ describe('--worktree with WorktreeCreate hooks', () => {
     );
   });
 
+  it('refuses to reopen a kept worktree whose own git configuration would run a program', async () => {
+    const repo = makeTestRepo();
+    repos.push(repo);
+    const log = { warn: () => {}, debug: () => {} };
+    const first = await sessionWorktree('kept', repo.work, repo.env, log);
+    const marker = join(repo.root, 'monitor-ran');
+    repo.git(repo.work, 'config', 'extensions.worktreeConfig', 'true');
+    repo.git(first.cwd, 'config', '--worktree', 'core.fsmonitor', `touch ${marker}; false`);
+    // Calibration: git status there (the prompt's facts, the check of its changes) runs it.
+    repo.git(first.cwd, 'status', '--porcelain');
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    await expect(sessionWorktree('kept', repo.work, repo.env, log)).rejects.toThrow(
+      /^--worktree: the worktree .*kept is not reopened: git there would run what its configuration names \(.*core\.fsmonitor/,
+    );
+    expect(existsSync(marker)).toBe(false);
+    // Control: without the monitor it is reopened.
+    repo.git(first.cwd, 'config', '--worktree', '--unset', 'core.fsmonitor');
+    await expect(sessionWorktree('kept', repo.work, repo.env, log)).resolves.toMatchObject({
+      cwd: first.cwd,
+    });
+  });
+
   it('reads nothing of the starting folder without --worktree', async () => {
     const { start, log } = await bed();
     let read = false;

@@ -14,6 +14,7 @@
  */
 import type { HookRunner } from '../../hooks/types';
 import type { Env } from '../../model/types';
+import { GitConfigSafety } from '../../permissions/git-config-safety';
 import type { SessionServices } from '../../tools/session-services';
 import {
   attachSessionWorktrees,
@@ -23,7 +24,7 @@ import {
 } from './session-worktrees';
 import { parseWorktreeName, randomWorktreeName, type WorktreeName } from './worktree-name';
 import type { WorktreeSettings } from './worktree-settings';
-import { createWorktree, WorktreeError } from './worktrees';
+import { createWorktree, type Worktree, WorktreeError } from './worktrees';
 
 export class WorktreeFlagError extends Error {
   override name = 'WorktreeFlagError';
@@ -59,6 +60,8 @@ export async function sessionWorktree(
 ): Promise<SessionWorktreeStart> {
   const attach = (made: MadeWorktree | undefined) => (services: SessionServices) => {
     const worktrees = attachSessionWorktrees(services, env, (outcome) => log.warn(describeOutcome(outcome)));
+    // A hook's folder is a copy of the project Yoke cannot tell from git's files.
+    if (made?.madeBy === 'hook') services.copies.add(made.worktree.path, cwd);
     if (made)
       worktrees.enter(FLAG_WORKTREE, { ...made, origin: 'flag', originalCwd: cwd, originalProjectRoot: cwd });
   };
@@ -96,17 +99,35 @@ async function gitWorktree(
   reuseExisting: boolean,
   settings: WorktreeSettings | undefined,
 ): Promise<MadeWorktree> {
+  // As for isolated agents and EnterWorktree: checking files out (and the status check at the
+  // end) would run the filters and drivers the repository's own configuration names.
+  const safety = new GitConfigSafety({ env });
+  const verdict = await safety.check(cwd);
+  if (!verdict.harmless)
+    throw new WorktreeFlagError(
+      `--worktree: no worktree is made: checking files out would run what this repository's git configuration names (${verdict.reason}).`,
+    );
+  let worktree: Worktree;
   try {
-    const worktree = await createWorktree({
+    worktree = await createWorktree({
       cwd,
       name,
       env,
       reuseExisting,
       ...(settings ? { settings } : {}),
     });
-    return { madeBy: 'git', worktree };
   } catch (error) {
     if (error instanceof WorktreeError) throw new WorktreeFlagError(`--worktree: ${error.message}`);
     throw error;
   }
+  // A kept worktree may have a configuration of its own (`config.worktree`); reopening it ran
+  // nothing yet, and it stays as it was.
+  if (!worktree.createdHere) {
+    const own = await safety.check(worktree.path);
+    if (!own.harmless)
+      throw new WorktreeFlagError(
+        `--worktree: the worktree ${worktree.path} is not reopened: git there would run what its configuration names (${own.reason}).`,
+      );
+  }
+  return { madeBy: 'git', worktree };
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ describe('loadMemoryFiles', () => {
     await put('outside/repo/pkg/CLAUDE.local.md', 'pkg local');
     await put('outside/repo/pkg/.yoke/YOKE.md', 'pkg yoke');
     await put('outside/repo/pkg/.claude/CLAUDE.md', 'pkg dot-claude');
-    const files = await loadMemoryFiles({ cwd: join(base, 'outside/repo/pkg'), env });
+    const files = await loadMemoryFiles({ cwd: join(base, 'outside/repo/pkg'), env, trusted: false });
     expect(files.map((f) => [f.content, f.kind])).toEqual([
       ['user claude', 'user'],
       ['user agents', 'user'],
@@ -51,11 +51,11 @@ describe('loadMemoryFiles', () => {
     await put('home/CLAUDE.md', 'home-level project file');
     await put('home/work/CLAUDE.md', 'work');
     await put('home/work/app/AGENTS.md', 'app');
-    const files = await loadMemoryFiles({ cwd: join(base, 'home/work/app'), env });
+    const files = await loadMemoryFiles({ cwd: join(base, 'home/work/app'), env, trusted: false });
     expect(files.map((f) => f.content)).toEqual(['work', 'app']);
   });
 
-  it('follows @imports relative to the importer and from ~/, each file once, with its path', async () => {
+  it('follows @imports relative to the importer and, trusted, from ~/, each file once, with its path', async () => {
     await put('repo/.git/HEAD', 'x');
     await put(
       'repo/CLAUDE.md',
@@ -63,7 +63,7 @@ describe('loadMemoryFiles', () => {
     );
     await put('repo/docs/style.md', 'style, and back to @../CLAUDE.md');
     await put('home/notes.md', 'notes');
-    const files = await loadMemoryFiles({ cwd: join(base, 'repo'), env });
+    const files = await loadMemoryFiles({ cwd: join(base, 'repo'), env, trusted: true });
     expect(files.map((f) => [f.path, f.content.slice(0, 5)])).toEqual([
       [join(base, 'repo/CLAUDE.md'), 'See @'],
       [join(base, 'repo/docs/style.md'), 'style'],
@@ -72,11 +72,44 @@ describe('loadMemoryFiles', () => {
     expect(files[1]?.importedBy).toBe(join(base, 'repo/CLAUDE.md'));
   });
 
+  it("untrusted, a project's file imports nothing outside the project, a symlink out of it included", async () => {
+    await put('repo/.git/HEAD', 'x');
+    await put('repo/CLAUDE.md', '@docs/style.md @~/.ssh/id_ed25519 @../outside.md @docs/key');
+    await put('repo/docs/style.md', 'style');
+    await put('home/.ssh/id_ed25519', 'KEY');
+    await put('outside.md', 'OUTSIDE');
+    await symlink(join(base, 'home/.ssh/id_ed25519'), join(base, 'repo/docs/key'));
+    // The user's own file imports from the home folder as before.
+    await put('home/.claude/CLAUDE.md', '@~/mine.md');
+    await put('home/mine.md', 'MINE');
+    const refused: string[] = [];
+    const files = await loadMemoryFiles({
+      cwd: join(base, 'repo'),
+      env,
+      trusted: false,
+      refused: (line) => refused.push(line),
+    });
+    expect(files.map((f) => f.content)).toEqual([
+      '@~/mine.md',
+      'MINE',
+      expect.stringContaining('@docs'),
+      'style',
+    ]);
+    expect(refused).toEqual([
+      expect.stringContaining(
+        `${join(base, 'repo/CLAUDE.md')} imports ~/.ssh/id_ed25519, which lies outside the project`,
+      ),
+      expect.stringContaining('imports ../outside.md'),
+      expect.stringContaining('imports docs/key'),
+    ]);
+    expect(refused[0]).toContain('yoke trust');
+  });
+
   it('stops import chains after five hops', async () => {
     await put('repo/.git/HEAD', 'x');
     await put('repo/CLAUDE.md', '@l1.md');
     for (let i = 1; i <= 7; i++) await put(`repo/l${i}.md`, `level ${i} @l${i + 1}.md`);
-    const files = await loadMemoryFiles({ cwd: join(base, 'repo'), env });
+    const files = await loadMemoryFiles({ cwd: join(base, 'repo'), env, trusted: false });
     expect(files.map((f) => f.content.split(' @')[0])).toEqual([
       '@l1.md',
       'level 1',
@@ -98,7 +131,7 @@ describe('loadMemoryFiles with --setting-sources', () => {
     return join(base, 'repo/app');
   }
   const contents = async (sources: ('user' | 'project' | 'local')[] | undefined) =>
-    (await loadMemoryFiles({ cwd: await layout(), env, sources })).map((f) => f.content);
+    (await loadMemoryFiles({ cwd: await layout(), env, sources, trusted: false })).map((f) => f.content);
 
   it('loads each kind only when its source is selected', async () => {
     expect(await contents(undefined)).toEqual(['user', 'repo shared', 'app shared', 'app local']);
@@ -119,9 +152,9 @@ describe('loadMemoryFiles with --setting-sources', () => {
     const root = join(base, 'repo');
     const touched = join(root, 'lib/x.ts');
     const only = async (sources: ('user' | 'project' | 'local')[]) =>
-      (await new NestedMemoryTracker({ projectRoot: root, env, sources }).filesFor(touched)).map(
-        (f) => f.content,
-      );
+      (
+        await new NestedMemoryTracker({ trusted: false, projectRoot: root, env, sources }).filesFor(touched)
+      ).map((f) => f.content);
     expect(await only(['local'])).toEqual(['lib local']);
     expect(await only(['project'])).toEqual(['lib shared']);
     expect(await only([])).toEqual([]);
@@ -142,7 +175,7 @@ describe('NestedMemoryTracker', () => {
     await put('repo/src/deep/CLAUDE.md', 'deep @extra.md');
     await put('repo/src/deep/extra.md', 'extra');
     await put('repo/src/deep/file.ts', '');
-    const tracker = new NestedMemoryTracker({ projectRoot: join(base, 'repo'), env });
+    const tracker = new NestedMemoryTracker({ trusted: false, projectRoot: join(base, 'repo'), env });
     const first = await tracker.filesFor(join(base, 'repo/src/deep/file.ts'));
     expect(first.map((f) => [f.content, f.kind])).toEqual([
       ['src', 'nested'],

@@ -15,9 +15,15 @@ import {
   type SettingsFileSource,
   yokeHome,
 } from '../paths';
-import { type MemoryFile, type MemoryKind, readIfPresent, withImports } from './memory-imports';
+import {
+  type ImportScope,
+  type MemoryFile,
+  type MemoryKind,
+  readIfPresent,
+  withImports,
+} from './memory-imports';
 
-export type { MemoryFile, MemoryKind } from './memory-imports';
+export type { ImportScope, MemoryFile, MemoryKind } from './memory-imports';
 
 /** The shared memory files a folder may hold, in load order. */
 export function folderMemoryPaths(dir: string): { path: string; kind: 'project' | 'local' }[] {
@@ -68,7 +74,7 @@ export async function memoryFolders(cwd: string, env: Env): Promise<string[]> {
 /** Reads the given candidates in parallel and expands the imports of those that exist. */
 export async function readMemoryCandidates(
   candidates: readonly { path: string; kind: MemoryKind }[],
-  home: string,
+  scope: ImportScope,
   seen: Set<string>,
 ): Promise<MemoryFile[]> {
   const fresh = candidates.filter((c) => !seen.has(c.path));
@@ -79,7 +85,7 @@ export async function readMemoryCandidates(
     const content = contents[i];
     if (content !== undefined && content.trim() !== '') roots.push({ path: c.path, content, kind: c.kind });
   });
-  const expanded = await Promise.all(roots.map((file) => withImports(file, home, seen)));
+  const expanded = await Promise.all(roots.map((file) => withImports(file, scope, seen)));
   return expanded.flat();
 }
 
@@ -100,11 +106,32 @@ export async function loadMemoryFiles(options: {
   cwd: string;
   env: Env;
   sources?: readonly SettingsFileSource[];
+  /** The folder is trusted: a project's memory file may import from outside it (memory-imports.ts). */
+  trusted: boolean;
+  /** Hears one line for each import left out. */
+  refused?: (line: string) => void;
+  /** The Read deny rule that covers a path, described (imports of such a file are left out). */
+  denied?: (path: string) => string | undefined;
 }): Promise<MemoryFile[]> {
   const { cwd, env, sources } = options;
   const folders = await memoryFolders(cwd, env);
   const candidates = [...userMemoryPaths(env), ...folders.flatMap(folderMemoryPaths)].filter((c) =>
     memoryKindSelected(c.kind, sources),
   );
-  return readMemoryCandidates(candidates, homeOf(env), new Set());
+  const scope: ImportScope = {
+    home: homeOf(env),
+    project: [projectFolder(cwd)],
+    outside: options.trusted,
+    ...(options.refused ? { refused: options.refused } : {}),
+    ...(options.denied ? { denied: options.denied } : {}),
+  };
+  return readMemoryCandidates(candidates, scope, new Set());
+}
+
+/**
+ * Where a project's memory files may import from: the repository root, or outside a repository
+ * the project folder itself (the folders above it may be anyone's: `/tmp`, `/`).
+ */
+export function projectFolder(cwd: string): string {
+  return findGitRoot(resolve(cwd)) ?? resolve(cwd);
 }

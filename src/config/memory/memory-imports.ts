@@ -2,10 +2,51 @@
  * `@path` imports inside memory files. An import is an `@` that starts a word and names a file:
  * relative to the importing file, `~/` for the home folder, or absolute. Text in fenced code
  * blocks and inline code spans is never scanned, so examples such as `@decorator` stay inert.
+ *
+ * A project's memory file is the repository speaking, and what it imports goes into the system
+ * prompt before anyone is asked: `@~/.ssh/id_ed25519` in a cloned repository's CLAUDE.md would
+ * send the key to the model. So an import from a file that is not the user's own loads only when
+ * its real path (symlinks followed) lies inside the project, unless the folder is trusted — as
+ * Claude Code asks before it loads such an import (reference/compat-surface.md, Imports). And
+ * since the prompt is the model's view, a file a Read deny rule covers is never imported.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+
+/**
+ * Where imports may lead. `project`: the folders a project's file may import from (the
+ * repository root, or the project root outside one); `outside`: whether it may import from
+ * anywhere (a trusted folder); `refused` hears one line for each import left out.
+ */
+export type ImportScope = {
+  home: string;
+  project: readonly string[];
+  outside: boolean;
+  refused?: (line: string) => void;
+  /** The Read deny rule that keeps `path` from the model, described; undefined when none does. */
+  denied?: (path: string) => string | undefined;
+};
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+const isInside = (path: string, dir: string) => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/** Whether `file` may import `path` (which exists) under `scope`. */
+function mayImport(file: MemoryFile, path: string, scope: ImportScope): boolean {
+  if (file.kind === 'user' || scope.outside) return true;
+  const real = realOr(path);
+  return scope.project.some((dir) => isInside(real, realOr(dir)));
+}
 
 /** How many import hops below a top-level memory file are followed. */
 export const MAX_IMPORT_DEPTH = 5;
@@ -73,14 +114,28 @@ export async function readIfPresent(path: string): Promise<string | undefined> {
  */
 export async function withImports(
   file: MemoryFile,
-  home: string,
+  scope: ImportScope,
   seen: Set<string>,
   depth = 0,
 ): Promise<MemoryFile[]> {
   if (depth >= MAX_IMPORT_DEPTH) return [file];
-  const targets = findImports(file.content)
-    .map((target) => resolveImport(target, file.path, home))
-    .filter((path) => !seen.has(path));
+  const targets: string[] = [];
+  for (const written of findImports(file.content)) {
+    const path = resolveImport(written, file.path, scope.home);
+    if (seen.has(path)) continue;
+    if (existsSync(path) && !mayImport(file, path, scope)) {
+      scope.refused?.(
+        `${file.path} imports ${written}, which lies outside the project: not loaded, since a project's memory file may import only its own files until the folder is trusted (run "yoke trust")`,
+      );
+      continue;
+    }
+    const rule = existsSync(path) ? scope.denied?.(path) : undefined;
+    if (rule) {
+      scope.refused?.(`${file.path} imports ${written}: not loaded, the deny rule ${rule} covers it`);
+      continue;
+    }
+    targets.push(path);
+  }
   for (const path of targets) seen.add(path);
   // Siblings are read in parallel; their own imports expand afterwards, in written order.
   const contents = await Promise.all(targets.map(readIfPresent));
@@ -89,7 +144,7 @@ export async function withImports(
     const content = contents[i];
     if (content === undefined) continue;
     const child: MemoryFile = { path: targets[i] as string, content, kind: file.kind, importedBy: file.path };
-    out.push(...(await withImports(child, home, seen, depth + 1)));
+    out.push(...(await withImports(child, scope, seen, depth + 1)));
   }
   return out;
 }

@@ -8,8 +8,14 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { isWithin } from '../../lib/path-within';
 import type { Env, SettingsFileSource } from '../paths';
-import { folderMemoryPaths, homeOf, memoryKindSelected, readMemoryCandidates } from './memory-files';
-import type { MemoryFile } from './memory-imports';
+import {
+  folderMemoryPaths,
+  homeOf,
+  memoryKindSelected,
+  projectFolder,
+  readMemoryCandidates,
+} from './memory-files';
+import type { ImportScope, MemoryFile } from './memory-imports';
 
 export type NestedMemoryOptions = {
   projectRoot: string;
@@ -18,17 +24,26 @@ export type NestedMemoryOptions = {
   alreadyLoaded?: Iterable<string>;
   /** `--setting-sources`: which kinds of memory file load (undefined: all). */
   sources?: readonly SettingsFileSource[];
+  /** The folder is trusted: its memory files may import from outside it (memory-imports.ts). */
+  trusted: boolean;
+  /** The Read deny rule that covers a path, described (imports of such a file are left out). */
+  denied?: (path: string) => string | undefined;
 };
 
 export class NestedMemoryTracker {
   private readonly loaded = new Set<string>();
   private readonly root: string;
-  private readonly home: string;
+  private readonly scope: ImportScope;
   private readonly sources: readonly SettingsFileSource[] | undefined;
 
   constructor(options: NestedMemoryOptions) {
     this.root = resolve(options.projectRoot);
-    this.home = homeOf(options.env);
+    this.scope = {
+      home: homeOf(options.env),
+      project: [projectFolder(this.root)],
+      outside: options.trusted,
+      ...(options.denied ? { denied: options.denied } : {}),
+    };
     this.sources = options.sources;
     for (const path of options.alreadyLoaded ?? []) this.loaded.add(resolve(path));
   }
@@ -64,7 +79,7 @@ export class NestedMemoryTracker {
       .filter((c) => memoryKindSelected(c.kind, this.sources))
       .map((c) => ({ path: c.path, kind: 'nested' as const }));
     // The shared set marks every candidate probed, so a folder without files is not probed again.
-    return readMemoryCandidates(candidates, this.home, this.loaded);
+    return readMemoryCandidates(candidates, this.scope, this.loaded);
   }
 }
 

@@ -63,7 +63,7 @@ describe('nested memory attachments', () => {
       hooks: noopHooks,
       environment: { cwd: root, platform: 'linux', date: '2026-11-29', isGitRepo: false, model: 'm' },
       memory: [{ path: join(root, 'AGENTS.md'), content: 'ROOT RULES' }],
-      nestedMemory: { projectRoot: root, env: {}, alreadyLoaded: [join(root, 'AGENTS.md')] },
+      nestedMemory: { trusted: false, projectRoot: root, env: {}, alreadyLoaded: [join(root, 'AGENTS.md')] },
       transcript: { append: (message) => recorded.push(message) },
     });
     for await (const _ of engine.submitMessage('edit the file')) {
@@ -111,7 +111,10 @@ describe('nested memory attachments', () => {
         },
       },
     ];
-    const attach = createAttachmentsStage({ nestedMemory: { projectRoot: root, env: {} } }, resumed);
+    const attach = createAttachmentsStage(
+      { nestedMemory: { trusted: false, projectRoot: root, env: {} } },
+      resumed,
+    );
     const signal = new AbortController().signal;
     const stage = async (messages: Message[], cwd: string) => (await attach({ messages, cwd, signal }))[0];
     expect(await stage(resumed, root)).toBeUndefined();

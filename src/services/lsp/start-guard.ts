@@ -3,6 +3,11 @@
  * runs the workspace's own `node_modules/typescript` and the language-service plugins a tsconfig
  * names: both are code the repository ships, so in a folder that is not trusted the server gets
  * the TypeScript installed beside it, and a project that names plugins is not served at all.
+ * rust-analyzer is not started there at all: the one on PATH is usually rustup's proxy, which runs
+ * the toolchain a `rust-toolchain.toml` names (`path = "/proc/self/cwd/…"` is the project's own
+ * folder, since servers start in the project root), and rust-analyzer itself runs the project's
+ * build scripts and proc macros and the programs its `.cargo/config.toml` names. Calibrated in
+ * test/e2e/untrusted-language-servers.test.ts.
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -45,7 +50,19 @@ async function namesPlugins(root: string): Promise<string | undefined> {
  */
 const TSSERVER_OPTIONS = { useSyntaxServer: 'never' };
 
+/** Servers that run the project's code as they load it, whatever Yoke tells them. */
+const RUNS_PROJECT_CODE: Partial<Record<ResolvedServer['spec']['id'], string>> = {
+  'rust-analyzer':
+    "it runs the project's build scripts and proc macros, and rustup runs the toolchain its rust-toolchain.toml names",
+};
+
 export async function planStart(server: ResolvedServer, trusted: boolean): Promise<StartPlan> {
+  const runsCode = RUNS_PROJECT_CODE[server.spec.id];
+  if (runsCode && !trusted)
+    return {
+      ok: false,
+      reason: `${runsCode}; not started because the folder is not trusted (\`yoke trust\`)`,
+    };
   if (server.spec.id !== 'typescript') return { ok: true, initializationOptions: {} };
   if (trusted) return { ok: true, initializationOptions: { tsserver: TSSERVER_OPTIONS } };
   const plugins = await namesPlugins(server.root);

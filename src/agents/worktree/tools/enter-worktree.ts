@@ -11,6 +11,7 @@
  * also when a hook would make it (the hook may well check out with git too). Git's own hooks
  * never run (worktree-git's neutral configuration).
  */
+import { resolve } from 'node:path';
 import * as z from '../../../lib/zod';
 import type { ToolUseContext } from '../../../tools/context';
 import { buildTool, ToolError } from '../../../tools/tool';
@@ -52,13 +53,23 @@ export const enterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
     }
     return { ok: true };
   },
-  async checkPermissions(_input, context) {
+  async checkPermissions(input, context) {
     const verdict = await context.services.gitConfig.check(context.cwd);
     if (!verdict.harmless)
       return {
         behavior: 'deny',
         message: `No worktree is made here: checking files out would run what this repository's git configuration names (${verdict.reason}).`,
       };
+    // An existing worktree may have a configuration of its own (`config.worktree`), which the
+    // status check of its changes when it is left would use.
+    if (input.path !== undefined) {
+      const own = await context.services.gitConfig.check(resolve(context.cwd, input.path));
+      if (!own.harmless)
+        return {
+          behavior: 'deny',
+          message: `The worktree ${input.path} is not entered: git there would run what its configuration names (${own.reason}).`,
+        };
+    }
     // A new branch and an ignored folder: nothing of the user's working copy changes.
     return { behavior: 'allow' };
   },
@@ -112,6 +123,8 @@ async function makeOrOpen(input: EnterWorktreeInput, context: ToolUseContext): P
     const byHook = await context.hooks.worktreeCreate?.({ name }, context.abortSignal);
     if (byHook?.handled) {
       if ('error' in byHook) throw new ToolError(`No worktree is made: ${byHook.error}.`);
+      // The hook's folder is a copy of the project: its deny rules hold there too.
+      context.services.copies.add(byHook.path, context.projectRoot);
       return { madeBy: 'hook', worktree: { path: byHook.path, name, hooks: context.hooks } };
     }
     const settings = agentRuntimeOf(context.services)?.worktree;

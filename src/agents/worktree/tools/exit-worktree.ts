@@ -9,7 +9,7 @@
 import * as z from '../../../lib/zod';
 import type { Env } from '../../../model/types';
 import { buildTool, ToolError } from '../../../tools/tool';
-import { hookWorktreeChanges, removeHookWorktree } from '../hook-worktrees';
+import { gitStatusRisk, hookWorktreeChanges, removeHookWorktree } from '../hook-worktrees';
 import {
   type EnteredWorktree,
   FLAG_WORKTREE,
@@ -144,6 +144,11 @@ function notEnteredMessage(flag: EnteredWorktree | undefined): string {
 /** What removing would lose; a hook-made folder git does not manage counts as unchanged. */
 async function changesIn(made: MadeWorktree, env: Env): Promise<WorktreeChanges> {
   if (made.madeBy === 'git') return worktreeChanges(made.worktree, env);
+  const risk = await gitStatusRisk(made.worktree.path, env);
+  if (risk)
+    throw new ToolError(
+      `The worktree ${made.worktree.path} was not checked for changes: ${risk}. Use action "keep" to leave it.`,
+    );
   return (await hookWorktreeChanges(made.worktree.path, env)) ?? { uncommittedFiles: [], unmergedCommits: 0 };
 }
 

@@ -136,4 +136,25 @@ describe('EnterWorktree and ExitWorktree', () => {
       behavior: 'allow',
     });
   });
+
+  it('refuse to enter an existing worktree whose own configuration would run a program', async () => {
+    const { repo, context } = session();
+    const marker = join(repo.root, 'monitor-ran');
+    const other = join(repo.root, 'other');
+    repo.git(repo.work, 'worktree', 'add', '-q', '-b', 'other', other);
+    repo.git(repo.work, 'config', 'extensions.worktreeConfig', 'true');
+    repo.git(other, 'config', '--worktree', 'core.fsmonitor', `touch ${marker}; false`);
+    // Calibration: git status in that worktree (ExitWorktree's check of its changes) runs it.
+    repo.git(other, 'status', '--porcelain');
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    await expect(enterWorktreeTool.checkPermissions({ path: other }, context)).resolves.toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining('core.fsmonitor'),
+    });
+    // Control: the main working copy's own configuration is harmless, so a new worktree is allowed.
+    await expect(enterWorktreeTool.checkPermissions({ name: 'x' }, context)).resolves.toEqual({
+      behavior: 'allow',
+    });
+  });
 });

@@ -24,7 +24,11 @@ export function fileRules(context: ToolUseContext): FileRules {
   const home = homedir();
   const env: EvaluationEnv = {
     // In a git worktree, absolute deny rules hold for its copies too.
-    rules: withWorktreeCopies(permissions.rules, { projectRoot: context.projectRoot, home }),
+    rules: withWorktreeCopies(permissions.rules, {
+      projectRoot: context.projectRoot,
+      home,
+      copies: context.services.copies,
+    }),
     roots: { projectRoot: context.projectRoot, cwd: context.cwd, home },
     workingDirs: [
       context.projectRoot,

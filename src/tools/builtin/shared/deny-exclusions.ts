@@ -19,6 +19,7 @@ export function denyExclusions(context: ToolUseContext, root: string, searchPath
     rules: withWorktreeCopies(context.getPermissionContext().rules, {
       projectRoot: context.projectRoot,
       home,
+      copies: context.services.copies,
     }),
     roots: { projectRoot: context.projectRoot, cwd: context.cwd, home },
     root,
