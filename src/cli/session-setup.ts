@@ -5,7 +5,6 @@
  * system prompt, JSON schema, agents from `initialize`). Each step's details live in a
  * `session-*.ts` helper; this file keeps their order, which is what makes the first request early.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { backgroundAgents } from '../agents/background/launch';
 import { startCoordinator } from '../agents/coordinator/coordinator-mode';
@@ -28,7 +27,7 @@ import { loadPluginsForSession, startAgentsLoad } from './session-extensions';
 import { startSessionGit } from './session-git';
 import { growingSessionHooks, sessionHooks } from './session-hooks';
 import { startSessionMcp } from './session-mcp';
-import { memoryReadDenial } from './session-memory-denials';
+import { startMemoryLoad } from './session-memory';
 import { chooseSessionModel, sessionModels } from './session-models';
 import { loadSessionModules } from './session-modules';
 import {
@@ -109,24 +108,15 @@ export async function createSessionEngine(
   const { gitConfig, facts: gitFacts } = git.settle(sessionEnv);
   const { selectModel, QueryEngine, sessionBuiltins, resolveSession, memoryFiles, HookFrameQueue } =
     await modules;
-  // `--setting-sources` picks memory files too: user → the user's, project → the project's, local → *.local.md.
-  const memorySources = options.settingSources;
-  const memoryDenied = memoryReadDenial({
+  const { loading: memoryPromise, denied: memoryDenied } = startMemoryLoad({
+    options,
     settingsRules: settings.loaded.rules,
-    cliDisallowed: options.disallowedTools ?? [],
     cwd,
-    home: sessionEnv.HOME || homedir(),
+    env: sessionEnv,
+    trusted: trust.trusted,
+    memoryFiles,
+    warn: (line) => log.warn(line),
   });
-  const memoryPromise = options.bare
-    ? Promise.resolve([])
-    : memoryFiles.loadMemoryFiles({
-        cwd,
-        env: sessionEnv,
-        sources: memorySources,
-        trusted: trust.trusted,
-        refused: (line) => log.warn(line),
-        denied: memoryDenied,
-      });
   const { main, selection, fast } = await chooseSessionModel({
     options,
     merged,
