@@ -11,6 +11,7 @@ import type { CommandRegistry, EditorResult } from '../../commands/types';
 import { findGitRoot } from '../../config/git-root';
 import { yieldToInput } from '../../lib/yield-to-input';
 import { createCommandHost } from './command-host';
+import { startIcuOffThread } from './icu-warmup';
 import { collectStartupGarbage, loadFetchClasses, loadSegmenter, warmToolSchemas } from './idle-warmup';
 import type { ReadySession } from './prompt-router';
 import type { ReplSession } from './repl-session';
@@ -92,9 +93,11 @@ export class SessionStarter {
     deps.session.attach(setup.engine);
     deps.onStarted?.(this.current);
     const idle = () => !deps.session.getStatus().running;
+    // ICU starts on another thread meanwhile (once per process: /clear and /resume need not).
+    const icu = previous ? undefined : startIcuOffThread(this.stop.signal);
     void warmToolSchemas(setup.tools, this.stop.signal)
       .then(() => loadFetchClasses(this.stop.signal))
-      .then(() => loadSegmenter(this.stop.signal))
+      .then(() => loadSegmenter(this.stop.signal, icu))
       .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)));
   }
 
