@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from '../../lib/zod';
 import { type AnyTool, buildTool } from '../../tools/tool';
-import {
-  collectStartupGarbage,
-  loadFetchClasses,
-  loadSegmenter,
-  loadShellParser,
-  warmToolSchemas,
-} from './idle-warmup';
+import { collectStartupGarbage, loadFetchClasses, loadSegmenter, warmToolSchemas } from './idle-warmup';
 
 /** A tool whose JSON Schema conversion is recorded in `log` when it happens. */
 function loggedTool(name: string, log: string[], fails = false, during?: () => void): AnyTool {
@@ -105,37 +99,5 @@ describe('loadSegmenter', () => {
     setImmediate(() => log.push('key'));
     await loading;
     expect(log).toEqual(['key', 'loaded true']);
-  });
-});
-
-describe('loadShellParser', () => {
-  const shellTool = (): AnyTool => ({ ...loggedTool('Bash', []), access: 'shell' }) as AnyTool;
-
-  it('lets input queued meanwhile run first, then loads the parser when the pool has a shell tool', async () => {
-    const log: string[] = [];
-    const loading = loadShellParser(
-      [loggedTool('Read', []), shellTool()],
-      new AbortController().signal,
-      async () => {
-        log.push('preload');
-      },
-    ).then((loaded) => log.push(`loaded ${loaded}`));
-    setImmediate(() => log.push('key'));
-    await loading;
-    expect(log).toEqual(['key', 'preload', 'loaded true']);
-  });
-
-  it('loads nothing for a pool without a shell tool, or once the session is closing', async () => {
-    const log: string[] = [];
-    const preload = async () => {
-      log.push('preload');
-    };
-    expect(await loadShellParser([loggedTool('Read', [])], new AbortController().signal, preload)).toBe(
-      false,
-    );
-    const stop = new AbortController();
-    stop.abort();
-    expect(await loadShellParser([shellTool()], stop.signal, preload)).toBe(false);
-    expect(log).toEqual([]);
   });
 });

@@ -13,7 +13,6 @@
  */
 import { collectGarbageNow } from '../../lib/collect-garbage';
 import { yieldToInput } from '../../lib/yield-to-input';
-import { preloadBash } from '../../tools/builtin/bash/preload';
 import { toolSchemas } from '../../tools/registry';
 import type { AnyTool } from '../../tools/tool';
 import { displayWidth } from '../views/display-width';
@@ -57,27 +56,6 @@ export async function loadSegmenter(signal: AbortSignal, icu?: Promise<boolean>)
   await yieldToInput();
   if (signal.aborted) return false;
   return displayWidth('\u{1F44D}\u{1F3FD}') === 2;
-}
-
-/**
- * The Bash tool's parser (tools/builtin/bash/preload.ts: the shell bundle, web-tree-sitter and the
- * grammar's wasm, one command line parsed and classified). Nothing loaded it in the REPL before the
- * model's first Bash call, which then paid ~100 ms of main-thread blocks (the first parse alone
- * 40–75 ms) just as the user typed on while a tool started. Loaded here, once the REPL is idle; its
- * steps are split by real waits (reading and instantiating the wasm, which compiles on V8's
- * background threads), so a key typed meanwhile waits for one step at most. A pool without a
- * shell tool loads nothing.
- */
-export async function loadShellParser(
-  tools: readonly AnyTool[],
-  signal: AbortSignal,
-  preload: () => Promise<void> = preloadBash,
-): Promise<boolean> {
-  if (!tools.some((tool) => tool.access === 'shell')) return false;
-  await yieldToInput();
-  if (signal.aborted) return false;
-  await preload();
-  return true;
 }
 
 /**

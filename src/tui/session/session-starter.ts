@@ -12,13 +12,7 @@ import { findGitRoot } from '../../config/git-root';
 import { yieldToInput } from '../../lib/yield-to-input';
 import { createCommandHost } from './command-host';
 import { startIcuOffThread } from './icu-warmup';
-import {
-  collectStartupGarbage,
-  loadFetchClasses,
-  loadSegmenter,
-  loadShellParser,
-  warmToolSchemas,
-} from './idle-warmup';
+import { collectStartupGarbage, loadFetchClasses, loadSegmenter, warmToolSchemas } from './idle-warmup';
 import type { ReadySession } from './prompt-router';
 import type { ReplSession } from './repl-session';
 
@@ -104,10 +98,7 @@ export class SessionStarter {
     void warmToolSchemas(setup.tools, this.stop.signal)
       .then(() => loadFetchClasses(this.stop.signal))
       .then(() => loadSegmenter(this.stop.signal, icu))
-      .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)))
-      // Last: its steps are the most (its wasm compiles on other threads meanwhile), and the
-      // collection keeps its moment before the first keys.
-      .then(() => (previous ? false : loadShellParser(setup.tools, this.stop.signal)));
+      .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)));
   }
 
   /** /clear (no id) and /resume <id>: a new engine, once no turn runs; says what happened. */
