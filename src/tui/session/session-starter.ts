@@ -97,8 +97,10 @@ export class SessionStarter {
     const icu = previous ? undefined : startIcuOffThread(this.stop.signal);
     void warmToolSchemas(setup.tools, this.stop.signal)
       .then(() => loadFetchClasses(this.stop.signal))
-      .then(() => loadSegmenter(this.stop.signal, icu))
-      .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)));
+      // Not after the segmenter, which waits for ICU's worker (100–300 ms, more on a busy
+      // machine): the collection would fall among the first keys typed.
+      .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)))
+      .then(() => loadSegmenter(this.stop.signal, icu));
   }
 
   /** /clear (no id) and /resume <id>: a new engine, once no turn runs; says what happened. */
