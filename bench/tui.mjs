@@ -81,7 +81,9 @@ const env = {
   CLAUDE_CONFIG_DIR: join(home, '.claude'),
 };
 const plan = {
-  // BENCH_TUI_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the REPL under the same load.
+  // BENCH_TUI_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the REPL under the same load;
+  // bench/_long-tasks.mjs lists the profile's main-thread blocks and which one each slow key of
+  // the BENCH_TUI_RAW line (saved to a file) waited behind.
   argv: [
     process.execPath,
     ...(process.env.BENCH_TUI_NODE_ARGS ?? '').split(' ').filter(Boolean),

@@ -137,6 +137,7 @@ export function inkForCommonJs({ root }) {
   const widestLine = join(root, 'src/tui/terminal/widest-line.ts');
   const rowOutput = join(root, 'src/tui/terminal/row-output.ts');
   const singleWidth = join(root, 'src/tui/terminal/single-width.ts');
+  const rgiShortcut = join(root, 'src/tui/terminal/rgi-emoji-shortcut.ts');
   return {
     name: 'ink-for-commonjs',
     setup(pluginBuild) {
@@ -174,7 +175,7 @@ export function inkForCommonJs({ root }) {
       // Their Intl.Segmenter and emoji expression are made on first use (scripts/lazy-intl.mjs).
       for (const expected of LAZY_INTL_FILES) {
         pluginBuild.onLoad({ filter: expected.file }, async (args) => {
-          const contents = lazyIntl(await readFile(args.path, 'utf8'), args.path, expected);
+          const contents = lazyIntl(await readFile(args.path, 'utf8'), args.path, expected, rgiShortcut);
           return {
             contents: expected.fastPath ? graphemeFastPath(contents, args.path, singleWidth) : contents,
             loader: 'js',

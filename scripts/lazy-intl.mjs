@@ -26,14 +26,15 @@ const SEGMENTER = /const (\w+) = new Intl\.Segmenter\(([^)]*)\);/g;
 const RGI_EMOJI = /const (\w+) = (\/\^\\p\{RGI_Emoji\}\$\/v);/g;
 
 /**
- * What every RGI emoji sequence contains (UTS #51: a non-ASCII Emoji code point — a basic emoji,
- * a modifier base, a regional indicator, a tag sequence's flag, a ZWJ sequence's parts — or the
- * keycap mark U+20E3). Compiling the RGI_Emoji expression itself takes ~40-100 ms on a small
- * machine at its first test; this check, made in a fraction of a millisecond, keeps CJK, Latin
- * and other text that is no emoji from ever paying that (src/tui/terminal/lazy-intl.test.ts checks it
- * against the expression on every code point, alone and with U+FE0F).
+ * string-width's RGI_Emoji expression takes ~40–170 ms to compile on a small machine, at its first
+ * test — the first emoji of a session, while the user types. Each test asks
+ * src/tui/terminal/rgi-emoji-shortcut.ts first: it answers from code-point properties for text
+ * with no emoji code point (CJK, Latin, borders) and for the shapes nearly every emoji has (one
+ * code point, one with U+FE0F, one with a skin tone, a keycap), the same as the expression on
+ * every such string (its test). Flags, ZWJ and tag sequences still compile the expression.
  */
-export const MAYBE_EMOJI = '/[\\p{Emoji}--\\p{ASCII}]|\\u20E3/v';
+const rgiStandIn = (name, literal) =>
+  `const ${name} = (() => { let made; return { test: (text) => __yokeRgiShortcut(text) ?? (made ??= ${literal}).test(text) }; })();`;
 
 /** `const name = {member(text) {…}}`, making the real object on the first call. */
 const standIn = (name, make, member) =>
@@ -54,7 +55,8 @@ function checkUses(source, name, member, path) {
     );
 }
 
-export function lazyIntl(contents, path, expected) {
+/** `rgiShortcutModule`: the path of rgi-emoji-shortcut.ts, which a file with an RGI expression imports. */
+export function lazyIntl(contents, path, expected, rgiShortcutModule) {
   let segmenters = 0;
   let rgiEmoji = 0;
   let out = contents.replace(SEGMENTER, (_, name, args) => {
@@ -65,7 +67,7 @@ export function lazyIntl(contents, path, expected) {
   out = out.replace(RGI_EMOJI, (_, name, literal) => {
     checkUses(contents, name, 'test', path);
     rgiEmoji++;
-    return `const ${name} = (() => { const maybe = ${MAYBE_EMOJI}; let made; return { test: (text) => maybe.test(text) && (made ??= ${literal}).test(text) }; })();`;
+    return rgiStandIn(name, literal);
   });
   if (segmenters !== expected.segmenters || rgiEmoji !== expected.rgiEmoji)
     throw new Error(
@@ -74,7 +76,9 @@ export function lazyIntl(contents, path, expected) {
     );
   if (/new Intl\.Segmenter/.test(out.replace(/made \?\?= new Intl\.Segmenter/g, '')))
     throw new Error(`lazy-intl: ${path} still makes a segmenter at load`);
-  return out;
+  if (rgiEmoji === 0) return out;
+  if (!rgiShortcutModule) throw new Error(`lazy-intl: ${path} needs the RGI emoji shortcut's module`);
+  return `import { rgiEmojiShortcut as __yokeRgiShortcut } from ${JSON.stringify(rgiShortcutModule)};\n${out}`;
 }
 
 /**

@@ -4,6 +4,8 @@
  * carries; the provider's measured count of the last request is shown beside them, because only
  * the provider knows its tokenizer.
  */
+
+import { groupDigits } from '../lib/group-digits';
 import {
   estimateBlockTokens,
   estimateTextTokens,
@@ -115,7 +117,7 @@ export function contextBreakdown(sources: ContextSources, window: number): Conte
   return breakdown;
 }
 
-const formatTokens = (n: number) => n.toLocaleString('en-US');
+const formatTokens = groupDigits;
 const percent = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '0%');
 
 /** The `/context` text: one line per category with a bar, then the memory files and the free space. */

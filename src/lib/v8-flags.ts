@@ -2,8 +2,10 @@
  * Yoke runs its wasm in V8's baseline tier only (`--liftoff-only`): the bash parser's 1.4 MB
  * grammar parses a command line in microseconds even there, while tiering it up to optimized code
  * burns about a second of CPU on a background thread — on a small machine that delays the very
- * command the parse was for, and Node's exit waits for such background work. (The model transport
- * and WebFetch use node:http, whose parser is native, so no other wasm runs.)
+ * command the parse was for, and Node's exit waits for such background work. It is compiled
+ * eagerly (`--no-wasm-lazy-compilation`), off the main thread, rather than on the main thread
+ * during the first parse. (The model transport and WebFetch use node:http, whose parser is
+ * native, so no other wasm runs.)
  *
  * A V8 flag cannot simply be set at start, though. Once any flag changes, V8 refuses code caches
  * made under the old flags: Node's own, for every built-in module loaded afterwards (they then
@@ -46,6 +48,12 @@ export function preferBaselineWasm(): void {
   new Headers();
   process.getBuiltinModule('node:dns');
   for (const hook of current.beforeChange.splice(0)) hook();
-  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  const v8 = process.getBuiltinModule('node:v8');
+  v8.setFlagsFromString('--liftoff-only');
+  // And each module compiled whole when it is compiled — on V8's background threads, since the
+  // parser's modules are instantiated asynchronously — not function by function as a call first
+  // reaches each: lazily, the first command line parsed compiled every grammar function it
+  // touched on the main thread, one 40–75 ms wasm call that no keystroke could interrupt.
+  v8.setFlagsFromString('--no-wasm-lazy-compilation');
   current.baseline = true;
 }

@@ -9,6 +9,8 @@
  * `--max-budget-usd` — then the settings. Prices are USD per million tokens; cache reads and
  * writes of a declared model cost its input price.
  */
+
+import { groupDigits } from '../lib/group-digits';
 import { type EffortLevel, wireEffort } from './effort';
 import { getModelInfo, type ModelInfo, resolveModelAlias, UNKNOWN_MODEL_LIMITS } from './models';
 import type { ProviderName } from './types';
@@ -35,7 +37,7 @@ export type Unknowns = { contextWindow: boolean; price: boolean };
  */
 export function unknownModelWarning(model: string, unknowns: Unknowns, asking: boolean): string | undefined {
   if (!unknowns.contextWindow && !unknowns.price) return undefined;
-  const window = UNKNOWN_MODEL_LIMITS.contextWindow.toLocaleString('en-US');
+  const window = groupDigits(UNKNOWN_MODEL_LIMITS.contextWindow);
   const parts: string[] = [];
   if (unknowns.price) parts.push('its cost is not counted (reported as $0)');
   if (unknowns.contextWindow) {

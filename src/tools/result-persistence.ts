@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic-write';
+import { groupDigits } from '../lib/group-digits';
 import type { TextBlock, ToolResultContent } from '../model/types';
 
 /** How much of a persisted result the model sees inline. */
@@ -44,7 +45,7 @@ function preview(text: string, limit: number): string {
 }
 
 function persistedNote(totalChars: number, shownChars: number, path: string): string {
-  const fmt = (n: number) => n.toLocaleString('en-US');
+  const fmt = groupDigits;
   return (
     `[Result too large to show in full: ${fmt(totalChars)} characters. Above are the first ` +
     `${fmt(shownChars)}. The complete result was saved to ${path} — use the Read tool on that ` +

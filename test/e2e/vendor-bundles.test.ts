@@ -137,9 +137,10 @@ describe('vendor bundles in the built CLI', () => {
     await once(child, 'close');
     expect(JSON.parse(out)).toEqual({ layout: 80, undici: [] });
   });
-  it("ink: a frame of ASCII, borders and Latin makes no Intl object (ICU's start-up, ~20-30 ms of the REPL's launch); wide text a segmenter, the first emoji the emoji expression", async () => {
+  it("ink: a frame of ASCII, borders and Latin makes no Intl object (ICU's start-up, ~20-30 ms of the REPL's launch); wide text a segmenter; emoji of one code point, with U+FE0F or a skin tone no emoji expression, the first flag or ZWJ sequence makes it", async () => {
     // The text packages' segmenters and string-width's RGI_Emoji expression are made on first
-    // use (scripts/lazy-intl.mjs), and rows of characters that stand alone skip the segmenter.
+    // use (scripts/lazy-intl.mjs), rows of characters that stand alone skip the segmenter, and
+    // src/tui/terminal/rgi-emoji-shortcut.ts answers for the common emoji shapes.
     const script = `
       const made = { segmenters: 0, rgi: 0 };
       Intl.Segmenter = new Proxy(Intl.Segmenter, { construct(t, a) { made.segmenters++; return Reflect.construct(t, a); } });
@@ -163,10 +164,13 @@ describe('vendor bundles in the built CLI', () => {
         app.rerender(view('漢字 wide'));
         await frame('漢字');
         const wide = { ...made };
-        app.rerender(view('thumbs 👍🏽'));
-        await frame('👍🏽');
+        app.rerender(view('thumbs 👍🏽 ✅ ⚠️'));
+        await frame('⚠️');
+        const emoji = { ...made };
+        app.rerender(view('flag 🇩🇪'));
+        await frame('🇩🇪');
         app.unmount();
-        console.log(JSON.stringify({ plain, wide, emoji: made }));
+        console.log(JSON.stringify({ plain, wide, emoji, flag: made }));
       });`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -174,12 +178,17 @@ describe('vendor bundles in the built CLI', () => {
       out += chunk.toString();
     });
     await once(child, 'close');
-    const { plain, wide, emoji } = JSON.parse(out) as Record<string, { segmenters: number; rgi: number }>;
+    const { plain, wide, emoji, flag } = JSON.parse(out) as Record<
+      string,
+      { segmenters: number; rgi: number }
+    >;
     expect(plain).toEqual({ segmenters: 0, rgi: 0 });
     // Wide text is segmented, but no emoji can be in it: the RGI_Emoji expression (~40-100 ms to
     // compile at its first test here) waits for one.
     expect(wide?.segmenters).toBeGreaterThan(0);
     expect(wide?.rgi).toBe(0);
-    expect(emoji?.rgi).toBe(1);
+    // Nor in a toned thumb, a check mark or a warning sign: the shortcut answers for them.
+    expect(emoji?.rgi).toBe(0);
+    expect(flag?.rgi).toBe(1);
   });
 });

@@ -4,6 +4,7 @@
  * one line of what the run used.
  */
 import type { StructuredOutputCapture } from '../../engine/structured-output';
+import { groupDigits } from '../../lib/group-digits';
 import type { Usage } from '../../model/types';
 import type { AgentRunResult } from '../types';
 import { worktreeFields, worktreeLine } from '../worktree/agent-isolation';
@@ -88,7 +89,7 @@ export function agentToolOutput(
 export function usageLine(output: AgentToolOutput): string {
   const uses = output.totalToolUseCount === 1 ? '1 tool use' : `${output.totalToolUseCount} tool uses`;
   const seconds = (output.totalDurationMs / 1000).toFixed(1);
-  return `[agent ${output.agentId} (${output.agentType}) · ${uses} · ${output.totalTokens.toLocaleString('en-US')} tokens · ${seconds} s · $${output.costUsd.toFixed(4)}]`;
+  return `[agent ${output.agentId} (${output.agentType}) · ${uses} · ${groupDigits(output.totalTokens)} tokens · ${seconds} s · $${output.costUsd.toFixed(4)}]`;
 }
 
 export function agentResultText(output: AgentToolOutput): string {

@@ -4,6 +4,7 @@
  * at the next request, after the prompt was typed. An unknown id gets the close matches.
  */
 import { editDistance, typoBudget } from '../../lib/edit-distance';
+import { groupDigits } from '../../lib/group-digits';
 import { listKnownModels, MODEL_ALIASES, resolveModelAlias } from '../../model/models';
 import { providerForModel, type SelectableProvider } from '../../model/select';
 import type { CommandHost, LocalCommand } from '../types';
@@ -25,7 +26,7 @@ export const modelCommand: LocalCommand = {
     if (!known) return { kind: 'text', text: unknownModelText(args, declared) };
     if (id === host.model()) return { kind: 'text', text: `Already using ${id}.` };
     host.setModel(id);
-    const window = host.models.contextWindow(id).toLocaleString('en-US');
+    const window = groupDigits(host.models.contextWindow(id));
     return { kind: 'text', text: `Model set to ${id} (context window ${window} tokens) for the next turns.` };
   },
 };
@@ -62,7 +63,7 @@ function describeModels(host: CommandHost, declared: readonly string[]): string 
   const current = host.model();
   const provider = host.providerName();
   const lines = [
-    `Model: ${current} (context window ${host.models.contextWindow(current).toLocaleString('en-US')} tokens)`,
+    `Model: ${current} (context window ${groupDigits(host.models.contextWindow(current))} tokens)`,
   ];
   lines.push(`Available on the ${PROVIDER_LABEL[provider]} API:`);
   const aliasOf = new Map(Object.entries(MODEL_ALIASES).map(([alias, id]) => [id, alias]));

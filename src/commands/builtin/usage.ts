@@ -5,9 +5,10 @@
  */
 import { settingsSourceLabel } from '../../config/load-settings';
 import { contextBreakdown, formatContextBreakdown } from '../../interactive/context-breakdown';
+import { groupDigits } from '../../lib/group-digits';
 import type { CommandHost, CostSnapshot, LocalCommand } from '../types';
 
-const tokens = (n: number) => n.toLocaleString('en-US');
+const tokens = groupDigits;
 const usd = (n: number) => `$${n.toFixed(4)}`;
 
 function duration(ms: number): string {

@@ -47,9 +47,12 @@ export async function loadFetchClasses(signal: AbortSignal): Promise<boolean> {
  * The grapheme segmenter, the process's first Intl object, whose making starts ICU (~20–30 ms on
  * a small machine): the first frames measure and paint their rows without it
  * (terminal/single-width.ts, scripts/lazy-intl.mjs), so it would otherwise start at the first
- * emoji or CJK character of an answer, while the user types. Made here instead.
+ * emoji or CJK character of an answer, while the user types. Made here instead, after `icu` (the
+ * start of ICU on a worker thread, icu-warmup.ts) has settled, which leaves it ~0.1 ms of work;
+ * where the worker could not, this is where ICU starts.
  */
-export async function loadSegmenter(signal: AbortSignal): Promise<boolean> {
+export async function loadSegmenter(signal: AbortSignal, icu?: Promise<boolean>): Promise<boolean> {
+  await icu;
   await yieldToInput();
   if (signal.aborted) return false;
   return displayWidth('\u{1F44D}\u{1F3FD}') === 2;

@@ -10,6 +10,7 @@ import type { Env, SessionSetup } from '../../cli/session-setup';
 import type { CommandRegistry, EditorResult } from '../../commands/types';
 import { findGitRoot } from '../../config/git-root';
 import { yieldToInput } from '../../lib/yield-to-input';
+import { startIcuOffThread } from './icu-warmup';
 import { collectStartupGarbage, loadFetchClasses, loadSegmenter, warmToolSchemas } from './idle-warmup';
 import type { ReadySession } from './prompt-router';
 import type { ReplSession } from './repl-session';
@@ -112,10 +113,14 @@ export class SessionStarter {
     deps.session.attach(setup.engine, setup.earlierSpend?.costUsd);
     deps.onStarted?.(this.current);
     const idle = () => !deps.session.getStatus().running;
+    // ICU starts on another thread meanwhile (once per process: /clear and /resume need not).
+    const icu = previous ? undefined : startIcuOffThread(this.stop.signal);
     void warmToolSchemas(setup.tools, this.stop.signal)
       .then(() => loadFetchClasses(this.stop.signal))
-      .then(() => loadSegmenter(this.stop.signal))
-      .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)));
+      // Not after the segmenter, which waits for ICU's worker (100–300 ms, more on a busy
+      // machine): the collection would fall among the first keys typed.
+      .then(() => (previous ? false : collectStartupGarbage(idle, this.stop.signal)))
+      .then(() => loadSegmenter(this.stop.signal, icu));
   }
 
   /** /clear (no id) and /resume <id>: a new engine, once no turn runs; says what happened. */

@@ -5,6 +5,7 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
+import { groupDigits } from '../../../lib/group-digits';
 
 export const DEFAULT_OUTPUT_BUDGET = 30_000;
 const MIN_BUDGET = 4_000;
@@ -23,7 +24,7 @@ export function outputBudget(variable: string | undefined, setting: number | und
   return Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, Math.floor(configured)));
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = groupDigits;
 
 /** Moves a cut to a nearby line break so neither side starts or ends mid-line. */
 function snapHead(head: string): string {
