@@ -32,7 +32,7 @@ import { openMcpView, openResumePicker, openTasksView } from './session/overlays
 import { PromptRouter } from './session/prompt-router';
 import { ReplSession } from './session/repl-session';
 import { ScreenExtras } from './session/screen-extras';
-import { resumeNotice, SessionStarter } from './session/session-starter';
+import { SessionStarter } from './session/session-starter';
 import { startStatusLineFeed } from './session/status-line-feed';
 import { sessionTaskSources } from './session/task-sources';
 import { withheldUntilTrusted } from './session/trust-check';
@@ -316,8 +316,6 @@ export async function runRepl(
     const begin = (change?: { resume?: string }) =>
       starter.start(change).then(
         () => {
-          const resumed = resumeNotice(change, options, session.sessionId);
-          if (resumed) session.transcript.notice('info', resumed);
           const first = firstReplTurn(
             starter.setup?.initialPrompt,
             options.prompt,

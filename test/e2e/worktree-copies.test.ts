@@ -40,7 +40,7 @@ async function secretRepo(): Promise<{ repo: string; home: string }> {
 
 const call = (name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, name, input });
 
-/** The parent delegates to an isolated worker, which reads the secret three ways and the open file. */
+/** The parent delegates to an isolated worker, which reads the secret three ways, then the open file. */
 const scenario: ScenarioInput = [
   {
     match: { firstUserTextContains: 'delegate' },
@@ -56,9 +56,13 @@ const scenario: ScenarioInput = [
         call('Read', { file_path: 'sec/key.env' }),
         call('Bash', { command: 'cat sec/key.env' }),
         call('Grep', { pattern: 'COPY_SECRET', path: '.', output_mode: 'content' }),
-        call('Bash', { command: 'cat open.txt' }),
       ],
     },
+  },
+  // In a response of its own: a refused Bash call stops its running siblings (streaming-executor.ts).
+  {
+    match: { firstUserTextContains: 'TASK-C' },
+    reply: { content: [call('Bash', { command: 'cat open.txt' })] },
   },
   { match: { firstUserTextContains: 'TASK-C' }, reply: { content: [{ type: 'text', text: 'seen' }] } },
 ];

@@ -286,9 +286,13 @@ describe('absolute deny rules in a worktree copy', () => {
             call('Bash', { command: 'cat sec/key.env' }),
             call('Grep', { pattern: 'WT_SECRET', path: '.', output_mode: 'content' }),
             call('Bash', { command: 'echo TOKEN=planted >> sec/key.env' }),
-            call('Bash', { command: 'cat open.txt' }),
           ],
         },
+      },
+      // In a response of its own: a refused Bash call stops its running siblings (streaming-executor.ts).
+      {
+        match: { firstUserTextContains: 'TASK-S' },
+        reply: { content: [call('Bash', { command: 'cat open.txt' })] },
       },
       { match: { firstUserTextContains: 'TASK-S' }, reply: { content: [{ type: 'text', text: 'seen' }] } },
     ];
@@ -319,9 +323,12 @@ describe('absolute deny rules in a worktree copy', () => {
       },
       {
         match: { lastToolResultContains: 'Created and entered' },
-        reply: {
-          content: [call('Bash', { command: 'cat sec/key.env' }), call('Bash', { command: 'cat open.txt' })],
-        },
+        reply: { content: [call('Bash', { command: 'cat sec/key.env' })] },
+      },
+      // In a response of its own: a refused Bash call stops its running siblings (streaming-executor.ts).
+      {
+        match: { lastToolResultContains: 'Denied by rule' },
+        reply: { content: [call('Bash', { command: 'cat open.txt' })] },
       },
       { reply: { content: [{ type: 'text', text: 'looked' }] } },
     ];

@@ -22,7 +22,7 @@ import { signInForMoreScope } from '../session/mcp-actions';
 import { mentionAttacher } from '../session/mention-attachments';
 import { PromptRouter } from '../session/prompt-router';
 import { ReplSession } from '../session/repl-session';
-import { resumeNotice, SessionStarter } from '../session/session-starter';
+import { SessionStarter } from '../session/session-starter';
 import { withheldUntilTrusted } from '../session/trust-check';
 import { plainStyle } from '../views/ansi';
 import { statusText } from '../views/status-text';
@@ -191,8 +191,6 @@ export async function runLineRepl(options: CliOptions, context: LineReplContext)
             await askServersAsLines({ manager, session, env, cwd }, input, out);
           }
           linePrinter.flush();
-          const resumed = resumeNotice(change, options, session.sessionId);
-          if (resumed) session.transcript.notice('info', resumed);
           const first = firstReplTurn(
             starter.setup?.initialPrompt,
             options.prompt,

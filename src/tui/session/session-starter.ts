@@ -111,6 +111,10 @@ export class SessionStarter {
     };
     for (const warning of setup.warnings) deps.session.transcript.notice('warning', warning);
     deps.session.attach(setup.engine, setup.earlierSpend?.costUsd);
+    // In the same frame as the resumed conversation it follows: a screen that shows the
+    // conversation and the ready status line shows the line too.
+    const resumed = resumeNotice(change, deps.options, setup.engine.sessionId);
+    if (resumed) deps.session.transcript.notice('info', resumed);
     deps.onStarted?.(this.current);
     const idle = () => !deps.session.getStatus().running;
     // ICU starts on another thread meanwhile (once per process: /clear and /resume need not).
@@ -130,12 +134,11 @@ export class SessionStarter {
       session.transcript.notice('warning', 'Wait for the running turn to end (or press Esc) first.');
       return;
     }
+    // A resume says so as it starts (resumeNotice).
     await this.start(resume ? { resume } : {}).then(
-      () =>
-        session.transcript.notice(
-          'info',
-          resume ? `Resumed session ${resume}.` : 'Started a new conversation.',
-        ),
+      () => {
+        if (!resume) session.transcript.notice('info', 'Started a new conversation.');
+      },
       (error: Error) => session.transcript.notice('error', error.message),
     );
   }
