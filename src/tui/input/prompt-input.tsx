@@ -24,7 +24,7 @@ import { type HistorySearch, searchHistory } from './history-search';
 import { InputBox, textColumns } from './input-box';
 import { inputRows, moveRow } from './input-rows';
 import type { KeyEvent } from './key-parser';
-import { useKeys } from './use-keys';
+import { useTypingKeys } from './use-keys';
 import { useRefState } from './use-ref-state';
 
 export type Suggestion = {
@@ -144,121 +144,117 @@ export function PromptInput({ actions, history, running, active }: PromptInputPr
     }
   };
 
-  useKeys(
-    (event) => {
-      const search = searchRef.current;
-      const suggestions = suggestionsRef.current;
-      const selected = selectedRef.current;
-      const hint = hintRef.current;
-      if (event.type === 'focus') return false;
-      if (search) {
-        onSearchKey(event, search);
+  // A typing handler: the rest of a burst of typing reaches it under a dialog that just opened.
+  useTypingKeys((event) => {
+    const search = searchRef.current;
+    const suggestions = suggestionsRef.current;
+    const selected = selectedRef.current;
+    const hint = hintRef.current;
+    if (event.type === 'focus') return false;
+    if (search) {
+      onSearchKey(event, search);
+      return true;
+    }
+    const isCtrl = (name: string) => event.type === 'key' && event.ctrl && event.name === name;
+    if (!isCtrl('c') && hint) setHint(undefined);
+    if (event.type === 'key') {
+      if (event.name === 'escape') {
+        if (suggestions.length > 0) setSuggestions([]);
+        else actions.interrupt();
         return true;
       }
-      const isCtrl = (name: string) => event.type === 'key' && event.ctrl && event.name === name;
-      if (!isCtrl('c') && hint) setHint(undefined);
-      if (event.type === 'key') {
-        if (event.name === 'escape') {
-          if (suggestions.length > 0) setSuggestions([]);
-          else actions.interrupt();
+      if (isCtrl('c')) {
+        if (editor.current.text) update(emptyEditor);
+        else if (running && actions.interrupt()) setHint(undefined);
+        else if (hint === 'exit-pending') {
+          // The frame left on screen at exit is drawn first: it no longer asks for a second Ctrl+C.
+          setHint(undefined);
+          actions.exit();
+        } else setHint('exit-pending');
+        return true;
+      }
+      if (isCtrl('d')) {
+        if (!editor.current.text) actions.exit();
+        return true;
+      }
+      if (isCtrl('r')) {
+        setSearch({ query: '', index: 0 });
+        return true;
+      }
+      if (isCtrl('g')) {
+        const edited = actions.editExternally(expandedText(editor.current));
+        if (edited !== undefined) update(editorWith(edited.replace(/\n+$/, '')));
+        return true;
+      }
+      if (isCtrl('z')) {
+        actions.suspend();
+        return true;
+      }
+      if (isCtrl('o')) {
+        actions.toggleFullOutput();
+        return true;
+      }
+      if (isCtrl('t')) {
+        actions.toggleTodos();
+        return true;
+      }
+      if (event.name === 'tab' && event.shift) {
+        actions.cycleMode();
+        return true;
+      }
+      if (event.name === 'tab' || (event.name === 'return' && suggestions.length > 0 && !event.ctrl)) {
+        const choice = suggestions[selected];
+        if (choice) {
+          const completed = replaceToken(editor.current, choice.value);
+          setSuggestions([]);
+          // Enter on a command, or on a word already typed out in full, sends the prompt: a
+          // second Enter for `/help` typed to the end would be a key the user must learn.
+          const nothingToAdd = completed.text.trimEnd() === editor.current.text.trimEnd();
+          if (event.name === 'return' && (choice.submits || nothingToAdd)) {
+            const text = completed.text.trimEnd();
+            update({ ...completed, text, cursor: Math.min(completed.cursor, text.length) });
+            submit();
+          } else update(completed);
           return true;
         }
-        if (isCtrl('c')) {
-          if (editor.current.text) update(emptyEditor);
-          else if (running && actions.interrupt()) setHint(undefined);
-          else if (hint === 'exit-pending') {
-            // The frame left on screen at exit is drawn first: it no longer asks for a second Ctrl+C.
-            setHint(undefined);
-            actions.exit();
-          } else setHint('exit-pending');
-          return true;
-        }
-        if (isCtrl('d')) {
-          if (!editor.current.text) actions.exit();
-          return true;
-        }
-        if (isCtrl('r')) {
-          setSearch({ query: '', index: 0 });
-          return true;
-        }
-        if (isCtrl('g')) {
-          const edited = actions.editExternally(expandedText(editor.current));
-          if (edited !== undefined) update(editorWith(edited.replace(/\n+$/, '')));
-          return true;
-        }
-        if (isCtrl('z')) {
-          actions.suspend();
-          return true;
-        }
-        if (isCtrl('o')) {
-          actions.toggleFullOutput();
-          return true;
-        }
-        if (isCtrl('t')) {
-          actions.toggleTodos();
-          return true;
-        }
-        if (event.name === 'tab' && event.shift) {
-          actions.cycleMode();
-          return true;
-        }
-        if (event.name === 'tab' || (event.name === 'return' && suggestions.length > 0 && !event.ctrl)) {
-          const choice = suggestions[selected];
-          if (choice) {
-            const completed = replaceToken(editor.current, choice.value);
-            setSuggestions([]);
-            // Enter on a command, or on a word already typed out in full, sends the prompt: a
-            // second Enter for `/help` typed to the end would be a key the user must learn.
-            const nothingToAdd = completed.text.trimEnd() === editor.current.text.trimEnd();
-            if (event.name === 'return' && (choice.submits || nothingToAdd)) {
-              const text = completed.text.trimEnd();
-              update({ ...completed, text, cursor: Math.min(completed.cursor, text.length) });
-              submit();
-            } else update(completed);
-            return true;
-          }
-          if (event.name === 'tab') return true;
-        }
-        if (event.name === 'return') {
-          // A backslash before Enter continues the line, in every terminal.
-          if (editor.current.text.slice(0, editor.current.cursor).endsWith('\\')) {
-            const state = editor.current;
-            const before = state.text.slice(0, state.cursor - 1);
-            update({ ...state, text: `${before}\n${state.text.slice(state.cursor)}`, cursor: state.cursor });
-            return true;
-          }
-          submit();
-          return true;
-        }
-        if (event.name === 'up' || event.name === 'down') {
-          const direction = event.name === 'up' ? -1 : 1;
-          if (suggestions.length > 0) {
-            setSelected((selected + suggestions.length + direction) % suggestions.length);
-            return true;
-          }
-          // By the rows the box shows: a long line wrapped onto several is walked row by row.
+        if (event.name === 'tab') return true;
+      }
+      if (event.name === 'return') {
+        // A backslash before Enter continues the line, in every terminal.
+        if (editor.current.text.slice(0, editor.current.cursor).endsWith('\\')) {
           const state = editor.current;
-          const moved = moveRow(
-            inputRows(state.text, textColumns(columnsRef.current)),
-            state.cursor,
-            direction,
-          );
-          if (moved !== undefined) update({ ...state, cursor: boundaryAtOrBefore(state.text, moved) });
-          else recall(direction);
+          const before = state.text.slice(0, state.cursor - 1);
+          update({ ...state, text: `${before}\n${state.text.slice(state.cursor)}`, cursor: state.cursor });
           return true;
         }
+        submit();
+        return true;
       }
-      const next = applyEditKey(editor.current, event);
-      if (next) {
-        historyIndex.current = -1;
-        update(next);
+      if (event.name === 'up' || event.name === 'down') {
+        const direction = event.name === 'up' ? -1 : 1;
+        if (suggestions.length > 0) {
+          setSelected((selected + suggestions.length + direction) % suggestions.length);
+          return true;
+        }
+        // By the rows the box shows: a long line wrapped onto several is walked row by row.
+        const state = editor.current;
+        const moved = moveRow(
+          inputRows(state.text, textColumns(columnsRef.current)),
+          state.cursor,
+          direction,
+        );
+        if (moved !== undefined) update({ ...state, cursor: boundaryAtOrBefore(state.text, moved) });
+        else recall(direction);
+        return true;
       }
-      return true;
-      // A typing handler: the rest of a burst of typing reaches it under a dialog that just opened.
-    },
-    active,
-    true,
-  );
+    }
+    const next = applyEditKey(editor.current, event);
+    if (next) {
+      historyIndex.current = -1;
+      update(next);
+    }
+    return true;
+  }, active);
 
   const search = searchRef.current;
   const suggestions = suggestionsRef.current;

@@ -19,3 +19,8 @@ export function useKeys(handler: KeyHandler, active = true, typing = false): voi
     return keyboard.register(ref, { typing });
   }, [keyboard, active, typing]);
 }
+
+/** useKeys for a handler that edits text (the input line): see input/keyboard.ts. */
+export function useTypingKeys(handler: KeyHandler, active = true): void {
+  useKeys(handler, active, true);
+}
