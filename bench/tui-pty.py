@@ -61,12 +61,18 @@ def rss_mb():
     return None
 
 
-def type_and_time(count):
+def type_and_time(count, gap=0.0):
     """Types '~' `count` times, each timed from the write to its echo: the first output after it
     that draws a '~' (a terminal writer that redraws only what changed writes just the new '~',
-    one that redraws the line writes all of them; the streamed text never contains one)."""
+    one that redraws the line writes all of them; the streamed text never contains one). With a
+    `gap` (seconds) each key is sent that long after the one before, as a person types;
+    without, each key goes as soon as the one before echoed (a burst)."""
     times = []
+    next_at = time.monotonic()
     for _ in range(count):
+        if gap:
+            read_for(max(0.0, next_at - time.monotonic()))
+            next_at = time.monotonic() + gap
         since = len(buffer)
         t0 = time.monotonic()
         os.write(fd, b"~")
@@ -83,7 +89,7 @@ def type_and_time(count):
 
 DEBUG = os.environ.get("BENCH_DEBUG") == "1"
 # BENCH_TUI_RAW: each key's send time (CLOCK_MONOTONIC ms, the clock of a --cpu-prof profile) and echo.
-KEY_LOG = [] if os.environ.get("BENCH_TUI_RAW") else None
+KEY_LOG = [] if os.environ.get("BENCH_TUI_RAW") or plan.get("key_log") else None
 
 def note(text):
     if DEBUG:
@@ -106,8 +112,13 @@ os.write(fd, plan["stream_prompt"].encode() + b"\r")
 note("stream prompt sent")
 wait_for(b"esc to interrupt", 10, since=mark)
 t_stream = time.monotonic()
+# A burst as the answer starts (the turn's start: the request, the first deltas) ...
 result["streaming_echo_ms"] = type_and_time(plan["keys"])
 note(f"typed while streaming: {len(result['streaming_echo_ms'])}")
+# ... then a person typing while it streams on: the keys spread over the answer's next seconds.
+result["streaming_spread_echo_ms"] = type_and_time(plan["keys"], plan["typing_gap_ms"] / 1000)
+result["spread_ended_before_stream"] = plan["stream_end_marker"].encode() not in buffer[mark:]
+note(f"typed apart while streaming: {len(result['streaming_spread_echo_ms'])}")
 wait_for(plan["stream_end_marker"].encode(), 120, since=mark)
 note("stream ended")
 streamed = bytes(buffer[mark:])
