@@ -31,10 +31,26 @@ const RGI_EMOJI = /const (\w+) = (\/\^\\p\{RGI_Emoji\}\$\/v);/g;
  * src/tui/terminal/rgi-emoji-shortcut.ts first: it answers from code-point properties for text
  * with no emoji code point (CJK, Latin, borders) and for the shapes nearly every emoji has (one
  * code point, one with U+FE0F, one with a skin tone, a keycap), the same as the expression on
- * every such string (its test). Flags, ZWJ and tag sequences still compile the expression.
+ * every such string (its test), and for flags and tag sequences from their own sets' small
+ * expressions. A ZWJ sequence of two pictographs is wide by string-width's own rule, asked first
+ * (nonRgiTestFirst); other ZWJ shapes still compile the expression.
  */
 const rgiStandIn = (name, literal) =>
   `const ${name} = (() => { let made; return { test: (text) => __yokeRgiShortcut(text) ?? (made ??= ${literal}).test(text) }; })();`;
+
+/**
+ * string-width calls a grapheme wide if it is an RGI emoji or a ZWJ sequence of two or more
+ * pictographs (`a || b`, both pure). Nearly every ZWJ emoji is the second, which the package
+ * tells from properties; asked first, it spares the first ZWJ emoji of a session the RGI
+ * expression's compile (~100 ms; the shortcut cannot answer for ZWJ sequences). Same width for
+ * every string: `a || b` and `b || a` agree when neither has an effect.
+ */
+function nonRgiTestFirst(contents, name, path) {
+  const asShipped = `${name}.test(segment) || isDoubleWidthNonRgiEmojiSequence(segment)`;
+  if (contents.split(asShipped).length !== 2)
+    throw new Error(`lazy-intl: ${path} no longer tests a grapheme's width as expected`);
+  return contents.replace(asShipped, `isDoubleWidthNonRgiEmojiSequence(segment) || ${name}.test(segment)`);
+}
 
 /** `const name = {member(text) {…}}`, making the real object on the first call. */
 const standIn = (name, make, member) =>
@@ -64,11 +80,14 @@ export function lazyIntl(contents, path, expected, rgiShortcutModule) {
     segmenters++;
     return standIn(name, `new Intl.Segmenter(${args})`, 'segment');
   });
+  const rgiNames = [];
   out = out.replace(RGI_EMOJI, (_, name, literal) => {
     checkUses(contents, name, 'test', path);
     rgiEmoji++;
+    rgiNames.push(name);
     return rgiStandIn(name, literal);
   });
+  for (const name of rgiNames) out = nonRgiTestFirst(out, name, path);
   if (segmenters !== expected.segmenters || rgiEmoji !== expected.rgiEmoji)
     throw new Error(
       `lazy-intl: ${path} made ${segmenters} segmenters and ${rgiEmoji} RGI_Emoji expressions at load, ` +

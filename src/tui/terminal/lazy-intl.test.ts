@@ -157,10 +157,34 @@ describe('string-width with its RGI_Emoji expression behind the shortcut', () =>
     '한국어 ｶﾞ ﾞ',
     'e\u0301 \u200d \ufe0f ©️ ® ™',
     '\x1b[31m界🙂\x1b[39m',
+    // ZWJ sequences, RGI and not: string-width's own two-pictographs rule is asked first.
+    '🏳️‍🌈 👁️‍🗨️ 🐻‍❄️ 🫱🏻‍🫲🏿 🧑‍🧑‍🧒‍🧒 👩🏽‍💻 🏴‍☠️ ❤️‍🔥',
+    '🦊‍🔥 👨‍a a‍👨 👍🏻‍ ‍👨 🙂‍ 1️⃣‍🙂 🇩🇪‍🇫🇷',
   ])('measures %j as the package does', (text) => {
     expect(editedStringWidth(text)).toBe(packageStringWidth(text));
     expect(editedStringWidth(text, { ambiguousIsNarrow: false })).toBe(
       packageStringWidth(text, { ambiguousIsNarrow: false }),
+    );
+  });
+});
+
+describe("the order of string-width's two width tests", () => {
+  const shipped = [
+    'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+    'if (rgiEmojiRegex.test(segment) || isDoubleWidthNonRgiEmojiSequence(segment)) { width += 2; }',
+  ].join('\n');
+  const expected = { file: /x/, segmenters: 0, rgiEmoji: 1 };
+
+  it("asks the package's ZWJ rule before the RGI expression", () => {
+    const out = lazyIntl(shipped, 'string-width/index.js', expected, 'shortcut.ts');
+    expect(out).toContain('isDoubleWidthNonRgiEmojiSequence(segment) || rgiEmojiRegex.test(segment)');
+    expect(out).not.toContain('rgiEmojiRegex.test(segment) || isDoubleWidthNonRgiEmojiSequence');
+  });
+
+  it('stops the build when the package tests a grapheme otherwise', () => {
+    const changed = shipped.replace(' || isDoubleWidthNonRgiEmojiSequence(segment)', '');
+    expect(() => lazyIntl(changed, 'string-width/index.js', expected, 'shortcut.ts')).toThrow(
+      /no longer tests a grapheme's width as expected/,
     );
   });
 });

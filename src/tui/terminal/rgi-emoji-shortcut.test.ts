@@ -2,7 +2,8 @@
  * The shortcut must answer as string-width's RGI_Emoji expression does on every string of each
  * shape it decides: every code point alone and followed by U+FE0F; every code point followed by
  * the first skin-tone modifier, and every Emoji code point (the only ones a modifier sequence
- * starts with, UTS #51) followed by each of the others; and the keycaps.
+ * starts with, UTS #51) followed by each of the others; the keycaps; every pair of regional
+ * indicators; and tag sequences.
  */
 import { describe, expect, it } from 'vitest';
 import { maybeEmoji, rgiEmojiShortcut } from './rgi-emoji-shortcut';
@@ -63,11 +64,36 @@ describe('rgiEmojiShortcut', () => {
     }
   }, 30_000);
 
-  it('answers for the keycaps, and leaves flags, ZWJ and tag sequences to the expression', () => {
+  it('answers for the keycaps, and leaves ZWJ sequences to the expression', () => {
     const keycaps = [...'0123456789#*'].map((c) => `${c}\ufe0f\u20e3`);
     expect(compare(keycaps)).toEqual({ matched: 12, wrong: [], open: [] });
-    for (const sequence of ['🇩🇪', '👨‍👩‍👧', '🏴󠁧󠁢󠁥󠁮󠁧󠁿', '❤️‍🔥', '👩🏽‍💻'])
+    for (const sequence of ['👨‍👩‍👧', '❤️‍🔥', '👩🏽‍💻', '🏴‍☠️'])
       expect(rgiEmojiShortcut(sequence)).toBeUndefined();
+  });
+
+  it('answers as the expression for every pair of regional indicators', () => {
+    const indicators = Array.from({ length: 26 }, (_, i) => String.fromCodePoint(0x1f1e6 + i));
+    const pairs = indicators.flatMap((a) => indicators.map((b) => a + b));
+    const { matched, wrong, open } = compare(pairs);
+    expect(wrong).toEqual([]);
+    expect(open).toEqual([]);
+    expect(matched).toBeGreaterThan(250);
+  });
+
+  it('answers as the expression for tag sequences, RGI or not', () => {
+    const tagged = (letters: string, end = true) =>
+      `\u{1F3F4}${[...letters].map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) as number))).join('')}${end ? '\u{E007F}' : ''}`;
+    const candidates = [
+      ...['gbeng', 'gbsct', 'gbwls', 'gbxyz', 'usca', 'us', 'g', 'gbengx', 'GBENG'].map((t) => tagged(t)),
+      tagged('gbeng', false),
+      // Every single tag character after the black flag, with and without the cancel tag.
+      ...Array.from({ length: 0x60 }, (_, i) => String.fromCodePoint(0x1f3f4, 0xe0020 + i)),
+      ...Array.from({ length: 0x60 }, (_, i) => String.fromCodePoint(0x1f3f4, 0xe0020 + i, 0xe007f)),
+    ];
+    const { matched, wrong, open } = compare(candidates);
+    expect(wrong).toEqual([]);
+    expect(open).toEqual([]);
+    expect(matched).toBe(3);
   });
 
   it('says no at once for text with no emoji code point in it', () => {

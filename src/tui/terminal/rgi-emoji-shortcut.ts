@@ -6,10 +6,15 @@
  * UTS #51, and each shape below has a test by code-point properties that compile in a fraction of
  * a millisecond and give the same answer for every string of that shape
  * (rgi-emoji-shortcut.test.ts compares them with the expression on every code point alone, with
- * U+FE0F and with each skin-tone modifier). Other shapes — flags, ZWJ and tag sequences — are left
- * to the expression (`undefined`). The build puts this in front of string-width's test
- * (scripts/lazy-intl.mjs). Both sides read the Unicode data of the Node that runs them; the test
- * is what proves they agree on it (the family's exception, for one, is that data's).
+ * U+FE0F and with each skin-tone modifier). A flag (two regional indicators) and a tag sequence
+ * (a black flag and tag characters) can only be RGI emoji of their own set, whose expressions
+ * compile in a few milliseconds; the test compares them with the whole one on every pair of
+ * regional indicators and on tag sequences. Other shapes — ZWJ sequences above all — are left to
+ * the expression (`undefined`); string-width asks it about a ZWJ sequence only when its own
+ * two-pictographs rule has not already made it wide (the build swaps the two tests:
+ * scripts/lazy-intl.mjs). The build puts this in front of string-width's test. Both sides read
+ * the Unicode data of the Node that runs them; the test is what proves they agree on it (the
+ * family's exception, for one, is that data's).
  */
 
 // Made on first use, not when Ink loads (~0.7 ms on the launch path); written with `new RegExp`
@@ -32,6 +37,12 @@ const expressions = () =>
     toned: v(String.raw`^[\p{Emoji_Modifier_Base}--\u{1F46A}]\p{Emoji_Modifier}$`),
     keycap: /^[0-9#*]\uFE0F\u20E3$/,
   });
+// The flag and tag sets' own expressions: made at the first flag or tag sequence (~1–5 ms).
+let flags: RegExp | undefined;
+let tags: RegExp | undefined;
+const isRegionalIndicator = (codePoint: number) => codePoint >= 0x1f1e6 && codePoint <= 0x1f1ff;
+const isTag = (codePoint: number) => codePoint >= 0xe0020 && codePoint <= 0xe007f;
+const BLACK_FLAG = 0x1f3f4;
 
 /** Whether an RGI emoji may be in `text` at all (see `maybe` above). */
 export const maybeEmoji = (text: string): boolean => expressions().maybe.test(text);
@@ -46,9 +57,15 @@ export function rgiEmojiShortcut(grapheme: string): boolean | undefined {
   const afterFirst = units(first);
   if (grapheme.length === afterFirst) return basic.test(grapheme);
   const second = grapheme.codePointAt(afterFirst) as number;
+  // A black flag and tag characters: only the tag sequences' set holds such a string.
+  if (first === BLACK_FLAG && isTag(second) && !grapheme.includes('\u200d'))
+    return (tags ??= v(String.raw`^\p{RGI_Emoji_Tag_Sequence}$`)).test(grapheme);
   if (grapheme.length === afterFirst + units(second)) {
     if (second === 0xfe0f) return textAsEmoji.test(grapheme);
     if (second >= 0x1f3fb && second <= 0x1f3ff) return toned.test(grapheme);
+    // RGI_Emoji's other sets hold no pair of regional indicators but its flags.
+    if (isRegionalIndicator(first) && isRegionalIndicator(second))
+      return (flags ??= v(String.raw`^\p{RGI_Emoji_Flag_Sequence}$`)).test(grapheme);
     return undefined;
   }
   return keycap.test(grapheme) ? true : undefined;
