@@ -38,8 +38,15 @@ const expressions = () =>
     keycap: /^[0-9#*]\uFE0F\u20E3$/,
   });
 // The flag and tag sets' own expressions: made at the first flag or tag sequence (~1–5 ms).
-let flags: RegExp | undefined;
-let tags: RegExp | undefined;
+const onFirstUse = (source: string) => {
+  let made: RegExp | undefined;
+  return (text: string) => {
+    made ??= v(source);
+    return made.test(text);
+  };
+};
+const isFlag = onFirstUse(String.raw`^\p{RGI_Emoji_Flag_Sequence}$`);
+const isTagSequence = onFirstUse(String.raw`^\p{RGI_Emoji_Tag_Sequence}$`);
 const isRegionalIndicator = (codePoint: number) => codePoint >= 0x1f1e6 && codePoint <= 0x1f1ff;
 const isTag = (codePoint: number) => codePoint >= 0xe0020 && codePoint <= 0xe007f;
 const BLACK_FLAG = 0x1f3f4;
@@ -58,14 +65,12 @@ export function rgiEmojiShortcut(grapheme: string): boolean | undefined {
   if (grapheme.length === afterFirst) return basic.test(grapheme);
   const second = grapheme.codePointAt(afterFirst) as number;
   // A black flag and tag characters: only the tag sequences' set holds such a string.
-  if (first === BLACK_FLAG && isTag(second) && !grapheme.includes('\u200d'))
-    return (tags ??= v(String.raw`^\p{RGI_Emoji_Tag_Sequence}$`)).test(grapheme);
+  if (first === BLACK_FLAG && isTag(second) && !grapheme.includes('\u200d')) return isTagSequence(grapheme);
   if (grapheme.length === afterFirst + units(second)) {
     if (second === 0xfe0f) return textAsEmoji.test(grapheme);
     if (second >= 0x1f3fb && second <= 0x1f3ff) return toned.test(grapheme);
     // RGI_Emoji's other sets hold no pair of regional indicators but its flags.
-    if (isRegionalIndicator(first) && isRegionalIndicator(second))
-      return (flags ??= v(String.raw`^\p{RGI_Emoji_Flag_Sequence}$`)).test(grapheme);
+    if (isRegionalIndicator(first) && isRegionalIndicator(second)) return isFlag(grapheme);
     return undefined;
   }
   return keycap.test(grapheme) ? true : undefined;
