@@ -17,8 +17,9 @@ export function splitKeys(keyLog, trace) {
   let r = 0;
   let w = 0;
   return keyLog.map(([sent, echo]) => {
-    // Keys go one at a time (the next after the echo): the first read after the send is its own.
-    while (r < reads.length && reads[r] < sent - 0.5) r++;
+    // Keys go one at a time (the next after the echo): the first read after the send is its own
+    // (both sides read CLOCK_MONOTONIC; the key before was read before its echo, so before this send).
+    while (r < reads.length && reads[r] < sent) r++;
     const read = reads[r];
     if (read === undefined) return null;
     while (w < writes.length && writes[w] < read) w++;
