@@ -4,7 +4,8 @@
 // 1,000-message session (median, p99), bytes written to the terminal per streamed token,
 // full-screen clears while streaming, idle RSS after start and after a 200-message session, and
 // launch to a usable prompt. Figures, not tests; the targets are issue
-// 14's (Claude Code 2.1.328 measured the same way is the anchor in brackets).
+// 14's (Claude Code 2.1.328 measured the same way is the anchor in brackets). On a machine others
+// are loading, `bench/with-priority.sh node bench/tui.mjs` gives figures close to a quiet one's.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
