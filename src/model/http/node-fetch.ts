@@ -26,24 +26,34 @@ export type NodeFetchOptions = {
   preparedSockets?: PreparedSocketTimes;
 };
 
+/** How a request to one protocol is sent: node:http's or node:https's `request`, and the agent. */
+type Sender = {
+  request: (url: URL, options: RequestOptions) => ClientRequest;
+  agent: PreparedAgent;
+};
+
 /** The fetch, and a way to open the connection its next request to an origin will use. */
 export type NodeFetch = FetchLike & { preconnect(url: URL): void };
 
 export function createNodeFetch(options: NodeFetchOptions): NodeFetch {
-  const agents = new Map<Protocol, PreparedAgent>();
   const modules = {
     'http:': () => import('node:http'),
     'https:': () => import('node:https'),
   };
+  // Kept once made: the bundle's import() of a built-in copies the module's every export into
+  // a new object each time (~1 ms of each request's start, while the user may be typing).
+  const senders = new Map<Protocol, Promise<Sender>>();
 
-  async function agentFor(protocol: Protocol) {
-    const mod = await modules[protocol]();
-    let agent = agents.get(protocol);
-    if (!agent) {
-      agent = preparedAgent(mod.Agent, options.preparedSockets);
-      agents.set(protocol, agent);
+  function agentFor(protocol: Protocol) {
+    let sender = senders.get(protocol);
+    if (!sender) {
+      sender = modules[protocol]().then((mod) => ({
+        request: mod.request,
+        agent: preparedAgent(mod.Agent, options.preparedSockets),
+      }));
+      senders.set(protocol, sender);
     }
-    return { request: mod.request, agent };
+    return sender;
   }
 
   const preconnect = (url: URL) => {
