@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from '../../lib/zod';
+import { estimateToolSchemaTokens } from '../../model/tokens';
 import { type AnyTool, buildTool } from '../../tools/tool';
 import { collectStartupGarbage, loadFetchClasses, loadSegmenter, warmToolSchemas } from './idle-warmup';
+
+vi.mock('../../model/tokens', async (actual) => {
+  const tokens = await actual<typeof import('../../model/tokens')>();
+  return { ...tokens, estimateToolSchemaTokens: vi.fn(tokens.estimateToolSchemaTokens) };
+});
 
 /** A tool whose JSON Schema conversion is recorded in `log` when it happens. */
 function loggedTool(name: string, log: string[], fails = false, during?: () => void): AnyTool {
@@ -36,6 +42,13 @@ describe('warmToolSchemas', () => {
     ];
     expect(await warmToolSchemas(tools, new AbortController().signal)).toBe(3);
     expect(log).toEqual(['schema Read', 'key', 'schema Grep', 'schema Glob']);
+  });
+
+  it("counts each tool's definition in tokens too, which the first request's checks ask for", async () => {
+    const counted = vi.mocked(estimateToolSchemaTokens);
+    counted.mockClear();
+    await warmToolSchemas([loggedTool('Read', []), loggedTool('Grep', [])], new AbortController().signal);
+    expect(counted.mock.calls.map(([schema]) => schema.name)).toEqual(['Read', 'Grep']);
   });
 
   it('stops when the session ends, and a tool that fails does not stop the others', async () => {

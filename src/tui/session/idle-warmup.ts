@@ -13,6 +13,7 @@
  */
 import { collectGarbageNow } from '../../lib/collect-garbage';
 import { yieldToInput } from '../../lib/yield-to-input';
+import { estimateToolSchemaTokens } from '../../model/tokens';
 import { toolSchemas } from '../../tools/registry';
 import type { AnyTool } from '../../tools/tool';
 import { displayWidth } from '../views/display-width';
@@ -24,7 +25,10 @@ export async function warmToolSchemas(tools: readonly AnyTool[], signal: AbortSi
     if (signal.aborted) break;
     // A tool whose schema cannot be converted fails the same way in the request, where it is said.
     try {
-      toolSchemas([tool]);
+      // And its size in tokens, which the first request's context check and deferral plan count
+      // (tokens.ts keeps it per schema): counting the tools' descriptions was ~2–4 ms of the
+      // first turn's start.
+      for (const schema of toolSchemas([tool]).tools) estimateToolSchemaTokens(schema);
       warmed++;
     } catch {}
   }
