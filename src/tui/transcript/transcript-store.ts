@@ -41,8 +41,13 @@ export class TranscriptStore {
    */
   private turnTools: ToolItem[] = [];
   private live: TranscriptItem[] = [];
+  /**
+   * The block streaming now. Of a text block, only what is not yet in the scrollback: the whole
+   * answer, grown a delta at a time and sliced each delta, was copied whole each time (V8 flattens
+   * the appended string to slice it), so a long answer cost its length squared.
+   */
   private draft: Draft | undefined;
-  /** Part of the streaming text block already moved to the scrollback. */
+  /** Part of the streaming text block already moved to the scrollback (not in `draft.text`). */
   private draftSettledLength = 0;
   private readonly toolCalls = new ToolCallStates();
   private turnTokens = 0;
@@ -160,8 +165,7 @@ export class TranscriptStore {
   /** Any tool still running when the turn ends was cut off (an interrupt). */
   turnEnded(): void {
     // What an interrupted answer had streamed stays on screen, as the model wrote it.
-    const unsaid =
-      this.draft?.kind === 'text' ? this.draft.text.slice(this.draftSettledLength).replace(/\n+$/, '') : '';
+    const unsaid = this.draft?.kind === 'text' ? this.draft.text.replace(/\n+$/, '') : '';
     if (unsaid.trim()) {
       this.live.push({
         kind: 'assistant',
@@ -284,7 +288,7 @@ export class TranscriptStore {
   /** Moves the finished markdown blocks of the streaming text to the scrollback. */
   private settleDraft(): void {
     if (!this.draft) return;
-    const pending = this.draft.text.slice(this.draftSettledLength);
+    const pending = this.draft.text;
     const { settled, rest } = splitSettled(pending);
     if (!settled) return;
     this.live.push({
@@ -293,7 +297,8 @@ export class TranscriptStore {
       text: settled,
       continued: this.draftSettledLength > 0,
     });
-    this.draftSettledLength = this.draft.text.length - rest.length;
+    this.draftSettledLength += pending.length - rest.length;
+    this.draft = { ...this.draft, text: rest };
   }
 
   private applyAssistant(content: readonly { type: string; [key: string]: unknown }[]): void {
@@ -378,9 +383,7 @@ export class TranscriptStore {
 
   private makeSnapshot(): TranscriptSnapshot {
     const settled = this.draft?.kind === 'text' ? this.draftSettledLength : 0;
-    const draft = this.draft
-      ? { ...this.draft, text: this.draft.text.slice(settled), continued: settled > 0 }
-      : undefined;
+    const draft = this.draft ? { ...this.draft, continued: settled > 0 } : undefined;
     return {
       committed: this.committed,
       lastTodoCall: this.lastTodoCall,
