@@ -115,7 +115,16 @@ export function graphemeFastPath(contents, path, singleWidthModule) {
     throw new Error(`lazy-intl: ${path} no longer walks a row as expected`);
   const helpers = [
     `import { isSingleWidth as __yokeSingleWidth } from ${JSON.stringify(singleWidthModule)};`,
-    'function* __yokeUnits(str) { for (let index = 0; index < str.length; index++) yield { segment: str[index], index }; }',
+    // One result object for the whole row, not a generator's two per character (a painted row
+    // was ~7 MB of the streaming phase's allocation): the only loop over it destructures each
+    // unit before asking for the next (the check above holds it to that loop).
+    'function __yokeUnits(str) {',
+    "  let index = -1; const unit = { segment: '', index: 0 }; const step = { value: unit, done: false };",
+    '  return { [Symbol.iterator]() { return this; }, next() {',
+    '    if (++index >= str.length) return { value: undefined, done: true };',
+    '    unit.segment = str[index]; unit.index = index; return step;',
+    '  } };',
+    '}',
     'function __yokeGraphemes(str) {',
     '  for (let i = 0; i < str.length; i++) {',
     '    const c = str.charCodeAt(i);',
