@@ -10,9 +10,10 @@
  * the frame's width and that row's writes, so the memo changes nothing the terminal receives
  * (row-output.test.ts feeds the same writes to Ink's Output and to this one).
  */
-import { type StyledChar, styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
+import { type StyledChar, tokenize } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import stringWidth from './fast-string-width';
+import { styledChars } from './styled-chars';
 import { styledCharsToString } from './styled-row';
 
 type Transformer = (line: string, index: number) => string;
@@ -63,7 +64,7 @@ class TextMemo {
   chars(line: string): StyledChar[] {
     let chars = this.styledChars.get(line);
     if (chars === undefined) {
-      chars = styledCharsFromTokens(tokenize(line));
+      chars = styledChars(tokenize(line));
       if (this.styledChars.size >= 400) this.styledChars = new Map();
       this.styledChars.set(line, chars);
     }
