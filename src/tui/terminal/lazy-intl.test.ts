@@ -17,6 +17,7 @@ import { build } from 'esbuild';
 import packageStringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphemeFastPath, LAZY_INTL_FILES, lazyIntl } from '../../../scripts/lazy-intl.mjs';
+import { SAMPLE_ROWS, seededRow } from './sample-rows';
 
 const root = join(import.meta.dirname, '../../..');
 type Tokenize = typeof packageTokenize;
@@ -87,49 +88,8 @@ afterAll(() => {
   for (const file of builtFiles) rmSync(file, { force: true });
 });
 
-const ROWS = [
-  '',
-  'plain ascii row',
-  '\x1b[1mbold\x1b[22m and \x1b[38;5;208morange\x1b[39m',
-  '\x1b[48;2;10;20;30mtruecolor\x1b[0m',
-  '\x1b]8;;https://example.com\x07link\x1b]8;;\x07',
-  '╭──────╮ │ > │ ╰──────╯ ⠋ Thinking… · default mode · $0.0000',
-  'café naïve ÀÉÎ Ωμέγα Привет → ← • — “quotes”',
-  'line\r\nnext',
-  'cr\ralone',
-  'tab\there',
-  'e\u0301 combining',
-  '界 漢字 wide',
-  '🙂 👨‍👩‍👧 👍🏽 ❤️ 🇩🇪 1️⃣',
-  'Ωmega\u0308 then ascii',
-  '\x07\x1b[?25l\x1b[2K',
-];
-
-const PIECES = [
-  ...ROWS.slice(1),
-  'a',
-  ' ',
-  '─',
-  '│',
-  'é',
-  '\u0301',
-  '\u200d',
-  '\ufe0f',
-  '\r',
-  '\n',
-  '\x1b[',
-  'm',
-  ';',
-];
-
-function randomRow(seed: number): string {
-  let state = seed;
-  const next = () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state;
-  };
-  return Array.from({ length: next() % 12 }, () => PIECES[next() % PIECES.length]).join('');
-}
+const ROWS = SAMPLE_ROWS;
+const randomRow = (seed: number) => seededRow(seed);
 
 describe('ansi-tokenize with the fast path', () => {
   it.each(ROWS)('tokenizes %j as the package does', (row) => {
