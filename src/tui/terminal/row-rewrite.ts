@@ -14,8 +14,7 @@ export function rowRewrite(shown: string | undefined, next: string): string {
   while (same < limit && old.charCodeAt(same) === next.charCodeAt(same)) same++;
   const nextCuts = cutPoints(next);
   const oldCuts = cutPoints(old);
-  let start = 0;
-  for (const index of nextCuts.keys()) if (index <= same && index > start) start = index;
+  const start = nextCuts.lastAtOrBefore(same);
   let sameTail = 0;
   while (
     sameTail < limit - start &&

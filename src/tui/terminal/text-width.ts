@@ -39,19 +39,49 @@ function applySgr(params: string, open: Set<number>): void {
 const SGR_AT = /\x1b\[([0-9;]*)m/y;
 const MAX_SGR_LENGTH = 32;
 
+/** Where a line can be cut: the columns before each UTF-16 index that is a cut. */
+export class CutPoints {
+  // One slot per index of the line and one past its end; NO_CUT where it cannot be cut. A map of
+  // ~100 entries per row was most of what the frame writer allocated (and kept) per frame.
+  constructor(private readonly columns: Uint16Array) {}
+
+  /** The columns before `index`, or undefined where the line cannot be cut there. */
+  get(index: number): number | undefined {
+    const columns = this.columns[index];
+    return columns === undefined || columns === NO_CUT ? undefined : columns;
+  }
+
+  /** The last cut at or before `index` (index 0 always is one). */
+  lastAtOrBefore(index: number): number {
+    for (let at = Math.min(index, this.columns.length - 1); at > 0; at--)
+      if (this.columns[at] !== NO_CUT) return at;
+    return 0;
+  }
+
+  /** [index, columns before it] of every cut, in order. */
+  *[Symbol.iterator](): IterableIterator<[number, number]> {
+    for (let at = 0; at < this.columns.length; at++) {
+      const columns = this.columns[at] as number;
+      if (columns !== NO_CUT) yield [at, columns];
+    }
+  }
+}
+
+const NO_CUT = 0xffff;
+
 /**
  * Cut points by line. Every row the frame writer redraws is measured as the row shown and as the
  * row coming, and a row coming is the row shown of the next frame (and while an answer streams,
  * each of its rows moves up a row per line); the cut points are a pure function of the line, so
  * they are remembered (bounded: started again when full).
  */
-let remembered = new Map<string, ReadonlyMap<number, number>>();
+let remembered = new Map<string, CutPoints>();
 
 /**
  * The places `line` can be cut (UTF-16 index → columns before it): where no attribute is open
  * and everything before is measurable. Index 0 always is one.
  */
-export function cutPoints(line: string): ReadonlyMap<number, number> {
+export function cutPoints(line: string): CutPoints {
   let cuts = remembered.get(line);
   if (cuts === undefined) {
     cuts = measureCuts(line);
@@ -61,8 +91,9 @@ export function cutPoints(line: string): ReadonlyMap<number, number> {
   return cuts;
 }
 
-function measureCuts(line: string): Map<number, number> {
-  const cuts = new Map<number, number>([[0, 0]]);
+function measureCuts(line: string): CutPoints {
+  const columns = new Uint16Array(line.length + 1).fill(NO_CUT);
+  columns[0] = 0;
   const open = new Set<number>();
   let index = 0;
   let width = 0;
@@ -75,21 +106,21 @@ function measureCuts(line: string): Map<number, number> {
       index += sgr[0].length;
     } else {
       const code = line.codePointAt(index) as number;
-      if (!isSingleWidth(code)) break;
+      // A row wider than the slots can say is not cut at all past that (no terminal is).
+      if (!isSingleWidth(code) || width >= NO_CUT - 1) break;
       index += code > 0xffff ? 2 : 1;
       width++;
     }
-    if (open.size === 0) cuts.set(index, width);
+    if (open.size === 0) columns[index] = width;
   }
-  return cuts;
+  return new CutPoints(columns);
 }
 
 /** The last cut of `line` at or before `limit`: its index and the columns before it. */
 export function rewritableCut(line: string, limit = line.length): { length: number; width: number } {
-  let best = { length: 0, width: 0 };
-  for (const [length, width] of cutPoints(line))
-    if (length <= limit && length >= best.length) best = { length, width };
-  return best;
+  const cuts = cutPoints(line);
+  const length = cuts.lastAtOrBefore(limit);
+  return { length, width: cuts.get(length) as number };
 }
 
 /** Wide characters: CJK, Hangul, fullwidth forms and the emoji planes take two columns. */
