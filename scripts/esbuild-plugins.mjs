@@ -7,9 +7,11 @@ import { graphemeFastPath, LAZY_INTL_FILES, lazyIntl } from './lazy-intl.mjs';
  * Built-ins that dependencies import at load time but use only on paths a start never takes
  * (commander's executable subcommands, the Anthropic SDK's agent toolset): each becomes an
  * object whose properties fetch the real module on first access, so it loads when used, not at
- * every start (child_process alone is ~3 ms).
+ * every start (child_process alone is ~3 ms). `fs/promises` is imported by a dozen of the app's
+ * modules and called by none before the REPL's first frame; it brings in Node's readline and
+ * fs watchers (~1.7 ms, 8 built-in modules).
  */
-const LAZY_BUILTINS = ['child_process'];
+const LAZY_BUILTINS = ['child_process', 'fs/promises'];
 export const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(pluginBuild) {
