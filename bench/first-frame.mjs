@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { median, root } from './_bundle.mjs';
+import { median, replEnv, root } from './_bundle.mjs';
 
 const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' });
 if (python.status !== 0) {
@@ -25,17 +25,8 @@ const work = realpathSync(mkdtempSync(join(tmpdir(), 'yoke-bench-first-frame-'))
 const cwd = join(work, 'project');
 const home = join(work, 'home');
 for (const dir of [cwd, home]) mkdirSync(dir, { recursive: true });
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  ANTHROPIC_API_KEY: 'sk-ant-bench',
-  // Nothing listens there: the REPL makes no request before a prompt.
-  ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
-  YOKE_HOME: join(home, '.yoke'),
-  CLAUDE_CONFIG_DIR: join(home, '.claude'),
-};
+// Nothing listens there: the REPL makes no request before a prompt.
+const env = replEnv(home, 'http://127.0.0.1:9');
 const probe = join(root, 'bench', '_first-frame-probe.cjs');
 const nodeArgs = (process.env.FIRST_FRAME_NODE_ARGS ?? '').split(' ').filter(Boolean);
 

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importSources, loadLine, median, quantile, root, verdict } from './_bundle.mjs';
+import { importSources, loadLine, median, quantile, replEnv, root, verdict } from './_bundle.mjs';
 
 const { startMockServer } = await importSources(
   'tui',
@@ -70,16 +70,7 @@ const server = await startMockServer({
     },
   ],
 });
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  ANTHROPIC_API_KEY: 'sk-ant-bench',
-  ANTHROPIC_BASE_URL: server.url,
-  YOKE_HOME: join(home, '.yoke'),
-  CLAUDE_CONFIG_DIR: join(home, '.claude'),
-};
+const env = replEnv(home, server.url);
 const plan = {
   // BENCH_TUI_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the REPL under the same load;
   // bench/_long-tasks.mjs lists the profile's main-thread blocks and which one each slow key of
