@@ -60,3 +60,17 @@ export function loadLine() {
     .join(' ');
   return `load average ${load} on ${os.cpus().length} CPUs`;
 }
+
+/** The environment the REPL benches start Yoke in: a home of its own, a 256-colour terminal, one model endpoint. */
+export function replEnv(home, baseUrl) {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    ANTHROPIC_API_KEY: 'sk-ant-bench',
+    ANTHROPIC_BASE_URL: baseUrl,
+    YOKE_HOME: join(home, '.yoke'),
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+  };
+}

@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importSources, loadLine, median, quantile, root, verdict } from './_bundle.mjs';
+import { importSources, loadLine, median, quantile, replEnv, root, verdict } from './_bundle.mjs';
 import { printEchoSplit } from './_echo-split.mjs';
 
 const { startMockServer } = await importSources(
@@ -72,16 +72,7 @@ const server = await startMockServer({
     },
   ],
 });
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  ANTHROPIC_API_KEY: 'sk-ant-bench',
-  ANTHROPIC_BASE_URL: server.url,
-  YOKE_HOME: join(home, '.yoke'),
-  CLAUDE_CONFIG_DIR: join(home, '.claude'),
-};
+const env = replEnv(home, server.url);
 // BENCH_TUI_TRACE=1: the REPL runs with bench/_echo-trace.cjs, and each phase's slowest keys are
 // split into waiting to be read, the REPL's handling and the way back to the recorder.
 const tracePath = process.env.BENCH_TUI_TRACE ? join(work, 'echo-trace.json') : undefined;

@@ -21,6 +21,7 @@ import {
   sharedModulesPlugin,
   vendorPlugin,
 } from './esbuild-plugins.mjs';
+import { memoizeToEsm } from './esm-interop-memo.mjs';
 import { warmCodeCaches } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -289,6 +290,8 @@ for (const [bundle, specifiers] of Object.entries(used)) {
     outfile,
     plugins: [lazyBuiltins, inkForCommonJs({ root })],
   });
+  // The REPL's first frame waits for Ink's bundle to load (scripts/esm-interop-memo.mjs).
+  if (bundle === 'ink') writeFileSync(outfile, memoizeToEsm(readFileSync(outfile, 'utf8'), outfile));
   const modules = requireFromHere(outfile).default;
   const exportNames = Object.fromEntries(list.map((s) => [s, Object.keys(modules[s])]));
   vendors[bundle] = { id: sha(readFileSync(outfile)), exportNames };

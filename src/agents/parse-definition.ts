@@ -117,7 +117,7 @@ function mcpServers(fields: JsonObject): AgentMcpServer[] | undefined {
 
 function hooks(fields: JsonObject) {
   if (fields.hooks === undefined || fields.hooks === null) return undefined;
-  const parsed = z.safeParse(hooksSettingsSchema, fields.hooks);
+  const parsed = z.safeParse(hooksSettingsSchema(), fields.hooks);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';

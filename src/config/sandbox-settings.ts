@@ -4,34 +4,36 @@
  */
 import * as z from '../lib/zod';
 
-const pathList = z.optional(z.array(z.string()));
+const pathList = () => z.optional(z.array(z.string()));
 
-export const sandboxSettingsSchema = z.looseObject({
-  enabled: z.optional(z.boolean()),
-  /** Sandboxed Bash commands skip the prompt (deny rules and protected files still apply). */
-  autoAllowBashIfSandboxed: z.optional(z.boolean()),
-  /** Commands (prefix patterns, `docker:*` or `docker *`) that always run outside, through the prompt. */
-  excludedCommands: pathList,
-  /** Whether the Bash tool's `dangerouslyDisableSandbox` may be honoured at all (default true). */
-  allowUnsandboxedCommands: z.optional(z.boolean()),
-  /** Refuse to run when the sandbox cannot start, instead of falling back to prompts. */
-  failIfUnavailable: z.optional(z.boolean()),
-  network: z.optional(
-    z.looseObject({
-      allowedDomains: pathList,
-      deniedDomains: pathList,
-      allowUnixSockets: pathList,
-      allowLocalBinding: z.optional(z.boolean()),
-    }),
-  ),
-  filesystem: z.optional(
-    z.looseObject({
-      allowWrite: pathList,
-      denyWrite: pathList,
-      denyRead: pathList,
-      allowRead: pathList,
-    }),
-  ),
-});
+/** Made when a settings file has a `sandbox` key (src/config/settings-schema.ts says why). */
+export const sandboxSettingsSchema = () =>
+  z.looseObject({
+    enabled: z.optional(z.boolean()),
+    /** Sandboxed Bash commands skip the prompt (deny rules and protected files still apply). */
+    autoAllowBashIfSandboxed: z.optional(z.boolean()),
+    /** Commands (prefix patterns, `docker:*` or `docker *`) that always run outside, through the prompt. */
+    excludedCommands: pathList(),
+    /** Whether the Bash tool's `dangerouslyDisableSandbox` may be honoured at all (default true). */
+    allowUnsandboxedCommands: z.optional(z.boolean()),
+    /** Refuse to run when the sandbox cannot start, instead of falling back to prompts. */
+    failIfUnavailable: z.optional(z.boolean()),
+    network: z.optional(
+      z.looseObject({
+        allowedDomains: pathList(),
+        deniedDomains: pathList(),
+        allowUnixSockets: pathList(),
+        allowLocalBinding: z.optional(z.boolean()),
+      }),
+    ),
+    filesystem: z.optional(
+      z.looseObject({
+        allowWrite: pathList(),
+        denyWrite: pathList(),
+        denyRead: pathList(),
+        allowRead: pathList(),
+      }),
+    ),
+  });
 
-export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;
+export type SandboxSettings = z.infer<ReturnType<typeof sandboxSettingsSchema>>;

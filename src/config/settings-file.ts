@@ -13,7 +13,7 @@ import type { RuleSource } from '../lib/permission-vocabulary';
 import type * as z from '../lib/zod';
 import { hookTimeoutWarnings } from './hook-timeout';
 import { parseJsonText } from './json-file';
-import { type Settings, settingsSchema } from './settings-schema';
+import { type Settings, safeParseSettings } from './settings-schema';
 
 export type SettingsError = {
   /** The file path, or `--settings` for inline JSON. */
@@ -130,7 +130,7 @@ const MAX_REPAIRS = 50;
  * what is left is valid. Every problem is reported with what was dropped for it.
  */
 function validate(raw: Record<string, unknown>, label: string): ParsedSettings {
-  const first = settingsSchema.safeParse(raw);
+  const first = safeParseSettings(raw);
   if (first.success) return { settings: first.data };
 
   const repaired = structuredClone(raw);
@@ -155,7 +155,7 @@ function validate(raw: Record<string, unknown>, label: string): ParsedSettings {
         ...(lostRestrictions ? { lostRestrictions } : {}),
       });
     }
-    const result = settingsSchema.safeParse(repaired);
+    const result = safeParseSettings(repaired);
     if (result.success) return { settings: result.data, errors: errors.sort(byKeyPath) };
     issues = result.error.issues as z.core.$ZodIssue[];
   }

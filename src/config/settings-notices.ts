@@ -6,7 +6,7 @@
  *   nearest key that exists (`"modle"` → `"model"`);
  * - a key Claude Code knows that Yoke's schema does not read yet (`subagentStatusLine`,
  *   `outputStyle`, …) has no effect: all of them are named in one line with the files that set them. The list is
- *   data: Claude Code's keys (`claude-settings-keys.ts`) minus the keys of `settingsSchema`.
+ *   data: Claude Code's keys (`claude-settings-keys.ts`) minus the keys of Yoke's settings schema.
  * (Whether the sandbox the settings ask for can start is said by the session: src/sandbox/.)
  *
  * A typo of a key that restricts the run (`"permisions"`, `"permissions.denny"`, `"hook"`) is not
@@ -18,7 +18,7 @@ import { isJsonObject } from '../lib/json-object';
 import type { RuleSource } from '../lib/permission-vocabulary';
 import { CLAUDE_CODE_PERMISSIONS_KEYS, CLAUDE_CODE_SETTINGS_KEYS } from './claude-settings-keys';
 import { restrictionsAt, type SettingsError } from './settings-file';
-import { contextSettingsSchema, permissionsSettingsSchema, settingsSchema } from './settings-schema';
+import { contextSettingsSchema, permissionsSettingsSchema, SETTINGS_KEYS } from './settings-schema';
 
 /** A source's settings as read (unknown keys included), and where they came from. */
 export type NoticeSource = { label: string; settings: Record<string, unknown>; source?: RuleSource };
@@ -36,15 +36,19 @@ const INERT_KEYS: ReadonlySet<string> = new Set(['$schema']);
 type KeySets = { yoke: ReadonlySet<string>; claude: ReadonlySet<string> };
 
 const TOP: KeySets = {
-  yoke: new Set(Object.keys(settingsSchema.def.shape)),
+  yoke: new Set(SETTINGS_KEYS),
   claude: new Set(CLAUDE_CODE_SETTINGS_KEYS),
 };
-const PERMISSIONS: KeySets = {
-  yoke: new Set(Object.keys(permissionsSettingsSchema.def.shape)),
+// The two nested objects' keys are read from their schemas, made when a file has the object.
+const permissionsKeys = (): KeySets => ({
+  yoke: new Set(Object.keys(permissionsSettingsSchema().def.shape)),
   claude: new Set(CLAUDE_CODE_PERMISSIONS_KEYS),
-};
+});
 /** Yoke's own object: Claude Code has no `context` key. */
-const CONTEXT: KeySets = { yoke: new Set(Object.keys(contextSettingsSchema.def.shape)), claude: new Set() };
+const contextKeys = (): KeySets => ({
+  yoke: new Set(Object.keys(contextSettingsSchema().def.shape)),
+  claude: new Set(),
+});
 
 export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotices {
   const warnings: string[] = [];
@@ -82,8 +86,8 @@ export function settingsNotices(sources: readonly NoticeSource[]): SettingsNotic
     check(Object.keys(settings), TOP, '');
     const permissions = settings.permissions;
     if (isJsonObject(permissions))
-      check(Object.keys(permissions), PERMISSIONS, 'permissions.', ['permissions']);
-    if (isJsonObject(settings.context)) check(Object.keys(settings.context), CONTEXT, 'context.');
+      check(Object.keys(permissions), permissionsKeys(), 'permissions.', ['permissions']);
+    if (isJsonObject(settings.context)) check(Object.keys(settings.context), contextKeys(), 'context.');
   }
 
   if (unused.size > 0) {

@@ -27,7 +27,7 @@ const bashCall = (command: string) => toolInput('Bash', { command });
 
 describe('the "if" condition of a hook handler', () => {
   it('is kept by the settings schema', () => {
-    const parsed = hooksSettingsSchema.parse({
+    const parsed = hooksSettingsSchema().parse({
       PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x', if: 'Bash(git push:*)' }] }],
     });
     expect(parsed.PreToolUse?.[0]?.hooks[0]).toMatchObject({ if: 'Bash(git push:*)' });

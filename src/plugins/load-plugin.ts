@@ -181,7 +181,7 @@ async function loadHooks(
   const merged: HooksSettings = {};
   for (const { file, json } of sources) {
     const events = isJsonObject(json.hooks) ? json.hooks : json;
-    const parsed = hooksSettingsSchema.safeParse(events);
+    const parsed = hooksSettingsSchema().safeParse(events);
     if (!parsed.success) {
       const where = file === join(realRoot, MANIFEST_PATH) ? `${file} (hooks)` : file;
       throw new PluginProblem(`${describeIssues(where, parsed.error.issues)}; plugin skipped`);

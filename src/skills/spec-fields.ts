@@ -70,7 +70,7 @@ const READERS = new Map<string, { read: (v: unknown) => unknown; expected: strin
     paths: { read: list, expected: 'a list of globs' },
     hooks: {
       read: (v) => {
-        const parsed = hooksSettingsSchema.safeParse(v);
+        const parsed = hooksSettingsSchema().safeParse(v);
         return parsed.success ? parsed.data : undefined;
       },
       expected: 'a hooks object as in settings ({"PreToolUse": [{"matcher": …, "hooks": [...]}]})',
