@@ -284,7 +284,7 @@ describe('help for the first commands', () => {
     );
     const help = await runYoke(['--help'], { cwd, env: mockEnv(server.url, home) });
     expect(help.stdout).toMatch(
-      /^ {2}yoke doctor \[--model m\] +check Node\.js, ripgrep, git, the model API and key/m,
+      /^ {2}yoke doctor \[--model m\] \[--provider p\] +check Node\.js, ripgrep, git, the model API and key, settings, tools, the sandbox$/m,
     );
     expect(help.stdout).toMatch(/^ {2}ANTHROPIC_MODEL +the Anthropic model without --model/m);
   });
