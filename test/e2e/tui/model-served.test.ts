@@ -1,7 +1,8 @@
 /**
- * /model in the REPL on an OpenAI-compatible server (tmux, the mock model server as Ollama would
- * answer): the server's own list (GET /v1/models) is shown, a model it serves is switched to
- * without any declaration in settings, and the next turn's request carries it.
+ * A local OpenAI-compatible server in the REPL (tmux, the mock model server as Ollama would
+ * answer): /model shows the server's own list (GET /v1/models), a model it serves is switched to
+ * without any declaration in settings, and the next turn's request carries it; a server that has
+ * not answered yet (loading a model) is named in the spinner, and Esc still ends the wait.
  */
 import { describe, expect, it } from 'vitest';
 import { READY, useTuiFixture } from './fixture';
@@ -43,5 +44,29 @@ describe.skipIf(!hasTmux)('/model on an OpenAI-compatible server, in the REPL', 
     await t.waitFor('answered-by-the-switched-model');
     const chat = fx.server.requests.find((r) => r.path === '/v1/chat/completions');
     expect(chat?.body).toMatchObject({ model: 'llama3.2:latest' });
+  });
+});
+
+describe.skipIf(!hasTmux)('a server that has not answered yet, in the REPL', { timeout: 120_000 }, () => {
+  it('the spinner says so after a few seconds; Esc ends the wait and the prompt stays', async () => {
+    fx.server.reset({
+      requireAuth: false,
+      models: [{ id: 'qwen3:8b' }],
+      turns: [{ fault: { type: 'silent' } }],
+    });
+    const t = await fx.open(['--model', 'qwen3:8b'], { env: ollamaEnv() });
+    await t.waitFor(READY, { timeoutMs: 45_000 });
+    await t.type('explain the build');
+    await t.press('Enter');
+    const waiting = await t.waitFor(
+      /Working… \(.*no answer from the model server for \d+s · esc to interrupt\)/,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(waiting).toContain('> explain the build');
+    await t.press('Escape');
+    const after = await t.waitFor((s) => !s.includes('Working…') && READY(s));
+    expect(after).toContain('> explain the build');
   });
 });
