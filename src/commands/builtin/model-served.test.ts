@@ -71,6 +71,13 @@ describe('/model on an OpenAI-compatible server', () => {
     expect(host.model()).toBe('llama3.2:3b');
   });
 
+  it('takes an Ollama name without its tag for the :latest the server lists', async () => {
+    await serve({ models: [{ id: 'qwen3:8b' }, { id: 'llama3.2:latest' }] }, 'qwen3:8b');
+    expect(await textOf('/model llama3.2')).toMatch(/^Model set to llama3\.2:latest \(/);
+    expect(host.model()).toBe('llama3.2:latest');
+    expect(await textOf('/model qwen3')).toMatch(/does not serve "qwen3"\. Did you mean qwen3:8b\?/);
+  });
+
   it('shows declared models the server does not list, and a server with none says how to get one', async () => {
     await writeJson(join(host.cwd, '.yoke', 'settings.json'), {
       models: { 'qwen3-coder:30b': { contextWindow: 65536 } },

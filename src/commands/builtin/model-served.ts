@@ -67,6 +67,14 @@ export function servedListLines(
   return lines;
 }
 
+/**
+ * The id the server lists for what was typed: the same, or Ollama's `:latest` tag of it (Ollama
+ * lists `llama3.2:latest` and serves it as `llama3.2` too).
+ */
+export function servedId(ids: readonly string[], typed: string): string | undefined {
+  return ids.find((id) => id === typed) ?? ids.find((id) => id === `${typed}:latest`);
+}
+
 /** /model <id> for an id the server does not serve: what it does serve, the close ones first. */
 export function notServedText(typed: string, list: { url: string; ids: string[] }, close: string[]): string {
   if (list.ids.length === 0) {

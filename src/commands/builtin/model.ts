@@ -9,7 +9,7 @@ import { groupDigits } from '../../lib/group-digits';
 import { listKnownModels, MODEL_ALIASES, resolveModelAlias } from '../../model/models';
 import { providerForModel, type SelectableProvider } from '../../model/select';
 import type { CommandHost, LocalCommand } from '../types';
-import { askServer, notServedText, type ServerList, servedListLines } from './model-served';
+import { askServer, notServedText, type ServerList, servedId, servedListLines } from './model-served';
 
 export const modelCommand: LocalCommand = {
   kind: 'local',
@@ -25,28 +25,45 @@ export const modelCommand: LocalCommand = {
     if (elsewhere) return { kind: 'text', text: elsewhere };
     const unknowns = host.models.unknowns(id);
     const known = !unknowns.contextWindow || declared.includes(args) || declared.includes(id);
-    if (id === host.model()) return { kind: 'text', text: `Already using ${id}.` };
-    if (!known) {
-      const list = await askServer(host);
-      if (list === undefined) return { kind: 'text', text: unknownModelText(args, declared) };
-      if ('unavailable' in list) {
-        return {
-          kind: 'text',
-          text: `${unknownModelText(args, declared)} (The server's list: ${list.unavailable}.)`,
-        };
-      }
-      if (!list.ids.includes(id)) {
-        return { kind: 'text', text: notServedText(args, list, closeMatches(args, list.ids)) };
-      }
-    }
-    host.setModel(id);
-    const window = groupDigits(host.models.contextWindow(id));
-    const size = host.models.canLearn(id)
-      ? `context window taken as ${window} tokens until the server reports its own`
-      : `context window ${window} tokens`;
-    return { kind: 'text', text: `Model set to ${id} (${size}) for the next turns.` };
+    const chosen = known ? id : await servedChoice(host, args, id, declared);
+    if (typeof chosen !== 'string') return chosen;
+    return switchTo(host, chosen);
   },
 };
+
+/** An id Yoke has no figures for: the server's own id for it, or the refusal to show. */
+async function servedChoice(
+  host: CommandHost,
+  typed: string,
+  id: string,
+  declared: readonly string[],
+): Promise<string | { kind: 'text'; text: string }> {
+  if (id === host.model()) return id;
+  const list = await askServer(host);
+  if (list === undefined) return { kind: 'text', text: unknownModelText(typed, declared) };
+  if ('unavailable' in list) {
+    return {
+      kind: 'text',
+      text: `${unknownModelText(typed, declared)} (The server's list: ${list.unavailable}.)`,
+    };
+  }
+  return (
+    servedId(list.ids, id) ?? {
+      kind: 'text',
+      text: notServedText(typed, list, closeMatches(typed, list.ids)),
+    }
+  );
+}
+
+function switchTo(host: CommandHost, id: string): { kind: 'text'; text: string } {
+  if (id === host.model()) return { kind: 'text', text: `Already using ${id}.` };
+  host.setModel(id);
+  const window = groupDigits(host.models.contextWindow(id));
+  const size = host.models.canLearn(id)
+    ? `context window taken as ${window} tokens until the server reports its own`
+    : `context window ${window} tokens`;
+  return { kind: 'text', text: `Model set to ${id} (${size}) for the next turns.` };
+}
 
 async function declaredModels(host: CommandHost): Promise<string[]> {
   const loaded = await host.loadSettings();
