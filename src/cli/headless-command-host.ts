@@ -29,12 +29,16 @@ export type HeadlessHostDeps = {
   startedAt: number;
 };
 
-/** /model's view of the server's own list, where the session's provider has one. */
+/**
+ * /model's view of the server's own list, for an OpenAI-compatible server a base URL names
+ * (Ollama, vLLM, a gateway). OpenAI's own API is left to Yoke's table: its list mixes in image,
+ * speech and embedding models, and the table has the chat models with their prices.
+ */
 export function servedModelsOf(
   selection: Pick<ModelSelection, 'listModels' | 'endpoint'>,
 ): Pick<CommandHost, 'servedModels'> {
   const list = selection.listModels;
-  if (!list) return {};
+  if (!list || selection.endpoint.baseUrlSource === undefined) return {};
   const url = modelListUrl(selection.endpoint);
   return { servedModels: async (signal) => ({ url, served: await list(signal) }) };
 }

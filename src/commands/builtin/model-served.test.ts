@@ -122,6 +122,12 @@ describe('/model on an OpenAI-compatible server', () => {
     expect(host.model()).toBe('qwen-local');
   });
 
+  it("OpenAI's own API (no base URL) keeps Yoke's table: its list mixes in image and speech models", async () => {
+    const selection = await selectModel({ env: { OPENAI_API_KEY: 'sk-test' }, model: 'gpt-4.1' });
+    expect(selection.listModels).toBeDefined();
+    expect(servedModelsOf(selection)).toEqual({});
+  });
+
   it('on Anthropic no server list is asked for', async () => {
     host.provider = 'anthropic';
     host.setModel('claude-sonnet-5-5');
