@@ -22,4 +22,10 @@ describe('parseFrontmatter', () => {
       problem: expect.stringMatching(/^its frontmatter is not valid YAML: /),
     });
   });
+
+  it("names the file's own line: the second key repeated on the file's line 3", async () => {
+    expect(await parseFrontmatter(file('name: reviewer\nname: "again"'))).toEqual({
+      problem: 'its frontmatter is not valid YAML: Map keys must be unique at line 3, column 1',
+    });
+  });
 });

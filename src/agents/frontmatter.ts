@@ -4,6 +4,7 @@
  */
 import { isJsonObject, type JsonObject } from '../lib/json-object';
 import { parseSimpleYaml } from '../lib/simple-yaml';
+import { yamlErrorReason } from '../lib/yaml-error';
 
 export type Frontmatter = { fields: JsonObject; body: string };
 
@@ -26,8 +27,8 @@ export async function parseFrontmatter(text: string): Promise<Frontmatter | { pr
     try {
       fields = parse(yamlText);
     } catch (error) {
-      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      return { problem: `its frontmatter is not valid YAML: ${reason}` };
+      // The block starts on the file's second line, after the opening `---`.
+      return { problem: `its frontmatter is not valid YAML: ${yamlErrorReason(error, 1)}` };
     }
   }
   if (fields === null || fields === undefined) fields = {};

@@ -9,6 +9,7 @@ import { projectTrust } from '../config/project-trust';
 import type { QueryEngine } from '../engine/query-engine';
 import { probeProvider } from '../interactive/provider-probe';
 import { ModelCatalog } from '../model/catalog';
+import { modelListUrl } from '../model/openai/served-models';
 import type { ModelSelection } from '../model/select';
 import { transcriptPath } from '../session/transcript-paths';
 import type { AvailabilityProblem } from '../tools/availability';
@@ -21,12 +22,26 @@ export type HeadlessHostDeps = {
   cwd: string;
   engine: QueryEngine;
   commands: CommandRegistry;
-  selection: Pick<ModelSelection, 'provider' | 'providerName'>;
+  selection: Pick<ModelSelection, 'provider' | 'providerName' | 'listModels' | 'endpoint'>;
   settingsErrors: readonly string[];
   warnings: readonly string[];
   toolAvailability: readonly AvailabilityProblem[];
   startedAt: number;
 };
+
+/**
+ * /model's view of the server's own list, for an OpenAI-compatible server a base URL names
+ * (Ollama, vLLM, a gateway). OpenAI's own API is left to Yoke's table: its list mixes in image,
+ * speech and embedding models, and the table has the chat models with their prices.
+ */
+export function servedModelsOf(
+  selection: Pick<ModelSelection, 'listModels' | 'endpoint'>,
+): Pick<CommandHost, 'servedModels'> {
+  const list = selection.listModels;
+  if (!list || selection.endpoint.baseUrlSource === undefined) return {};
+  const url = modelListUrl(selection.endpoint);
+  return { servedModels: async (signal) => ({ url, served: await list(signal) }) };
+}
 
 /** Where and which session a host describes: the same for the UI's host and the headless one. */
 export function sessionHostPlace(
@@ -90,5 +105,6 @@ export function createHeadlessCommandHost(deps: HeadlessHostDeps): CommandHost {
     toolAvailability: () => deps.toolAvailability,
     probeProvider: (signal) =>
       probeProvider({ provider: deps.selection.provider, model: engine.currentModel, signal }),
+    ...servedModelsOf(deps.selection),
   };
 }

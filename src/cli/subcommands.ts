@@ -64,7 +64,10 @@ const FORMS: Record<Subcommand, readonly (readonly [form: string, what: string])
   ],
   sandbox: [['yoke sandbox check', 'what of the shell sandbox works on this machine']],
   doctor: [
-    ['yoke doctor [--model m]', 'check Node.js, ripgrep, git, the model API and key, settings, tools'],
+    [
+      'yoke doctor [--model m] [--provider p]',
+      'check Node.js, ripgrep, git, the model API and key, settings, tools, the sandbox',
+    ],
   ],
 };
 

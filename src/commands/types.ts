@@ -14,6 +14,7 @@ import type { PermissionMode, PermissionRule } from '../lib/permission-vocabular
 import type { McpServerReport } from '../mcp/manager';
 import type { ModelCatalog } from '../model/catalog';
 import type { CostTotal, EarlierSpend, ModelUsage } from '../model/cost';
+import type { ServedModels } from '../model/openai/served-models';
 import type { SelectableProvider } from '../model/select';
 import type { SandboxManager } from '../sandbox/manager';
 import type { AvailabilityProblem } from '../tools/availability';
@@ -163,6 +164,11 @@ export interface CommandHost {
   providerName(): SelectableProvider;
   /** A cheap request to the configured provider with a short deadline. */
   probeProvider(signal: AbortSignal): Promise<ProviderProbe>;
+  /**
+   * The models the session's OpenAI-compatible server lists (`GET <base>/models`, as Ollama, vLLM,
+   * llama.cpp and LM Studio serve it), asked afresh each time; absent on Anthropic.
+   */
+  servedModels?(signal: AbortSignal): Promise<{ url: string; served: ServedModels }>;
   /** The session's shell sandbox (for /sandbox); undefined when the session has none. */
   sandbox(): SandboxManager | undefined;
 }

@@ -74,6 +74,20 @@ describe('settingsNotices', () => {
     ]);
   });
 
+  it('says nothing of the .mcp.json approvals, which the MCP loader reads (src/mcp/config-sources.ts)', () => {
+    const { warnings, errors } = settingsNotices([
+      {
+        label: project,
+        settings: {
+          enableAllProjectMcpServers: true,
+          enabledMcpjsonServers: ['github'],
+          disabledMcpjsonServers: ['slack'],
+        },
+      },
+    ]);
+    expect({ warnings, errors }).toEqual({ warnings: [], errors: [] });
+  });
+
   it('names every Claude Code key Yoke does not act on in one line, with the files that set it', () => {
     const { warnings } = settingsNotices([
       {

@@ -211,6 +211,13 @@ const SECTIONS = {
         z.transform((n) => Math.min(128_000, Math.max(4_000, n))),
       ),
     ),
+  /**
+   * Which of a project's `.mcp.json` servers run without asking, as Claude Code keeps them; read by
+   * src/mcp/config-sources.ts (a project's own file only in a trusted folder).
+   */
+  enableAllProjectMcpServers: () => z.optional(z.boolean()),
+  enabledMcpjsonServers: () => z.optional(z.array(z.string())),
+  disabledMcpjsonServers: () => z.optional(z.array(z.string())),
   /** `"name@marketplace": true` turns an installed plugin on (src/plugins/); a project's only when trusted. */
   enabledPlugins: () => z.optional(z.record(z.string(), z.union([z.boolean(), z.array(z.string())]))),
   /** Marketplaces by name; each `source` is checked by src/plugins/marketplace-source.ts. */

@@ -129,3 +129,29 @@ describe('doctor checks', () => {
     });
   });
 });
+
+describe('formatDoctorReport', () => {
+  const checks = [
+    { name: 'Node.js', status: 'ok' as const, detail: '20.20.2 (needs 20.16.0 or later)' },
+    {
+      name: 'Settings',
+      status: 'warning' as const,
+      detail:
+        'settings: Yoke does not act on these Claude Code settings yet, so they have no effect: cleanupPeriodDays',
+    },
+  ];
+
+  it("in the REPL's columns, a long detail wraps under itself, not under the marks", () => {
+    expect(formatDoctorReport(checks, 60).split('\n')).toEqual([
+      '✓ Node.js   20.20.2 (needs 20.16.0 or later)',
+      '! Settings  settings: Yoke does not act on these Claude Code',
+      '            settings yet, so they have no effect:',
+      '            cleanupPeriodDays',
+      '1 of 2 checks need attention.',
+    ]);
+  });
+
+  it('from the shell (no columns) a detail stays one line, for the terminal to wrap', () => {
+    expect(formatDoctorReport(checks).split('\n')[1]).toBe(`! Settings  ${checks[1]?.detail}`);
+  });
+});

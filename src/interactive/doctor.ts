@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import type { Env } from '../config/paths';
 import { compareVersions, MIN_NODE_VERSION } from '../lib/node-version';
+import { wrapWords } from '../lib/wrap-words';
 import { type AvailabilityProblem, describeAvailabilityProblem } from '../tools/availability';
 import { locateRipgrep } from '../tools/builtin/shared/ripgrep';
 import type { ProviderProbe } from './provider-probe';
@@ -167,9 +168,18 @@ async function sandboxCheck(inputs: DoctorInputs): Promise<DoctorCheck> {
 
 const MARK: Readonly<Record<DoctorStatus, string>> = { ok: '✓', warning: '!', error: '✗' };
 
-export function formatDoctorReport(checks: readonly DoctorCheck[]): string {
+export function formatDoctorReport(checks: readonly DoctorCheck[], columns?: number): string {
   const width = Math.max(...checks.map((c) => c.name.length));
-  const lines = checks.map((c) => `${MARK[c.status]} ${c.name.padEnd(width)}  ${c.detail}`);
+  // In the REPL, a long detail (the settings' warnings) wraps under itself, not under the marks.
+  const under = ' '.repeat(width + 4);
+  const wrap = (detail: string) =>
+    columns === undefined
+      ? detail.split('\n')
+      : detail.split('\n').flatMap((line) => wrapWords(line, Math.max(columns - under.length, 20)));
+  const lines = checks.flatMap((c) => {
+    const [first = '', ...rest] = wrap(c.detail);
+    return [`${MARK[c.status]} ${c.name.padEnd(width)}  ${first}`, ...rest.map((line) => `${under}${line}`)];
+  });
   const failing = checks.filter((c) => c.status !== 'ok').length;
   lines.push(failing === 0 ? 'All checks passed.' : `${failing} of ${checks.length} checks need attention.`);
   return lines.join('\n');

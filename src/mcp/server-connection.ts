@@ -10,6 +10,7 @@ import { expandServerConfig } from './expand-env';
 import type { McpCallToolResult, McpElicitationHandler, McpToolDescriptor } from './mcp-types';
 import { SignInRequiredError } from './oauth-provider';
 import { type SessionAuthProvider, sessionAuthProvider } from './oauth-session';
+import { stderrLastWords } from './stderr-words';
 import { type McpSignInHandler, withScopeStepUp } from './step-up';
 import { openTransport } from './transports';
 
@@ -316,7 +317,7 @@ export class McpServerConnection {
     const attempt = this.restarts;
     const delay = this.options.restartDelaysMs[attempt];
     const how = this.server.config.type === 'stdio' ? 'restarted' : 'reconnected';
-    const lastLine = stderrTail.split('\n').at(-1);
+    const lastLine = stderrLastWords(stderrTail);
     const what = `the server ${this.server.config.type === 'stdio' ? 'exited' : 'closed the connection'}${lastLine ? ` (${lastLine})` : ''}`;
     if (delay === undefined) {
       this.setState(
@@ -387,6 +388,6 @@ function failureReason(error: unknown, stderrTail: string): string {
   // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND, a TLS problem).
   const cause = (err as { cause?: { code?: string; message?: string; hostname?: string } })?.cause;
   if (reason === 'fetch failed' && cause) reason = `could not reach the server: ${unreachable(cause)}`;
-  const lastLine = stderrTail.split('\n').at(-1);
-  return lastLine ? `${reason} (stderr: ${lastLine.slice(0, 300)})` : reason;
+  const lastLine = stderrLastWords(stderrTail);
+  return lastLine ? `${reason} (stderr: ${lastLine})` : reason;
 }

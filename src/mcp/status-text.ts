@@ -7,7 +7,10 @@ export function serverStatusText(report: Pick<McpServerReport, 'status' | 'error
       return `connected · ${report.tools.length} tool${report.tools.length === 1 ? '' : 's'}`;
     case 'disabled':
       return `disabled (${report.error})`;
+    case 'pending':
+      // A server still starting has no reason to give yet: its error is unset until it fails.
+      return report.error ? `pending: ${report.error}` : 'pending: starting (its tools join once it answers)';
     default:
-      return `${report.status}: ${report.error}`;
+      return report.error ? `${report.status}: ${report.error}` : report.status;
   }
 }

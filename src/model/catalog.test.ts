@@ -122,4 +122,15 @@ describe('unknownModelWarning', () => {
     );
     expect(unknownModelWarning('m', { contextWindow: false, price: false }, false)).toBeUndefined();
   });
+
+  it('asks about the alias or id a near miss most likely meant', () => {
+    const unknowns = { contextWindow: true, price: true };
+    expect(unknownModelWarning('sonet', unknowns, false)).toMatch(
+      /^model "sonet" is unknown to Yoke \(did you mean sonnet\?\): its cost is not counted/,
+    );
+    expect(unknownModelWarning('claude-sonet-4-5', unknowns, false)).toContain(
+      '(did you mean claude-sonnet-4-5?)',
+    );
+    expect(unknownModelWarning('qwen3:8b', unknowns, true)).not.toContain('did you mean');
+  });
 });

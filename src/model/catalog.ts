@@ -10,9 +10,17 @@
  * writes of a declared model cost its input price.
  */
 
+import { nearestName } from '../lib/edit-distance';
 import { groupDigits } from '../lib/group-digits';
 import { type EffortLevel, wireEffort } from './effort';
-import { getModelInfo, type ModelInfo, resolveModelAlias, UNKNOWN_MODEL_LIMITS } from './models';
+import {
+  getModelInfo,
+  listKnownModels,
+  MODEL_ALIASES,
+  type ModelInfo,
+  resolveModelAlias,
+  UNKNOWN_MODEL_LIMITS,
+} from './models';
 import type { ProviderName } from './types';
 
 export type ModelDeclaration = {
@@ -49,8 +57,12 @@ export function unknownModelWarning(model: string, unknowns: Unknowns, asking: b
     ...(unknowns.contextWindow ? ['"contextWindow": <tokens>'] : []),
     ...(unknowns.price ? ['"inputPrice": <USD>', '"outputPrice": <USD>'] : []),
   ];
+  // A near miss of an alias or a table id is most likely a typo, which the first request would
+  // only report as a model the server does not know.
+  const near = nearestName(model, [...Object.keys(MODEL_ALIASES), ...listKnownModels().map((m) => m.id)]);
+  const typo = near === undefined ? '' : ` (did you mean ${near}?)`;
   return (
-    `model "${model}" is unknown to Yoke: ${parts.join(', and ')}. Declare it in settings: ` +
+    `model "${model}" is unknown to Yoke${typo}: ${parts.join(', and ')}. Declare it in settings: ` +
     `"models": {"${model}": {${keys.join(', ')}}} (prices per million tokens). This is said once per model.`
   );
 }

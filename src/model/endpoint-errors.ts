@@ -137,17 +137,28 @@ function modelAdvice(endpoint: Endpoint): string {
 /**
  * The usual cause of a 404 for the API's path: the `/v1` part of the base URL. An OpenAI-compatible
  * server serves under `/v1` (Ollama at http://localhost:11434/v1); Anthropic's SDK adds `/v1`
- * itself, so a base URL that ends in it asks for `/v1/v1/messages`. The hint names the URL to try.
+ * itself, so a base URL that ends in it asks for `/v1/v1/messages`. Two other slips: the whole
+ * endpoint's address pasted from a server's docs (`…/v1/chat/completions`), and Ollama's own API
+ * path (`…/api`, where its OpenAI API is at `/v1`). The hint names the URL to try.
  */
 function basePathHint(endpoint: Endpoint): string {
   const base = endpoint.baseUrl.replace(/\/+$/, '');
-  const endsInV1 = /\/v1$/i.test(base);
   if (endpoint.api === 'openai') {
-    return endsInV1
+    const root = base.replace(OPENAI_ENDPOINT_PATH, '');
+    if (/\/api$/i.test(root)) {
+      const host = root.slice(0, -4);
+      return ` An OpenAI-compatible base URL usually ends in /v1: try ${host}/v1 (Ollama serves its OpenAI API there, beside /api) or ${root}/v1.`;
+    }
+    const fix = /\/v1$/i.test(root) ? root : `${root}/v1`;
+    return fix === base
       ? ' An OpenAI-compatible base URL usually ends in /v1.'
-      : ` An OpenAI-compatible base URL usually ends in /v1: try ${base}/v1.`;
+      : ` An OpenAI-compatible base URL usually ends in /v1${root !== base ? ", without the endpoint's path" : ''}: try ${fix}.`;
   }
-  if (endsInV1) return ` The base URL is the server root, without /v1: try ${base.slice(0, -3)}.`;
+  const root = base.replace(/(\/v1)?\/messages$/i, '');
+  if (/\/v1$/i.test(root) || root !== base) {
+    const fix = root.replace(/\/v1$/i, '');
+    return ` The base URL is the server root, without /v1${root !== base ? '/messages' : ''}: try ${fix}.`;
+  }
   // The usual way here: a local server that speaks the OpenAI API, given to the Anthropic variable.
   const other =
     endpoint.baseUrlSource === undefined
@@ -155,6 +166,9 @@ function basePathHint(endpoint: Endpoint): string {
       : ` If it speaks the OpenAI API (Ollama, vLLM, llama.cpp), set OPENAI_BASE_URL=${base}/v1 instead.`;
   return ` The base URL is the server root, without /v1.${other}`;
 }
+
+/** The path of one endpoint, which a base URL copied from a request line ends in. */
+const OPENAI_ENDPOINT_PATH = /\/(chat\/completions|completions|responses|embeddings|models)$/i;
 
 /**
  * A 3xx: the transport does not follow redirects, because an API address that redirects is a

@@ -70,6 +70,8 @@ export type ModelSelection = {
   fallbackModel?: string;
   /** Set when the server's model list chose the model (served-model.ts): the line to say once. */
   servedModelNote?: string;
+  /** Asks the server which models it serves (`GET <base>/models`; OpenAI-compatible servers only), for /model. */
+  listModels?: (signal?: AbortSignal) => Promise<ServedModels>;
 };
 
 /** A flag combination that cannot work; the message is the one line shown to the user. */
@@ -185,7 +187,7 @@ type Built = {
   timeouts: ApiTimeouts;
   warnings: string[];
   contextLookup?: ContextLengthLookup;
-  listModels?: () => Promise<ServedModels>;
+  listModels?: (signal?: AbortSignal) => Promise<ServedModels>;
 };
 
 /** A model list or details answer is small and quick; a server that takes longer is not waited for. */
@@ -324,12 +326,12 @@ async function createProvider(
     ]);
     return fetchContextLength(model, signal, { endpoint, fetch, apiKey: options.apiKey });
   };
-  const listModels = async () => {
+  const listModels = async (signal?: AbortSignal) => {
     const [{ listServedModels }, fetch] = await Promise.all([
       import('./openai/served-models'),
       lookupFetch(),
     ]);
-    return listServedModels({ endpoint, fetch, apiKey: options.apiKey });
+    return listServedModels({ endpoint, fetch, apiKey: options.apiKey, signal });
   };
   return {
     provider: new OpenAIProvider({ ...options, timeouts, endpoint, ...hooks }),
@@ -374,6 +376,7 @@ export async function selectModel(options: SelectModelOptions): Promise<ModelSel
     warnings: built.warnings,
   };
   if (built.contextLookup) selection.contextLookup = built.contextLookup;
+  if (built.listModels) selection.listModels = built.listModels;
   if (fallbackModel !== undefined) selection.fallbackModel = fallbackModel;
   if (servedModelNote !== undefined) selection.servedModelNote = servedModelNote;
   return selection;

@@ -88,7 +88,8 @@ describe('the model of an OpenAI-compatible server nothing names', () => {
     const error = await selectModel({ env: { OPENAI_BASE_URL: base } }).catch((e: Error) => e);
     expect((error as Error).message).toBe(
       `The server at ${base} has no such endpoint (mock server: no route for GET /api/models). Check ` +
-        `OPENAI_BASE_URL. An OpenAI-compatible base URL usually ends in /v1: try ${base}/v1.`,
+        `OPENAI_BASE_URL. An OpenAI-compatible base URL usually ends in /v1: try ${server.url}/v1 (Ollama ` +
+        `serves its OpenAI API there, beside /api) or ${base}/v1.`,
     );
   });
 

@@ -11,6 +11,7 @@ import { closeSync, constants, openSync, readFileSync, readSync, realpathSync } 
 import { readFile } from 'node:fs/promises';
 import { isWithin } from '../lib/path-within';
 import { parseSimpleYaml } from '../lib/simple-yaml';
+import { yamlErrorReason } from '../lib/yaml-error';
 
 /** Enough for the frontmatter of every real command file seen; a longer one is read whole. */
 const HEAD_BYTES = 4096;
@@ -180,8 +181,8 @@ export async function finishHead(scanned: ScannedHead): Promise<FileHead> {
       return { ...head, problem: 'its frontmatter is not a key: value mapping' };
     return { ...head, data: parsed as Record<string, unknown> };
   } catch (error) {
-    const reason = (error as Error).message.split('\n')[0]?.replace(/:$/, '');
-    return { ...head, problem: `its frontmatter is not valid YAML (${reason})` };
+    // The block starts on the file's second line, after the opening `---`.
+    return { ...head, problem: `its frontmatter is not valid YAML (${yamlErrorReason(error, 1)})` };
   }
 }
 

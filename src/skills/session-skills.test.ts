@@ -29,6 +29,13 @@ describe('the untrusted-folder notice', () => {
     expect(untrustedNotice(widening, true)).toBeUndefined();
     expect(untrustedNotice([spec('plain')], false)).toBeUndefined();
   });
+
+  it('speaks of one command in the singular', () => {
+    expect(untrustedNotice([spec('frontend:lint', { allowedTools: ['Bash(npm run lint:*)'] })], false)).toBe(
+      'This folder is not trusted, so /frontend:lint runs without the tools and hooks its file grants ' +
+        '(allowed-tools, hooks); trust it with `yoke trust` to allow them.',
+    );
+  });
 });
 
 describe('skillOverrides', () => {

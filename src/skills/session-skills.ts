@@ -288,7 +288,8 @@ export function untrustedNotice(specs: readonly PromptCommandSpec[], trusted: bo
     names.length <= NOTICE_NAMES
       ? names.join(', ')
       : `${names.slice(0, NOTICE_NAMES).join(', ')} and ${names.length - NOTICE_NAMES} more`;
-  return `This folder is not trusted, so ${shown} run without the tools and hooks their files grant (allowed-tools, hooks); trust it with \`yoke trust\` to allow them.`;
+  const [runs, files] = names.length === 1 ? ['runs', 'its file grants'] : ['run', 'their files grant'];
+  return `This folder is not trusted, so ${shown} ${runs} without the tools and hooks ${files} (allowed-tools, hooks); trust it with \`yoke trust\` to allow them.`;
 }
 
 const gateBlocks = (gate: ExpansionGate): UserContentBlock[][] =>

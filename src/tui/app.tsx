@@ -50,7 +50,7 @@ const TICK_MS = 250;
 /** The input line re-renders for its own keys and for its props, not for each streamed frame. */
 const InputLine = memo(PromptInput);
 
-type Tick = { now: number; tokens: number };
+type Tick = { now: number; tokens: number; serverWaitSince?: number | undefined };
 
 export function App(props: AppProps) {
   const { session, cwd } = props;
@@ -72,7 +72,14 @@ export function App(props: AppProps) {
     if (!status.running && !hasRunning) return;
     // The token count moves with every streamed word; shown at the tick, the spinner's row is
     // redrawn four times a second rather than with every frame of the answer.
-    const update = () => setTick({ now: Date.now(), tokens: session.transcript.getSnapshot().turnTokens });
+    const update = () => {
+      const now = Date.now();
+      setTick({
+        now,
+        tokens: session.transcript.getSnapshot().turnTokens,
+        serverWaitSince: session.serverWait.waitingSince(now),
+      });
+    };
     update();
     const timer = setInterval(update, TICK_MS);
     return () => clearInterval(timer);
@@ -147,6 +154,7 @@ export function App(props: AppProps) {
         full={full}
         now={tick.now}
         tokens={tick.tokens}
+        serverWaitSince={tick.serverWaitSince}
         turnStartedAt={status.turnStartedAt}
         maxDraftLines={maxDraftLines}
       />

@@ -143,7 +143,8 @@ describe('Ollama at its root address instead of /v1', () => {
     // Ollama serves the OpenAI-compatible API only under /v1; elsewhere Go's plain-text 404.
     ollama = await listenLocal((req, res) => {
       req.resume();
-      if (req.url?.startsWith('/v1/')) {
+      // Its chat path; and /v1/messages answered as chat too (an Anthropic client sent to it).
+      if (req.url === '/v1/chat/completions' || req.url === '/v1/messages') {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(
           'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi from Ollama."},"finish_reason":null}]}\n\n' +
@@ -172,6 +173,24 @@ describe('Ollama at its root address instead of /v1', () => {
     const right = await runYoke(args, { cwd, env: { ...env, OPENAI_BASE_URL: `${root}/v1` } });
     expect(right.stdout).toBe('Hi from Ollama.\n');
     expect(right.code).toBe(0);
+  });
+
+  it("an endpoint's whole address pasted as the base URL, or Ollama's /api: the hint names the base that works", async () => {
+    const env = { ...bareEnv() };
+    const args = ['-p', 'hi', '--model', 'qwen2.5-coder'];
+    const pasted = `${ollama.base}/v1/chat/completions`;
+    const wrong = await runYoke(args, { cwd, env: { ...env, OPENAI_BASE_URL: pasted } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim().split('\n').at(-1)).toBe(
+      `yoke: The server at ${pasted} has no such endpoint (404 page not found). Check OPENAI_BASE_URL. An ` +
+        `OpenAI-compatible base URL usually ends in /v1, without the endpoint's path: try ${ollama.base}/v1. (HTTP 404)`,
+    );
+    const api = await runYoke(args, { cwd, env: { ...env, OPENAI_BASE_URL: `${ollama.base}/api` } });
+    expect(api.stderr.trim().split('\n').at(-1)).toContain(
+      `try ${ollama.base}/v1 (Ollama serves its OpenAI API there, beside /api) or ${ollama.base}/api/v1.`,
+    );
+    const right = await runYoke(args, { cwd, env: { ...env, OPENAI_BASE_URL: `${ollama.base}/v1` } });
+    expect(right.stdout).toBe('Hi from Ollama.\n');
   });
 
   it('given to ANTHROPIC_BASE_URL, names OPENAI_BASE_URL as the variable meant', async () => {
@@ -265,7 +284,7 @@ describe('help for the first commands', () => {
     );
     const help = await runYoke(['--help'], { cwd, env: mockEnv(server.url, home) });
     expect(help.stdout).toMatch(
-      /^ {2}yoke doctor \[--model m\] +check Node\.js, ripgrep, git, the model API and key/m,
+      /^ {2}yoke doctor \[--model m\] \[--provider p\] +check Node\.js, ripgrep, git, the model API and key, settings, tools, the sandbox$/m,
     );
     expect(help.stdout).toMatch(/^ {2}ANTHROPIC_MODEL +the Anthropic model without --model/m);
   });

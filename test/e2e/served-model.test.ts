@@ -77,3 +77,58 @@ describe('OPENAI_BASE_URL alone, no model named', () => {
     expect(stdout).toContain('serves 2: qwen3:8b, llama3.2:latest');
   });
 });
+
+describe('/model against the server the session talks to', () => {
+  it("lists the server's own models and switches to one without a declaration; the next request uses it", async () => {
+    serve(['qwen3:8b', 'llama3.2:latest']);
+    const listed = await runYoke(['-p', '/model', '--model', 'qwen3:8b'], {
+      cwd: ws.cwd,
+      env: ollamaUserEnv(),
+    });
+    expect(listed.code).toBe(0);
+    // The window is the default or, once the background lookup answered, the server's.
+    expect(listed.stdout).toMatch(/^Model: qwen3:8b \(context window (128,000|32,768) tokens\)\n/);
+    expect(listed.stdout.replace(/^.*\n/, '')).toBe(
+      `Served by the server (GET ${ws.server.url}/v1/models):\n` +
+        '  * qwen3:8b\n' +
+        '    llama3.2:latest\n' +
+        'Switch with /model <id>.\n',
+    );
+
+    serve(['qwen3:8b', 'llama3.2:latest']);
+    const input = [
+      JSON.stringify({ type: 'user', message: { role: 'user', content: '/model llama3.2:latest' } }),
+      JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } }),
+    ].join('\n');
+    const switched = await runYoke(
+      [
+        '-p',
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--model',
+        'qwen3:8b',
+      ],
+      { cwd: ws.cwd, env: ollamaUserEnv(), input: `${input}\n` },
+    );
+    expect(switched.code).toBe(0);
+    expect(switched.stdout).toContain('Model set to llama3.2:latest');
+    const chat = ws.server.requests.find((r) => r.path === '/v1/chat/completions');
+    expect(chat?.body).toMatchObject({ model: 'llama3.2:latest' });
+  });
+
+  it('a server without a model list: /model says so and keeps the model', async () => {
+    ws.server.reset({ requireAuth: false, listModels: false, turns: [] });
+    const { code, stdout } = await runYoke(['-p', '/model', '--model', 'qwen3:8b'], {
+      cwd: ws.cwd,
+      env: ollamaUserEnv(),
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      `The server did not list its models (GET ${ws.server.url}/v1/models: it answered 404 (mock server: no route for GET /v1/models)); the models Yoke knows:`,
+    );
+    expect(stdout).toContain('* qwen3:8b  (in use)');
+  });
+});

@@ -108,4 +108,21 @@ describe('yoke mcp', () => {
     expect(lines).toContain('  tool: mcp__fx__echo');
     await expect(run('get', 'nope')).rejects.toThrow('No MCP server named "nope"');
   });
+
+  it("a server started through npx that fails names its own error, not npm's notice after it", async () => {
+    // What `npx @modelcontextprotocol/server-filesystem ~/notes` writes when ~/notes is missing.
+    const script = [
+      "console.error('Error: None of the specified directories are accessible');",
+      "console.error('npm notice');",
+      "console.error('npm notice New minor version of npm available! 11.19.1 -> 11.21.2');",
+      "console.error('npm notice');",
+      'process.exit(1);',
+    ].join(' ');
+    await run('add', 'fs', '--', process.execPath, '-e', script);
+    lines = [];
+    expect(await run('get', 'fs')).toBe(1);
+    expect(lines).toContain(
+      '  status: failed: the server exited before it finished starting (stderr: Error: None of the specified directories are accessible)',
+    );
+  });
 });

@@ -15,6 +15,6 @@ export const doctorCommand: LocalCommand = {
       probeProvider: (signal) => host.probeProvider(signal),
       signal: host.signal,
     });
-    return { kind: 'text', text: formatDoctorReport(checks) };
+    return { kind: 'text', text: formatDoctorReport(checks, host.textColumns?.()) };
   },
 };

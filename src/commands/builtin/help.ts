@@ -1,4 +1,5 @@
 /** /help: the session's commands (built-in and, later, the user's), the input prefixes and the keys. */
+import { wrapWords } from '../../lib/wrap-words';
 import type { Command, LocalCommand } from '../types';
 
 const INPUT_HINTS = [
@@ -65,17 +66,4 @@ export const helpCommand: LocalCommand = {
 
 function usage(command: Command): string {
   return command.argumentHint ? `/${command.name} ${command.argumentHint}` : `/${command.name}`;
-}
-
-/** Plain words in lines of at most `width` columns (a longer word has a line of its own). */
-function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  return [...lines, line];
 }

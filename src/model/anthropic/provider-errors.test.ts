@@ -73,6 +73,16 @@ describe('AnthropicProvider.stream errors from HTTP responses', () => {
     );
   });
 
+  it("names the server root for a base URL that is the endpoint's whole address", async () => {
+    const { fetch } = fakeFetch({ kind: 'text', status: 404, body: 'Not Found' });
+    const { error } = await drain(
+      new AnthropicProvider({ apiKey: 'sk-test', baseURL: 'https://gw.example.com/v1/messages', fetch }),
+    );
+    expect((error as Error).message).toMatch(
+      /The base URL is the server root, without \/v1\/messages: try https:\/\/gw\.example\.com\.$/,
+    );
+  });
+
   it('fails at once on a 200 HTML page instead of reading it as a dropped stream', async () => {
     const page = '<html><head><title>Sign in - Corporate Proxy</title></head><body>Log in</body></html>';
     const { fetch, requests } = fakeFetch({

@@ -20,6 +20,8 @@ export type ServedModelsOptions = {
   fetch: FetchLike;
   /** Sent as a Bearer token when given. */
   apiKey?: string | undefined;
+  /** Ends the request (a /model listing the user cancelled, or its deadline). */
+  signal?: AbortSignal | undefined;
 };
 
 export function modelListUrl(endpoint: Endpoint): string {
@@ -36,6 +38,7 @@ export async function listServedModels(options: ServedModelsOptions): Promise<Se
         accept: 'application/json',
         ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       },
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
     return { requestFailure: connectionFailure(error, endpoint, { midStream: false }).message };

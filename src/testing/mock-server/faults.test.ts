@@ -247,6 +247,25 @@ describe('mock server: model information routes', () => {
     ]);
   });
 
+  it('listModels: false answers the model list with 404, as a server without the route', async () => {
+    const s = await start({
+      requireAuth: false,
+      listModels: false,
+      models: [{ id: 'qwen-local' }],
+      turns: [],
+    });
+    const list = await fetch(`${s.url}/v1/models`);
+    expect(list.status).toBe(404);
+    expect(await list.json()).toMatchObject({
+      error: { message: 'mock server: no route for GET /v1/models' },
+    });
+    const show = await fetch(`${s.url}/api/show`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen-local' }),
+    });
+    expect(show.status).toBe(200);
+  });
+
   it('media_error: the 400 each API sends for an image, naming where the first image is', async () => {
     const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'QUJDRA==' } };
     const withImage = {

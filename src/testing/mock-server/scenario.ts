@@ -181,6 +181,8 @@ const scenarioObjectSchema = z.strictObject({
   requireAuth: z._default(z.boolean(), true),
   /** Models for `GET /v1/models` and Ollama's `POST /api/show`; these requests consume no turn. */
   models: z._default(z.array(servedModelSchema), []),
+  /** false: `GET /v1/models` answers 404, as a server without the route does (for what a client says then). */
+  listModels: z._default(z.boolean(), true),
   /** Default per-event delay for every turn. */
   chunkDelayMs: z._default(z.number().check(z.nonnegative()), 0),
   turns: z.array(scenarioTurnSchema),

@@ -110,6 +110,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       api === 'anthropic' ? { 'request-id': requestId } : { 'x-request-id': requestId };
 
     const info = infoRoute(record.method, path);
+    if (info === 'models' && !scenario.listModels) {
+      return sendError(res, idHeaders, errorResponse('openai', 404, `mock server: no route for GET ${path}`));
+    }
     if (info) {
       if (scenario.requireAuth && !hasApiKey(headers)) {
         return sendError(res, idHeaders, errorResponse('openai', 401, 'mock server: an API key is required'));

@@ -14,8 +14,12 @@ describe('the REPL command host', () => {
   it("times /cost's session duration on the monotonic clock: setting the clock back does not make it negative", () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-06-01T12:00:00Z'));
-    // Only what cost() reads of the engine: a session with no spending yet.
-    const setup = { engine: { sessionId: 's1', sessionServices: undefined } } as unknown as SessionSetup;
+    // Only what cost() reads of the engine: a session with no spending yet; an Anthropic selection
+    // (no model list to offer /model).
+    const setup = {
+      engine: { sessionId: 's1', sessionServices: undefined },
+      selection: { providerName: 'anthropic' },
+    } as unknown as SessionSetup;
     const host = createCommandHost({
       options: { sessionPersistence: false } as CliOptions,
       env: {},

@@ -4,7 +4,7 @@
  * set-up. One per session, built once the engine is ready.
  */
 import type { CliOptions } from '../../cli/cli-options';
-import { sessionHostPlace } from '../../cli/headless-command-host';
+import { servedModelsOf, sessionHostPlace } from '../../cli/headless-command-host';
 import { loadSessionSettings } from '../../cli/session-settings';
 import type { SessionSetup } from '../../cli/session-setup';
 import type { CommandHost, CommandRegistry, EditorResult } from '../../commands/types';
@@ -130,5 +130,6 @@ export function createCommandHost(deps: CommandHostDeps): CommandHost {
     toolAvailability: () => setup.toolAvailability,
     probeProvider: (signal) =>
       probeProvider({ provider: setup.selection.provider, model: engine.currentModel, signal }),
+    ...servedModelsOf(setup.selection),
   };
 }

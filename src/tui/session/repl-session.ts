@@ -12,6 +12,7 @@ import { TranscriptStore } from '../transcript/transcript-store';
 import { promptText, withBlocks } from './prompt-content';
 import type { ReplEngine } from './repl-engine';
 import { resumedContextTokens } from './resumed-context';
+import { ServerWait } from './server-wait';
 
 /** What the REPL needs of the QueryEngine (a narrow view, so tests can script one). */
 export type PermissionRequest = Parameters<PermissionPrompt>[0];
@@ -71,6 +72,8 @@ export type ReplSessionEvents = {
 
 export class ReplSession {
   readonly transcript: TranscriptStore;
+  /** Whether the turn waits for the server's first answer (the spinner's tick reads it). */
+  readonly serverWait = new ServerWait();
   private engine: ReplEngine | undefined;
   private running: AbortController | undefined;
   private turnStartedAt: number | undefined;
@@ -287,6 +290,7 @@ export class ReplSession {
     const abort = new AbortController();
     this.running = abort;
     this.turnStartedAt = Date.now();
+    this.serverWait.started();
     this.transcript.user(this.displays.get(prompt) ?? prompt);
     this.displays.delete(prompt);
     this.transcript.turnStarted();
@@ -299,6 +303,7 @@ export class ReplSession {
       this.attachedEarly.delete(prompt);
       const content = withBlocks(sent, attached ?? (await this.attachments(prompt, abort.signal)));
       for await (const message of engine.submitMessage(content, { signal: abort.signal })) {
+        this.serverWait.observe(message);
         this.observe(message);
         this.events.onMessage?.(message);
         this.transcript.apply(message);
@@ -308,6 +313,7 @@ export class ReplSession {
     } finally {
       this.running = undefined;
       this.turnStartedAt = undefined;
+      this.serverWait.ended();
       this.transcript.turnEnded();
       this.changed();
     }

@@ -20,6 +20,8 @@ export type LiveRegionProps = {
   now: number;
   /** Output tokens of the turn, as of the spinner's last tick. */
   tokens: number;
+  /** Since when the server has not answered the turn's latest request, once worth saying. */
+  serverWaitSince?: number | undefined;
   turnStartedAt: number | undefined;
   /** Lines the streaming block may use. */
   maxDraftLines: number;
@@ -77,6 +79,7 @@ export function LiveRegion({
   full,
   now,
   tokens,
+  serverWaitSince,
   turnStartedAt,
   maxDraftLines,
 }: LiveRegionProps) {
@@ -103,7 +106,7 @@ export function LiveRegion({
       ) : null}
       {turnStartedAt !== undefined ? (
         <Box marginTop={1}>
-          <Spinner startedAt={turnStartedAt} now={now} tokens={tokens} />
+          <Spinner startedAt={turnStartedAt} now={now} tokens={tokens} serverWaitSince={serverWaitSince} />
         </Box>
       ) : null}
     </Box>
