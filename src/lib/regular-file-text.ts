@@ -50,6 +50,14 @@ function tooLarge(path: string, size: string, maxBytes: number): UnreadableFileE
   return new UnreadableFileError(path, `is ${size}, over the ${formatSize(maxBytes)} read at most`);
 }
 
+/**
+ * How much to read next: the whole file and one byte more (which tells a file that grew) on the
+ * first read, then 64 KB at a time (a `/proc` file reports size 0 and has more).
+ */
+function chunkSize(info: Stats, total: number): number {
+  return total === 0 && info.size > 0 ? info.size + 1 : 64 * 1024;
+}
+
 function joined(chunks: Buffer[], total: number): Buffer {
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
@@ -92,7 +100,7 @@ export function readOpenedSync(fd: number, info: Stats, path: string, maxBytes: 
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1 - total, Math.max(info.size + 1, 64 * 1024)));
+    const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1 - total, chunkSize(info, total)));
     const read = readSync(fd, buffer, 0, buffer.length, total);
     if (read === 0) break;
     chunks.push(buffer.subarray(0, read));
@@ -117,7 +125,7 @@ export async function readRegularBytes(path: string, maxBytes: number): Promise<
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1 - total, Math.max(info.size + 1, 64 * 1024)));
+      const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1 - total, chunkSize(info, total)));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, total);
       if (bytesRead === 0) break;
       chunks.push(buffer.subarray(0, bytesRead));
