@@ -170,8 +170,10 @@ export function withWorktreeCopies(
   const perOriginal = new Map<string, Array<(copy: string) => PermissionRule[]>>();
   const twinMakers = (original: string) => {
     let makers = perOriginal.get(original);
-    if (!makers)
-      perOriginal.set(original, (makers = guards.map((rule) => twinsOf(rule, original, roots.home))));
+    if (!makers) {
+      makers = guards.map((rule) => twinsOf(rule, original, roots.home));
+      perOriginal.set(original, makers);
+    }
     return makers;
   };
   return [
