@@ -18,8 +18,21 @@ const UNKNOWN_WRITES = [
   `python3 -c 'open("".join(["x"]), "w").write("new")'`,
 ];
 
+/**
+ * Wave 8: a copy or move into a folder writes the file the folder gets (`cp -t . d/x` writes
+ * `./x`), while the command's own write names only the folder; before, each ran past Edit(./x).
+ */
+const COPIES_INTO_FOLDER = ['cp -t . d/x', 'cp --target-directory=. d/x', 'mv -t . d/x', 'install -t . d/x'];
+
 export const RED_TEAM_WRITE_DENY_CASES: RedTeamCase[] = [
   ...rows('write deny: sure writes', 'deny', SURE_WRITES, denyX),
+  ...rows('write deny: copies into a folder', 'deny', COPIES_INTO_FOLDER, denyX),
+  ...rows(
+    'write deny: copies into a folder, controls',
+    'allow',
+    ['cp -t . d/y', 'cp -t d y', 'mv -t d y', 'cat d/x'],
+    denyX,
+  ),
   ...rows('write deny: writes only known when the line runs', 'ask', UNKNOWN_WRITES, denyX),
   // Controls: other files written, the denied file read, other code with no Edit deny rule.
   ...rows(
@@ -46,4 +59,11 @@ export const RED_TEAM_WRITE_DENY_CALIBRATED: DangerCase[] = [
   { cmd: 'f=x; echo new > $f', effect: 'writes', changed: 'x', needs: 'bash' },
   { cmd: `python3 -c 'open("x", "w").write("new")'`, effect: 'writes', changed: 'x' },
   { cmd: `python3 -c 'open("".join(["x"]), "w").write("new")'`, effect: 'writes', changed: 'x' },
+  ...COPIES_INTO_FOLDER.map((cmd) => ({
+    cmd,
+    effect: 'writes' as const,
+    changed: 'x',
+    setup: 'mkdir -p d && echo yyyyyyyy > d/x',
+    needs: cmd.split(' ')[0] as string,
+  })),
 ];
