@@ -24,7 +24,17 @@ const UNKNOWN_WRITES = [
  */
 const COPIES_INTO_FOLDER = ['cp -t . d/x', 'cp --target-directory=. d/x', 'mv -t . d/x', 'install -t . d/x'];
 
+/** Wave 8: a compressor replaces the file it is given (`gzip x` leaves only `x.gz`). */
+const COMPRESSORS = ['gzip x', 'bzip2 x', 'xz x', 'gzip -9 -- x'];
+
 export const RED_TEAM_WRITE_DENY_CASES: RedTeamCase[] = [
+  ...rows('write deny: compressors replace the file', 'deny', COMPRESSORS, denyX),
+  ...rows(
+    'write deny: compressors replace the file, controls',
+    'allow',
+    ['gzip -c x', 'gzip -k x', 'xz --keep x', 'bzip2 --stdout x', 'gzip y', 'gzip -t y'],
+    denyX,
+  ),
   ...rows('write deny: sure writes', 'deny', SURE_WRITES, denyX),
   ...rows('write deny: copies into a folder', 'deny', COPIES_INTO_FOLDER, denyX),
   ...rows(
@@ -59,6 +69,12 @@ export const RED_TEAM_WRITE_DENY_CALIBRATED: DangerCase[] = [
   { cmd: 'f=x; echo new > $f', effect: 'writes', changed: 'x', needs: 'bash' },
   { cmd: `python3 -c 'open("x", "w").write("new")'`, effect: 'writes', changed: 'x' },
   { cmd: `python3 -c 'open("".join(["x"]), "w").write("new")'`, effect: 'writes', changed: 'x' },
+  ...COMPRESSORS.map((cmd) => ({
+    cmd,
+    effect: 'writes' as const,
+    gone: 'x',
+    needs: cmd.split(' ')[0] as string,
+  })),
   ...COPIES_INTO_FOLDER.map((cmd) => ({
     cmd,
     effect: 'writes' as const,
