@@ -27,7 +27,30 @@ const COPIES_INTO_FOLDER = ['cp -t . d/x', 'cp --target-directory=. d/x', 'mv -t
 /** Wave 8: a compressor replaces the file it is given (`gzip x` leaves only `x.gz`). */
 const COMPRESSORS = ['gzip x', 'bzip2 x', 'xz x', 'gzip -9 -- x'];
 
+/** Wave 8: archives and patches write the files their input names (archive-writes.ts). */
+const EXTRACTIONS = [
+  'tar -xf a.tar',
+  'tar xf a.tar x',
+  'tar --extract -f a.tar',
+  'unzip -o a.zip',
+  'patch < p',
+  'patch x p',
+];
+const ARCHIVE_SETUP =
+  'mkdir -p s && echo new > s/x && tar -cf a.tar -C s x && (cd s && zip -q ../a.zip x) && rm -r s';
+const PATCH_SETUP = `printf '%s\\n' '--- x' '+++ x' '@@ -1,2 +1,2 @@' '-b' '+patched' ' a' > p`;
+
 export const RED_TEAM_WRITE_DENY_CASES: RedTeamCase[] = [
+  ...rows('write deny: archives and patches write what their input names', 'ask', EXTRACTIONS, denyX),
+  ...rows(
+    'write deny: archives and patches, controls',
+    'allow',
+    ['tar -tf a.tar', 'tar -cf b.tar y', 'unzip -l a.zip', 'patch --dry-run < p'],
+    denyX,
+  ),
+  ...rows('write deny: archives and patches, controls', 'allow', ['tar -xf a.tar', 'patch < p'], {
+    mode: 'bypassPermissions',
+  }),
   ...rows('write deny: compressors replace the file', 'deny', COMPRESSORS, denyX),
   ...rows(
     'write deny: compressors replace the file, controls',
@@ -69,6 +92,13 @@ export const RED_TEAM_WRITE_DENY_CALIBRATED: DangerCase[] = [
   { cmd: 'f=x; echo new > $f', effect: 'writes', changed: 'x', needs: 'bash' },
   { cmd: `python3 -c 'open("x", "w").write("new")'`, effect: 'writes', changed: 'x' },
   { cmd: `python3 -c 'open("".join(["x"]), "w").write("new")'`, effect: 'writes', changed: 'x' },
+  ...EXTRACTIONS.map((cmd) => ({
+    cmd,
+    effect: 'writes' as const,
+    changed: 'x',
+    setup: cmd.startsWith('patch') ? PATCH_SETUP : ARCHIVE_SETUP,
+    needs: cmd.split(' ')[0] as string,
+  })),
   ...COMPRESSORS.map((cmd) => ({
     cmd,
     effect: 'writes' as const,
