@@ -40,7 +40,27 @@ const ARCHIVE_SETUP =
   'mkdir -p s && echo new > s/x && tar -cf a.tar -C s x && (cd s && zip -q ../a.zip x) && rm -r s';
 const PATCH_SETUP = `printf '%s\\n' '--- x' '+++ x' '@@ -1,2 +1,2 @@' '-b' '+patched' ' a' > p`;
 
+/** Wave 8: git config writes the file `--file` names when it changes a setting. */
+const GIT_CONFIG_FILES = [
+  'git config --file x a.b c',
+  'git config -f x a.b c',
+  'git config --file=x a.b c',
+  'git config --file x --unset-all a.b',
+];
+
 export const RED_TEAM_WRITE_DENY_CASES: RedTeamCase[] = [
+  ...rows('write deny: git config --file', 'deny', GIT_CONFIG_FILES, denyX),
+  ...rows(
+    'write deny: git config --file, controls',
+    'allow',
+    [
+      'git config --file x --get a.b',
+      'git config -f x -l',
+      'git config --file x a.b',
+      'git config --file y a.b c',
+    ],
+    denyX,
+  ),
   ...rows('write deny: archives and patches write what their input names', 'ask', EXTRACTIONS, denyX),
   ...rows(
     'write deny: archives and patches, controls',
@@ -92,6 +112,13 @@ export const RED_TEAM_WRITE_DENY_CALIBRATED: DangerCase[] = [
   { cmd: 'f=x; echo new > $f', effect: 'writes', changed: 'x', needs: 'bash' },
   { cmd: `python3 -c 'open("x", "w").write("new")'`, effect: 'writes', changed: 'x' },
   { cmd: `python3 -c 'open("".join(["x"]), "w").write("new")'`, effect: 'writes', changed: 'x' },
+  ...GIT_CONFIG_FILES.map((cmd) => ({
+    cmd,
+    effect: 'writes' as const,
+    changed: 'x',
+    setup: "printf '[a]\\n\\tb = old\\n' > x",
+    needs: 'git',
+  })),
   ...EXTRACTIONS.map((cmd) => ({
     cmd,
     effect: 'writes' as const,
