@@ -12,6 +12,7 @@ import { pathDenyVerdict } from './code-runners';
 import { hiddenCodeDoubts } from './deny-spellings';
 import { byPrecedence, describeRule, type Evaluation, type EvaluationEnv, pathRules } from './evaluation';
 import { FolderWalks } from './folder-walks';
+import { inputNamedWriteReason } from './input-named-writes';
 import { markPathsBehindNewLinks } from './line-links';
 import { markProtected, protectedShellWrites } from './protected-writes';
 import { ANY_TOOL } from './rule-problems';
@@ -64,7 +65,7 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   const editDeny = pathRules(env.rules, 'Edit', 'deny')[0];
   if (editDeny)
     for (const unit of allUnits(analysis.units)) {
-      const writes = archiveWriteReason(unit);
+      const writes = archiveWriteReason(unit) ?? inputNamedWriteReason(unit);
       if (writes)
         evaluator.mayRun(editDeny, `${writes}; the deny rule ${describeRule(editDeny)} may cover them`);
     }

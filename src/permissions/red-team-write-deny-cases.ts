@@ -48,7 +48,22 @@ const GIT_CONFIG_FILES = [
   'git config --file x --unset-all a.b',
 ];
 
+/** Wave 8: xargs and find -exec hand the file to a writer (input-named-writes.ts). */
+const HANDED_WRITES = [
+  'echo x | xargs rm',
+  'xargs cp y <<< x',
+  'xargs -I{} cp y {} <<< x',
+  'find . -name x -exec cp y {} \\;',
+];
+
 export const RED_TEAM_WRITE_DENY_CASES: RedTeamCase[] = [
+  ...rows('write deny: files xargs or find hand to a writer', 'ask', HANDED_WRITES, denyX),
+  ...rows(
+    'write deny: files xargs or find hand over, controls',
+    'allow',
+    ['echo y | xargs cat', 'find . -name y -exec cat {} \\;', 'find . -exec cp x d \\;'],
+    denyX,
+  ),
   ...rows('write deny: git config --file', 'deny', GIT_CONFIG_FILES, denyX),
   ...rows(
     'write deny: git config --file, controls',
@@ -118,6 +133,12 @@ export const RED_TEAM_WRITE_DENY_CALIBRATED: DangerCase[] = [
     changed: 'x',
     setup: "printf '[a]\\n\\tb = old\\n' > x",
     needs: 'git',
+  })),
+  ...HANDED_WRITES.map((cmd) => ({
+    cmd,
+    effect: 'writes' as const,
+    ...(cmd.includes('rm') ? { gone: 'x' } : { changed: 'x', setup: Y }),
+    needs: cmd.includes('find') ? 'find' : 'xargs',
   })),
   ...EXTRACTIONS.map((cmd) => ({
     cmd,
