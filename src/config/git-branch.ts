@@ -3,9 +3,13 @@
  * picker shows it, as Claude Code's does). Read from HEAD rather than asked of git: it is on the
  * way to the first request, and reading a file runs nothing of a repository's configuration.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readRegularTextSync } from '../lib/regular-file-text';
 import { findGitRoot } from './git-root';
+
+/** More than any `.git` file or HEAD holds; a planted FIFO or huge file there is not waited for. */
+const HEAD_BYTES = 64 * 1024;
 
 /** The branch's name; undefined outside a repository, on a detached HEAD, or when HEAD cannot be read. */
 export function currentGitBranch(cwd: string): string | undefined {
@@ -15,11 +19,13 @@ export function currentGitBranch(cwd: string): string | undefined {
     let gitDir = join(root, '.git');
     // A worktree or a submodule has a `.git` file naming its folder.
     if (statSync(gitDir).isFile()) {
-      const named = /^gitdir: (.+)$/m.exec(readFileSync(gitDir, 'utf8'))?.[1]?.trim();
+      const named = /^gitdir: (.+)$/m.exec(readRegularTextSync(gitDir, HEAD_BYTES))?.[1]?.trim();
       if (named === undefined) return undefined;
       gitDir = resolve(root, named);
     }
-    return /^ref: refs\/heads\/(.+)$/m.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8'))?.[1]?.trim();
+    return /^ref: refs\/heads\/(.+)$/m
+      .exec(readRegularTextSync(join(gitDir, 'HEAD'), HEAD_BYTES))?.[1]
+      ?.trim();
   } catch {
     return undefined;
   }

@@ -2,8 +2,8 @@
  * Reads a JSON file that must hold an object (settings, state), telling apart a missing file,
  * an object and a file that cannot be used — with the line and column of a syntax error.
  */
-import { readFile } from 'node:fs/promises';
 import { isJsonObject, type JsonObject } from '../lib/json-object';
+import { readRegularText, UnreadableFileError } from '../lib/regular-file-text';
 import { locateJsonError } from './json-error';
 
 export type JsonObjectFile =
@@ -27,12 +27,20 @@ export function parseJsonText(text: string): { value: unknown } | { syntaxError:
   }
 }
 
+/**
+ * The most a settings or state file is read of: a planted device or multi-gigabyte file must not
+ * fill memory, and no real one comes near it (a long-used ~/.claude.json is a few MB).
+ */
+export const MAX_JSON_FILE_BYTES = 32 * 1024 * 1024;
+
+/** Reads the file; a FIFO, a device or a file over MAX_JSON_FILE_BYTES is `invalid`, saying what it is. */
 export async function readJsonObjectFile(path: string): Promise<JsonObjectFile> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularText(path, MAX_JSON_FILE_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    if (error instanceof UnreadableFileError) return { kind: 'invalid', problem: error.reason };
     throw error;
   }
   if (text.replace(/^\uFEFF/, '').trim() === '') return { kind: 'object', json: {} };

@@ -8,11 +8,11 @@
  * (cli/session-settings.ts).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { RuleSource } from '../lib/permission-vocabulary';
+import { readRegularText, UnreadableFileError } from '../lib/regular-file-text';
 import type * as z from '../lib/zod';
 import { hookTimeoutWarnings } from './hook-timeout';
-import { parseJsonText } from './json-file';
+import { MAX_JSON_FILE_BYTES, parseJsonText } from './json-file';
 import { type Settings, safeParseSettings } from './settings-schema';
 
 export type SettingsError = {
@@ -84,10 +84,13 @@ export async function readSettingsFile(path: string): Promise<ParsedSettings> {
   if (!existsSync(path)) return {};
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularText(path, MAX_JSON_FILE_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    // A planted FIFO would hang the start-up; a device or huge file would fill memory.
+    if (error instanceof UnreadableFileError)
+      return { errors: [wholeFileError(path, `Settings file ${error.message}; file ignored`)] };
     return {
       errors: [
         wholeFileError(path, `Cannot read settings file ${path}: ${(error as Error).message}; file ignored`),

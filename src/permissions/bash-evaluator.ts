@@ -12,6 +12,7 @@ import {
   denyRuleMatchesUnit,
   isBroad,
 } from './bash-rule-match';
+import { filesCopiedInto } from './copy-targets';
 import { bashDenyVerdict, spelledMatch, spelledVerdict } from './deny-spellings';
 import {
   byPrecedence,
@@ -90,6 +91,24 @@ export class BashEvaluator {
     return spelled && this.policy.find(pathRules(this.env.rules, tool, behavior), spelled, behavior);
   }
 
+  /**
+   * An Edit rule of `behavior` on a file a copy or move puts into its destination folder
+   * (`cp -t . dir/x`, `mv --target-directory=. dir/x`, `cp -r dir/. .` write `./x`): the unit's
+   * writes name only the folder.
+   */
+  private async copiedInto(
+    unit: ShellUnit,
+    behavior: 'deny' | 'ask',
+  ): Promise<{ rule: PermissionRule; path: string } | undefined> {
+    const rules = pathRules(this.env.rules, 'Edit', behavior);
+    if (rules.length === 0) return undefined;
+    for (const path of (await filesCopiedInto(unit, this.env.roots)) ?? []) {
+      const rule = this.policy.find(rules, { path }, behavior);
+      if (rule) return { rule, path };
+    }
+    return undefined;
+  }
+
   async findDeny(
     units: readonly ShellUnit[],
   ): Promise<{ message: string; rule?: PermissionRule } | undefined> {
@@ -107,6 +126,12 @@ export class BashEvaluator {
             message: `Denied by rule ${describeRule(rule)}: \`${unit.text}\` writes ${this.shown(touched)}.`,
           };
       }
+      const copied = await this.copiedInto(unit, 'deny');
+      if (copied)
+        return {
+          rule: copied.rule,
+          message: `Denied by rule ${describeRule(copied.rule)}: \`${unit.text}\` copies a file to ${copied.path}.`,
+        };
       for (const touched of unit.reads) {
         const rule = this.pathRule(touched, 'Read', 'deny');
         if (rule)
@@ -140,6 +165,8 @@ export class BashEvaluator {
         const rule = this.pathRule(touched, 'Edit', 'ask');
         if (rule) return rule;
       }
+      const copied = await this.copiedInto(unit, 'ask');
+      if (copied) return copied.rule;
       for (const touched of unit.reads) {
         const rule = this.pathRule(touched, 'Read', 'ask');
         if (rule) return rule;

@@ -6,11 +6,13 @@
  * saw and may. Paths outside the working directories and writes need approval or a path rule.
  * The per-unit checks live in bash-evaluator.ts.
  */
+import { archiveWriteReason } from './archive-writes';
 import { BashEvaluator, type Status, worst } from './bash-evaluator';
 import { pathDenyVerdict } from './code-runners';
 import { hiddenCodeDoubts } from './deny-spellings';
-import { byPrecedence, describeRule, type Evaluation, type EvaluationEnv } from './evaluation';
+import { byPrecedence, describeRule, type Evaluation, type EvaluationEnv, pathRules } from './evaluation';
 import { FolderWalks } from './folder-walks';
+import { inputNamedWriteReason } from './input-named-writes';
 import { markPathsBehindNewLinks } from './line-links';
 import { markProtected, protectedShellWrites } from './protected-writes';
 import { ANY_TOOL } from './rule-problems';
@@ -60,6 +62,13 @@ export async function evaluateBash(command: string, env: EvaluationEnv): Promise
   const paths = pathDenyVerdict(analysis.units, env);
   if ('denied' in paths) return { ...result, denied: paths.denied };
   for (const doubt of paths.doubts) evaluator.mayRun(doubt.rule, doubt.reason);
+  const editDeny = pathRules(env.rules, 'Edit', 'deny')[0];
+  if (editDeny)
+    for (const unit of allUnits(analysis.units)) {
+      const writes = archiveWriteReason(unit) ?? inputNamedWriteReason(unit);
+      if (writes)
+        evaluator.mayRun(editDeny, `${writes}; the deny rule ${describeRule(editDeny)} may cover them`);
+    }
   await evaluator.checkRecursiveReads(analysis.units, env.walks ?? new FolderWalks());
   await evaluator.markConfigForcedPushes(analysis.units);
 

@@ -206,6 +206,20 @@ const WRITES_ALL_POSITIONALS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Compressors that replace each file they are given by its compressed copy: `gzip x` leaves only
+ * `x.gz` (calibrated with gzip 1.12, bzip2 1.0.8, xz 5.4), unless told to keep it, to write to
+ * standard output, or only to test or list.
+ */
+const REPLACING_COMPRESSORS: ReadonlySet<string> = new Set(['gzip', 'bzip2', 'xz', 'lzma']);
+const KEEPING_OPTIONS = ['keep', 'stdout', 'to-stdout', 'test', 'list'];
+
+function keepsInput(args: readonly string[]): boolean {
+  return (
+    hasFlag(args, 'cktl') || args.some((arg) => KEEPING_OPTIONS.some((name) => abbreviates(arg, name, 2)))
+  );
+}
+
+/**
  * The files a command writes, as given (not resolved). `sed -i`/`perl -i` edit their file
  * arguments; `dd of=`; `chmod`/`chown` change the files after the mode.
  */
@@ -221,6 +235,7 @@ export function writtenPathArgs(name: string, args: readonly string[]): string[]
   // rsync and scp too (calibrated: `rsync a b` and `scp a b` replaced b with a).
   if (['cp', 'ln', 'install', 'rsync', 'scp'].includes(name)) return positional(args).slice(-1);
   if (WRITES_ALL_POSITIONALS.has(name)) return positional(args);
+  if (REPLACING_COMPRESSORS.has(name)) return keepsInput(args) ? [] : positional(args);
   if (name === 'dd') return args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3));
   if (name === 'chmod' || name === 'chown' || name === 'chgrp') return positional(args).slice(1);
   if (name === 'sed' && hasFlag(args, 'i', ['--in-place'])) {

@@ -9,8 +9,9 @@
  * anchored at the worktree root. The twin covers only paths inside the worktree, so nothing
  * elsewhere is denied that was not before; allow rules are never mapped.
  */
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { LinkedWorktrees, linkedWorktreesOf, mainWorkingCopyOf } from './linked-worktrees';
 import {
   isWithin,
   type PathRoots,
@@ -21,6 +22,8 @@ import {
 import { diskPathFs, RealPaths } from './real-paths';
 import { residuals } from './search-exclusions';
 import type { PermissionRule } from './types';
+
+export { mainWorkingCopyOf };
 
 const PATH_RULE_NAMES: ReadonlySet<string> = new Set([
   'Read',
@@ -34,38 +37,12 @@ const PATH_RULE_NAMES: ReadonlySet<string> = new Set([
   'NotebookRead',
 ]);
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-}
-
 function realOrUndefined(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch {
     return undefined;
   }
-}
-
-/**
- * The main working copy `root` is a linked worktree of, from git's own files: `root/.git` says
- * `gitdir: <common>/worktrees/<name>`, that folder's `gitdir` names `root/.git` back, and its
- * `commondir` leads to the main repository's `.git`. Undefined for anything else.
- */
-export function mainWorkingCopyOf(root: string): string | undefined {
-  const link = readText(join(root, '.git'))?.match(/^gitdir: (.+)$/)?.[1];
-  if (!link) return undefined;
-  const gitDir = resolve(root, link);
-  const back = readText(join(gitDir, 'gitdir'));
-  const rootReal = realOrUndefined(root);
-  if (!back || !rootReal || realOrUndefined(dirname(resolve(gitDir, back))) !== rootReal) return undefined;
-  const common = realOrUndefined(resolve(gitDir, readText(join(gitDir, 'commondir')) ?? '../..'));
-  if (!common?.endsWith('/.git')) return undefined;
-  const main = dirname(common);
-  return main === rootReal ? undefined : main;
 }
 
 /** Where `path` really leads; a missing tail is kept as written below its real parent. */
@@ -81,39 +58,54 @@ function realSpelling(path: string): string {
  * `copy`, so nothing elsewhere is covered that was not before.
  */
 export function patternOnCopy(resolved: ResolvedPattern, original: string, copy: string): ResolvedPattern[] {
+  return patternOnCopies(resolved, original)(copy);
+}
+
+/**
+ * patternOnCopy for many copies of one original: the pattern's real base (a lookup of each of
+ * its folders) is found once, not once per copy.
+ */
+export function patternOnCopies(
+  resolved: ResolvedPattern,
+  original: string,
+): (copy: string) => ResolvedPattern[] {
   const literal = withLiteralBase(resolved);
   const base = realSpelling(literal.base);
   const { pattern, anchored } = literal;
   if (isWithin(base, original)) {
     const below = relative(original, base).split('\\').join('/');
-    if (!anchored) return [{ base: below === '' ? copy : join(copy, below), pattern, anchored }];
-    return [{ base: copy, pattern: below === '' ? pattern : `${below}/${pattern}`, anchored }];
+    if (!anchored) return (copy) => [{ base: below === '' ? copy : join(copy, below), pattern, anchored }];
+    return (copy) => [{ base: copy, pattern: below === '' ? pattern : `${below}/${pattern}`, anchored }];
   }
-  if (!isWithin(original, base)) return [];
+  if (!isWithin(original, base)) return () => [];
   // A pattern without a slash matches at any depth, so below `original` as it is.
-  if (!anchored) return [{ base: copy, pattern, anchored }];
+  if (!anchored) return (copy) => [{ base: copy, pattern, anchored }];
   const parts = pattern.split('/');
   const sub = relative(base, original).split('\\').join('/').split('/');
-  return residuals(pattern, sub).map((j) => ({
-    base: copy,
-    pattern: j === -1 ? '**' : parts.slice(j).join('/'),
-    anchored: true,
-  }));
+  const tails = residuals(pattern, sub).map((j) => (j === -1 ? '**' : parts.slice(j).join('/')));
+  return (copy) => tails.map((tail) => ({ base: copy, pattern: tail, anchored: true }));
 }
 
-/** The rule's twins below `copy`, for the part of its absolute pattern below `original`. */
-function twins(rule: PermissionRule, original: string, copy: string, home: string): PermissionRule[] {
+/**
+ * The rule's twins below each copy, for the part of its absolute pattern below `original`; a
+ * function of the copy, so what depends only on the rule and the original is worked out once.
+ */
+function twinsOf(rule: PermissionRule, original: string, home: string): (copy: string) => PermissionRule[] {
   const content = rule.ruleContent as string;
   const at = (root: string): PathRoots & { home: string } => ({ projectRoot: root, cwd: root, home });
   const fromOriginal = withLiteralBase(resolvePathPattern(content, rule.source, at(original)));
-  const fromCopy = withLiteralBase(resolvePathPattern(content, rule.source, at(copy)));
-  // A rule relative to the project or the working directory already follows the worktree.
-  if (!fromOriginal.anchored || fromOriginal.base !== fromCopy.base) return [];
-  return patternOnCopy(fromOriginal, original, copy).map((twin) => ({
-    ...rule,
-    ruleContent: `/${twin.base}/${twin.pattern}`,
-    copyOf: rule.copyOf ?? { ruleContent: content, worktree: copy },
-  }));
+  if (!fromOriginal.anchored) return () => [];
+  const onCopy = patternOnCopies(fromOriginal, original);
+  return (copy) => {
+    // A rule relative to the project or the working directory already follows the worktree.
+    const fromCopy = withLiteralBase(resolvePathPattern(content, rule.source, at(copy)));
+    if (fromOriginal.base !== fromCopy.base) return [];
+    return onCopy(copy).map((twin) => ({
+      ...rule,
+      ruleContent: `/${twin.base}/${twin.pattern}`,
+      copyOf: rule.copyOf ?? { ruleContent: content, worktree: copy },
+    }));
+  };
 }
 
 /**
@@ -123,6 +115,8 @@ function twins(rule: PermissionRule, original: string, copy: string, home: strin
  */
 export class KnownCopies {
   private readonly originals = new Map<string, string>();
+  /** The session's proofs of git's linked worktrees, kept while their data is unchanged. */
+  readonly linked = new LinkedWorktrees();
 
   /**
    * Records `copy` as a copy of the project at `original` (of its main working copy when that is
@@ -173,11 +167,18 @@ export function withWorktreeCopies(
   if (guards.length === 0) return [...rules];
   const pairs = copiesOfProject(roots.projectRoot, roots.copies);
   if (pairs.length === 0) return [...rules];
+  const perOriginal = new Map<string, Array<(copy: string) => PermissionRule[]>>();
+  const twinMakers = (original: string) => {
+    let makers = perOriginal.get(original);
+    if (!makers) {
+      makers = guards.map((rule) => twinsOf(rule, original, roots.home));
+      perOriginal.set(original, makers);
+    }
+    return makers;
+  };
   return [
     ...rules,
-    ...pairs.flatMap(({ original, copy }) =>
-      guards.flatMap((rule) => twins(rule, original, copy, roots.home)),
-    ),
+    ...pairs.flatMap(({ original, copy }) => twinMakers(original).flatMap((twins) => twins(copy))),
   ];
 }
 
@@ -193,18 +194,7 @@ export function copiesOfProject(
 ): Array<{ original: string; copy: string }> {
   const main = originalOf(projectRoot, copies) ?? realOrUndefined(projectRoot) ?? projectRoot;
   const found = new Map<string, string>();
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(main, '.git', 'worktrees'));
-  } catch {
-    // No linked worktrees (or no repository).
-  }
-  for (const name of names) {
-    const back = readText(join(main, '.git', 'worktrees', name, 'gitdir'));
-    if (!back) continue;
-    const root = dirname(resolve(join(main, '.git', 'worktrees', name), back));
-    if (mainWorkingCopyOf(root) === main) found.set(realOrUndefined(root) ?? root, main);
-  }
+  for (const root of linkedWorktreesOf(main, copies?.linked)) found.set(root, main);
   for (const entry of copies?.entries() ?? []) found.set(entry.copy, entry.original);
   return [...found].map(([copy, original]) => ({ copy, original }));
 }

@@ -41,6 +41,12 @@ export type BwrapPlanOptions = {
   extraReadable?: readonly string[];
   /** Read-only paths found per command (a hooks folder a repository's config names). */
   extraReadOnly?: readonly ReadOnlyPath[];
+  /**
+   * Folders inside a read-only entry that this command may write again (an agent's worktree
+   * below `.yoke/worktrees`): bound after the read-only entries that hold them and before the
+   * read-only entries inside them, which stay read-only.
+   */
+  writableIslands?: readonly string[];
   /** Whether the repository whose git folder this is reads `config.worktree`. */
   readsWorktreeConfig?: (gitDir: string) => boolean;
   /** An empty folder outside the writable ones, bound read-only over missing protected paths. */
@@ -130,9 +136,11 @@ function protectionFor(
  * mount point cannot be renamed or removed, so `mv .git .git2` followed by a planted `.git` file
  * (which would send git to a config the command wrote) fails with "Device or resource busy".
  */
-function pinsFor(targets: readonly string[], policy: SandboxPolicy): string[] {
+function pinsFor(targets: readonly string[], policy: SandboxPolicy, islands: readonly string[]): string[] {
   const pins = new Set<string>();
-  const roots = policy.writable.map((root) => root.path);
+  // An island is the root of what lies in it: a pin above it would make the read-only entry that
+  // holds it (the project's `.yoke`) writable again.
+  const roots = [...policy.writable.map((root) => root.path), ...islands];
   for (const target of targets) {
     const root = roots.filter((path) => isWithin(target, path)).sort((a, b) => b.length - a.length)[0];
     if (!root) continue;
@@ -178,16 +186,25 @@ export function bwrapPlan(policy: SandboxPolicy, masks: MaskResult, options: Bwr
     if (protection && !protections.some((other) => other.target === protection.target))
       protections.push(protection);
   }
-  for (const pin of pinsFor(
-    protections.map((protection) => protection.target),
-    policy,
-  ))
-    bind('--bind', pin);
+  // Read-only entries inside a writable island are bound after it, or the island would cover them.
+  const islands = options.writableIslands ?? [];
+  const inIsland = (protection: Protection) => islands.some((island) => isWithin(protection.target, island));
   const placeholders: Placeholder[] = [];
-  for (const { target, source, placeholder } of protections) {
-    bind('--ro-bind', source ?? target, target);
-    if (placeholder) placeholders.push(placeholder);
-  }
+  const protect = (chosen: readonly Protection[]) => {
+    for (const pin of pinsFor(
+      chosen.map((protection) => protection.target),
+      policy,
+      islands,
+    ))
+      bind('--bind', pin);
+    for (const { target, source, placeholder } of chosen) {
+      bind('--ro-bind', source ?? target, target);
+      if (placeholder) placeholders.push(placeholder);
+    }
+  };
+  protect(protections.filter((protection) => !inIsland(protection)));
+  for (const island of islands) if (existing(island) === 'dir') bind('--bind', island);
+  protect(protections.filter(inIsland));
 
   // Only when sockets are allowed: otherwise no socket can be created at all (seccomp).
   if (policy.unixSockets.length > 0)

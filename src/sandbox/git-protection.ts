@@ -15,9 +15,10 @@
  * A new nested repository (`sub/.git` with its own config) is beyond any list: git runs its config
  * only when someone runs git inside that folder.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { readRegularTextSync } from '../lib/regular-file-text';
 
 /**
  * What keeps a protected path that does not exist yet from being planted:
@@ -128,7 +129,9 @@ export class GitConfigReader {
     if (cached?.stamp === stamp) return cached.facts;
     let facts: GitConfigFacts;
     try {
-      facts = gitConfigFacts(readFileSync(file, 'utf8'));
+      // A FIFO planted as the config would hang every sandboxed command (git itself waits on it,
+      // so no git runs what it would name); a config of any size git reads is read whole.
+      facts = gitConfigFacts(readRegularTextSync(file, Number.MAX_SAFE_INTEGER));
     } catch {
       return undefined;
     }

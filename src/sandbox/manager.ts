@@ -15,6 +15,7 @@ import { bwrapPlan, type Placeholder, SECCOMP_FD } from './bwrap-args';
 import { DenyMasks } from './deny-masks';
 import { GitConfigReader } from './git-protection';
 import { proxyEnvironment, relayedCommand } from './network-relay';
+import { ownWorktree, type ProjectCopy } from './own-worktree';
 import { buildPolicy, type PolicyPath, type ReadOnlyPath, type SandboxPolicy } from './policy';
 import { FilteringProxy } from './proxy';
 import { unixSocketFilter } from './seccomp';
@@ -201,9 +202,11 @@ export class SandboxManager {
     // With allowed sockets the filter would make them useless; with the relay it goes on the
     // nested bwrap instead.
     const filter = policy.unixSockets.length === 0 ? this.filter() : undefined;
+    const own = ownWorktree(policy, copies, params.cwd);
     const extraReadOnly = [
       ...policy.repositories.flatMap((root) => this.gitConfig.derived(root)),
       ...readOnlyInCopies(policy, copies),
+      ...(own?.readOnly ?? []),
     ];
     clearTimeout(this.removalTimer);
     const plan = bwrapPlan(policy, masks, {
@@ -211,6 +214,7 @@ export class SandboxManager {
       extraWritableFiles: params.writableFiles,
       ...(params.readable ? { extraReadable: params.readable } : {}),
       extraReadOnly,
+      ...(own ? { writableIslands: own.islands } : {}),
       readsWorktreeConfig: (gitDir) => this.gitConfig.facts(gitDir)?.worktreeConfig === true,
       emptyDir: join(this.controlDir, 'empty'),
       env: { TMPDIR: policy.tempDir, ...(proxySocket ? proxyEnvironment() : {}) },
@@ -340,8 +344,6 @@ export function describeConfinement(policy: SandboxPolicy): string {
     policy.network.kind === 'none' ? 'no network' : 'network only to the allowed hosts, through the proxy';
   return `writes only to ${policy.writable.map((root) => root.path).join(', ')} (protected files read-only), ${network}`;
 }
-
-type ProjectCopy = { original: string; copy: string };
 
 /**
  * The masked patterns mapped onto each copy of the project that exists now (an agent's linked

@@ -72,7 +72,7 @@ export type PolicyInput = {
  * `* filter=x diff=x` runs nothing), `.gitmodules` (git refuses `update = !command` from it) and
  * `.envrc` (direnv refuses a new or changed file until `direnv allow`, kept outside the project).
  */
-const PROJECT_PROTECTED: readonly { name: string; why: string; whenMissing: WhenMissing }[] = [
+export const PROJECT_PROTECTED: readonly { name: string; why: string; whenMissing: WhenMissing }[] = [
   { name: '.yoke', why: "Yoke's project settings, commands and agents live there", whenMissing: 'block' },
   {
     name: '.claude',

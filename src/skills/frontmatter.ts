@@ -7,15 +7,17 @@
  * read by simple-yaml.ts; the YAML parser (a vendor bundle) loads once, only when some file
  * needs it.
  */
-import { closeSync, constants, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, constants, readSync, realpathSync, type Stats } from 'node:fs';
 import { isWithin } from '../lib/path-within';
+import { openRegularSync, readOpenedSync, readRegularBytes } from '../lib/regular-file-text';
 import { parseSimpleYaml } from '../lib/simple-yaml';
 import { yamlErrorReason } from '../lib/yaml-error';
 
 /** Enough for the frontmatter of every real command file seen; a longer one is read whole. */
 const HEAD_BYTES = 4096;
 const MAX_FIRST_LINE = 200;
+/** The most of a command or skill file read: its body goes into the prompt, as a memory file's does. */
+export const MAX_COMMAND_FILE_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const DASH = 0x2d;
@@ -57,15 +59,20 @@ export class OutsideLinkError extends Error {
  * place inside that folder. The link test costs nothing for a plain file: the open refuses to
  * follow one (O_NOFOLLOW), and only then is the link resolved and judged.
  */
-function openConfined(path: string, confineTo: string | undefined): { fd: number; target?: string } {
-  if (confineTo === undefined) return { fd: openSync(path, 'r') };
+function openConfined(
+  path: string,
+  confineTo: string | undefined,
+): { fd: number; info: Stats; target?: string } {
+  // A FIFO or a device is refused without waiting (UnreadableFileError): a planted SKILL.md that
+  // is a FIFO blocked the start-up's synchronous open for good.
+  if (confineTo === undefined) return openRegularSync(path);
   try {
-    return { fd: openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW) };
+    return openRegularSync(path, constants.O_NOFOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
     const target = realpathSync.native(path);
     if (!isWithin(target, confineTo)) throw new OutsideLinkError(path, target);
-    return { fd: openSync(target, 'r'), target };
+    return { ...openRegularSync(target), target };
   }
 }
 
@@ -75,10 +82,11 @@ function readBytes(
   whole: boolean,
   confineTo: string | undefined,
 ): { bytes: Buffer; complete: boolean; target?: string } {
-  const { fd, target } = openConfined(path, confineTo);
+  const { fd, info, target } = openConfined(path, confineTo);
   const at = target === undefined ? {} : { target };
   try {
-    if (whole) return { bytes: readFileSync(fd), complete: true, ...at };
+    if (whole)
+      return { bytes: readOpenedSync(fd, info, path, MAX_COMMAND_FILE_BYTES), complete: true, ...at };
     headBuffer ??= Buffer.allocUnsafe(HEAD_BYTES);
     const length = readSync(fd, headBuffer, 0, HEAD_BYTES, 0);
     return { bytes: headBuffer.subarray(0, length), complete: length < HEAD_BYTES, ...at };
@@ -192,5 +200,5 @@ export async function readFileHead(path: string): Promise<FileHead> {
 
 /** The body of a file after its frontmatter. */
 export async function readBody(path: string, offset: number): Promise<string> {
-  return (await readFile(path)).subarray(offset).toString('utf8');
+  return (await readRegularBytes(path, MAX_COMMAND_FILE_BYTES)).subarray(offset).toString('utf8');
 }

@@ -8,6 +8,7 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isWithin } from '../lib/path-within';
+import { UnreadableFileError } from '../lib/regular-file-text';
 import { type FileHead, finishHead, OutsideLinkError, type ScannedHead, scanFileHead } from './frontmatter';
 import { specFields } from './spec-fields';
 import type { LoadedFrom, PromptCommandSpec, PromptSource } from './types';
@@ -138,6 +139,7 @@ async function specsOf(
       return head;
     } catch (error) {
       if (error instanceof OutsideLinkError) problems.push(outsideLine(file, error.target));
+      else if (error instanceof UnreadableFileError) problems.push(`${error.message}; skipped.`);
       else if (!(optional && notFound(error)))
         problems.push(
           `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); skipped.`,

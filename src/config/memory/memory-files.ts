@@ -79,7 +79,9 @@ export async function readMemoryCandidates(
 ): Promise<MemoryFile[]> {
   const fresh = candidates.filter((c) => !seen.has(c.path));
   for (const c of fresh) seen.add(c.path);
-  const contents = await Promise.all(fresh.map((c) => readIfPresent(c.path)));
+  const contents = await Promise.all(
+    fresh.map((c) => readIfPresent(c.path, (reason) => scope.refused?.(`memory file not loaded: ${reason}`))),
+  );
   const roots: MemoryFile[] = [];
   fresh.forEach((c, i) => {
     const content = contents[i];

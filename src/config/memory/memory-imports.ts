@@ -11,8 +11,8 @@
  * since the prompt is the model's view, a file a Read deny rule covers is never imported.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { readRegularText, UnreadableFileError } from '../../lib/regular-file-text';
 
 /**
  * Where imports may lead. `project`: the folders a project's file may import from (the
@@ -94,15 +94,30 @@ export function resolveImport(target: string, importingFile: string, home: strin
   return resolve(dirname(importingFile), target);
 }
 
-/** The file's text, or undefined when it cannot be read as a file (missing, a folder, no access). */
-export async function readIfPresent(path: string): Promise<string | undefined> {
+/**
+ * The most a memory file may hold: far more than any prompt can use (about 250k tokens), so a
+ * planted multi-gigabyte file (or `/proc/kcore`) cannot fill memory on the way there.
+ */
+export const MAX_MEMORY_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The file's text, or undefined when it cannot be read as a file (missing, a folder, no access).
+ * A FIFO, a device or a file over MAX_MEMORY_FILE_BYTES is not read either, and `skipped` hears
+ * why ("<path> is a FIFO (named pipe), not a regular file").
+ */
+export async function readIfPresent(
+  path: string,
+  skipped?: (reason: string) => void,
+): Promise<string | undefined> {
   // Most candidates do not exist. existsSync answers that in microseconds; a failed readFile
   // costs a thread-pool round trip and an Error with a stack, ~0.15 ms each on the way to the
   // first request.
   if (!existsSync(path)) return undefined;
   try {
-    return await readFile(path, 'utf8');
-  } catch {
+    return await readRegularText(path, MAX_MEMORY_FILE_BYTES);
+  } catch (error) {
+    // A folder named like a memory file is no one's instruction: passed over quietly, as before.
+    if (error instanceof UnreadableFileError && error.kind !== 'a directory') skipped?.(error.message);
     return undefined;
   }
 }
@@ -119,7 +134,7 @@ export async function withImports(
   depth = 0,
 ): Promise<MemoryFile[]> {
   if (depth >= MAX_IMPORT_DEPTH) return [file];
-  const targets: string[] = [];
+  const targets: { path: string; written: string }[] = [];
   for (const written of findImports(file.content)) {
     const path = resolveImport(written, file.path, scope.home);
     if (seen.has(path)) continue;
@@ -134,16 +149,27 @@ export async function withImports(
       scope.refused?.(`${file.path} imports ${written}: not loaded, the deny rule ${rule} covers it`);
       continue;
     }
-    targets.push(path);
+    targets.push({ path, written });
   }
-  for (const path of targets) seen.add(path);
+  for (const { path } of targets) seen.add(path);
   // Siblings are read in parallel; their own imports expand afterwards, in written order.
-  const contents = await Promise.all(targets.map(readIfPresent));
+  const contents = await Promise.all(
+    targets.map(({ path, written }) =>
+      readIfPresent(path, (reason) =>
+        scope.refused?.(`${file.path} imports ${written}: not loaded, ${reason}`),
+      ),
+    ),
+  );
   const out: MemoryFile[] = [file];
   for (let i = 0; i < targets.length; i++) {
     const content = contents[i];
     if (content === undefined) continue;
-    const child: MemoryFile = { path: targets[i] as string, content, kind: file.kind, importedBy: file.path };
+    const child: MemoryFile = {
+      path: targets[i]?.path as string,
+      content,
+      kind: file.kind,
+      importedBy: file.path,
+    };
     out.push(...(await withImports(child, scope, seen, depth + 1)));
   }
   return out;

@@ -181,6 +181,9 @@ function configEffects(args: readonly ShellWord[]): CommandEffects {
       (first === 'get' && names.length === 2) ||
       (first === 'list' && names.length === 1));
   if (!reads) refuse(effects, 'git config NAME VALUE changes the configuration');
+  // A change goes to the file `--file` names (its only read path): `git config --file x a.b c`
+  // appended `[a] b = c` to ./x (calibrated with git 2.39), so it is written, not only read.
+  if (effects.notReadOnly !== undefined) effects.writes.push(...effects.reads);
   return effects;
 }
 

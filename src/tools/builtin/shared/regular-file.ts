@@ -5,8 +5,9 @@
  * with them. The open itself does not block (O_NONBLOCK) and the type is checked on the opened
  * descriptor, so a file swapped for a FIFO between a check and the open is caught too.
  */
-import { constants, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
+import { describeSpecialFile, formatSize, NONBLOCKING_READ } from '../../../lib/regular-file-text';
 import { ToolError } from '../../tool';
 import { describeFsError } from './fs-errors';
 
@@ -16,18 +17,9 @@ import { describeFsError } from './fs-errors';
  */
 export const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 
-export type FilePurpose = 'read' | 'change';
+export { describeSpecialFile, formatSize };
 
-/** What a non-regular file is, in words; undefined for a regular file. */
-export function describeSpecialFile(info: Stats): string | undefined {
-  if (info.isFile()) return undefined;
-  if (info.isDirectory()) return 'a directory';
-  if (info.isFIFO()) return 'a FIFO (named pipe)';
-  if (info.isCharacterDevice()) return 'a character device';
-  if (info.isBlockDevice()) return 'a block device';
-  if (info.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
+export type FilePurpose = 'read' | 'change';
 
 /** The one-line refusal for a special file, naming the symlink's target when there is one. */
 export async function specialFileRefusal(path: string, kind: string, purpose: FilePurpose): Promise<string> {
@@ -42,8 +34,6 @@ export async function specialFileRefusal(path: string, kind: string, purpose: Fi
   );
 }
 
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
-
 /**
  * Opens `path` for reading if it is a regular file (symlinks followed); otherwise throws a
  * ToolError that says what it is. Directories are refused too: callers that word their own
@@ -55,7 +45,7 @@ export async function openRegularFile(
 ): Promise<{ handle: FileHandle; info: Stats }> {
   let handle: FileHandle;
   try {
-    handle = await open(path, OPEN_FLAGS);
+    handle = await open(path, NONBLOCKING_READ);
   } catch (error) {
     // A socket cannot be opened at all (ENXIO); say what it is rather than quote the errno.
     const info = await stat(path).catch(() => undefined);
@@ -82,12 +72,6 @@ export type WholeFileOptions = {
   /** The refusal for a larger file. */
   tooLarge: (sizeText: string) => string;
 };
-
-export function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} bytes`;
-}
 
 /**
  * Reads a regular file whole, refusing it when it is (or grows while being read) beyond the
