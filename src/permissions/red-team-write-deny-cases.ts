@@ -48,6 +48,17 @@ const GIT_CONFIG_FILES = [
   'git config --file x --unset-all a.b',
 ];
 
+/**
+ * Stop 32: the same after git's global options, which refused the read-only proof and dropped the
+ * subcommand's paths with it; `-C` moves them (each relative to the one before).
+ */
+const GIT_CONFIG_FILES_MOVED = [
+  'git -C . config --file=x a.b c',
+  'git -C d config --file ../x a.b c',
+  'git -C d -C .. config -f x a.b c',
+  'git -c a.b=c config --file x a.b c',
+];
+
 /** Wave 8: xargs and find -exec hand the file to a writer (input-named-writes.ts). */
 const HANDED_WRITES = [
   'echo x | xargs rm',
@@ -73,6 +84,17 @@ export const RED_TEAM_WRITE_DENY_CASES: RedTeamCase[] = [
       'git config -f x -l',
       'git config --file x a.b',
       'git config --file y a.b c',
+    ],
+    denyX,
+  ),
+  ...rows('write deny: git config --file after global options', 'deny', GIT_CONFIG_FILES_MOVED, denyX),
+  ...rows(
+    'write deny: git config --file after global options, controls',
+    'allow',
+    [
+      'git -C d config --file x a.b c',
+      'git -C . config --file=y a.b c',
+      'git -C . config --file=x --get a.b',
     ],
     denyX,
   ),
@@ -132,6 +154,13 @@ export const RED_TEAM_WRITE_DENY_CALIBRATED: DangerCase[] = [
     effect: 'writes' as const,
     changed: 'x',
     setup: "printf '[a]\\n\\tb = old\\n' > x",
+    needs: 'git',
+  })),
+  ...GIT_CONFIG_FILES_MOVED.map((cmd) => ({
+    cmd,
+    effect: 'writes' as const,
+    changed: 'x',
+    setup: "mkdir -p d && printf '[a]\\n\\tb = old\\n' > x",
     needs: 'git',
   })),
   ...HANDED_WRITES.map((cmd) => ({

@@ -10,7 +10,8 @@
  * drivers, …) makes a read-only command run code is a separate check on the repository; it hooks
  * in at `gitEffects`, which has the subcommand at hand.
  */
-import { type CommandEffects, noEffects } from './command-effects';
+import { posix } from 'node:path';
+import { type CommandEffects, noEffects, type PathUse, unknownWord } from './command-effects';
 import { GIT_LIST_MODES, runGitTable } from './git-list-modes';
 import { GIT_SUBCOMMANDS } from './git-subcommands';
 import { isUnknownWord } from './option-parse';
@@ -172,6 +173,56 @@ export function gitSubcommandRuns(args: readonly ShellWord[]): string | undefine
   return spec && programRunReason(`git ${sub}`, spec, values.slice(at + 1));
 }
 
+/**
+ * Where the subcommand's relative paths lead after git's global options: '' (where they are
+ * written), the folder `-C` moves git to (`git -C d config --file x a.b c` writes d/x; each `-C`
+ * is relative to the one before), or null when only the run knows (a `-C` of a variable, or
+ * `--work-tree`, which moves pathspecs but not `--file`).
+ */
+function globalBase(args: readonly ShellWord[], at: number): string | null {
+  let base = '';
+  for (let i = 0; i < at; i++) {
+    const value = (args[i] as ShellWord).value;
+    if (value === '-C') {
+      const dir = args[i + 1];
+      if (!dir || isUnknownWord(dir) || dir.tilde) return null;
+      base = posix.isAbsolute(dir.value) ? dir.value : posix.join(base, dir.value);
+      i++;
+    } else if (value === '--work-tree' || value.startsWith('--work-tree=')) return null;
+    else if (GLOBAL_WITH_VALUE.has(value)) i++;
+  }
+  return base;
+}
+
+/**
+ * The paths the subcommand reads and writes, where they really are, when global options refused
+ * its read-only proof: a deny rule must still see them (`git -C . config --file=x a.b c` wrote ./x
+ * past Edit(./x) in bypassPermissions; calibrated with git 2.39).
+ */
+function pathsAfterGlobals(args: readonly ShellWord[]): Pick<CommandEffects, 'reads' | 'writes'> {
+  const at = gitSubcommandIndex(args.map((w) => w.value));
+  if (args.slice(0, at + 1).some(isUnknownWord)) return noEffects();
+  const sub = (args[at] as ShellWord | undefined)?.value;
+  const table = sub === undefined ? undefined : GIT_SUBCOMMANDS[sub];
+  const listMode = sub === undefined ? undefined : GIT_LIST_MODES[sub];
+  const rest = args.slice(at + 1);
+  const effects = table
+    ? runGitTable(sub as string, table, rest).effects
+    : listMode
+      ? listMode(rest)
+      : undefined;
+  if (!effects) return noEffects();
+  const base = globalBase(args, at);
+  const moved = (use: PathUse): PathUse => {
+    const { word } = use;
+    if (base === '' || isUnknownWord(word) || posix.isAbsolute(word.value)) return use;
+    if (base === null) return { ...use, word: unknownWord(`${word.text} (after git's global options)`) };
+    const path = posix.join(base, word.value);
+    return { ...use, word: { ...word, text: path, value: path } };
+  };
+  return { reads: effects.reads.map(moved), writes: effects.writes.map(moved) };
+}
+
 /** What `git ARGS` does. */
 export function gitEffects(args: readonly ShellWord[]): CommandEffects {
   const split = splitGitArgs(args);
@@ -179,7 +230,7 @@ export function gitEffects(args: readonly ShellWord[]): CommandEffects {
   if ('refused' in split) {
     // The subcommand's own program still runs after `-c`/`-C` (`git -c color.ui=never diff --textconv`).
     const runs = gitSubcommandRuns(args) ?? (split.runs ? split.refused : undefined);
-    return { ...noEffects(), notReadOnly: split.refused, ...(runs ? { runs } : {}) };
+    return { ...pathsAfterGlobals(args), notReadOnly: split.refused, ...(runs ? { runs } : {}) };
   }
   const { sub, rest } = split;
   const table = GIT_SUBCOMMANDS[sub];
