@@ -164,13 +164,17 @@ export function gitSubcommandRuns(args: readonly ShellWord[]): string | undefine
     return `git: ${unknown.text} is only known when it runs, and may pick a subcommand or option that runs a program`;
   const sub = values[at];
   if (sub === undefined) return undefined;
-  const rest = args.slice(at + 1);
-  const table = GIT_SUBCOMMANDS[sub];
-  const listMode = GIT_LIST_MODES[sub];
-  if (table) return runGitTable(sub, table, rest).effects.runs;
-  if (listMode) return listMode(rest).runs;
+  const tabled = tabledEffects(sub, args.slice(at + 1));
+  if (tabled) return tabled.runs;
   const spec = GIT_PROGRAM_OPTIONS[sub];
   return spec && programRunReason(`git ${sub}`, spec, values.slice(at + 1));
+}
+
+/** What a subcommand with an option table or list modes does; undefined for any other. */
+function tabledEffects(sub: string, rest: readonly ShellWord[]): CommandEffects | undefined {
+  const table = GIT_SUBCOMMANDS[sub];
+  if (table) return runGitTable(sub, table, rest).effects;
+  return GIT_LIST_MODES[sub]?.(rest);
 }
 
 /**
@@ -203,14 +207,7 @@ function pathsAfterGlobals(args: readonly ShellWord[]): Pick<CommandEffects, 're
   const at = gitSubcommandIndex(args.map((w) => w.value));
   if (args.slice(0, at + 1).some(isUnknownWord)) return noEffects();
   const sub = (args[at] as ShellWord | undefined)?.value;
-  const table = sub === undefined ? undefined : GIT_SUBCOMMANDS[sub];
-  const listMode = sub === undefined ? undefined : GIT_LIST_MODES[sub];
-  const rest = args.slice(at + 1);
-  const effects = table
-    ? runGitTable(sub as string, table, rest).effects
-    : listMode
-      ? listMode(rest)
-      : undefined;
+  const effects = sub === undefined ? undefined : tabledEffects(sub, args.slice(at + 1));
   if (!effects) return noEffects();
   const base = globalBase(args, at);
   const moved = (use: PathUse): PathUse => {
@@ -233,12 +230,8 @@ export function gitEffects(args: readonly ShellWord[]): CommandEffects {
     return { ...pathsAfterGlobals(args), notReadOnly: split.refused, ...(runs ? { runs } : {}) };
   }
   const { sub, rest } = split;
-  const table = GIT_SUBCOMMANDS[sub];
-  const listMode = GIT_LIST_MODES[sub];
-  let effects: CommandEffects;
-  if (table) effects = runGitTable(sub, table, rest).effects;
-  else if (listMode) effects = listMode(rest);
-  else {
+  const effects = tabledEffects(sub, rest);
+  if (!effects) {
     const runs = gitSubcommandRuns(args);
     return {
       ...noEffects(),
